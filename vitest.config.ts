@@ -1,0 +1,59 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  resolve: { conditions: ["source"] },
+  ssr: { resolve: { conditions: ["source"] } },
+  test: {
+    // These ship TypeScript under the "source" condition that the workspace uses for its own packages:
+    // Vite must transform them, as Node cannot load .ts from node_modules.
+    server: { deps: { inline: ["@modelcontextprotocol/sdk", "eventsource-parser", "eventsource"] } },
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "services",
+          include: ["shared/**/src/**/*.test.ts", "services/**/src/**/*.test.ts"],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "infra",
+          include: ["infra/**/*.test.ts"],
+          testTimeout: 30_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "e2e",
+          include: ["e2e/**/*.test.ts"],
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "cli",
+          include: ["cli/**/*.test.ts"],
+          globalSetup: ["cli/test/global-setup.ts"],
+          testTimeout: 60_000,
+          hookTimeout: 240_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "sdks",
+          include: ["sdks/**/*.test.ts"],
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
+        },
+      },
+    ],
+  },
+});
