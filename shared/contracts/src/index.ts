@@ -1,0 +1,12 @@
+export * from "./errors";
+export * from "./ids";
+export { buildOpenApiDocument } from "./openapi";
+export * from "./operation";
+export * from "./operations/index";
+export * from "./schemas/auth";
+export * from "./schemas/common";
+export * from "./schemas/datasets";
+export * from "./schemas/members";
+export * from "./schemas/oauth";
+export * from "./schemas/traces";
+export * from "./subjects";

@@ -1,0 +1,128 @@
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import SwaggerParser from "@apidevtools/swagger-parser";
+import { describe, expect, it } from "vitest";
+import { errorStatus } from "./errors";
+import { buildOpenApiDocument } from "./openapi";
+import { operationList } from "./operations/index";
+
+type Json = Record<string, unknown>;
+
+const committedPath = fileURLToPath(new URL("../openapi.json", import.meta.url));
+const document = buildOpenApiDocument();
+const operationsOf = (doc: Json) =>
+  Object.values(doc.paths as Record<string, Record<string, Json>>).flatMap((item) => Object.values(item));
+const byId = new Map(operationsOf(document).map((op) => [op.operationId as string, op]));
+const operation = (id: string): Json => {
+  const found = byId.get(id);
+  if (!found) throw new Error(`operation ${id} is not documented`);
+  return found;
+};
+const clone = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
+
+describe("the OpenAPI document", () => {
+  it("matches the committed copy (run `npm run openapi` after changing the operation table)", () => {
+    const committed = readFileSync(committedPath, "utf8");
+    const fresh = `${JSON.stringify(document, null, 2)}\n`;
+    expect(
+      committed === fresh,
+      "shared/contracts/openapi.json is out of date: run `npm run openapi` and commit the result",
+    ).toBe(true);
+  });
+
+  it("is a valid OpenAPI 3.1 document for an independent validator", async () => {
+    const api = (await SwaggerParser.validate(clone(document) as never)) as Json;
+    expect(api.openapi).toBe("3.1.0");
+  });
+
+  it("is checked by a validator that does reject a broken document", async () => {
+    const broken = clone(document) as { paths: Record<string, Record<string, { parameters: Json[] }>> };
+    broken.paths["/v1/projects"]?.get?.parameters.push({ name: "limit", in: "body", schema: {} });
+    await expect(SwaggerParser.validate(broken as never)).rejects.toThrow();
+  });
+
+  it("documents every operation of the table once, with its id, tag, command and method", () => {
+    expect(byId.size).toBe(operationList.length);
+    for (const op of operationList) {
+      const documented = (document.paths as Record<string, Record<string, Json>>)[op.path]?.[
+        op.method.toLowerCase()
+      ];
+      expect(documented?.operationId).toBe(op.operationId);
+      expect(documented?.tags).toEqual([op.tag]);
+      expect(documented?.["x-svc-command"]).toBe(op.command);
+      expect(documented?.["x-svc-paginated"]).toBe(op.paginated);
+    }
+  });
+
+  it("lists every declared error under its HTTP status", () => {
+    const responses = (document.components as Json).responses as Record<string, Json>;
+    for (const op of operationList) {
+      const documented = operation(op.operationId).responses as Record<string, { $ref: string }>;
+      for (const code of op.errors) {
+        const ref = documented[String(errorStatus[code])]?.$ref ?? "";
+        const response = responses[ref.replace("#/components/responses/", "")] as Json;
+        const content = (response.content as Json)["application/json"] as { examples: Json };
+        expect(Object.keys(content.examples), `${op.operationId} ${code}`).toContain(code);
+      }
+    }
+  });
+
+  it("documents the success response, with no body for 204", () => {
+    for (const op of operationList) {
+      const success = (operation(op.operationId).responses as Record<string, Json>)[String(op.successStatus)];
+      expect(success, op.operationId).toBeDefined();
+      expect("content" in (success as Json)).toBe(op.successStatus !== 204);
+    }
+  });
+
+  it("describes the row edit's path, header, body and example", () => {
+    const op = operation("updateDatasetRow");
+    const parameters = op.parameters as Json[];
+    expect(parameters.filter((p) => p.in === "path").map((p) => p.name)).toEqual([
+      "projectSlug",
+      "datasetSlug",
+      "rowId",
+    ]);
+    expect(parameters).toContainEqual(expect.objectContaining({ name: "If-Match", in: "header" }));
+    expect(parameters).toContainEqual({ $ref: "#/components/parameters/IdempotencyKey" });
+    const media = ((op.requestBody as Json).content as Json)["application/json"] as Json;
+    expect(Object.keys((media.schema as Json).properties as Json)).toEqual([
+      "input",
+      "output",
+      "expectedOutput",
+      "metadata",
+      "custom",
+    ]);
+    expect(media.examples).toBeDefined();
+  });
+
+  it("gives query parameters their constraints and defaults", () => {
+    const parameters = operation("listDatasetRows").parameters as Json[];
+    const limit = parameters.find((p) => p.name === "limit") as Json;
+    expect(limit).toMatchObject({
+      in: "query",
+      required: false,
+      schema: { type: "integer", minimum: 1, maximum: 200, default: 50 },
+    });
+    const includeRemoved = (operation("listDatasetColumns").parameters as Json[]).find(
+      (p) => p.name === "includeRemoved",
+    );
+    expect(includeRemoved?.schema).toEqual({ type: "string", enum: ["true", "false"], default: "false" });
+  });
+
+  it("secures operator routes with the operator token and every other route with an API key", () => {
+    for (const op of operationList) {
+      const expected = op.access === "operator" ? "OperatorToken" : "ApiKeyAuth";
+      expect(operation(op.operationId).security, op.operationId).toEqual([{ [expected]: [] }]);
+    }
+  });
+
+  it("reuses named components for shared entities", () => {
+    const response = (operation("getDataset").responses as Record<string, Json>)["200"] as Json;
+    expect(((response.content as Json)["application/json"] as Json).schema).toEqual({
+      $ref: "#/components/schemas/Dataset",
+    });
+    const schemas = (document.components as Json).schemas as Json;
+    expect(Object.keys(schemas)).toEqual(expect.arrayContaining(["Error", "Dataset", "DatasetRow"]));
+  });
+});

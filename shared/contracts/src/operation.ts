@@ -1,0 +1,61 @@
+import type { z } from "zod";
+import type { ErrorCode } from "./errors";
+import type { Role } from "./schemas/common";
+
+export type HttpMethod = "GET" | "POST" | "PATCH" | "DELETE";
+
+/**
+ * One operation of the public API, declared once. The gateway's routes, the OpenAPI document, the
+ * MCP tools, the CLI and the SDKs all come from this.
+ */
+export interface Operation<
+  P extends z.ZodType = z.ZodType,
+  Q extends z.ZodType = z.ZodType,
+  B extends z.ZodType = z.ZodType,
+  H extends z.ZodType = z.ZodType,
+  R extends z.ZodType = z.ZodType,
+> {
+  operationId: string;
+  method: HttpMethod;
+  /** OpenAPI-style path under the base address, e.g. `/v1/projects/{projectSlug}`. */
+  path: string;
+  /** The command under its tag in generated clients: `svc datasets update-row`. */
+  command: string;
+  tag: "account" | "organizations" | "api-keys" | "members" | "projects" | "datasets" | "traces";
+  summary: string;
+  description?: string;
+  subject: string;
+  /** Least role that may call it; `operator` means the operator token, not an API key. */
+  access: Role | "operator";
+  params: P;
+  query: Q;
+  body: B | null;
+  /** Request headers that become input (for example If-Match). */
+  headers: H | null;
+  response: R | null;
+  successStatus: 200 | 201 | 204;
+  errors: readonly ErrorCode[];
+  paginated: boolean;
+}
+
+/** What a service receives for an operation: its parsed params, query, body and headers. */
+export interface OperationInput<O extends Operation> {
+  params: z.output<O["params"]>;
+  query: z.output<O["query"]>;
+  body: O["body"] extends z.ZodType ? z.output<O["body"]> : undefined;
+  headers: O["headers"] extends z.ZodType ? z.output<O["headers"]> : undefined;
+}
+
+export type OperationOutput<O extends Operation> = O["response"] extends z.ZodType
+  ? z.output<O["response"]>
+  : null;
+
+/** Errors every authenticated operation can return, whatever it does. */
+export const commonErrors = [
+  "validation_failed",
+  "unauthenticated",
+  "forbidden",
+  "rate_limited",
+  "service_unavailable",
+  "upstream_timeout",
+] as const satisfies readonly ErrorCode[];

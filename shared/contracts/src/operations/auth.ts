@@ -1,0 +1,204 @@
+import {
+  accountSchema,
+  apiKeyListSchema,
+  apiKeyPathSchema,
+  apiKeySchema,
+  createApiKeyBodySchema,
+  createdApiKeySchema,
+  createdOrganizationSchema,
+  createOrganizationBodySchema,
+  createProjectBodySchema,
+  projectPageSchema,
+  projectSchema,
+  projectSlugPathSchema,
+  renameApiKeyBodySchema,
+  updateProjectBodySchema,
+} from "../schemas/auth";
+import { paginationQuerySchema } from "../schemas/common";
+import { subjects } from "../subjects";
+import { defineOperation } from "./define";
+
+export const createOrganization = defineOperation({
+  operationId: "createOrganization",
+  command: "create",
+  method: "POST",
+  path: "/v1/organizations",
+  tag: "organizations",
+  summary: "Create an organisation and its first owner key (operators only)",
+  description:
+    "Authenticated with the operator token (`SVC_ADMIN_TOKEN`), not an API key. The route does not exist when the platform runs without an operator token.",
+  subject: subjects.organizations.create,
+  access: "operator",
+  body: createOrganizationBodySchema,
+  response: createdOrganizationSchema,
+  successStatus: 201,
+  errors: ["conflict"],
+});
+
+export const getAccount = defineOperation({
+  operationId: "getAccount",
+  command: "get",
+  method: "GET",
+  path: "/v1/account",
+  tag: "account",
+  summary: "The caller's organisation and role",
+  subject: subjects.account.get,
+  access: "viewer",
+  response: accountSchema,
+  successStatus: 200,
+});
+
+export const listApiKeys = defineOperation({
+  operationId: "listApiKeys",
+  command: "list",
+  method: "GET",
+  path: "/v1/api-keys",
+  tag: "api-keys",
+  summary: "List the organisation's API keys, tokens masked",
+  subject: subjects.apiKeys.list,
+  access: "admin",
+  response: apiKeyListSchema,
+  successStatus: 200,
+});
+
+export const createApiKey = defineOperation({
+  operationId: "createApiKey",
+  command: "create",
+  method: "POST",
+  path: "/v1/api-keys",
+  tag: "api-keys",
+  summary: "Create an API key; the full token is in this response and never again",
+  subject: subjects.apiKeys.create,
+  access: "admin",
+  body: createApiKeyBodySchema,
+  response: createdApiKeySchema,
+  successStatus: 201,
+});
+
+export const getApiKey = defineOperation({
+  operationId: "getApiKey",
+  command: "get",
+  method: "GET",
+  path: "/v1/api-keys/{id}",
+  tag: "api-keys",
+  summary: "One API key, token masked",
+  subject: subjects.apiKeys.get,
+  access: "admin",
+  params: apiKeyPathSchema,
+  response: apiKeySchema,
+  successStatus: 200,
+  errors: ["not_found"],
+});
+
+export const updateApiKey = defineOperation({
+  operationId: "updateApiKey",
+  command: "update",
+  method: "PATCH",
+  path: "/v1/api-keys/{id}",
+  tag: "api-keys",
+  summary: "Rename an API key",
+  subject: subjects.apiKeys.rename,
+  access: "admin",
+  params: apiKeyPathSchema,
+  body: renameApiKeyBodySchema,
+  response: apiKeySchema,
+  successStatus: 200,
+  errors: ["not_found"],
+});
+
+export const deleteApiKey = defineOperation({
+  operationId: "deleteApiKey",
+  command: "delete",
+  method: "DELETE",
+  path: "/v1/api-keys/{id}",
+  tag: "api-keys",
+  summary: "Revoke an API key; it stops working at every gateway within a second",
+  subject: subjects.apiKeys.revoke,
+  access: "admin",
+  params: apiKeyPathSchema,
+  response: null,
+  successStatus: 204,
+  errors: ["not_found"],
+});
+
+export const listProjects = defineOperation({
+  operationId: "listProjects",
+  command: "list",
+  method: "GET",
+  path: "/v1/projects",
+  tag: "projects",
+  summary: "List projects",
+  subject: subjects.projects.list,
+  access: "viewer",
+  query: paginationQuerySchema,
+  response: projectPageSchema,
+  successStatus: 200,
+  paginated: true,
+});
+
+export const createProject = defineOperation({
+  operationId: "createProject",
+  command: "create",
+  method: "POST",
+  path: "/v1/projects",
+  tag: "projects",
+  summary: "Create a project",
+  description:
+    "The slug is derived from the name and never changes. The name must be unique within the organisation, compared without regard to case; so must the slug.",
+  subject: subjects.projects.create,
+  access: "member",
+  body: createProjectBodySchema,
+  response: projectSchema,
+  successStatus: 201,
+  errors: ["conflict"],
+});
+
+export const getProject = defineOperation({
+  operationId: "getProject",
+  command: "get",
+  method: "GET",
+  path: "/v1/projects/{projectSlug}",
+  tag: "projects",
+  summary: "One project",
+  subject: subjects.projects.get,
+  access: "viewer",
+  params: projectSlugPathSchema,
+  response: projectSchema,
+  successStatus: 200,
+  errors: ["not_found"],
+});
+
+export const updateProject = defineOperation({
+  operationId: "updateProject",
+  command: "update",
+  method: "PATCH",
+  path: "/v1/projects/{projectSlug}",
+  tag: "projects",
+  summary: "Rename a project; its slug stays",
+  description:
+    "The slug stays what it was at creation, so links and clients keep working. The new name must not be another project's name in the organisation, compared without regard to case.",
+  subject: subjects.projects.update,
+  access: "member",
+  params: projectSlugPathSchema,
+  body: updateProjectBodySchema,
+  response: projectSchema,
+  successStatus: 200,
+  errors: ["not_found", "conflict"],
+});
+
+export const deleteProject = defineOperation({
+  operationId: "deleteProject",
+  command: "delete",
+  method: "DELETE",
+  path: "/v1/projects/{projectSlug}",
+  tag: "projects",
+  summary: "Delete a project with all its datasets",
+  description:
+    "Deletes the project and, with it, every dataset in it: their rows, columns and versions. It cannot be undone, so it needs an admin key, while members may create and rename projects.",
+  subject: subjects.projects.delete,
+  access: "admin",
+  params: projectSlugPathSchema,
+  response: null,
+  successStatus: 204,
+  errors: ["not_found"],
+});

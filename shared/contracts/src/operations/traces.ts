@@ -1,0 +1,88 @@
+import { datasetPathSchema, insertRowsResultSchema, projectPathSchema } from "../schemas/datasets";
+import {
+  importTracesBodySchema,
+  ingestTracesBodySchema,
+  ingestTracesHeadersSchema,
+  ingestTracesResultSchema,
+  listTracesBodySchema,
+  MAX_IMPORTED_TRACES,
+  tracePageSchema,
+  tracePathSchema,
+  traceWithSpansSchema,
+} from "../schemas/traces";
+import { subjects } from "../subjects";
+import { defineOperation } from "./define";
+
+const TRACES = "/v1/projects/{projectSlug}/traces";
+
+export const ingestTraces = defineOperation({
+  operationId: "ingestTraces",
+  command: "ingest",
+  method: "POST",
+  path: "/v1/traces",
+  tag: "traces",
+  summary: "Ingest spans from any OpenTelemetry exporter (OTLP/HTTP JSON)",
+  description: [
+    "Point an OpenTelemetry OTLP/HTTP exporter in JSON mode (`Content-Type: application/json`) at this URL, with `Authorization: Bearer <API_KEY>` and `X-Svc-Project: <projectSlug>` headers. Protobuf bodies are refused with 415: use the JSON exporter.",
+    "Spans of one trace may arrive in several requests: each span is stored once per (project, traceId, spanId), a re-sent span replaces the earlier copy, and the trace's summary is recomputed from all its spans.",
+    "A request is all or nothing: a body that is not OTLP, or any span with a missing or malformed id or time, is 400 validation_failed naming the problem, and nothing of the request is stored. Success is OTLP's `{partialSuccess: {}}`.",
+  ].join("\n\n"),
+  subject: subjects.traces.ingest,
+  access: "member",
+  headers: ingestTracesHeadersSchema,
+  body: ingestTracesBodySchema,
+  response: ingestTracesResultSchema,
+  successStatus: 200,
+  errors: ["not_found", "payload_too_large", "unsupported_media_type"],
+});
+
+export const listTraces = defineOperation({
+  operationId: "listTraces",
+  command: "list",
+  method: "POST",
+  path: `${TRACES}/list`,
+  tag: "traces",
+  summary: "List the project's traces, sorted and filtered",
+  description:
+    "Cursor-paginated like every list, with the cursor and limit in the body. `sortBy` defaults to `startTime`, `sortDirection` to `desc`. `filters` is a list of `{field, op, value}` conditions that all hold; a field that is not filterable is 400 validation_failed naming it. A cursor only continues the list it came from (same sort and filters).",
+  subject: subjects.traces.list,
+  access: "viewer",
+  params: projectPathSchema,
+  body: listTracesBodySchema,
+  response: tracePageSchema,
+  successStatus: 200,
+  errors: ["not_found"],
+  paginated: true,
+});
+
+export const getTrace = defineOperation({
+  operationId: "getTrace",
+  command: "get",
+  method: "GET",
+  path: `${TRACES}/{traceId}`,
+  tag: "traces",
+  summary: "One trace: its summary and every span",
+  subject: subjects.traces.get,
+  access: "viewer",
+  params: tracePathSchema,
+  response: traceWithSpansSchema,
+  successStatus: 200,
+  errors: ["not_found"],
+});
+
+export const importDatasetRowsFromTraces = defineOperation({
+  operationId: "importDatasetRowsFromTraces",
+  command: "import-traces",
+  method: "POST",
+  path: "/v1/projects/{projectSlug}/datasets/{datasetSlug}/rows/import/traces",
+  tag: "datasets",
+  summary: `Add one row per trace (by ids or by filters, at most ${MAX_IMPORTED_TRACES}) as one new dataset version`,
+  description: `Each trace of the dataset's project becomes a new row: its input and output become the row's \`input\` and \`output\`, and \`metadata\` records where it came from (\`traceId\` and the trace's summary). The whole import is one dataset version (operation \`import\`). More than ${MAX_IMPORTED_TRACES} traces is 422 too_many_traces; trace ids that do not exist are 404 naming them; either way nothing is written.`,
+  subject: subjects.rows.importTraces,
+  access: "member",
+  params: datasetPathSchema,
+  body: importTracesBodySchema,
+  response: insertRowsResultSchema,
+  successStatus: 201,
+  errors: ["not_found", "too_many_traces", "unknown_column", "idempotency_key_reused"],
+});

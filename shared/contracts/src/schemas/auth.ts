@@ -1,0 +1,75 @@
+import { z } from "zod";
+import { cuidSchema, slugSchema } from "../ids";
+import { actorSchema, nameSchema, page, roleSchema, timestampSchema } from "./common";
+
+export const organizationSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  slug: z.string(),
+  createdAt: timestampSchema,
+});
+export type Organization = z.infer<typeof organizationSchema>;
+
+export const apiKeySchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  role: roleSchema,
+  maskedToken: z.string().describe("The token with all but its last four characters hidden"),
+  createdAt: timestampSchema,
+  lastUsedAt: timestampSchema.nullable(),
+});
+export type ApiKey = z.infer<typeof apiKeySchema>;
+
+export const createdApiKeySchema = apiKeySchema.extend({
+  token: z.string().describe("The full token. It is shown in this response only; store it now."),
+});
+export type CreatedApiKey = z.infer<typeof createdApiKeySchema>;
+
+export const createOrganizationBodySchema = z.strictObject({ name: nameSchema });
+export const createdOrganizationSchema = z.object({
+  organization: organizationSchema,
+  apiKey: createdApiKeySchema,
+});
+
+export const accountSchema = z.object({
+  organization: organizationSchema.pick({ id: true, name: true, slug: true }),
+  role: roleSchema,
+  user: z.null(),
+});
+
+export const apiKeyPathSchema = z.strictObject({ id: cuidSchema });
+export const createApiKeyBodySchema = z.strictObject({
+  name: nameSchema,
+  role: roleSchema.default("member").describe("At most the caller's own role"),
+});
+export const renameApiKeyBodySchema = z.strictObject({ name: nameSchema });
+export const apiKeyListSchema = z.object({ apiKeys: z.array(apiKeySchema) });
+
+export const projectSchema = z.object({
+  id: z.string(),
+  organizationId: z.string(),
+  slug: z.string(),
+  name: z.string(),
+  createdAt: timestampSchema,
+  updatedAt: timestampSchema,
+});
+export type Project = z.infer<typeof projectSchema>;
+export const projectPageSchema = page(projectSchema);
+export const createProjectBodySchema = z.strictObject({ name: nameSchema });
+export const updateProjectBodySchema = createProjectBodySchema;
+export const projectSlugPathSchema = z.strictObject({ projectSlug: slugSchema });
+
+/** Internal: the gateway asks `auth` who a bearer credential is. */
+export const verifyCredentialInputSchema = z.object({ token: z.string().min(1).max(512) });
+export const verifiedCredentialSchema = z.object({
+  organizationId: z.string(),
+  role: roleSchema,
+  actor: actorSchema,
+});
+export type VerifiedCredential = z.infer<typeof verifiedCredentialSchema>;
+
+/** Published (not requested) when a credential stops being valid, so every gateway drops it at once. */
+export const credentialRevokedEventSchema = z.object({ actor: actorSchema });
+export type CredentialRevokedEvent = z.infer<typeof credentialRevokedEventSchema>;
+
+export const API_KEY_PREFIX = "svc_";

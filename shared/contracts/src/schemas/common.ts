@@ -1,0 +1,79 @@
+import { z } from "zod";
+
+export const roles = ["owner", "admin", "member", "viewer"] as const;
+export const roleSchema = z.enum(roles);
+export type Role = z.infer<typeof roleSchema>;
+
+const roleRank: Record<Role, number> = { viewer: 0, member: 1, admin: 2, owner: 3 };
+/** True when `role` may do what `least` may do. */
+export const roleAtLeast = (role: Role, least: Role): boolean => roleRank[role] >= roleRank[least];
+
+export const actorSchema = z.object({
+  kind: z.enum(["apiKey", "oauth"]),
+  id: z.string(),
+});
+export type Actor = z.infer<typeof actorSchema>;
+
+/** What every bus request carries besides its input: who asks, on behalf of which organisation. */
+export const requestContextSchema = z.object({
+  organizationId: z.string().nullable(),
+  role: roleSchema.nullable(),
+  actor: actorSchema.nullable(),
+  requestId: z.string(),
+  idempotencyKey: z.string().optional(),
+});
+export type RequestContext = z.infer<typeof requestContextSchema>;
+
+export const timestampSchema = z.string().describe("ISO-8601 timestamp in UTC");
+
+export const nameSchema = z
+  .string()
+  .trim()
+  .min(1, "must not be empty")
+  .max(200, "must be at most 200 characters");
+
+export const limitSchema = z.coerce
+  .number({ error: "must be an integer from 1 to 200" })
+  .int("must be an integer from 1 to 200")
+  .min(1, "must be at least 1")
+  .max(200, "must be at most 200")
+  .default(50)
+  .describe("Page size, 1-200");
+
+export const cursorSchema = z
+  .string()
+  .min(1)
+  .max(2000)
+  .describe("Opaque cursor from a previous page's nextCursor");
+
+export const paginationQuerySchema = z.strictObject({
+  cursor: cursorSchema.optional(),
+  limit: limitSchema,
+});
+
+export const sortDirectionSchema = z.enum(["asc", "desc"]);
+
+export const versionNumberSchema = z.coerce
+  .number({ error: "must be a non-negative integer" })
+  .int("must be a non-negative integer")
+  .min(0, "must be a non-negative integer");
+
+/** A query-string boolean: `true` or `false`, nothing else. */
+export const queryBooleanSchema = z
+  .enum(["true", "false"], { error: "must be true or false" })
+  .transform((value) => value === "true");
+
+export function page<T extends z.ZodType>(item: T) {
+  return z.object({
+    items: z.array(item),
+    nextCursor: z.string().nullable(),
+    hasMore: z.boolean(),
+  });
+}
+export interface Page<T> {
+  items: T[];
+  nextCursor: string | null;
+  hasMore: boolean;
+}
+
+export const emptySchema = z.strictObject({});

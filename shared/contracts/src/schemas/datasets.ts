@@ -1,0 +1,208 @@
+import { z } from "zod";
+import { cuidSchema, rowIdSchema, slugSchema } from "../ids";
+import {
+  actorSchema,
+  nameSchema,
+  page,
+  paginationQuerySchema,
+  queryBooleanSchema,
+  sortDirectionSchema,
+  timestampSchema,
+  versionNumberSchema,
+} from "./common";
+
+/** A cell is any JSON value; `{}` stays `{}` and `""` stays `""`. */
+export const cellSchema = z.json();
+export type Cell = z.infer<typeof cellSchema>;
+
+export const builtinFields = ["input", "output", "expectedOutput", "metadata"] as const;
+export const builtinFieldSchema = z.enum(builtinFields);
+export type BuiltinField = z.infer<typeof builtinFieldSchema>;
+export const isBuiltinField = (value: string): value is BuiltinField =>
+  (builtinFields as readonly string[]).includes(value);
+
+export const columnSourceSchema = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("builtin"), field: builtinFieldSchema }),
+  z.object({ kind: z.literal("custom") }),
+]);
+
+export const datasetColumnSchema = z.object({
+  identifier: z.string(),
+  name: z.string(),
+  source: columnSourceSchema,
+  removed: z.boolean().optional(),
+});
+export type DatasetColumn = z.infer<typeof datasetColumnSchema>;
+
+export const datasetSchema = z.object({
+  id: z.string(),
+  organizationId: z.string(),
+  projectId: z.string(),
+  slug: z.string(),
+  name: z.string(),
+  description: z.string().nullable(),
+  columns: z.array(datasetColumnSchema),
+  version: z.number().int(),
+  createdAt: timestampSchema,
+  updatedAt: timestampSchema,
+});
+export type Dataset = z.infer<typeof datasetSchema>;
+
+export const projectPathSchema = z.strictObject({ projectSlug: slugSchema });
+export const datasetPathSchema = projectPathSchema.extend({ datasetSlug: slugSchema });
+export const rowPathSchema = datasetPathSchema.extend({ rowId: rowIdSchema });
+export const columnPathSchema = datasetPathSchema.extend({
+  identifier: z
+    .string()
+    .min(1)
+    .max(64)
+    .describe("Column identifier: a built-in field name or a custom column id"),
+});
+export const versionPathSchema = datasetPathSchema.extend({ version: versionNumberSchema });
+
+const descriptionSchema = z.string().max(2000, "must be at most 2000 characters").nullable();
+
+export const listDatasetsQuerySchema = paginationQuerySchema.extend({
+  sortBy: z.enum(["name", "updatedAt"]).default("updatedAt"),
+  sortDirection: sortDirectionSchema.default("desc"),
+});
+export const createDatasetBodySchema = z.strictObject({
+  name: nameSchema,
+  description: descriptionSchema.optional(),
+});
+export const updateDatasetBodySchema = createDatasetBodySchema
+  .partial()
+  .refine((body) => Object.keys(body).length > 0, "must change at least one of name, description");
+
+export const datasetRowSchema = z.object({
+  rowId: z.string(),
+  datasetId: z.string(),
+  input: cellSchema.optional(),
+  output: cellSchema.optional(),
+  expectedOutput: cellSchema.optional(),
+  metadata: cellSchema.optional(),
+  custom: z.record(z.string(), cellSchema),
+  createdAt: timestampSchema,
+  version: z.number().int(),
+});
+export type DatasetRow = z.infer<typeof datasetRowSchema>;
+
+export const listRowsQuerySchema = paginationQuerySchema.extend({
+  search: z.string().min(1, "must not be empty").max(500, "must be at most 500 characters").optional(),
+  sortDirection: sortDirectionSchema.default("desc"),
+  version: versionNumberSchema.optional().describe("Read the dataset as it was at this version"),
+});
+export const getRowQuerySchema = z.strictObject({
+  version: versionNumberSchema.optional().describe("Read the row as it was at this version"),
+});
+
+const customCellsSchema = z.record(z.string().min(1).max(128), cellSchema);
+
+export const newRowSchema = z.strictObject({
+  id: rowIdSchema.optional(),
+  input: cellSchema,
+  output: cellSchema.optional(),
+  expectedOutput: cellSchema.optional(),
+  metadata: cellSchema.optional(),
+  custom: customCellsSchema.optional(),
+});
+export type NewRow = z.infer<typeof newRowSchema>;
+
+export const insertRowsBodySchema = z.strictObject({
+  rows: z.array(newRowSchema).min(1, "must hold at least one row").max(1000, "must hold at most 1000 rows"),
+});
+export type InsertRowsBody = z.infer<typeof insertRowsBodySchema>;
+
+export const updateRowBodySchema = newRowSchema
+  .omit({ id: true })
+  .partial()
+  .refine(
+    (body) => Object.keys(body).length > 0,
+    "must change at least one cell: input, output, expectedOutput, metadata or custom",
+  );
+export type UpdateRowBody = z.infer<typeof updateRowBodySchema>;
+
+export const ifMatchSchema = z.object({
+  ifMatch: versionNumberSchema.optional(),
+});
+
+export const rowSelectionSchema = z.discriminatedUnion("mode", [
+  z.strictObject({ mode: z.literal("selected"), rowIds: z.array(rowIdSchema).min(1).max(10000) }),
+  z.strictObject({ mode: z.literal("allExcept"), rowIds: z.array(rowIdSchema).max(10000) }),
+  z.strictObject({ mode: z.literal("all") }),
+]);
+export const deleteRowsBodySchema = z.strictObject({ selection: rowSelectionSchema });
+export type RowSelection = z.infer<typeof rowSelectionSchema>;
+
+export const versionResultSchema = z.object({ versionId: z.string(), version: z.number().int() });
+export type VersionResult = z.infer<typeof versionResultSchema>;
+export const insertRowsResultSchema = versionResultSchema.extend({ rowIds: z.array(z.string()) });
+export const deleteRowsResultSchema = z.object({
+  versionId: z.string().nullable(),
+  version: z.number().int(),
+  deletedCount: z.number().int(),
+});
+
+export const listColumnsQuerySchema = z.strictObject({
+  includeRemoved: queryBooleanSchema.default(false),
+});
+export const columnListSchema = z.object({ columns: z.array(datasetColumnSchema) });
+export const createColumnBodySchema = z.strictObject({ name: nameSchema });
+export const renameColumnBodySchema = createColumnBodySchema;
+export const reorderColumnsBodySchema = z.strictObject({
+  order: z.array(z.string().min(1)).min(1, "must list the columns"),
+});
+
+export const versionOperations = ["insert", "update", "delete", "import", "restore"] as const;
+export const versionOperationSchema = z.enum(versionOperations);
+export type VersionOperation = z.infer<typeof versionOperationSchema>;
+
+export const datasetVersionSchema = z.object({
+  versionId: z.string(),
+  version: z.number().int(),
+  createdAt: timestampSchema,
+  operation: versionOperationSchema,
+  rowsInserted: z.number().int(),
+  rowsUpdated: z.number().int(),
+  rowsDeleted: z.number().int(),
+  actor: actorSchema,
+});
+export type DatasetVersion = z.infer<typeof datasetVersionSchema>;
+
+export const rowCellsSchema = datasetRowSchema.pick({
+  input: true,
+  output: true,
+  expectedOutput: true,
+  metadata: true,
+  custom: true,
+});
+export const rowHistoryEntrySchema = z.object({
+  version: z.number().int(),
+  versionId: z.string(),
+  createdAt: timestampSchema,
+  operation: versionOperationSchema,
+  cells: rowCellsSchema.nullable().describe("The row's cells after this version; null when it was deleted"),
+});
+
+export const datasetPageSchema = page(datasetSchema);
+export const rowPageSchema = page(datasetRowSchema);
+export const versionPageSchema = page(datasetVersionSchema);
+export const rowHistoryPageSchema = page(rowHistoryEntrySchema);
+
+export const datasetIdSchema = cuidSchema;
+
+export const diffChangeSchema = z.enum(["added", "removed", "modified"]);
+export const diffEntrySchema = z.object({
+  rowId: z.string(),
+  change: diffChangeSchema,
+  before: rowCellsSchema.nullable().describe("The row's cells at `from`; null when it did not exist then"),
+  after: rowCellsSchema.nullable().describe("The row's cells at `to`; null when it did not exist then"),
+});
+export type DiffEntry = z.infer<typeof diffEntrySchema>;
+export const diffPageSchema = page(diffEntrySchema);
+export const diffQuerySchema = paginationQuerySchema
+  .extend({
+    from: versionNumberSchema.describe("The earlier version"),
+    to: versionNumberSchema.describe("The later version"),
+  })
+  .refine((query) => query.from <= query.to, { message: "from must not be greater than to", path: ["from"] });

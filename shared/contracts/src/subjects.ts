@@ -1,0 +1,84 @@
+/** Bus subjects: versioned constants, never literals in services. */
+export const subjects = {
+  auth: {
+    verify: "svc.v1.auth.verify",
+    credentialRevoked: "svc.v1.auth.events.credential-revoked",
+    ping: "svc.v1.auth.ping",
+  },
+  organizations: { create: "svc.v1.organizations.create" },
+  account: { get: "svc.v1.account.get" },
+  apiKeys: {
+    list: "svc.v1.api-keys.list",
+    create: "svc.v1.api-keys.create",
+    get: "svc.v1.api-keys.get",
+    rename: "svc.v1.api-keys.rename",
+    revoke: "svc.v1.api-keys.revoke",
+  },
+  projects: {
+    list: "svc.v1.projects.list",
+    create: "svc.v1.projects.create",
+    get: "svc.v1.projects.get",
+    update: "svc.v1.projects.update",
+    delete: "svc.v1.projects.delete",
+  },
+  members: {
+    list: "svc.v1.members.list",
+    add: "svc.v1.members.add",
+    update: "svc.v1.members.update",
+    remove: "svc.v1.members.remove",
+  },
+  datasets: {
+    list: "svc.v1.datasets.list",
+    get: "svc.v1.datasets.get",
+    create: "svc.v1.datasets.create",
+    update: "svc.v1.datasets.update",
+    delete: "svc.v1.datasets.delete",
+  },
+  rows: {
+    list: "svc.v1.datasets.rows.list",
+    get: "svc.v1.datasets.rows.get",
+    history: "svc.v1.datasets.rows.history",
+    insert: "svc.v1.datasets.rows.insert",
+    update: "svc.v1.datasets.rows.update",
+    delete: "svc.v1.datasets.rows.delete",
+    importTraces: "svc.v1.datasets.rows.import-traces",
+  },
+  columns: {
+    list: "svc.v1.datasets.columns.list",
+    create: "svc.v1.datasets.columns.create",
+    rename: "svc.v1.datasets.columns.rename",
+    remove: "svc.v1.datasets.columns.remove",
+    restore: "svc.v1.datasets.columns.restore",
+    reorder: "svc.v1.datasets.columns.reorder",
+  },
+  versions: {
+    list: "svc.v1.datasets.versions.list",
+    get: "svc.v1.datasets.versions.get",
+    diff: "svc.v1.datasets.versions.diff",
+    restore: "svc.v1.datasets.versions.restore",
+  },
+  /** Internal: the OAuth authorization server that lets MCP agents in; `auth` answers, the gateway speaks HTTP. */
+  oauth: {
+    registerClient: "svc.v1.auth.oauth.clients.register",
+    checkAuthorization: "svc.v1.auth.oauth.authorization.check",
+    approveAuthorization: "svc.v1.auth.oauth.authorization.approve",
+    token: "svc.v1.auth.oauth.token",
+    revoke: "svc.v1.auth.oauth.revoke",
+  },
+  traces: {
+    ingest: "svc.v1.traces.ingest",
+    list: "svc.v1.traces.list",
+    get: "svc.v1.traces.get",
+  },
+  writer: { ping: "svc.v1.dataset-writer.ping" },
+  reader: { ping: "svc.v1.reader.ping" },
+  traceIngest: { ping: "svc.v1.trace-ingest.ping" },
+} as const;
+
+/** One ping subject per service: `/readyz` asks each of them. */
+export const pingSubjects = {
+  auth: subjects.auth.ping,
+  "dataset-writer": subjects.writer.ping,
+  reader: subjects.reader.ping,
+  "trace-ingest": subjects.traceIngest.ping,
+} as const;
