@@ -1,0 +1,136 @@
+import { randomBytes } from "node:crypto";
+import { context, propagation, ROOT_CONTEXT, TraceFlags, trace } from "@opentelemetry/api";
+import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
+import { W3CTraceContextPropagator } from "@opentelemetry/core";
+import { silentLogger } from "@svc/telemetry";
+import { realInfra } from "@svc/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Bus, BusRequest } from "./bus";
+import { InProcessBus } from "./in-process";
+import { NatsBus } from "./nats";
+
+const request: BusRequest = {
+  context: { organizationId: "o", role: "member", actor: { kind: "apiKey", id: "k" }, requestId: "r" },
+  input: { n: 1 },
+};
+
+type Pair = { server: Bus; client: Bus; other: Bus; close(): Promise<void> };
+
+async function natsPair(): Promise<Pair> {
+  const infra = realInfra();
+  if (!infra) throw new Error("unreachable");
+  const prefix = `bus${randomBytes(4).toString("hex")}`;
+  const open = () =>
+    NatsBus.connect({ url: infra.natsUrl, name: "bus-test", prefix, logger: silentLogger() });
+  const [server, client, other] = await Promise.all([open(), open(), open()]);
+  return {
+    server,
+    client,
+    other,
+    close: async () => void (await Promise.all([server.close(), client.close(), other.close()])),
+  };
+}
+
+async function inProcessPair(): Promise<Pair> {
+  const bus = new InProcessBus();
+  return { server: bus, client: bus, other: bus, close: () => bus.close() };
+}
+
+const kinds: [string, () => Promise<Pair>][] = [["in-process", inProcessPair]];
+if (realInfra()) kinds.push(["nats", natsPair]);
+
+describe.each(kinds)("bus (%s)", (_name, open) => {
+  let pair: Pair;
+  beforeAll(async () => {
+    pair = await open();
+  });
+  afterAll(async () => {
+    await pair.close();
+  });
+
+  it("answers 503 service_unavailable when nobody serves the subject", async () => {
+    const reply = await pair.client.request("svc.v1.nobody.home", request, { timeoutMs: 2_000 });
+    expect(reply).toMatchObject({ ok: false, error: { code: "service_unavailable" } });
+  });
+
+  it("answers 504 upstream_timeout when the service is too slow, without hanging", async () => {
+    const sub = pair.server.serve(
+      "svc.v1.slow.op",
+      () => new Promise((resolve) => setTimeout(() => resolve({ ok: true, data: 1 }), 1_000)),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const started = Date.now();
+    const reply = await pair.client.request("svc.v1.slow.op", request, { timeoutMs: 200 });
+    expect(reply).toMatchObject({ ok: false, error: { code: "upstream_timeout" } });
+    expect(Date.now() - started).toBeLessThan(900);
+    sub.unsubscribe();
+  });
+
+  it("carries the request as JSON and returns the handler's reply", async () => {
+    const sub = pair.server.serve("svc.v1.echo", async (req) => ({
+      ok: true,
+      data: { got: req.input, ctx: req.context.requestId },
+    }));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const reply = await pair.client.request("svc.v1.echo", request);
+    expect(reply).toEqual({ ok: true, data: { got: { n: 1 }, ctx: "r" } });
+    sub.unsubscribe();
+  });
+
+  it("spreads requests over the replicas of a queue group, each request to exactly one", async () => {
+    const seen = { a: 0, b: 0 };
+    const replica = (name: "a" | "b") => async () => {
+      seen[name] += 1;
+      return { ok: true as const, data: name };
+    };
+    const subA = pair.server.serve("svc.v1.shared", replica("a"));
+    const subB = pair.other.serve("svc.v1.shared", replica("b"));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const replies = await Promise.all(
+      Array.from({ length: 60 }, () => pair.client.request("svc.v1.shared", request)),
+    );
+    expect(replies.every((r) => r.ok)).toBe(true);
+    expect(seen.a + seen.b).toBe(60);
+    expect(seen.a).toBeGreaterThan(0);
+    expect(seen.b).toBeGreaterThan(0);
+    subA.unsubscribe();
+    subB.unsubscribe();
+  });
+
+  it("delivers published events to every subscriber", async () => {
+    const got: unknown[] = [];
+    const s1 = pair.server.subscribe("svc.v1.events.x", (p) => got.push(["s", p]));
+    const s2 = pair.other.subscribe("svc.v1.events.x", (p) => got.push(["o", p]));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    pair.client.publish("svc.v1.events.x", { id: 7 });
+    await expect.poll(() => got.length).toBe(2);
+    s1.unsubscribe();
+    s2.unsubscribe();
+  });
+
+  it("carries W3C trace context from the requester to the handler", async () => {
+    propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+    context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+    const traceId = randomBytes(16).toString("hex");
+    let seenTraceparent: string | undefined;
+    const sub = pair.server.serve("svc.v1.traced", async () => {
+      const carrier: Record<string, string> = {};
+      propagation.inject(context.active(), carrier);
+      seenTraceparent = carrier.traceparent;
+      return { ok: true, data: null };
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const span = trace.wrapSpanContext({
+      traceId,
+      spanId: randomBytes(8).toString("hex"),
+      traceFlags: TraceFlags.SAMPLED,
+    });
+    await context.with(trace.setSpan(ROOT_CONTEXT, span), () =>
+      pair.client.request("svc.v1.traced", request),
+    );
+    expect(seenTraceparent).toContain(traceId);
+    sub.unsubscribe();
+    propagation.disable();
+    context.disable();
+  });
+});

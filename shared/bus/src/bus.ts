@@ -1,0 +1,81 @@
+import { type DomainErrorData, domainErrorSchema, requestContextSchema } from "@svc/contracts";
+import { z } from "zod";
+
+export const busRequestSchema = z.object({
+  context: requestContextSchema,
+  input: z.unknown(),
+});
+export type BusRequest = z.infer<typeof busRequestSchema>;
+
+export const busReplySchema = z.discriminatedUnion("ok", [
+  z.object({ ok: z.literal(true), data: z.unknown() }),
+  z.object({ ok: z.literal(false), error: domainErrorSchema }),
+]);
+export type BusReply = { ok: true; data: unknown } | { ok: false; error: DomainErrorData };
+
+export type Handler = (request: BusRequest) => Promise<BusReply>;
+export type EventHandler = (payload: unknown) => void;
+
+export interface RequestOptions {
+  /** Milliseconds before the request fails with `upstream_timeout`. */
+  timeoutMs?: number;
+}
+
+export interface Subscription {
+  unsubscribe(): void;
+}
+
+/**
+ * Request-reply between the gateway and the services. Implementations: NATS (distributed) and
+ * in-process (embedded and tests); both behave the same, including 503 when nobody serves a subject
+ * and 504 on timeout.
+ */
+export interface Bus {
+  request(subject: string, request: BusRequest, options?: RequestOptions): Promise<BusReply>;
+  /** Serves a subject in a queue group: replicas share the load, each request goes to one of them. */
+  serve(subject: string, handler: Handler): Subscription;
+  /** Fan-out events: every subscriber gets every event (for example a revoked credential). */
+  publish(subject: string, payload: unknown): void;
+  subscribe(subject: string, handler: EventHandler): Subscription;
+  /** True while the bus can carry requests. */
+  isConnected(): boolean;
+  /** Stops taking requests, waits for those in flight, then disconnects. */
+  close(): Promise<void>;
+}
+
+export const DEFAULT_TIMEOUT_MS = 15_000;
+
+export const unavailable = (subject: string): BusReply => ({
+  ok: false,
+  error: {
+    code: "service_unavailable",
+    message: `No service is answering ${serviceOf(subject)} requests right now; retry shortly`,
+  },
+});
+
+export const timedOut = (subject: string, timeoutMs: number): BusReply => ({
+  ok: false,
+  error: {
+    code: "upstream_timeout",
+    message: `The ${serviceOf(subject)} service did not answer within ${timeoutMs} ms; retry shortly`,
+  },
+});
+
+export const dependencyUnavailable = (subject: string): BusReply => ({
+  ok: false,
+  error: {
+    code: "service_unavailable",
+    message: `The ${serviceOf(subject)} service cannot reach its database right now; retry shortly`,
+  },
+});
+
+function serviceOf(subject: string): string {
+  const parts = subject.split(".");
+  const v1 = parts.indexOf("v1");
+  return v1 >= 0 ? (parts[v1 + 1] ?? subject) : subject;
+}
+
+/** Stops every subscription of a service. */
+export function unsubscribeAll(subscriptions: readonly Subscription[]): void {
+  for (const subscription of subscriptions) subscription.unsubscribe();
+}

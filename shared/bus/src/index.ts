@@ -1,0 +1,6 @@
+export * from "./bus";
+export * from "./dependency-errors";
+export * from "./from-env";
+export * from "./in-process";
+export * from "./nats";
+export * from "./operations";

@@ -1,0 +1,183 @@
+import { type Context, context, propagation } from "@opentelemetry/api";
+import type { Logger } from "@svc/telemetry";
+import {
+  connect,
+  ErrorCode,
+  type MsgHdrs,
+  type NatsConnection,
+  NatsError,
+  type Subscription as NatsSubscription,
+  headers as natsHeaders,
+} from "nats";
+import {
+  type Bus,
+  type BusReply,
+  type BusRequest,
+  DEFAULT_TIMEOUT_MS,
+  type EventHandler,
+  type Handler,
+  type RequestOptions,
+  type Subscription,
+  timedOut,
+  unavailable,
+} from "./bus";
+import { BusTelemetry } from "./telemetry";
+
+export interface NatsBusOptions {
+  url: string;
+  /** Client name shown by the NATS server's monitoring. */
+  name: string;
+  /** Prepended to every subject, so that test runs sharing one server never see each other. */
+  prefix?: string;
+  /** Requests a process works on at once; beyond it a request is refused at once with 503. */
+  maxInFlight?: number;
+  logger: Logger;
+}
+
+const QUEUE_GROUP = "svc";
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+export class NatsBus implements Bus {
+  private readonly subscriptions = new Set<NatsSubscription>();
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly telemetry = new BusTelemetry("nats");
+
+  private constructor(
+    private readonly nc: NatsConnection,
+    private readonly options: NatsBusOptions,
+  ) {}
+
+  /** Connects, retrying with backoff until the server answers; reconnects by itself afterwards. */
+  static async connect(options: NatsBusOptions): Promise<NatsBus> {
+    const nc = await connect({
+      servers: options.url,
+      name: options.name,
+      waitOnFirstConnect: true,
+      reconnect: true,
+      maxReconnectAttempts: -1,
+      reconnectTimeWait: 250,
+      reconnectJitter: 100,
+      pingInterval: 5_000,
+      maxPingOut: 2,
+      // No Error (and stack capture) made for every request: it costs more than the request itself.
+      noAsyncTraces: true,
+    });
+    const bus = new NatsBus(nc, options);
+    void bus.watchStatus();
+    return bus;
+  }
+
+  request(subject: string, request: BusRequest, options: RequestOptions = {}): Promise<BusReply> {
+    return this.telemetry.request(subject, request, (sendContext) =>
+      this.send(subject, request, sendContext, options.timeoutMs ?? DEFAULT_TIMEOUT_MS),
+    );
+  }
+
+  private async send(
+    subject: string,
+    request: BusRequest,
+    sendContext: Context,
+    timeoutMs: number,
+  ): Promise<BusReply> {
+    const headers = natsHeaders();
+    propagation.inject(sendContext, headers, { set: (carrier, key, value) => carrier.set(key, value) });
+    try {
+      const reply = await this.nc.request(this.subjectOf(subject), encode(request), {
+        timeout: timeoutMs,
+        headers,
+      });
+      return JSON.parse(decoder.decode(reply.data)) as BusReply;
+    } catch (error) {
+      if (error instanceof NatsError && error.code === ErrorCode.Timeout) return timedOut(subject, timeoutMs);
+      if (!(error instanceof NatsError && error.code === ErrorCode.NoResponders)) {
+        this.options.logger.warn({ err: error, subject }, "bus request failed");
+      }
+      return unavailable(subject);
+    }
+  }
+
+  serve(subject: string, handler: Handler): Subscription {
+    const maxInFlight = this.options.maxInFlight ?? 512;
+    const sub = this.nc.subscribe(this.subjectOf(subject), {
+      queue: QUEUE_GROUP,
+      callback: (error, msg) => {
+        if (error) {
+          this.options.logger.error({ err: error, subject }, "bus subscription failed");
+          return;
+        }
+        if (this.inFlight.size >= maxInFlight) {
+          msg.respond(encode(unavailable(subject)));
+          return;
+        }
+        const parent = propagation.extract(context.active(), msg.headers, {
+          get: (carrier: MsgHdrs | undefined, key) => carrier?.get(key) || undefined,
+          keys: (carrier: MsgHdrs | undefined) => (carrier ? carrier.keys() : []),
+        });
+        const read = () => JSON.parse(decoder.decode(msg.data)) as BusRequest;
+        const work = this.telemetry.serve(subject, parent, read, handler).then(
+          (reply) => void msg.respond(encode(reply)),
+          (failure: unknown) => {
+            this.options.logger.error({ err: failure, subject }, "bus handler failed");
+            msg.respond(encode({ ok: false, error: { code: "internal_error", message: "Internal error" } }));
+          },
+        );
+        this.inFlight.add(work);
+        void work.finally(() => this.inFlight.delete(work));
+      },
+    });
+    this.subscriptions.add(sub);
+    return { unsubscribe: () => void sub.drain().finally(() => this.subscriptions.delete(sub)) };
+  }
+
+  publish(subject: string, payload: unknown): void {
+    this.nc.publish(this.subjectOf(subject), encode(payload));
+  }
+
+  subscribe(subject: string, handler: EventHandler): Subscription {
+    const sub = this.nc.subscribe(this.subjectOf(subject), {
+      callback: (error, msg) => {
+        if (error) return;
+        try {
+          handler(JSON.parse(decoder.decode(msg.data)));
+        } catch (failure) {
+          this.options.logger.error({ err: failure, subject }, "bus event handler failed");
+        }
+      },
+    });
+    this.subscriptions.add(sub);
+    return { unsubscribe: () => sub.unsubscribe() };
+  }
+
+  isConnected(): boolean {
+    return !this.nc.isClosed() && this.connected;
+  }
+
+  async close(): Promise<void> {
+    await Promise.allSettled([...this.subscriptions].map((sub) => sub.drain()));
+    await Promise.allSettled([...this.inFlight]);
+    if (!this.nc.isClosed()) await this.nc.drain().catch(() => this.nc.close());
+  }
+
+  private connected = true;
+
+  private async watchStatus(): Promise<void> {
+    for await (const status of this.nc.status()) {
+      if (status.type === "disconnect") {
+        this.connected = false;
+        this.options.logger.warn("bus disconnected; reconnecting");
+      } else if (status.type === "reconnect") {
+        this.connected = true;
+        this.options.logger.info("bus reconnected");
+      }
+    }
+  }
+
+  private subjectOf(subject: string): string {
+    return this.options.prefix ? `${this.options.prefix}.${subject}` : subject;
+  }
+}
+
+function encode(value: unknown): Uint8Array {
+  return encoder.encode(JSON.stringify(value));
+}

@@ -1,0 +1,149 @@
+import {
+  DomainError,
+  type Operation,
+  type OperationInput,
+  type OperationOutput,
+  type RequestContext,
+  roleAtLeast,
+  validationError,
+} from "@svc/contracts";
+import type { Logger } from "@svc/telemetry";
+import type { z } from "zod";
+import {
+  type Bus,
+  type BusReply,
+  type BusRequest,
+  busReplySchema,
+  dependencyUnavailable,
+  type RequestOptions,
+} from "./bus";
+import { isDependencyUnavailable } from "./dependency-errors";
+
+/** The raw input of an operation as it crosses the bus: strings from the URL, JSON from the body. */
+export interface RawInput {
+  params: Record<string, unknown>;
+  query: Record<string, unknown>;
+  body: unknown;
+  headers: Record<string, unknown>;
+}
+
+/** Parses an operation's raw input with its schemas; every problem becomes one `validation_failed`. */
+export function parseOperationInput<O extends Operation>(op: O, raw: RawInput): OperationInput<O> {
+  const issues: { part: string; issues: z.core.$ZodIssue[] }[] = [];
+  const part = <S extends z.ZodType | null>(name: string, schema: S, value: unknown) => {
+    if (schema === null) return undefined;
+    const result = schema.safeParse(value);
+    if (!result.success) {
+      issues.push({ part: name, issues: result.error.issues });
+      return undefined;
+    }
+    return result.data;
+  };
+  const input = {
+    params: part("path", op.params, raw.params),
+    query: part("query", op.query, raw.query),
+    body: part("body", op.body, raw.body),
+    headers: part("header", op.headers, raw.headers),
+  };
+  const first = issues[0];
+  if (first) {
+    const all = issues.flatMap((group) => group.issues.map((issue) => ({ group, issue })));
+    throw validationError(
+      all.map(({ group, issue }) => ({ ...issue, path: [group.part, ...issue.path] })),
+      [],
+      "Request",
+    );
+  }
+  return input as OperationInput<O>;
+}
+
+/** Serves one operation: parses and authorises its input, calls the use-case, turns errors into data. */
+export function serveOperation<O extends Operation>(
+  bus: Bus,
+  op: O,
+  logger: Logger,
+  handler: (input: OperationInput<O>, context: RequestContext) => Promise<OperationOutput<O>>,
+) {
+  return serveSubject(bus, op.subject, logger, async (request) => {
+    authorise(op, request.context);
+    const input = parseOperationInput(op, request.input as RawInput);
+    return handler(input, request.context);
+  });
+}
+
+/**
+ * Serves a subject with domain errors carried as data and anything unexpected logged, never leaked. A
+ * dependency that cannot be reached (database down, connection cut) is a 503 the client may retry.
+ */
+export function serveSubject(
+  bus: Bus,
+  subject: string,
+  logger: Logger,
+  handler: (request: BusRequest) => Promise<unknown>,
+) {
+  return bus.serve(subject, async (request): Promise<BusReply> => {
+    try {
+      return { ok: true, data: (await handler(request)) ?? null };
+    } catch (error) {
+      if (error instanceof DomainError) return { ok: false, error: error.toData() };
+      if (isDependencyUnavailable(error)) {
+        logger.warn({ err: error, subject, requestId: request.context?.requestId }, "dependency unavailable");
+        return dependencyUnavailable(subject);
+      }
+      logger.error({ err: error, subject, requestId: request.context?.requestId }, "unexpected error");
+      return {
+        ok: false,
+        error: {
+          code: "internal_error",
+          message: `Internal error; quote request id ${request.context?.requestId ?? "unknown"} when reporting it`,
+        },
+      };
+    }
+  });
+}
+
+function authorise(op: Operation, context: RequestContext): void {
+  if (op.access === "operator") return;
+  if (context.organizationId === null || context.role === null) {
+    throw new DomainError("unauthenticated", "This operation needs an API key");
+  }
+  if (!roleAtLeast(context.role, op.access)) {
+    throw new DomainError(
+      "forbidden",
+      `This key's role (${context.role}) may not do this; ${op.operationId} needs ${op.access} or higher`,
+    );
+  }
+}
+
+/** Calls a subject and returns its data, or throws the DomainError it answered with. */
+export async function callSubject(
+  bus: Bus,
+  subject: string,
+  request: BusRequest,
+  options?: RequestOptions,
+): Promise<unknown> {
+  const reply = busReplySchema.safeParse(await bus.request(subject, request, options));
+  if (!reply.success) throw new DomainError("internal_error", "A service sent a malformed reply");
+  if (!reply.data.ok) throw DomainError.fromData(reply.data.error);
+  return reply.data.data;
+}
+
+/** Calls an operation with its raw input and validates the answer against the operation's response. */
+export async function callOperation<O extends Operation>(
+  bus: Bus,
+  op: O,
+  context: RequestContext,
+  input: RawInput,
+  options?: RequestOptions,
+): Promise<OperationOutput<O>> {
+  const data = await callSubject(bus, op.subject, { context, input }, options);
+  if (op.response === null) return null as OperationOutput<O>;
+  const parsed = op.response.safeParse(data);
+  if (!parsed.success) {
+    throw new DomainError(
+      "internal_error",
+      `The ${op.operationId} service sent a reply that breaks its schema`,
+    );
+  }
+  return parsed.data as OperationOutput<O>;
+}

@@ -1,0 +1,51 @@
+import { mkdirSync } from "node:fs";
+import { PGlite } from "@electric-sql/pglite";
+import { Kysely, PostgresDialect, sql } from "kysely";
+import pg from "pg";
+import { pglitePool } from "./pglite-pool";
+import type { Database } from "./schema";
+
+export interface DatabaseHandle {
+  db: Kysely<Database>;
+  kind: "postgres" | "pglite";
+  /** Resolves when the database answers a trivial query: readiness probes use it. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  /** A PostgreSQL URL; without it, the embedded PGlite database in `dataDir` is used. */
+  url?: string | undefined;
+  dataDir?: string | undefined;
+  poolSize?: number | undefined;
+  onError?: (error: Error) => void;
+}
+
+/** Opens PostgreSQL through `pg` when a URL is given, PGlite on disk (or in memory) otherwise. */
+export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
+  if (options.url) {
+    const pool = new pg.Pool({
+      connectionString: options.url,
+      max: options.poolSize ?? 10,
+      connectionTimeoutMillis: 5_000,
+      idleTimeoutMillis: 30_000,
+    });
+    // A server restart kills idle connections; the pool replaces them, the process must not die.
+    pool.on("error", (error) => options.onError?.(error));
+    // A connection that dies while checked out (between two queries of a transaction) emits "error"
+    // on its client, which the pool does not listen to then: without this, the process would crash.
+    // The query in progress fails (and is reported) on its own; the pool discards the client when it
+    // comes back; an idle client's error reaches the pool's listener above.
+    pool.on("connect", (client) => client.on("error", () => undefined));
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return { db, kind: "postgres", ping: () => ping(db), close: () => db.destroy() };
+  }
+  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
+  const pglite = await PGlite.create(options.dataDir ? { dataDir: options.dataDir } : {});
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: pglitePool(pglite) }) });
+  return { db, kind: "pglite", ping: () => ping(db), close: () => db.destroy() };
+}
+
+async function ping(db: Kysely<Database>): Promise<void> {
+  await sql`SELECT 1`.execute(db);
+}

@@ -1,0 +1,29 @@
+import { type Kysely, type Migration, type MigrationProvider, Migrator } from "kysely";
+import * as initial from "./migrations/0001-initial";
+import * as idempotency from "./migrations/0003-idempotency";
+import * as traces from "./migrations/0004-traces";
+import * as members from "./migrations/0005-members";
+import * as oauth from "./migrations/0006-oauth";
+import * as deferredLiveRevision from "./migrations/0007-deferred-live-revision";
+import type { Database } from "./schema";
+
+/** Migrations in order. A new one is a new file here; a landed one is never edited. */
+const migrations: Record<string, Migration> = {
+  "0001-initial": initial,
+  "0003-idempotency": idempotency,
+  "0004-traces": traces,
+  "0005-members": members,
+  "0006-oauth": oauth,
+  "0007-deferred-live-revision": deferredLiveRevision,
+};
+
+const provider: MigrationProvider = { getMigrations: async () => migrations };
+
+/** Brings the schema up to date. Safe to run from several processes at once (Kysely takes a lock). */
+export async function migrateToLatest(db: Kysely<Database>): Promise<string[]> {
+  // Migrations written in parallel may land out of number order; each is applied once all the same.
+  const migrator = new Migrator({ db, provider, allowUnorderedMigrations: true });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
+}

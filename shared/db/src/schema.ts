@@ -1,0 +1,232 @@
+import type { ColumnType, Generated, JSONColumnType } from "kysely";
+
+/** Kysely's view of the tables. Only repositories use these types; use-cases speak the contract's. */
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type Json = ColumnType<unknown, string, string>;
+/** bigint: `pg` reads it as a string; repositories cast it to text so every driver agrees. */
+type Int64 = ColumnType<string, string | number | bigint, string | number | bigint>;
+
+export interface OrganizationsTable {
+  id: string;
+  name: string;
+  slug: string;
+  created_at: Timestamp;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  organization_id: string;
+  name: string;
+  role: string;
+  token_hash: string;
+  token_last4: string;
+  created_at: Timestamp;
+  last_used_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  revoked_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+}
+
+export interface ProjectsTable {
+  id: string;
+  organization_id: string;
+  slug: string;
+  name: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface MembersTable {
+  id: string;
+  organization_id: string;
+  email: string;
+  role: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface DatasetsTable {
+  id: string;
+  organization_id: string;
+  project_id: string;
+  slug: string;
+  name: string;
+  description: string | null;
+  current_version: Generated<number>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface DatasetColumnsTable {
+  dataset_id: string;
+  identifier: string;
+  name: string;
+  kind: "builtin" | "custom";
+  field: string | null;
+  position: number;
+  removed_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+}
+
+export interface DatasetRowsTable {
+  dataset_id: string;
+  row_id: string;
+  input: Json;
+  output: Json;
+  expected_output: Json;
+  metadata: Json;
+  custom: JSONColumnType<Record<string, unknown>, string, string>;
+  created_at: Timestamp;
+  version: number;
+}
+
+export interface RowRevisionsTable {
+  dataset_id: string;
+  row_id: string;
+  version_from: number;
+  version_to: number | null;
+  deleted: boolean;
+  input: Json;
+  output: Json;
+  expected_output: Json;
+  metadata: Json;
+  custom: JSONColumnType<Record<string, unknown>, string, string>;
+  created_at: Timestamp;
+}
+
+export interface DatasetVersionsTable {
+  id: string;
+  dataset_id: string;
+  version: number;
+  operation: string;
+  rows_inserted: number;
+  rows_updated: number;
+  rows_deleted: number;
+  actor_kind: string;
+  actor_id: string;
+  created_at: Timestamp;
+}
+
+export interface IdempotencyRecordsTable {
+  organization_id: string;
+  key: string;
+  operation_id: string;
+  request_hash: string;
+  response: ColumnType<unknown, string | undefined, string>;
+  created_at: Timestamp;
+}
+
+export interface OAuthClientsTable {
+  id: string;
+  name: string | null;
+  uri: string | null;
+  scope: string | null;
+  redirect_uris: JSONColumnType<string[], string, string>;
+  grant_types: JSONColumnType<string[], string, string>;
+  created_at: Timestamp;
+}
+
+export interface OAuthGrantsTable {
+  id: string;
+  organization_id: string;
+  client_id: string;
+  api_key_id: string;
+  role: string;
+  scope: string | null;
+  resource: string | null;
+  created_at: Timestamp;
+  revoked_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+}
+
+export interface OAuthCodesTable {
+  code_hash: string;
+  client_id: string;
+  organization_id: string;
+  api_key_id: string;
+  role: string;
+  redirect_uri: string;
+  code_challenge: string;
+  scope: string | null;
+  resource: string | null;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  used_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  grant_id: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+export interface OAuthTokensTable {
+  token_hash: string;
+  grant_id: string;
+  kind: "access" | "refresh";
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  revoked_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+}
+
+export interface SpansTable {
+  project_id: string;
+  trace_id: string;
+  span_id: string;
+  parent_span_id: string | null;
+  name: string;
+  kind: number;
+  start_ns: Int64;
+  end_ns: Int64;
+  status_code: number;
+  status_message: string | null;
+  attributes: Json;
+  resource_attributes: Json;
+  scope: Json;
+  events: Json;
+  links: Json;
+  session_id: string | null;
+  user_id: string | null;
+  tags: JSONColumnType<string[], string, string>;
+  models: JSONColumnType<string[], string, string>;
+  tokens_input: Int64;
+  tokens_output: Int64;
+  cost_microcents: Int64;
+  input: Json;
+  output: Json;
+  received_at: Timestamp;
+}
+
+export interface TracesTable {
+  project_id: string;
+  trace_id: string;
+  span_count: number;
+  error_count: number;
+  start_ns: Int64;
+  end_ns: Int64;
+  duration_ns: Int64;
+  root_span_id: string | null;
+  root_span_name: string | null;
+  session_id: string | null;
+  user_id: string | null;
+  tags: JSONColumnType<string[], string, string>;
+  models: JSONColumnType<string[], string, string>;
+  tokens_input: Int64;
+  tokens_output: Int64;
+  tokens_total: Int64;
+  cost_total_microcents: Int64;
+  input: Json;
+  output: Json;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface Database {
+  organizations: OrganizationsTable;
+  api_keys: ApiKeysTable;
+  projects: ProjectsTable;
+  members: MembersTable;
+  datasets: DatasetsTable;
+  dataset_columns: DatasetColumnsTable;
+  dataset_rows: DatasetRowsTable;
+  row_revisions: RowRevisionsTable;
+  dataset_versions: DatasetVersionsTable;
+  idempotency_records: IdempotencyRecordsTable;
+  spans: SpansTable;
+  traces: TracesTable;
+  oauth_clients: OAuthClientsTable;
+  oauth_grants: OAuthGrantsTable;
+  oauth_codes: OAuthCodesTable;
+  oauth_tokens: OAuthTokensTable;
+}

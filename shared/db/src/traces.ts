@@ -1,0 +1,139 @@
+import { type Trace, type TraceFilter, type TraceSortField, unixNanosToIso } from "@svc/contracts";
+import { type Kysely, type RawBuilder, sql, type Transaction } from "kysely";
+import type { Database } from "./schema";
+
+/*
+ * Reading trace summaries: the reader lists them and the dataset-writer imports them, with the same
+ * filters, so the query lives here once. Only trace-ingest writes these tables.
+ */
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+/** The column behind each filterable or sortable field of a trace. */
+const columnOf = {
+  traceId: "trace_id",
+  startTime: "start_ns",
+  endTime: "end_ns",
+  durationNs: "duration_ns",
+  spanCount: "span_count",
+  errorCount: "error_count",
+  tokensInput: "tokens_input",
+  tokensOutput: "tokens_output",
+  tokensTotal: "tokens_total",
+  costTotalMicrocents: "cost_total_microcents",
+  rootSpanName: "root_span_name",
+  sessionId: "session_id",
+  userId: "user_id",
+  tags: "tags",
+  models: "models",
+} as const satisfies Record<TraceFilter["field"] | TraceSortField, string>;
+
+const comparison = { eq: "=", neq: "<>", gt: ">", gte: ">=", lt: "<", lte: "<=" } as const;
+
+/** One filter as SQL on the `traces` table; values are always parameters, never spliced in. */
+function conditionOf(filter: TraceFilter): RawBuilder<boolean> {
+  const column = sql.ref(`t.${columnOf[filter.field]}`);
+  switch (filter.op) {
+    case "in":
+      return sql<boolean>`${column} = ANY(${filter.value}::text[])`;
+    case "containsAny":
+      return sql<boolean>`${column} ?| ${filter.value}::text[]`;
+    case "contains":
+      return filter.field === "tags" || filter.field === "models"
+        ? sql<boolean>`${column} @> ${JSON.stringify([filter.value])}::jsonb`
+        : sql<boolean>`strpos(lower(${column}), lower(${filter.value})) > 0`;
+    case "neq":
+      // A trace without a session is also "not this session".
+      return sql<boolean>`${column} IS DISTINCT FROM ${filter.value}`;
+    default: {
+      // Times and durations arrive as strings of digits: nanoseconds overflow a JSON number.
+      const nanos =
+        filter.field === "startTime" || filter.field === "endTime" || filter.field === "durationNs";
+      const value = nanos ? sql`${filter.value}::bigint` : sql`${filter.value}`;
+      return sql<boolean>`${column} ${sql.raw(comparison[filter.op])} ${value}`;
+    }
+  }
+}
+
+export interface TraceRecord extends Trace {
+  /** The exact value the list was sorted by, as text, for the next page's cursor. */
+  sortValue: string;
+}
+
+export interface TraceQuery {
+  projectId: string;
+  filters?: readonly TraceFilter[];
+  traceIds?: readonly string[];
+  sortBy?: TraceSortField;
+  sortDirection?: "asc" | "desc";
+  /** The sort value and trace id of the last trace of the previous page. */
+  after?: { value: string; traceId: string } | undefined;
+  limit?: number;
+}
+
+/** Trace summaries of one project, filtered, in sort order (ties by trace id). */
+export async function listTraceRecords(db: Db, query: TraceQuery): Promise<TraceRecord[]> {
+  if (query.traceIds?.length === 0) return [];
+  const sortBy = query.sortBy ?? "startTime";
+  const direction = query.sortDirection ?? "desc";
+  const sortColumn = sql.ref(`t.${columnOf[sortBy]}`);
+  const after = query.after;
+  const rows = await db
+    .selectFrom("traces as t")
+    .select([
+      "t.trace_id",
+      "t.project_id",
+      "t.span_count",
+      "t.error_count",
+      sql<string>`t.start_ns::text`.as("start_ns"),
+      sql<string>`t.end_ns::text`.as("end_ns"),
+      sql<string>`t.duration_ns::text`.as("duration_ns"),
+      "t.root_span_name",
+      "t.session_id",
+      "t.user_id",
+      "t.tags",
+      "t.models",
+      sql<string>`t.tokens_input::text`.as("tokens_input"),
+      sql<string>`t.tokens_output::text`.as("tokens_output"),
+      sql<string>`t.tokens_total::text`.as("tokens_total"),
+      sql<string>`t.cost_total_microcents::text`.as("cost_total_microcents"),
+      "t.input",
+      "t.output",
+      sql<string>`${sortColumn}::text`.as("sort_value"),
+    ])
+    .where("t.project_id", "=", query.projectId)
+    .$if(query.traceIds !== undefined, (qb) => qb.where("t.trace_id", "in", [...(query.traceIds ?? [])]))
+    .$if((query.filters?.length ?? 0) > 0, (qb) =>
+      qb.where(sql<boolean>`${sql.join((query.filters ?? []).map(conditionOf), sql` AND `)}`),
+    )
+    .$if(after !== undefined, (qb) =>
+      qb.where(
+        sql<boolean>`(${sortColumn}, t.trace_id) ${sql.raw(direction === "asc" ? ">" : "<")} (${after?.value}::bigint, ${after?.traceId})`,
+      ),
+    )
+    .orderBy(sortColumn, direction)
+    .orderBy("t.trace_id", direction)
+    .$if(query.limit !== undefined, (qb) => qb.limit(query.limit ?? 0))
+    .execute();
+  return rows.map((row) => ({
+    traceId: row.trace_id,
+    projectId: row.project_id,
+    spanCount: row.span_count,
+    errorCount: row.error_count,
+    startTime: unixNanosToIso(row.start_ns),
+    endTime: unixNanosToIso(row.end_ns),
+    durationNs: row.duration_ns,
+    rootSpanName: row.root_span_name,
+    sessionId: row.session_id,
+    userId: row.user_id,
+    tags: row.tags,
+    models: row.models,
+    tokensInput: Number(row.tokens_input),
+    tokensOutput: Number(row.tokens_output),
+    tokensTotal: Number(row.tokens_total),
+    costTotalMicrocents: Number(row.cost_total_microcents),
+    input: (row.input ?? null) as Trace["input"],
+    output: (row.output ?? null) as Trace["output"],
+    sortValue: row.sort_value,
+  }));
+}

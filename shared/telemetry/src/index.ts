@@ -1,0 +1,5 @@
+export * from "./env";
+export * from "./health";
+export * from "./lifecycle";
+export * from "./logger";
+export * from "./sdk";

@@ -1,0 +1,77 @@
+import { context, ROOT_CONTEXT, TraceFlags, trace } from "@opentelemetry/api";
+import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createLogger } from "./logger";
+
+function capture() {
+  const lines: Record<string, unknown>[] = [];
+  const logger = createLogger({
+    service: "test",
+    level: "info",
+    destination: { write: (line: string) => void lines.push(JSON.parse(line)) },
+  });
+  return { logger, lines };
+}
+
+describe("createLogger", () => {
+  it("writes one JSON object per line with the service, the level and the message", () => {
+    const { logger, lines } = capture();
+    logger.info({ requestId: "r-1" }, "request");
+    expect(lines).toEqual([
+      expect.objectContaining({ service: "test", level: 30, msg: "request", requestId: "r-1" }),
+    ]);
+    expect(lines[0]).not.toHaveProperty("trace_id");
+  });
+
+  it("redacts credentials in headers, however the header is spelled, and secret fields", () => {
+    const { logger, lines } = capture();
+    logger.info(
+      {
+        req: { headers: { authorization: "Bearer svc_live_1", cookie: "session=2", host: "example" } },
+        headers: { Authorization: "Bearer svc_live_3" },
+        Authorization: "Bearer svc_live_4",
+        token: "svc_live_5",
+        client: { clientSecret: "s6", refreshToken: "t7", name: "cli" },
+        apiKey: { token: "svc_live_8", id: "k8" },
+      },
+      "incoming",
+    );
+    const line = lines[0];
+    expect(line).toMatchObject({
+      req: { headers: { authorization: "[redacted]", cookie: "[redacted]", host: "example" } },
+      headers: { Authorization: "[redacted]" },
+      Authorization: "[redacted]",
+      token: "[redacted]",
+      client: { clientSecret: "[redacted]", refreshToken: "[redacted]", name: "cli" },
+      apiKey: "[redacted]",
+    });
+    expect(JSON.stringify(line)).not.toMatch(/svc_live|s6|t7/);
+  });
+
+  describe("inside a trace", () => {
+    beforeAll(() => {
+      context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+    });
+    afterAll(() => {
+      context.disable();
+    });
+
+    it("adds the active span's trace id, span id and flags", () => {
+      const { logger, lines } = capture();
+      const span = trace.wrapSpanContext({
+        traceId: "0af7651916cd43dd8448eb211c80319c",
+        spanId: "b7ad6b7169203331",
+        traceFlags: TraceFlags.SAMPLED,
+      });
+      context.with(trace.setSpan(ROOT_CONTEXT, span), () => logger.info("inside"));
+      logger.info("outside");
+      expect(lines[0]).toMatchObject({
+        msg: "inside",
+        trace_id: "0af7651916cd43dd8448eb211c80319c",
+        span_id: "b7ad6b7169203331",
+        trace_flags: "01",
+      });
+      expect(lines[1]).not.toHaveProperty("trace_id");
+    });
+  });
+});

@@ -1,0 +1,2 @@
+export * from "./backends";
+export * from "./infra";
