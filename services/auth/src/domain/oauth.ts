@@ -1,0 +1,38 @@
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { ACCESS_TOKEN_PREFIX, type CredentialRevokedEvent, REFRESH_TOKEN_PREFIX } from "@svc/contracts";
+
+/** What "now" is: injected so that tests can move time instead of waiting for it. */
+export type Clock = () => Date;
+export const systemClock: Clock = () => new Date();
+
+/** Codes travel by redirect at once; a minute is plenty, and limits what a leaked one is worth. */
+export const CODE_TTL_MS = 60_000;
+export const ACCESS_TOKEN_TTL_MS = 60 * 60_000;
+export const REFRESH_TOKEN_TTL_MS = 30 * 24 * 60 * 60_000;
+
+const secret = (prefix: string): string => `${prefix}${randomBytes(32).toString("base64url")}`;
+
+export const newAccessToken = (): string => secret(ACCESS_TOKEN_PREFIX);
+export const newRefreshToken = (): string => secret(REFRESH_TOKEN_PREFIX);
+export const newAuthorizationCode = (): string => secret("svc_ac_");
+/** Client ids are public; random rather than sequential, so that they say nothing about other clients. */
+export const newClientId = (): string => `svc_client_${randomBytes(16).toString("base64url")}`;
+
+/** RFC 7636 §4.1-4.2: a verifier is 43-128 unreserved characters; an S256 challenge is 43 base64url. */
+const VERIFIER = /^[A-Za-z0-9._~-]{43,128}$/;
+export const CODE_CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
+
+/** True when the verifier hashes (S256) to the challenge. Compared in constant time. */
+export function pkceMatches(verifier: string, challenge: string): boolean {
+  if (!VERIFIER.test(verifier)) return false;
+  const computed = Buffer.from(createHash("sha256").update(verifier).digest("base64url"));
+  const expected = Buffer.from(challenge);
+  return computed.length === expected.length && timingSafeEqual(computed, expected);
+}
+
+export const addMs = (date: Date, ms: number): Date => new Date(date.getTime() + ms);
+
+/** What gateways hear when a grant ends: the actor of every request made with its tokens. */
+export const grantRevoked = (grantId: string): CredentialRevokedEvent => ({
+  actor: { kind: "oauth", id: grantId },
+});

@@ -1,0 +1,225 @@
+import { callOperation, type RawInput } from "@svc/bus";
+import { type Operation, operations, type RequestContext } from "@svc/contracts";
+import { availableBackends } from "@svc/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  type AuthHarness,
+  failureOf,
+  makeKey,
+  makeMember,
+  makeOrganization,
+  raw,
+  startAuth,
+  uniqueSuffix,
+  verify,
+  withIdempotencyKey,
+} from "../test-support";
+
+const reused = (key: string) => ({
+  status: 409,
+  code: "idempotency_key_reused",
+  message: "This Idempotency-Key was already used with a different request; use a new key for a new request",
+  details: { idempotencyKey: key },
+});
+
+describe.each(availableBackends())("Idempotency-Key on auth mutations (%s)", (backendName) => {
+  let auth: AuthHarness;
+  beforeAll(async () => {
+    auth = await startAuth(backendName);
+  });
+  afterAll(async () => {
+    await auth?.close();
+  });
+
+  /** Sends the same request twice with one key, as a client does when the first reply was lost. */
+  async function twice<O extends Operation>(op: O, context: RequestContext, input: RawInput) {
+    const keyed = withIdempotencyKey(context, `retry-${uniqueSuffix()}`);
+    const first = await callOperation(auth.bus, op, keyed, input);
+    const second = await callOperation(auth.bus, op, keyed, input);
+    return { first, second, keyed };
+  }
+
+  const countWhere = async (table: "projects" | "members" | "api_keys", organizationId: string) =>
+    (await auth.db.selectFrom(table).select("id").where("organization_id", "=", organizationId).execute())
+      .length;
+
+  it("answers a retried createProject with the first project and creates one", async () => {
+    const { organization, owner } = await makeOrganization(auth.bus);
+
+    const { first, second } = await twice(operations.createProject, owner, raw({ body: { name: "Once" } }));
+
+    expect(second).toEqual(first);
+    expect(await countWhere("projects", organization.id)).toBe(1);
+  });
+
+  it("answers a retried deleteProject with 204 again instead of 404, and deletes nothing else", async () => {
+    const { organization, owner } = await makeOrganization(auth.bus);
+    await callOperation(auth.bus, operations.createProject, owner, raw({ body: { name: "Gone" } }));
+    await callOperation(auth.bus, operations.createProject, owner, raw({ body: { name: "Stays" } }));
+
+    const { first, second } = await twice(
+      operations.deleteProject,
+      owner,
+      raw({ params: { projectSlug: "gone" } }),
+    );
+
+    expect([first, second]).toEqual([null, null]);
+    expect(await countWhere("projects", organization.id)).toBe(1);
+    expect(
+      await failureOf(
+        callOperation(auth.bus, operations.deleteProject, owner, raw({ params: { projectSlug: "gone" } })),
+      ),
+    ).toMatchObject({ status: 404 });
+  });
+
+  it("answers a retried updateProject with the first answer", async () => {
+    const { owner } = await makeOrganization(auth.bus);
+    await callOperation(auth.bus, operations.createProject, owner, raw({ body: { name: "Old" } }));
+
+    const { first, second } = await twice(
+      operations.updateProject,
+      owner,
+      raw({ params: { projectSlug: "old" }, body: { name: "New" } }),
+    );
+
+    expect(second).toEqual(first);
+    expect(first.name).toBe("New");
+  });
+
+  it("answers a retried addMember with the first member and adds one", async () => {
+    const { organization, owner } = await makeOrganization(auth.bus);
+
+    const { first, second } = await twice(
+      operations.addMember,
+      owner,
+      raw({ body: { email: "ann@example.com", role: "member" } }),
+    );
+
+    expect(second).toEqual(first);
+    expect(await countWhere("members", organization.id)).toBe(1);
+  });
+
+  it("answers retried updateMember and removeMember with their first answers", async () => {
+    const { organization, owner } = await makeOrganization(auth.bus);
+    const member = await makeMember(auth.bus, owner, "viewer");
+
+    const changed = await twice(
+      operations.updateMember,
+      owner,
+      raw({ params: { id: member.id }, body: { role: "admin" } }),
+    );
+    const removed = await twice(operations.removeMember, owner, raw({ params: { id: member.id } }));
+
+    expect(changed.second).toEqual(changed.first);
+    expect(changed.first.role).toBe("admin");
+    expect([removed.first, removed.second]).toEqual([null, null]);
+    expect(await countWhere("members", organization.id)).toBe(0);
+  });
+
+  it("answers a retried createApiKey with the same working token and creates one key", async () => {
+    const { organization, owner } = await makeOrganization(auth.bus);
+
+    const { first, second } = await twice(
+      operations.createApiKey,
+      owner,
+      raw({ body: { name: "CI", role: "viewer" } }),
+    );
+
+    expect(second).toEqual(first);
+    expect(await countWhere("api_keys", organization.id)).toBe(2);
+    expect(await verify(auth.bus, second.token)).toMatchObject({ role: "viewer", actor: { id: first.id } });
+  });
+
+  it("answers retried updateApiKey and deleteApiKey with their first answers", async () => {
+    const { owner } = await makeOrganization(auth.bus);
+    const { key } = await makeKey(auth.bus, owner, "member");
+
+    const renamed = await twice(
+      operations.updateApiKey,
+      owner,
+      raw({ params: { id: key.id }, body: { name: "Renamed" } }),
+    );
+    const revoked = await twice(operations.deleteApiKey, owner, raw({ params: { id: key.id } }));
+
+    expect(renamed.second).toEqual(renamed.first);
+    expect([revoked.first, revoked.second]).toEqual([null, null]);
+    expect(await failureOf(verify(auth.bus, key.token))).toMatchObject({ status: 401 });
+  });
+
+  it("refuses a key reused with another body or on another operation, and changes nothing", async () => {
+    const { organization, owner } = await makeOrganization(auth.bus);
+    const keyed = withIdempotencyKey(owner, "reused-key");
+    const project = await callOperation(
+      auth.bus,
+      operations.createProject,
+      keyed,
+      raw({ body: { name: "A" } }),
+    );
+
+    expect(
+      await failureOf(callOperation(auth.bus, operations.createProject, keyed, raw({ body: { name: "B" } }))),
+    ).toEqual(reused("reused-key"));
+    expect(
+      await failureOf(
+        callOperation(
+          auth.bus,
+          operations.addMember,
+          keyed,
+          raw({ body: { email: "ann@example.com", role: "viewer" } }),
+        ),
+      ),
+    ).toEqual(reused("reused-key"));
+    expect(
+      await failureOf(
+        callOperation(
+          auth.bus,
+          operations.deleteProject,
+          keyed,
+          raw({ params: { projectSlug: project.slug } }),
+        ),
+      ),
+    ).toEqual(reused("reused-key"));
+    expect(await countWhere("projects", organization.id)).toBe(1);
+    expect(await countWhere("members", organization.id)).toBe(0);
+  });
+
+  it("keeps keys apart per organisation", async () => {
+    const ours = await makeOrganization(auth.bus);
+    const theirs = await makeOrganization(auth.bus);
+    const input = raw({ body: { name: "Same" } });
+
+    const mine = await callOperation(
+      auth.bus,
+      operations.createProject,
+      withIdempotencyKey(ours.owner, "k"),
+      input,
+    );
+    const their = await callOperation(
+      auth.bus,
+      operations.createProject,
+      withIdempotencyKey(theirs.owner, "k"),
+      input,
+    );
+
+    expect(mine.organizationId).toBe(ours.organization.id);
+    expect(their.organizationId).toBe(theirs.organization.id);
+  });
+
+  it("does not spend a key on a request that failed", async () => {
+    const { owner } = await makeOrganization(auth.bus);
+    const existing = await makeMember(auth.bus, owner, "viewer", "ann@example.com");
+    const keyed = withIdempotencyKey(owner, "after-failure");
+    const add = () =>
+      callOperation(
+        auth.bus,
+        operations.addMember,
+        keyed,
+        raw({ body: { email: "ann@example.com", role: "admin" } }),
+      );
+
+    expect(await failureOf(add())).toMatchObject({ status: 409, code: "conflict" });
+    await callOperation(auth.bus, operations.removeMember, owner, raw({ params: { id: existing.id } }));
+
+    expect(await add()).toMatchObject({ email: "ann@example.com", role: "admin" });
+  });
+});

@@ -1,0 +1,11 @@
+import { type Subscription, serveOperation } from "@svc/bus";
+import { operations } from "@svc/contracts";
+import type { AuthDeps } from "../service";
+import { createOrganization } from "../use-cases/create-organization";
+
+/** Operators only: the gateway admits this operation with the operator token, never an API key. */
+export function serveOrganizations({ bus, db, logger }: AuthDeps): Subscription[] {
+  return [
+    serveOperation(bus, operations.createOrganization, logger, (input) => createOrganization(db, input)),
+  ];
+}

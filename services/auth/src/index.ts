@@ -1,0 +1,2 @@
+export { type AuthDeps, registerAuthService } from "./service";
+export { type BootstrapResult, ensureBootstrap } from "./use-cases/ensure-bootstrap";

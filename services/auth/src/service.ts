@@ -1,0 +1,59 @@
+import { type Bus, unsubscribeAll } from "@svc/bus";
+import { type Database, pruneIdempotencyRecords } from "@svc/db";
+import type { Logger } from "@svc/telemetry";
+import type { Kysely } from "kysely";
+import type { Clock } from "./domain/oauth";
+import { serveAccount } from "./handlers/account";
+import { serveApiKeys } from "./handlers/api-keys";
+import { serveCredentials } from "./handlers/credentials";
+import { serveMembers } from "./handlers/members";
+import { serveOAuth } from "./handlers/oauth";
+import { serveOrganizations } from "./handlers/organizations";
+import { serveProjects } from "./handlers/projects";
+
+export interface AuthDeps {
+  bus: Bus;
+  db: Kysely<Database>;
+  logger: Logger;
+  /** What "now" is for token expiry; tests move it. */
+  clock?: Clock;
+}
+
+/**
+ * Serves organisations, keys, members, projects and credential checks on the bus, and prunes expired
+ * idempotency records. Returns a handle that stops both.
+ */
+export function registerAuthService(deps: AuthDeps): { stop(): void } {
+  const subscriptions = [
+    ...serveCredentials(deps),
+    ...serveOrganizations(deps),
+    ...serveAccount(deps),
+    ...serveApiKeys(deps),
+    ...serveProjects(deps),
+    ...serveMembers(deps),
+    ...serveOAuth(deps),
+  ];
+  const pruning = keepPruningIdempotencyRecords(deps);
+  return {
+    stop: () => {
+      clearInterval(pruning);
+      unsubscribeAll(subscriptions);
+    },
+  };
+}
+
+const PRUNE_EVERY_MS = 60 * 60 * 1000;
+
+/**
+ * Idempotency records past their retention are deleted now and every hour after. They must not stay
+ * longer: a createApiKey record holds the token it answered with (docs/decisions/0002).
+ */
+function keepPruningIdempotencyRecords({ db, logger }: AuthDeps): NodeJS.Timeout {
+  const prune = () => {
+    pruneIdempotencyRecords(db).catch((error: unknown) =>
+      logger.warn({ err: error }, "could not prune idempotency records; retrying within the hour"),
+    );
+  };
+  prune();
+  return setInterval(prune, PRUNE_EVERY_MS).unref();
+}

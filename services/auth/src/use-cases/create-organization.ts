@@ -1,0 +1,68 @@
+import {
+  type CreatedApiKey,
+  DomainError,
+  newId,
+  type OperationInput,
+  type OperationOutput,
+  type Organization,
+  type operations,
+  slugify,
+} from "@svc/contracts";
+import type { Database } from "@svc/db";
+import type { Kysely } from "kysely";
+import { toOrganization } from "../domain/contract-views";
+import { firstFreeSlug } from "../domain/unique-slug";
+import {
+  insertOrganizationIfSlugFree,
+  listOrganizationSlugsLike,
+  type OrganizationRecord,
+} from "../repositories/organizations";
+import { issueApiKey } from "./issue-api-key";
+
+type CreateOrganization = typeof operations.createOrganization;
+
+/** Two creations racing for one slug: the loser looks again; losing this often means something is wrong. */
+const SLUG_ATTEMPTS = 5;
+
+export const FIRST_OWNER_KEY_NAME = "First owner key";
+
+export async function createOrganization(
+  db: Kysely<Database>,
+  { body }: OperationInput<CreateOrganization>,
+): Promise<OperationOutput<CreateOrganization>> {
+  return db.transaction().execute((trx) => insertOrganizationWithOwner(trx, body.name));
+}
+
+/** The organisation and its first owner key, in the caller's transaction. */
+export async function insertOrganizationWithOwner(
+  db: Kysely<Database>,
+  name: string,
+  token?: string,
+): Promise<{ organization: Organization; apiKey: CreatedApiKey }> {
+  const organization = await insertWithFreeSlug(db, name);
+  const apiKey = await issueApiKey(db, {
+    organizationId: organization.id,
+    name: FIRST_OWNER_KEY_NAME,
+    role: "owner",
+    token,
+  });
+  return { organization: toOrganization(organization), apiKey };
+}
+
+async function insertWithFreeSlug(db: Kysely<Database>, name: string): Promise<OrganizationRecord> {
+  const base = slugify(name);
+  for (let attempt = 0; attempt < SLUG_ATTEMPTS; attempt++) {
+    const slug = firstFreeSlug(base, await listOrganizationSlugsLike(db, base));
+    const inserted = await insertOrganizationIfSlugFree(db, {
+      id: newId(),
+      name,
+      slug,
+      createdAt: new Date(),
+    });
+    if (inserted) return inserted;
+  }
+  throw new DomainError(
+    "conflict",
+    `Could not find a free slug for the organisation "${name}" while others were being created; retry`,
+  );
+}

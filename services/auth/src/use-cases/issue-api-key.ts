@@ -1,0 +1,29 @@
+import { type CreatedApiKey, newId, type Role } from "@svc/contracts";
+import type { Database } from "@svc/db";
+import type { Kysely } from "kysely";
+import { toApiKey } from "../domain/contract-views";
+import { hashToken, lastFourOf, newToken } from "../domain/tokens";
+import { insertApiKey } from "../repositories/api-keys";
+
+export interface KeyToIssue {
+  organizationId: string;
+  name: string;
+  role: Role;
+  /** A token chosen by the operator (the bootstrap key); a random one otherwise. */
+  token?: string | undefined;
+}
+
+/** Stores a new key by its hash and hands back the only copy of its token. */
+export async function issueApiKey(db: Kysely<Database>, key: KeyToIssue): Promise<CreatedApiKey> {
+  const token = key.token ?? newToken();
+  const record = await insertApiKey(db, {
+    id: newId(),
+    organizationId: key.organizationId,
+    name: key.name,
+    role: key.role,
+    tokenHash: hashToken(token),
+    tokenLast4: lastFourOf(token),
+    createdAt: new Date(),
+  });
+  return { ...toApiKey(record), token };
+}

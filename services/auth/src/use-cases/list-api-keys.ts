@@ -1,0 +1,14 @@
+import type { OperationOutput, operations } from "@svc/contracts";
+import type { Database } from "@svc/db";
+import type { Kysely } from "kysely";
+import type { Caller } from "../domain/caller";
+import { toApiKey } from "../domain/contract-views";
+import { listActiveApiKeys } from "../repositories/api-keys";
+
+export async function listApiKeys(
+  db: Kysely<Database>,
+  caller: Caller,
+): Promise<OperationOutput<typeof operations.listApiKeys>> {
+  const keys = await listActiveApiKeys(db, caller.organizationId);
+  return { apiKeys: keys.map(toApiKey) };
+}

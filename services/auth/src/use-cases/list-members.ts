@@ -1,0 +1,28 @@
+import type { OperationInput, OperationOutput, operations } from "@svc/contracts";
+import type { Database } from "@svc/db";
+import type { Kysely } from "kysely";
+import type { Caller } from "../domain/caller";
+import { toMember } from "../domain/contract-views";
+import { decodeCursor, encodeCursor } from "../domain/cursor";
+import { listMembers as listMemberRecords } from "../repositories/members";
+
+type ListMembers = typeof operations.listMembers;
+
+/** One page in (createdAt, id) order; the cursor holds the last position, so additions never shift pages. */
+export async function listMembers(
+  db: Kysely<Database>,
+  caller: Caller,
+  { query }: OperationInput<ListMembers>,
+): Promise<OperationOutput<ListMembers>> {
+  const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
+  // One extra row says whether another page exists without a count.
+  const records = await listMemberRecords(db, caller.organizationId, after, query.limit + 1);
+  const items = records.slice(0, query.limit);
+  const hasMore = records.length > query.limit;
+  const last = items.at(-1);
+  return {
+    items: items.map(toMember),
+    nextCursor: hasMore && last ? encodeCursor(last) : null,
+    hasMore,
+  };
+}

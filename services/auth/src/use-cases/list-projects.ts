@@ -1,0 +1,28 @@
+import type { OperationInput, OperationOutput, operations } from "@svc/contracts";
+import type { Database } from "@svc/db";
+import type { Kysely } from "kysely";
+import type { Caller } from "../domain/caller";
+import { toProject } from "../domain/contract-views";
+import { decodeCursor, encodeCursor } from "../domain/cursor";
+import { listProjects as listProjectRecords } from "../repositories/projects";
+
+type ListProjects = typeof operations.listProjects;
+
+/** One page in (createdAt, id) order; the cursor holds the last position, so inserts never shift pages. */
+export async function listProjects(
+  db: Kysely<Database>,
+  caller: Caller,
+  { query }: OperationInput<ListProjects>,
+): Promise<OperationOutput<ListProjects>> {
+  const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
+  // One extra row says whether another page exists without a count.
+  const records = await listProjectRecords(db, caller.organizationId, after, query.limit + 1);
+  const items = records.slice(0, query.limit);
+  const hasMore = records.length > query.limit;
+  const last = items.at(-1);
+  return {
+    items: items.map(toProject),
+    nextCursor: hasMore && last ? encodeCursor(last) : null,
+    hasMore,
+  };
+}

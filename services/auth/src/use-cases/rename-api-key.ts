@@ -1,0 +1,20 @@
+import { type OperationInput, type OperationOutput, operations } from "@svc/contracts";
+import { type Database, runIdempotent } from "@svc/db";
+import type { Kysely } from "kysely";
+import type { Caller } from "../domain/caller";
+import { toApiKey } from "../domain/contract-views";
+import { idempotencyOf } from "../domain/idempotency";
+import { updateApiKeyName } from "../repositories/api-keys";
+
+type UpdateApiKey = typeof operations.updateApiKey;
+
+export async function renameApiKey(
+  db: Kysely<Database>,
+  caller: Caller,
+  input: OperationInput<UpdateApiKey>,
+): Promise<OperationOutput<UpdateApiKey>> {
+  const { params, body } = input;
+  return runIdempotent(db, idempotencyOf(caller, operations.updateApiKey, input), async (trx) =>
+    toApiKey(await updateApiKeyName(trx, caller.organizationId, params.id, body.name)),
+  );
+}
