@@ -1,0 +1,22 @@
+import { type Subscription, serveOperation } from "@svc/bus";
+import { operations } from "@svc/contracts";
+import type { WriterDeps } from "../service";
+import { importTraces } from "../use-cases/import-traces";
+import { restoreVersion } from "../use-cases/restore-version";
+import { RowEditor } from "../use-cases/row-editor";
+import { deleteRows, insertRows } from "../use-cases/rows";
+
+export function rowHandlers({ bus, db, logger }: WriterDeps): Subscription[] {
+  const editor = new RowEditor(db);
+  return [
+    serveOperation(bus, operations.insertDatasetRows, logger, (input, ctx) => insertRows(db, ctx, input)),
+    serveOperation(bus, operations.updateDatasetRow, logger, (input, ctx) => editor.edit(ctx, input)),
+    serveOperation(bus, operations.deleteDatasetRows, logger, (input, ctx) => deleteRows(db, ctx, input)),
+    serveOperation(bus, operations.importDatasetRowsFromTraces, logger, (input, ctx) =>
+      importTraces(db, ctx, input),
+    ),
+    serveOperation(bus, operations.restoreDatasetVersion, logger, (input, ctx) =>
+      restoreVersion(db, ctx, input),
+    ),
+  ];
+}

@@ -1,0 +1,1 @@
+export { registerDatasetWriter, type WriterDeps } from "./service";

@@ -1,0 +1,95 @@
+import { type BuiltinField, builtinFields, type DatasetColumn } from "@svc/contracts";
+import { sql } from "kysely";
+import type { Db } from "./datasets";
+
+export interface ColumnRecord {
+  identifier: string;
+  name: string;
+  kind: "builtin" | "custom";
+  field: string | null;
+  position: number;
+  removed: boolean;
+}
+
+const builtinNames: Record<BuiltinField, string> = {
+  input: "Input",
+  output: "Output",
+  expectedOutput: "Expected output",
+  metadata: "Metadata",
+};
+
+export async function insertBuiltinColumns(db: Db, datasetId: string): Promise<void> {
+  await db
+    .insertInto("dataset_columns")
+    .values(
+      builtinFields.map((field, position) => ({
+        dataset_id: datasetId,
+        identifier: field,
+        name: builtinNames[field],
+        kind: "builtin" as const,
+        field,
+        position,
+      })),
+    )
+    .execute();
+}
+
+/** Every column of a dataset, removed ones included, in display order. */
+export async function listColumns(db: Db, datasetId: string): Promise<ColumnRecord[]> {
+  const rows = await db
+    .selectFrom("dataset_columns")
+    .select(["identifier", "name", "kind", "field", "position", "removed_at"])
+    .where("dataset_id", "=", datasetId)
+    .orderBy("position")
+    .orderBy("identifier")
+    .execute();
+  return rows.map(({ removed_at, ...row }) => ({ ...row, removed: removed_at !== null }));
+}
+
+export async function insertCustomColumn(
+  db: Db,
+  values: { datasetId: string; identifier: string; name: string },
+): Promise<void> {
+  await db
+    .insertInto("dataset_columns")
+    .values({
+      dataset_id: values.datasetId,
+      identifier: values.identifier,
+      name: values.name,
+      kind: "custom",
+      field: null,
+      position: sql`(SELECT coalesce(max(position), -1) + 1 FROM dataset_columns WHERE dataset_id = ${values.datasetId})`,
+    })
+    .execute();
+}
+
+export async function updateColumn(
+  db: Db,
+  datasetId: string,
+  identifier: string,
+  changes: { name?: string; removed?: boolean; position?: number },
+): Promise<void> {
+  await db
+    .updateTable("dataset_columns")
+    .set({
+      ...(changes.name !== undefined ? { name: changes.name } : {}),
+      ...(changes.removed !== undefined ? { removed_at: changes.removed ? sql`now()` : null } : {}),
+      ...(changes.position !== undefined ? { position: changes.position } : {}),
+    })
+    .where("dataset_id", "=", datasetId)
+    .where("identifier", "=", identifier)
+    .execute();
+}
+
+export function toContractColumn(column: ColumnRecord): DatasetColumn {
+  const source =
+    column.kind === "builtin"
+      ? { kind: "builtin" as const, field: column.field as BuiltinField }
+      : { kind: "custom" as const };
+  return {
+    identifier: column.identifier,
+    name: column.name,
+    source,
+    ...(column.removed ? { removed: true } : {}),
+  };
+}

@@ -1,0 +1,168 @@
+import { DomainError } from "@svc/contracts";
+import type { Database } from "@svc/db";
+import { type Kysely, sql, type Transaction } from "kysely";
+
+export type Db = Kysely<Database> | Transaction<Database>;
+
+export interface DatasetRef {
+  organizationId: string;
+  projectSlug: string;
+  datasetSlug: string;
+}
+
+export interface DatasetRecord {
+  id: string;
+  organizationId: string;
+  projectId: string;
+  slug: string;
+  name: string;
+  description: string | null;
+  version: number;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+const datasetNotFound = (ref: DatasetRef) =>
+  new DomainError("not_found", `Dataset "${ref.datasetSlug}" not found in project "${ref.projectSlug}"`);
+
+export async function findProjectId(db: Db, organizationId: string, projectSlug: string): Promise<string> {
+  const project = await db
+    .selectFrom("projects")
+    .select("id")
+    .where("organization_id", "=", organizationId)
+    .where("slug", "=", projectSlug)
+    .executeTakeFirst();
+  if (!project) throw new DomainError("not_found", `Project "${projectSlug}" not found`);
+  return project.id;
+}
+
+function selectDataset(db: Db, ref: DatasetRef) {
+  return db
+    .selectFrom("datasets as d")
+    .innerJoin("projects as p", "p.id", "d.project_id")
+    .where("p.organization_id", "=", ref.organizationId)
+    .where("p.slug", "=", ref.projectSlug)
+    .where("d.slug", "=", ref.datasetSlug)
+    .select([
+      "d.id",
+      "d.organization_id as organizationId",
+      "d.project_id as projectId",
+      "d.slug",
+      "d.name",
+      "d.description",
+      "d.current_version as version",
+      "d.created_at as createdAt",
+      "d.updated_at as updatedAt",
+    ]);
+}
+
+/** Locks the dataset's row until the transaction ends: column changes serialise with edits. */
+export async function findDatasetForUpdate(
+  trx: Transaction<Database>,
+  ref: DatasetRef,
+): Promise<DatasetRecord> {
+  const dataset = await selectDataset(trx, ref).forUpdate("d").executeTakeFirst();
+  if (!dataset) throw datasetNotFound(ref);
+  return dataset;
+}
+
+export async function findDataset(db: Db, ref: DatasetRef): Promise<DatasetRecord> {
+  const dataset = await selectDataset(db, ref).executeTakeFirst();
+  if (!dataset) throw datasetNotFound(ref);
+  return dataset;
+}
+
+/**
+ * Takes the next version of a dataset. The row lock this takes serialises every writer of the
+ * dataset, on every replica, until the transaction ends; a rollback gives the number back.
+ */
+export async function takeNextVersion(
+  trx: Transaction<Database>,
+  ref: DatasetRef,
+): Promise<{ datasetId: string; version: number }> {
+  const row = await trx
+    .updateTable("datasets as d")
+    .from("projects as p")
+    .set({ current_version: sql`d.current_version + 1`, updated_at: sql`now()` })
+    .whereRef("p.id", "=", "d.project_id")
+    .where("p.organization_id", "=", ref.organizationId)
+    .where("p.slug", "=", ref.projectSlug)
+    .where("d.slug", "=", ref.datasetSlug)
+    .returning(["d.id", "d.current_version"])
+    .executeTakeFirst();
+  if (!row) throw datasetNotFound(ref);
+  return { datasetId: row.id, version: row.current_version };
+}
+
+export async function existsDatasetSlug(db: Db, projectId: string, slug: string): Promise<boolean> {
+  const row = await db
+    .selectFrom("datasets")
+    .select("id")
+    .where("project_id", "=", projectId)
+    .where("slug", "=", slug)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function insertDataset(
+  db: Db,
+  values: {
+    id: string;
+    organizationId: string;
+    projectId: string;
+    slug: string;
+    name: string;
+    description: string | null;
+  },
+): Promise<void> {
+  await db
+    .insertInto("datasets")
+    .values({
+      id: values.id,
+      organization_id: values.organizationId,
+      project_id: values.projectId,
+      slug: values.slug,
+      name: values.name,
+      description: values.description,
+    })
+    .execute();
+}
+
+export async function updateDataset(
+  db: Db,
+  id: string,
+  changes: { name?: string | undefined; description?: string | null | undefined },
+): Promise<void> {
+  await db
+    .updateTable("datasets")
+    .set({
+      ...(changes.name !== undefined ? { name: changes.name } : {}),
+      ...(changes.description !== undefined ? { description: changes.description } : {}),
+      updated_at: sql`now()`,
+    })
+    .where("id", "=", id)
+    .execute();
+}
+
+export async function touchDataset(db: Db, id: string): Promise<void> {
+  await db.updateTable("datasets").set({ updated_at: sql`now()` }).where("id", "=", id).execute();
+}
+
+export async function deleteDataset(db: Db, id: string): Promise<void> {
+  await db.deleteFrom("datasets").where("id", "=", id).execute();
+}
+
+export async function existsDatasetName(
+  db: Db,
+  projectId: string,
+  name: string,
+  exceptId?: string,
+): Promise<boolean> {
+  let query = db
+    .selectFrom("datasets")
+    .select("id")
+    .where("project_id", "=", projectId)
+    .where(sql`lower(name)`, "=", name.toLowerCase());
+  if (exceptId) query = query.where("id", "<>", exceptId);
+  return (await query.executeTakeFirst()) !== undefined;
+}

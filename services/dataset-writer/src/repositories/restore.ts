@@ -1,0 +1,102 @@
+import { sql } from "kysely";
+import type { Db } from "./datasets";
+import { closeRevisions, deleteRowsWithTombstones } from "./rows";
+
+/**
+ * The rows touched after version V and their state at V (live revisions only). Everything a restore
+ * does is confined to these rows, so its cost is what changed since V, not the dataset's size.
+ */
+function stateAt(datasetId: string, version: number) {
+  return sql`
+    changed AS (
+      SELECT DISTINCT row_id FROM row_revisions WHERE dataset_id = ${datasetId} AND version_from > ${version}
+    ),
+    at_v AS (
+      SELECT r.row_id, r.input, r.output, r.expected_output, r.metadata, r.custom, r.created_at
+      FROM row_revisions r JOIN changed c ON c.row_id = r.row_id
+      WHERE r.dataset_id = ${datasetId} AND r.version_from <= ${version}
+        AND (r.version_to IS NULL OR r.version_to > ${version}) AND NOT r.deleted
+    )`;
+}
+
+/** Starts live revisions, at `version`, for the given rows as they now are in dataset_rows. */
+async function reviseFromLive(db: Db, datasetId: string, rowIds: readonly string[], version: number) {
+  if (rowIds.length === 0) return;
+  await closeRevisions(db, datasetId, rowIds, version);
+  await sql`
+    INSERT INTO row_revisions
+      (dataset_id, row_id, version_from, deleted, input, output, expected_output, metadata, custom, created_at)
+    SELECT dataset_id, row_id, ${version}, false, input, output, expected_output, metadata, custom, created_at
+    FROM dataset_rows WHERE dataset_id = ${datasetId} AND row_id = ANY(${[...rowIds]}::text[])`.execute(db);
+}
+
+/**
+ * Makes the live rows equal to version `target`, writing revisions at `version` only for rows that
+ * differ: rows added since are deleted, rows deleted since come back with their old creation time,
+ * rows changed since get their old cells back.
+ */
+export async function restoreRows(db: Db, datasetId: string, target: number, version: number) {
+  const gone = await sql<{ row_id: string }>`
+    WITH ${stateAt(datasetId, target)}
+    SELECT row_id FROM dataset_rows
+    WHERE dataset_id = ${datasetId}
+      AND row_id IN (SELECT row_id FROM changed)
+      AND row_id NOT IN (SELECT row_id FROM at_v)`.execute(db);
+  const deleted =
+    gone.rows.length === 0
+      ? 0
+      : await deleteRowsWithTombstones(
+          db,
+          datasetId,
+          { mode: "selected", rowIds: gone.rows.map((r) => r.row_id) },
+          version,
+        );
+
+  const updated = await sql<{ row_id: string }>`
+    WITH ${stateAt(datasetId, target)}
+    UPDATE dataset_rows d
+    SET input = a.input, output = a.output, expected_output = a.expected_output, metadata = a.metadata,
+        custom = a.custom, version = ${version}
+    FROM at_v a
+    WHERE d.dataset_id = ${datasetId} AND d.row_id = a.row_id
+      AND (d.input, d.output, d.expected_output, d.metadata, d.custom)
+          IS DISTINCT FROM (a.input, a.output, a.expected_output, a.metadata, a.custom)
+    RETURNING d.row_id`.execute(db);
+  await reviseFromLive(
+    db,
+    datasetId,
+    updated.rows.map((r) => r.row_id),
+    version,
+  );
+
+  const inserted = await sql<{ row_id: string }>`
+    WITH ${stateAt(datasetId, target)}
+    INSERT INTO dataset_rows
+      (dataset_id, row_id, input, output, expected_output, metadata, custom, created_at, version)
+    SELECT ${datasetId}, a.row_id, a.input, a.output, a.expected_output, a.metadata, a.custom, a.created_at, ${version}
+    FROM at_v a
+    WHERE NOT EXISTS (SELECT 1 FROM dataset_rows x WHERE x.dataset_id = ${datasetId} AND x.row_id = a.row_id)
+    RETURNING row_id`.execute(db);
+  await reviseFromLive(
+    db,
+    datasetId,
+    inserted.rows.map((r) => r.row_id),
+    version,
+  );
+
+  return { rowsDeleted: deleted, rowsUpdated: updated.rows.length, rowsInserted: inserted.rows.length };
+}
+
+export async function findOptionalVersionId(
+  db: Db,
+  datasetId: string,
+  version: number,
+): Promise<string | undefined> {
+  const row = await db
+    .selectFrom("dataset_versions")
+    .select("id")
+    .where("dataset_id", "=", datasetId)
+    .where("version", "=", version)
+    .executeTakeFirst();
+  return row?.id;
+}

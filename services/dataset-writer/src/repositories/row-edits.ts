@@ -1,0 +1,163 @@
+import type { Actor, Cell } from "@svc/contracts";
+import { type RawBuilder, sql } from "kysely";
+import type { DatasetRef, Db } from "./datasets";
+
+/**
+ * Set-based statements for a batch of row edits. Each takes the whole batch as one jsonb parameter
+ * (expanded with jsonb_to_recordset), so a batch costs the same few round trips whatever its size.
+ */
+const records = (value: unknown): RawBuilder<unknown> => sql`${JSON.stringify(value)}::jsonb`;
+
+export interface LockedDataset {
+  datasetId: string;
+  version: number;
+  ref: DatasetRef;
+  columns: { identifier: string; kind: "builtin" | "custom"; removed: boolean }[];
+}
+
+/**
+ * Locks the batch's datasets, in id order so that concurrent batches on other replicas can never
+ * deadlock, and reads each one's version and columns. The locks serialise the batch with every
+ * other writer of those datasets until the transaction ends.
+ */
+export async function lockDatasets(db: Db, refs: readonly DatasetRef[]): Promise<LockedDataset[]> {
+  const rows = await sql<{
+    id: string;
+    current_version: number;
+    organization_id: string;
+    project_slug: string;
+    dataset_slug: string;
+    columns: { identifier: string; kind: "builtin" | "custom"; removed: boolean }[];
+  }>`
+    SELECT d.id, d.current_version, p.organization_id, p.slug AS project_slug, d.slug AS dataset_slug,
+           (SELECT coalesce(jsonb_agg(jsonb_build_object('identifier', c.identifier, 'kind', c.kind,
+                                                         'removed', c.removed_at IS NOT NULL)), '[]'::jsonb)
+            FROM dataset_columns c WHERE c.dataset_id = d.id) AS columns
+    FROM datasets d
+    JOIN projects p ON p.id = d.project_id
+    JOIN jsonb_to_recordset(${records(refs)}) AS r("organizationId" text, "projectSlug" text, "datasetSlug" text)
+      ON p.organization_id = r."organizationId" AND p.slug = r."projectSlug" AND d.slug = r."datasetSlug"
+    ORDER BY d.id
+    FOR UPDATE OF d`.execute(db);
+  return rows.rows.map((row) => ({
+    datasetId: row.id,
+    version: row.current_version,
+    ref: {
+      organizationId: row.organization_id,
+      projectSlug: row.project_slug,
+      datasetSlug: row.dataset_slug,
+    },
+    columns: row.columns,
+  }));
+}
+
+/** The current version of each (dataset, row) asked for; rows that do not exist are absent. */
+export async function findRowVersions(
+  db: Db,
+  keys: readonly { datasetId: string; rowId: string }[],
+): Promise<Map<string, number>> {
+  if (keys.length === 0) return new Map();
+  const rows = await sql<{ dataset_id: string; row_id: string; version: number }>`
+    SELECT r.dataset_id, r.row_id, r.version
+    FROM dataset_rows r
+    JOIN jsonb_to_recordset(${records(keys)}) AS k("datasetId" text, "rowId" text)
+      ON r.dataset_id = k."datasetId" AND r.row_id = k."rowId"`.execute(db);
+  return new Map(rows.rows.map((r) => [rowKey(r.dataset_id, r.row_id), r.version]));
+}
+
+export const rowKey = (datasetId: string, rowId: string) => `${datasetId}\u0000${rowId}`;
+
+/**
+ * One edit of a batch, with the patch it makes *cumulated* with the batch's earlier edits of the same
+ * row: applied to the row as it was before the batch, it gives the row as this edit leaves it.
+ */
+export interface EditWrite {
+  datasetId: string;
+  rowId: string;
+  version: number;
+  /** The version of the batch's next edit of the same row, or null when this one stays live. */
+  versionTo: number | null;
+  /** The row's first edit in the batch ends its live revision; its last one sets the current cells. */
+  isFirst: boolean;
+  isLast: boolean;
+  input?: Cell | undefined;
+  output?: Cell | undefined;
+  expectedOutput?: Cell | undefined;
+  metadata?: Cell | undefined;
+  custom: Record<string, Cell>;
+  versionId: string;
+  actor: Actor;
+}
+
+/**
+ * Writes a whole batch of edits in one statement: the rows' current cells (custom merged with `||`
+ * in SQL), the end of their live revisions, a revision per edit, a version record per edit, and each
+ * dataset's current version. Every part reads the rows as they were before the statement, which is
+ * why the patches are cumulative; the one-live-revision constraint is checked at commit.
+ */
+export async function writeEdits(db: Db, edits: readonly EditWrite[]): Promise<void> {
+  if (edits.length === 0) return;
+  const payload = edits.map((e) => ({
+    datasetId: e.datasetId,
+    rowId: e.rowId,
+    version: e.version,
+    versionTo: e.versionTo,
+    isFirst: e.isFirst,
+    isLast: e.isLast,
+    hasInput: "input" in e,
+    input: e.input ?? null,
+    hasOutput: "output" in e,
+    output: e.output ?? null,
+    hasExpected: "expectedOutput" in e,
+    expected: e.expectedOutput ?? null,
+    hasMetadata: "metadata" in e,
+    metadata: e.metadata ?? null,
+    custom: e.custom,
+    versionId: e.versionId,
+    actorKind: e.actor.kind,
+    actorId: e.actor.id,
+  }));
+  await sql`
+    WITH e AS (
+      SELECT * FROM jsonb_to_recordset(${records(payload)}) AS e(
+        "datasetId" text, "rowId" text, version int, "versionTo" int, "isFirst" boolean, "isLast" boolean,
+        "hasInput" boolean, input jsonb, "hasOutput" boolean, output jsonb, "hasExpected" boolean, expected jsonb,
+        "hasMetadata" boolean, metadata jsonb, custom jsonb, "versionId" text, "actorKind" text, "actorId" text)
+    ),
+    base AS (
+      SELECT r.* FROM dataset_rows r JOIN e ON e."isFirst" AND r.dataset_id = e."datasetId" AND r.row_id = e."rowId"
+    ),
+    current_cells AS (
+      UPDATE dataset_rows r SET
+        input = CASE WHEN e."hasInput" THEN e.input ELSE r.input END,
+        output = CASE WHEN e."hasOutput" THEN e.output ELSE r.output END,
+        expected_output = CASE WHEN e."hasExpected" THEN e.expected ELSE r.expected_output END,
+        metadata = CASE WHEN e."hasMetadata" THEN e.metadata ELSE r.metadata END,
+        custom = r.custom || e.custom,
+        version = e.version
+      FROM e WHERE e."isLast" AND r.dataset_id = e."datasetId" AND r.row_id = e."rowId"
+    ),
+    ended AS (
+      UPDATE row_revisions v SET version_to = e.version
+      FROM e WHERE e."isFirst" AND v.dataset_id = e."datasetId" AND v.row_id = e."rowId" AND v.version_to IS NULL
+    ),
+    revisions AS (
+      INSERT INTO row_revisions
+        (dataset_id, row_id, version_from, version_to, deleted, input, output, expected_output, metadata, custom, created_at)
+      SELECT e."datasetId", e."rowId", e.version, e."versionTo", false,
+             CASE WHEN e."hasInput" THEN e.input ELSE b.input END,
+             CASE WHEN e."hasOutput" THEN e.output ELSE b.output END,
+             CASE WHEN e."hasExpected" THEN e.expected ELSE b.expected_output END,
+             CASE WHEN e."hasMetadata" THEN e.metadata ELSE b.metadata END,
+             b.custom || e.custom, b.created_at
+      FROM e JOIN base b ON b.dataset_id = e."datasetId" AND b.row_id = e."rowId"
+    ),
+    versions AS (
+      INSERT INTO dataset_versions
+        (id, dataset_id, version, operation, rows_inserted, rows_updated, rows_deleted, actor_kind, actor_id)
+      SELECT e."versionId", e."datasetId", e.version, 'update', 0, 1, 0, e."actorKind", e."actorId" FROM e
+    )
+    UPDATE datasets d SET current_version = m.version, updated_at = now()
+    FROM (SELECT "datasetId", max(version) AS version FROM e GROUP BY "datasetId") m
+    WHERE d.id = m."datasetId"`.execute(db);
+}

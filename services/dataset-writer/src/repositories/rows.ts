@@ -1,0 +1,140 @@
+import type { Actor, Cell, VersionOperation } from "@svc/contracts";
+import { jsonb } from "@svc/db";
+import { sql } from "kysely";
+import type { Db } from "./datasets";
+
+/** The cells of a row, as stored: built-in cells and the custom object keyed by column identifier. */
+export interface RowCells {
+  input: Cell;
+  output: Cell;
+  expectedOutput: Cell;
+  metadata: Cell;
+  custom: Record<string, Cell>;
+}
+
+export interface NewRowRecord extends RowCells {
+  rowId: string;
+  createdAt: Date;
+}
+
+export async function listExistingRowIds(
+  db: Db,
+  datasetId: string,
+  rowIds: readonly string[],
+): Promise<string[]> {
+  if (rowIds.length === 0) return [];
+  const rows = await db
+    .selectFrom("dataset_rows")
+    .select("row_id")
+    .where("dataset_id", "=", datasetId)
+    .where("row_id", "in", rowIds)
+    .execute();
+  return rows.map((row) => row.row_id);
+}
+
+/** Inserts new rows with their first revision. */
+export async function insertRows(db: Db, datasetId: string, version: number, rows: readonly NewRowRecord[]) {
+  const values = rows.map((row) => ({
+    dataset_id: datasetId,
+    row_id: row.rowId,
+    input: jsonb(row.input),
+    output: jsonb(row.output),
+    expected_output: jsonb(row.expectedOutput),
+    metadata: jsonb(row.metadata),
+    custom: jsonb(row.custom),
+    created_at: row.createdAt,
+  }));
+  // PostgreSQL takes at most 65535 parameters in one statement: 8 a row leaves room for 1000 rows.
+  await db
+    .insertInto("dataset_rows")
+    .values(values.map((v) => ({ ...v, version })))
+    .execute();
+  await db
+    .insertInto("row_revisions")
+    .values(values.map((v) => ({ ...v, version_from: version, deleted: false })))
+    .execute();
+}
+
+/** Ends the live revisions of the given rows at `version`. */
+export async function closeRevisions(db: Db, datasetId: string, rowIds: readonly string[], version: number) {
+  if (rowIds.length === 0) return;
+  await db
+    .updateTable("row_revisions")
+    .set({ version_to: version })
+    .where("dataset_id", "=", datasetId)
+    .where("row_id", "in", rowIds)
+    .where("version_to", "is", null)
+    .execute();
+}
+
+export type DeleteSelection =
+  | { mode: "selected"; rowIds: readonly string[] }
+  | { mode: "allExcept"; rowIds: readonly string[] }
+  | { mode: "all" };
+
+function selectionFilter(selection: DeleteSelection) {
+  if (selection.mode === "selected") return sql`row_id = ANY(${[...selection.rowIds]}::text[])`;
+  if (selection.mode === "allExcept" && selection.rowIds.length > 0) {
+    return sql`NOT (row_id = ANY(${[...selection.rowIds]}::text[]))`;
+  }
+  return sql`true`;
+}
+
+/**
+ * Deletes the selected live rows at `version`: their live revisions end, and a tombstone carrying
+ * their last cells starts, all inside the database (a selection of a million rows sends no ids).
+ * Returns how many rows were deleted.
+ */
+export async function deleteRowsWithTombstones(
+  db: Db,
+  datasetId: string,
+  selection: DeleteSelection,
+  version: number,
+): Promise<number> {
+  const filter = selectionFilter(selection);
+  await sql`
+    UPDATE row_revisions SET version_to = ${version}
+    WHERE dataset_id = ${datasetId} AND version_to IS NULL AND NOT deleted AND ${filter}`.execute(db);
+  const result = await sql<{ count: number }>`
+    WITH gone AS (
+      DELETE FROM dataset_rows WHERE dataset_id = ${datasetId} AND ${filter}
+      RETURNING row_id, input, output, expected_output, metadata, custom, created_at
+    ), tombstones AS (
+      INSERT INTO row_revisions
+        (dataset_id, row_id, version_from, deleted, input, output, expected_output, metadata, custom, created_at)
+      SELECT ${datasetId}, row_id, ${version}, true, input, output, expected_output, metadata, custom, created_at
+      FROM gone
+      RETURNING 1
+    )
+    SELECT count(*)::int AS count FROM tombstones`.execute(db);
+  return result.rows[0]?.count ?? 0;
+}
+
+export async function insertVersion(
+  db: Db,
+  values: {
+    id: string;
+    datasetId: string;
+    version: number;
+    operation: VersionOperation;
+    rowsInserted?: number;
+    rowsUpdated?: number;
+    rowsDeleted?: number;
+    actor: Actor;
+  },
+): Promise<void> {
+  await db
+    .insertInto("dataset_versions")
+    .values({
+      id: values.id,
+      dataset_id: values.datasetId,
+      version: values.version,
+      operation: values.operation,
+      rows_inserted: values.rowsInserted ?? 0,
+      rows_updated: values.rowsUpdated ?? 0,
+      rows_deleted: values.rowsDeleted ?? 0,
+      actor_kind: values.actor.kind,
+      actor_id: values.actor.id,
+    })
+    .execute();
+}

@@ -1,0 +1,24 @@
+import { type Bus, type Subscription, serveSubject, unsubscribeAll } from "@svc/bus";
+import { subjects } from "@svc/contracts";
+import type { Database } from "@svc/db";
+import type { Logger } from "@svc/telemetry";
+import type { Kysely } from "kysely";
+import { columnHandlers, datasetHandlers } from "./handlers/datasets";
+import { rowHandlers } from "./handlers/rows";
+
+export interface WriterDeps {
+  bus: Bus;
+  db: Kysely<Database>;
+  logger: Logger;
+}
+
+/** Serves every dataset mutation on the bus. Returns a handle that stops serving. */
+export function registerDatasetWriter(deps: WriterDeps): { stop(): void } {
+  const subscriptions: Subscription[] = [
+    ...datasetHandlers(deps),
+    ...columnHandlers(deps),
+    ...rowHandlers(deps),
+    serveSubject(deps.bus, subjects.writer.ping, deps.logger, async () => ({ service: "dataset-writer" })),
+  ];
+  return { stop: () => unsubscribeAll(subscriptions) };
+}

@@ -1,0 +1,90 @@
+import { operations } from "@svc/contracts";
+import { silentLogger } from "@svc/telemetry";
+import { availableBackends, type Backend, openBackend } from "@svc/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { registerDatasetWriter } from "../service";
+import { type Caller, failure, makeCaller } from "../test-support";
+
+describe.each(availableBackends())("idempotency keys (%s)", (backendName) => {
+  let backend: Backend;
+  let caller: Caller;
+  let writer: { stop(): void };
+  let params: { datasetSlug: string };
+  let datasetId: string;
+
+  beforeAll(async () => {
+    backend = await openBackend(backendName);
+    writer = registerDatasetWriter({ bus: backend.bus, db: backend.database.db, logger: silentLogger() });
+    caller = await makeCaller(backend);
+    const dataset = await caller.call(operations.createDataset, { body: { name: "Idempotent" } });
+    params = { datasetSlug: dataset.slug };
+    datasetId = dataset.id;
+    await caller.call(operations.insertDatasetRows, { params, body: { rows: [{ id: "r1", input: 1 }] } });
+  });
+  afterAll(async () => {
+    writer.stop();
+    await backend.close();
+  });
+
+  const versionCount = async () =>
+    (
+      await backend.database.db
+        .selectFrom("dataset_versions")
+        .select((eb) => eb.fn.countAll<number>().as("n"))
+        .where("dataset_id", "=", datasetId)
+        .executeTakeFirstOrThrow()
+    ).n;
+
+  it("answers a retried edit with the first answer and makes one version", async () => {
+    const before = Number(await versionCount());
+    const edit = { params: { ...params, rowId: "r1" }, body: { output: "once" } };
+    const first = await caller.call(operations.updateDatasetRow, edit, "key-edit-1");
+    const again = await caller.call(operations.updateDatasetRow, edit, "key-edit-1");
+    expect(again).toEqual(first);
+    expect(Number(await versionCount())).toBe(before + 1);
+  });
+
+  it("gives concurrent requests with one key one version and one answer", async () => {
+    const before = Number(await versionCount());
+    const edit = { params: { ...params, rowId: "r1" }, body: { output: "racing" } };
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () => caller.call(operations.updateDatasetRow, edit, "key-race")),
+    );
+    expect(new Set(answers.map((a) => a.versionId)).size).toBe(1);
+    expect(Number(await versionCount())).toBe(before + 1);
+  });
+
+  it("returns the same generated row ids when an insert is retried", async () => {
+    const insert = { params, body: { rows: [{ input: "a" }, { input: "b" }] } };
+    const first = await caller.call(operations.insertDatasetRows, insert, "key-insert");
+    const again = await caller.call(operations.insertDatasetRows, insert, "key-insert");
+    expect(again.rowIds).toEqual(first.rowIds);
+  });
+
+  it("refuses a key reused with a different body, changing nothing", async () => {
+    await caller.call(
+      operations.updateDatasetRow,
+      { params: { ...params, rowId: "r1" }, body: { output: 1 } },
+      "key-x",
+    );
+    const before = Number(await versionCount());
+    const error = await failure(
+      caller.call(
+        operations.updateDatasetRow,
+        { params: { ...params, rowId: "r1" }, body: { output: 2 } },
+        "key-x",
+      ),
+    );
+    expect(error.code).toBe("idempotency_key_reused");
+    expect(Number(await versionCount())).toBe(before);
+  });
+
+  it("does not remember a request that failed, so it can be retried after a fix", async () => {
+    const edit = { params: { ...params, rowId: "later" }, body: { output: 1 } };
+    expect((await failure(caller.call(operations.updateDatasetRow, edit, "key-later"))).code).toBe(
+      "not_found",
+    );
+    await caller.call(operations.insertDatasetRows, { params, body: { rows: [{ id: "later", input: 0 }] } });
+    expect((await caller.call(operations.updateDatasetRow, edit, "key-later")).version).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,325 @@
+import { randomBytes } from "node:crypto";
+import { type Cell, operations } from "@svc/contracts";
+import { type Database, jsonb } from "@svc/db";
+import { silentLogger } from "@svc/telemetry";
+import { availableBackends, type Backend, openBackend } from "@svc/testing";
+import type { Kysely } from "kysely";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { registerDatasetWriter } from "../service";
+import { type Caller, failure, makeCaller } from "../test-support";
+
+const T0_MS = Date.UTC(2024, 4, 1, 12, 0, 0);
+const nanosAt = (ms: number): string => (BigInt(T0_MS + ms) * 1_000_000n).toString();
+const newTraceId = (): string => randomBytes(16).toString("hex");
+
+interface TraceSeed {
+  startMs: number;
+  userId?: string;
+  input?: Cell;
+  output?: Cell;
+}
+
+/** Trace summaries as trace-ingest stores them, many in one statement. */
+async function makeTraces(db: Kysely<Database>, projectId: string, seeds: readonly TraceSeed[]) {
+  const ids = seeds.map(() => newTraceId());
+  await db
+    .insertInto("traces")
+    .values(
+      seeds.map((seed, index) => ({
+        project_id: projectId,
+        trace_id: ids[index] as string,
+        span_count: 2,
+        error_count: 0,
+        start_ns: nanosAt(seed.startMs),
+        end_ns: nanosAt(seed.startMs + 250),
+        duration_ns: "250000000",
+        root_span_name: "agent",
+        session_id: "s-1",
+        user_id: seed.userId ?? null,
+        tags: jsonb(["prod"]),
+        models: jsonb(["gpt-4o"]),
+        tokens_input: 10,
+        tokens_output: 5,
+        tokens_total: 15,
+        cost_total_microcents: 700,
+        input: jsonb(seed.input ?? null),
+        output: jsonb(seed.output ?? null),
+      })),
+    )
+    .execute();
+  return ids;
+}
+
+describe.each(availableBackends())("importing rows from traces (%s)", (backendName) => {
+  let backend: Backend;
+  let caller: Caller;
+  let projectId: string;
+  let writer: { stop(): void };
+  const db = () => backend.database.db;
+
+  beforeAll(async () => {
+    backend = await openBackend(backendName);
+    writer = registerDatasetWriter({ bus: backend.bus, db: db(), logger: silentLogger() });
+    caller = await makeCaller(backend);
+    const project = await db()
+      .selectFrom("projects")
+      .select("id")
+      .where("organization_id", "=", caller.context.organizationId as string)
+      .executeTakeFirstOrThrow();
+    projectId = project.id;
+  });
+  afterAll(async () => {
+    writer.stop();
+    await backend.close();
+  });
+
+  let counter = 0;
+  async function makeDataset() {
+    const dataset = await caller.call(operations.createDataset, { body: { name: `Imports ${++counter}` } });
+    return { id: dataset.id, params: { datasetSlug: dataset.slug } };
+  }
+  const importTraces = (params: { datasetSlug: string }, traces: unknown, key?: string) =>
+    caller.call(operations.importDatasetRowsFromTraces, { params, body: { traces } }, key);
+
+  async function stateOf(datasetId: string) {
+    const dataset = await db()
+      .selectFrom("datasets")
+      .select("current_version")
+      .where("id", "=", datasetId)
+      .executeTakeFirstOrThrow();
+    const rows = await db()
+      .selectFrom("dataset_rows")
+      .select(["row_id", "input", "output", "expected_output", "metadata", "version", "created_at"])
+      .where("dataset_id", "=", datasetId)
+      .orderBy("created_at")
+      .execute();
+    const versions = await db()
+      .selectFrom("dataset_versions")
+      .select(["version", "operation", "rows_inserted"])
+      .where("dataset_id", "=", datasetId)
+      .orderBy("version")
+      .execute();
+    return { version: dataset.current_version, rows, versions };
+  }
+
+  it("imports the given traces, in their order, as rows of one new version", async () => {
+    const { id, params } = await makeDataset();
+    const [first, second] = await makeTraces(db(), projectId, [
+      { startMs: 0, input: [{ role: "user", content: "Hi" }], output: "Hello!" },
+      { startMs: 10, input: "Where is my refund?", output: { answer: "Sent today" } },
+    ]);
+
+    const result = await importTraces(params, { by: "ids", ids: [second, first] });
+
+    expect(result).toEqual({
+      versionId: expect.any(String),
+      version: 1,
+      rowIds: [expect.any(String), expect.any(String)],
+    });
+    const state = await stateOf(id);
+    expect(state.versions).toEqual([{ version: 1, operation: "import", rows_inserted: 2 }]);
+    expect(state.rows.map((row) => row.row_id)).toEqual(result.rowIds);
+    expect(state.rows[0]).toMatchObject({
+      input: "Where is my refund?",
+      output: { answer: "Sent today" },
+      expected_output: null,
+      version: 1,
+      metadata: {
+        source: "trace",
+        traceId: second,
+        rootSpanName: "agent",
+        sessionId: "s-1",
+        userId: null,
+        startTime: new Date(T0_MS + 10).toISOString(),
+        durationNs: "250000000",
+        models: ["gpt-4o"],
+        tags: ["prod"],
+        tokensTotal: 15,
+        costTotalMicrocents: 700,
+      },
+    });
+    expect(state.rows[1]).toMatchObject({
+      input: [{ role: "user", content: "Hi" }],
+      output: "Hello!",
+      metadata: expect.objectContaining({ traceId: first }),
+    });
+  });
+
+  it("imports a trace named twice once", async () => {
+    const { id, params } = await makeDataset();
+    const [trace] = await makeTraces(db(), projectId, [{ startMs: 0 }]);
+
+    const result = await importTraces(params, { by: "ids", ids: [trace, (trace as string).toUpperCase()] });
+
+    expect(result.rowIds).toHaveLength(1);
+    expect((await stateOf(id)).rows).toHaveLength(1);
+  });
+
+  it("imports every trace that matches the filters, earliest first", async () => {
+    const { id, params } = await makeDataset();
+    const user = `user-${++counter}`;
+    const [late, early] = await makeTraces(db(), projectId, [
+      { startMs: 500, userId: user },
+      { startMs: 100, userId: user },
+      { startMs: 300, userId: "someone-else" },
+    ]);
+
+    const result = await importTraces(params, {
+      by: "filters",
+      filters: [{ field: "userId", op: "eq", value: user }],
+    });
+
+    const state = await stateOf(id);
+    expect(result).toMatchObject({ version: 1 });
+    expect(state.rows.map((row) => (row.metadata as { traceId: string }).traceId)).toEqual([early, late]);
+    expect(state.versions).toEqual([{ version: 1, operation: "import", rows_inserted: 2 }]);
+  });
+
+  it("answers a retry with the same Idempotency-Key with the first answer, and imports once", async () => {
+    const { id, params } = await makeDataset();
+    const ids = await makeTraces(db(), projectId, [{ startMs: 0 }]);
+
+    const first = await importTraces(params, { by: "ids", ids }, "import-once");
+    const again = await importTraces(params, { by: "ids", ids }, "import-once");
+
+    expect(again).toEqual(first);
+    expect((await stateOf(id)).versions).toHaveLength(1);
+  });
+
+  describe("refuses, writing nothing,", () => {
+    it("more than 1000 trace ids, with 422 too_many_traces", async () => {
+      const { id, params } = await makeDataset();
+      const ids = Array.from({ length: 1001 }, newTraceId);
+
+      const error = await failure(importTraces(params, { by: "ids", ids }));
+
+      expect(error).toEqual({
+        code: "too_many_traces",
+        message: "1001 traces requested; import at most 1000 at once, in several imports if need be",
+        details: { limit: 1000, requested: 1001 },
+      });
+      expect(await stateOf(id)).toMatchObject({ version: 0, rows: [], versions: [] });
+    });
+
+    it("filters that match more than 1000 traces, with 422 too_many_traces", async () => {
+      const { id, params } = await makeDataset();
+      const user = `crowd-${++counter}`;
+      await makeTraces(
+        db(),
+        projectId,
+        Array.from({ length: 1001 }, (_, index) => ({ startMs: index, userId: user })),
+      );
+
+      const error = await failure(
+        importTraces(params, { by: "filters", filters: [{ field: "userId", op: "eq", value: user }] }),
+      );
+
+      expect(error).toEqual({
+        code: "too_many_traces",
+        message: "More than 1000 traces match these filters; narrow them to import at most 1000 at once",
+        details: { limit: 1000 },
+      });
+      expect(await stateOf(id)).toMatchObject({ version: 0, rows: [], versions: [] });
+
+      const exactly = await importTraces(params, {
+        by: "filters",
+        filters: [
+          { field: "userId", op: "eq", value: user },
+          { field: "startTime", op: "gt", value: new Date(T0_MS).toISOString() },
+        ],
+      });
+      expect(exactly.rowIds).toHaveLength(1000);
+      expect((await stateOf(id)).versions).toEqual([
+        { version: 1, operation: "import", rows_inserted: 1000 },
+      ]);
+    });
+
+    it("trace ids that do not exist, naming them with 404", async () => {
+      const { id, params } = await makeDataset();
+      const [known] = await makeTraces(db(), projectId, [{ startMs: 0 }]);
+      const unknown = [newTraceId(), newTraceId()];
+
+      const error = await failure(importTraces(params, { by: "ids", ids: [known, ...unknown] }));
+
+      expect(error).toEqual({
+        code: "not_found",
+        message: `2 traces not found in project "${caller.projectSlug}": ${unknown.join(", ")}; nothing was imported`,
+        details: { traceIds: unknown },
+      });
+      expect(await stateOf(id)).toMatchObject({ version: 0, rows: [], versions: [] });
+    });
+
+    it("a trace of another project, as unknown", async () => {
+      const { params } = await makeDataset();
+      const other = await makeCaller(backend);
+      const otherProject = await db()
+        .selectFrom("projects")
+        .select("id")
+        .where("slug", "=", other.projectSlug)
+        .executeTakeFirstOrThrow();
+      const [foreign] = await makeTraces(db(), otherProject.id, [{ startMs: 0 }]);
+
+      expect(await failure(importTraces(params, { by: "ids", ids: [foreign] }))).toMatchObject({
+        code: "not_found",
+        details: { traceIds: [foreign] },
+      });
+    });
+
+    it("filters that match no trace, with 404", async () => {
+      const { id, params } = await makeDataset();
+      const error = await failure(
+        importTraces(params, { by: "filters", filters: [{ field: "userId", op: "eq", value: "nobody" }] }),
+      );
+      expect(error).toEqual({
+        code: "not_found",
+        message: `No trace of project "${caller.projectSlug}" matches these filters; nothing was imported`,
+      });
+      expect((await stateOf(id)).version).toBe(0);
+    });
+
+    it("an import into a dataset whose output column was removed", async () => {
+      const { id, params } = await makeDataset();
+      const ids = await makeTraces(db(), projectId, [{ startMs: 0 }]);
+      await caller.call(operations.deleteDatasetColumn, { params: { ...params, identifier: "output" } });
+
+      expect(await failure(importTraces(params, { by: "ids", ids }))).toMatchObject({
+        code: "unknown_column",
+        details: { column: "output" },
+      });
+      expect((await stateOf(id)).version).toBe(0);
+    });
+
+    it.each([
+      ["an empty id list", { by: "ids", ids: [] }],
+      ["a malformed trace id", { by: "ids", ids: ["abc"] }],
+      ["an unknown selection", { by: "query", q: "x" }],
+      [
+        "a filter on an unknown field",
+        { by: "filters", filters: [{ field: "colour", op: "eq", value: "red" }] },
+      ],
+    ])("%s, with 400", async (_label, traces) => {
+      const { id, params } = await makeDataset();
+      expect(await failure(importTraces(params, traces))).toMatchObject({ code: "validation_failed" });
+      expect((await stateOf(id)).version).toBe(0);
+    });
+
+    it("an unknown dataset, with 404", async () => {
+      const ids = await makeTraces(db(), projectId, [{ startMs: 0 }]);
+      expect(await failure(importTraces({ datasetSlug: "no-such-set" }, { by: "ids", ids }))).toMatchObject({
+        code: "not_found",
+      });
+    });
+
+    it("a viewer key", async () => {
+      const viewer = await makeCaller(backend, "viewer");
+      expect(
+        await failure(
+          viewer.call(operations.importDatasetRowsFromTraces, {
+            params: { datasetSlug: "any" },
+            body: { traces: { by: "ids", ids: [newTraceId()] } },
+          }),
+        ),
+      ).toMatchObject({ code: "forbidden" });
+    });
+  });
+});

@@ -1,0 +1,136 @@
+import { operations } from "@svc/contracts";
+import { silentLogger } from "@svc/telemetry";
+import { availableBackends, type Backend, openBackend } from "@svc/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { registerDatasetWriter } from "../service";
+import { type Caller, failure, makeCaller } from "../test-support";
+
+describe.each(availableBackends())("restoring a version (%s)", (backendName) => {
+  let backend: Backend;
+  let caller: Caller;
+  let writer: { stop(): void };
+
+  beforeAll(async () => {
+    backend = await openBackend(backendName);
+    writer = registerDatasetWriter({ bus: backend.bus, db: backend.database.db, logger: silentLogger() });
+    caller = await makeCaller(backend);
+  });
+  afterAll(async () => {
+    writer.stop();
+    await backend.close();
+  });
+
+  let n = 0;
+  async function history() {
+    const dataset = await caller.call(operations.createDataset, { body: { name: `Restore ${++n}` } });
+    const params = { datasetSlug: dataset.slug };
+    const column = await caller.call(operations.createDatasetColumn, { params, body: { name: "score" } });
+    const c = column.identifier;
+    await caller.call(operations.insertDatasetRows, {
+      params,
+      body: {
+        rows: [
+          { id: "r1", input: "a", custom: { [c]: 1 } },
+          { id: "r2", input: "b" },
+        ],
+      },
+    }); // v1
+    await caller.call(operations.updateDatasetRow, {
+      params: { ...params, rowId: "r1" },
+      body: { input: "a2" },
+    }); // v2
+    await caller.call(operations.deleteDatasetRows, {
+      params,
+      body: { selection: { mode: "selected", rowIds: ["r2"] } },
+    }); // v3
+    await caller.call(operations.insertDatasetRows, { params, body: { rows: [{ id: "r3", input: "c" }] } }); // v4
+    await caller.call(operations.updateDatasetRow, {
+      params: { ...params, rowId: "r1" },
+      body: { custom: { [c]: 2 } },
+    }); // v5
+    return { params, id: dataset.id };
+  }
+
+  const liveRows = (datasetId: string) =>
+    backend.database.db
+      .selectFrom("dataset_rows")
+      .select(["row_id", "input", "output", "expected_output", "metadata", "custom", "created_at"])
+      .where("dataset_id", "=", datasetId)
+      .orderBy("row_id")
+      .execute();
+
+  const rowsAt = (datasetId: string, version: number) =>
+    backend.database.db
+      .selectFrom("row_revisions")
+      .select(["row_id", "input", "output", "expected_output", "metadata", "custom", "created_at"])
+      .where("dataset_id", "=", datasetId)
+      .where("version_from", "<=", version)
+      .where((eb) => eb.or([eb("version_to", "is", null), eb("version_to", ">", version)]))
+      .where("deleted", "=", false)
+      .orderBy("row_id")
+      .execute();
+
+  it("makes the dataset equal to the old version in one new version, touching only rows that differ", async () => {
+    const { params, id } = await history();
+    const expected = await rowsAt(id, 1);
+    const result = await caller.call(operations.restoreDatasetVersion, {
+      params: { ...params, version: "1" },
+    });
+    expect(result.version).toBe(6);
+    expect(await liveRows(id)).toEqual(expected);
+    const record = await backend.database.db
+      .selectFrom("dataset_versions")
+      .selectAll()
+      .where("dataset_id", "=", id)
+      .where("version", "=", 6)
+      .executeTakeFirstOrThrow();
+    expect(record).toMatchObject({
+      operation: "restore",
+      rows_inserted: 1,
+      rows_updated: 1,
+      rows_deleted: 1,
+    });
+    const revisionsAt6 = await backend.database.db
+      .selectFrom("row_revisions")
+      .select(["row_id", "deleted"])
+      .where("dataset_id", "=", id)
+      .where("version_from", "=", 6)
+      .orderBy("row_id")
+      .execute();
+    expect(revisionsAt6).toEqual([
+      { row_id: "r1", deleted: false },
+      { row_id: "r2", deleted: false },
+      { row_id: "r3", deleted: true },
+    ]);
+    // And back again: restoring version 5 brings the later state back.
+    await caller.call(operations.restoreDatasetVersion, { params: { ...params, version: "5" } });
+    expect(await liveRows(id)).toEqual(await rowsAt(id, 5));
+  });
+
+  it("answers a restore of the current version with that version and creates nothing", async () => {
+    const { params, id } = await history();
+    const before = await liveRows(id);
+    const result = await caller.call(operations.restoreDatasetVersion, {
+      params: { ...params, version: "5" },
+    });
+    expect(result.version).toBe(5);
+    expect(result.versionId).toHaveLength(24);
+    expect(await liveRows(id)).toEqual(before);
+    const count = await backend.database.db
+      .selectFrom("dataset_versions")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("dataset_id", "=", id)
+      .executeTakeFirstOrThrow();
+    expect(Number(count.n)).toBe(5);
+  });
+
+  it.each(["0", "99"])("answers 404 for version %s, changing nothing", async (version) => {
+    const { params, id } = await history();
+    const error = await failure(
+      caller.call(operations.restoreDatasetVersion, { params: { ...params, version } }),
+    );
+    expect(error.code).toBe("not_found");
+    expect(error.message).toContain("versions 1 to 5");
+    expect(await liveRows(id)).toEqual(await rowsAt(id, 5));
+  });
+});

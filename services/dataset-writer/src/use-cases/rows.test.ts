@@ -1,0 +1,386 @@
+import { operations } from "@svc/contracts";
+import { silentLogger } from "@svc/telemetry";
+import { availableBackends, type Backend, openBackend } from "@svc/testing";
+import { sql } from "kysely";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { registerDatasetWriter } from "../service";
+import { auditDataset, type Caller, failure, makeCaller } from "../test-support";
+
+describe.each(availableBackends())("row edits (%s)", (backendName) => {
+  let backend: Backend;
+  let caller: Caller;
+  let writer: { stop(): void };
+
+  beforeAll(async () => {
+    backend = await openBackend(backendName);
+    writer = registerDatasetWriter({ bus: backend.bus, db: backend.database.db, logger: silentLogger() });
+    caller = await makeCaller(backend);
+  });
+  afterAll(async () => {
+    writer.stop();
+    await backend.close();
+  });
+
+  let counter = 0;
+  /** A dataset with `columns` custom columns and one row holding a value in every cell. */
+  async function makeDataset({ columns = 2 } = {}) {
+    const dataset = await caller.call(operations.createDataset, { body: { name: `Data ${++counter}` } });
+    const params = { datasetSlug: dataset.slug };
+    const ids: string[] = [];
+    for (let i = 0; i < columns; i++) {
+      const column = await caller.call(operations.createDatasetColumn, { params, body: { name: `c${i}` } });
+      ids.push(column.identifier);
+    }
+    const custom = Object.fromEntries(ids.map((id, i) => [id, { value: i }]));
+    await caller.call(operations.insertDatasetRows, {
+      params,
+      body: {
+        rows: [
+          {
+            id: "row-1",
+            input: { q: "2+2" },
+            output: "5",
+            expectedOutput: "",
+            metadata: { tag: "a" },
+            custom,
+          },
+        ],
+      },
+    });
+    return { params, columnIds: ids, slug: dataset.slug, id: dataset.id };
+  }
+
+  async function storedRow(datasetId: string, rowId: string) {
+    return backend.database.db
+      .selectFrom("dataset_rows")
+      .selectAll()
+      .where("dataset_id", "=", datasetId)
+      .where("row_id", "=", rowId)
+      .executeTakeFirstOrThrow();
+  }
+
+  async function currentVersion(datasetId: string) {
+    const row = await backend.database.db
+      .selectFrom("datasets")
+      .select("current_version")
+      .where("id", "=", datasetId)
+      .executeTakeFirstOrThrow();
+    return row.current_version;
+  }
+
+  it("creates a dataset at version 0 with the four built-in columns", async () => {
+    const dataset = await caller.call(operations.createDataset, { body: { name: "Fresh set" } });
+    expect(dataset.version).toBe(0);
+    expect(dataset.slug).toBe("fresh-set");
+    expect(dataset.columns.map((c) => c.identifier)).toEqual([
+      "input",
+      "output",
+      "expectedOutput",
+      "metadata",
+    ]);
+  });
+
+  it("edits one cell and leaves every other cell, built-in and custom, as it was", async () => {
+    const { params, columnIds, id } = await makeDataset();
+    const before = await storedRow(id, "row-1");
+    const result = await caller.call(operations.updateDatasetRow, {
+      params: { ...params, rowId: "row-1" },
+      body: { expectedOutput: { answer: "4" } },
+    });
+    expect(result.version).toBe(2);
+    expect(result.versionId).toHaveLength(24);
+    const after = await storedRow(id, "row-1");
+    expect(after.expected_output).toEqual({ answer: "4" });
+    expect(after.input).toEqual(before.input);
+    expect(after.output).toEqual("5");
+    expect(after.metadata).toEqual({ tag: "a" });
+    expect(after.custom).toEqual({
+      [columnIds[0] as string]: { value: 0 },
+      [columnIds[1] as string]: { value: 1 },
+    });
+    expect(after.version).toBe(2);
+  });
+
+  it("merges custom cells: keys left out are untouched, null sets a cell to null", async () => {
+    const { params, columnIds, id } = await makeDataset({ columns: 3 });
+    const [a, b, c] = columnIds as [string, string, string];
+    await caller.call(operations.updateDatasetRow, {
+      params: { ...params, rowId: "row-1" },
+      body: { custom: { [b]: null, [c]: "" } },
+    });
+    const after = await storedRow(id, "row-1");
+    expect(after.custom).toEqual({ [a]: { value: 0 }, [b]: null, [c]: "" });
+    expect(after.expected_output).toBe("");
+  });
+
+  it("keeps {} as {} and null as null", async () => {
+    const { params, id } = await makeDataset({ columns: 0 });
+    await caller.call(operations.updateDatasetRow, {
+      params: { ...params, rowId: "row-1" },
+      body: { output: {}, metadata: null },
+    });
+    const after = await storedRow(id, "row-1");
+    expect(after.output).toEqual({});
+    expect(after.metadata).toBeNull();
+  });
+
+  it.each([
+    ["an unknown column", () => "zzzzzzzzzzzzzzzzzzzzzzzz"],
+    ["a built-in field", () => "expectedOutput"],
+  ])("rejects a custom key naming %s, changing nothing", async (_label, key) => {
+    const { params, id } = await makeDataset();
+    const before = await storedRow(id, "row-1");
+    const error = await failure(
+      caller.call(operations.updateDatasetRow, {
+        params: { ...params, rowId: "row-1" },
+        body: { expectedOutput: "x", custom: { [key()]: 1 } },
+      }),
+    );
+    expect(error.code).toBe("unknown_column");
+    expect(error.message).toContain(key());
+    expect(await storedRow(id, "row-1")).toEqual(before);
+    expect(await currentVersion(id)).toBe(1);
+  });
+
+  it("rejects a custom key naming a removed column, and accepts it again after restore", async () => {
+    const { params, columnIds, id } = await makeDataset();
+    const removed = columnIds[0] as string;
+    await caller.call(operations.deleteDatasetColumn, { params: { ...params, identifier: removed } });
+    const edit = () =>
+      caller.call(operations.updateDatasetRow, {
+        params: { ...params, rowId: "row-1" },
+        body: { custom: { [removed]: "new" } },
+      });
+    const error = await failure(edit());
+    expect(error).toMatchObject({ code: "unknown_column", details: { column: removed } });
+    expect(error.message).toBe(
+      `Unknown or removed column "${removed}"; list the dataset's columns to see the active identifiers`,
+    );
+    expect(await currentVersion(id)).toBe(1);
+
+    const restored = await caller.call(operations.restoreDatasetColumn, {
+      params: { ...params, identifier: removed },
+    });
+    expect(restored).toEqual({ identifier: removed, name: "c0", source: { kind: "custom" } });
+    expect(await edit()).toMatchObject({ version: 2 });
+    expect((await storedRow(id, "row-1")).custom[removed]).toBe("new");
+  });
+
+  it("rejects a built-in cell whose column was removed", async () => {
+    const { params, id } = await makeDataset({ columns: 0 });
+    await caller.call(operations.deleteDatasetColumn, { params: { ...params, identifier: "metadata" } });
+    const error = await failure(
+      caller.call(operations.updateDatasetRow, {
+        params: { ...params, rowId: "row-1" },
+        body: { metadata: 1 },
+      }),
+    );
+    expect(error.code).toBe("unknown_column");
+    expect(await currentVersion(id)).toBe(1);
+  });
+
+  it("applies If-Match only when the row's version matches, else 412 with the current version", async () => {
+    const { params, id } = await makeDataset({ columns: 0 });
+    const rowParams = { ...params, rowId: "row-1" };
+    const stale = await failure(
+      caller.call(operations.updateDatasetRow, {
+        params: rowParams,
+        body: { output: "x" },
+        headers: { ifMatch: "7" },
+      }),
+    );
+    expect(stale).toMatchObject({
+      code: "version_mismatch",
+      details: { currentVersion: 1, expectedVersion: 7 },
+    });
+    expect(await currentVersion(id)).toBe(1);
+    const ok = await caller.call(operations.updateDatasetRow, {
+      params: rowParams,
+      body: { output: "x" },
+      headers: { ifMatch: "1" },
+    });
+    expect(ok.version).toBe(2);
+  });
+
+  it("answers 404 for an unknown row without using a version", async () => {
+    const { params, id } = await makeDataset({ columns: 0 });
+    const error = await failure(
+      caller.call(operations.updateDatasetRow, { params: { ...params, rowId: "nope" }, body: { output: 1 } }),
+    );
+    expect(error.code).toBe("not_found");
+    expect(await currentVersion(id)).toBe(1);
+  });
+
+  it.each([
+    ["an empty body", {}],
+    ["an unknown top-level field", { output: 1, colour: "red" }],
+    ["a body that is not an object", [1, 2]],
+  ])("refuses %s with validation_failed", async (_label, body) => {
+    const { params, id } = await makeDataset({ columns: 0 });
+    const error = await failure(
+      caller.call(operations.updateDatasetRow, { params: { ...params, rowId: "row-1" }, body }),
+    );
+    expect(error.code).toBe("validation_failed");
+    expect(await currentVersion(id)).toBe(1);
+  });
+
+  it("refuses a row id that breaks the id rule", async () => {
+    const { params } = await makeDataset({ columns: 0 });
+    const error = await failure(
+      caller.call(operations.updateDatasetRow, {
+        params: { ...params, rowId: "a b/c" },
+        body: { output: 1 },
+      }),
+    );
+    expect(error.code).toBe("validation_failed");
+  });
+
+  it("forbids a viewer from writing", async () => {
+    const viewer = await makeCaller(backend, "viewer");
+    const error = await failure(viewer.call(operations.createDataset, { body: { name: "x" } }));
+    expect(error.code).toBe("forbidden");
+  });
+
+  it("hides another organisation's datasets behind 404", async () => {
+    const { slug } = await makeDataset({ columns: 0 });
+    const stranger = await makeCaller(backend);
+    const error = await failure(
+      stranger.call(operations.updateDatasetRow, {
+        params: { projectSlug: caller.projectSlug, datasetSlug: slug, rowId: "row-1" },
+        body: { output: 1 },
+      }),
+    );
+    expect(error.code).toBe("not_found");
+  });
+
+  it("inserts, deletes and re-inserts a row id, each one version, with history kept", async () => {
+    const { params, id } = await makeDataset({ columns: 0 });
+    const inserted = await caller.call(operations.insertDatasetRows, {
+      params,
+      body: { rows: [{ id: "r2", input: 1 }, { input: 2 }] },
+    });
+    expect(inserted.version).toBe(2);
+    expect(inserted.rowIds[0]).toBe("r2");
+    expect(inserted.rowIds[1]).toHaveLength(24);
+    const conflict = await failure(
+      caller.call(operations.insertDatasetRows, { params, body: { rows: [{ id: "r2", input: 1 }] } }),
+    );
+    expect(conflict.code).toBe("conflict");
+    const deleted = await caller.call(operations.deleteDatasetRows, {
+      params,
+      body: { selection: { mode: "selected", rowIds: ["r2", "missing"] } },
+    });
+    expect(deleted).toMatchObject({ version: 3, deletedCount: 1 });
+    const again = await caller.call(operations.insertDatasetRows, {
+      params,
+      body: { rows: [{ id: "r2", input: 3 }] },
+    });
+    expect(again.version).toBe(4);
+    const revisions = await backend.database.db
+      .selectFrom("row_revisions")
+      .select(["version_from", "version_to", "deleted"])
+      .where("dataset_id", "=", id)
+      .where("row_id", "=", "r2")
+      .orderBy("version_from")
+      .execute();
+    expect(revisions).toEqual([
+      { version_from: 2, version_to: 3, deleted: false },
+      { version_from: 3, version_to: 4, deleted: true },
+      { version_from: 4, version_to: null, deleted: false },
+    ]);
+    const nothing = await caller.call(operations.deleteDatasetRows, {
+      params,
+      body: { selection: { mode: "selected", rowIds: ["missing"] } },
+    });
+    expect(nothing).toEqual({ versionId: null, version: 4, deletedCount: 0 });
+    const allExcept = await caller.call(operations.deleteDatasetRows, {
+      params,
+      body: { selection: { mode: "allExcept", rowIds: ["r2"] } },
+    });
+    expect(allExcept).toMatchObject({ version: 5, deletedCount: 2 });
+  });
+
+  it("keeps versions gapless when edits of different custom cells of one row race", async () => {
+    const { params, columnIds, id } = await makeDataset({ columns: 0 });
+    const columns: string[] = [];
+    for (let i = 0; i < 20; i++) {
+      const column = await caller.call(operations.createDatasetColumn, { params, body: { name: `k${i}` } });
+      columns.push(column.identifier);
+    }
+    expect(columnIds).toEqual([]);
+    const results = await Promise.all(
+      columns.map((column, i) =>
+        caller.call(operations.updateDatasetRow, {
+          params: { ...params, rowId: "row-1" },
+          body: { custom: { [column]: i } },
+        }),
+      ),
+    );
+    expect(results.map((r) => r.version).sort((a, b) => a - b)).toEqual(columns.map((_, i) => i + 2));
+    const row = await storedRow(id, "row-1");
+    expect(row.custom).toEqual(Object.fromEntries(columns.map((c, i) => [c, i])));
+    const versions = await sql<{ version: number }>`
+      SELECT version FROM dataset_versions WHERE dataset_id = ${id} ORDER BY version`.execute(
+      backend.database.db,
+    );
+    expect(versions.rows.map((r) => r.version)).toEqual(Array.from({ length: 21 }, (_, i) => i + 1));
+  });
+
+  it("answers each edit of a concurrent batch on its own: failures leave no trace, the rest get consecutive versions", async () => {
+    const { params, columnIds, id } = await makeDataset({ columns: 1 });
+    await caller.call(operations.insertDatasetRows, { params, body: { rows: [{ id: "row-2", input: 2 }] } });
+    const column = columnIds[0] as string;
+    const row1 = { ...params, rowId: "row-1" };
+    const attempts = [
+      caller.call(operations.updateDatasetRow, { params: row1, body: { custom: { [column]: "a" } } }),
+      caller.call(operations.updateDatasetRow, {
+        params: row1,
+        body: { custom: { nosuchcolumnnosuchcolumn: 1 } },
+      }),
+      caller.call(operations.updateDatasetRow, {
+        params: { ...params, rowId: "ghost" },
+        body: { output: 1 },
+      }),
+      caller.call(operations.updateDatasetRow, {
+        params: row1,
+        body: { output: "stale" },
+        headers: { ifMatch: "1" },
+      }),
+      caller.call(
+        operations.updateDatasetRow,
+        { params: { ...params, rowId: "row-2" }, body: { output: "b" } },
+        "k-batch",
+      ),
+      caller.call(
+        operations.updateDatasetRow,
+        { params: { ...params, rowId: "row-2" }, body: { output: "b" } },
+        "k-batch",
+      ),
+      caller.call(
+        operations.updateDatasetRow,
+        { params: { ...params, rowId: "row-2" }, body: { output: "c" } },
+        "k-batch",
+      ),
+      caller.call(operations.updateDatasetRow, { params: row1, body: { expectedOutput: "z" } }),
+    ];
+    const settled = await Promise.allSettled(attempts);
+    const codes = settled.map((s) => (s.status === "fulfilled" ? "ok" : (s.reason as { code: string }).code));
+    expect(codes[1]).toBe("unknown_column");
+    expect(codes[2]).toBe("not_found");
+    // One key, two bodies: whichever body arrived first wins, the other is refused; the same body twice
+    // gets one answer.
+    expect(codes[4]).toBe(codes[5]);
+    expect([codes[4], codes[6]].sort()).toEqual(["idempotency_key_reused", "ok"]);
+    if (settled[4]?.status === "fulfilled" && settled[5]?.status === "fulfilled") {
+      expect(settled[5].value).toEqual(settled[4].value);
+    }
+    const versions = settled.flatMap((s) => (s.status === "fulfilled" ? [s.value.version] : []));
+    const distinct = [...new Set(versions)].sort((a, b) => a - b);
+    // row-1 edits (2 or 3 of them, depending on whether If-Match saw version 1) and one row-2 edit.
+    expect(distinct).toEqual(Array.from({ length: distinct.length }, (_, i) => i + 3));
+    const row = await storedRow(id, "row-1");
+    expect(row.custom).toEqual({ [column]: "a" });
+    expect(row.expected_output).toBe("z");
+    await auditDataset(backend, id);
+  });
+});

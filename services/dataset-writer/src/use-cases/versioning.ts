@@ -1,0 +1,82 @@
+import {
+  type Actor,
+  DomainError,
+  newId,
+  type Operation,
+  type RequestContext,
+  type VersionResult,
+} from "@svc/contracts";
+import type { Database, IdempotencyScope } from "@svc/db";
+import type { Transaction } from "kysely";
+import { type DatasetRef, takeNextVersion } from "../repositories/datasets";
+import { insertVersion } from "../repositories/rows";
+
+export interface VersionWork {
+  operation: "insert" | "update" | "delete" | "import" | "restore";
+  rowsInserted?: number;
+  rowsUpdated?: number;
+  rowsDeleted?: number;
+}
+
+/** Thrown inside a version's transaction to roll it back when the mutation turned out to change nothing. */
+export class NothingChanged extends Error {}
+
+export function refOf(
+  context: RequestContext,
+  params: { projectSlug: string; datasetSlug: string },
+): DatasetRef {
+  if (!context.organizationId) throw new DomainError("unauthenticated", "This operation needs an API key");
+  return {
+    organizationId: context.organizationId,
+    projectSlug: params.projectSlug,
+    datasetSlug: params.datasetSlug,
+  };
+}
+
+export function actorOf(context: RequestContext): Actor {
+  if (!context.actor) throw new DomainError("unauthenticated", "This operation needs an API key");
+  return context.actor;
+}
+
+/** The idempotency scope of a request: present when the client sent an Idempotency-Key. */
+export function idempotencyOf(
+  context: RequestContext,
+  op: Operation,
+  input: unknown,
+): IdempotencyScope | undefined {
+  if (!context.idempotencyKey || !context.organizationId) return undefined;
+  return {
+    organizationId: context.organizationId,
+    key: context.idempotencyKey,
+    operationId: op.operationId,
+    request: input,
+  };
+}
+
+/**
+ * Writes one mutation as one new dataset version inside `trx`: takes the next number (locking the
+ * dataset until commit), lets `work` write the rows, and records the version.
+ */
+export async function writeVersion<T extends VersionWork>(
+  trx: Transaction<Database>,
+  context: RequestContext,
+  params: { projectSlug: string; datasetSlug: string },
+  work: (target: { datasetId: string; version: number }) => Promise<T>,
+): Promise<VersionResult & { work: T }> {
+  const ref = refOf(context, params);
+  const actor = actorOf(context);
+  const target = await takeNextVersion(trx, ref);
+  const result = await work(target);
+  const versionId = newId();
+  await insertVersion(trx, {
+    id: versionId,
+    datasetId: target.datasetId,
+    version: target.version,
+    operation: result.operation,
+    actor,
+    ...(result.rowsInserted !== undefined ? { rowsInserted: result.rowsInserted } : {}),
+    ...(result.rowsUpdated !== undefined ? { rowsUpdated: result.rowsUpdated } : {}),
+    ...(result.rowsDeleted !== undefined ? { rowsDeleted: result.rowsDeleted } : {}),
+  });
+  return { versionId, version: target.version, work: result };
+}
