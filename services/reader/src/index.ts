@@ -1,0 +1,1 @@
+export { type ReaderDeps, registerReader } from "./service";

@@ -1,0 +1,104 @@
+import { DomainError } from "@svc/contracts";
+import { sql } from "kysely";
+import { type Db, exactTimestamp } from "./db";
+
+export interface DatasetRef {
+  organizationId: string;
+  projectSlug: string;
+  datasetSlug: string;
+}
+
+export interface DatasetRecord {
+  id: string;
+  organizationId: string;
+  projectId: string;
+  slug: string;
+  name: string;
+  description: string | null;
+  version: number;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export type DatasetSortBy = "name" | "updatedAt";
+export type SortDirection = "asc" | "desc";
+
+export interface DatasetListQuery {
+  projectId: string;
+  sortBy: DatasetSortBy;
+  direction: SortDirection;
+  /** The sort value and id of the last dataset of the previous page. */
+  after: { value: string; id: string } | undefined;
+  limit: number;
+}
+
+/** A dataset with the exact value it was sorted by, for the next page's cursor. */
+export interface SortedDatasetRecord extends DatasetRecord {
+  sortValue: string;
+}
+
+const datasetColumns = [
+  "d.id",
+  "d.organization_id as organizationId",
+  "d.project_id as projectId",
+  "d.slug",
+  "d.name",
+  "d.description",
+  "d.current_version as version",
+  "d.created_at as createdAt",
+  "d.updated_at as updatedAt",
+] as const;
+
+export async function findProjectId(db: Db, organizationId: string, projectSlug: string): Promise<string> {
+  const project = await db
+    .selectFrom("projects")
+    .select("id")
+    .where("organization_id", "=", organizationId)
+    .where("slug", "=", projectSlug)
+    .executeTakeFirst();
+  if (!project) throw new DomainError("not_found", `Project "${projectSlug}" not found`);
+  return project.id;
+}
+
+/** The dataset of a slug inside the caller's organisation; another organisation's is not found. */
+export async function findDataset(db: Db, ref: DatasetRef): Promise<DatasetRecord> {
+  const dataset = await db
+    .selectFrom("datasets as d")
+    .innerJoin("projects as p", "p.id", "d.project_id")
+    .select(datasetColumns)
+    .where("p.organization_id", "=", ref.organizationId)
+    .where("p.slug", "=", ref.projectSlug)
+    .where("d.organization_id", "=", ref.organizationId)
+    .where("d.slug", "=", ref.datasetSlug)
+    .executeTakeFirst();
+  if (!dataset) {
+    throw new DomainError(
+      "not_found",
+      `Dataset "${ref.datasetSlug}" not found in project "${ref.projectSlug}"`,
+    );
+  }
+  return dataset;
+}
+
+/** One page (plus one) of a project's datasets, ordered by the sort value, then id. */
+export async function listDatasets(db: Db, query: DatasetListQuery): Promise<SortedDatasetRecord[]> {
+  const sortColumn = query.sortBy === "name" ? sql.ref("d.name") : sql.ref("d.updated_at");
+  const sortValue = query.sortBy === "name" ? sql<string>`d.name` : exactTimestamp("d.updated_at");
+  const comparison = sql.raw(query.direction === "asc" ? ">" : "<");
+  const after = query.after;
+  return db
+    .selectFrom("datasets as d")
+    .select([...datasetColumns, sortValue.as("sortValue")])
+    .where("d.project_id", "=", query.projectId)
+    .$if(after !== undefined, (qb) =>
+      qb.where(
+        query.sortBy === "name"
+          ? sql<boolean>`(d.name, d.id) ${comparison} (${after?.value}, ${after?.id})`
+          : sql<boolean>`(d.updated_at, d.id) ${comparison} (${after?.value}::timestamptz, ${after?.id})`,
+      ),
+    )
+    .orderBy(sortColumn, query.direction)
+    .orderBy("d.id", query.direction)
+    .limit(query.limit)
+    .execute();
+}

@@ -1,0 +1,25 @@
+import type { Database } from "@svc/db";
+import { type Kysely, type RawBuilder, sql, type Transaction } from "kysely";
+
+export type Db = Kysely<Database> | Transaction<Database>;
+
+/**
+ * Runs `work` on one consistent snapshot of the database: a dataset's current version and its rows
+ * are read as of the same instant, even while writers commit.
+ */
+export function inSnapshot<T>(
+  db: Kysely<Database>,
+  work: (trx: Transaction<Database>) => Promise<T>,
+): Promise<T> {
+  return db.transaction().setIsolationLevel("repeatable read").setAccessMode("read only").execute(work);
+}
+
+/**
+ * A timestamp as UTC text with microseconds. A cursor carries this instead of a JavaScript Date,
+ * which would round to milliseconds and could skip or repeat a row on the next page.
+ */
+export function exactTimestamp(column: string): RawBuilder<string> {
+  return sql<string>`to_char(${sql.ref(column)} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+}
+
+export const EXACT_TIMESTAMP_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;

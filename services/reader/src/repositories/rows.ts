@@ -1,0 +1,241 @@
+import { type BuiltinField, type Cell, type VersionOperation, versionOperationSchema } from "@svc/contracts";
+import { type RawBuilder, type SqlBool, sql } from "kysely";
+import type { SortDirection } from "./datasets";
+import { type Db, exactTimestamp } from "./db";
+
+/** A row's stored cells, removed columns' cells included: what is shown is the use-case's call. */
+export interface RowCells {
+  input: Cell;
+  output: Cell;
+  expectedOutput: Cell;
+  metadata: Cell;
+  custom: Record<string, Cell>;
+}
+
+/** The position of a row in creation order: its exact creation time, then its id. */
+export interface RowKey {
+  createdAt: string;
+  rowId: string;
+}
+
+export interface RowRecord {
+  rowId: string;
+  createdAt: Date;
+  key: RowKey;
+  /** The dataset version that last changed the row, as of the version read. */
+  version: number;
+  cells: RowCells;
+}
+
+/** A case-insensitive text search over the cells named here, and only those. */
+export interface CellSearch {
+  text: string;
+  fields: readonly BuiltinField[];
+  customIdentifiers: readonly string[];
+}
+
+export interface RowPageQuery {
+  datasetId: string;
+  direction: SortDirection;
+  after: RowKey | undefined;
+  limit: number;
+  search: CellSearch | undefined;
+}
+
+export interface RevisionRecord {
+  version: number;
+  versionId: string;
+  createdAt: Date;
+  operation: VersionOperation;
+  /** Null for the tombstone a deletion leaves. */
+  cells: RowCells | null;
+}
+
+interface StoredCells {
+  row_id: string;
+  input: unknown;
+  output: unknown;
+  expected_output: unknown;
+  metadata: unknown;
+  custom: Record<string, unknown>;
+  created_at: Date;
+  created_key: string;
+  version: number;
+}
+
+const storedColumnOf = {
+  input: "input",
+  output: "output",
+  expectedOutput: "expected_output",
+  metadata: "metadata",
+} as const satisfies Record<BuiltinField, string>;
+
+const cellSelection = [
+  "r.row_id",
+  "r.input",
+  "r.output",
+  "r.expected_output",
+  "r.metadata",
+  "r.custom",
+  "r.created_at",
+  exactTimestamp("r.created_at").as("created_key"),
+] as const;
+
+/** A page (of `limit` rows) of the dataset as it is now, in creation order. */
+export async function listCurrentRows(db: Db, query: RowPageQuery): Promise<RowRecord[]> {
+  const rows = await db
+    .selectFrom("dataset_rows as r")
+    .select([...cellSelection, "r.version"])
+    .where("r.dataset_id", "=", query.datasetId)
+    .$if(query.after !== undefined, (qb) => qb.where(afterKey(query)))
+    .$if(query.search !== undefined, (qb) => qb.where(matchesSearch(query.search)))
+    .orderBy("r.created_at", query.direction)
+    .orderBy("r.row_id", query.direction)
+    .limit(query.limit)
+    .execute();
+  return rows.map(toRowRecord);
+}
+
+/**
+ * A page of the dataset as it was at `version`: the revisions valid then. It walks the
+ * (dataset_id, created_at, row_id, version_from) index from the page's start, so it costs what the
+ * page holds, not the size of the dataset.
+ */
+export async function listRowsAtVersion(
+  db: Db,
+  query: RowPageQuery & { version: number },
+): Promise<RowRecord[]> {
+  const rows = await db
+    .selectFrom("row_revisions as r")
+    .select([...cellSelection, "r.version_from as version"])
+    .where("r.dataset_id", "=", query.datasetId)
+    .where("r.version_from", "<=", query.version)
+    .where((eb) => eb.or([eb("r.version_to", "is", null), eb("r.version_to", ">", query.version)]))
+    .where("r.deleted", "=", false)
+    .$if(query.after !== undefined, (qb) => qb.where(afterKey(query)))
+    .$if(query.search !== undefined, (qb) => qb.where(matchesSearch(query.search)))
+    .orderBy("r.created_at", query.direction)
+    .orderBy("r.row_id", query.direction)
+    .limit(query.limit)
+    .execute();
+  return rows.map(toRowRecord);
+}
+
+export async function findOptionalCurrentRow(
+  db: Db,
+  datasetId: string,
+  rowId: string,
+): Promise<RowRecord | undefined> {
+  const row = await db
+    .selectFrom("dataset_rows as r")
+    .select([...cellSelection, "r.version"])
+    .where("r.dataset_id", "=", datasetId)
+    .where("r.row_id", "=", rowId)
+    .executeTakeFirst();
+  return row && toRowRecord(row);
+}
+
+/** The row as it was at `version`; undefined when it did not exist then or had been deleted. */
+export async function findOptionalRowAtVersion(
+  db: Db,
+  datasetId: string,
+  rowId: string,
+  version: number,
+): Promise<RowRecord | undefined> {
+  // The latest revision that started by then is the one in force then, unless it is a tombstone.
+  const row = await db
+    .selectFrom("row_revisions as r")
+    .select([...cellSelection, "r.version_from as version", "r.version_to", "r.deleted"])
+    .where("r.dataset_id", "=", datasetId)
+    .where("r.row_id", "=", rowId)
+    .where("r.version_from", "<=", version)
+    .orderBy("r.version_from", "desc")
+    .limit(1)
+    .executeTakeFirst();
+  if (!row || row.deleted || (row.version_to !== null && row.version_to <= version)) return undefined;
+  return toRowRecord(row);
+}
+
+/** A page (of `limit`) of one row's revisions, newest first, each with the version that made it. */
+export async function listRowRevisions(
+  db: Db,
+  query: { datasetId: string; rowId: string; before: number | undefined; limit: number },
+): Promise<RevisionRecord[]> {
+  const before = query.before;
+  const rows = await db
+    .selectFrom("row_revisions as r")
+    .innerJoin("dataset_versions as v", (join) =>
+      join.onRef("v.dataset_id", "=", "r.dataset_id").onRef("v.version", "=", "r.version_from"),
+    )
+    .select([
+      ...cellSelection,
+      "r.version_from as version",
+      "r.deleted",
+      "v.id as version_id",
+      "v.created_at as version_created_at",
+      "v.operation",
+    ])
+    .where("r.dataset_id", "=", query.datasetId)
+    .where("r.row_id", "=", query.rowId)
+    .$if(before !== undefined, (qb) => qb.where("r.version_from", "<", before ?? 0))
+    .orderBy("r.version_from", "desc")
+    .limit(query.limit)
+    .execute();
+  return rows.map((row) => ({
+    version: row.version,
+    versionId: row.version_id,
+    createdAt: row.version_created_at,
+    operation: versionOperationSchema.parse(row.operation),
+    cells: row.deleted ? null : toRowRecord(row).cells,
+  }));
+}
+
+function afterKey({ after, direction }: RowPageQuery): RawBuilder<SqlBool> {
+  const comparison = sql.raw(direction === "asc" ? ">" : "<");
+  return sql<SqlBool>`(r.created_at, r.row_id) ${comparison} (${after?.createdAt}::timestamptz, ${after?.rowId})`;
+}
+
+/**
+ * Matches the text of the searched cells, nested JSON included, case-insensitively. A cell's text is
+ * its JSON, so the search text is written the way JSON writes it (quotes and backslashes escaped)
+ * before `%`, `_` and `\` are escaped for LIKE.
+ */
+function matchesSearch(search: CellSearch | undefined): RawBuilder<SqlBool> {
+  if (search === undefined) return sql<SqlBool>`true`;
+  const pattern = likePattern(search.text);
+  const tests = search.fields.map(
+    (field) => sql<SqlBool>`${sql.ref(`r.${storedColumnOf[field]}`)}::text ILIKE ${pattern} ESCAPE '\\'`,
+  );
+  if (search.customIdentifiers.length > 0) {
+    tests.push(sql<SqlBool>`EXISTS (
+      SELECT 1 FROM jsonb_each(r.custom) AS cell
+      WHERE cell.key IN (${sql.join(search.customIdentifiers)})
+        AND cell.value::text ILIKE ${pattern} ESCAPE '\\'
+    )`);
+  }
+  return tests.length > 0 ? sql<SqlBool>`(${sql.join(tests, sql` OR `)})` : sql<SqlBool>`false`;
+}
+
+export function likePattern(text: string): string {
+  const asJson = JSON.stringify(text).slice(1, -1);
+  return `%${asJson.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+}
+
+function toRowRecord(row: StoredCells): RowRecord {
+  return {
+    rowId: row.row_id,
+    createdAt: row.created_at,
+    key: { createdAt: row.created_key, rowId: row.row_id },
+    version: row.version,
+    cells: {
+      input: cellOf(row.input),
+      output: cellOf(row.output),
+      expectedOutput: cellOf(row.expected_output),
+      metadata: cellOf(row.metadata),
+      custom: (row.custom ?? {}) as Record<string, Cell>,
+    },
+  };
+}
+
+/** A stored cell: jsonb, parsed by the driver; SQL NULL (never written) reads as JSON null. */
+const cellOf = (value: unknown): Cell => (value ?? null) as Cell;

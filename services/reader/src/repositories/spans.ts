@@ -1,0 +1,54 @@
+import { type Cell, type Span, spanKindNames, spanStatusNames, unixNanosToIso } from "@svc/contracts";
+import { sql } from "kysely";
+import type { Db } from "./db";
+
+type Attributes = Record<string, Cell>;
+
+/** Every span of one trace, by start time (then span id). */
+export async function listSpans(db: Db, projectId: string, traceId: string): Promise<Span[]> {
+  const rows = await db
+    .selectFrom("spans")
+    .select([
+      "span_id",
+      "parent_span_id",
+      "name",
+      "kind",
+      sql<string>`start_ns::text`.as("start_ns"),
+      sql<string>`end_ns::text`.as("end_ns"),
+      sql<string>`(end_ns - start_ns)::text`.as("duration_ns"),
+      "status_code",
+      "status_message",
+      "attributes",
+      "resource_attributes",
+      "scope",
+      "events",
+      "links",
+    ])
+    .where("project_id", "=", projectId)
+    .where("trace_id", "=", traceId)
+    .orderBy("start_ns")
+    .orderBy("span_id")
+    .execute();
+  return rows.map((row) => ({
+    spanId: row.span_id,
+    parentSpanId: row.parent_span_id,
+    name: row.name,
+    kind: spanKindNames[row.kind] ?? "unspecified",
+    startTime: unixNanosToIso(row.start_ns),
+    endTime: unixNanosToIso(row.end_ns),
+    startTimeUnixNano: row.start_ns,
+    endTimeUnixNano: row.end_ns,
+    durationNs: row.duration_ns,
+    status: { code: spanStatusNames[row.status_code] ?? "unset", message: row.status_message },
+    attributes: row.attributes as Attributes,
+    resourceAttributes: row.resource_attributes as Attributes,
+    scope: row.scope as Span["scope"],
+    events: (row.events as { name: string; timeUnixNano: string; attributes: Attributes }[]).map((event) => ({
+      name: event.name,
+      time: unixNanosToIso(event.timeUnixNano),
+      timeUnixNano: event.timeUnixNano,
+      attributes: event.attributes,
+    })),
+    links: row.links as Span["links"],
+  }));
+}

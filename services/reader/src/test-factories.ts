@@ -1,0 +1,289 @@
+import { type BuiltinField, builtinFields, type Cell, newId, type VersionOperation } from "@svc/contracts";
+import { type Database, jsonb } from "@svc/db";
+import { type Kysely, sql, type Transaction } from "kysely";
+
+/**
+ * Test data written the way decision 0001 stores it: each mutation is one transaction that bumps
+ * `datasets.current_version`, writes `dataset_rows`, closes the live revision and opens the next (a
+ * tombstone for a deletion), and records the version in `dataset_versions`.
+ */
+
+export interface ProjectFixture {
+  organizationId: string;
+  projectId: string;
+  projectSlug: string;
+}
+
+export interface DatasetFixture extends ProjectFixture {
+  id: string;
+  slug: string;
+  /** Identifiers of the custom columns, in the order they were added. */
+  custom: string[];
+}
+
+export interface RowSeed {
+  id: string;
+  input?: Cell;
+  output?: Cell;
+  expectedOutput?: Cell;
+  metadata?: Cell;
+  custom?: Record<string, Cell>;
+  createdAt?: Date;
+}
+
+export type RowPatch = Partial<Omit<RowSeed, "id" | "createdAt">>;
+
+const builtinNames: Record<BuiltinField, string> = {
+  input: "Input",
+  output: "Output",
+  expectedOutput: "Expected output",
+  metadata: "Metadata",
+};
+
+const storedColumnOf = {
+  input: "input",
+  output: "output",
+  expectedOutput: "expected_output",
+  metadata: "metadata",
+} as const satisfies Record<BuiltinField, string>;
+
+/** Rows get creation times 1 ms apart, in the order they are made, unless a test sets them. */
+let clock = Date.UTC(2024, 0, 1);
+const nextCreatedAt = (): Date => new Date(clock++);
+
+export async function makeProject(db: Kysely<Database>): Promise<ProjectFixture> {
+  const organizationId = newId();
+  const projectId = newId();
+  const projectSlug = `project-${projectId.slice(0, 8)}`;
+  await db
+    .insertInto("organizations")
+    .values({ id: organizationId, name: "Org", slug: `org-${organizationId}` })
+    .execute();
+  await db
+    .insertInto("projects")
+    .values({ id: projectId, organization_id: organizationId, slug: projectSlug, name: projectSlug })
+    .execute();
+  return { organizationId, projectId, projectSlug };
+}
+
+export async function makeDataset(
+  db: Kysely<Database>,
+  project: ProjectFixture,
+  options: { name?: string; slug?: string; customColumns?: number; updatedAt?: Date } = {},
+): Promise<DatasetFixture> {
+  const id = newId();
+  const name = options.name ?? `Dataset ${id.slice(0, 6)}`;
+  const slug = options.slug ?? `dataset-${id.slice(0, 8)}`;
+  const custom = Array.from({ length: options.customColumns ?? 0 }, () => newId());
+  await db
+    .insertInto("datasets")
+    .values({
+      id,
+      organization_id: project.organizationId,
+      project_id: project.projectId,
+      slug,
+      name,
+      description: null,
+      ...(options.updatedAt ? { updated_at: options.updatedAt } : {}),
+    })
+    .execute();
+  await db
+    .insertInto("dataset_columns")
+    .values([
+      ...builtinFields.map((field, position) => ({
+        dataset_id: id,
+        identifier: field,
+        name: builtinNames[field],
+        kind: "builtin" as const,
+        field,
+        position,
+      })),
+      ...custom.map((identifier, index) => ({
+        dataset_id: id,
+        identifier,
+        name: `Custom ${index + 1}`,
+        kind: "custom" as const,
+        field: null,
+        position: builtinFields.length + index,
+      })),
+    ])
+    .execute();
+  return { ...project, id, slug, custom };
+}
+
+/** Inserts rows as one new version; a re-used id of a deleted row ends that row's tombstone. */
+export function insertRows(
+  db: Kysely<Database>,
+  dataset: DatasetFixture,
+  seeds: readonly RowSeed[],
+): Promise<number> {
+  return commitVersion(db, dataset, "insert", { inserted: seeds.length }, async (trx, version) => {
+    const values = seeds.map((seed) => ({
+      dataset_id: dataset.id,
+      row_id: seed.id,
+      input: jsonb(seed.input ?? null),
+      output: jsonb(seed.output ?? null),
+      expected_output: jsonb(seed.expectedOutput ?? null),
+      metadata: jsonb(seed.metadata ?? null),
+      custom: jsonb(seed.custom ?? {}),
+      created_at: seed.createdAt ?? nextCreatedAt(),
+    }));
+    await closeRevisions(
+      trx,
+      dataset.id,
+      seeds.map((seed) => seed.id),
+      version,
+    );
+    await trx
+      .insertInto("dataset_rows")
+      .values(values.map((value) => ({ ...value, version })) as never)
+      .execute();
+    await trx
+      .insertInto("row_revisions")
+      .values(values.map((value) => ({ ...value, version_from: version })) as never)
+      .execute();
+  });
+}
+
+/** Edits one row as one new version: built-in cells replaced, custom cells merged in SQL. */
+export function updateRow(
+  db: Kysely<Database>,
+  dataset: DatasetFixture,
+  rowId: string,
+  patch: RowPatch,
+): Promise<number> {
+  return commitVersion(db, dataset, "update", { updated: 1 }, async (trx, version) => {
+    const changes: Record<string, unknown> = { version };
+    for (const field of builtinFields) {
+      if (field in patch) changes[storedColumnOf[field]] = jsonb(patch[field]);
+    }
+    if (patch.custom) changes.custom = sql`custom || ${jsonb(patch.custom)}`;
+    const row = await trx
+      .updateTable("dataset_rows")
+      .set(changes as never)
+      .where("dataset_id", "=", dataset.id)
+      .where("row_id", "=", rowId)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await closeRevisions(trx, dataset.id, [rowId], version);
+    await insertRevision(trx, row, version, false);
+  });
+}
+
+/** Deletes rows as one new version, leaving a tombstone revision for each. */
+export function deleteRows(
+  db: Kysely<Database>,
+  dataset: DatasetFixture,
+  rowIds: readonly string[],
+): Promise<number> {
+  return commitVersion(db, dataset, "delete", { deleted: rowIds.length }, async (trx, version) => {
+    const rows = await trx
+      .deleteFrom("dataset_rows")
+      .where("dataset_id", "=", dataset.id)
+      .where("row_id", "in", rowIds)
+      .returningAll()
+      .execute();
+    await closeRevisions(trx, dataset.id, rowIds, version);
+    for (const row of rows) await insertRevision(trx, row, version, true);
+  });
+}
+
+/** Soft-removes a column: its cells stay stored. Column changes take the lock but no version. */
+export async function removeColumn(
+  db: Kysely<Database>,
+  dataset: DatasetFixture,
+  identifier: string,
+): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx.selectFrom("datasets").select("id").where("id", "=", dataset.id).forUpdate().execute();
+    await trx
+      .updateTable("dataset_columns")
+      .set({ removed_at: sql`now()` })
+      .where("dataset_id", "=", dataset.id)
+      .where("identifier", "=", identifier)
+      .execute();
+  });
+}
+
+async function commitVersion(
+  db: Kysely<Database>,
+  dataset: DatasetFixture,
+  operation: VersionOperation,
+  counts: { inserted?: number; updated?: number; deleted?: number },
+  work: (trx: Transaction<Database>, version: number) => Promise<void>,
+): Promise<number> {
+  return db.transaction().execute(async (trx) => {
+    const { current_version: version } = await trx
+      .updateTable("datasets")
+      .set({ current_version: sql`current_version + 1`, updated_at: sql`now()` })
+      .where("id", "=", dataset.id)
+      .returning("current_version")
+      .executeTakeFirstOrThrow();
+    await work(trx, version);
+    await trx
+      .insertInto("dataset_versions")
+      .values({
+        id: newId(),
+        dataset_id: dataset.id,
+        version,
+        operation,
+        rows_inserted: counts.inserted ?? 0,
+        rows_updated: counts.updated ?? 0,
+        rows_deleted: counts.deleted ?? 0,
+        actor_kind: "apiKey",
+        actor_id: "factory-actor",
+      })
+      .execute();
+    return version;
+  });
+}
+
+async function closeRevisions(
+  trx: Transaction<Database>,
+  datasetId: string,
+  rowIds: readonly string[],
+  version: number,
+): Promise<void> {
+  if (rowIds.length === 0) return;
+  await trx
+    .updateTable("row_revisions")
+    .set({ version_to: version })
+    .where("dataset_id", "=", datasetId)
+    .where("row_id", "in", rowIds)
+    .where("version_to", "is", null)
+    .execute();
+}
+
+interface LiveRow {
+  dataset_id: string;
+  row_id: string;
+  input: unknown;
+  output: unknown;
+  expected_output: unknown;
+  metadata: unknown;
+  custom: Record<string, unknown>;
+  created_at: Date;
+}
+
+async function insertRevision(
+  trx: Transaction<Database>,
+  row: LiveRow,
+  version: number,
+  deleted: boolean,
+): Promise<void> {
+  await trx
+    .insertInto("row_revisions")
+    .values({
+      dataset_id: row.dataset_id,
+      row_id: row.row_id,
+      version_from: version,
+      deleted,
+      input: jsonb(row.input),
+      output: jsonb(row.output),
+      expected_output: jsonb(row.expected_output),
+      metadata: jsonb(row.metadata),
+      custom: jsonb(row.custom),
+      created_at: row.created_at,
+    } as never)
+    .execute();
+}

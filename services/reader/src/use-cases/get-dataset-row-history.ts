@@ -1,0 +1,62 @@
+import type { OperationInput, OperationOutput, operations } from "@svc/contracts";
+import type { Database } from "@svc/db";
+import type { Kysely } from "kysely";
+import { z } from "zod";
+import { decodeCursor, encodeCursor, invalidCursor, toPage } from "../pagination";
+import { listColumns } from "../repositories/columns";
+import { findDataset } from "../repositories/datasets";
+import { listRowRevisions } from "../repositories/rows";
+import { rowNotFound } from "./errors";
+import { visibilityOf, visibleCells } from "./visible-cells";
+
+const historyCursorSchema = z.strictObject({
+  kind: z.literal("history"),
+  datasetId: z.string(),
+  rowId: z.string(),
+  version: z.number().int().min(0),
+});
+type HistoryCursor = z.infer<typeof historyCursorSchema>;
+
+/** Every version of one row, newest first; a deletion shows as an entry whose cells are null. */
+export async function getDatasetRowHistory(
+  db: Kysely<Database>,
+  organizationId: string,
+  { params, query }: OperationInput<typeof operations.getDatasetRowHistory>,
+): Promise<OperationOutput<typeof operations.getDatasetRowHistory>> {
+  const dataset = await findDataset(db, { organizationId, ...params });
+  const before = query.cursor === undefined ? undefined : readCursor(query.cursor, dataset.id, params.rowId);
+  const revisions = await listRowRevisions(db, {
+    datasetId: dataset.id,
+    rowId: params.rowId,
+    before,
+    limit: query.limit + 1,
+  });
+  if (revisions.length === 0 && before === undefined) throw rowNotFound(params.rowId, params.datasetSlug);
+  const visibility = visibilityOf(await listColumns(db, dataset.id, { includeRemoved: false }));
+  return toPage(
+    revisions,
+    query.limit,
+    (revision) => ({
+      version: revision.version,
+      versionId: revision.versionId,
+      createdAt: revision.createdAt.toISOString(),
+      operation: revision.operation,
+      cells: revision.cells === null ? null : visibleCells(revision.cells, visibility),
+    }),
+    (revision) =>
+      encodeCursor({
+        kind: "history",
+        datasetId: dataset.id,
+        rowId: params.rowId,
+        version: revision.version,
+      } satisfies HistoryCursor),
+  );
+}
+
+function readCursor(raw: string, datasetId: string, rowId: string): number {
+  const cursor = decodeCursor(historyCursorSchema, raw);
+  if (cursor.datasetId !== datasetId || cursor.rowId !== rowId) {
+    throw invalidCursor("was issued for another row's history; start again without a cursor");
+  }
+  return cursor.version;
+}

@@ -1,0 +1,30 @@
+import type { Dataset, DatasetColumn, OperationInput, operations } from "@svc/contracts";
+import type { Database } from "@svc/db";
+import type { Kysely } from "kysely";
+import { listColumns } from "../repositories/columns";
+import { type DatasetRecord, findDataset } from "../repositories/datasets";
+
+export async function getDataset(
+  db: Kysely<Database>,
+  organizationId: string,
+  { params }: OperationInput<typeof operations.getDataset>,
+): Promise<Dataset> {
+  const dataset = await findDataset(db, { organizationId, ...params });
+  return toDataset(dataset, await listColumns(db, dataset.id, { includeRemoved: false }));
+}
+
+/** The contract's dataset: its active columns in order and its current version. */
+export function toDataset(dataset: DatasetRecord, columns: DatasetColumn[]): Dataset {
+  return {
+    id: dataset.id,
+    organizationId: dataset.organizationId,
+    projectId: dataset.projectId,
+    slug: dataset.slug,
+    name: dataset.name,
+    description: dataset.description,
+    columns,
+    version: dataset.version,
+    createdAt: dataset.createdAt.toISOString(),
+    updatedAt: dataset.updatedAt.toISOString(),
+  };
+}

@@ -1,0 +1,103 @@
+import {
+  type DatasetRow,
+  type OperationInput,
+  type operations,
+  type Page,
+  sortDirectionSchema,
+} from "@svc/contracts";
+import type { Database } from "@svc/db";
+import type { Kysely } from "kysely";
+import { z } from "zod";
+import { decodeCursor, encodeCursor, fingerprint, invalidCursor, toPage } from "../pagination";
+import { listColumns } from "../repositories/columns";
+import { type DatasetRecord, findDataset } from "../repositories/datasets";
+import { EXACT_TIMESTAMP_PATTERN, inSnapshot } from "../repositories/db";
+import { listCurrentRows, listRowsAtVersion, type RowKey, type RowPageQuery } from "../repositories/rows";
+import { versionNotFound } from "./errors";
+import { toDatasetRow, visibilityOf } from "./visible-cells";
+
+type ListRowsInput = OperationInput<typeof operations.listDatasetRows>;
+type ListRowsQuery = ListRowsInput["query"];
+
+/**
+ * A cursor pins the version its first page read, so every later page reads that same version: one
+ * consistent snapshot while others edit. It carries a fingerprint of the search, not the search
+ * itself, to stay short whatever the search.
+ */
+const rowCursorSchema = z.strictObject({
+  kind: z.literal("rows"),
+  datasetId: z.string(),
+  version: z.number().int().min(0),
+  createdAt: z.string().regex(EXACT_TIMESTAMP_PATTERN),
+  rowId: z.string().min(1).max(128),
+  search: z.string().nullable(),
+  sortDirection: sortDirectionSchema,
+});
+type RowCursor = z.infer<typeof rowCursorSchema>;
+
+export async function listDatasetRows(
+  db: Kysely<Database>,
+  organizationId: string,
+  { params, query }: ListRowsInput,
+): Promise<Page<DatasetRow>> {
+  return inSnapshot(db, async (trx) => {
+    const dataset = await findDataset(trx, { organizationId, ...params });
+    const { version, after } = startOf(query, dataset);
+    if (version === 0) return { items: [], nextCursor: null, hasMore: false };
+    const visibility = visibilityOf(await listColumns(trx, dataset.id, { includeRemoved: false }));
+    const page: RowPageQuery = {
+      datasetId: dataset.id,
+      direction: query.sortDirection,
+      after,
+      limit: query.limit + 1,
+      search: query.search === undefined ? undefined : { text: query.search, ...visibility },
+    };
+    // The live table answers for the current version; history answers once the dataset has moved on.
+    const records =
+      version === dataset.version
+        ? await listCurrentRows(trx, page)
+        : await listRowsAtVersion(trx, { ...page, version });
+    return toPage(
+      records,
+      query.limit,
+      (record) => toDatasetRow(dataset.id, record, visibility),
+      (record) => encodeCursor(cursorAfter(dataset.id, version, record.key, query)),
+    );
+  });
+}
+
+function cursorAfter(datasetId: string, version: number, key: RowKey, query: ListRowsQuery): RowCursor {
+  return {
+    kind: "rows",
+    datasetId,
+    version,
+    createdAt: key.createdAt,
+    rowId: key.rowId,
+    search: fingerprint(query.search),
+    sortDirection: query.sortDirection,
+  };
+}
+
+/** The version a page reads and the row it starts after: from the cursor, or from the query. */
+function startOf(query: ListRowsQuery, dataset: DatasetRecord): { version: number; after?: RowKey } {
+  if (query.cursor === undefined) {
+    const version = query.version ?? dataset.version;
+    if (version > dataset.version) throw versionNotFound(version, dataset.version);
+    return { version };
+  }
+  const cursor = decodeCursor(rowCursorSchema, query.cursor);
+  if (cursor.datasetId !== dataset.id || cursor.version > dataset.version) {
+    throw invalidCursor("was issued for another dataset's rows; start again without a cursor");
+  }
+  if (cursor.sortDirection !== query.sortDirection || cursor.search !== fingerprint(query.search)) {
+    throw invalidCursor(
+      "was issued for a different search or sortDirection; repeat the first page's search and sortDirection with its cursor, or start again without one",
+    );
+  }
+  if (query.version !== undefined && query.version !== cursor.version) {
+    throw invalidCursor(
+      `reads version ${cursor.version}, not version ${query.version}; drop version or the cursor`,
+    );
+  }
+  return { version: cursor.version, after: { createdAt: cursor.createdAt, rowId: cursor.rowId } };
+}
