@@ -1,0 +1,1 @@
+export { registerTraceIngest, type TraceIngestDeps } from "./service";

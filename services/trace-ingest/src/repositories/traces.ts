@@ -1,0 +1,103 @@
+import type { Cell } from "@svc/contracts";
+import { jsonb } from "@svc/db";
+import { sql } from "kysely";
+import type { TraceSummary } from "../domain/summary";
+import { chunks, type Db } from "./db";
+
+export interface TraceSummaryRecord extends TraceSummary {
+  traceId: string;
+  input: Cell;
+  output: Cell;
+}
+
+/**
+ * Takes the row lock of each trace (creating an empty row for a new one) until the transaction ends,
+ * so that two requests carrying spans of one trace summarise it one after the other. Locks are taken
+ * in trace-id order, the same in every request, so two requests never wait on each other in a circle.
+ */
+export async function lockTraces(db: Db, projectId: string, traceIds: readonly string[]): Promise<void> {
+  for (const batch of chunks([...traceIds].sort(), 1000)) {
+    await db
+      .insertInto("traces")
+      .values(
+        batch.map((traceId) => ({
+          project_id: projectId,
+          trace_id: traceId,
+          span_count: 0,
+          error_count: 0,
+          start_ns: 0,
+          end_ns: 0,
+          duration_ns: 0,
+          tags: jsonb([]),
+          models: jsonb([]),
+          tokens_input: 0,
+          tokens_output: 0,
+          tokens_total: 0,
+          cost_total_microcents: 0,
+          input: jsonb(null),
+          output: jsonb(null),
+        })),
+      )
+      .onConflict((oc) => oc.columns(["project_id", "trace_id"]).doUpdateSet({ updated_at: sql`now()` }))
+      .execute();
+  }
+}
+
+/** Replaces the summaries of traces locked by `lockTraces`. */
+export async function updateTraceSummaries(
+  db: Db,
+  projectId: string,
+  summaries: readonly TraceSummaryRecord[],
+): Promise<void> {
+  // 19 parameters a trace.
+  for (const batch of chunks(summaries, 1000)) {
+    await db
+      .insertInto("traces")
+      .values(
+        batch.map((summary) => ({
+          project_id: projectId,
+          trace_id: summary.traceId,
+          span_count: summary.spanCount,
+          error_count: summary.errorCount,
+          start_ns: summary.startNs,
+          end_ns: summary.endNs,
+          duration_ns: summary.durationNs,
+          root_span_id: summary.rootSpanId,
+          root_span_name: summary.rootSpanName,
+          session_id: summary.sessionId,
+          user_id: summary.userId,
+          tags: jsonb(summary.tags),
+          models: jsonb(summary.models),
+          tokens_input: summary.tokensInput,
+          tokens_output: summary.tokensOutput,
+          tokens_total: summary.tokensTotal,
+          cost_total_microcents: summary.costTotalMicrocents,
+          input: jsonb(summary.input),
+          output: jsonb(summary.output),
+        })),
+      )
+      .onConflict((oc) =>
+        oc.columns(["project_id", "trace_id"]).doUpdateSet((eb) => ({
+          span_count: eb.ref("excluded.span_count"),
+          error_count: eb.ref("excluded.error_count"),
+          start_ns: eb.ref("excluded.start_ns"),
+          end_ns: eb.ref("excluded.end_ns"),
+          duration_ns: eb.ref("excluded.duration_ns"),
+          root_span_id: eb.ref("excluded.root_span_id"),
+          root_span_name: eb.ref("excluded.root_span_name"),
+          session_id: eb.ref("excluded.session_id"),
+          user_id: eb.ref("excluded.user_id"),
+          tags: eb.ref("excluded.tags"),
+          models: eb.ref("excluded.models"),
+          tokens_input: eb.ref("excluded.tokens_input"),
+          tokens_output: eb.ref("excluded.tokens_output"),
+          tokens_total: eb.ref("excluded.tokens_total"),
+          cost_total_microcents: eb.ref("excluded.cost_total_microcents"),
+          input: eb.ref("excluded.input"),
+          output: eb.ref("excluded.output"),
+          updated_at: sql`now()`,
+        })),
+      )
+      .execute();
+  }
+}

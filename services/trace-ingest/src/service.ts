@@ -1,0 +1,21 @@
+import { type Bus, type Subscription, serveSubject, unsubscribeAll } from "@svc/bus";
+import { subjects } from "@svc/contracts";
+import type { Database } from "@svc/db";
+import type { Logger } from "@svc/telemetry";
+import type { Kysely } from "kysely";
+import { traceHandlers } from "./handlers/traces";
+
+export interface TraceIngestDeps {
+  bus: Bus;
+  db: Kysely<Database>;
+  logger: Logger;
+}
+
+/** Serves OTLP span ingestion on the bus. Returns a handle that stops serving. */
+export function registerTraceIngest(deps: TraceIngestDeps): { stop(): void } {
+  const subscriptions: Subscription[] = [
+    serveSubject(deps.bus, subjects.traceIngest.ping, deps.logger, async () => ({ service: "trace-ingest" })),
+    ...traceHandlers(deps),
+  ];
+  return { stop: () => unsubscribeAll(subscriptions) };
+}
