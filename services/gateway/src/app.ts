@@ -1,0 +1,180 @@
+import { randomUUID, timingSafeEqual } from "node:crypto";
+import { type Bus, callSubject } from "@svc/bus";
+import { buildOpenApiDocument, DomainError, pingSubjects } from "@svc/contracts";
+import { type Logger, tagHttpRequest } from "@svc/telemetry";
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyRequest,
+  LogController,
+} from "fastify";
+import type { GatewayOptions } from "./config";
+import { CredentialCache } from "./credential-cache";
+import { sendError, toDomainError } from "./errors";
+import { shedLoadAbove } from "./load-shedding";
+import { registerMcp } from "./mcp/endpoint";
+import { registerOAuthRoutes } from "./oauth/routes";
+import { acceptOtlpExporters } from "./otlp";
+import { registerOperations } from "./routes";
+
+export interface GatewayDeps {
+  bus: Bus;
+  logger: Logger;
+  options: GatewayOptions;
+}
+
+export interface Gateway {
+  app: FastifyInstance;
+  /** Turns `/readyz` false, so load balancers stop sending before the gateway drains. */
+  markDraining(): void;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** The HTTP face of the platform. Only `main.ts` listens; tests use `app.inject()`. */
+export function buildGateway({ bus, logger, options }: GatewayDeps): Gateway {
+  const app = Fastify({
+    loggerInstance: logger as FastifyBaseLogger,
+    // One line per request, written by the onResponse hook below with the fields that matter.
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: options.SVC_BODY_LIMIT,
+    requestIdHeader: false,
+    genReqId: (request) => {
+      const given = request.headers["x-request-id"];
+      // A UUID: request ids need only be unique, and this is on every request's path.
+      return typeof given === "string" && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    // Long enough that an over-long id reaches validation and gets its 400 with a reason.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1_000 },
+  });
+  let draining = false;
+
+  // JSON only. An empty body is no body, so that bodiless POST and DELETE work with any client.
+  app.removeContentTypeParser(["application/json", "text/plain"]);
+  app.addContentTypeParser(
+    /^application\/([\w.+-]+\+)?json$/,
+    { parseAs: "string" },
+    (_request, body, done) => {
+      const text = typeof body === "string" ? body : body.toString("utf8");
+      if (text.trim() === "") return done(null, undefined);
+      try {
+        done(null, JSON.parse(text));
+      } catch (error) {
+        done(
+          new DomainError("validation_failed", `The body is not valid JSON: ${(error as Error).message}`, {
+            issues: [],
+          }),
+        );
+      }
+    },
+  );
+
+  acceptOtlpExporters(app);
+
+  app.addHook("onRequest", async (request, reply) => {
+    reply.header("x-request-id", request.id);
+    tagHttpRequest(request.routeOptions.url, request.id);
+  });
+  shedLoadAbove(app, options.SVC_GATEWAY_MAX_IN_FLIGHT);
+  app.addHook("onResponse", async (request, reply) => {
+    request.log.info(
+      {
+        requestId: request.id,
+        method: request.method,
+        url: request.routeOptions.url,
+        status: reply.statusCode,
+        ms: Math.round(reply.elapsedTime),
+      },
+      "request",
+    );
+  });
+
+  app.setErrorHandler((error, request, reply) => {
+    const domain = toDomainError(error, options.SVC_BODY_LIMIT);
+    if (domain) return sendError(request, reply, domain);
+    request.log.error({ err: error, requestId: request.id }, "unexpected gateway error");
+    return sendError(
+      request,
+      reply,
+      new DomainError("internal_error", `Internal error; quote request id ${request.id} when reporting it`),
+    );
+  });
+  app.setNotFoundHandler((request, reply) =>
+    sendError(
+      request,
+      reply,
+      new DomainError("not_found", `No route ${request.method} ${request.url.split("?")[0]}`),
+    ),
+  );
+
+  app.get("/healthz", async () => ({ status: "ok" }));
+  let openApi: string | undefined;
+  app.get("/v1/openapi.json", async (_request, reply) => {
+    openApi ??= JSON.stringify(buildOpenApiDocument());
+    return reply.type("application/json").send(openApi);
+  });
+  app.get("/readyz", async (request, reply) => {
+    const services = await pingServices(bus, request.id);
+    const ready = !draining && bus.isConnected() && Object.values(services).every((s) => s === "ok");
+    return reply
+      .status(ready ? 200 : 503)
+      .send({ status: ready ? "ready" : draining ? "draining" : "unavailable", services });
+  });
+
+  const credentials = new CredentialCache(bus, options.SVC_AUTH_CACHE_MS, options.SVC_REQUEST_TIMEOUT_MS);
+  const timeoutMs = options.SVC_REQUEST_TIMEOUT_MS;
+  registerOperations(app, {
+    bus,
+    credentials,
+    timeoutMs,
+    isOperator: operatorCheck(options.SVC_ADMIN_TOKEN),
+  });
+  const publicUrl = publicUrlOf(options.SVC_PUBLIC_URL);
+  registerOAuthRoutes(app, { bus, timeoutMs, publicUrl });
+  registerMcp(app, { bus, credentials, timeoutMs, publicUrl });
+
+  return {
+    app,
+    markDraining: () => {
+      draining = true;
+    },
+  };
+}
+
+async function pingServices(bus: Bus, requestId: string): Promise<Record<string, string>> {
+  const entries = await Promise.all(
+    Object.entries(pingSubjects).map(async ([service, subject]) => {
+      try {
+        await callSubject(
+          bus,
+          subject,
+          { context: { organizationId: null, role: null, actor: null, requestId }, input: {} },
+          { timeoutMs: 1_000 },
+        );
+        return [service, "ok"] as const;
+      } catch (error) {
+        return [service, error instanceof DomainError ? error.code : "error"] as const;
+      }
+    }),
+  );
+  return Object.fromEntries(entries);
+}
+
+/**
+ * The address clients reach the gateway at, for OAuth metadata: SVC_PUBLIC_URL when set (behind a proxy
+ * that rewrites Host or terminates TLS), else the request's own protocol and Host.
+ */
+function publicUrlOf(configured: string | undefined): (request: FastifyRequest) => string {
+  if (configured) return () => configured;
+  return (request) => `${request.protocol}://${request.host}`;
+}
+
+/** Compares in constant time; undefined when the operator route is disabled. */
+function operatorCheck(adminToken: string | undefined): ((token: string) => boolean) | undefined {
+  if (!adminToken) return undefined;
+  const expected = Buffer.from(adminToken);
+  return (token) => {
+    const given = Buffer.from(token);
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  };
+}

@@ -1,0 +1,50 @@
+import { DomainError, type ErrorBody, errorStatus } from "@svc/contracts";
+import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
+
+/** Fastify's own errors for bad requests, in the platform's vocabulary. */
+function fromFastify(error: FastifyError, bodyLimit: number): DomainError | undefined {
+  switch (error.code) {
+    case "FST_ERR_CTP_BODY_TOO_LARGE":
+      return new DomainError("payload_too_large", `The body is larger than the limit of ${bodyLimit} bytes`, {
+        limit: bodyLimit,
+      });
+    case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
+      return new DomainError(
+        "unsupported_media_type",
+        `Unsupported Content-Type; send the body as JSON with "Content-Type: application/json"`,
+      );
+    case "FST_ERR_CTP_INVALID_CONTENT_LENGTH":
+    case "FST_ERR_CTP_EMPTY_JSON_BODY":
+    case "FST_ERR_CTP_INVALID_JSON_BODY":
+      return new DomainError("validation_failed", `The body is not valid JSON: ${error.message}`, {
+        issues: [],
+      });
+  }
+  if (error.statusCode === 400 && error.validation === undefined) {
+    return new DomainError("validation_failed", error.message, { issues: [] });
+  }
+  return undefined;
+}
+
+export function toDomainError(error: unknown, bodyLimit: number): DomainError | undefined {
+  if (error instanceof DomainError) return error;
+  if (error instanceof Error && "code" in error) return fromFastify(error as FastifyError, bodyLimit);
+  return undefined;
+}
+
+/** The one error shape of the API, whatever the status and whichever surface (HTTP or MCP) answers. */
+export function errorBodyOf(error: DomainError, requestId: string): ErrorBody {
+  const body: ErrorBody = { error: error.message, code: error.code, requestId };
+  if (error.details !== undefined) body.details = error.details;
+  return body;
+}
+
+export function sendError(request: FastifyRequest, reply: FastifyReply, error: DomainError): FastifyReply {
+  const body = errorBodyOf(error, request.id);
+  if (error.code === "rate_limited") {
+    const retryAfter = Number(error.details?.retryAfterSeconds ?? 1);
+    reply.header("retry-after", String(Math.max(1, Math.ceil(retryAfter))));
+  }
+  if (error.code === "service_unavailable") reply.header("retry-after", "1");
+  return reply.status(errorStatus[error.code]).send(body);
+}

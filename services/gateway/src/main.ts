@@ -1,0 +1,29 @@
+import { setTimeout as delay } from "node:timers/promises";
+import { createLogger, onShutdown, startTelemetry } from "@svc/telemetry";
+
+// First, so that the SDK patches `http` and `pg` as they load: everything else is imported after it.
+const telemetry = await startTelemetry({ service: "gateway" });
+const { connectBus } = await import("@svc/bus");
+const { buildGateway } = await import("./app");
+const { loadConfig } = await import("./config");
+
+const config = loadConfig();
+const logger = createLogger({ service: "gateway", level: config.LOG_LEVEL });
+const bus = await connectBus(config, "gateway", logger);
+const gateway = buildGateway({ bus, logger, options: config });
+// A burst of new connections waits in the kernel, not refused for want of room in the accept queue.
+await gateway.app.listen({ port: config.PORT, host: config.HOST, backlog: 4096 });
+
+// Readiness turns false first and the gateway keeps serving for SVC_DRAIN_DELAY_MS, so that load
+// balancers stop sending; then it stops accepting, finishes the requests in flight, and exits.
+onShutdown(
+  logger,
+  async () => {
+    gateway.markDraining();
+    await delay(config.SVC_DRAIN_DELAY_MS);
+    await gateway.app.close();
+    await bus.close();
+    await telemetry.shutdown();
+  },
+  { timeoutMs: config.SVC_SHUTDOWN_TIMEOUT_MS },
+);

@@ -1,0 +1,146 @@
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+} from "@modelcontextprotocol/sdk/types.js";
+import { DomainError, type RequestContext } from "@svc/contracts";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { CredentialCache } from "../credential-cache";
+import { errorBodyOf, sendError } from "../errors";
+import { MCP_PATH, RESOURCE_METADATA_PATH } from "../oauth/routes";
+import { invokeOperation, type OperationCallDeps } from "../operation-call";
+import { bearerToken } from "../routes";
+import { type OperationTool, operationTools } from "./tools";
+
+export interface McpDeps extends OperationCallDeps {
+  credentials: CredentialCache;
+  publicUrl(request: FastifyRequest): string;
+}
+
+const SERVER_INFO = { name: "svc", version: "1.0.0" };
+
+/**
+ * The MCP endpoint (streamable HTTP). Stateless: each POST gets its own server and transport, so any
+ * gateway replica can answer any request and nothing is kept between them. Each tool call takes the
+ * same path as the HTTP route it mirrors (role check, validation, one bus request); only the way the
+ * answer is written differs.
+ */
+export function registerMcp(app: FastifyInstance, deps: McpDeps): void {
+  const tools = new Map(operationTools().map((tool) => [tool.definition.name, tool]));
+  const definitions = [...tools.values()].map((tool) => tool.definition);
+
+  app.post(MCP_PATH, async (request, reply) => {
+    const context = await authenticate(deps, request, reply);
+    if (!context) return reply;
+
+    const server = new Server(SERVER_INFO, { capabilities: { tools: {} } });
+    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: definitions }));
+    server.setRequestHandler(CallToolRequestSchema, async ({ params }) => {
+      const tool = tools.get(params.name);
+      if (!tool) {
+        throw new McpError(
+          ErrorCode.InvalidParams,
+          `Unknown tool "${params.name}"; tools/list shows every tool`,
+        );
+      }
+      return callTool(deps, request, tool, context, params.arguments ?? {});
+    });
+    const transport = new StreamableHTTPServerTransport({ enableJsonResponse: true });
+
+    reply.hijack();
+    reply.raw.setHeader("x-request-id", request.id);
+    reply.raw.on("close", () => {
+      void transport.close();
+      void server.close();
+    });
+    await server.connect(transport);
+    await transport.handleRequest(request.raw, reply.raw, request.body);
+    return reply;
+  });
+
+  // Stateless: no server-initiated stream to open (GET) and no session to end (DELETE).
+  const notAllowed = async (request: FastifyRequest, reply: FastifyReply) => {
+    if (!(await authenticate(deps, request, reply))) return reply;
+    return reply
+      .status(405)
+      .header("allow", "POST")
+      .send({
+        jsonrpc: "2.0",
+        error: { code: -32000, message: "Method not allowed: this MCP endpoint is stateless; POST requests" },
+        id: null,
+      });
+  };
+  app.get(MCP_PATH, notAllowed);
+  app.delete(MCP_PATH, notAllowed);
+}
+
+/**
+ * Who calls: any credential the API accepts (an OAuth access token, or an API key for clients that
+ * send a fixed header). Without one, 401 with the challenge that starts MCP's OAuth discovery.
+ */
+async function authenticate(
+  deps: McpDeps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<RequestContext | undefined> {
+  let presented = false;
+  try {
+    const token = bearerToken(request);
+    presented = true;
+    const credential = await deps.credentials.verify(token, request.id);
+    return { ...credential, requestId: request.id };
+  } catch (error) {
+    if (!(error instanceof DomainError) || error.code !== "unauthenticated") throw error;
+    const metadata = `${deps.publicUrl(request)}${RESOURCE_METADATA_PATH}`;
+    const challenge = presented
+      ? `Bearer resource_metadata="${metadata}", error="invalid_token", error_description="The access token is not valid; it may have expired or been revoked"`
+      : `Bearer resource_metadata="${metadata}"`;
+    reply.header("www-authenticate", challenge);
+    const message = presented
+      ? "The access token is not valid; it may have expired or been revoked. Refresh it, or authorize again"
+      : "Missing access token: connect with OAuth (see the resource metadata in WWW-Authenticate)";
+    sendError(request, reply, new DomainError("unauthenticated", message));
+    return undefined;
+  }
+}
+
+async function callTool(
+  deps: OperationCallDeps,
+  request: FastifyRequest,
+  tool: OperationTool,
+  context: RequestContext,
+  args: Record<string, unknown>,
+): Promise<CallToolResult> {
+  try {
+    const data = await invokeOperation(deps, tool.op, context, tool.toRawInput(args));
+    if (data === null || typeof data !== "object" || Array.isArray(data)) {
+      return { content: [{ type: "text", text: `${tool.op.operationId} succeeded` }] };
+    }
+    const structured = data as Record<string, unknown>;
+    return { content: [{ type: "text", text: JSON.stringify(structured) }], structuredContent: structured };
+  } catch (error) {
+    const domain =
+      error instanceof DomainError
+        ? error
+        : new DomainError(
+            "internal_error",
+            `Internal error; quote request id ${request.id} when reporting it`,
+          );
+    if (!(error instanceof DomainError)) {
+      request.log.error(
+        { err: error, requestId: request.id, tool: tool.op.operationId },
+        "unexpected MCP tool error",
+      );
+    }
+    const body = errorBodyOf(domain, context.requestId);
+    return {
+      isError: true,
+      content: [{ type: "text", text: JSON.stringify(body) }],
+      structuredContent: { ...body },
+    };
+  }
+}

@@ -1,0 +1,145 @@
+import { parseOperationInput } from "@svc/bus";
+import { emptySchema, type Operation, operationList, operations } from "@svc/contracts";
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { operationTool, operationTools } from "./tools";
+
+const tool = (name: keyof typeof operations) => operationTool(operations[name]);
+
+describe("MCP tools from the operation table", () => {
+  it("makes one tool per operation an organisation may call, named by operationId", () => {
+    const names = operationTools().map((t) => t.definition.name);
+    const expected = operationList.filter((op) => op.access !== "operator").map((op) => op.operationId);
+    expect(names).toEqual(expected);
+    expect(new Set(names).size).toBe(names.length);
+    expect(names).not.toContain("createOrganization");
+  });
+
+  it("flattens path, body and header inputs of updateDatasetRow, requiring only the path", () => {
+    const { definition } = tool("updateDatasetRow");
+    expect(definition.name).toBe("updateDatasetRow");
+    expect(definition.description).toContain("only the cells present change");
+    expect(Object.keys(definition.inputSchema.properties as object).sort()).toEqual(
+      [
+        "custom",
+        "datasetSlug",
+        "expectedOutput",
+        "ifMatch",
+        "input",
+        "metadata",
+        "output",
+        "projectSlug",
+        "rowId",
+      ].sort(),
+    );
+    expect(definition.inputSchema.required).toEqual(["projectSlug", "datasetSlug", "rowId"]);
+    expect(definition.inputSchema.additionalProperties).toBe(false);
+    expect(definition.inputSchema.$schema).toBeUndefined();
+    expect(definition.annotations).toMatchObject({
+      readOnlyHint: false,
+      destructiveHint: false,
+      idempotentHint: true,
+    });
+  });
+
+  it("does not require fields that have a default", () => {
+    const { definition } = tool("listDatasetRows");
+    expect(definition.inputSchema.required).toEqual(["projectSlug", "datasetSlug"]);
+    expect(definition.inputSchema.properties).toMatchObject({
+      limit: { default: 50 },
+      sortDirection: { default: "desc" },
+    });
+    expect(definition.annotations.readOnlyHint).toBe(true);
+  });
+
+  it("splits arguments back into the parts the HTTP route receives, and the same schemas parse them", () => {
+    const update = tool("updateDatasetRow");
+    const raw = update.toRawInput({
+      projectSlug: "p",
+      datasetSlug: "d",
+      rowId: "r0",
+      ifMatch: 3,
+      output: null,
+      custom: { c1: "easy" },
+    });
+    expect(raw).toEqual({
+      params: { projectSlug: "p", datasetSlug: "d", rowId: "r0" },
+      query: {},
+      body: { output: null, custom: { c1: "easy" } },
+      headers: { ifMatch: 3 },
+    });
+    expect(parseOperationInput(operations.updateDatasetRow, raw)).toMatchObject({
+      headers: { ifMatch: 3 },
+      body: { output: null, custom: { c1: "easy" } },
+    });
+  });
+
+  it("turns numbers and booleans of the query into the strings a URL would carry", () => {
+    const raw = tool("listDatasetColumns").toRawInput({
+      projectSlug: "p",
+      datasetSlug: "d",
+      includeRemoved: true,
+    });
+    expect(raw.query).toEqual({ includeRemoved: "true" });
+    expect(parseOperationInput(operations.listDatasetColumns, raw).query).toEqual({ includeRemoved: true });
+    const list = tool("listDatasetRows").toRawInput({ projectSlug: "p", datasetSlug: "d", limit: 10 });
+    expect(parseOperationInput(operations.listDatasetRows, list).query).toMatchObject({ limit: 10 });
+  });
+
+  it("sends an unknown argument where a strict schema refuses it by name", () => {
+    const withBody = tool("updateDatasetRow").toRawInput({
+      projectSlug: "p",
+      datasetSlug: "d",
+      rowId: "r",
+      colour: 1,
+    });
+    expect(withBody.body).toEqual({ colour: 1 });
+    expect(() => parseOperationInput(operations.updateDatasetRow, withBody)).toThrow(/colour/);
+    const withoutBody = tool("getDataset").toRawInput({ projectSlug: "p", datasetSlug: "d", colour: 1 });
+    expect(withoutBody.query).toEqual({ colour: "1" });
+    expect(() => parseOperationInput(operations.getDataset, withoutBody)).toThrow(/colour/);
+  });
+
+  it("gives a body operation an empty body when no body argument is sent, so validation names what is missing", () => {
+    const raw = tool("createProject").toRawInput({});
+    expect(raw.body).toEqual({});
+    expect(() => parseOperationInput(operations.createProject, raw)).toThrow(/body\.name/);
+  });
+
+  const fake = (spec: { params?: z.ZodType; body?: z.ZodType }): Operation => ({
+    operationId: "fake",
+    command: "fake",
+    method: "POST",
+    path: "/v1/fake",
+    tag: "projects",
+    summary: "Fake",
+    subject: "svc.v1.fake",
+    access: "member",
+    params: spec.params ?? emptySchema,
+    query: emptySchema,
+    body: spec.body ?? null,
+    headers: null,
+    response: null,
+    successStatus: 204,
+    errors: [],
+    paginated: false,
+  });
+
+  it("refuses an operation whose parts share a field name", () => {
+    const op = fake({
+      params: z.strictObject({ name: z.string() }),
+      body: z.strictObject({ name: z.string() }),
+    });
+    expect(() => operationTool(op)).toThrow('fake: "name" is both a params and a body field');
+  });
+
+  it("sees through wrappers of an object body, and passes any other body as one argument", () => {
+    const wrapped = operationTool(
+      fake({ body: z.strictObject({ limit: z.number().default(5) }).prefault({}) }),
+    );
+    expect(Object.keys(wrapped.definition.inputSchema.properties as object)).toEqual(["limit"]);
+    const list = operationTool(fake({ body: z.array(z.string()) }));
+    expect(list.definition.inputSchema.required).toEqual(["body"]);
+    expect(list.toRawInput({ body: ["a"] }).body).toEqual(["a"]);
+  });
+});

@@ -1,0 +1,115 @@
+import type { RawInput } from "@svc/bus";
+import { type Operation, operationList } from "@svc/contracts";
+import { z } from "zod";
+
+/** An MCP tool as `tools/list` shows it. */
+export interface ToolDefinition {
+  name: string;
+  title: string;
+  description: string;
+  inputSchema: { type: "object"; [key: string]: unknown };
+  annotations: {
+    readOnlyHint: boolean;
+    destructiveHint: boolean;
+    idempotentHint: boolean;
+    openWorldHint: false;
+  };
+}
+
+/** One tool per operation, and how its flat arguments become the operation's raw input. */
+export interface OperationTool {
+  op: Operation;
+  definition: ToolDefinition;
+  toRawInput(args: Record<string, unknown>): RawInput;
+}
+
+type Part = "params" | "query" | "headers" | "body";
+
+/** The object inside wrappers that do not change the fields (default, prefault, optional, pipe input). */
+function objectShapeOf(schema: z.ZodType): Record<string, z.ZodType> | undefined {
+  let current: unknown = schema;
+  for (let depth = 0; depth < 8; depth++) {
+    if (current instanceof z.ZodObject) return current.shape as Record<string, z.ZodType>;
+    const def = (current as { _zod?: { def?: { innerType?: unknown; in?: unknown } } })._zod?.def;
+    current = def?.innerType ?? def?.in;
+    if (current === undefined) return undefined;
+  }
+  return undefined;
+}
+
+/** A part's fields as tool arguments; a body that is not an object is one argument, `body`. */
+function fieldsOf(op: Operation, part: Part): Record<string, z.ZodType> {
+  const schema = op[part];
+  if (schema === null) return {};
+  const shape = objectShapeOf(schema);
+  if (shape) return shape;
+  if (part === "body") return { body: schema };
+  throw new Error(
+    `${op.operationId}: its ${part} schema is not an object, so it cannot become tool arguments`,
+  );
+}
+
+/**
+ * A tool's arguments are the operation's path parameters, query parameters, header inputs (If-Match as
+ * `ifMatch`) and body fields side by side. Names are unique across the parts (checked here, once), so
+ * that each argument goes back to the part it came from.
+ */
+export function operationTool(op: Operation): OperationTool {
+  const owner = new Map<string, Part>();
+  const shape: Record<string, z.ZodType> = {};
+  for (const part of ["params", "query", "headers", "body"] as const) {
+    for (const [name, field] of Object.entries(fieldsOf(op, part))) {
+      const taken = owner.get(name);
+      if (taken) throw new Error(`${op.operationId}: "${name}" is both a ${taken} and a ${part} field`);
+      owner.set(name, part);
+      shape[name] = field;
+    }
+  }
+  const { $schema: _dialect, ...inputSchema } = z.toJSONSchema(z.strictObject(shape), {
+    io: "input",
+    unrepresentable: "any",
+  });
+  const definition: ToolDefinition = {
+    name: op.operationId,
+    title: op.summary,
+    description: op.description ? `${op.summary}.\n\n${op.description}` : `${op.summary}.`,
+    inputSchema: { ...inputSchema, type: "object" },
+    annotations: {
+      readOnlyHint: op.method === "GET",
+      destructiveHint: op.method === "DELETE",
+      idempotentHint: op.method !== "POST",
+      openWorldHint: false,
+    },
+  };
+  const wholeBody = op.body !== null && objectShapeOf(op.body) === undefined;
+  return { op, definition, toRawInput: (args) => toRawInput(op, owner, wholeBody, args) };
+}
+
+/**
+ * Splits the arguments back into the parts the HTTP route would have received. Query values are
+ * strings on the wire, so numbers and booleans become strings and the same schemas parse them. An
+ * argument the tool does not have goes to the body (or the query), whose strict schema refuses it by name.
+ */
+function toRawInput(
+  op: Operation,
+  owner: ReadonlyMap<string, Part>,
+  wholeBody: boolean,
+  args: Record<string, unknown>,
+): RawInput {
+  const raw: RawInput = { params: {}, query: {}, body: undefined, headers: {} };
+  const body: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(args)) {
+    const part = owner.get(name) ?? (op.body === null ? "query" : "body");
+    if (part === "body") body[name] = value;
+    else if (part === "query")
+      raw.query[name] = typeof value === "number" || typeof value === "boolean" ? String(value) : value;
+    else raw[part][name] = value;
+  }
+  if (op.body !== null) raw.body = wholeBody ? body.body : body;
+  return raw;
+}
+
+/** Every operation an organisation's credential may call; operator-only ones are not tools. */
+export function operationTools(operations: readonly Operation[] = operationList): OperationTool[] {
+  return operations.filter((op) => op.access !== "operator").map(operationTool);
+}

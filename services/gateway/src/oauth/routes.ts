@@ -1,0 +1,295 @@
+import { type Bus, callSubject } from "@svc/bus";
+import {
+  type AuthorizationRequest,
+  authorizationRequestSchema,
+  checkedAuthorizationSchema,
+  DomainError,
+  errorStatus,
+  issuedAuthorizationCodeSchema,
+  oauthClientSchema,
+  oauthError,
+  oauthErrorOf,
+  type RequestContext,
+  revokeTokenInputSchema,
+  roleSchema,
+  subjects,
+  tokenRequestSchema,
+  tokenResponseSchema,
+} from "@svc/contracts";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { z } from "zod";
+import { toDomainError } from "../errors";
+import { consentPage, errorPage } from "./consent-page";
+
+export interface OAuthRouteDeps {
+  bus: Bus;
+  timeoutMs: number;
+  /** The address clients reach this gateway at, without a trailing slash. */
+  publicUrl(request: FastifyRequest): string;
+}
+
+export const MCP_PATH = "/v1/mcp";
+export const RESOURCE_METADATA_PATH = "/.well-known/oauth-protected-resource";
+
+/** The protected resource is the whole API; `<base>/v1/mcp` names the MCP endpoint within it. */
+export const resourcesOf = (base: string): string[] => [base, `${base}${MCP_PATH}`];
+
+/**
+ * The OAuth 2.1 authorization server as MCP's authorization specification asks for it: metadata (RFC
+ * 9728, RFC 8414), dynamic registration (RFC 7591), the code flow with PKCE and a consent page, the token
+ * endpoint and revocation (RFC 7009). The gateway only speaks HTTP; `auth` decides everything.
+ */
+export function registerOAuthRoutes(app: FastifyInstance, deps: OAuthRouteDeps): void {
+  app.get(RESOURCE_METADATA_PATH, async (request, reply) =>
+    noStore(reply).send(resourceMetadata(deps.publicUrl(request), "")),
+  );
+  app.get(`${RESOURCE_METADATA_PATH}${MCP_PATH}`, async (request, reply) =>
+    noStore(reply).send(resourceMetadata(deps.publicUrl(request), MCP_PATH)),
+  );
+  app.get("/.well-known/oauth-authorization-server", async (request, reply) =>
+    noStore(reply).send(authorizationServerMetadata(deps.publicUrl(request))),
+  );
+
+  // Form bodies only here: the API itself takes JSON and nothing else.
+  app.register(async (scope) => {
+    scope.addContentTypeParser(
+      "application/x-www-form-urlencoded",
+      { parseAs: "string" },
+      (_request, body, done) => done(null, formFields(String(body))),
+    );
+    scope.setErrorHandler((error, request, reply) => sendOAuthError(request, reply, error));
+
+    scope.post("/oauth/register", async (request, reply) => {
+      const client = oauthClientSchema.parse(
+        await ask(deps, request, subjects.oauth.registerClient, request.body ?? {}),
+      );
+      return noStore(reply).status(201).send(client);
+    });
+
+    scope.get("/oauth/authorize", async (request, reply) => showConsent(deps, request, reply));
+    scope.post("/oauth/authorize", async (request, reply) => answerConsent(deps, request, reply));
+
+    scope.post("/oauth/token", async (request, reply) => {
+      const input = {
+        request: fields(tokenRequestSchema, request.body),
+        resources: resourcesOf(deps.publicUrl(request)),
+      };
+      const tokens = tokenResponseSchema.parse(await ask(deps, request, subjects.oauth.token, input));
+      return noStore(reply).send(tokens);
+    });
+
+    scope.post("/oauth/revoke", async (request, reply) => {
+      await ask(deps, request, subjects.oauth.revoke, fields(revokeTokenInputSchema, request.body));
+      return noStore(reply).status(200).send();
+    });
+  });
+}
+
+function resourceMetadata(base: string, path: string) {
+  return {
+    resource: `${base}${path}`,
+    authorization_servers: [base],
+    bearer_methods_supported: ["header"],
+    resource_name: "svc API",
+    resource_documentation: `${base}/v1/openapi.json`,
+  };
+}
+
+function authorizationServerMetadata(base: string) {
+  return {
+    issuer: base,
+    authorization_endpoint: `${base}/oauth/authorize`,
+    token_endpoint: `${base}/oauth/token`,
+    registration_endpoint: `${base}/oauth/register`,
+    revocation_endpoint: `${base}/oauth/revoke`,
+    response_types_supported: ["code"],
+    response_modes_supported: ["query"],
+    grant_types_supported: ["authorization_code", "refresh_token"],
+    code_challenge_methods_supported: ["S256"],
+    token_endpoint_auth_methods_supported: ["none"],
+    revocation_endpoint_auth_methods_supported: ["none"],
+    authorization_response_iss_parameter_supported: true,
+  };
+}
+
+async function showConsent(deps: OAuthRouteDeps, request: FastifyRequest, reply: FastifyReply) {
+  const authorization = fields(authorizationRequestSchema, request.query);
+  try {
+    const checked = await check(deps, request, authorization);
+    return html(reply, 200, consentPage(checked));
+  } catch (error) {
+    return refuse(deps, request, reply, authorization, error);
+  }
+}
+
+async function answerConsent(deps: OAuthRouteDeps, request: FastifyRequest, reply: FastifyReply) {
+  const form = (request.body ?? {}) as Record<string, unknown>;
+  const authorization = fields(authorizationRequestSchema, pick(form, authorizationRequestSchema));
+  const base = deps.publicUrl(request);
+  try {
+    if (form.decision !== "approve") {
+      await check(deps, request, authorization);
+      throw oauthError("access_denied", "The person declined to grant access", { redirect: true });
+    }
+    const role = roleSchema.safeParse(form.role);
+    if (!role.success)
+      throw new DomainError("forbidden", "Choose the role to grant: owner, admin, member or viewer");
+    const input = {
+      request: authorization,
+      resources: resourcesOf(base),
+      apiKey: typeof form.api_key === "string" ? form.api_key.trim() : "",
+      role: role.data,
+    };
+    const issued = issuedAuthorizationCodeSchema.parse(
+      await ask(deps, request, subjects.oauth.approveAuthorization, input),
+    );
+    const target = new URL(issued.redirectUri);
+    target.searchParams.set("code", issued.code);
+    if (issued.state !== undefined) target.searchParams.set("state", issued.state);
+    target.searchParams.set("iss", base);
+    return noStore(reply).redirect(target.toString(), 303);
+  } catch (error) {
+    if (
+      error instanceof DomainError &&
+      !oauthErrorOf(error) &&
+      (error.code === "unauthenticated" || error.code === "forbidden")
+    ) {
+      // The key or the role was wrong: the person may try again on the same page.
+      const checked = await check(deps, request, authorization);
+      const role = roleSchema.safeParse(form.role);
+      return html(
+        reply,
+        errorStatus[error.code],
+        consentPage(checked, { error: error.message, ...(role.success ? { role: role.data } : {}) }),
+      );
+    }
+    return refuse(deps, request, reply, authorization, error);
+  }
+}
+
+/** Sends an error back to the client when its redirect URI is known good, or shows it to the person. */
+function refuse(
+  deps: OAuthRouteDeps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  authorization: AuthorizationRequest,
+  error: unknown,
+) {
+  const domain = asDomainError(request, error);
+  const oauth = oauthErrorOf(domain);
+  if (oauth?.redirect && authorization.redirect_uri) {
+    const target = new URL(authorization.redirect_uri);
+    target.searchParams.set("error", oauth.error);
+    target.searchParams.set("error_description", domain.message);
+    if (authorization.state !== undefined) target.searchParams.set("state", authorization.state);
+    target.searchParams.set("iss", deps.publicUrl(request));
+    return noStore(reply).redirect(target.toString(), 303);
+  }
+  return html(reply, oauth ? 400 : errorStatus[domain.code], errorPage(domain.message));
+}
+
+async function check(deps: OAuthRouteDeps, request: FastifyRequest, authorization: AuthorizationRequest) {
+  const input = { request: authorization, resources: resourcesOf(deps.publicUrl(request)) };
+  return checkedAuthorizationSchema.parse(await ask(deps, request, subjects.oauth.checkAuthorization, input));
+}
+
+function ask(
+  deps: OAuthRouteDeps,
+  request: FastifyRequest,
+  subject: string,
+  input: unknown,
+): Promise<unknown> {
+  const context: RequestContext = { organizationId: null, role: null, actor: null, requestId: request.id };
+  return callSubject(deps.bus, subject, { context, input }, { timeoutMs: deps.timeoutMs });
+}
+
+/**
+ * The protocol's parameters, each a single string: RFC 6749 §3.1 forbids repeating one, so a repeated
+ * or non-string parameter is an `invalid_request`, and parameters this server does not know are ignored.
+ */
+function fields<S extends z.ZodObject>(schema: S, source: unknown): z.output<S> {
+  const result = schema.safeParse(pick(source, schema));
+  if (!result.success) {
+    const names = [...new Set(result.error.issues.map((issue) => String(issue.path[0] ?? "request")))];
+    throw new DomainError("validation_failed", `Invalid or repeated parameter: ${names.join(", ")}`, {
+      oauthError: "invalid_request",
+      redirect: false,
+    });
+  }
+  return result.data;
+}
+
+function pick(source: unknown, schema: z.ZodObject): Record<string, unknown> {
+  if (typeof source !== "object" || source === null) return {};
+  const values: Record<string, unknown> = {};
+  for (const key of Object.keys(schema.shape)) {
+    const value = (source as Record<string, unknown>)[key];
+    if (value !== undefined && value !== "") values[key] = value;
+  }
+  return values;
+}
+
+/** `a=1&b=2&b=3` → `{a: "1", b: ["2", "3"]}`. */
+function formFields(body: string): Record<string, string | string[]> {
+  const values: Record<string, string | string[]> = {};
+  for (const [key, value] of new URLSearchParams(body)) {
+    const existing = values[key];
+    values[key] =
+      existing === undefined ? value : [...(Array.isArray(existing) ? existing : [existing]), value];
+  }
+  return values;
+}
+
+function asDomainError(request: FastifyRequest, error: unknown): DomainError {
+  if (error instanceof DomainError) return error;
+  request.log.error({ err: error, requestId: request.id }, "unexpected OAuth error");
+  return new DomainError(
+    "internal_error",
+    `Internal error; quote request id ${request.id} when reporting it`,
+  );
+}
+
+/** RFC 6749 §5.2: `{error, error_description}`, 400 (401 for `invalid_client`), never cached. */
+function sendOAuthError(request: FastifyRequest, reply: FastifyReply, error: unknown) {
+  const domain = toDomainError(error, bodyLimitOf(request)) ?? asDomainError(request, error);
+  return noStore(reply)
+    .status(errorStatus[domain.code])
+    .send({ error: oauthCodeOf(domain), error_description: domain.message });
+}
+
+function oauthCodeOf(error: DomainError): string {
+  const oauth = oauthErrorOf(error);
+  if (oauth) return oauth.error;
+  switch (error.code) {
+    case "validation_failed":
+    case "unsupported_media_type":
+    case "payload_too_large":
+      return "invalid_request";
+    case "service_unavailable":
+    case "upstream_timeout":
+      return "temporarily_unavailable";
+    default:
+      return "server_error";
+  }
+}
+
+const bodyLimitOf = (request: FastifyRequest): number =>
+  request.server.initialConfig.bodyLimit ?? 1024 * 1024;
+
+function noStore(reply: FastifyReply): FastifyReply {
+  return reply.header("cache-control", "no-store").header("pragma", "no-cache");
+}
+
+function html(reply: FastifyReply, status: number, body: string) {
+  return noStore(reply)
+    .status(status)
+    .header("content-type", "text/html; charset=utf-8")
+    .header("x-frame-options", "DENY")
+    .header("x-content-type-options", "nosniff")
+    .header("referrer-policy", "no-referrer")
+    .header(
+      "content-security-policy",
+      "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'",
+    )
+    .send(body);
+}

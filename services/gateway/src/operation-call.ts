@@ -1,0 +1,49 @@
+import { type Bus, callOperation, parseOperationInput, type RawInput } from "@svc/bus";
+import {
+  DomainError,
+  type Operation,
+  type OperationOutput,
+  type RequestContext,
+  roleAtLeast,
+} from "@svc/contracts";
+
+export interface OperationCallDeps {
+  bus: Bus;
+  timeoutMs: number;
+}
+
+/**
+ * The one path every call of an operation takes once its caller is known, whether it came as an HTTP
+ * request or as an MCP tool call: role check, validation against the operation's schemas, then one bus
+ * request. Rate limits, when there are any, belong here too, so that no surface can skip them.
+ */
+export async function invokeOperation<O extends Operation>(
+  deps: OperationCallDeps,
+  op: O,
+  context: RequestContext,
+  raw: RawInput,
+): Promise<OperationOutput<O>> {
+  authorise(op, context);
+  parseOperationInput(op, raw);
+  return callOperation(deps.bus, op, context, raw, { timeoutMs: deps.timeoutMs });
+}
+
+/** The caller's role must reach the operation's least role; operator operations were checked by token. */
+function authorise(op: Operation, context: RequestContext): void {
+  if (op.access === "operator") {
+    if (context.organizationId !== null) {
+      throw new DomainError("unauthenticated", "This route needs the operator token");
+    }
+    return;
+  }
+  if (context.role === null || context.organizationId === null) {
+    throw new DomainError("unauthenticated", "This operation needs an API key");
+  }
+  if (!roleAtLeast(context.role, op.access)) {
+    throw new DomainError(
+      "forbidden",
+      `This key's role (${context.role}) may not do this; ${op.operationId} needs ${op.access} or higher`,
+      { role: context.role, required: op.access },
+    );
+  }
+}

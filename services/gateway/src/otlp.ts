@@ -1,0 +1,49 @@
+import { PassThrough } from "node:stream";
+import { createGunzip } from "node:zlib";
+import { DomainError } from "@svc/contracts";
+import type { FastifyInstance } from "fastify";
+
+/**
+ * What OpenTelemetry exporters send besides plain JSON: gzip bodies (the Collector's default) are
+ * unpacked, within the same body limit; protobuf bodies get a 415 that says how to switch to JSON.
+ */
+export function acceptOtlpExporters(app: FastifyInstance): void {
+  app.addContentTypeParser(
+    ["application/x-protobuf", "application/protobuf"],
+    { parseAs: "buffer" },
+    (_request, _body, done) =>
+      done(
+        new DomainError(
+          "unsupported_media_type",
+          'OTLP protobuf is not accepted; configure the OpenTelemetry exporter for OTLP/HTTP JSON (for example @opentelemetry/exporter-trace-otlp-http, or OTEL_EXPORTER_OTLP_PROTOCOL=http/json) so that it sends "Content-Type: application/json"',
+        ),
+      ),
+  );
+
+  app.addHook("preParsing", async (request, _reply, payload) => {
+    const encoding = request.headers["content-encoding"]?.trim().toLowerCase();
+    if (encoding === undefined || encoding === "" || encoding === "identity") return payload;
+    if (encoding !== "gzip") {
+      throw new DomainError(
+        "unsupported_media_type",
+        `Content-Encoding "${encoding}" is not accepted; send the body uncompressed or with gzip`,
+      );
+    }
+    // Fastify compares Content-Length with the bytes received, and the body limit with what comes out.
+    const body = Object.assign(new PassThrough(), { receivedEncodedLength: 0 });
+    const gunzip = createGunzip();
+    payload.on("data", (chunk: Buffer) => {
+      body.receivedEncodedLength += chunk.length;
+    });
+    payload.on("error", (error) => body.destroy(error));
+    gunzip.on("error", (error) =>
+      body.destroy(
+        new DomainError("validation_failed", `The gzip body could not be unpacked: ${error.message}`, {
+          issues: [],
+        }),
+      ),
+    );
+    payload.pipe(gunzip).pipe(body);
+    return body;
+  });
+}

@@ -1,0 +1,106 @@
+import type { RawInput } from "@svc/bus";
+import { DomainError, type Operation, operationList, type RequestContext } from "@svc/contracts";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import { z } from "zod";
+import type { CredentialCache } from "./credential-cache";
+import { invokeOperation, type OperationCallDeps } from "./operation-call";
+
+export interface RouteDeps extends OperationCallDeps {
+  credentials: CredentialCache;
+  /** Checks the operator token; undefined when operator routes are disabled. */
+  isOperator: ((token: string) => boolean) | undefined;
+}
+
+const BEARER = /^Bearer\s+([\x21-\x7e]{1,512})\s*$/i;
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
+
+/** One Fastify route per operation of the table: authenticate, then authorise, validate and forward. */
+export function registerOperations(app: FastifyInstance, deps: RouteDeps): void {
+  for (const op of operationList) {
+    if (op.access === "operator" && !deps.isOperator) continue;
+    app.route({
+      method: op.method,
+      url: op.path.replace(/\{(\w+)\}/g, ":$1"),
+      handler: async (request, reply) => {
+        const context = await authenticate(op, request, deps);
+        const data = await invokeOperation(deps, op, context, rawInput(op, request));
+        reply.status(op.successStatus);
+        return op.successStatus === 204 ? reply.send() : reply.send(data);
+      },
+    });
+  }
+}
+
+export function bearerToken(request: FastifyRequest): string {
+  const header = request.headers.authorization;
+  if (!header) {
+    throw new DomainError("unauthenticated", 'Missing API key: send it as "Authorization: Bearer <key>"');
+  }
+  const match = BEARER.exec(header);
+  if (!match?.[1]) {
+    throw new DomainError("unauthenticated", 'Malformed Authorization header: expected "Bearer <key>"');
+  }
+  return match[1];
+}
+
+async function authenticate(
+  op: Operation,
+  request: FastifyRequest,
+  deps: RouteDeps,
+): Promise<RequestContext> {
+  const token = bearerToken(request);
+  const idempotencyKey = idempotencyKeyOf(request);
+  const base = { requestId: request.id, ...(idempotencyKey ? { idempotencyKey } : {}) };
+  if (op.access === "operator") {
+    if (!deps.isOperator?.(token))
+      throw new DomainError("unauthenticated", "This route needs the operator token");
+    return { ...base, organizationId: null, role: null, actor: null };
+  }
+  const credential = await deps.credentials.verify(token, request.id);
+  return {
+    ...base,
+    organizationId: credential.organizationId,
+    role: credential.role,
+    actor: credential.actor,
+  };
+}
+
+function idempotencyKeyOf(request: FastifyRequest): string | undefined {
+  const key = request.headers["idempotency-key"];
+  if (key === undefined) return undefined;
+  if (typeof key !== "string" || !IDEMPOTENCY_KEY.test(key)) {
+    throw new DomainError("validation_failed", "Idempotency-Key must be 1-255 visible ASCII characters", {
+      issues: [
+        { path: "header.Idempotency-Key", message: "must be 1-255 visible ASCII characters", code: "custom" },
+      ],
+    });
+  }
+  return key;
+}
+
+function rawInput(op: Operation, request: FastifyRequest): RawInput {
+  return {
+    params: (request.params ?? {}) as Record<string, unknown>,
+    query: (request.query ?? {}) as Record<string, unknown>,
+    body: request.body,
+    headers: headerInput(op, request),
+  };
+}
+
+/** Header inputs are named in camelCase in the table (`ifMatch`) and kebab-case on the wire (`If-Match`). */
+function headerInput(op: Operation, request: FastifyRequest): Record<string, unknown> {
+  if (!(op.headers instanceof z.ZodObject)) return {};
+  const values: Record<string, unknown> = {};
+  for (const key of Object.keys(op.headers.shape)) {
+    const value = request.headers[key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)];
+    if (typeof value === "string") values[key] = key === "ifMatch" ? unquoteEtag(value) : value;
+  }
+  return values;
+}
+
+/** `If-Match: 3`, `"3"` and `W/"3"` all mean version 3. */
+const unquoteEtag = (value: string) =>
+  value
+    .trim()
+    .replace(/^W\//, "")
+    .replace(/^"(.*)"$/, "$1");
