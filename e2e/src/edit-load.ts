@@ -1,0 +1,158 @@
+import { readFileSync } from "node:fs";
+import pg from "pg";
+import type { Client } from "./http";
+
+/** One row that one load worker edits, again and again. */
+export interface EditTarget {
+  datasetId: string;
+  base: string;
+  rowId: string;
+}
+
+/** An edit the platform answered 200 to: it must be in the database at that version. */
+export interface AcknowledgedEdit {
+  datasetId: string;
+  rowId: string;
+  version: number;
+  value: number;
+}
+
+export interface EditLoadOptions {
+  baseUrl: string;
+  apiKey: string;
+  /** A request that takes longer is aborted and counted as hung (status 0). */
+  requestTimeoutMs: number;
+  /** The load stops by itself after this long, whatever happens. */
+  maxDurationMs?: number;
+}
+
+/**
+ * Workers that each edit their own rows in a loop, recording every answer, until stopped. Every
+ * request is bounded by `requestTimeoutMs`: one that outlives it is recorded as hung, never awaited.
+ */
+export class EditLoad {
+  readonly acknowledged: AcknowledgedEdit[] = [];
+  readonly statuses = new Map<number, number>();
+  maxLatencyMs = 0;
+  private stopped = false;
+  private seq = 0;
+  private readonly running: Promise<void>;
+
+  constructor(
+    private readonly options: EditLoadOptions,
+    workers: EditTarget[][],
+  ) {
+    const deadline = Date.now() + (options.maxDurationMs ?? 60_000);
+    this.running = Promise.all(workers.map((rows) => this.work(rows, deadline))).then(() => undefined);
+  }
+
+  /** Answers counted so far with `status`. */
+  count(status: number): number {
+    return this.statuses.get(status) ?? 0;
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.running;
+  }
+
+  private async work(rows: EditTarget[], deadline: number): Promise<void> {
+    for (let i = 0; !this.stopped && Date.now() < deadline; i++) {
+      const target = rows[i % rows.length] as EditTarget;
+      const value = ++this.seq;
+      const started = Date.now();
+      const status = await this.edit(target, value);
+      this.maxLatencyMs = Math.max(this.maxLatencyMs, Date.now() - started);
+      this.statuses.set(status.code, (this.statuses.get(status.code) ?? 0) + 1);
+      if (status.version !== undefined) {
+        this.acknowledged.push({
+          datasetId: target.datasetId,
+          rowId: target.rowId,
+          version: status.version,
+          value,
+        });
+      } else if (status.code !== 0) {
+        // A refused edit: the client backs off a little, as a real one would after a 503.
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    }
+  }
+
+  private async edit(target: EditTarget, value: number): Promise<{ code: number; version?: number }> {
+    try {
+      const response = await fetch(`${this.options.baseUrl}${target.base}/rows/${target.rowId}`, {
+        method: "PATCH",
+        headers: { authorization: `Bearer ${this.options.apiKey}`, "content-type": "application/json" },
+        body: JSON.stringify({ expectedOutput: { value } }),
+        signal: AbortSignal.timeout(this.options.requestTimeoutMs),
+      });
+      const body = (await response.json()) as { version?: number };
+      return response.status === 200
+        ? { code: 200, version: body.version as number }
+        : { code: response.status };
+    } catch {
+      return { code: 0 };
+    }
+  }
+}
+
+/** Datasets of `rows` rows each, spread over `workers` workers so that no two workers share a row. */
+export async function makeEditTargets(
+  api: Client,
+  project: string,
+  { datasets, rows, workers }: { datasets: number; rows: number; workers: number },
+): Promise<EditTarget[][]> {
+  const all: EditTarget[] = [];
+  for (let d = 0; d < datasets; d++) {
+    const created = await api.post<{ id: string; slug: string }>(`/v1/projects/${project}/datasets`, {
+      name: `Load ${d}`,
+    });
+    if (created.status !== 201) throw new Error(`creating a dataset failed: ${created.status}`);
+    const base = `/v1/projects/${project}/datasets/${created.body.slug}`;
+    const rowIds = Array.from({ length: rows }, (_, i) => `r${i}`);
+    const inserted = await api.post(`${base}/rows`, { rows: rowIds.map((id) => ({ id, input: id })) });
+    if (inserted.status !== 201) throw new Error(`inserting rows failed: ${inserted.status}`);
+    for (const rowId of rowIds) all.push({ datasetId: created.body.id, base, rowId });
+  }
+  return Array.from({ length: workers }, (_, w) => all.filter((_, i) => i % workers === w));
+}
+
+/**
+ * Proves that each acknowledged edit is in the database: the row has a revision starting at the
+ * version the edit was acknowledged with, holding the value it wrote.
+ */
+export async function assertAcknowledgedEditsPresent(
+  databaseUrl: string,
+  edits: readonly AcknowledgedEdit[],
+): Promise<void> {
+  const db = new pg.Client({ connectionString: databaseUrl });
+  await db.connect();
+  try {
+    const missing = await db.query(
+      `SELECT a.dataset_id, a.row_id, a.version, a.value, r.expected_output
+       FROM unnest($1::text[], $2::text[], $3::int[], $4::int[]) AS a(dataset_id, row_id, version, value)
+       LEFT JOIN row_revisions r
+         ON r.dataset_id::text = a.dataset_id AND r.row_id = a.row_id AND r.version_from = a.version
+       WHERE r.row_id IS NULL OR (r.expected_output ->> 'value')::int IS DISTINCT FROM a.value
+       LIMIT 5`,
+      [
+        edits.map((e) => e.datasetId),
+        edits.map((e) => e.rowId),
+        edits.map((e) => e.version),
+        edits.map((e) => e.value),
+      ],
+    );
+    if (missing.rows.length > 0) {
+      throw new Error(`acknowledged edits missing from the database: ${JSON.stringify(missing.rows)}`);
+    }
+  } finally {
+    await db.end();
+  }
+}
+
+/** Resident memory of a process, in MB, from /proc. */
+export function rssMb(pid: number): number {
+  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+  if (!match) throw new Error(`no VmRSS for process ${pid}`);
+  return Number(match[1]) / 1024;
+}

@@ -1,0 +1,320 @@
+import { request as httpRequest } from "node:http";
+import { realInfra } from "@svc/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { auditVersions } from "./audit";
+import {
+  assertAcknowledgedEditsPresent,
+  EditLoad,
+  type EditTarget,
+  makeEditTargets,
+  rssMb,
+} from "./edit-load";
+import { client } from "./http";
+import { PrivateNats } from "./nats-server";
+import { type Platform, type RunningProcess, startPlatform, waitFor, waitReady } from "./platform";
+import { TcpProxy } from "./tcp-proxy";
+
+const infra = realInfra();
+
+/** The gateway's bus timeout in these tests; no request may take much longer than this. */
+const REQUEST_TIMEOUT_MS = 2_000;
+const MARGIN_MS = 1_500;
+
+interface Setup {
+  platform: Platform;
+  workers: EditTarget[][];
+}
+
+async function setUp(platform: Platform, shape = { datasets: 4, rows: 8, workers: 8 }): Promise<Setup> {
+  const api = client(platform.baseUrl, platform.ownerKey);
+  const project = await api.post<{ slug: string }>("/v1/projects", { name: "Faults" });
+  expect(project.status).toBe(201);
+  return { platform, workers: await makeEditTargets(api, project.body.slug, shape) };
+}
+
+function loadOn({ platform, workers }: Setup): EditLoad {
+  return new EditLoad(
+    {
+      baseUrl: platform.baseUrl,
+      apiKey: platform.ownerKey,
+      requestTimeoutMs: REQUEST_TIMEOUT_MS + MARGIN_MS,
+    },
+    workers,
+  );
+}
+
+async function acknowledgedMoreThan(load: EditLoad, n: number, timeoutMs = 20_000): Promise<void> {
+  await waitFor(
+    `more than ${n} acknowledged edits`,
+    async () => (load.acknowledged.length > n ? true : undefined),
+    timeoutMs,
+  );
+}
+
+/** After a fault: every answer was a success or a retryable refusal, none hung, nothing was lost. */
+async function expectSurvived(platform: Platform, load: EditLoad, allowed: number[]): Promise<void> {
+  expect(load.count(0)).toBe(0);
+  expect([...load.statuses.keys()].filter((status) => !allowed.includes(status))).toEqual([]);
+  expect(load.maxLatencyMs).toBeLessThanOrEqual(REQUEST_TIMEOUT_MS + MARGIN_MS);
+  await auditVersions(platform.databaseUrl);
+  await assertAcknowledgedEditsPresent(platform.databaseUrl, load.acknowledged);
+}
+
+function alive(platform: Platform): RunningProcess[] {
+  return platform.processes.filter((p) => p.child.exitCode === null && p.child.signalCode === null);
+}
+
+/** One request on its own connection, with node:http: a burst costs the client as little as possible. */
+function rawPatch(
+  baseUrl: string,
+  path: string,
+  apiKey: string,
+  body: unknown,
+): Promise<{ status: number; ms: number; retryAfter: string | undefined; body: unknown }> {
+  const sent = Date.now();
+  const payload = JSON.stringify(body);
+  return new Promise((resolve) => {
+    const request = httpRequest(
+      `${baseUrl}${path}`,
+      {
+        method: "PATCH",
+        agent: false,
+        timeout: BURST_TIMEOUT_MS,
+        headers: {
+          authorization: `Bearer ${apiKey}`,
+          "content-type": "application/json",
+          "content-length": Buffer.byteLength(payload),
+        },
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on("data", (chunk: Buffer) => chunks.push(chunk));
+        response.on("end", () => {
+          const retryAfter = response.headers["retry-after"];
+          resolve({
+            status: response.statusCode ?? 0,
+            ms: Date.now() - sent,
+            retryAfter: typeof retryAfter === "string" ? retryAfter : undefined,
+            body: JSON.parse(Buffer.concat(chunks).toString("utf8") || "null"),
+          });
+        });
+      },
+    );
+    const fail = () => resolve({ status: 0, ms: Date.now() - sent, retryAfter: undefined, body: undefined });
+    request.on("timeout", () => request.destroy());
+    request.on("error", fail);
+    request.end(payload);
+  });
+}
+
+const BURST_TIMEOUT_MS = 60_000;
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe.runIf(infra)("faults survived under load", () => {
+  describe("a dataset-writer killed, with two replicas", () => {
+    let setup: Setup;
+    beforeAll(async () => {
+      const platform = await startPlatform({
+        writers: 2,
+        gatewayEnv: { SVC_REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS) },
+      });
+      setup = await setUp(platform);
+    });
+    afterAll(async () => {
+      await setup?.platform.stop();
+    });
+
+    it("lets the other replica take over, loses no acknowledged edit and leaves no version gap", async () => {
+      const { platform } = setup;
+      const load = loadOn(setup);
+      await acknowledgedMoreThan(load, 100);
+      const victim = platform.processes.find((p) => p.name === "dataset-writer");
+      victim?.child.kill("SIGKILL");
+      await victim?.exited;
+      const atKill = load.acknowledged.length;
+      await acknowledgedMoreThan(load, atKill + 200);
+      await load.stop();
+
+      expect(victim?.child.signalCode).toBe("SIGKILL");
+      expect(alive(platform).filter((p) => p.name === "dataset-writer")).toHaveLength(1);
+      // Only the edits in flight on the dead replica may have failed, with 504 (or 503 while NATS notices).
+      expect(load.count(503) + load.count(504)).toBeLessThanOrEqual(8);
+      await expectSurvived(platform, load, [200, 503, 504]);
+    });
+  });
+
+  describe("NATS killed and started again", () => {
+    let setup: Setup;
+    let nats: PrivateNats;
+    beforeAll(async () => {
+      nats = await PrivateNats.start();
+      const platform = await startPlatform({
+        natsUrl: nats.url,
+        gatewayEnv: { SVC_REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS) },
+      });
+      setup = await setUp(platform);
+    });
+    afterAll(async () => {
+      await setup?.platform.stop();
+      await nats?.stop();
+    });
+
+    it("answers 503/504 within the timeout while it is down, and recovers with no process restarted", async () => {
+      const { platform } = setup;
+      const load = loadOn(setup);
+      await acknowledgedMoreThan(load, 100);
+      await nats.kill();
+      await pause(500);
+      const down = await fetch(`${platform.baseUrl}/readyz`, { signal: AbortSignal.timeout(5_000) });
+      expect(down.status).toBe(503);
+      await pause(2_500);
+      const failedWhileDown = load.count(503) + load.count(504);
+      await nats.restart();
+      const restartedAt = Date.now();
+      await waitReady(platform.baseUrl, 20_000);
+      const recoveryMs = Date.now() - restartedAt;
+      const atRestart = load.acknowledged.length;
+      await acknowledgedMoreThan(load, atRestart + 200);
+      await load.stop();
+
+      expect(failedWhileDown).toBeGreaterThan(0);
+      expect(recoveryMs).toBeLessThan(15_000);
+      expect(alive(platform)).toHaveLength(platform.processes.length);
+      await expectSurvived(platform, load, [200, 503, 504]);
+    });
+  });
+
+  describe("PostgreSQL unreachable, then back", () => {
+    let setup: Setup;
+    let proxy: TcpProxy;
+    beforeAll(async () => {
+      const target = new URL(infra?.databaseUrl ?? "postgres://127.0.0.1:5432");
+      proxy = await TcpProxy.start({ host: target.hostname, port: Number(target.port || 5432) });
+      const platform = await startPlatform({
+        serviceDatabaseUrl: (url) => proxy.urlFor(url),
+        gatewayEnv: { SVC_REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS) },
+      });
+      setup = await setUp(platform);
+    });
+    afterAll(async () => {
+      await setup?.platform.stop();
+      await proxy?.close();
+    });
+
+    it("fails fast with 503 while it is away and recovers without a restart of any service", async () => {
+      const { platform } = setup;
+      const api = client(platform.baseUrl, platform.ownerKey);
+      const target = setup.workers[0]?.[0] as EditTarget;
+      const load = loadOn(setup);
+      await acknowledgedMoreThan(load, 100);
+      await proxy.cut();
+      // Edits committed just before the cut may still be on their way back; after that, none.
+      await pause(300);
+      const cutAt = load.acknowledged.length;
+      // A read and an edit while the database is away: a quick 503, never a 500 or a hang.
+      for (const request of [
+        () => api.get(`${target.base}/rows/${target.rowId}`),
+        () => api.patch(`${target.base}/rows/${target.rowId}`, { expectedOutput: { value: -1 } }),
+      ]) {
+        const started = Date.now();
+        const answer = await request();
+        expect(answer.status).toBe(503);
+        expect(answer.body).toMatchObject({ code: "service_unavailable" });
+        expect(answer.headers.get("retry-after")).toBe("1");
+        expect(Date.now() - started).toBeLessThan(1_000);
+      }
+      await pause(2_500);
+      expect(load.acknowledged.length).toBe(cutAt);
+      expect(load.count(503)).toBeGreaterThan(0);
+      await proxy.restore();
+      await acknowledgedMoreThan(load, cutAt + 200, 15_000);
+      await load.stop();
+
+      expect(alive(platform)).toHaveLength(platform.processes.length);
+      expect(load.count(500)).toBe(0);
+      await expectSurvived(platform, load, [200, 503]);
+    });
+  });
+
+  describe("a burst far above capacity", () => {
+    const BURST = 5_000;
+    let setup: Setup;
+    beforeAll(async () => {
+      const platform = await startPlatform({
+        env: { SVC_MAX_IN_FLIGHT: "16" },
+        gatewayEnv: { SVC_REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS), SVC_GATEWAY_MAX_IN_FLIGHT: "64" },
+      });
+      setup = await setUp(platform, { datasets: 10, rows: 10, workers: 100 });
+    });
+    afterAll(async () => {
+      await setup?.platform.stop();
+    });
+
+    it(`sheds ${BURST} concurrent requests with quick 503s, keeps its memory bounded and stays correct`, async () => {
+      const { platform, workers } = setup;
+      const gateway = platform.processes.find((p) => p.name === "gateway")?.child.pid as number;
+      const targets = workers.flat();
+      const rssBefore = rssMb(gateway);
+      let rssPeak = rssBefore;
+      const sampler = setInterval(() => {
+        rssPeak = Math.max(rssPeak, rssMb(gateway));
+      }, 50);
+
+      const started = Date.now();
+      const answers = await Promise.all(
+        Array.from({ length: BURST }, async (_, i) => {
+          const target = targets[i % targets.length] as EditTarget;
+          const value = -(i + 1);
+          const answer = await rawPatch(
+            platform.baseUrl,
+            `${target.base}/rows/${target.rowId}`,
+            platform.ownerKey,
+            {
+              expectedOutput: { value },
+            },
+          );
+          const version = (answer.body as { version?: number } | undefined)?.version;
+          return {
+            ...answer,
+            ack: answer.status === 200 ? { ...target, version: version as number, value } : undefined,
+          };
+        }),
+      );
+      const burstMs = Date.now() - started;
+      clearInterval(sampler);
+      const rssAfter = rssMb(gateway);
+
+      const byStatus = (status: number) => answers.filter((a) => a.status === status);
+      const shed = byStatus(503);
+      const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+      console.info(
+        `burst of ${BURST}: ${byStatus(200).length} × 200, ${shed.length} × 503 in ${burstMs} ms; ` +
+          `503 median ${median(shed.map((a) => a.ms))} ms; gateway RSS ${rssBefore.toFixed(0)} → peak ` +
+          `${rssPeak.toFixed(0)} → ${rssAfter.toFixed(0)} MB`,
+      );
+      expect(answers.filter((a) => a.status !== 200 && a.status !== 503)).toEqual([]);
+      expect(shed.length).toBeGreaterThan(BURST / 2);
+      expect(byStatus(200).length).toBeGreaterThan(0);
+      expect(shed.every((a) => a.retryAfter === "1")).toBe(true);
+      // Refusals do not wait behind the work they refuse: they come back sooner than the accepted edits.
+      expect(median(shed.map((a) => a.ms))).toBeLessThanOrEqual(median(byStatus(200).map((a) => a.ms)));
+      expect(burstMs).toBeLessThan(BURST_TIMEOUT_MS);
+      // Memory follows the open connections (tens of kB each), not a queue of work.
+      expect(rssPeak - rssBefore).toBeLessThan(200);
+
+      // Still healthy and correct afterwards.
+      await waitReady(platform.baseUrl, 10_000);
+      const api = client(platform.baseUrl, platform.ownerKey);
+      const target = targets[0] as EditTarget;
+      expect(
+        (await api.patch(`${target.base}/rows/${target.rowId}`, { expectedOutput: { value: 0 } })).status,
+      ).toBe(200);
+      await auditVersions(platform.databaseUrl);
+      await assertAcknowledgedEditsPresent(
+        platform.databaseUrl,
+        answers.flatMap((a) => (a.ack ? [a.ack] : [])),
+      );
+    });
+  });
+});
