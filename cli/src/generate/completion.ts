@@ -1,0 +1,305 @@
+import type { CommandTree, FlagSpec } from "../spec/tree";
+
+/**
+ * What can follow each position: `""` (the root) lists resources and top-level commands, `"datasets"`
+ * lists that resource's commands, `"datasets update-row"` lists that command's flags. Every shell's
+ * script is this table plus a few lines of lookup.
+ */
+export interface CompletionTable {
+  words: Record<string, { word: string; description: string }[]>;
+  /** Flags that take a value, so that the value is not taken for a command name. */
+  valueFlags: string[];
+  /** Values offered after a flag, or after a command's argument position. */
+  values: Record<string, string[]>;
+}
+
+export function completionTable(tree: CommandTree): CompletionTable {
+  const globals = tree.globalFlags.map((flag) => flagWord(flag));
+  const words: CompletionTable["words"] = { "": [] };
+  const values: CompletionTable["values"] = {};
+  const valueFlags = new Set(tree.globalFlags.filter((flag) => flag.value).map((flag) => `--${flag.flag}`));
+  for (const flag of tree.globalFlags) if (flag.values) values[`--${flag.flag}`] = flag.values;
+  const root = words[""] ?? [];
+
+  for (const resource of tree.resources) {
+    root.push({ word: resource.name, description: resource.description });
+    words[resource.name] = resource.commands.map((command) => ({
+      word: command.name,
+      description: command.summary,
+    }));
+    for (const command of resource.commands) {
+      const flags = command.inputs.map((input) => {
+        valueFlags.add(`--${input.flag}`);
+        if (input.enum) values[`--${input.flag}`] = input.enum;
+        return { word: `--${input.flag}`, description: oneLine(input.description ?? input.name) };
+      });
+      if (command.body) {
+        valueFlags.add("--json");
+        flags.push({ word: "--json", description: "The whole request body (JSON, @file or -)" });
+      }
+      words[`${resource.name} ${command.name}`] = [...flags, ...globals, helpWord];
+    }
+  }
+  for (const group of tree.local) {
+    if (group.group) {
+      root.push({ word: group.group, description: group.description });
+      words[group.group] = group.commands.map((command) => ({
+        word: command.name,
+        description: command.summary,
+      }));
+    }
+    for (const command of group.commands) {
+      const key = group.group ? `${group.group} ${command.name}` : command.name;
+      if (!group.group) root.push({ word: command.name, description: command.summary });
+      for (const flag of command.flags) if (flag.value) valueFlags.add(`--${flag.flag}`);
+      const own = command.flags.map((flag) => flagWord(flag));
+      const argumentWords = (command.argument?.values ?? []).map((value) => ({
+        word: value,
+        description: "",
+      }));
+      words[key] = [...argumentWords, ...own, ...globals, helpWord];
+    }
+  }
+  root.push(...globals, helpWord, { word: "--version", description: "Print the version" });
+  return { words, valueFlags: [...valueFlags].sort(), values };
+}
+
+const helpWord = { word: "--help", description: "Show help" };
+
+function flagWord(flag: FlagSpec) {
+  return { word: `--${flag.flag}`, description: flag.description };
+}
+
+const oneLine = (text: string): string => text.replace(/\s+/g, " ").trim();
+
+export function completionScript(tree: CommandTree, shell: string): string {
+  const table = completionTable(tree);
+  switch (shell) {
+    case "bash":
+      return bash(table);
+    case "zsh":
+      return zsh(table);
+    case "fish":
+      return fish(table);
+    case "powershell":
+      return powershell(table);
+    case "elvish":
+      return elvish(table);
+    default:
+      throw new Error(`no completion for ${shell}`);
+  }
+}
+
+const sq = (text: string): string => `'${text.replace(/'/g, `'\\''`)}'`;
+
+function bash(table: CompletionTable): string {
+  const cases = Object.entries(table.words)
+    .map(([key, list]) => `    ${sq(key)}) words=${sq(list.map((entry) => entry.word).join(" "))} ;;`)
+    .join("\n");
+  const valueCases = Object.entries(table.values)
+    .map(
+      ([flag, list]) => `    ${flag}) COMPREPLY=($(compgen -W ${sq(list.join(" "))} -- "$cur")); return ;;`,
+    )
+    .join("\n");
+  return `# bash completion for svc. Load it with: source <(svc completion bash)
+_svc_completion() {
+  local cur="\${COMP_WORDS[COMP_CWORD]}" prev="" words="" key="" word skip=0 i
+  local -a positional=()
+  ((COMP_CWORD > 0)) && prev="\${COMP_WORDS[COMP_CWORD-1]}"
+  for ((i = 1; i < COMP_CWORD; i++)); do
+    word="\${COMP_WORDS[i]}"
+    if ((skip)); then skip=0; continue; fi
+    case " ${table.valueFlags.join(" ")} " in
+      *" $word "*) skip=1; continue ;;
+    esac
+    [[ $word == -* ]] || positional+=("$word")
+  done
+  case "$prev" in
+${valueCases}
+  esac
+  case " ${table.valueFlags.join(" ")} " in
+    *" $prev "*) COMPREPLY=(); return ;;
+  esac
+  key="\${positional[*]:0:2}"
+  case "$key" in
+${cases}
+    *) words="" ;;
+  esac
+  COMPREPLY=($(compgen -W "$words" -- "$cur"))
+}
+complete -F _svc_completion svc
+`;
+}
+
+function zsh(table: CompletionTable): string {
+  const entries = Object.entries(table.words)
+    .map(([key, list]) => {
+      const items = list
+        .map((entry) => sq(`${entry.word.replace(/:/g, "\\:")}:${entry.description}`))
+        .join(" ");
+      return `    ${sq(key)}) candidates=(${items}) ;;`;
+    })
+    .join("\n");
+  const valueCases = Object.entries(table.values)
+    .map(([flag, list]) => `    ${flag}) compadd -- ${list.map(sq).join(" ")}; return ;;`)
+    .join("\n");
+  return `#compdef svc
+# zsh completion for svc. Load it with: source <(svc completion zsh)
+_svc() {
+  local -a positional candidates
+  local word prev key skip=0 i
+  for ((i = 2; i < CURRENT; i++)); do
+    word="\${words[i]}"
+    if ((skip)); then skip=0; continue; fi
+    case " ${table.valueFlags.join(" ")} " in
+      *" $word "*) skip=1; continue ;;
+    esac
+    [[ $word == -* ]] || positional+=("$word")
+  done
+  prev="\${words[CURRENT-1]}"
+  case "$prev" in
+${valueCases}
+  esac
+  case " ${table.valueFlags.join(" ")} " in
+    *" $prev "*) return ;;
+  esac
+  key="\${(j: :)positional[1,2]}"
+  case "$key" in
+${entries}
+    *) return ;;
+  esac
+  _describe -t commands 'svc' candidates
+}
+if (( $+functions[compdef] )); then
+  compdef _svc svc
+fi
+`;
+}
+
+function fish(table: CompletionTable): string {
+  const lines = [
+    "# fish completion for svc. Load it with: svc completion fish | source",
+    "function __svc_position",
+    "    set -l tokens (commandline -opc)",
+    "    set -e tokens[1]",
+    "    set -l out",
+    "    set -l skip 0",
+    "    for token in $tokens",
+    "        if test $skip = 1",
+    "            set skip 0",
+    "            continue",
+    "        end",
+    `        if contains -- $token ${table.valueFlags.join(" ")}`,
+    "            set skip 1",
+    "            continue",
+    "        end",
+    "        string match -q -- '-*' $token; or set out $out $token",
+    "    end",
+    '    echo (string join " " $out[1..2])',
+    "end",
+    "function __svc_at",
+    '    test (__svc_position) = "$argv"',
+    "end",
+    "complete -c svc -f",
+  ];
+  for (const [key, list] of Object.entries(table.words)) {
+    for (const entry of list) {
+      const condition = `-n ${sq(`__svc_at ${key}`)}`;
+      const description = `-d ${sq(entry.description.slice(0, 100))}`;
+      if (entry.word.startsWith("--")) {
+        const flag = entry.word.slice(2);
+        const takesValue = table.valueFlags.includes(entry.word);
+        const values = table.values[entry.word];
+        const valuePart = takesValue ? (values ? ` -x -a ${sq(values.join(" "))}` : " -r") : "";
+        lines.push(`complete -c svc ${condition} -l ${flag}${valuePart} ${description}`);
+      } else {
+        lines.push(`complete -c svc ${condition} -a ${sq(entry.word)} ${description}`);
+      }
+    }
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+function powershell(table: CompletionTable): string {
+  const ps = (text: string) => `'${text.replace(/'/g, "''")}'`;
+  const entries = Object.entries(table.words)
+    .map(([key, list]) => `    ${ps(key)} = @(${list.map((entry) => ps(entry.word)).join(", ")})`)
+    .join("\n");
+  const values = Object.entries(table.values)
+    .map(([flag, list]) => `    ${ps(flag)} = @(${list.map(ps).join(", ")})`)
+    .join("\n");
+  return `# PowerShell completion for svc. Load it with: svc completion powershell | Out-String | Invoke-Expression
+Register-ArgumentCompleter -Native -CommandName svc -ScriptBlock {
+  param($wordToComplete, $commandAst, $cursorPosition)
+  $table = @{
+${entries}
+  }
+  $values = @{
+${values}
+  }
+  $valueFlags = @(${table.valueFlags.map(ps).join(", ")})
+  $tokens = @($commandAst.CommandElements | Select-Object -Skip 1 | ForEach-Object { $_.ToString() })
+  if ($wordToComplete -ne '' -and $tokens.Count -gt 0) { $tokens = @($tokens | Select-Object -SkipLast 1) }
+  $positional = @()
+  $skip = $false
+  foreach ($token in $tokens) {
+    if ($skip) { $skip = $false; continue }
+    if ($valueFlags -contains $token) { $skip = $true; continue }
+    if (-not $token.StartsWith('-')) { $positional += $token }
+  }
+  $previous = if ($tokens.Count -gt 0) { $tokens[-1] } else { '' }
+  if ($values.ContainsKey($previous)) { $candidates = $values[$previous] }
+  elseif ($valueFlags -contains $previous) { return }
+  else {
+    $key = ($positional | Select-Object -First 2) -join ' '
+    $candidates = if ($table.ContainsKey($key)) { $table[$key] } else { @() }
+  }
+  $candidates | Where-Object { $_ -like "$wordToComplete*" } | ForEach-Object {
+    [System.Management.Automation.CompletionResult]::new($_, $_, 'ParameterValue', $_)
+  }
+}
+`;
+}
+
+function elvish(table: CompletionTable): string {
+  const el = (text: string) => `'${text.replace(/'/g, "''")}'`;
+  const entries = Object.entries(table.words)
+    .map(([key, list]) => `  &${el(key)}=[${list.map((entry) => el(entry.word)).join(" ")}]`)
+    .join("\n");
+  const values = Object.entries(table.values)
+    .map(([flag, list]) => `  &${el(flag)}=[${list.map(el).join(" ")}]`)
+    .join("\n");
+  return `# elvish completion for svc. Load it with: eval (svc completion elvish | slurp)
+use str
+var svc-table = [
+${entries}
+]
+var svc-values = [
+${values}
+]
+var svc-value-flags = [${table.valueFlags.map(el).join(" ")}]
+set edit:completion:arg-completer[svc] = {|@words|
+  var current = $words[-1]
+  var before = $words[1..-1]
+  var positional = []
+  var skip = $false
+  for w $before {
+    if $skip { set skip = $false; continue }
+    if (has-value $svc-value-flags $w) { set skip = $true; continue }
+    if (not (str:has-prefix $w '-')) { set positional = [$@positional $w] }
+  }
+  var previous = ''
+  if (> (count $before) 0) { set previous = $before[-1] }
+  if (has-key $svc-values $previous) {
+    all $svc-values[$previous]
+  } elif (has-value $svc-value-flags $previous) {
+    return
+  } else {
+    var n = (count $positional)
+    if (> $n 2) { set n = 2 }
+    var key = (str:join ' ' $positional[0..$n])
+    if (has-key $svc-table $key) { all $svc-table[$key] }
+  }
+}
+`;
+}

@@ -1,0 +1,221 @@
+import { CliError, exitCodes } from "../errors";
+import type { PreparedRequest } from "./request";
+import type { Transport } from "./transport";
+
+export interface HttpResponse {
+  status: number;
+  statusText: string;
+  headers: [string, string][];
+  body: Buffer;
+}
+
+export interface SendOptions {
+  transport: Transport;
+  /** Total time for the request, retries included. */
+  timeoutMs: number;
+  debug: ((text: string) => void) | undefined;
+  /** Attempts in all, the first included. */
+  attempts?: number;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+const RETRY_STATUSES = new Set([408, 429, 502, 503, 504]);
+const BASE_DELAY_MS = 250;
+const MAX_DELAY_MS = 4000;
+
+/**
+ * Sends a request, retrying with jittered exponential backoff on connection errors, 408, 429 (after
+ * Retry-After) and 502-504. Mutations are retried too: they carry one Idempotency-Key for the whole
+ * invocation, so a retry cannot apply an edit twice.
+ */
+export async function send(request: PreparedRequest, options: SendOptions): Promise<HttpResponse> {
+  const { request: undiciRequest } = await import("undici");
+  const deadline = Date.now() + options.timeoutMs;
+  const attempts = options.attempts ?? 4;
+  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((done) => setTimeout(done, ms)));
+  for (let attempt = 1; ; attempt++) {
+    const remaining = deadline - Date.now();
+    if (remaining <= 0) throw timeoutError(request, options.timeoutMs);
+    options.debug?.(describeRequest(request, attempt));
+    let response: HttpResponse;
+    try {
+      const answer = await undiciRequest(request.url, {
+        method: request.method as "GET",
+        headers: request.headers,
+        body: request.body ?? null,
+        dispatcher: options.transport.dispatcher,
+        signal: AbortSignal.timeout(remaining),
+      });
+      const body = Buffer.from(await answer.body.arrayBuffer());
+      response = {
+        status: answer.statusCode,
+        statusText: answer.statusText ?? "",
+        headers: flattenHeaders(answer.headers),
+        body,
+      };
+    } catch (error) {
+      const failure = networkError(error, request, options);
+      const delay = backoff(attempt);
+      if (!failure.retryable || attempt >= attempts || Date.now() + delay >= deadline) throw failure.error;
+      options.debug?.(`* ${failure.error.message}; retrying in ${delay} ms`);
+      await sleep(delay);
+      continue;
+    }
+    options.debug?.(describeResponse(response));
+    if (!RETRY_STATUSES.has(response.status) || attempt >= attempts) return response;
+    const delay = Math.max(backoff(attempt), retryAfterMs(response) ?? 0);
+    if (Date.now() + delay >= deadline) return response;
+    options.debug?.(`* HTTP ${response.status}; retrying in ${delay} ms`);
+    await sleep(delay);
+  }
+}
+
+function backoff(attempt: number): number {
+  const ceiling = Math.min(MAX_DELAY_MS, BASE_DELAY_MS * 2 ** (attempt - 1));
+  return Math.round(ceiling / 2 + Math.random() * (ceiling / 2));
+}
+
+function retryAfterMs(response: HttpResponse): number | undefined {
+  const value = header(response, "retry-after");
+  if (value === undefined) return undefined;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+}
+
+export function header(response: HttpResponse, name: string): string | undefined {
+  return response.headers.find(([key]) => key === name)?.[1];
+}
+
+function flattenHeaders(headers: Record<string, string | string[] | undefined>): [string, string][] {
+  const out: [string, string][] = [];
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined) continue;
+    for (const one of Array.isArray(value) ? value : [value]) out.push([name.toLowerCase(), one]);
+  }
+  return out;
+}
+
+const timeoutError = (request: PreparedRequest, timeoutMs: number): CliError =>
+  new CliError(`no answer from ${new URL(request.url).origin} within ${timeoutMs / 1000} s`, {
+    exit: exitCodes.network,
+    code: "timeout",
+    hint: "raise SVC_TIMEOUT_SECS, or check that the platform is answering",
+  });
+
+const TLS_CODES = new Set([
+  "UNABLE_TO_VERIFY_LEAF_SIGNATURE",
+  "UNABLE_TO_GET_ISSUER_CERT",
+  "UNABLE_TO_GET_ISSUER_CERT_LOCALLY",
+  "SELF_SIGNED_CERT_IN_CHAIN",
+  "DEPTH_ZERO_SELF_SIGNED_CERT",
+  "CERT_HAS_EXPIRED",
+  "CERT_NOT_YET_VALID",
+  "ERR_TLS_CERT_ALTNAME_INVALID",
+  "CERT_UNTRUSTED",
+  "CERT_REJECTED",
+]);
+
+/** Classifies an error of undici: what to tell the person, and whether trying again may help. */
+function networkError(
+  error: unknown,
+  request: PreparedRequest,
+  options: SendOptions,
+): { error: CliError; retryable: boolean } {
+  const origin = new URL(request.url).origin;
+  const chain = causes(error);
+  const codes = chain.map((inner) => (inner as { code?: string }).code).filter(Boolean) as string[];
+  const names = chain.map((inner) => (inner as { name?: string }).name);
+  const messages = chain.map((inner) => (inner as { message?: string }).message ?? "");
+  const network = (message: string, code: string, hint: string, retryable = false) => ({
+    error: new CliError(message, { exit: exitCodes.network, code, hint }),
+    retryable,
+  });
+  if (names.includes("TimeoutError") || codes.includes("UND_ERR_ABORTED") || names.includes("AbortError")) {
+    return { error: timeoutError(request, options.timeoutMs), retryable: false };
+  }
+  const tlsCode = codes.find((code) => TLS_CODES.has(code) || code.startsWith("ERR_SSL"));
+  if (tlsCode) {
+    return network(
+      `TLS verification of ${origin} failed (${tlsCode})`,
+      "tls_error",
+      "set SVC_CA_BUNDLE (or SSL_CERT_FILE) to the PEM file of the CA that signed its certificate; SVC_INSECURE=1 skips verification",
+    );
+  }
+  const proxyStatus = messages.map((message) => /Proxy response \((\d+)\)/.exec(message)?.[1]).find(Boolean);
+  if (proxyStatus) {
+    return network(
+      `the proxy ${options.transport.proxy ?? ""} refused to connect to ${origin} (HTTP ${proxyStatus})`,
+      "proxy_error",
+      "check SVC_PROXY / HTTPS_PROXY / HTTP_PROXY, or add the host to NO_PROXY",
+    );
+  }
+  const via = options.transport.proxy ? ` through the proxy ${options.transport.proxy}` : "";
+  const fix = options.transport.proxy
+    ? "check that the proxy is running (SVC_PROXY / HTTPS_PROXY / HTTP_PROXY) or bypass it with NO_PROXY"
+    : "check that the platform is running and that SVC_BASE_URL is right (`npm start` serves http://127.0.0.1:8080)";
+  if (codes.includes("ENOTFOUND") || codes.includes("EAI_AGAIN")) {
+    return network(`cannot resolve the host of ${origin}${via}`, "connection_failed", fix, true);
+  }
+  if (codes.includes("ECONNREFUSED")) {
+    return network(`cannot connect to ${origin}${via}: connection refused`, "connection_failed", fix, true);
+  }
+  const code = codes[0] ?? names[0] ?? "error";
+  return network(
+    `cannot reach ${origin}${via} (${code}: ${messages[0] ?? ""})`,
+    "connection_failed",
+    fix,
+    true,
+  );
+}
+
+function causes(error: unknown): unknown[] {
+  const chain: unknown[] = [];
+  let current: unknown = error;
+  while (current && chain.length < 8) {
+    chain.push(current);
+    if (current instanceof AggregateError) chain.push(...current.errors);
+    current = (current as { cause?: unknown }).cause;
+  }
+  return chain;
+}
+
+const SECRET_HEADERS = new Set(["authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key"]);
+const SECRET_QUERY = /key|token|secret|password|auth|signature/i;
+
+/** A URL with the values of credential-like query parameters replaced. */
+export function redactUrl(raw: string): string {
+  const url = new URL(raw);
+  for (const name of [...url.searchParams.keys()]) {
+    if (SECRET_QUERY.test(name)) url.searchParams.set(name, "REDACTED");
+  }
+  if (url.password) url.password = "REDACTED";
+  return url.toString();
+}
+
+export function redactHeader(name: string, value: string): string {
+  const lower = name.toLowerCase();
+  if (!SECRET_HEADERS.has(lower) && !/api-?key|token|secret/.test(lower)) return value;
+  const scheme = /^(Bearer|Basic|Token)\s/i.exec(value)?.[1];
+  return scheme ? `${scheme} REDACTED` : "REDACTED";
+}
+
+function describeRequest(request: PreparedRequest, attempt: number): string {
+  const lines = [
+    `> ${request.method} ${redactUrl(request.url)}${attempt > 1 ? `  (attempt ${attempt})` : ""}`,
+  ];
+  for (const [name, value] of Object.entries(request.headers))
+    lines.push(`> ${name}: ${redactHeader(name, value)}`);
+  lines.push(">");
+  if (request.body !== undefined) lines.push(`> ${request.body}`);
+  return lines.join("\n");
+}
+
+function describeResponse(response: HttpResponse): string {
+  const lines = [`< HTTP ${response.status} ${response.statusText}`];
+  for (const [name, value] of response.headers) lines.push(`< ${name}: ${redactHeader(name, value)}`);
+  lines.push("<");
+  if (response.body.length > 0) lines.push(`< ${response.body.toString("utf8")}`);
+  return lines.join("\n");
+}

@@ -1,0 +1,109 @@
+import { readFileSync } from "node:fs";
+import { rootCertificates } from "node:tls";
+import type { Dispatcher } from "undici";
+import type { Settings } from "../env";
+import { usageError } from "../errors";
+
+export interface Transport {
+  dispatcher: Dispatcher;
+  /** The proxy in use for the base address, if any (credentials stripped). */
+  proxy: string | undefined;
+}
+
+/**
+ * The undici dispatcher for one invocation: direct or through a proxy (SVC_PROXY, else HTTPS_PROXY /
+ * HTTP_PROXY by scheme, unless NO_PROXY matches), with the trust roots of SVC_CA_BUNDLE / SSL_CERT_FILE
+ * applied to the origin and to an HTTPS proxy alike.
+ */
+export async function createTransport(
+  settings: Settings,
+  target: URL,
+  env = process.env,
+): Promise<Transport> {
+  const undici = await import("undici");
+  const tls = tlsOptions(settings);
+  const proxy = proxyFor(target, settings, env);
+  if (!proxy) return { dispatcher: new undici.Agent({ connect: tls }), proxy: undefined };
+  const proxyUrl = parseProxy(proxy);
+  const dispatcher = new undici.ProxyAgent({
+    uri: proxyUrl.toString(),
+    requestTls: tls,
+    proxyTls: tls,
+    // Plain HTTP through an HTTP proxy is forwarded, as curl does; HTTPS is tunnelled with CONNECT.
+    proxyTunnel: target.protocol === "https:" || proxyUrl.protocol === "https:",
+  });
+  proxyUrl.username = "";
+  proxyUrl.password = "";
+  return { dispatcher, proxy: proxyUrl.toString() };
+}
+
+function parseProxy(raw: string): URL {
+  try {
+    return new URL(raw.includes("://") ? raw : `http://${raw}`);
+  } catch {
+    throw usageError(`the proxy address is not a URL: "${raw}"`, "use for example http://proxy.local:3128");
+  }
+}
+
+interface TlsOptions {
+  ca?: string[];
+  rejectUnauthorized?: boolean;
+}
+
+export function tlsOptions(settings: Settings): TlsOptions {
+  const options: TlsOptions = {};
+  if (settings.insecure) options.rejectUnauthorized = false;
+  if (settings.sslCertFile === undefined && settings.caBundle === undefined) return options;
+  const roots =
+    settings.sslCertFile !== undefined
+      ? [readPem(settings.sslCertFile, "SSL_CERT_FILE")]
+      : [...rootCertificates];
+  if (settings.caBundle !== undefined) roots.push(readPem(settings.caBundle, "SVC_CA_BUNDLE"));
+  options.ca = roots;
+  return options;
+}
+
+function readPem(path: string, variable: string): string {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    throw usageError(
+      `${variable} names a file that cannot be read: ${path} (${(error as NodeJS.ErrnoException).code ?? "error"})`,
+    );
+  }
+  if (!text.includes("-----BEGIN CERTIFICATE-----")) {
+    throw usageError(`${variable} must name a PEM file of certificates: ${path}`);
+  }
+  return text;
+}
+
+/** The proxy for `target`, or undefined when it is reached directly. */
+export function proxyFor(target: URL, settings: Settings, env: NodeJS.ProcessEnv): string | undefined {
+  const pick = (...names: string[]) =>
+    names.map((name) => env[name]?.trim()).find((value) => value !== undefined && value !== "");
+  const proxy =
+    settings.proxy ??
+    (target.protocol === "https:"
+      ? pick("https_proxy", "HTTPS_PROXY", "http_proxy", "HTTP_PROXY")
+      : pick("http_proxy", "HTTP_PROXY"));
+  if (!proxy) return undefined;
+  return bypassesProxy(target, pick("no_proxy", "NO_PROXY") ?? "") ? undefined : proxy;
+}
+
+/** NO_PROXY: `*`, host names (a leading dot or not: the domain and its subdomains), IPs, optional ports. */
+export function bypassesProxy(target: URL, noProxy: string): boolean {
+  const host = target.hostname.replace(/^\[|\]$/g, "").toLowerCase();
+  const port = target.port || (target.protocol === "https:" ? "443" : "80");
+  for (const raw of noProxy.split(/[\s,]+/)) {
+    const entry = raw.trim().toLowerCase();
+    if (!entry) continue;
+    if (entry === "*") return true;
+    const match = /^(.*?)(?::(\d+))?$/.exec(entry.replace(/^\[|\](?=:|$)/g, ""));
+    const name = (match?.[1] ?? entry).replace(/^\*?\./, "");
+    const entryPort = match?.[2];
+    if (entryPort && entryPort !== port) continue;
+    if (host === name || host.endsWith(`.${name}`)) return true;
+  }
+  return false;
+}

@@ -1,0 +1,38 @@
+import { VERSION } from "./version";
+
+export type App = typeof import("./app");
+
+/**
+ * The process around the CLI. `--version` answers before anything else is loaded; the rest is loaded
+ * on demand, so that help and version stay fast.
+ */
+export function start(loadApp: () => Promise<App>): void {
+  process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code === "EPIPE") process.exit(0);
+  });
+  main(process.argv.slice(2), loadApp).then(exit, (error: unknown) => {
+    const message = error instanceof Error ? error.message : String(error);
+    process.stderr.write(`svc: internal error: ${message.split("\n")[0]}\n`);
+    exit(5);
+  });
+}
+
+async function main(argv: string[], loadApp: () => Promise<App>): Promise<number> {
+  if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
+    process.stdout.write(`svc ${VERSION}\n`);
+    return 0;
+  }
+  const { run } = await loadApp();
+  return run(argv);
+}
+
+/** Ends once standard output and standard error are flushed, so that a pipe gets everything. */
+function exit(code: number): void {
+  let pending = 2;
+  const done = () => {
+    pending -= 1;
+    if (pending === 0) process.exit(code);
+  };
+  process.stdout.write("", done);
+  process.stderr.write("", done);
+}

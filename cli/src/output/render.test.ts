@@ -1,0 +1,69 @@
+import { describe, expect, it } from "vitest";
+import { csv, jsonLines, recordsOf, table } from "./render";
+
+describe("recordsOf", () => {
+  it("finds the records of arrays, pages and single-list objects", () => {
+    expect(recordsOf([1, 2])).toEqual([1, 2]);
+    expect(recordsOf({ items: [{ a: 1 }], nextCursor: null, hasMore: false })).toEqual([{ a: 1 }]);
+    expect(recordsOf({ columns: [{ a: 1 }] })).toEqual([{ a: 1 }]);
+    expect(recordsOf({ a: 1, b: [1] })).toBeUndefined();
+  });
+});
+
+describe("csv", () => {
+  it("follows RFC 4180: CRLF, quoted fields, doubled quotes, union of keys in first-seen order", () => {
+    const text = csv({
+      items: [
+        { id: "a", text: 'say "hi", then\nleave', n: 1 },
+        { id: "b", extra: { x: [1] }, n: null },
+      ],
+    });
+    expect(text).toBe('id,text,n,extra\r\na,"say ""hi"", then\nleave",1,\r\nb,,,"{""x"":[1]}"\r\n');
+  });
+
+  it("writes a single object as one row and scalars as a value column", () => {
+    expect(csv({ a: 1, b: true })).toBe("a,b\r\n1,true\r\n");
+    expect(csv(["x", "y"])).toBe("value\r\nx\r\ny\r\n");
+  });
+});
+
+describe("jsonLines", () => {
+  it("writes one compact line per element of an array or of a page's items", () => {
+    expect(jsonLines({ items: [{ a: 1 }, { a: 2 }], hasMore: false })).toBe('{"a":1}\n{"a":2}\n');
+    expect(jsonLines([1, "x"])).toBe('1\n"x"\n');
+    expect(jsonLines({ a: { b: 1 } })).toBe('{"a":{"b":1}}\n');
+  });
+});
+
+describe("table", () => {
+  const rows = { items: [{ id: "r1", text: "a".repeat(100), nested: { k: 1 }, none: null }] };
+
+  it("shows scalars as columns and nested values as compact JSON, untruncated off a terminal", () => {
+    const text = table(rows, { tty: false, color: false, columns: 40 });
+    const [header, line] = text.split("\n");
+    expect(header).toMatch(/^id\s+text\s+nested\s+none$/);
+    expect(line).toContain("a".repeat(100));
+    expect(line).toContain('{"k":1}');
+  });
+
+  it("truncates to the terminal's width on a terminal", () => {
+    const text = table(rows, { tty: true, color: false, columns: 60 });
+    for (const line of text.trimEnd().split("\n")) expect([...line].length).toBeLessThanOrEqual(60);
+    expect(text).toContain("…");
+  });
+
+  it("colours the header only when asked", () => {
+    expect(table(rows, { tty: true, color: true, columns: 200 })).toContain("\u001b[1m");
+    expect(table(rows, { tty: true, color: false, columns: 200 })).not.toContain("\u001b[");
+  });
+
+  it("renders 10,000 rows quickly", () => {
+    const many = {
+      items: Array.from({ length: 10_000 }, (_, i) => ({ id: `r${i}`, input: { q: i }, version: i })),
+    };
+    const started = performance.now();
+    const text = table(many, { tty: false, color: false, columns: 120 });
+    expect(text.split("\n")).toHaveLength(10_002);
+    expect(performance.now() - started).toBeLessThan(500);
+  });
+});

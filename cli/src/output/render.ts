@@ -1,0 +1,146 @@
+import type { Format } from "../spec/tree";
+
+export interface RenderOptions {
+  format: Exclude<Format, "raw" | "http">;
+  /** Standard output is a terminal: tables may be truncated to its width. */
+  tty: boolean;
+  color: boolean;
+  columns: number;
+}
+
+/**
+ * The records of a list response: an array itself, a page's `items`, or the one array of an object
+ * such as `{"columns": [...]}`. Undefined for anything else.
+ */
+export function recordsOf(value: unknown): unknown[] | undefined {
+  if (Array.isArray(value)) return value;
+  if (!isObject(value)) return undefined;
+  if (Array.isArray(value.items)) return value.items;
+  const keys = Object.keys(value);
+  const only = keys.length === 1 && keys[0] !== undefined ? value[keys[0]] : undefined;
+  return Array.isArray(only) ? only : undefined;
+}
+
+export async function render(value: unknown, options: RenderOptions): Promise<string> {
+  switch (options.format) {
+    case "json":
+      return `${JSON.stringify(value, null, 2)}\n`;
+    case "jsonl":
+      return jsonLines(value);
+    case "yaml": {
+      const { stringify } = await import("yaml");
+      return stringify(value);
+    }
+    case "csv":
+      return csv(value);
+    case "table":
+      return table(value, options);
+  }
+}
+
+export function jsonLines(value: unknown): string {
+  const records = recordsOf(value) ?? [value];
+  return records.map((record) => `${JSON.stringify(record)}\n`).join("");
+}
+
+/** Scalars as text; nested values as compact JSON; null as nothing. */
+function cellText(value: unknown): string {
+  if (value === null || value === undefined) return "";
+  if (typeof value === "string") return value;
+  if (typeof value === "object") return JSON.stringify(value);
+  return String(value);
+}
+
+interface Grid {
+  header: string[];
+  rows: string[][];
+}
+
+function grid(value: unknown): Grid | undefined {
+  const records = recordsOf(value) ?? (isObject(value) ? [value] : undefined);
+  if (!records) return undefined;
+  if (records.length > 0 && records.every((record) => !isObject(record))) {
+    return { header: ["value"], rows: records.map((record) => [cellText(record)]) };
+  }
+  const header: string[] = [];
+  const seen = new Set<string>();
+  for (const record of records) {
+    if (!isObject(record)) continue;
+    for (const key of Object.keys(record)) {
+      if (!seen.has(key)) {
+        seen.add(key);
+        header.push(key);
+      }
+    }
+  }
+  const rows = records.map((record) =>
+    header.map((key) => (isObject(record) ? cellText(record[key]) : cellText(record))),
+  );
+  return { header, rows };
+}
+
+/** RFC 4180: CRLF line ends, fields quoted when they hold a comma, a quote or a line break. */
+export function csv(value: unknown): string {
+  const data = grid(value);
+  if (!data) return `${csvField(cellText(value))}\r\n`;
+  if (data.header.length === 0) return "";
+  return [data.header, ...data.rows].map((row) => `${row.map(csvField).join(",")}\r\n`).join("");
+}
+
+function csvField(text: string): string {
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+export function table(value: unknown, options: Pick<RenderOptions, "tty" | "color" | "columns">): string {
+  const data = grid(value);
+  if (!data) {
+    return value === undefined ? "" : `${cellText(value)}\n`;
+  }
+  if (data.header.length === 0 || data.rows.length === 0) return "";
+  const oneLine = (text: string) => text.replace(/[\r\n\t]+/g, " ");
+  const header = data.header;
+  const rows = data.rows.map((row) => row.map(oneLine));
+  let widths = header.map((name, index) =>
+    Math.max(width(name), ...rows.map((row) => width(row[index] ?? ""))),
+  );
+  if (options.tty) widths = fitWidths(widths, header, options.columns);
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, index) => {
+        const target = widths[index] ?? 0;
+        const cellWidth = width(cell);
+        const text = cellWidth > target ? truncate(cell, target) : cell;
+        const used = Math.min(cellWidth, target);
+        return index === cells.length - 1 ? text : text + " ".repeat(Math.max(0, target - used));
+      })
+      .join("  ")
+      .trimEnd();
+  const title = line(header);
+  const out = [options.color ? `\u001b[1m${title}\u001b[0m` : title, ...rows.map(line)];
+  return `${out.join("\n")}\n`;
+}
+
+/** Shrinks the widest columns until the table fits the terminal, keeping each at least its title. */
+function fitWidths(natural: number[], header: string[], columns: number): number[] {
+  const widths = [...natural];
+  const total = () => widths.reduce((sum, w) => sum + w, 0) + 2 * (widths.length - 1);
+  while (total() > columns) {
+    let widest = 0;
+    for (let i = 1; i < widths.length; i++) if ((widths[i] ?? 0) > (widths[widest] ?? 0)) widest = i;
+    const floor = Math.max(4, width(header[widest] ?? ""));
+    if ((widths[widest] ?? 0) <= floor) break;
+    widths[widest] = Math.max(floor, (widths[widest] ?? 0) - Math.max(1, total() - columns));
+  }
+  return widths;
+}
+
+/** Characters (code points) of a string; plain ASCII, the common case, is its length. */
+const width = (text: string): number => (/^[\x20-\x7e]*$/.test(text) ? text.length : [...text].length);
+
+function truncate(text: string, max: number): string {
+  const chars = [...text];
+  return chars.length <= max ? text : `${chars.slice(0, Math.max(0, max - 1)).join("")}…`;
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === "object" && !Array.isArray(value);

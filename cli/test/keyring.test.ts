@@ -1,0 +1,138 @@
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Platform, startPlatform } from "./platform";
+import { errorOf, runSvc, SVC, type SvcResult } from "./run-svc";
+
+let platform: Platform;
+
+interface Step {
+  args: string[];
+  input?: string;
+  env?: Record<string, string | null>;
+}
+
+/**
+ * Runs the steps one after another in one D-Bus session with a real gnome-keyring, whose keyrings live
+ * in a fresh home directory.
+ */
+function inKeyringSession(steps: Step[]): SvcResult[] {
+  const driver = fileURLToPath(new URL("./fixtures/keyring-session.mjs", import.meta.url));
+  const home = mkdtempSync(join(tmpdir(), "svc-keyring-home-"));
+  try {
+    const env = { PATH: process.env.PATH, HOME: home, SVC_BASE_URL: platform.baseUrl };
+    const run = spawnSync(
+      "dbus-run-session",
+      ["--", process.execPath, driver, JSON.stringify({ svc: SVC, steps, env })],
+      {
+        encoding: "utf8",
+        env: { PATH: process.env.PATH ?? "", HOME: home },
+        timeout: 60_000,
+      },
+    );
+    if (run.status !== 0) throw new Error(`keyring session failed: ${run.stderr}`);
+    return JSON.parse(run.stdout) as SvcResult[];
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
+}
+
+describe("credentials in a real Secret Service (gnome-keyring)", () => {
+  beforeAll(async () => {
+    platform = await startPlatform();
+  });
+  afterAll(() => platform?.stop());
+
+  it("logs in, is used, loses to SVC_API_KEY, and logs out", () => {
+    const [
+      before,
+      login,
+      status,
+      account,
+      envWins,
+      badLogin,
+      statusAfterBad,
+      logout,
+      statusAfter,
+      accountAfter,
+    ] = inKeyringSession([
+      { args: ["auth", "status", "--format", "json"] },
+      { args: ["auth", "login", "--with-token"], input: `${platform.apiKey}\n` },
+      { args: ["auth", "status", "--format", "json"] },
+      { args: ["account", "get", "--format", "json"] },
+      { args: ["account", "get"], env: { SVC_API_KEY: "svc_wrong_key_0000000000000000" } },
+      { args: ["auth", "login", "--with-token"], input: "svc_wrong_key_0000000000000000\n" },
+      { args: ["auth", "status", "--format", "json"] },
+      { args: ["auth", "logout"] },
+      { args: ["auth", "status", "--format", "json"] },
+      { args: ["account", "get"] },
+    ]);
+    expect(before?.code).toBe(2);
+    const beforeReport = JSON.parse(before?.stdout ?? "{}");
+    expect(beforeReport.schemes[0]).toMatchObject({
+      scheme: "ApiKeyAuth",
+      environment: { variable: "SVC_API_KEY", state: "unset" },
+      secretStore: { entry: "svc:ApiKeyAuth", state: "unset" },
+      used: null,
+    });
+
+    expect(login?.code, login?.stderr).toBe(0);
+    expect(JSON.parse(login?.stdout ?? "{}")).toMatchObject({ stored: "svc:ApiKeyAuth", role: "owner" });
+    expect(status?.code).toBe(0);
+    expect(JSON.parse(status?.stdout ?? "{}").schemes[0]).toMatchObject({
+      secretStore: { state: "set" },
+      used: "secret store",
+    });
+    for (const step of [login, status]) {
+      expect(`${step?.stdout}${step?.stderr}`).not.toContain(platform.apiKey);
+    }
+
+    expect(account?.code, account?.stderr).toBe(0);
+    expect(JSON.parse(account?.stdout ?? "{}").role).toBe("owner");
+    expect(envWins?.code).toBe(2);
+
+    expect(badLogin?.code).toBe(2);
+    expect(JSON.parse(statusAfterBad?.stdout ?? "{}").schemes[0].secretStore.state).toBe("set");
+
+    expect(logout?.code).toBe(0);
+    expect(statusAfter?.code).toBe(2);
+    expect(JSON.parse(statusAfter?.stdout ?? "{}").schemes[0].secretStore.state).toBe("unset");
+    expect(accountAfter?.code).toBe(2);
+  });
+});
+
+describe("a machine without a secret store", () => {
+  const noBus = { SVC_BASE_URL: "http://127.0.0.1:9" };
+
+  it.each([
+    [["auth", "login", "--with-token"], "svc_anything_0000000000000000"],
+    [["auth", "logout"], ""],
+  ])("fails %j within seconds, naming SVC_API_KEY", async (args, input) => {
+    const result = await runSvc(args, { env: noBus, input });
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe("");
+    expect(errorOf(result)).toMatchObject({ code: "secret_store_unavailable" });
+    expect(errorOf(result).hint).toContain("SVC_API_KEY");
+    expect(result.ms).toBeLessThan(5000);
+  });
+
+  it("reports the store as unavailable, with its reason, in auth status", async () => {
+    const result = await runSvc(["auth", "status", "--format", "json"], { env: noBus });
+    expect(result.code).toBe(2);
+    const report = JSON.parse(result.stdout);
+    expect(report.usable).toBe(false);
+    expect(report.schemes[0].secretStore.state).toBe("unavailable");
+    expect(report.schemes[0].secretStore.reason).toBeTruthy();
+    expect(errorOf(result).hint).toContain("SVC_API_KEY");
+  });
+
+  it("uses SVC_API_KEY without asking the store", async () => {
+    const result = await runSvc(["auth", "status", "--format", "json"], { env: { SVC_API_KEY: "svc_x" } });
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout).schemes[0].used).toBe("environment");
+    expect(result.stdout).not.toContain("svc_x");
+  });
+});

@@ -1,0 +1,253 @@
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { request as httpRequest } from "node:http";
+import { createServer as createHttpsServer, type Server } from "node:https";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort, type Platform, startPlatform } from "./platform";
+import { errorOf, runSvc } from "./run-svc";
+
+let platform: Platform;
+let dir: string;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), "svc-network-"));
+  platform = await startPlatform();
+});
+afterAll(async () => {
+  await platform?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** A real HTTP proxy (Debian's tinyproxy), with its own configuration and log. */
+interface Proxy {
+  url: string;
+  /** What the proxy logged so far. */
+  log(): string;
+  stop(): Promise<void>;
+}
+
+async function startTinyproxy(name: string, allow: string): Promise<Proxy> {
+  const port = await freePort();
+  const logFile = join(dir, `${name}.log`);
+  const config = join(dir, `${name}.conf`);
+  writeFileSync(
+    config,
+    [
+      `Port ${port}`,
+      "Listen 127.0.0.1",
+      "Timeout 30",
+      "LogLevel Connect",
+      `LogFile "${logFile}"`,
+      "MaxClients 20",
+      `Allow ${allow}`,
+    ].join("\n"),
+  );
+  writeFileSync(logFile, "");
+  const child: ChildProcess = spawn("tinyproxy", ["-d", "-c", config], { stdio: "ignore" });
+  const url = `http://127.0.0.1:${port}`;
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const listening = await new Promise<boolean>((resolve) => {
+      const probe = httpRequest(url, { method: "HEAD" }, () => resolve(true));
+      probe.on("error", () => resolve(false));
+      probe.end();
+    });
+    if (listening) break;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return {
+    url,
+    log: () => readFileSync(logFile, "utf8"),
+    stop: async () => {
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      child.kill("SIGTERM");
+      await exited;
+    },
+  };
+}
+
+const api = (extra: Record<string, string>) => ({ SVC_API_KEY: platform.apiKey, ...extra });
+
+describe("through a real proxy (tinyproxy)", () => {
+  let proxy: Proxy;
+  let refusing: Proxy;
+  beforeAll(async () => {
+    proxy = await startTinyproxy("open", "127.0.0.1");
+    refusing = await startTinyproxy("refusing", "10.255.255.254");
+  });
+  afterAll(async () => {
+    await proxy?.stop();
+    await refusing?.stop();
+  });
+
+  it("goes through SVC_PROXY", async () => {
+    const result = await runSvc(["account", "get", "--format", "json"], {
+      env: api({ SVC_BASE_URL: platform.baseUrl, SVC_PROXY: proxy.url }),
+    });
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout).role).toBe("owner");
+    expect(proxy.log()).toContain(`GET ${platform.baseUrl}/v1/account`);
+  });
+
+  it("goes through HTTP_PROXY (lower case too), and around it for a NO_PROXY host", async () => {
+    const before = proxy.log().length;
+    const upper = await runSvc(["projects", "list"], {
+      env: api({ SVC_BASE_URL: platform.baseUrl, HTTP_PROXY: proxy.url }),
+    });
+    expect(upper.code, upper.stderr).toBe(0);
+    const lower = await runSvc(["projects", "list"], {
+      env: api({ SVC_BASE_URL: platform.baseUrl, http_proxy: proxy.url }),
+    });
+    expect(lower.code, lower.stderr).toBe(0);
+    expect(
+      proxy
+        .log()
+        .slice(before)
+        .match(/GET \S+\/v1\/projects/g),
+    ).toHaveLength(2);
+
+    const bypassed = proxy.log().length;
+    const direct = await runSvc(["projects", "list"], {
+      env: api({ SVC_BASE_URL: platform.baseUrl, HTTP_PROXY: proxy.url, NO_PROXY: "127.0.0.1" }),
+    });
+    expect(direct.code, direct.stderr).toBe(0);
+    expect(proxy.log().slice(bypassed)).not.toContain("/v1/projects");
+  });
+
+  it("exits 4 with a message naming the proxy settings when the proxy refuses", async () => {
+    const result = await runSvc(["account", "get"], {
+      env: api({ SVC_BASE_URL: platform.baseUrl, SVC_PROXY: refusing.url }),
+    });
+    expect(result.code).toBe(4);
+    expect(result.stdout).toBe("");
+    expect(errorOf(result)).toMatchObject({ code: "proxy_error", status: 403 });
+    expect(errorOf(result).hint).toContain("SVC_PROXY");
+  });
+
+  it("exits 4 when the proxy is not running", async () => {
+    const result = await runSvc(["account", "get"], {
+      env: api({ SVC_BASE_URL: platform.baseUrl, SVC_PROXY: `http://127.0.0.1:${await freePort()}` }),
+    });
+    expect(result.code).toBe(4);
+    expect(errorOf(result).error).toContain("through the proxy");
+  });
+
+  describe("over TLS", () => {
+    let front: Server;
+    let httpsUrl: string;
+    let caFile: string;
+
+    beforeAll(async () => {
+      caFile = join(dir, "ca.pem");
+      makeCertificates(dir);
+      front = createHttpsServer(
+        { key: readFileSync(join(dir, "server.key")), cert: readFileSync(join(dir, "server.pem")) },
+        (incoming, outgoing) => {
+          const upstream = httpRequest(
+            `${platform.baseUrl}${incoming.url ?? "/"}`,
+            { method: incoming.method, headers: incoming.headers },
+            (answer) => {
+              outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+              answer.pipe(outgoing);
+            },
+          );
+          incoming.pipe(upstream);
+        },
+      );
+      await new Promise<void>((resolve) => front.listen(0, "127.0.0.1", resolve));
+      httpsUrl = `https://127.0.0.1:${(front.address() as AddressInfo).port}`;
+    });
+    afterAll(() => {
+      front?.closeAllConnections();
+      front?.close();
+    });
+
+    it("refuses a certificate from an unknown CA with exit 4 and a message naming the fix", async () => {
+      const result = await runSvc(["account", "get"], { env: api({ SVC_BASE_URL: httpsUrl }) });
+      expect(result.code).toBe(4);
+      expect(result.stdout).toBe("");
+      expect(errorOf(result).code).toBe("tls_error");
+      expect(errorOf(result).hint).toContain("SVC_CA_BUNDLE");
+    });
+
+    it("trusts the CA given in SVC_CA_BUNDLE, or in SSL_CERT_FILE", async () => {
+      const bundle = await runSvc(["account", "get"], {
+        env: api({ SVC_BASE_URL: httpsUrl, SVC_CA_BUNDLE: caFile }),
+      });
+      expect(bundle.code, bundle.stderr).toBe(0);
+      const certFile = await runSvc(["account", "get"], {
+        env: api({ SVC_BASE_URL: httpsUrl, SSL_CERT_FILE: caFile }),
+      });
+      expect(certFile.code, certFile.stderr).toBe(0);
+    });
+
+    it("skips verification with SVC_INSECURE=1, and says so every time", async () => {
+      const result = await runSvc(["account", "get"], {
+        env: api({ SVC_BASE_URL: httpsUrl, SVC_INSECURE: "1" }),
+      });
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stderr).toContain("TLS certificates are not verified");
+    });
+
+    it("tunnels through HTTPS_PROXY with CONNECT, the custom CA applying to the origin", async () => {
+      const before = proxy.log().length;
+      const result = await runSvc(["account", "get"], {
+        env: api({ SVC_BASE_URL: httpsUrl, HTTPS_PROXY: proxy.url, SVC_CA_BUNDLE: caFile }),
+      });
+      expect(result.code, result.stderr).toBe(0);
+      expect(proxy.log().slice(before)).toContain(`CONNECT ${new URL(httpsUrl).host}`);
+    });
+  });
+});
+
+/** A throw-away CA and a certificate for 127.0.0.1 signed by it. */
+function makeCertificates(into: string): void {
+  const run = (...args: string[]) => execFileSync("openssl", args, { cwd: into, stdio: "pipe" });
+  run(
+    "req",
+    "-x509",
+    "-newkey",
+    "rsa:2048",
+    "-nodes",
+    "-keyout",
+    "ca.key",
+    "-out",
+    "ca.pem",
+    "-days",
+    "1",
+    "-subj",
+    "/CN=svc test CA",
+  );
+  run(
+    "req",
+    "-newkey",
+    "rsa:2048",
+    "-nodes",
+    "-keyout",
+    "server.key",
+    "-out",
+    "server.csr",
+    "-subj",
+    "/CN=127.0.0.1",
+  );
+  writeFileSync(join(into, "san.ext"), "subjectAltName=IP:127.0.0.1,DNS:localhost\n");
+  run(
+    "x509",
+    "-req",
+    "-in",
+    "server.csr",
+    "-CA",
+    "ca.pem",
+    "-CAkey",
+    "ca.key",
+    "-CAcreateserial",
+    "-out",
+    "server.pem",
+    "-days",
+    "1",
+    "-extfile",
+    "san.ext",
+  );
+}

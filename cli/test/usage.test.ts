@@ -1,0 +1,233 @@
+import { describe, expect, it } from "vitest";
+import { errorOf, runSvc } from "./run-svc";
+
+const UPDATE_ROW = ["datasets", "update-row", "--project-slug", "p", "--dataset-slug", "d", "--row-id", "r"];
+
+describe("svc without a server", () => {
+  it("prints its version", async () => {
+    const result = await runSvc(["--version"]);
+    expect(result).toMatchObject({ code: 0, stdout: "svc 0.1.0\n", stderr: "" });
+  });
+
+  it("reads --version as the version query parameter after a command", async () => {
+    const root = await runSvc(["--version", "--quiet"]);
+    expect(root.stdout).toBe("svc 0.1.0\n");
+    const rows = await runSvc([
+      "datasets",
+      "list-rows",
+      "--project-slug",
+      "p",
+      "--dataset-slug",
+      "d",
+      "--version",
+      "3",
+      "--dry-run",
+      "--format",
+      "json",
+    ]);
+    expect(JSON.parse(rows.stdout).url).toBe("http://127.0.0.1:8080/v1/projects/p/datasets/d/rows?version=3");
+  });
+
+  it("lists resources and commands in help", async () => {
+    const root = await runSvc(["--help"]);
+    expect(root.code).toBe(0);
+    for (const name of ["account", "projects", "datasets", "api-keys", "auth", "completion", "man"]) {
+      expect(root.stdout).toContain(name);
+    }
+    const resource = await runSvc(["datasets", "--help"]);
+    expect(resource.stdout).toMatch(/update-row\s+Edit a row's cells/);
+    const command = await runSvc(["datasets", "update-row", "--help"]);
+    expect(command.stdout).toContain("--expected-output <json>");
+    expect(command.stdout).toContain("--format <format>");
+  });
+
+  it.each([
+    [["datset", "list"], "unknown command 'datset'", "datasets"],
+    [["datasets", "update-rows"], "unknown command 'update-rows'", "update-row"],
+    [["datasets", "update-row", "--row", "r"], "unknown option '--row'", "--row-id"],
+    [["projects", "list", "--formt", "json"], "unknown option '--formt'", "--format"],
+  ])("rejects %j with exit 3 and suggests the nearest name", async (args, message, suggestion) => {
+    const result = await runSvc(args);
+    expect(result.code).toBe(3);
+    expect(result.stdout).toBe("");
+    const error = errorOf(result);
+    expect(error.error).toContain(message);
+    expect(error.error).toContain(`Did you mean ${suggestion}?`);
+  });
+
+  it("treats a missing command as a usage error, never success", async () => {
+    const result = await runSvc(["datasets"]);
+    expect(result.code).toBe(3);
+    expect(result.stdout).toBe("");
+  });
+
+  it("rejects an unknown --format and an unknown SVC_OUTPUT before sending", async () => {
+    const flag = await runSvc(["projects", "list", "--format", "xml"]);
+    expect(flag.code).toBe(3);
+    expect(flag.stdout).toBe("");
+    const env = await runSvc(["projects", "list", "--dry-run"], { env: { SVC_OUTPUT: "xml" } });
+    expect(env.code).toBe(3);
+    expect(errorOf(env).error).toContain('SVC_OUTPUT "xml" is not a format');
+  });
+
+  it("rejects a bad JMESPath expression before any request", async () => {
+    const result = await runSvc(["projects", "list", "--query", "items[?", "--dry-run"]);
+    expect(result.code).toBe(3);
+    expect(errorOf(result).code).toBe("invalid_query");
+  });
+
+  it("rejects invalid JSON in a JSON flag", async () => {
+    const result = await runSvc([...UPDATE_ROW, "--custom", "{nope", "--dry-run"]);
+    expect(result.code).toBe(3);
+    expect(errorOf(result)).toMatchObject({ code: "invalid_json", status: null });
+    expect(result.stdout).toBe("");
+  });
+
+  it("names a missing required flag, and takes the project from SVC_PROJECT_SLUG", async () => {
+    const missing = await runSvc(["datasets", "get", "--dataset-slug", "d", "--dry-run"]);
+    expect(missing.code).toBe(3);
+    expect(errorOf(missing).error).toContain(
+      "missing required flag --project-slug (or set SVC_PROJECT_SLUG)",
+    );
+    const fromEnv = await runSvc(
+      ["datasets", "get", "--dataset-slug", "d", "--dry-run", "--format", "json"],
+      {
+        env: { SVC_PROJECT_SLUG: "support" },
+      },
+    );
+    expect(fromEnv.code).toBe(0);
+    expect(JSON.parse(fromEnv.stdout).url).toBe("http://127.0.0.1:8080/v1/projects/support/datasets/d");
+  });
+
+  it("writes one line for a person when standard error is a terminal-less JSON-free format", async () => {
+    // Standard error is a pipe here, so the JSON object is expected whatever the format.
+    const result = await runSvc(["datasets", "update-row", "--format", "table"]);
+    expect(result.code).toBe(3);
+    expect(() => errorOf(result)).not.toThrow();
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+  });
+});
+
+describe("--dry-run", () => {
+  it("prints the row edit it would send, with the credential redacted", async () => {
+    const result = await runSvc(
+      [...UPDATE_ROW, "--expected-output", '{"a":1}', "--dry-run", "--format", "json"],
+      {
+        env: { SVC_API_KEY: "svc_secret_value" },
+      },
+    );
+    expect(result.code).toBe(0);
+    expect(result.stdout).not.toContain("svc_secret_value");
+    const request = JSON.parse(result.stdout);
+    expect(request).toMatchObject({
+      method: "PATCH",
+      url: "http://127.0.0.1:8080/v1/projects/p/datasets/d/rows/r",
+      body: { expectedOutput: { a: 1 } },
+    });
+    expect(request.headers.authorization).toBe("Bearer REDACTED");
+    expect(request.headers["idempotency-key"]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(request.headers["user-agent"]).toBe("svc/0.1.0");
+  });
+
+  it("takes a plain word as a string, JSON as JSON, and null as null", async () => {
+    const result = await runSvc([
+      ...UPDATE_ROW,
+      "--input",
+      "hello",
+      "--output",
+      "42",
+      "--metadata",
+      "null",
+      "--dry-run",
+      "--format",
+      "json",
+    ]);
+    expect(JSON.parse(result.stdout).body).toEqual({ input: "hello", output: 42, metadata: null });
+  });
+
+  it("merges --json with flags, the flags winning", async () => {
+    const result = await runSvc([
+      ...UPDATE_ROW,
+      "--json",
+      '{"input":"a","output":"b"}',
+      "--output",
+      '"c"',
+      "--dry-run",
+      "--format",
+      "json",
+    ]);
+    expect(JSON.parse(result.stdout).body).toEqual({ input: "a", output: "c" });
+  });
+
+  it("reads --json from standard input", async () => {
+    const result = await runSvc([...UPDATE_ROW, "--json", "-", "--dry-run", "--format", "json"], {
+      input: '{"custom":{"k1":true}}',
+    });
+    expect(JSON.parse(result.stdout).body).toEqual({ custom: { k1: true } });
+  });
+
+  it("fails with exit 3 when the body breaks the operation's schema", async () => {
+    const result = await runSvc([
+      "datasets",
+      "insert-rows",
+      "--project-slug",
+      "p",
+      "--dataset-slug",
+      "d",
+      "--json",
+      '{"rows":[]}',
+      "--dry-run",
+    ]);
+    expect(result.code).toBe(3);
+    expect(errorOf(result).error).toContain("must hold at least 1 item");
+  });
+
+  it("checks query parameters against their constraints", async () => {
+    const result = await runSvc(["projects", "list", "--limit", "500", "--dry-run"]);
+    expect(result.code).toBe(3);
+    expect(errorOf(result).error).toBe("--limit must be at most 200");
+  });
+
+  it("sends the If-Match header from --if-match", async () => {
+    const result = await runSvc([
+      ...UPDATE_ROW,
+      "--if-match",
+      "3",
+      "--input",
+      "x",
+      "--dry-run",
+      "--format",
+      "json",
+    ]);
+    expect(JSON.parse(result.stdout).headers["if-match"]).toBe("3");
+  });
+});
+
+describe("--schema", () => {
+  it("describes the root, a resource and a command, even without required flags", async () => {
+    const root = JSON.parse((await runSvc(["--schema"])).stdout);
+    expect(root.resources.map((r: { name: string }) => r.name)).toContain("datasets");
+    const resource = JSON.parse((await runSvc(["datasets", "--schema"])).stdout);
+    expect(resource.commands.length).toBeGreaterThan(10);
+    const result = await runSvc(["datasets", "update-row", "--schema"]);
+    expect(result.code).toBe(0);
+    const command = JSON.parse(result.stdout);
+    expect(command.inputs).toContainEqual(
+      expect.objectContaining({ flag: "--row-id", location: "path", type: "string", required: true }),
+    );
+    expect(command.inputs).toContainEqual(
+      expect.objectContaining({ flag: "--expected-output", location: "body", type: "json", required: false }),
+    );
+    expect(command.output.schema.properties).toHaveProperty("version");
+    const limit = JSON.parse((await runSvc(["projects", "list", "--schema"])).stdout).inputs.find(
+      (input: { flag: string }) => input.flag === "--limit",
+    );
+    expect(limit).toMatchObject({ location: "query", type: "integer", default: 50, required: false });
+  });
+
+  it("suggests the nearest name for an unknown resource", async () => {
+    const result = await runSvc(["dataset", "--schema"]);
+    expect(result.code).toBe(3);
+    expect(errorOf(result).error).toContain('did you mean "datasets"');
+  });
+});
