@@ -1,0 +1,71 @@
+import { spawn, spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadDocument } from "../scripts/openapi-model.mjs";
+import { type Platform, repoRoot, startPlatform } from "../testing/platform.js";
+import { generate, outputPath } from "./scripts/generate.mjs";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const python = process.env.PYTHON ?? "python3";
+
+describe("the generated Python SDK", () => {
+  it("matches a fresh generation from shared/contracts/openapi.json (run `node sdks/scripts/generate.mjs`)", () => {
+    const check = spawnSync(process.execPath, ["sdks/scripts/generate.mjs", "--check", "python"], {
+      cwd: repoRoot,
+      encoding: "utf8",
+    });
+    expect(check.stdout + check.stderr).toBe("");
+    expect(check.status).toBe(0);
+    expect(generate(loadDocument())[outputPath]).toBe(readFileSync(join(repoRoot, outputPath), "utf8"));
+  });
+});
+
+describe("the Python SDK's unittest suite against the running platform", () => {
+  let platform: Platform;
+
+  beforeAll(async () => {
+    platform = await startPlatform();
+  });
+
+  afterAll(async () => {
+    await platform?.stop();
+  });
+
+  it("passes every test, and skips none of those that need the platform", async () => {
+    const run = await runUnittest({
+      SVC_BASE_URL: platform.baseUrl,
+      SVC_API_KEY: platform.apiKey,
+      SVC_ADMIN_TOKEN: platform.adminToken,
+    });
+    const ran = Number(/^Ran (\d+) tests? in /m.exec(run.output)?.[1] ?? 0);
+    expect(run.code, run.output).toBe(0);
+    expect(ran, run.output).toBeGreaterThanOrEqual(40);
+    expect(run.output.trimEnd().split("\n").at(-1), run.output).toMatch(/^OK( \(skipped=\d+\))?$/);
+    const skippedOnPlatform = run.output
+      .split("\n")
+      .filter((line) => /tests\.test_api\b.*\.\.\. skipped/.test(line));
+    expect(skippedOnPlatform, run.output).toEqual([]);
+    expect(run.output).toMatch(/test_update_row_returns_version_and_version_id .*\.\.\. ok/);
+  });
+});
+
+function runUnittest(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+  return new Promise((done, fail) => {
+    const child = spawn(python, ["-m", "unittest", "-v"], {
+      cwd: here,
+      env: { ...process.env, PYTHONDONTWRITEBYTECODE: "1", ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    child.stderr.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    child.once("error", fail);
+    child.once("close", (code) => done({ code, output }));
+  });
+}

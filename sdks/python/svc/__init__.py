@@ -1,0 +1,32 @@
+"""The Python client of the svc API (standard library only).
+
+>>> from svc import Client
+>>> client = Client()  # SVC_API_KEY and SVC_BASE_URL from the environment
+>>> for row in client.datasets.iterate_rows("my-project", "qa-set"):
+...     print(row.row_id, row.expected_output)
+"""
+
+from . import _generated
+from ._client import DEFAULT_BASE_URL, DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT, Client
+from ._errors import SvcError
+from ._generated import *  # noqa: F403
+from ._generated import OPERATIONS, Resources
+from ._models import UNSET, Model, Unset
+from ._transport import CallOptions
+from ._version import __version__
+
+__all__ = [  # noqa: F405
+    "DEFAULT_BASE_URL",
+    "DEFAULT_MAX_RETRIES",
+    "DEFAULT_TIMEOUT",
+    "OPERATIONS",
+    "UNSET",
+    "CallOptions",
+    "Client",
+    "Model",
+    "Resources",
+    "SvcError",
+    "Unset",
+    "__version__",
+    *_generated.__all__,
+]

@@ -1,0 +1,2669 @@
+# Generated from shared/contracts/openapi.json by sdks/scripts/generate.mjs; do not edit.
+# Regenerate with `node sdks/scripts/generate.mjs` after `npm run openapi`.
+from __future__ import annotations
+
+from typing import Any, Dict, Iterator, List, Literal, Mapping, Optional, TypedDict, Union
+
+from ._models import UNSET, Model, Unset, drop_unset
+from ._pagination import paginate
+from ._transport import CallOptions, Transport, path_segment
+
+Cell = Any
+"""A cell: any JSON value (string, number, boolean, array, object or None)."""
+
+
+class Actor(Model):
+    """The `Actor` object of the API."""
+    kind: Literal["apiKey", "oauth"]
+    id: str
+
+    _svc_fields = {
+        "kind": ("kind", None, False),
+        "id": ("id", None, False),
+    }
+
+
+class ApiKey(Model):
+    """The `ApiKey` object of the API."""
+    id: str
+    name: str
+    role: Role
+    masked_token: str
+    """The token with all but its last four characters hidden"""
+    created_at: str
+    """ISO-8601 timestamp in UTC"""
+    last_used_at: Optional[str]
+
+    _svc_fields = {
+        "id": ("id", None, False),
+        "name": ("name", None, False),
+        "role": ("role", None, False),
+        "masked_token": ("maskedToken", None, False),
+        "created_at": ("createdAt", None, False),
+        "last_used_at": ("lastUsedAt", None, False),
+    }
+
+
+class CreatedApiKey(Model):
+    """The `CreatedApiKey` object of the API."""
+    id: str
+    name: str
+    role: Role
+    masked_token: str
+    """The token with all but its last four characters hidden"""
+    created_at: str
+    """ISO-8601 timestamp in UTC"""
+    last_used_at: Optional[str]
+    token: str
+    """The full token. It is shown in this response only; store it now."""
+
+    _svc_fields = {
+        "id": ("id", None, False),
+        "name": ("name", None, False),
+        "role": ("role", None, False),
+        "masked_token": ("maskedToken", None, False),
+        "created_at": ("createdAt", None, False),
+        "last_used_at": ("lastUsedAt", None, False),
+        "token": ("token", None, False),
+    }
+
+
+class CreateOrganizationResponse(Model):
+    """The `CreateOrganizationResponse` object of the API."""
+    organization: Organization
+    api_key: CreatedApiKey
+
+    _svc_fields = {
+        "organization": ("organization", "Organization", False),
+        "api_key": ("apiKey", "CreatedApiKey", False),
+    }
+
+
+class Dataset(Model):
+    """The `Dataset` object of the API."""
+    id: str
+    organization_id: str
+    project_id: str
+    slug: str
+    name: str
+    description: Optional[str]
+    columns: List[DatasetColumn]
+    version: int
+    created_at: str
+    """ISO-8601 timestamp in UTC"""
+    updated_at: str
+    """ISO-8601 timestamp in UTC"""
+
+    _svc_fields = {
+        "id": ("id", None, False),
+        "organization_id": ("organizationId", None, False),
+        "project_id": ("projectId", None, False),
+        "slug": ("slug", None, False),
+        "name": ("name", None, False),
+        "description": ("description", None, False),
+        "columns": ("columns", "DatasetColumn", True),
+        "version": ("version", None, False),
+        "created_at": ("createdAt", None, False),
+        "updated_at": ("updatedAt", None, False),
+    }
+
+
+class DatasetColumn(Model):
+    """The `DatasetColumn` object of the API."""
+    identifier: str
+    name: str
+    source: Model
+    removed: Optional[bool]
+
+    _svc_fields = {
+        "identifier": ("identifier", None, False),
+        "name": ("name", None, False),
+        "source": ("source", "Model", False),
+        "removed": ("removed", None, False),
+    }
+
+
+class DatasetRow(Model):
+    """The `DatasetRow` object of the API."""
+    row_id: str
+    dataset_id: str
+    input: Cell
+    output: Cell
+    expected_output: Cell
+    metadata: Cell
+    custom: Dict[str, Cell]
+    created_at: str
+    """ISO-8601 timestamp in UTC"""
+    version: int
+
+    _svc_fields = {
+        "row_id": ("rowId", None, False),
+        "dataset_id": ("datasetId", None, False),
+        "input": ("input", None, False),
+        "output": ("output", None, False),
+        "expected_output": ("expectedOutput", None, False),
+        "metadata": ("metadata", None, False),
+        "custom": ("custom", None, False),
+        "created_at": ("createdAt", None, False),
+        "version": ("version", None, False),
+    }
+
+
+class DatasetVersion(Model):
+    """The `DatasetVersion` object of the API."""
+    version_id: str
+    version: int
+    created_at: str
+    """ISO-8601 timestamp in UTC"""
+    operation: Literal["insert", "update", "delete", "import", "restore"]
+    rows_inserted: int
+    rows_updated: int
+    rows_deleted: int
+    actor: Actor
+
+    _svc_fields = {
+        "version_id": ("versionId", None, False),
+        "version": ("version", None, False),
+        "created_at": ("createdAt", None, False),
+        "operation": ("operation", None, False),
+        "rows_inserted": ("rowsInserted", None, False),
+        "rows_updated": ("rowsUpdated", None, False),
+        "rows_deleted": ("rowsDeleted", None, False),
+        "actor": ("actor", "Actor", False),
+    }
+
+
+class DeleteDatasetRowsResponse(Model):
+    """The `DeleteDatasetRowsResponse` object of the API."""
+    version_id: Optional[str]
+    version: int
+    deleted_count: int
+
+    _svc_fields = {
+        "version_id": ("versionId", None, False),
+        "version": ("version", None, False),
+        "deleted_count": ("deletedCount", None, False),
+    }
+
+
+class DiffDatasetVersionsResponse(Model):
+    """The `DiffDatasetVersionsResponse` object of the API."""
+    items: List[DiffDatasetVersionsResponseItem]
+    next_cursor: Optional[str]
+    has_more: bool
+
+    _svc_fields = {
+        "items": ("items", "DiffDatasetVersionsResponseItem", True),
+        "next_cursor": ("nextCursor", None, False),
+        "has_more": ("hasMore", None, False),
+    }
+
+
+class DiffDatasetVersionsResponseItem(Model):
+    """The `DiffDatasetVersionsResponseItem` object of the API."""
+    row_id: str
+    change: Literal["added", "removed", "modified"]
+    before: Optional[DiffDatasetVersionsResponseItemBefore]
+    """The row's cells at `from`; null when it did not exist then"""
+    after: Optional[DiffDatasetVersionsResponseItemAfter]
+    """The row's cells at `to`; null when it did not exist then"""
+
+    _svc_fields = {
+        "row_id": ("rowId", None, False),
+        "change": ("change", None, False),
+        "before": ("before", "DiffDatasetVersionsResponseItemBefore", False),
+        "after": ("after", "DiffDatasetVersionsResponseItemAfter", False),
+    }
+
+
+class DiffDatasetVersionsResponseItemAfter(Model):
+    """The `DiffDatasetVersionsResponseItemAfter` object of the API."""
+    input: Cell
+    output: Cell
+    expected_output: Cell
+    metadata: Cell
+    custom: Dict[str, Cell]
+
+    _svc_fields = {
+        "input": ("input", None, False),
+        "output": ("output", None, False),
+        "expected_output": ("expectedOutput", None, False),
+        "metadata": ("metadata", None, False),
+        "custom": ("custom", None, False),
+    }
+
+
+class DiffDatasetVersionsResponseItemBefore(Model):
+    """The `DiffDatasetVersionsResponseItemBefore` object of the API."""
+    input: Cell
+    output: Cell
+    expected_output: Cell
+    metadata: Cell
+    custom: Dict[str, Cell]
+
+    _svc_fields = {
+        "input": ("input", None, False),
+        "output": ("output", None, False),
+        "expected_output": ("expectedOutput", None, False),
+        "metadata": ("metadata", None, False),
+        "custom": ("custom", None, False),
+    }
+
+
+class GetAccountResponse(Model):
+    """The `GetAccountResponse` object of the API."""
+    organization: GetAccountResponseOrganization
+    role: Role
+    user: None
+
+    _svc_fields = {
+        "organization": ("organization", "GetAccountResponseOrganization", False),
+        "role": ("role", None, False),
+        "user": ("user", None, False),
+    }
+
+
+class GetAccountResponseOrganization(Model):
+    """The `GetAccountResponseOrganization` object of the API."""
+    id: str
+    name: str
+    slug: str
+
+    _svc_fields = {
+        "id": ("id", None, False),
+        "name": ("name", None, False),
+        "slug": ("slug", None, False),
+    }
+
+
+class GetDatasetRowHistoryResponse(Model):
+    """The `GetDatasetRowHistoryResponse` object of the API."""
+    items: List[GetDatasetRowHistoryResponseItem]
+    next_cursor: Optional[str]
+    has_more: bool
+
+    _svc_fields = {
+        "items": ("items", "GetDatasetRowHistoryResponseItem", True),
+        "next_cursor": ("nextCursor", None, False),
+        "has_more": ("hasMore", None, False),
+    }
+
+
+class GetDatasetRowHistoryResponseItem(Model):
+    """The `GetDatasetRowHistoryResponseItem` object of the API."""
+    version: int
+    version_id: str
+    created_at: str
+    """ISO-8601 timestamp in UTC"""
+    operation: Literal["insert", "update", "delete", "import", "restore"]
+    cells: Optional[GetDatasetRowHistoryResponseItemCells]
+    """The row's cells after this version; null when it was deleted"""
+
+    _svc_fields = {
+        "version": ("version", None, False),
+        "version_id": ("versionId", None, False),
+        "created_at": ("createdAt", None, False),
+        "operation": ("operation", None, False),
+        "cells": ("cells", "GetDatasetRowHistoryResponseItemCells", False),
+    }
+
+
+class GetDatasetRowHistoryResponseItemCells(Model):
+    """The `GetDatasetRowHistoryResponseItemCells` object of the API."""
+    input: Cell
+    output: Cell
+    expected_output: Cell
+    metadata: Cell
+    custom: Dict[str, Cell]
+
+    _svc_fields = {
+        "input": ("input", None, False),
+        "output": ("output", None, False),
+        "expected_output": ("expectedOutput", None, False),
+        "metadata": ("metadata", None, False),
+        "custom": ("custom", None, False),
+    }
+
+
+class GetTraceResponse(Model):
+    """The `GetTraceResponse` object of the API."""
+    trace_id: str
+    project_id: str
+    span_count: int
+    error_count: int
+    """Spans whose status code is 2 (error)"""
+    start_time: str
+    """Start of the earliest span, to the millisecond"""
+    end_time: str
+    """End of the latest span, to the millisecond"""
+    duration_ns: str
+    """endTime - startTime in nanoseconds, exact, as a string of digits (it may exceed 2^53)"""
+    root_span_name: Optional[str]
+    session_id: Optional[str]
+    user_id: Optional[str]
+    tags: List[str]
+    models: List[str]
+    tokens_input: int
+    tokens_output: int
+    tokens_total: int
+    cost_total_microcents: int
+    """Cost in millionths of a US cent (1 USD = 10^8)"""
+    input: Cell
+    """The root span's generative-AI input messages; null when it has none"""
+    output: Cell
+    """The root span's generative-AI output messages; null when it has none"""
+    spans: List[Span]
+    """Every span of the trace, by start time"""
+
+    _svc_fields = {
+        "trace_id": ("traceId", None, False),
+        "project_id": ("projectId", None, False),
+        "span_count": ("spanCount", None, False),
+        "error_count": ("errorCount", None, False),
+        "start_time": ("startTime", None, False),
+        "end_time": ("endTime", None, False),
+        "duration_ns": ("durationNs", None, False),
+        "root_span_name": ("rootSpanName", None, False),
+        "session_id": ("sessionId", None, False),
+        "user_id": ("userId", None, False),
+        "tags": ("tags", None, False),
+        "models": ("models", None, False),
+        "tokens_input": ("tokensInput", None, False),
+        "tokens_output": ("tokensOutput", None, False),
+        "tokens_total": ("tokensTotal", None, False),
+        "cost_total_microcents": ("costTotalMicrocents", None, False),
+        "input": ("input", None, False),
+        "output": ("output", None, False),
+        "spans": ("spans", "Span", True),
+    }
+
+
+class ImportDatasetRowsFromTracesResponse(Model):
+    """The `ImportDatasetRowsFromTracesResponse` object of the API."""
+    version_id: str
+    version: int
+    row_ids: List[str]
+
+    _svc_fields = {
+        "version_id": ("versionId", None, False),
+        "version": ("version", None, False),
+        "row_ids": ("rowIds", None, False),
+    }
+
+
+class IngestTracesResponse(Model):
+    """The `IngestTracesResponse` object of the API."""
+    partial_success: IngestTracesResponsePartialSuccess
+
+    _svc_fields = {
+        "partial_success": ("partialSuccess", "IngestTracesResponsePartialSuccess", False),
+    }
+
+
+class IngestTracesResponsePartialSuccess(Model):
+    """The `IngestTracesResponsePartialSuccess` object of the API."""
+    rejected_spans: Optional[int]
+    error_message: Optional[str]
+
+    _svc_fields = {
+        "rejected_spans": ("rejectedSpans", None, False),
+        "error_message": ("errorMessage", None, False),
+    }
+
+
+class InsertDatasetRowsResponse(Model):
+    """The `InsertDatasetRowsResponse` object of the API."""
+    version_id: str
+    version: int
+    row_ids: List[str]
+
+    _svc_fields = {
+        "version_id": ("versionId", None, False),
+        "version": ("version", None, False),
+        "row_ids": ("rowIds", None, False),
+    }
+
+
+class ListApiKeysResponse(Model):
+    """The `ListApiKeysResponse` object of the API."""
+    api_keys: List[ApiKey]
+
+    _svc_fields = {
+        "api_keys": ("apiKeys", "ApiKey", True),
+    }
+
+
+class ListDatasetColumnsResponse(Model):
+    """The `ListDatasetColumnsResponse` object of the API."""
+    columns: List[DatasetColumn]
+
+    _svc_fields = {
+        "columns": ("columns", "DatasetColumn", True),
+    }
+
+
+class ListDatasetRowsResponse(Model):
+    """The `ListDatasetRowsResponse` object of the API."""
+    items: List[DatasetRow]
+    next_cursor: Optional[str]
+    has_more: bool
+
+    _svc_fields = {
+        "items": ("items", "DatasetRow", True),
+        "next_cursor": ("nextCursor", None, False),
+        "has_more": ("hasMore", None, False),
+    }
+
+
+class ListDatasetsResponse(Model):
+    """The `ListDatasetsResponse` object of the API."""
+    items: List[Dataset]
+    next_cursor: Optional[str]
+    has_more: bool
+
+    _svc_fields = {
+        "items": ("items", "Dataset", True),
+        "next_cursor": ("nextCursor", None, False),
+        "has_more": ("hasMore", None, False),
+    }
+
+
+class ListDatasetVersionsResponse(Model):
+    """The `ListDatasetVersionsResponse` object of the API."""
+    items: List[DatasetVersion]
+    next_cursor: Optional[str]
+    has_more: bool
+
+    _svc_fields = {
+        "items": ("items", "DatasetVersion", True),
+        "next_cursor": ("nextCursor", None, False),
+        "has_more": ("hasMore", None, False),
+    }
+
+
+class ListMembersResponse(Model):
+    """The `ListMembersResponse` object of the API."""
+    items: List[Member]
+    next_cursor: Optional[str]
+    has_more: bool
+
+    _svc_fields = {
+        "items": ("items", "Member", True),
+        "next_cursor": ("nextCursor", None, False),
+        "has_more": ("hasMore", None, False),
+    }
+
+
+class ListProjectsResponse(Model):
+    """The `ListProjectsResponse` object of the API."""
+    items: List[Project]
+    next_cursor: Optional[str]
+    has_more: bool
+
+    _svc_fields = {
+        "items": ("items", "Project", True),
+        "next_cursor": ("nextCursor", None, False),
+        "has_more": ("hasMore", None, False),
+    }
+
+
+class ListTracesResponse(Model):
+    """The `ListTracesResponse` object of the API."""
+    items: List[Trace]
+    next_cursor: Optional[str]
+    has_more: bool
+
+    _svc_fields = {
+        "items": ("items", "Trace", True),
+        "next_cursor": ("nextCursor", None, False),
+        "has_more": ("hasMore", None, False),
+    }
+
+
+class Member(Model):
+    """The `Member` object of the API."""
+    id: str
+    organization_id: str
+    email: str
+    """Lower-case email address, unique within the organisation"""
+    role: Role
+    created_at: str
+    """ISO-8601 timestamp in UTC"""
+    updated_at: str
+    """ISO-8601 timestamp in UTC"""
+
+    _svc_fields = {
+        "id": ("id", None, False),
+        "organization_id": ("organizationId", None, False),
+        "email": ("email", None, False),
+        "role": ("role", None, False),
+        "created_at": ("createdAt", None, False),
+        "updated_at": ("updatedAt", None, False),
+    }
+
+
+class Organization(Model):
+    """The `Organization` object of the API."""
+    id: str
+    name: str
+    slug: str
+    created_at: str
+    """ISO-8601 timestamp in UTC"""
+
+    _svc_fields = {
+        "id": ("id", None, False),
+        "name": ("name", None, False),
+        "slug": ("slug", None, False),
+        "created_at": ("createdAt", None, False),
+    }
+
+
+class Project(Model):
+    """The `Project` object of the API."""
+    id: str
+    organization_id: str
+    slug: str
+    name: str
+    created_at: str
+    """ISO-8601 timestamp in UTC"""
+    updated_at: str
+    """ISO-8601 timestamp in UTC"""
+
+    _svc_fields = {
+        "id": ("id", None, False),
+        "organization_id": ("organizationId", None, False),
+        "slug": ("slug", None, False),
+        "name": ("name", None, False),
+        "created_at": ("createdAt", None, False),
+        "updated_at": ("updatedAt", None, False),
+    }
+
+
+class ReorderDatasetColumnsResponse(Model):
+    """The `ReorderDatasetColumnsResponse` object of the API."""
+    columns: List[DatasetColumn]
+
+    _svc_fields = {
+        "columns": ("columns", "DatasetColumn", True),
+    }
+
+
+class RestoreDatasetVersionResponse(Model):
+    """The `RestoreDatasetVersionResponse` object of the API."""
+    version_id: str
+    version: int
+
+    _svc_fields = {
+        "version_id": ("versionId", None, False),
+        "version": ("version", None, False),
+    }
+
+
+class Span(Model):
+    """The `Span` object of the API."""
+    span_id: str
+    parent_span_id: Optional[str]
+    name: str
+    kind: Literal["unspecified", "internal", "server", "client", "producer", "consumer"]
+    start_time: str
+    """ISO-8601 timestamp in UTC"""
+    end_time: str
+    """ISO-8601 timestamp in UTC"""
+    start_time_unix_nano: str
+    end_time_unix_nano: str
+    duration_ns: str
+    status: SpanStatus
+    attributes: Dict[str, Cell]
+    """The span's attributes as plain JSON values"""
+    resource_attributes: Dict[str, Cell]
+    scope: Optional[SpanScope]
+    events: List[SpanEvent]
+    links: List[SpanLink]
+
+    _svc_fields = {
+        "span_id": ("spanId", None, False),
+        "parent_span_id": ("parentSpanId", None, False),
+        "name": ("name", None, False),
+        "kind": ("kind", None, False),
+        "start_time": ("startTime", None, False),
+        "end_time": ("endTime", None, False),
+        "start_time_unix_nano": ("startTimeUnixNano", None, False),
+        "end_time_unix_nano": ("endTimeUnixNano", None, False),
+        "duration_ns": ("durationNs", None, False),
+        "status": ("status", "SpanStatus", False),
+        "attributes": ("attributes", None, False),
+        "resource_attributes": ("resourceAttributes", None, False),
+        "scope": ("scope", "SpanScope", False),
+        "events": ("events", "SpanEvent", True),
+        "links": ("links", "SpanLink", True),
+    }
+
+
+class SpanEvent(Model):
+    """The `SpanEvent` object of the API."""
+    name: str
+    time: str
+    """ISO-8601 timestamp in UTC"""
+    time_unix_nano: str
+    attributes: Dict[str, Cell]
+
+    _svc_fields = {
+        "name": ("name", None, False),
+        "time": ("time", None, False),
+        "time_unix_nano": ("timeUnixNano", None, False),
+        "attributes": ("attributes", None, False),
+    }
+
+
+class SpanLink(Model):
+    """The `SpanLink` object of the API."""
+    trace_id: str
+    span_id: str
+    attributes: Dict[str, Cell]
+
+    _svc_fields = {
+        "trace_id": ("traceId", None, False),
+        "span_id": ("spanId", None, False),
+        "attributes": ("attributes", None, False),
+    }
+
+
+class SpanScope(Model):
+    """The `SpanScope` object of the API."""
+    name: str
+    version: Optional[str]
+
+    _svc_fields = {
+        "name": ("name", None, False),
+        "version": ("version", None, False),
+    }
+
+
+class SpanStatus(Model):
+    """The `SpanStatus` object of the API."""
+    code: Literal["unset", "ok", "error"]
+    message: Optional[str]
+
+    _svc_fields = {
+        "code": ("code", None, False),
+        "message": ("message", None, False),
+    }
+
+
+class Trace(Model):
+    """The `Trace` object of the API."""
+    trace_id: str
+    project_id: str
+    span_count: int
+    error_count: int
+    """Spans whose status code is 2 (error)"""
+    start_time: str
+    """Start of the earliest span, to the millisecond"""
+    end_time: str
+    """End of the latest span, to the millisecond"""
+    duration_ns: str
+    """endTime - startTime in nanoseconds, exact, as a string of digits (it may exceed 2^53)"""
+    root_span_name: Optional[str]
+    session_id: Optional[str]
+    user_id: Optional[str]
+    tags: List[str]
+    models: List[str]
+    tokens_input: int
+    tokens_output: int
+    tokens_total: int
+    cost_total_microcents: int
+    """Cost in millionths of a US cent (1 USD = 10^8)"""
+    input: Cell
+    """The root span's generative-AI input messages; null when it has none"""
+    output: Cell
+    """The root span's generative-AI output messages; null when it has none"""
+
+    _svc_fields = {
+        "trace_id": ("traceId", None, False),
+        "project_id": ("projectId", None, False),
+        "span_count": ("spanCount", None, False),
+        "error_count": ("errorCount", None, False),
+        "start_time": ("startTime", None, False),
+        "end_time": ("endTime", None, False),
+        "duration_ns": ("durationNs", None, False),
+        "root_span_name": ("rootSpanName", None, False),
+        "session_id": ("sessionId", None, False),
+        "user_id": ("userId", None, False),
+        "tags": ("tags", None, False),
+        "models": ("models", None, False),
+        "tokens_input": ("tokensInput", None, False),
+        "tokens_output": ("tokensOutput", None, False),
+        "tokens_total": ("tokensTotal", None, False),
+        "cost_total_microcents": ("costTotalMicrocents", None, False),
+        "input": ("input", None, False),
+        "output": ("output", None, False),
+    }
+
+
+class UpdateDatasetRowResponse(Model):
+    """The `UpdateDatasetRowResponse` object of the API."""
+    version_id: str
+    version: int
+
+    _svc_fields = {
+        "version_id": ("versionId", None, False),
+        "version": ("version", None, False),
+    }
+
+
+class ImportDatasetRowsFromTracesTracesFiltersParam(TypedDict):
+    """The `ImportDatasetRowsFromTracesTracesFiltersParam` request object, keyed as sent."""
+    by: Literal["filters"]
+    filters: List[TraceFilterParam]
+    """Conditions that every listed trace meets (AND)"""
+
+
+class ImportDatasetRowsFromTracesTracesIdsParam(TypedDict):
+    """The `ImportDatasetRowsFromTracesTracesIdsParam` request object, keyed as sent."""
+    by: Literal["ids"]
+    ids: List[str]
+
+
+class IngestTracesResourceSpanParam(TypedDict, total=False):
+    """The `IngestTracesResourceSpanParam` request object, keyed as sent."""
+    resource: IngestTracesResourceSpanResourceParam
+    scopeSpans: List[IngestTracesResourceSpanScopeSpanParam]
+    schemaUrl: str
+
+
+class _IngestTracesResourceSpanResourceAttributeParamRequired(TypedDict):
+    key: str
+
+
+class IngestTracesResourceSpanResourceAttributeParam(_IngestTracesResourceSpanResourceAttributeParamRequired, total=False):
+    """The `IngestTracesResourceSpanResourceAttributeParam` request object, keyed as sent."""
+    value: OtlpAnyValueParam
+
+
+class IngestTracesResourceSpanResourceParam(TypedDict, total=False):
+    """The `IngestTracesResourceSpanResourceParam` request object, keyed as sent."""
+    attributes: List[IngestTracesResourceSpanResourceAttributeParam]
+
+
+class IngestTracesResourceSpanScopeSpanParam(TypedDict, total=False):
+    """The `IngestTracesResourceSpanScopeSpanParam` request object, keyed as sent."""
+    scope: IngestTracesResourceSpanScopeSpanScopeParam
+    spans: List[IngestTracesResourceSpanScopeSpanSpanParam]
+    schemaUrl: str
+
+
+class _IngestTracesResourceSpanScopeSpanScopeAttributeParamRequired(TypedDict):
+    key: str
+
+
+class IngestTracesResourceSpanScopeSpanScopeAttributeParam(_IngestTracesResourceSpanScopeSpanScopeAttributeParamRequired, total=False):
+    """The `IngestTracesResourceSpanScopeSpanScopeAttributeParam` request object, keyed as sent."""
+    value: OtlpAnyValueParam
+
+
+class IngestTracesResourceSpanScopeSpanScopeParam(TypedDict, total=False):
+    """The `IngestTracesResourceSpanScopeSpanScopeParam` request object, keyed as sent."""
+    name: str
+    version: str
+    attributes: List[IngestTracesResourceSpanScopeSpanScopeAttributeParam]
+
+
+class _IngestTracesResourceSpanScopeSpanSpanAttributeParamRequired(TypedDict):
+    key: str
+
+
+class IngestTracesResourceSpanScopeSpanSpanAttributeParam(_IngestTracesResourceSpanScopeSpanSpanAttributeParamRequired, total=False):
+    """The `IngestTracesResourceSpanScopeSpanSpanAttributeParam` request object, keyed as sent."""
+    value: OtlpAnyValueParam
+
+
+class _IngestTracesResourceSpanScopeSpanSpanEventAttributeParamRequired(TypedDict):
+    key: str
+
+
+class IngestTracesResourceSpanScopeSpanSpanEventAttributeParam(_IngestTracesResourceSpanScopeSpanSpanEventAttributeParamRequired, total=False):
+    """The `IngestTracesResourceSpanScopeSpanSpanEventAttributeParam` request object, keyed as sent."""
+    value: OtlpAnyValueParam
+
+
+class _IngestTracesResourceSpanScopeSpanSpanEventParamRequired(TypedDict):
+    timeUnixNano: Union[str, float]
+
+
+class IngestTracesResourceSpanScopeSpanSpanEventParam(_IngestTracesResourceSpanScopeSpanSpanEventParamRequired, total=False):
+    """The `IngestTracesResourceSpanScopeSpanSpanEventParam` request object, keyed as sent."""
+    name: str
+    attributes: List[IngestTracesResourceSpanScopeSpanSpanEventAttributeParam]
+
+
+class _IngestTracesResourceSpanScopeSpanSpanLinkAttributeParamRequired(TypedDict):
+    key: str
+
+
+class IngestTracesResourceSpanScopeSpanSpanLinkAttributeParam(_IngestTracesResourceSpanScopeSpanSpanLinkAttributeParamRequired, total=False):
+    """The `IngestTracesResourceSpanScopeSpanSpanLinkAttributeParam` request object, keyed as sent."""
+    value: OtlpAnyValueParam
+
+
+class _IngestTracesResourceSpanScopeSpanSpanLinkParamRequired(TypedDict):
+    traceId: str
+    """Trace id: 32 hex characters, as OpenTelemetry writes it"""
+    spanId: str
+
+
+class IngestTracesResourceSpanScopeSpanSpanLinkParam(_IngestTracesResourceSpanScopeSpanSpanLinkParamRequired, total=False):
+    """The `IngestTracesResourceSpanScopeSpanSpanLinkParam` request object, keyed as sent."""
+    attributes: List[IngestTracesResourceSpanScopeSpanSpanLinkAttributeParam]
+
+
+class _IngestTracesResourceSpanScopeSpanSpanParamRequired(TypedDict):
+    traceId: str
+    """Trace id: 32 hex characters, as OpenTelemetry writes it"""
+    spanId: str
+    startTimeUnixNano: Union[str, float]
+    endTimeUnixNano: Union[str, float]
+
+
+class IngestTracesResourceSpanScopeSpanSpanParam(_IngestTracesResourceSpanScopeSpanSpanParamRequired, total=False):
+    """The `IngestTracesResourceSpanScopeSpanSpanParam` request object, keyed as sent."""
+    parentSpanId: Union[Literal[""], str]
+    traceState: str
+    name: str
+    kind: Union[int, Literal["SPAN_KIND_UNSPECIFIED", "SPAN_KIND_INTERNAL", "SPAN_KIND_SERVER", "SPAN_KIND_CLIENT", "SPAN_KIND_PRODUCER", "SPAN_KIND_CONSUMER"]]
+    attributes: List[IngestTracesResourceSpanScopeSpanSpanAttributeParam]
+    events: List[IngestTracesResourceSpanScopeSpanSpanEventParam]
+    links: List[IngestTracesResourceSpanScopeSpanSpanLinkParam]
+    status: IngestTracesResourceSpanScopeSpanSpanStatusParam
+
+
+class IngestTracesResourceSpanScopeSpanSpanStatusParam(TypedDict, total=False):
+    """The `IngestTracesResourceSpanScopeSpanSpanStatusParam` request object, keyed as sent."""
+    code: Union[int, Literal["STATUS_CODE_UNSET", "STATUS_CODE_OK", "STATUS_CODE_ERROR"]]
+    message: str
+
+
+class _NewRowParamRequired(TypedDict):
+    input: Cell
+
+
+class NewRowParam(_NewRowParamRequired, total=False):
+    """The `NewRowParam` request object, keyed as sent."""
+    id: str
+    output: Cell
+    expectedOutput: Cell
+    metadata: Cell
+    custom: Dict[str, Cell]
+
+
+class OtlpAnyValueArrayValueParam(TypedDict, total=False):
+    """The `OtlpAnyValueArrayValueParam` request object, keyed as sent."""
+    values: List[OtlpAnyValueParam]
+
+
+class OtlpAnyValueKvlistValueParam(TypedDict, total=False):
+    """The `OtlpAnyValueKvlistValueParam` request object, keyed as sent."""
+    values: List[OtlpAnyValueKvlistValueValueParam]
+
+
+class _OtlpAnyValueKvlistValueValueParamRequired(TypedDict):
+    key: str
+
+
+class OtlpAnyValueKvlistValueValueParam(_OtlpAnyValueKvlistValueValueParamRequired, total=False):
+    """The `OtlpAnyValueKvlistValueValueParam` request object, keyed as sent."""
+    value: OtlpAnyValueParam
+
+
+class OtlpAnyValueParam(TypedDict, total=False):
+    """The `OtlpAnyValueParam` request object, keyed as sent."""
+    stringValue: str
+    boolValue: bool
+    intValue: Union[str, float]
+    doubleValue: Union[float, Literal["NaN", "Infinity", "-Infinity"]]
+    bytesValue: str
+    arrayValue: OtlpAnyValueArrayValueParam
+    kvlistValue: OtlpAnyValueKvlistValueParam
+
+
+class RowSelectionAllExceptParam(TypedDict):
+    """The `RowSelectionAllExceptParam` request object, keyed as sent."""
+    mode: Literal["allExcept"]
+    rowIds: List[str]
+
+
+class RowSelectionAllParam(TypedDict):
+    """The `RowSelectionAllParam` request object, keyed as sent."""
+    mode: Literal["all"]
+
+
+class RowSelectionSelectedParam(TypedDict):
+    """The `RowSelectionSelectedParam` request object, keyed as sent."""
+    mode: Literal["selected"]
+    rowIds: List[str]
+
+
+class TraceFilterCostTotalMicrocentsParam(TypedDict):
+    """The `TraceFilterCostTotalMicrocentsParam` request object, keyed as sent."""
+    field: Literal["costTotalMicrocents"]
+    op: Literal["eq", "neq", "gt", "gte", "lt", "lte"]
+    value: int
+
+
+class TraceFilterDurationNsParam(TypedDict):
+    """The `TraceFilterDurationNsParam` request object, keyed as sent."""
+    field: Literal["durationNs"]
+    op: Literal["eq", "gt", "gte", "lt", "lte"]
+    value: Union[str, int]
+
+
+class TraceFilterEndTimeParam(TypedDict):
+    """The `TraceFilterEndTimeParam` request object, keyed as sent."""
+    field: Literal["endTime"]
+    op: Literal["gt", "gte", "lt", "lte"]
+    value: str
+
+
+class TraceFilterErrorCountParam(TypedDict):
+    """The `TraceFilterErrorCountParam` request object, keyed as sent."""
+    field: Literal["errorCount"]
+    op: Literal["eq", "neq", "gt", "gte", "lt", "lte"]
+    value: int
+
+
+class TraceFilterModelsContainsAnyParam(TypedDict):
+    """The `TraceFilterModelsContainsAnyParam` request object, keyed as sent."""
+    field: Literal["models"]
+    op: Literal["containsAny"]
+    value: List[str]
+
+
+class TraceFilterModelsContainsParam(TypedDict):
+    """The `TraceFilterModelsContainsParam` request object, keyed as sent."""
+    field: Literal["models"]
+    op: Literal["contains"]
+    value: str
+
+
+class TraceFilterRootSpanNameInParam(TypedDict):
+    """The `TraceFilterRootSpanNameInParam` request object, keyed as sent."""
+    field: Literal["rootSpanName"]
+    op: Literal["in"]
+    value: List[str]
+
+
+class TraceFilterRootSpanNameParam(TypedDict):
+    """The `TraceFilterRootSpanNameParam` request object, keyed as sent."""
+    field: Literal["rootSpanName"]
+    op: Literal["eq", "neq", "contains"]
+    value: str
+
+
+class TraceFilterSessionIdInParam(TypedDict):
+    """The `TraceFilterSessionIdInParam` request object, keyed as sent."""
+    field: Literal["sessionId"]
+    op: Literal["in"]
+    value: List[str]
+
+
+class TraceFilterSessionIdParam(TypedDict):
+    """The `TraceFilterSessionIdParam` request object, keyed as sent."""
+    field: Literal["sessionId"]
+    op: Literal["eq", "neq", "contains"]
+    value: str
+
+
+class TraceFilterSpanCountParam(TypedDict):
+    """The `TraceFilterSpanCountParam` request object, keyed as sent."""
+    field: Literal["spanCount"]
+    op: Literal["eq", "neq", "gt", "gte", "lt", "lte"]
+    value: int
+
+
+class TraceFilterStartTimeParam(TypedDict):
+    """The `TraceFilterStartTimeParam` request object, keyed as sent."""
+    field: Literal["startTime"]
+    op: Literal["gt", "gte", "lt", "lte"]
+    value: str
+
+
+class TraceFilterTagsContainsAnyParam(TypedDict):
+    """The `TraceFilterTagsContainsAnyParam` request object, keyed as sent."""
+    field: Literal["tags"]
+    op: Literal["containsAny"]
+    value: List[str]
+
+
+class TraceFilterTagsContainsParam(TypedDict):
+    """The `TraceFilterTagsContainsParam` request object, keyed as sent."""
+    field: Literal["tags"]
+    op: Literal["contains"]
+    value: str
+
+
+class TraceFilterTokensInputParam(TypedDict):
+    """The `TraceFilterTokensInputParam` request object, keyed as sent."""
+    field: Literal["tokensInput"]
+    op: Literal["eq", "neq", "gt", "gte", "lt", "lte"]
+    value: int
+
+
+class TraceFilterTokensOutputParam(TypedDict):
+    """The `TraceFilterTokensOutputParam` request object, keyed as sent."""
+    field: Literal["tokensOutput"]
+    op: Literal["eq", "neq", "gt", "gte", "lt", "lte"]
+    value: int
+
+
+class TraceFilterTokensTotalParam(TypedDict):
+    """The `TraceFilterTokensTotalParam` request object, keyed as sent."""
+    field: Literal["tokensTotal"]
+    op: Literal["eq", "neq", "gt", "gte", "lt", "lte"]
+    value: int
+
+
+class TraceFilterTraceIdEqParam(TypedDict):
+    """The `TraceFilterTraceIdEqParam` request object, keyed as sent."""
+    field: Literal["traceId"]
+    op: Literal["eq"]
+    value: str
+    """Trace id: 32 hex characters, as OpenTelemetry writes it"""
+
+
+class TraceFilterTraceIdInParam(TypedDict):
+    """The `TraceFilterTraceIdInParam` request object, keyed as sent."""
+    field: Literal["traceId"]
+    op: Literal["in"]
+    value: List[str]
+
+
+class TraceFilterUserIdInParam(TypedDict):
+    """The `TraceFilterUserIdInParam` request object, keyed as sent."""
+    field: Literal["userId"]
+    op: Literal["in"]
+    value: List[str]
+
+
+class TraceFilterUserIdParam(TypedDict):
+    """The `TraceFilterUserIdParam` request object, keyed as sent."""
+    field: Literal["userId"]
+    op: Literal["eq", "neq", "contains"]
+    value: str
+
+
+RowSelectionParam = Union["RowSelectionSelectedParam", "RowSelectionAllExceptParam", "RowSelectionAllParam"]
+
+
+TraceFilterParam = Union["TraceFilterTraceIdEqParam", "TraceFilterTraceIdInParam", "TraceFilterStartTimeParam", "TraceFilterEndTimeParam", "TraceFilterDurationNsParam", "TraceFilterSpanCountParam", "TraceFilterErrorCountParam", "TraceFilterTokensInputParam", "TraceFilterTokensOutputParam", "TraceFilterTokensTotalParam", "TraceFilterCostTotalMicrocentsParam", "TraceFilterRootSpanNameParam", "TraceFilterRootSpanNameInParam", "TraceFilterSessionIdParam", "TraceFilterSessionIdInParam", "TraceFilterUserIdParam", "TraceFilterUserIdInParam", "TraceFilterTagsContainsParam", "TraceFilterTagsContainsAnyParam", "TraceFilterModelsContainsParam", "TraceFilterModelsContainsAnyParam"]
+
+
+Role = Literal["owner", "admin", "member", "viewer"]
+
+
+class AccountResource:
+    """The caller's organisation and role"""
+
+    def __init__(self, transport: Transport) -> None:
+        self._transport = transport
+
+    def get(
+        self,
+        *,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        idempotency_key: Optional[str] = None,
+        request_id: Optional[str] = None,
+        headers: Optional[Mapping[str, str]] = None,
+    ) -> GetAccountResponse:
+        """The caller's organisation and role.
+
+        Requires an API key with role `viewer` or higher.
+
+        `GET /v1/account` (operation `getAccount`)
+        """
+        return self._transport.request(
+            "GET",
+            "/v1/account",
+            options=CallOptions(timeout, max_retries, idempotency_key, request_id, headers),
+            model=GetAccountResponse,
+        )
+
+
+class ApiKeysResource:
+    """API keys of the organisation"""
+
+    def __init__(self, transport: Transport) -> None:
+        self._transport = transport
+
+    def create(
+        self,
+        *,
+        name: str,
+        role: Union[Role, Unset] = UNSET,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        idempotency_key: Optional[str] = None,
+        request_id: Optional[str] = None,
+        headers: Optional[Mapping[str, str]] = None,
+    ) -> CreatedApiKey:
+        """Create an API key; the full token is in this response and never again.
+
+        Requires an API key with role `admin` or higher.
+
+        Args:
+            role: At most the caller's own role
+
+        `POST /v1/api-keys` (operation `createApiKey`)
+        """
+        return self._transport.request(
+            "POST",
+            "/v1/api-keys",
+            body=drop_unset({"name": name, "role": role}),
+            options=CallOptions(timeout, max_retries, idempotency_key, request_id, headers),
+            model=CreatedApiKey,
+        )
+
+    def delete(
+        self,
+        id: str,
+        *,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        idempotency_key: Optional[str] = None,
+        request_id: Optional[str] = None,
+        headers: Optional[Mapping[str, str]] = None,
+    ) -> None:
+        """Revoke an API key; it stops working at every gateway within a second.
+
+        Requires an API key with role `admin` or higher.
+
+        `DELETE /v1/api-keys/{id}` (operation `deleteApiKey`)
+        """
+        self._transport.request(
+            "DELETE",
+            f"/v1/api-keys/{path_segment(id)}",
+            options=CallOptions(timeout, max_retries, idempotency_key, request_id, headers),
+        )
+
+    def get(
+        self,
+        id: str,
+        *,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        idempotency_key: Optional[str] = None,
+        request_id: Optional[str] = None,
+        headers: Optional[Mapping[str, str]] = None,
+    ) -> ApiKey:
+        """One API key, token masked.
+
+        Requires an API key with role `admin` or higher.
+
+        `GET /v1/api-keys/{id}` (operation `getApiKey`)
+        """
+        return self._transport.request(
+            "GET",
+            f"/v1/api-keys/{path_segment(id)}",
+            options=CallOptions(timeout, max_retries, idempotency_key, request_id, headers),
+            model=ApiKey,
+        )
+
+    def list(
+        self,
+        *,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        idempotency_key: Optional[str] = None,
+        request_id: Optional[str] = None,
+        headers: Optional[Mapping[str, str]] = None,
+    ) -> ListApiKeysResponse:
+        """List the organisation's API keys, tokens masked.
+
+        Requires an API key with role `admin` or higher.
+
+        `GET /v1/api-keys` (operation `listApiKeys`)
+        """
+        return self._transport.request(
+            "GET",
+            "/v1/api-keys",
+            options=CallOptions(timeout, max_retries, idempotency_key, request_id, headers),
+            model=ListApiKeysResponse,
+        )
+
+    def update(
+        self,
+        id: str,
+        *,
+        name: str,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        idempotency_key: Optional[str] = None,
+        request_id: Optional[str] = None,
+        headers: Optional[Mapping[str, str]] = None,
+    ) -> ApiKey:
+        """Rename an API key.
+
+        Requires an API key with role `admin` or higher.
+
+        `PATCH /v1/api-keys/{id}` (operation `updateApiKey`)
+        """
+        return self._transport.request(
+            "PATCH",
+            f"/v1/api-keys/{path_segment(id)}",
+            body=drop_unset({"name": name}),
+            options=CallOptions(timeout, max_retries, idempotency_key, request_id, headers),
+            model=ApiKey,
+        )
+
+
+class DatasetsResource:
+    """Datasets, their rows, columns and versions"""
+
+    def __init__(self, transport: Transport) -> None:
+        self._transport = transport
+
+    def create(
+        self,
+        project_slug: str,
+        *,
+        name: str,
+        description: Union[Optional[str], Unset] = UNSET,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        idempotency_key: Optional[str] = None,
+        request_id: Optional[str] = None,
+        headers: Optional[Mapping[str, str]] = None,
+    ) -> Dataset:
+        """Create an empty dataset (version 0).
+
+        Requires an API key with role `member` or higher.
+
+        `POST /v1/projects/{projectSlug}/datasets` (operation `createDataset`)
+        """
+        return self._transport.request(
+            "POST",
+            f"/v1/projects/{path_segment(project_slug)}/datasets",
+            body=drop_unset({"name": name, "description": description}),
+            options=CallOptions(timeout, max_retries, idempotency_key, request_id, headers),
+            model=Dataset,
+        )
+
+    def create_column(
+        self,
+        project_slug: str,
+        dataset_slug: str,
+        *,
+        name: str,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        idempotency_key: Optional[str] = None,
+        request_id: Optional[str] = None,
+        headers: Optional[Mapping[str, str]] = None,
+    ) -> DatasetColumn:
+        """Add a custom column; its identifier never changes.
+
+        Requires an API key with role `member` or higher.
+
+        `POST /v1/projects/{projectSlug}/datasets/{datasetSlug}/columns` (operation `createDatasetColumn`)
+        """
+        return self._transport.request(
+            "POST",
+            f"/v1/projects/{path_segment(project_slug)}/datasets/{path_segment(dataset_slug)}/columns",
+            body=drop_unset({"name": name}),
+            options=CallOptions(timeout, max_retries, idempotency_key, request_id, headers),
+            model=DatasetColumn,
+        )
+
+    def delete(
+        self,
+        project_slug: str,
+        dataset_slug: str,
+        *,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        idempotency_key: Optional[str] = None,
+        request_id: Optional[str] = None,
+        headers: Optional[Mapping[str, str]] = None,
+    ) -> None:
+        """Delete a dataset with its rows and history.
+
+        Requires an API key with role `member` or higher.
+
+        `DELETE /v1/projects/{projectSlug}/datasets/{datasetSlug}` (operation `deleteDataset`)
+        """
+        self._transport.request(
+            "DELETE",
+            f"/v1/projects/{path_segment(project_slug)}/datasets/{path_segment(dataset_slug)}",
+            options=CallOptions(timeout, max_retries, idempotency_key, request_id, headers),
+        )
+
+    def delete_column(
+        self,
+        project_slug: str,
+        dataset_slug: str,
+        identifier: str,
+        *,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        idempotency_key: Optional[str] = None,
+        request_id: Optional[str] = None,
+        headers: Optional[Mapping[str, str]] = None,
+    ) -> None:
+        """Remove a column (soft: its data is kept, but no longer accepted or shown).
+
+        Requires an API key with role `member` or higher.
+
+        `DELETE /v1/projects/{projectSlug}/datasets/{datasetSlug}/columns/{identifier}` (operation `deleteDatasetColumn`)
+        """
+        self._transport.request(
+            "DELETE",
+            f"/v1/projects/{path_segment(project_slug)}/datasets/{path_segment(dataset_slug)}/columns/{path_segment(identifier)}",
+            options=CallOptions(timeout, max_retries, idempotency_key, request_id, headers),
+        )
+
+    def delete_rows(
+        self,
+        project_slug: str,
+        dataset_slug: str,
+        *,
+        selection: RowSelectionParam,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        idempotency_key: Optional[str] = None,
+        request_id: Optional[str] = None,
+        headers: Optional[Mapping[str, str]] = None,
+    ) -> DeleteDatasetRowsResponse:
+        """Delete the selected rows, all rows, or all except some, as one new dataset version.
+
+        Requires an API key with role `member` or higher.
+
+        `DELETE /v1/projects/{projectSlug}/datasets/{datasetSlug}/rows` (operation `deleteDatasetRows`)
+        """
+        return self._transport.request(
+            "DELETE",
+            f"/v1/projects/{path_segment(project_slug)}/datasets/{path_segment(dataset_slug)}/rows",
+            body=drop_unset({"selection": selection}),
+            options=CallOptions(timeout, max_retries, idempotency_key, request_id, headers),
+            model=DeleteDatasetRowsResponse,
+        )
+
+    def diff(
+        self,
+        project_slug: str,
+        dataset_slug: str,
+        *,
+        from_: int,
+        to: int,
+        cursor: Union[str, Unset] = UNSET,
+        limit: Union[int, Unset] = UNSET,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        idempotency_key: Optional[str] = None,
+        request_id: Optional[str] = None,
+        headers: Optional[Mapping[str, str]] = None,
+    ) -> DiffDatasetVersionsResponse:
+        """Every row that differs between versions `from` and `to`, cell by cell, ordered by row id.
+
+        Costs what changed between the two versions, not the size of the dataset or its later history. `from` must not be greater than `to`; both must exist.
+
+        Requires an API key with role `viewer` or higher.
+
+        Args:
+            cursor: Opaque cursor from a previous page's nextCursor
+            limit: Page size, 1-200
+            from_: The earlier version
+            to: The later version
+
+        `GET /v1/projects/{projectSlug}/datasets/{datasetSlug}/diff` (operation `diffDatasetVersions`)
+        """
+        return self._transport.request(
+            "GET",
+            f"/v1/projects/{path_segment(project_slug)}/datasets/{path_segment(dataset_slug)}/diff",
+            query=drop_unset({"cursor": cursor, "limit": limit, "from": from_, "to": to}),
+            options=CallOptions(timeout, max_retries, idempotency_key, request_id, headers),
+            model=DiffDatasetVersionsResponse,
+        )
+
+    def iterate_diff(
+        self,
+        project_slug: str,
+        dataset_slug: str,
+        *,
+        from_: int,
+        to: int,
+        limit: Union[int, Unset] = UNSET,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        request_id: Optional[str] = None,
+        headers: Optional[Mapping[str, str]] = None,
+    ) -> Iterator[DiffDatasetVersionsResponseItem]:
+        """Every item of `diff`, page after page, following `next_cursor` until the last page."""
+
+        def page(page_cursor: Union[str, Unset]) -> DiffDatasetVersionsResponse:
+            return self.diff(
+                project_slug,
+                dataset_slug,
+                cursor=page_cursor,
+                limit=limit,
+                from_=from_,
+                to=to,
+                timeout=timeout,
+                max_retries=max_retries,
+                request_id=request_id,
+                headers=headers,
+            )
+
+        return paginate(page)
+
+    def get(
+        self,
+        project_slug: str,
+        dataset_slug: str,
+        *,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        idempotency_key: Optional[str] = None,
+        request_id: Optional[str] = None,
+        headers: Optional[Mapping[str, str]] = None,
+    ) -> Dataset:
+        """One dataset, with its active columns and current version.
+
+        Requires an API key with role `viewer` or higher.
+
+        `GET /v1/projects/{projectSlug}/datasets/{datasetSlug}` (operation `getDataset`)
+        """
+        return self._transport.request(
+            "GET",
+            f"/v1/projects/{path_segment(project_slug)}/datasets/{path_segment(dataset_slug)}",
+            options=CallOptions(timeout, max_retries, idempotency_key, request_id, headers),
+            model=Dataset,
+        )
+
+    def get_row(
+        self,
+        project_slug: str,
+        dataset_slug: str,
+        row_id: str,
+        *,
+        version: Union[int, Unset] = UNSET,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        idempotency_key: Optional[str] = None,
+        request_id: Optional[str] = None,
+        headers: Optional[Mapping[str, str]] = None,
+    ) -> DatasetRow:
+        """One row; `version` reads it as it was.
+
+        Requires an API key with role `viewer` or higher.
+
+        Args:
+            version: Read the row as it was at this version
+
+        `GET /v1/projects/{projectSlug}/datasets/{datasetSlug}/rows/{rowId}` (operation `getDatasetRow`)
+        """
+        return self._transport.request(
+            "GET",
+            f"/v1/projects/{path_segment(project_slug)}/datasets/{path_segment(dataset_slug)}/rows/{path_segment(row_id)}",
+            query=drop_unset({"version": version}),
+            options=CallOptions(timeout, max_retries, idempotency_key, request_id, headers),
+            model=DatasetRow,
+        )
+
+    def get_version(
+        self,
+        project_slug: str,
+        dataset_slug: str,
+        version: int,
+        *,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        idempotency_key: Optional[str] = None,
+        request_id: Optional[str] = None,
+        headers: Optional[Mapping[str, str]] = None,
+    ) -> DatasetVersion:
+        """One dataset version: what it did, how many rows, and who.
+
+        Requires an API key with role `viewer` or higher.
+
+        `GET /v1/projects/{projectSlug}/datasets/{datasetSlug}/versions/{version}` (operation `getDatasetVersion`)
+        """
+        return self._transport.request(
+            "GET",
+            f"/v1/projects/{path_segment(project_slug)}/datasets/{path_segment(dataset_slug)}/versions/{path_segment(version)}",
+            options=CallOptions(timeout, max_retries, idempotency_key, request_id, headers),
+            model=DatasetVersion,
+        )
+
+    def import_traces(
+        self,
+        project_slug: str,
+        dataset_slug: str,
+        *,
+        traces: Union[ImportDatasetRowsFromTracesTracesIdsParam, ImportDatasetRowsFromTracesTracesFiltersParam],
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        idempotency_key: Optional[str] = None,
+        request_id: Optional[str] = None,
+        headers: Optional[Mapping[str, str]] = None,
+    ) -> ImportDatasetRowsFromTracesResponse:
+        """Add one row per trace (by ids or by filters, at most 1000) as one new dataset version.
+
+        Each trace of the dataset's project becomes a new row: its input and output become the row's `input` and `output`, and `metadata` records where it came from (`traceId` and the trace's summary). The whole import is one dataset version (operation `import`). More than 1000 traces is 422 too_many_traces; trace ids that do not exist are 404 naming them; either way nothing is written.
+
+        Requires an API key with role `member` or higher.
+
+        `POST /v1/projects/{projectSlug}/datasets/{datasetSlug}/rows/import/traces` (operation `importDatasetRowsFromTraces`)
+        """
+        return self._transport.request(
+            "POST",
+            f"/v1/projects/{path_segment(project_slug)}/datasets/{path_segment(dataset_slug)}/rows/import/traces",
+            body=drop_unset({"traces": traces}),
+            options=CallOptions(timeout, max_retries, idempotency_key, request_id, headers),
+            model=ImportDatasetRowsFromTracesResponse,
+        )
+
+    def insert_rows(
+        self,
+        project_slug: str,
+        dataset_slug: str,
+        *,
+        rows: List[NewRowParam],
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        idempotency_key: Optional[str] = None,
+        request_id: Optional[str] = None,
+        headers: Optional[Mapping[str, str]] = None,
+    ) -> InsertDatasetRowsResponse:
+        """Insert 1-1000 rows as one new dataset version.
+
+        Requires an API key with role `member` or higher.
+
+        `POST /v1/projects/{projectSlug}/datasets/{datasetSlug}/rows` (operation `insertDatasetRows`)
+        """
+        return self._transport.request(
+            "POST",
+            f"/v1/projects/{path_segment(project_slug)}/datasets/{path_segment(dataset_slug)}/rows",
+            body=drop_unset({"rows": rows}),
+            options=CallOptions(timeout, max_retries, idempotency_key, request_id, headers),
+            model=InsertDatasetRowsResponse,
+        )
+
+    def list(
+        self,
+        project_slug: str,
+        *,
+        cursor: Union[str, Unset] = UNSET,
+        limit: Union[int, Unset] = UNSET,
+        sort_by: Union[Literal["name", "updatedAt"], Unset] = UNSET,
+        sort_direction: Union[Literal["asc", "desc"], Unset] = UNSET,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        idempotency_key: Optional[str] = None,
+        request_id: Optional[str] = None,
+        headers: Optional[Mapping[str, str]] = None,
+    ) -> ListDatasetsResponse:
+        """List the project's datasets.
+
+        Requires an API key with role `viewer` or higher.
+
+        Args:
+            cursor: Opaque cursor from a previous page's nextCursor
+            limit: Page size, 1-200
+
+        `GET /v1/projects/{projectSlug}/datasets` (operation `listDatasets`)
+        """
+        return self._transport.request(
+            "GET",
+            f"/v1/projects/{path_segment(project_slug)}/datasets",
+            query=drop_unset({"cursor": cursor, "limit": limit, "sortBy": sort_by, "sortDirection": sort_direction}),
+            options=CallOptions(timeout, max_retries, idempotency_key, request_id, headers),
+            model=ListDatasetsResponse,
+        )
+
+    def iterate(
+        self,
+        project_slug: str,
+        *,
+        limit: Union[int, Unset] = UNSET,
+        sort_by: Union[Literal["name", "updatedAt"], Unset] = UNSET,
+        sort_direction: Union[Literal["asc", "desc"], Unset] = UNSET,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        request_id: Optional[str] = None,
+        headers: Optional[Mapping[str, str]] = None,
+    ) -> Iterator[Dataset]:
+        """Every item of `list`, page after page, following `next_cursor` until the last page."""
+
+        def page(page_cursor: Union[str, Unset]) -> ListDatasetsResponse:
+            return self.list(
+                project_slug,
+                cursor=page_cursor,
+                limit=limit,
+                sort_by=sort_by,
+                sort_direction=sort_direction,
+                timeout=timeout,
+                max_retries=max_retries,
+                request_id=request_id,
+                headers=headers,
+            )
+
+        return paginate(page)
+
+    def list_columns(
+        self,
+        project_slug: str,
+        dataset_slug: str,
+        *,
+        include_removed: Union[Union[bool, Literal["true", "false"]], Unset] = UNSET,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        idempotency_key: Optional[str] = None,
+        request_id: Optional[str] = None,
+        headers: Optional[Mapping[str, str]] = None,
+    ) -> ListDatasetColumnsResponse:
+        """Ordered columns, built-in then custom as ordered; `includeRemoved=true` adds removed ones.
+
+        Requires an API key with role `viewer` or higher.
+
+        `GET /v1/projects/{projectSlug}/datasets/{datasetSlug}/columns` (operation `listDatasetColumns`)
+        """
+        return self._transport.request(
+            "GET",
+            f"/v1/projects/{path_segment(project_slug)}/datasets/{path_segment(dataset_slug)}/columns",
+            query=drop_unset({"includeRemoved": include_removed}),
+            options=CallOptions(timeout, max_retries, idempotency_key, request_id, headers),
+            model=ListDatasetColumnsResponse,
+        )
+
+    def list_rows(
+        self,
+        project_slug: str,
+        dataset_slug: str,
+        *,
+        cursor: Union[str, Unset] = UNSET,
+        limit: Union[int, Unset] = UNSET,
+        search: Union[str, Unset] = UNSET,
+        sort_direction: Union[Literal["asc", "desc"], Unset] = UNSET,
+        version: Union[int, Unset] = UNSET,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        idempotency_key: Optional[str] = None,
+        request_id: Optional[str] = None,
+        headers: Optional[Mapping[str, str]] = None,
+    ) -> ListDatasetRowsResponse:
+        """List rows, newest first by default; `version` reads the dataset as it was.
+
+        The cursor pins the dataset version its first page saw: paging on while others edit returns one consistent snapshot.
+
+        Requires an API key with role `viewer` or higher.
+
+        Args:
+            cursor: Opaque cursor from a previous page's nextCursor
+            limit: Page size, 1-200
+            version: Read the dataset as it was at this version
+
+        `GET /v1/projects/{projectSlug}/datasets/{datasetSlug}/rows` (operation `listDatasetRows`)
+        """
+        return self._transport.request(
+            "GET",
+            f"/v1/projects/{path_segment(project_slug)}/datasets/{path_segment(dataset_slug)}/rows",
+            query=drop_unset({"cursor": cursor, "limit": limit, "search": search, "sortDirection": sort_direction, "version": version}),
+            options=CallOptions(timeout, max_retries, idempotency_key, request_id, headers),
+            model=ListDatasetRowsResponse,
+        )
+
+    def iterate_rows(
+        self,
+        project_slug: str,
+        dataset_slug: str,
+        *,
+        limit: Union[int, Unset] = UNSET,
+        search: Union[str, Unset] = UNSET,
+        sort_direction: Union[Literal["asc", "desc"], Unset] = UNSET,
+        version: Union[int, Unset] = UNSET,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        request_id: Optional[str] = None,
+        headers: Optional[Mapping[str, str]] = None,
+    ) -> Iterator[DatasetRow]:
+        """Every item of `list_rows`, page after page, following `next_cursor` until the last page."""
+
+        def page(page_cursor: Union[str, Unset]) -> ListDatasetRowsResponse:
+            return self.list_rows(
+                project_slug,
+                dataset_slug,
+                cursor=page_cursor,
+                limit=limit,
+                search=search,
+                sort_direction=sort_direction,
+                version=version,
+                timeout=timeout,
+                max_retries=max_retries,
+                request_id=request_id,
+                headers=headers,
+            )
+
+        return paginate(page)
+
+    def list_versions(
+        self,
+        project_slug: str,
+        dataset_slug: str,
+        *,
+        cursor: Union[str, Unset] = UNSET,
+        limit: Union[int, Unset] = UNSET,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        idempotency_key: Optional[str] = None,
+        request_id: Optional[str] = None,
+        headers: Optional[Mapping[str, str]] = None,
+    ) -> ListDatasetVersionsResponse:
+        """List the dataset's versions, newest first.
+
+        Requires an API key with role `viewer` or higher.
+
+        Args:
+            cursor: Opaque cursor from a previous page's nextCursor
+            limit: Page size, 1-200
+
+        `GET /v1/projects/{projectSlug}/datasets/{datasetSlug}/versions` (operation `listDatasetVersions`)
+        """
+        return self._transport.request(
+            "GET",
+            f"/v1/projects/{path_segment(project_slug)}/datasets/{path_segment(dataset_slug)}/versions",
+            query=drop_unset({"cursor": cursor, "limit": limit}),
+            options=CallOptions(timeout, max_retries, idempotency_key, request_id, headers),
+            model=ListDatasetVersionsResponse,
+        )
+
+    def iterate_versions(
+        self,
+        project_slug: str,
+        dataset_slug: str,
+        *,
+        limit: Union[int, Unset] = UNSET,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        request_id: Optional[str] = None,
+        headers: Optional[Mapping[str, str]] = None,
+    ) -> Iterator[DatasetVersion]:
+        """Every item of `list_versions`, page after page, following `next_cursor` until the last page."""
+
+        def page(page_cursor: Union[str, Unset]) -> ListDatasetVersionsResponse:
+            return self.list_versions(
+                project_slug,
+                dataset_slug,
+                cursor=page_cursor,
+                limit=limit,
+                timeout=timeout,
+                max_retries=max_retries,
+                request_id=request_id,
+                headers=headers,
+            )
+
+        return paginate(page)
+
+    def reorder_columns(
+        self,
+        project_slug: str,
+        dataset_slug: str,
+        *,
+        order: List[str],
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        idempotency_key: Optional[str] = None,
+        request_id: Optional[str] = None,
+        headers: Optional[Mapping[str, str]] = None,
+    ) -> ReorderDatasetColumnsResponse:
+        """Set the left-to-right order of the active columns (list every active identifier once).
+
+        Requires an API key with role `member` or higher.
+
+        `POST /v1/projects/{projectSlug}/datasets/{datasetSlug}/columns/reorder` (operation `reorderDatasetColumns`)
+        """
+        return self._transport.request(
+            "POST",
+            f"/v1/projects/{path_segment(project_slug)}/datasets/{path_segment(dataset_slug)}/columns/reorder",
+            body=drop_unset({"order": order}),
+            options=CallOptions(timeout, max_retries, idempotency_key, request_id, headers),
+            model=ReorderDatasetColumnsResponse,
+        )
+
+    def restore_column(
+        self,
+        project_slug: str,
+        dataset_slug: str,
+        identifier: str,
+        *,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        idempotency_key: Optional[str] = None,
+        request_id: Optional[str] = None,
+        headers: Optional[Mapping[str, str]] = None,
+    ) -> DatasetColumn:
+        """Bring a removed column back, with its data.
+
+        Requires an API key with role `member` or higher.
+
+        `POST /v1/projects/{projectSlug}/datasets/{datasetSlug}/columns/{identifier}/restore` (operation `restoreDatasetColumn`)
+        """
+        return self._transport.request(
+            "POST",
+            f"/v1/projects/{path_segment(project_slug)}/datasets/{path_segment(dataset_slug)}/columns/{path_segment(identifier)}/restore",
+            options=CallOptions(timeout, max_retries, idempotency_key, request_id, headers),
+            model=DatasetColumn,
+        )
+
+    def restore_version(
+        self,
+        project_slug: str,
+        dataset_slug: str,
+        version: int,
+        *,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        idempotency_key: Optional[str] = None,
+        request_id: Optional[str] = None,
+        headers: Optional[Mapping[str, str]] = None,
+    ) -> RestoreDatasetVersionResponse:
+        """Make the dataset equal to an earlier version again, as one new version.
+
+        Rows, cells and deletions return to what they were at that version; only rows that differ get a new revision. Restoring the current version changes nothing and answers with the current version.
+
+        Requires an API key with role `member` or higher.
+
+        `POST /v1/projects/{projectSlug}/datasets/{datasetSlug}/versions/{version}/restore` (operation `restoreDatasetVersion`)
+        """
+        return self._transport.request(
+            "POST",
+            f"/v1/projects/{path_segment(project_slug)}/datasets/{path_segment(dataset_slug)}/versions/{path_segment(version)}/restore",
+            options=CallOptions(timeout, max_retries, idempotency_key, request_id, headers),
+            model=RestoreDatasetVersionResponse,
+        )
+
+    def row_history(
+        self,
+        project_slug: str,
+        dataset_slug: str,
+        row_id: str,
+        *,
+        cursor: Union[str, Unset] = UNSET,
+        limit: Union[int, Unset] = UNSET,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        idempotency_key: Optional[str] = None,
+        request_id: Optional[str] = None,
+        headers: Optional[Mapping[str, str]] = None,
+    ) -> GetDatasetRowHistoryResponse:
+        """Every version of one row, newest first.
+
+        Requires an API key with role `viewer` or higher.
+
+        Args:
+            cursor: Opaque cursor from a previous page's nextCursor
+            limit: Page size, 1-200
+
+        `GET /v1/projects/{projectSlug}/datasets/{datasetSlug}/rows/{rowId}/history` (operation `getDatasetRowHistory`)
+        """
+        return self._transport.request(
+            "GET",
+            f"/v1/projects/{path_segment(project_slug)}/datasets/{path_segment(dataset_slug)}/rows/{path_segment(row_id)}/history",
+            query=drop_unset({"cursor": cursor, "limit": limit}),
+            options=CallOptions(timeout, max_retries, idempotency_key, request_id, headers),
+            model=GetDatasetRowHistoryResponse,
+        )
+
+    def iterate_row_history(
+        self,
+        project_slug: str,
+        dataset_slug: str,
+        row_id: str,
+        *,
+        limit: Union[int, Unset] = UNSET,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        request_id: Optional[str] = None,
+        headers: Optional[Mapping[str, str]] = None,
+    ) -> Iterator[GetDatasetRowHistoryResponseItem]:
+        """Every item of `row_history`, page after page, following `next_cursor` until the last page."""
+
+        def page(page_cursor: Union[str, Unset]) -> GetDatasetRowHistoryResponse:
+            return self.row_history(
+                project_slug,
+                dataset_slug,
+                row_id,
+                cursor=page_cursor,
+                limit=limit,
+                timeout=timeout,
+                max_retries=max_retries,
+                request_id=request_id,
+                headers=headers,
+            )
+
+        return paginate(page)
+
+    def update(
+        self,
+        project_slug: str,
+        dataset_slug: str,
+        *,
+        name: Union[str, Unset] = UNSET,
+        description: Union[Optional[str], Unset] = UNSET,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        idempotency_key: Optional[str] = None,
+        request_id: Optional[str] = None,
+        headers: Optional[Mapping[str, str]] = None,
+    ) -> Dataset:
+        """Rename or describe a dataset (its slug stays).
+
+        Requires an API key with role `member` or higher.
+
+        `PATCH /v1/projects/{projectSlug}/datasets/{datasetSlug}` (operation `updateDataset`)
+        """
+        return self._transport.request(
+            "PATCH",
+            f"/v1/projects/{path_segment(project_slug)}/datasets/{path_segment(dataset_slug)}",
+            body=drop_unset({"name": name, "description": description}),
+            options=CallOptions(timeout, max_retries, idempotency_key, request_id, headers),
+            model=Dataset,
+        )
+
+    def update_column(
+        self,
+        project_slug: str,
+        dataset_slug: str,
+        identifier: str,
+        *,
+        name: str,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        idempotency_key: Optional[str] = None,
+        request_id: Optional[str] = None,
+        headers: Optional[Mapping[str, str]] = None,
+    ) -> DatasetColumn:
+        """Rename a column, built-in or custom; the identifier never changes.
+
+        Requires an API key with role `member` or higher.
+
+        `PATCH /v1/projects/{projectSlug}/datasets/{datasetSlug}/columns/{identifier}` (operation `updateDatasetColumn`)
+        """
+        return self._transport.request(
+            "PATCH",
+            f"/v1/projects/{path_segment(project_slug)}/datasets/{path_segment(dataset_slug)}/columns/{path_segment(identifier)}",
+            body=drop_unset({"name": name}),
+            options=CallOptions(timeout, max_retries, idempotency_key, request_id, headers),
+            model=DatasetColumn,
+        )
+
+    def update_row(
+        self,
+        project_slug: str,
+        dataset_slug: str,
+        row_id: str,
+        *,
+        input: Union[Cell, Unset] = UNSET,
+        output: Union[Cell, Unset] = UNSET,
+        expected_output: Union[Cell, Unset] = UNSET,
+        metadata: Union[Cell, Unset] = UNSET,
+        custom: Union[Dict[str, Cell], Unset] = UNSET,
+        if_match: Union[int, Unset] = UNSET,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        idempotency_key: Optional[str] = None,
+        request_id: Optional[str] = None,
+        headers: Optional[Mapping[str, str]] = None,
+    ) -> UpdateDatasetRowResponse:
+        """Edit a row's cells; only the cells present change, and the edit is one new dataset version.
+
+        `input`, `output`, `expectedOutput` and `metadata` replace that cell (`null` sets it to null). `custom` is merged onto the row's custom cells by column identifier; identifiers left out are untouched. `If-Match: <version>` applies the edit only if the row's current version equals it.
+
+        Requires an API key with role `member` or higher.
+
+        Args:
+            if_match: Apply the change only if the row's current version equals this one; otherwise 412 version_mismatch
+
+        `PATCH /v1/projects/{projectSlug}/datasets/{datasetSlug}/rows/{rowId}` (operation `updateDatasetRow`)
+        """
+        return self._transport.request(
+            "PATCH",
+            f"/v1/projects/{path_segment(project_slug)}/datasets/{path_segment(dataset_slug)}/rows/{path_segment(row_id)}",
+            body=drop_unset({"input": input, "output": output, "expectedOutput": expected_output, "metadata": metadata, "custom": custom}),
+            headers=drop_unset({"If-Match": if_match}),
+            options=CallOptions(timeout, max_retries, idempotency_key, request_id, headers),
+            model=UpdateDatasetRowResponse,
+        )
+
+
+class MembersResource:
+    """Members of the organisation"""
+
+    def __init__(self, transport: Transport) -> None:
+        self._transport = transport
+
+    def add(
+        self,
+        *,
+        email: str,
+        role: Role,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        idempotency_key: Optional[str] = None,
+        request_id: Optional[str] = None,
+        headers: Optional[Mapping[str, str]] = None,
+    ) -> Member:
+        """Add a member to the organisation.
+
+        The email is trimmed and stored in lower case; an email that is already a member is 409 conflict. Only an owner key may make a member an owner, or change or remove a member who is an owner.
+
+        Requires an API key with role `admin` or higher.
+
+        `POST /v1/members` (operation `addMember`)
+        """
+        return self._transport.request(
+            "POST",
+            "/v1/members",
+            body=drop_unset({"email": email, "role": role}),
+            options=CallOptions(timeout, max_retries, idempotency_key, request_id, headers),
+            model=Member,
+        )
+
+    def list(
+        self,
+        *,
+        cursor: Union[str, Unset] = UNSET,
+        limit: Union[int, Unset] = UNSET,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        idempotency_key: Optional[str] = None,
+        request_id: Optional[str] = None,
+        headers: Optional[Mapping[str, str]] = None,
+    ) -> ListMembersResponse:
+        """List the organisation's members.
+
+        Cursor-paginated like every list (`{items, nextCursor, hasMore}`), oldest member first. Members' email addresses are personal data, so listing them needs an admin key, as listing API keys does.
+
+        Requires an API key with role `admin` or higher.
+
+        Args:
+            cursor: Opaque cursor from a previous page's nextCursor
+            limit: Page size, 1-200
+
+        `GET /v1/members` (operation `listMembers`)
+        """
+        return self._transport.request(
+            "GET",
+            "/v1/members",
+            query=drop_unset({"cursor": cursor, "limit": limit}),
+            options=CallOptions(timeout, max_retries, idempotency_key, request_id, headers),
+            model=ListMembersResponse,
+        )
+
+    def iterate(
+        self,
+        *,
+        limit: Union[int, Unset] = UNSET,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        request_id: Optional[str] = None,
+        headers: Optional[Mapping[str, str]] = None,
+    ) -> Iterator[Member]:
+        """Every item of `list`, page after page, following `next_cursor` until the last page."""
+
+        def page(page_cursor: Union[str, Unset]) -> ListMembersResponse:
+            return self.list(
+                cursor=page_cursor,
+                limit=limit,
+                timeout=timeout,
+                max_retries=max_retries,
+                request_id=request_id,
+                headers=headers,
+            )
+
+        return paginate(page)
+
+    def remove(
+        self,
+        id: str,
+        *,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        idempotency_key: Optional[str] = None,
+        request_id: Optional[str] = None,
+        headers: Optional[Mapping[str, str]] = None,
+    ) -> None:
+        """Remove a member from the organisation.
+
+        Only an owner key may make a member an owner, or change or remove a member who is an owner. The last member with the owner role cannot be demoted or removed (409 conflict); make another member an owner first.
+
+        Requires an API key with role `admin` or higher.
+
+        `DELETE /v1/members/{id}` (operation `removeMember`)
+        """
+        self._transport.request(
+            "DELETE",
+            f"/v1/members/{path_segment(id)}",
+            options=CallOptions(timeout, max_retries, idempotency_key, request_id, headers),
+        )
+
+    def update(
+        self,
+        id: str,
+        *,
+        role: Role,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        idempotency_key: Optional[str] = None,
+        request_id: Optional[str] = None,
+        headers: Optional[Mapping[str, str]] = None,
+    ) -> Member:
+        """Change a member's role.
+
+        Only an owner key may make a member an owner, or change or remove a member who is an owner. The last member with the owner role cannot be demoted or removed (409 conflict); make another member an owner first.
+
+        Requires an API key with role `admin` or higher.
+
+        `PATCH /v1/members/{id}` (operation `updateMember`)
+        """
+        return self._transport.request(
+            "PATCH",
+            f"/v1/members/{path_segment(id)}",
+            body=drop_unset({"role": role}),
+            options=CallOptions(timeout, max_retries, idempotency_key, request_id, headers),
+            model=Member,
+        )
+
+
+class OrganizationsResource:
+    """Organisations (operators only)"""
+
+    def __init__(self, transport: Transport) -> None:
+        self._transport = transport
+
+    def create(
+        self,
+        *,
+        name: str,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        idempotency_key: Optional[str] = None,
+        request_id: Optional[str] = None,
+        headers: Optional[Mapping[str, str]] = None,
+    ) -> CreateOrganizationResponse:
+        """Create an organisation and its first owner key (operators only).
+
+        Authenticated with the operator token (`SVC_ADMIN_TOKEN`), not an API key. The route does not exist when the platform runs without an operator token.
+
+        Requires the operator token.
+
+        `POST /v1/organizations` (operation `createOrganization`)
+        """
+        return self._transport.request(
+            "POST",
+            "/v1/organizations",
+            body=drop_unset({"name": name}),
+            options=CallOptions(timeout, max_retries, idempotency_key, request_id, headers),
+            model=CreateOrganizationResponse,
+        )
+
+
+class ProjectsResource:
+    """Projects: the containers of datasets and traces"""
+
+    def __init__(self, transport: Transport) -> None:
+        self._transport = transport
+
+    def create(
+        self,
+        *,
+        name: str,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        idempotency_key: Optional[str] = None,
+        request_id: Optional[str] = None,
+        headers: Optional[Mapping[str, str]] = None,
+    ) -> Project:
+        """Create a project.
+
+        The slug is derived from the name and never changes. The name must be unique within the organisation, compared without regard to case; so must the slug.
+
+        Requires an API key with role `member` or higher.
+
+        `POST /v1/projects` (operation `createProject`)
+        """
+        return self._transport.request(
+            "POST",
+            "/v1/projects",
+            body=drop_unset({"name": name}),
+            options=CallOptions(timeout, max_retries, idempotency_key, request_id, headers),
+            model=Project,
+        )
+
+    def delete(
+        self,
+        project_slug: str,
+        *,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        idempotency_key: Optional[str] = None,
+        request_id: Optional[str] = None,
+        headers: Optional[Mapping[str, str]] = None,
+    ) -> None:
+        """Delete a project with all its datasets.
+
+        Deletes the project and, with it, every dataset in it: their rows, columns and versions. It cannot be undone, so it needs an admin key, while members may create and rename projects.
+
+        Requires an API key with role `admin` or higher.
+
+        `DELETE /v1/projects/{projectSlug}` (operation `deleteProject`)
+        """
+        self._transport.request(
+            "DELETE",
+            f"/v1/projects/{path_segment(project_slug)}",
+            options=CallOptions(timeout, max_retries, idempotency_key, request_id, headers),
+        )
+
+    def get(
+        self,
+        project_slug: str,
+        *,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        idempotency_key: Optional[str] = None,
+        request_id: Optional[str] = None,
+        headers: Optional[Mapping[str, str]] = None,
+    ) -> Project:
+        """One project.
+
+        Requires an API key with role `viewer` or higher.
+
+        `GET /v1/projects/{projectSlug}` (operation `getProject`)
+        """
+        return self._transport.request(
+            "GET",
+            f"/v1/projects/{path_segment(project_slug)}",
+            options=CallOptions(timeout, max_retries, idempotency_key, request_id, headers),
+            model=Project,
+        )
+
+    def list(
+        self,
+        *,
+        cursor: Union[str, Unset] = UNSET,
+        limit: Union[int, Unset] = UNSET,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        idempotency_key: Optional[str] = None,
+        request_id: Optional[str] = None,
+        headers: Optional[Mapping[str, str]] = None,
+    ) -> ListProjectsResponse:
+        """List projects.
+
+        Requires an API key with role `viewer` or higher.
+
+        Args:
+            cursor: Opaque cursor from a previous page's nextCursor
+            limit: Page size, 1-200
+
+        `GET /v1/projects` (operation `listProjects`)
+        """
+        return self._transport.request(
+            "GET",
+            "/v1/projects",
+            query=drop_unset({"cursor": cursor, "limit": limit}),
+            options=CallOptions(timeout, max_retries, idempotency_key, request_id, headers),
+            model=ListProjectsResponse,
+        )
+
+    def iterate(
+        self,
+        *,
+        limit: Union[int, Unset] = UNSET,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        request_id: Optional[str] = None,
+        headers: Optional[Mapping[str, str]] = None,
+    ) -> Iterator[Project]:
+        """Every item of `list`, page after page, following `next_cursor` until the last page."""
+
+        def page(page_cursor: Union[str, Unset]) -> ListProjectsResponse:
+            return self.list(
+                cursor=page_cursor,
+                limit=limit,
+                timeout=timeout,
+                max_retries=max_retries,
+                request_id=request_id,
+                headers=headers,
+            )
+
+        return paginate(page)
+
+    def update(
+        self,
+        project_slug: str,
+        *,
+        name: str,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        idempotency_key: Optional[str] = None,
+        request_id: Optional[str] = None,
+        headers: Optional[Mapping[str, str]] = None,
+    ) -> Project:
+        """Rename a project; its slug stays.
+
+        The slug stays what it was at creation, so links and clients keep working. The new name must not be another project's name in the organisation, compared without regard to case.
+
+        Requires an API key with role `member` or higher.
+
+        `PATCH /v1/projects/{projectSlug}` (operation `updateProject`)
+        """
+        return self._transport.request(
+            "PATCH",
+            f"/v1/projects/{path_segment(project_slug)}",
+            body=drop_unset({"name": name}),
+            options=CallOptions(timeout, max_retries, idempotency_key, request_id, headers),
+            model=Project,
+        )
+
+
+class TracesResource:
+    """Traces ingested from OpenTelemetry exporters"""
+
+    def __init__(self, transport: Transport) -> None:
+        self._transport = transport
+
+    def get(
+        self,
+        project_slug: str,
+        trace_id: str,
+        *,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        idempotency_key: Optional[str] = None,
+        request_id: Optional[str] = None,
+        headers: Optional[Mapping[str, str]] = None,
+    ) -> GetTraceResponse:
+        """One trace: its summary and every span.
+
+        Requires an API key with role `viewer` or higher.
+
+        `GET /v1/projects/{projectSlug}/traces/{traceId}` (operation `getTrace`)
+        """
+        return self._transport.request(
+            "GET",
+            f"/v1/projects/{path_segment(project_slug)}/traces/{path_segment(trace_id)}",
+            options=CallOptions(timeout, max_retries, idempotency_key, request_id, headers),
+            model=GetTraceResponse,
+        )
+
+    def ingest(
+        self,
+        *,
+        resource_spans: List[IngestTracesResourceSpanParam],
+        svc_project: str,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        idempotency_key: Optional[str] = None,
+        request_id: Optional[str] = None,
+        headers: Optional[Mapping[str, str]] = None,
+    ) -> IngestTracesResponse:
+        """Ingest spans from any OpenTelemetry exporter (OTLP/HTTP JSON).
+
+        Point an OpenTelemetry OTLP/HTTP exporter in JSON mode (`Content-Type: application/json`) at this URL, with `Authorization: Bearer <API_KEY>` and `X-Svc-Project: <projectSlug>` headers. Protobuf bodies are refused with 415: use the JSON exporter.
+
+        Spans of one trace may arrive in several requests: each span is stored once per (project, traceId, spanId), a re-sent span replaces the earlier copy, and the trace's summary is recomputed from all its spans.
+
+        A request is all or nothing: a body that is not OTLP, or any span with a missing or malformed id or time, is 400 validation_failed naming the problem, and nothing of the request is stored. Success is OTLP's `{partialSuccess: {}}`.
+
+        Requires an API key with role `member` or higher.
+
+        Args:
+            svc_project: Slug of the project that receives the traces
+
+        `POST /v1/traces` (operation `ingestTraces`)
+        """
+        return self._transport.request(
+            "POST",
+            "/v1/traces",
+            body=drop_unset({"resourceSpans": resource_spans}),
+            headers=drop_unset({"X-Svc-Project": svc_project}),
+            options=CallOptions(timeout, max_retries, idempotency_key, request_id, headers),
+            model=IngestTracesResponse,
+        )
+
+    def list(
+        self,
+        project_slug: str,
+        *,
+        cursor: Union[str, Unset] = UNSET,
+        limit: Union[int, Unset] = UNSET,
+        sort_by: Union[Literal["startTime", "endTime", "durationNs", "spanCount", "errorCount", "tokensTotal", "costTotalMicrocents"], Unset] = UNSET,
+        sort_direction: Union[Literal["asc", "desc"], Unset] = UNSET,
+        filters: Union[List[TraceFilterParam], Unset] = UNSET,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        idempotency_key: Optional[str] = None,
+        request_id: Optional[str] = None,
+        headers: Optional[Mapping[str, str]] = None,
+    ) -> ListTracesResponse:
+        """List the project's traces, sorted and filtered.
+
+        Cursor-paginated like every list, with the cursor and limit in the body. `sortBy` defaults to `startTime`, `sortDirection` to `desc`. `filters` is a list of `{field, op, value}` conditions that all hold; a field that is not filterable is 400 validation_failed naming it. A cursor only continues the list it came from (same sort and filters).
+
+        Requires an API key with role `viewer` or higher.
+
+        Args:
+            cursor: Opaque cursor from a previous page's nextCursor
+            limit: Page size, 1-200
+            filters: Conditions that every listed trace meets (AND)
+
+        `POST /v1/projects/{projectSlug}/traces/list` (operation `listTraces`)
+        """
+        return self._transport.request(
+            "POST",
+            f"/v1/projects/{path_segment(project_slug)}/traces/list",
+            body=drop_unset({"cursor": cursor, "limit": limit, "sortBy": sort_by, "sortDirection": sort_direction, "filters": filters}),
+            options=CallOptions(timeout, max_retries, idempotency_key, request_id, headers),
+            model=ListTracesResponse,
+        )
+
+    def iterate(
+        self,
+        project_slug: str,
+        *,
+        limit: Union[int, Unset] = UNSET,
+        sort_by: Union[Literal["startTime", "endTime", "durationNs", "spanCount", "errorCount", "tokensTotal", "costTotalMicrocents"], Unset] = UNSET,
+        sort_direction: Union[Literal["asc", "desc"], Unset] = UNSET,
+        filters: Union[List[TraceFilterParam], Unset] = UNSET,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        request_id: Optional[str] = None,
+        headers: Optional[Mapping[str, str]] = None,
+    ) -> Iterator[Trace]:
+        """Every item of `list`, page after page, following `next_cursor` until the last page."""
+
+        def page(page_cursor: Union[str, Unset]) -> ListTracesResponse:
+            return self.list(
+                project_slug,
+                cursor=page_cursor,
+                limit=limit,
+                sort_by=sort_by,
+                sort_direction=sort_direction,
+                filters=filters,
+                timeout=timeout,
+                max_retries=max_retries,
+                request_id=request_id,
+                headers=headers,
+            )
+
+        return paginate(page)
+
+
+class Resources:
+    """Every resource of the API, each with a method per operation."""
+
+    account: AccountResource
+    api_keys: ApiKeysResource
+    datasets: DatasetsResource
+    members: MembersResource
+    organizations: OrganizationsResource
+    projects: ProjectsResource
+    traces: TracesResource
+
+    def __init__(self, transport: Transport) -> None:
+        self.account = AccountResource(transport)
+        self.api_keys = ApiKeysResource(transport)
+        self.datasets = DatasetsResource(transport)
+        self.members = MembersResource(transport)
+        self.organizations = OrganizationsResource(transport)
+        self.projects = ProjectsResource(transport)
+        self.traces = TracesResource(transport)
+
+
+OPERATIONS: Dict[str, Dict[str, Optional[str]]] = {
+    # operationId: where the operation lives in this SDK
+    "getAccount": {"resource": "account", "method": "get", "iterator": None, "http_method": "GET", "path": "/v1/account"},
+    "createApiKey": {"resource": "api_keys", "method": "create", "iterator": None, "http_method": "POST", "path": "/v1/api-keys"},
+    "deleteApiKey": {"resource": "api_keys", "method": "delete", "iterator": None, "http_method": "DELETE", "path": "/v1/api-keys/{id}"},
+    "getApiKey": {"resource": "api_keys", "method": "get", "iterator": None, "http_method": "GET", "path": "/v1/api-keys/{id}"},
+    "listApiKeys": {"resource": "api_keys", "method": "list", "iterator": None, "http_method": "GET", "path": "/v1/api-keys"},
+    "updateApiKey": {"resource": "api_keys", "method": "update", "iterator": None, "http_method": "PATCH", "path": "/v1/api-keys/{id}"},
+    "createDataset": {"resource": "datasets", "method": "create", "iterator": None, "http_method": "POST", "path": "/v1/projects/{projectSlug}/datasets"},
+    "createDatasetColumn": {"resource": "datasets", "method": "create_column", "iterator": None, "http_method": "POST", "path": "/v1/projects/{projectSlug}/datasets/{datasetSlug}/columns"},
+    "deleteDataset": {"resource": "datasets", "method": "delete", "iterator": None, "http_method": "DELETE", "path": "/v1/projects/{projectSlug}/datasets/{datasetSlug}"},
+    "deleteDatasetColumn": {"resource": "datasets", "method": "delete_column", "iterator": None, "http_method": "DELETE", "path": "/v1/projects/{projectSlug}/datasets/{datasetSlug}/columns/{identifier}"},
+    "deleteDatasetRows": {"resource": "datasets", "method": "delete_rows", "iterator": None, "http_method": "DELETE", "path": "/v1/projects/{projectSlug}/datasets/{datasetSlug}/rows"},
+    "diffDatasetVersions": {"resource": "datasets", "method": "diff", "iterator": "iterate_diff", "http_method": "GET", "path": "/v1/projects/{projectSlug}/datasets/{datasetSlug}/diff"},
+    "getDataset": {"resource": "datasets", "method": "get", "iterator": None, "http_method": "GET", "path": "/v1/projects/{projectSlug}/datasets/{datasetSlug}"},
+    "getDatasetRow": {"resource": "datasets", "method": "get_row", "iterator": None, "http_method": "GET", "path": "/v1/projects/{projectSlug}/datasets/{datasetSlug}/rows/{rowId}"},
+    "getDatasetVersion": {"resource": "datasets", "method": "get_version", "iterator": None, "http_method": "GET", "path": "/v1/projects/{projectSlug}/datasets/{datasetSlug}/versions/{version}"},
+    "importDatasetRowsFromTraces": {"resource": "datasets", "method": "import_traces", "iterator": None, "http_method": "POST", "path": "/v1/projects/{projectSlug}/datasets/{datasetSlug}/rows/import/traces"},
+    "insertDatasetRows": {"resource": "datasets", "method": "insert_rows", "iterator": None, "http_method": "POST", "path": "/v1/projects/{projectSlug}/datasets/{datasetSlug}/rows"},
+    "listDatasets": {"resource": "datasets", "method": "list", "iterator": "iterate", "http_method": "GET", "path": "/v1/projects/{projectSlug}/datasets"},
+    "listDatasetColumns": {"resource": "datasets", "method": "list_columns", "iterator": None, "http_method": "GET", "path": "/v1/projects/{projectSlug}/datasets/{datasetSlug}/columns"},
+    "listDatasetRows": {"resource": "datasets", "method": "list_rows", "iterator": "iterate_rows", "http_method": "GET", "path": "/v1/projects/{projectSlug}/datasets/{datasetSlug}/rows"},
+    "listDatasetVersions": {"resource": "datasets", "method": "list_versions", "iterator": "iterate_versions", "http_method": "GET", "path": "/v1/projects/{projectSlug}/datasets/{datasetSlug}/versions"},
+    "reorderDatasetColumns": {"resource": "datasets", "method": "reorder_columns", "iterator": None, "http_method": "POST", "path": "/v1/projects/{projectSlug}/datasets/{datasetSlug}/columns/reorder"},
+    "restoreDatasetColumn": {"resource": "datasets", "method": "restore_column", "iterator": None, "http_method": "POST", "path": "/v1/projects/{projectSlug}/datasets/{datasetSlug}/columns/{identifier}/restore"},
+    "restoreDatasetVersion": {"resource": "datasets", "method": "restore_version", "iterator": None, "http_method": "POST", "path": "/v1/projects/{projectSlug}/datasets/{datasetSlug}/versions/{version}/restore"},
+    "getDatasetRowHistory": {"resource": "datasets", "method": "row_history", "iterator": "iterate_row_history", "http_method": "GET", "path": "/v1/projects/{projectSlug}/datasets/{datasetSlug}/rows/{rowId}/history"},
+    "updateDataset": {"resource": "datasets", "method": "update", "iterator": None, "http_method": "PATCH", "path": "/v1/projects/{projectSlug}/datasets/{datasetSlug}"},
+    "updateDatasetColumn": {"resource": "datasets", "method": "update_column", "iterator": None, "http_method": "PATCH", "path": "/v1/projects/{projectSlug}/datasets/{datasetSlug}/columns/{identifier}"},
+    "updateDatasetRow": {"resource": "datasets", "method": "update_row", "iterator": None, "http_method": "PATCH", "path": "/v1/projects/{projectSlug}/datasets/{datasetSlug}/rows/{rowId}"},
+    "addMember": {"resource": "members", "method": "add", "iterator": None, "http_method": "POST", "path": "/v1/members"},
+    "listMembers": {"resource": "members", "method": "list", "iterator": "iterate", "http_method": "GET", "path": "/v1/members"},
+    "removeMember": {"resource": "members", "method": "remove", "iterator": None, "http_method": "DELETE", "path": "/v1/members/{id}"},
+    "updateMember": {"resource": "members", "method": "update", "iterator": None, "http_method": "PATCH", "path": "/v1/members/{id}"},
+    "createOrganization": {"resource": "organizations", "method": "create", "iterator": None, "http_method": "POST", "path": "/v1/organizations"},
+    "createProject": {"resource": "projects", "method": "create", "iterator": None, "http_method": "POST", "path": "/v1/projects"},
+    "deleteProject": {"resource": "projects", "method": "delete", "iterator": None, "http_method": "DELETE", "path": "/v1/projects/{projectSlug}"},
+    "getProject": {"resource": "projects", "method": "get", "iterator": None, "http_method": "GET", "path": "/v1/projects/{projectSlug}"},
+    "listProjects": {"resource": "projects", "method": "list", "iterator": "iterate", "http_method": "GET", "path": "/v1/projects"},
+    "updateProject": {"resource": "projects", "method": "update", "iterator": None, "http_method": "PATCH", "path": "/v1/projects/{projectSlug}"},
+    "getTrace": {"resource": "traces", "method": "get", "iterator": None, "http_method": "GET", "path": "/v1/projects/{projectSlug}/traces/{traceId}"},
+    "ingestTraces": {"resource": "traces", "method": "ingest", "iterator": None, "http_method": "POST", "path": "/v1/traces"},
+    "listTraces": {"resource": "traces", "method": "list", "iterator": "iterate", "http_method": "POST", "path": "/v1/projects/{projectSlug}/traces/list"},
+}
+
+
+__all__ = [
+    "AccountResource",
+    "Actor",
+    "ApiKey",
+    "ApiKeysResource",
+    "Cell",
+    "CreateOrganizationResponse",
+    "CreatedApiKey",
+    "Dataset",
+    "DatasetColumn",
+    "DatasetRow",
+    "DatasetVersion",
+    "DatasetsResource",
+    "DeleteDatasetRowsResponse",
+    "DiffDatasetVersionsResponse",
+    "DiffDatasetVersionsResponseItem",
+    "DiffDatasetVersionsResponseItemAfter",
+    "DiffDatasetVersionsResponseItemBefore",
+    "GetAccountResponse",
+    "GetAccountResponseOrganization",
+    "GetDatasetRowHistoryResponse",
+    "GetDatasetRowHistoryResponseItem",
+    "GetDatasetRowHistoryResponseItemCells",
+    "GetTraceResponse",
+    "ImportDatasetRowsFromTracesResponse",
+    "ImportDatasetRowsFromTracesTracesFiltersParam",
+    "ImportDatasetRowsFromTracesTracesIdsParam",
+    "IngestTracesResourceSpanParam",
+    "IngestTracesResourceSpanResourceAttributeParam",
+    "IngestTracesResourceSpanResourceParam",
+    "IngestTracesResourceSpanScopeSpanParam",
+    "IngestTracesResourceSpanScopeSpanScopeAttributeParam",
+    "IngestTracesResourceSpanScopeSpanScopeParam",
+    "IngestTracesResourceSpanScopeSpanSpanAttributeParam",
+    "IngestTracesResourceSpanScopeSpanSpanEventAttributeParam",
+    "IngestTracesResourceSpanScopeSpanSpanEventParam",
+    "IngestTracesResourceSpanScopeSpanSpanLinkAttributeParam",
+    "IngestTracesResourceSpanScopeSpanSpanLinkParam",
+    "IngestTracesResourceSpanScopeSpanSpanParam",
+    "IngestTracesResourceSpanScopeSpanSpanStatusParam",
+    "IngestTracesResponse",
+    "IngestTracesResponsePartialSuccess",
+    "InsertDatasetRowsResponse",
+    "ListApiKeysResponse",
+    "ListDatasetColumnsResponse",
+    "ListDatasetRowsResponse",
+    "ListDatasetVersionsResponse",
+    "ListDatasetsResponse",
+    "ListMembersResponse",
+    "ListProjectsResponse",
+    "ListTracesResponse",
+    "Member",
+    "MembersResource",
+    "NewRowParam",
+    "OPERATIONS",
+    "Organization",
+    "OrganizationsResource",
+    "OtlpAnyValueArrayValueParam",
+    "OtlpAnyValueKvlistValueParam",
+    "OtlpAnyValueKvlistValueValueParam",
+    "OtlpAnyValueParam",
+    "Project",
+    "ProjectsResource",
+    "ReorderDatasetColumnsResponse",
+    "Resources",
+    "RestoreDatasetVersionResponse",
+    "Role",
+    "RowSelectionAllExceptParam",
+    "RowSelectionAllParam",
+    "RowSelectionParam",
+    "RowSelectionSelectedParam",
+    "Span",
+    "SpanEvent",
+    "SpanLink",
+    "SpanScope",
+    "SpanStatus",
+    "Trace",
+    "TraceFilterCostTotalMicrocentsParam",
+    "TraceFilterDurationNsParam",
+    "TraceFilterEndTimeParam",
+    "TraceFilterErrorCountParam",
+    "TraceFilterModelsContainsAnyParam",
+    "TraceFilterModelsContainsParam",
+    "TraceFilterParam",
+    "TraceFilterRootSpanNameInParam",
+    "TraceFilterRootSpanNameParam",
+    "TraceFilterSessionIdInParam",
+    "TraceFilterSessionIdParam",
+    "TraceFilterSpanCountParam",
+    "TraceFilterStartTimeParam",
+    "TraceFilterTagsContainsAnyParam",
+    "TraceFilterTagsContainsParam",
+    "TraceFilterTokensInputParam",
+    "TraceFilterTokensOutputParam",
+    "TraceFilterTokensTotalParam",
+    "TraceFilterTraceIdEqParam",
+    "TraceFilterTraceIdInParam",
+    "TraceFilterUserIdInParam",
+    "TraceFilterUserIdParam",
+    "TracesResource",
+    "UpdateDatasetRowResponse",
+]

@@ -1,0 +1,211 @@
+// Reads the committed OpenAPI document and describes each operation the way both SDK generators need it:
+// its resource, method names, parameters in call order, body, response and pagination.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+export const documentPath = join(repoRoot, "shared/contracts/openapi.json");
+export const COMPONENT_PREFIX = "#/components/schemas/";
+
+const HTTP_METHODS = ["get", "post", "put", "patch", "delete"];
+/** Parameters every call already has as a per-call option. */
+const OPTION_PARAMETERS = new Set(["RequestId", "IdempotencyKey"]);
+
+export function loadDocument(path = documentPath) {
+  return JSON.parse(readFileSync(path, "utf8"));
+}
+
+/** `list-rows` → `listRows`, `api-keys` → `apiKeys`, `If-Match` → `ifMatch`. */
+export function camelCase(text) {
+  const words = splitWords(text);
+  return words.map((word, i) => (i === 0 ? word : capitalize(word))).join("");
+}
+
+export function pascalCase(text) {
+  return splitWords(text).map(capitalize).join("");
+}
+
+/** `expectedOutput` → `expected_output`, `list-rows` → `list_rows`. */
+export function snakeCase(text) {
+  return splitWords(text).join("_");
+}
+
+function splitWords(text) {
+  return text
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2")
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((word) => word.toLowerCase());
+}
+
+const capitalize = (word) => word.charAt(0).toUpperCase() + word.slice(1);
+
+/** The command of a paginated operation turned into its iterator: `list-rows` → `iterate-rows`, `list` → `iterate`. */
+export function iteratorCommand(command) {
+  if (command === "list") return "iterate";
+  if (command.startsWith("list-")) return `iterate-${command.slice("list-".length)}`;
+  return `iterate-${command}`;
+}
+
+/** A header parameter's name as an option: `If-Match` → `If-Match`, `X-Svc-Project` → `Svc-Project`. */
+export function headerOptionName(header) {
+  return header.replace(/^X-/i, "");
+}
+
+export function resolveRef(document, schema) {
+  let current = schema;
+  const seen = new Set();
+  while (current && typeof current.$ref === "string") {
+    const ref = current.$ref;
+    if (!ref.startsWith(COMPONENT_PREFIX) || seen.has(ref)) return current;
+    seen.add(ref);
+    current = document.components?.schemas?.[ref.slice(COMPONENT_PREFIX.length)];
+  }
+  return current;
+}
+
+export const refName = (schema) =>
+  typeof schema?.$ref === "string" && schema.$ref.startsWith(COMPONENT_PREFIX)
+    ? schema.$ref.slice(COMPONENT_PREFIX.length)
+    : undefined;
+
+/**
+ * Every operation of the document, grouped by resource (its first tag), in a stable order. Throws when
+ * two operations of one resource would get the same method name, so a clash is found at generation time.
+ */
+export function describeApi(document) {
+  const operations = [];
+  for (const [path, item] of Object.entries(document.paths ?? {})) {
+    for (const method of HTTP_METHODS) {
+      const op = item[method];
+      if (op) operations.push(describeOperation(document, path, method.toUpperCase(), op, item));
+    }
+  }
+  const resources = new Map();
+  for (const op of operations) {
+    const list = resources.get(op.resource) ?? [];
+    list.push(op);
+    resources.set(op.resource, list);
+  }
+  const sorted = [...resources.entries()].sort(([a], [b]) => a.localeCompare(b));
+  for (const [resource, ops] of sorted) {
+    ops.sort((a, b) => a.command.localeCompare(b.command) || a.operationId.localeCompare(b.operationId));
+    const names = new Map();
+    for (const op of ops) {
+      for (const command of [op.command, op.paginated ? iteratorCommand(op.command) : undefined]) {
+        if (!command) continue;
+        const other = names.get(command);
+        if (other) {
+          throw new Error(
+            `resource "${resource}": ${other} and ${op.operationId} both need the method "${command}"; give one another x-svc-command`,
+          );
+        }
+        names.set(command, op.operationId);
+      }
+    }
+  }
+  return sorted.map(([name, ops]) => ({ name, operations: ops }));
+}
+
+function describeOperation(document, path, method, op, item) {
+  const where = `${method} ${path}`;
+  const operationId = required(op.operationId, `${where} has no operationId`);
+  const resource = required(op.tags?.[0], `${operationId} has no tag`);
+  const command = required(op["x-svc-command"], `${operationId} has no x-svc-command`);
+  const parameters = [...(item.parameters ?? []), ...(op.parameters ?? [])].flatMap((parameter) => {
+    if (parameter.$ref) {
+      const name = parameter.$ref.split("/").pop();
+      if (OPTION_PARAMETERS.has(name)) return [];
+      const resolved = document.components?.parameters?.[name];
+      return resolved ? [resolved] : [];
+    }
+    return [parameter];
+  });
+  const byLocation = (location) => parameters.filter((parameter) => parameter.in === location);
+  const pathNames = [...path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]);
+  const pathParams = pathNames.map((name) => {
+    const parameter = byLocation("path").find((candidate) => candidate.name === name);
+    return { name, schema: parameter?.schema ?? { type: "string" }, description: parameter?.description };
+  });
+  const toParam = (parameter) => ({
+    name: parameter.name,
+    schema: parameter.schema ?? {},
+    description: parameter.description,
+    required: parameter.required === true,
+  });
+  const queryParams = byLocation("query").map(toParam);
+  const headerParams = byLocation("header").map(toParam);
+
+  const bodyMedia = op.requestBody?.content?.["application/json"];
+  const body = bodyMedia
+    ? { schema: bodyMedia.schema ?? {}, required: op.requestBody.required === true }
+    : undefined;
+
+  const successStatus = Object.keys(op.responses ?? {})
+    .filter((status) => /^2\d\d$/.test(status))
+    .sort()[0];
+  const success = successStatus ? op.responses[successStatus] : undefined;
+  const response = success?.content?.["application/json"]?.schema;
+  const paginated = op["x-svc-paginated"] === true;
+
+  const described = {
+    operationId,
+    resource,
+    command,
+    method,
+    path,
+    summary: op.summary ?? "",
+    description: op.description ?? "",
+    pathParams,
+    queryParams,
+    headerParams,
+    body,
+    response,
+    successStatus: Number(successStatus ?? 200),
+    paginated,
+    pagination: undefined,
+  };
+  if (paginated) described.pagination = describePagination(document, described);
+  return described;
+}
+
+/** Where a paginated operation takes its cursor, and the schema of one item of its pages. */
+function describePagination(document, op) {
+  const page = resolveRef(document, op.response);
+  const items = page?.properties?.items;
+  if (!items || resolveRef(document, items)?.type !== "array") {
+    throw new Error(`${op.operationId} is paginated but its response has no "items" array`);
+  }
+  const itemSchema = resolveRef(document, items).items ?? {};
+  if (op.queryParams.some((parameter) => parameter.name === "cursor"))
+    return { cursorIn: "query", itemSchema };
+  const body = resolveRef(document, op.body?.schema);
+  if (body?.properties?.cursor) return { cursorIn: "body", itemSchema };
+  throw new Error(`${op.operationId} is paginated but takes no "cursor" in its query or body`);
+}
+
+function required(value, message) {
+  if (value === undefined || value === null || value === "") throw new Error(message);
+  return value;
+}
+
+/**
+ * Writes each generated file, or with `check` only compares: returns the paths that were (or would be)
+ * changed, relative to the repository root.
+ */
+export function writeOrCheck(files, { check }) {
+  const changed = [];
+  for (const [path, text] of Object.entries(files)) {
+    const absolute = join(repoRoot, path);
+    const current = existsSync(absolute) ? readFileSync(absolute, "utf8") : undefined;
+    if (current === text) continue;
+    changed.push(path);
+    if (!check) {
+      mkdirSync(dirname(absolute), { recursive: true });
+      writeFileSync(absolute, text);
+    }
+  }
+  return changed;
+}

@@ -1,0 +1,1635 @@
+// Generated from shared/contracts/openapi.json by sdks/scripts/generate.mjs; do not edit.
+// Regenerate with `npm run generate --workspace @svc/sdk` after `npm run openapi`.
+
+import { paginate, withCursor } from "./pagination.js";
+import { encodePath, type RequestOptions, type Transport } from "./transport.js";
+
+// Schemas
+
+export type Actor = {
+  kind: "apiKey" | "oauth";
+  id: string;
+};
+
+export type ApiKey = {
+  id: string;
+  name: string;
+  role: Role;
+  /** The token with all but its last four characters hidden */
+  maskedToken: string;
+  /** ISO-8601 timestamp in UTC */
+  createdAt: string;
+  lastUsedAt: string | null;
+};
+
+export type Cell = string | number | boolean | null | Cell[] | { [key: string]: Cell };
+
+export type CreatedApiKey = {
+  id: string;
+  name: string;
+  role: Role;
+  /** The token with all but its last four characters hidden */
+  maskedToken: string;
+  /** ISO-8601 timestamp in UTC */
+  createdAt: string;
+  lastUsedAt: string | null;
+  /** The full token. It is shown in this response only; store it now. */
+  token: string;
+};
+
+export type Dataset = {
+  id: string;
+  organizationId: string;
+  projectId: string;
+  slug: string;
+  name: string;
+  description: string | null;
+  columns: DatasetColumn[];
+  version: number;
+  /** ISO-8601 timestamp in UTC */
+  createdAt: string;
+  /** ISO-8601 timestamp in UTC */
+  updatedAt: string;
+};
+
+export type DatasetColumn = {
+  identifier: string;
+  name: string;
+  source: {
+    kind: "builtin";
+    field: "input" | "output" | "expectedOutput" | "metadata";
+  } | {
+    kind: "custom";
+  };
+  removed?: boolean;
+};
+
+export type DatasetRow = {
+  rowId: string;
+  datasetId: string;
+  input?: Cell;
+  output?: Cell;
+  expectedOutput?: Cell;
+  metadata?: Cell;
+  custom: { [key: string]: Cell };
+  /** ISO-8601 timestamp in UTC */
+  createdAt: string;
+  version: number;
+};
+
+export type DatasetVersion = {
+  versionId: string;
+  version: number;
+  /** ISO-8601 timestamp in UTC */
+  createdAt: string;
+  operation: "insert" | "update" | "delete" | "import" | "restore";
+  rowsInserted: number;
+  rowsUpdated: number;
+  rowsDeleted: number;
+  actor: Actor;
+};
+
+export type ApiError = {
+  error: string;
+  code: "validation_failed" | "unknown_column" | "unauthenticated" | "forbidden" | "not_found" | "conflict" | "idempotency_key_reused" | "version_mismatch" | "payload_too_large" | "unsupported_media_type" | "too_many_traces" | "rate_limited" | "internal_error" | "service_unavailable" | "upstream_timeout";
+  requestId: string;
+  details?: { [key: string]: unknown };
+};
+
+export type Member = {
+  id: string;
+  organizationId: string;
+  /** Lower-case email address, unique within the organisation */
+  email: string;
+  role: Role;
+  /** ISO-8601 timestamp in UTC */
+  createdAt: string;
+  /** ISO-8601 timestamp in UTC */
+  updatedAt: string;
+};
+
+export type NewRow = {
+  id?: string;
+  input: Cell;
+  output?: Cell;
+  expectedOutput?: Cell;
+  metadata?: Cell;
+  custom?: { [key: string]: Cell };
+};
+
+export type Organization = {
+  id: string;
+  name: string;
+  slug: string;
+  /** ISO-8601 timestamp in UTC */
+  createdAt: string;
+};
+
+export type OtlpAnyValueInput = {
+  stringValue?: string;
+  boolValue?: boolean;
+  intValue?: string | number;
+  doubleValue?: number | "NaN" | "Infinity" | "-Infinity";
+  bytesValue?: string;
+  arrayValue?: {
+    values?: OtlpAnyValueInput[];
+  };
+  kvlistValue?: {
+    values?: Array<{
+      key: string;
+      value?: OtlpAnyValueInput;
+    }>;
+  };
+};
+
+export type Project = {
+  id: string;
+  organizationId: string;
+  slug: string;
+  name: string;
+  /** ISO-8601 timestamp in UTC */
+  createdAt: string;
+  /** ISO-8601 timestamp in UTC */
+  updatedAt: string;
+};
+
+export type Role = "owner" | "admin" | "member" | "viewer";
+
+export type RowSelection = {
+  mode: "selected";
+  rowIds: string[];
+} | {
+  mode: "allExcept";
+  rowIds: string[];
+} | {
+  mode: "all";
+};
+
+export type Span = {
+  spanId: string;
+  parentSpanId: string | null;
+  name: string;
+  kind: "unspecified" | "internal" | "server" | "client" | "producer" | "consumer";
+  /** ISO-8601 timestamp in UTC */
+  startTime: string;
+  /** ISO-8601 timestamp in UTC */
+  endTime: string;
+  startTimeUnixNano: string;
+  endTimeUnixNano: string;
+  durationNs: string;
+  status: {
+    code: "unset" | "ok" | "error";
+    message: string | null;
+  };
+  /** The span's attributes as plain JSON values */
+  attributes: { [key: string]: Cell };
+  resourceAttributes: { [key: string]: Cell };
+  scope: {
+    name: string;
+    version: string | null;
+  } | null;
+  events: Array<{
+    name: string;
+    /** ISO-8601 timestamp in UTC */
+    time: string;
+    timeUnixNano: string;
+    attributes: { [key: string]: Cell };
+  }>;
+  links: Array<{
+    traceId: string;
+    spanId: string;
+    attributes: { [key: string]: Cell };
+  }>;
+};
+
+export type Trace = {
+  traceId: string;
+  projectId: string;
+  spanCount: number;
+  /** Spans whose status code is 2 (error) */
+  errorCount: number;
+  /** Start of the earliest span, to the millisecond */
+  startTime: string;
+  /** End of the latest span, to the millisecond */
+  endTime: string;
+  /** endTime - startTime in nanoseconds, exact, as a string of digits (it may exceed 2^53) */
+  durationNs: string;
+  rootSpanName: string | null;
+  sessionId: string | null;
+  userId: string | null;
+  tags: string[];
+  models: string[];
+  tokensInput: number;
+  tokensOutput: number;
+  tokensTotal: number;
+  /** Cost in millionths of a US cent (1 USD = 10^8) */
+  costTotalMicrocents: number;
+  /** The root span's generative-AI input messages; null when it has none */
+  input: Cell;
+  /** The root span's generative-AI output messages; null when it has none */
+  output: Cell;
+};
+
+/** One condition on a trace field. Operators: eq, neq, gt, gte, lt, lte (numbers and times), contains (case-insensitive substring of a text field, or an element of tags/models), in (any of the values), containsAny (tags/models holding any of the values). Times are ISO-8601; durationNs is nanoseconds. */
+export type TraceFilterInput = {
+  field: "traceId";
+  op: "eq";
+  /** Trace id: 32 hex characters, as OpenTelemetry writes it */
+  value: string;
+} | {
+  field: "traceId";
+  op: "in";
+  value: string[];
+} | {
+  field: "startTime";
+  op: "gt" | "gte" | "lt" | "lte";
+  value: string;
+} | {
+  field: "endTime";
+  op: "gt" | "gte" | "lt" | "lte";
+  value: string;
+} | {
+  field: "durationNs";
+  op: "eq" | "gt" | "gte" | "lt" | "lte";
+  value: string | number;
+} | {
+  field: "spanCount";
+  op: "eq" | "neq" | "gt" | "gte" | "lt" | "lte";
+  value: number;
+} | {
+  field: "errorCount";
+  op: "eq" | "neq" | "gt" | "gte" | "lt" | "lte";
+  value: number;
+} | {
+  field: "tokensInput";
+  op: "eq" | "neq" | "gt" | "gte" | "lt" | "lte";
+  value: number;
+} | {
+  field: "tokensOutput";
+  op: "eq" | "neq" | "gt" | "gte" | "lt" | "lte";
+  value: number;
+} | {
+  field: "tokensTotal";
+  op: "eq" | "neq" | "gt" | "gte" | "lt" | "lte";
+  value: number;
+} | {
+  field: "costTotalMicrocents";
+  op: "eq" | "neq" | "gt" | "gte" | "lt" | "lte";
+  value: number;
+} | {
+  field: "rootSpanName";
+  op: "eq" | "neq" | "contains";
+  value: string;
+} | {
+  field: "rootSpanName";
+  op: "in";
+  value: string[];
+} | {
+  field: "sessionId";
+  op: "eq" | "neq" | "contains";
+  value: string;
+} | {
+  field: "sessionId";
+  op: "in";
+  value: string[];
+} | {
+  field: "userId";
+  op: "eq" | "neq" | "contains";
+  value: string;
+} | {
+  field: "userId";
+  op: "in";
+  value: string[];
+} | {
+  field: "tags";
+  op: "contains";
+  value: string;
+} | {
+  field: "tags";
+  op: "containsAny";
+  value: string[];
+} | {
+  field: "models";
+  op: "contains";
+  value: string;
+} | {
+  field: "models";
+  op: "containsAny";
+  value: string[];
+};
+
+// Operations
+
+export type GetAccountResponse = {
+  organization: {
+    id: string;
+    name: string;
+    slug: string;
+  };
+  role: Role;
+  user: null;
+};
+
+export type CreateApiKeyBody = {
+  name: string;
+  /** At most the caller's own role */
+  role?: Role;
+};
+
+export type CreateApiKeyResponse = CreatedApiKey;
+
+export type GetApiKeyResponse = ApiKey;
+
+export type ListApiKeysResponse = {
+  apiKeys: ApiKey[];
+};
+
+export type UpdateApiKeyBody = {
+  name: string;
+};
+
+export type UpdateApiKeyResponse = ApiKey;
+
+export type CreateDatasetBody = {
+  name: string;
+  description?: string | null;
+};
+
+export type CreateDatasetResponse = Dataset;
+
+export type CreateDatasetColumnBody = {
+  name: string;
+};
+
+export type CreateDatasetColumnResponse = DatasetColumn;
+
+export type DeleteDatasetRowsBody = {
+  selection: RowSelection;
+};
+
+export type DeleteDatasetRowsResponse = {
+  versionId: string | null;
+  version: number;
+  deletedCount: number;
+};
+
+export type DiffDatasetVersionsQuery = {
+  /** Opaque cursor from a previous page's nextCursor */
+  cursor?: string;
+  /** Page size, 1-200 */
+  limit?: number;
+  /** The earlier version */
+  from: number;
+  /** The later version */
+  to: number;
+};
+
+export type DiffDatasetVersionsResponse = {
+  items: Array<{
+    rowId: string;
+    change: "added" | "removed" | "modified";
+    /** The row's cells at `from`; null when it did not exist then */
+    before: {
+      input?: Cell;
+      output?: Cell;
+      expectedOutput?: Cell;
+      metadata?: Cell;
+      custom: { [key: string]: Cell };
+    } | null;
+    /** The row's cells at `to`; null when it did not exist then */
+    after: {
+      input?: Cell;
+      output?: Cell;
+      expectedOutput?: Cell;
+      metadata?: Cell;
+      custom: { [key: string]: Cell };
+    } | null;
+  }>;
+  nextCursor: string | null;
+  hasMore: boolean;
+};
+
+export type GetDatasetResponse = Dataset;
+
+export type GetDatasetRowQuery = {
+  /** Read the row as it was at this version */
+  version?: number;
+};
+
+export type GetDatasetRowResponse = DatasetRow;
+
+export type GetDatasetVersionResponse = DatasetVersion;
+
+export type ImportDatasetRowsFromTracesBody = {
+  traces: {
+    by: "ids";
+    ids: string[];
+  } | {
+    by: "filters";
+    /** Conditions that every listed trace meets (AND) */
+    filters: TraceFilterInput[];
+  };
+};
+
+export type ImportDatasetRowsFromTracesResponse = {
+  versionId: string;
+  version: number;
+  rowIds: string[];
+};
+
+export type InsertDatasetRowsBody = {
+  rows: NewRow[];
+};
+
+export type InsertDatasetRowsResponse = {
+  versionId: string;
+  version: number;
+  rowIds: string[];
+};
+
+export type ListDatasetsQuery = {
+  /** Opaque cursor from a previous page's nextCursor */
+  cursor?: string;
+  /** Page size, 1-200 */
+  limit?: number;
+  sortBy?: "name" | "updatedAt";
+  sortDirection?: "asc" | "desc";
+};
+
+export type ListDatasetsResponse = {
+  items: Dataset[];
+  nextCursor: string | null;
+  hasMore: boolean;
+};
+
+export type ListDatasetColumnsQuery = {
+  includeRemoved?: boolean | "true" | "false";
+};
+
+export type ListDatasetColumnsResponse = {
+  columns: DatasetColumn[];
+};
+
+export type ListDatasetRowsQuery = {
+  /** Opaque cursor from a previous page's nextCursor */
+  cursor?: string;
+  /** Page size, 1-200 */
+  limit?: number;
+  search?: string;
+  sortDirection?: "asc" | "desc";
+  /** Read the dataset as it was at this version */
+  version?: number;
+};
+
+export type ListDatasetRowsResponse = {
+  items: DatasetRow[];
+  nextCursor: string | null;
+  hasMore: boolean;
+};
+
+export type ListDatasetVersionsQuery = {
+  /** Opaque cursor from a previous page's nextCursor */
+  cursor?: string;
+  /** Page size, 1-200 */
+  limit?: number;
+};
+
+export type ListDatasetVersionsResponse = {
+  items: DatasetVersion[];
+  nextCursor: string | null;
+  hasMore: boolean;
+};
+
+export type ReorderDatasetColumnsBody = {
+  order: string[];
+};
+
+export type ReorderDatasetColumnsResponse = {
+  columns: DatasetColumn[];
+};
+
+export type RestoreDatasetColumnResponse = DatasetColumn;
+
+export type RestoreDatasetVersionResponse = {
+  versionId: string;
+  version: number;
+};
+
+export type GetDatasetRowHistoryQuery = {
+  /** Opaque cursor from a previous page's nextCursor */
+  cursor?: string;
+  /** Page size, 1-200 */
+  limit?: number;
+};
+
+export type GetDatasetRowHistoryResponse = {
+  items: Array<{
+    version: number;
+    versionId: string;
+    /** ISO-8601 timestamp in UTC */
+    createdAt: string;
+    operation: "insert" | "update" | "delete" | "import" | "restore";
+    /** The row's cells after this version; null when it was deleted */
+    cells: {
+      input?: Cell;
+      output?: Cell;
+      expectedOutput?: Cell;
+      metadata?: Cell;
+      custom: { [key: string]: Cell };
+    } | null;
+  }>;
+  nextCursor: string | null;
+  hasMore: boolean;
+};
+
+export type UpdateDatasetBody = {
+  name?: string;
+  description?: string | null;
+};
+
+export type UpdateDatasetResponse = Dataset;
+
+export type UpdateDatasetColumnBody = {
+  name: string;
+};
+
+export type UpdateDatasetColumnResponse = DatasetColumn;
+
+export type UpdateDatasetRowBody = {
+  input?: Cell;
+  output?: Cell;
+  expectedOutput?: Cell;
+  metadata?: Cell;
+  custom?: { [key: string]: Cell };
+};
+
+export type UpdateDatasetRowOptions = RequestOptions & {
+  /** Apply the change only if the row's current version equals this one; otherwise 412 version_mismatch */
+  ifMatch?: number;
+};
+
+export type UpdateDatasetRowResponse = {
+  versionId: string;
+  version: number;
+};
+
+export type AddMemberBody = {
+  email: string;
+  role: Role;
+};
+
+export type AddMemberResponse = Member;
+
+export type ListMembersQuery = {
+  /** Opaque cursor from a previous page's nextCursor */
+  cursor?: string;
+  /** Page size, 1-200 */
+  limit?: number;
+};
+
+export type ListMembersResponse = {
+  items: Member[];
+  nextCursor: string | null;
+  hasMore: boolean;
+};
+
+export type UpdateMemberBody = {
+  role: Role;
+};
+
+export type UpdateMemberResponse = Member;
+
+export type CreateOrganizationBody = {
+  name: string;
+};
+
+export type CreateOrganizationResponse = {
+  organization: Organization;
+  apiKey: CreatedApiKey;
+};
+
+export type CreateProjectBody = {
+  name: string;
+};
+
+export type CreateProjectResponse = Project;
+
+export type GetProjectResponse = Project;
+
+export type ListProjectsQuery = {
+  /** Opaque cursor from a previous page's nextCursor */
+  cursor?: string;
+  /** Page size, 1-200 */
+  limit?: number;
+};
+
+export type ListProjectsResponse = {
+  items: Project[];
+  nextCursor: string | null;
+  hasMore: boolean;
+};
+
+export type UpdateProjectBody = {
+  name: string;
+};
+
+export type UpdateProjectResponse = Project;
+
+export type GetTraceResponse = {
+  traceId: string;
+  projectId: string;
+  spanCount: number;
+  /** Spans whose status code is 2 (error) */
+  errorCount: number;
+  /** Start of the earliest span, to the millisecond */
+  startTime: string;
+  /** End of the latest span, to the millisecond */
+  endTime: string;
+  /** endTime - startTime in nanoseconds, exact, as a string of digits (it may exceed 2^53) */
+  durationNs: string;
+  rootSpanName: string | null;
+  sessionId: string | null;
+  userId: string | null;
+  tags: string[];
+  models: string[];
+  tokensInput: number;
+  tokensOutput: number;
+  tokensTotal: number;
+  /** Cost in millionths of a US cent (1 USD = 10^8) */
+  costTotalMicrocents: number;
+  /** The root span's generative-AI input messages; null when it has none */
+  input: Cell;
+  /** The root span's generative-AI output messages; null when it has none */
+  output: Cell;
+  /** Every span of the trace, by start time */
+  spans: Span[];
+};
+
+/** OTLP/HTTP JSON ExportTraceServiceRequest, as any OpenTelemetry exporter sends it */
+export type IngestTracesBody = {
+  resourceSpans: Array<{
+    resource?: {
+      attributes?: Array<{
+        key: string;
+        value?: OtlpAnyValueInput;
+      }>;
+    };
+    scopeSpans?: Array<{
+      scope?: {
+        name?: string;
+        version?: string;
+        attributes?: Array<{
+          key: string;
+          value?: OtlpAnyValueInput;
+        }>;
+      };
+      spans?: Array<{
+        /** Trace id: 32 hex characters, as OpenTelemetry writes it */
+        traceId: string;
+        spanId: string;
+        parentSpanId?: "" | string;
+        traceState?: string;
+        name?: string;
+        kind?: number | "SPAN_KIND_UNSPECIFIED" | "SPAN_KIND_INTERNAL" | "SPAN_KIND_SERVER" | "SPAN_KIND_CLIENT" | "SPAN_KIND_PRODUCER" | "SPAN_KIND_CONSUMER";
+        startTimeUnixNano: string | number;
+        endTimeUnixNano: string | number;
+        attributes?: Array<{
+          key: string;
+          value?: OtlpAnyValueInput;
+        }>;
+        events?: Array<{
+          timeUnixNano: string | number;
+          name?: string;
+          attributes?: Array<{
+            key: string;
+            value?: OtlpAnyValueInput;
+          }>;
+        }>;
+        links?: Array<{
+          /** Trace id: 32 hex characters, as OpenTelemetry writes it */
+          traceId: string;
+          spanId: string;
+          attributes?: Array<{
+            key: string;
+            value?: OtlpAnyValueInput;
+          }>;
+        }>;
+        status?: {
+          code?: number | "STATUS_CODE_UNSET" | "STATUS_CODE_OK" | "STATUS_CODE_ERROR";
+          message?: string;
+        };
+      }>;
+      schemaUrl?: string;
+    }>;
+    schemaUrl?: string;
+  }>;
+};
+
+export type IngestTracesOptions = RequestOptions & {
+  /** Slug of the project that receives the traces */
+  svcProject: string;
+};
+
+export type IngestTracesResponse = {
+  partialSuccess: {
+    rejectedSpans?: number;
+    errorMessage?: string;
+  };
+};
+
+export type ListTracesBody = {
+  /** Opaque cursor from a previous page's nextCursor */
+  cursor?: string;
+  /** Page size, 1-200 */
+  limit?: number;
+  sortBy?: "startTime" | "endTime" | "durationNs" | "spanCount" | "errorCount" | "tokensTotal" | "costTotalMicrocents";
+  sortDirection?: "asc" | "desc";
+  /** Conditions that every listed trace meets (AND) */
+  filters?: TraceFilterInput[];
+};
+
+export type ListTracesResponse = {
+  items: Trace[];
+  nextCursor: string | null;
+  hasMore: boolean;
+};
+
+/** The caller's organisation and role */
+export class AccountResource {
+  readonly #transport: Transport;
+
+  constructor(transport: Transport) {
+    this.#transport = transport;
+  }
+
+  /**
+   * The caller's organisation and role.
+   *
+   * Requires an API key with role `viewer` or higher.
+   *
+   * `GET /v1/account` (operation `getAccount`)
+   */
+  get(options?: RequestOptions): Promise<GetAccountResponse> {
+    return this.#transport.request<GetAccountResponse>({
+      method: "GET",
+      path: `/v1/account`,
+      options: options,
+    });
+  }
+}
+
+/** API keys of the organisation */
+export class ApiKeysResource {
+  readonly #transport: Transport;
+
+  constructor(transport: Transport) {
+    this.#transport = transport;
+  }
+
+  /**
+   * Create an API key; the full token is in this response and never again.
+   *
+   * Requires an API key with role `admin` or higher.
+   *
+   * `POST /v1/api-keys` (operation `createApiKey`)
+   */
+  create(body: CreateApiKeyBody, options?: RequestOptions): Promise<CreateApiKeyResponse> {
+    return this.#transport.request<CreateApiKeyResponse>({
+      method: "POST",
+      path: `/v1/api-keys`,
+      body: body,
+      options: options,
+    });
+  }
+
+  /**
+   * Revoke an API key; it stops working at every gateway within a second.
+   *
+   * Requires an API key with role `admin` or higher.
+   *
+   * `DELETE /v1/api-keys/{id}` (operation `deleteApiKey`)
+   */
+  delete(id: string, options?: RequestOptions): Promise<void> {
+    return this.#transport.request<void>({
+      method: "DELETE",
+      path: `/v1/api-keys/${encodePath(id)}`,
+      options: options,
+    });
+  }
+
+  /**
+   * One API key, token masked.
+   *
+   * Requires an API key with role `admin` or higher.
+   *
+   * `GET /v1/api-keys/{id}` (operation `getApiKey`)
+   */
+  get(id: string, options?: RequestOptions): Promise<GetApiKeyResponse> {
+    return this.#transport.request<GetApiKeyResponse>({
+      method: "GET",
+      path: `/v1/api-keys/${encodePath(id)}`,
+      options: options,
+    });
+  }
+
+  /**
+   * List the organisation's API keys, tokens masked.
+   *
+   * Requires an API key with role `admin` or higher.
+   *
+   * `GET /v1/api-keys` (operation `listApiKeys`)
+   */
+  list(options?: RequestOptions): Promise<ListApiKeysResponse> {
+    return this.#transport.request<ListApiKeysResponse>({
+      method: "GET",
+      path: `/v1/api-keys`,
+      options: options,
+    });
+  }
+
+  /**
+   * Rename an API key.
+   *
+   * Requires an API key with role `admin` or higher.
+   *
+   * `PATCH /v1/api-keys/{id}` (operation `updateApiKey`)
+   */
+  update(id: string, body: UpdateApiKeyBody, options?: RequestOptions): Promise<UpdateApiKeyResponse> {
+    return this.#transport.request<UpdateApiKeyResponse>({
+      method: "PATCH",
+      path: `/v1/api-keys/${encodePath(id)}`,
+      body: body,
+      options: options,
+    });
+  }
+}
+
+/** Datasets, their rows, columns and versions */
+export class DatasetsResource {
+  readonly #transport: Transport;
+
+  constructor(transport: Transport) {
+    this.#transport = transport;
+  }
+
+  /**
+   * Create an empty dataset (version 0).
+   *
+   * Requires an API key with role `member` or higher.
+   *
+   * `POST /v1/projects/{projectSlug}/datasets` (operation `createDataset`)
+   */
+  create(projectSlug: string, body: CreateDatasetBody, options?: RequestOptions): Promise<CreateDatasetResponse> {
+    return this.#transport.request<CreateDatasetResponse>({
+      method: "POST",
+      path: `/v1/projects/${encodePath(projectSlug)}/datasets`,
+      body: body,
+      options: options,
+    });
+  }
+
+  /**
+   * Add a custom column; its identifier never changes.
+   *
+   * Requires an API key with role `member` or higher.
+   *
+   * `POST /v1/projects/{projectSlug}/datasets/{datasetSlug}/columns` (operation `createDatasetColumn`)
+   */
+  createColumn(projectSlug: string, datasetSlug: string, body: CreateDatasetColumnBody, options?: RequestOptions): Promise<CreateDatasetColumnResponse> {
+    return this.#transport.request<CreateDatasetColumnResponse>({
+      method: "POST",
+      path: `/v1/projects/${encodePath(projectSlug)}/datasets/${encodePath(datasetSlug)}/columns`,
+      body: body,
+      options: options,
+    });
+  }
+
+  /**
+   * Delete a dataset with its rows and history.
+   *
+   * Requires an API key with role `member` or higher.
+   *
+   * `DELETE /v1/projects/{projectSlug}/datasets/{datasetSlug}` (operation `deleteDataset`)
+   */
+  delete(projectSlug: string, datasetSlug: string, options?: RequestOptions): Promise<void> {
+    return this.#transport.request<void>({
+      method: "DELETE",
+      path: `/v1/projects/${encodePath(projectSlug)}/datasets/${encodePath(datasetSlug)}`,
+      options: options,
+    });
+  }
+
+  /**
+   * Remove a column (soft: its data is kept, but no longer accepted or shown).
+   *
+   * Requires an API key with role `member` or higher.
+   *
+   * `DELETE /v1/projects/{projectSlug}/datasets/{datasetSlug}/columns/{identifier}` (operation `deleteDatasetColumn`)
+   */
+  deleteColumn(projectSlug: string, datasetSlug: string, identifier: string, options?: RequestOptions): Promise<void> {
+    return this.#transport.request<void>({
+      method: "DELETE",
+      path: `/v1/projects/${encodePath(projectSlug)}/datasets/${encodePath(datasetSlug)}/columns/${encodePath(identifier)}`,
+      options: options,
+    });
+  }
+
+  /**
+   * Delete the selected rows, all rows, or all except some, as one new dataset version.
+   *
+   * Requires an API key with role `member` or higher.
+   *
+   * `DELETE /v1/projects/{projectSlug}/datasets/{datasetSlug}/rows` (operation `deleteDatasetRows`)
+   */
+  deleteRows(projectSlug: string, datasetSlug: string, body: DeleteDatasetRowsBody, options?: RequestOptions): Promise<DeleteDatasetRowsResponse> {
+    return this.#transport.request<DeleteDatasetRowsResponse>({
+      method: "DELETE",
+      path: `/v1/projects/${encodePath(projectSlug)}/datasets/${encodePath(datasetSlug)}/rows`,
+      body: body,
+      options: options,
+    });
+  }
+
+  /**
+   * Every row that differs between versions `from` and `to`, cell by cell, ordered by row id.
+   *
+   * Costs what changed between the two versions, not the size of the dataset or its later history. `from` must not be greater than `to`; both must exist.
+   *
+   * Requires an API key with role `viewer` or higher.
+   *
+   * `GET /v1/projects/{projectSlug}/datasets/{datasetSlug}/diff` (operation `diffDatasetVersions`)
+   */
+  diff(projectSlug: string, datasetSlug: string, query: DiffDatasetVersionsQuery, options?: RequestOptions): Promise<DiffDatasetVersionsResponse> {
+    return this.#transport.request<DiffDatasetVersionsResponse>({
+      method: "GET",
+      path: `/v1/projects/${encodePath(projectSlug)}/datasets/${encodePath(datasetSlug)}/diff`,
+      query: query,
+      options: options,
+    });
+  }
+
+  /** Every item of `diff`, page after page, following `nextCursor` until the last page. */
+  iterateDiff(projectSlug: string, datasetSlug: string, query: Omit<DiffDatasetVersionsQuery, "cursor">, options?: Omit<RequestOptions, "idempotencyKey">): AsyncGenerator<{
+    rowId: string;
+    change: "added" | "removed" | "modified";
+    /** The row's cells at `from`; null when it did not exist then */
+    before: {
+      input?: Cell;
+      output?: Cell;
+      expectedOutput?: Cell;
+      metadata?: Cell;
+      custom: { [key: string]: Cell };
+    } | null;
+    /** The row's cells at `to`; null when it did not exist then */
+    after: {
+      input?: Cell;
+      output?: Cell;
+      expectedOutput?: Cell;
+      metadata?: Cell;
+      custom: { [key: string]: Cell };
+    } | null;
+  }, void, undefined> {
+    return paginate((cursor) => this.diff(projectSlug, datasetSlug, withCursor(query, cursor), options));
+  }
+
+  /**
+   * One dataset, with its active columns and current version.
+   *
+   * Requires an API key with role `viewer` or higher.
+   *
+   * `GET /v1/projects/{projectSlug}/datasets/{datasetSlug}` (operation `getDataset`)
+   */
+  get(projectSlug: string, datasetSlug: string, options?: RequestOptions): Promise<GetDatasetResponse> {
+    return this.#transport.request<GetDatasetResponse>({
+      method: "GET",
+      path: `/v1/projects/${encodePath(projectSlug)}/datasets/${encodePath(datasetSlug)}`,
+      options: options,
+    });
+  }
+
+  /**
+   * One row; `version` reads it as it was.
+   *
+   * Requires an API key with role `viewer` or higher.
+   *
+   * `GET /v1/projects/{projectSlug}/datasets/{datasetSlug}/rows/{rowId}` (operation `getDatasetRow`)
+   */
+  getRow(projectSlug: string, datasetSlug: string, rowId: string, query?: GetDatasetRowQuery, options?: RequestOptions): Promise<GetDatasetRowResponse> {
+    return this.#transport.request<GetDatasetRowResponse>({
+      method: "GET",
+      path: `/v1/projects/${encodePath(projectSlug)}/datasets/${encodePath(datasetSlug)}/rows/${encodePath(rowId)}`,
+      query: query,
+      options: options,
+    });
+  }
+
+  /**
+   * One dataset version: what it did, how many rows, and who.
+   *
+   * Requires an API key with role `viewer` or higher.
+   *
+   * `GET /v1/projects/{projectSlug}/datasets/{datasetSlug}/versions/{version}` (operation `getDatasetVersion`)
+   */
+  getVersion(projectSlug: string, datasetSlug: string, version: number, options?: RequestOptions): Promise<GetDatasetVersionResponse> {
+    return this.#transport.request<GetDatasetVersionResponse>({
+      method: "GET",
+      path: `/v1/projects/${encodePath(projectSlug)}/datasets/${encodePath(datasetSlug)}/versions/${encodePath(version)}`,
+      options: options,
+    });
+  }
+
+  /**
+   * Add one row per trace (by ids or by filters, at most 1000) as one new dataset version.
+   *
+   * Each trace of the dataset's project becomes a new row: its input and output become the row's `input` and `output`, and `metadata` records where it came from (`traceId` and the trace's summary). The whole import is one dataset version (operation `import`). More than 1000 traces is 422 too_many_traces; trace ids that do not exist are 404 naming them; either way nothing is written.
+   *
+   * Requires an API key with role `member` or higher.
+   *
+   * `POST /v1/projects/{projectSlug}/datasets/{datasetSlug}/rows/import/traces` (operation `importDatasetRowsFromTraces`)
+   */
+  importTraces(projectSlug: string, datasetSlug: string, body: ImportDatasetRowsFromTracesBody, options?: RequestOptions): Promise<ImportDatasetRowsFromTracesResponse> {
+    return this.#transport.request<ImportDatasetRowsFromTracesResponse>({
+      method: "POST",
+      path: `/v1/projects/${encodePath(projectSlug)}/datasets/${encodePath(datasetSlug)}/rows/import/traces`,
+      body: body,
+      options: options,
+    });
+  }
+
+  /**
+   * Insert 1-1000 rows as one new dataset version.
+   *
+   * Requires an API key with role `member` or higher.
+   *
+   * `POST /v1/projects/{projectSlug}/datasets/{datasetSlug}/rows` (operation `insertDatasetRows`)
+   */
+  insertRows(projectSlug: string, datasetSlug: string, body: InsertDatasetRowsBody, options?: RequestOptions): Promise<InsertDatasetRowsResponse> {
+    return this.#transport.request<InsertDatasetRowsResponse>({
+      method: "POST",
+      path: `/v1/projects/${encodePath(projectSlug)}/datasets/${encodePath(datasetSlug)}/rows`,
+      body: body,
+      options: options,
+    });
+  }
+
+  /**
+   * List the project's datasets.
+   *
+   * Requires an API key with role `viewer` or higher.
+   *
+   * `GET /v1/projects/{projectSlug}/datasets` (operation `listDatasets`)
+   */
+  list(projectSlug: string, query?: ListDatasetsQuery, options?: RequestOptions): Promise<ListDatasetsResponse> {
+    return this.#transport.request<ListDatasetsResponse>({
+      method: "GET",
+      path: `/v1/projects/${encodePath(projectSlug)}/datasets`,
+      query: query,
+      options: options,
+    });
+  }
+
+  /** Every item of `list`, page after page, following `nextCursor` until the last page. */
+  iterate(projectSlug: string, query?: Omit<ListDatasetsQuery, "cursor">, options?: Omit<RequestOptions, "idempotencyKey">): AsyncGenerator<Dataset, void, undefined> {
+    return paginate((cursor) => this.list(projectSlug, withCursor(query, cursor), options));
+  }
+
+  /**
+   * Ordered columns, built-in then custom as ordered; `includeRemoved=true` adds removed ones.
+   *
+   * Requires an API key with role `viewer` or higher.
+   *
+   * `GET /v1/projects/{projectSlug}/datasets/{datasetSlug}/columns` (operation `listDatasetColumns`)
+   */
+  listColumns(projectSlug: string, datasetSlug: string, query?: ListDatasetColumnsQuery, options?: RequestOptions): Promise<ListDatasetColumnsResponse> {
+    return this.#transport.request<ListDatasetColumnsResponse>({
+      method: "GET",
+      path: `/v1/projects/${encodePath(projectSlug)}/datasets/${encodePath(datasetSlug)}/columns`,
+      query: query,
+      options: options,
+    });
+  }
+
+  /**
+   * List rows, newest first by default; `version` reads the dataset as it was.
+   *
+   * The cursor pins the dataset version its first page saw: paging on while others edit returns one consistent snapshot.
+   *
+   * Requires an API key with role `viewer` or higher.
+   *
+   * `GET /v1/projects/{projectSlug}/datasets/{datasetSlug}/rows` (operation `listDatasetRows`)
+   */
+  listRows(projectSlug: string, datasetSlug: string, query?: ListDatasetRowsQuery, options?: RequestOptions): Promise<ListDatasetRowsResponse> {
+    return this.#transport.request<ListDatasetRowsResponse>({
+      method: "GET",
+      path: `/v1/projects/${encodePath(projectSlug)}/datasets/${encodePath(datasetSlug)}/rows`,
+      query: query,
+      options: options,
+    });
+  }
+
+  /** Every item of `listRows`, page after page, following `nextCursor` until the last page. */
+  iterateRows(projectSlug: string, datasetSlug: string, query?: Omit<ListDatasetRowsQuery, "cursor">, options?: Omit<RequestOptions, "idempotencyKey">): AsyncGenerator<DatasetRow, void, undefined> {
+    return paginate((cursor) => this.listRows(projectSlug, datasetSlug, withCursor(query, cursor), options));
+  }
+
+  /**
+   * List the dataset's versions, newest first.
+   *
+   * Requires an API key with role `viewer` or higher.
+   *
+   * `GET /v1/projects/{projectSlug}/datasets/{datasetSlug}/versions` (operation `listDatasetVersions`)
+   */
+  listVersions(projectSlug: string, datasetSlug: string, query?: ListDatasetVersionsQuery, options?: RequestOptions): Promise<ListDatasetVersionsResponse> {
+    return this.#transport.request<ListDatasetVersionsResponse>({
+      method: "GET",
+      path: `/v1/projects/${encodePath(projectSlug)}/datasets/${encodePath(datasetSlug)}/versions`,
+      query: query,
+      options: options,
+    });
+  }
+
+  /** Every item of `listVersions`, page after page, following `nextCursor` until the last page. */
+  iterateVersions(projectSlug: string, datasetSlug: string, query?: Omit<ListDatasetVersionsQuery, "cursor">, options?: Omit<RequestOptions, "idempotencyKey">): AsyncGenerator<DatasetVersion, void, undefined> {
+    return paginate((cursor) => this.listVersions(projectSlug, datasetSlug, withCursor(query, cursor), options));
+  }
+
+  /**
+   * Set the left-to-right order of the active columns (list every active identifier once).
+   *
+   * Requires an API key with role `member` or higher.
+   *
+   * `POST /v1/projects/{projectSlug}/datasets/{datasetSlug}/columns/reorder` (operation `reorderDatasetColumns`)
+   */
+  reorderColumns(projectSlug: string, datasetSlug: string, body: ReorderDatasetColumnsBody, options?: RequestOptions): Promise<ReorderDatasetColumnsResponse> {
+    return this.#transport.request<ReorderDatasetColumnsResponse>({
+      method: "POST",
+      path: `/v1/projects/${encodePath(projectSlug)}/datasets/${encodePath(datasetSlug)}/columns/reorder`,
+      body: body,
+      options: options,
+    });
+  }
+
+  /**
+   * Bring a removed column back, with its data.
+   *
+   * Requires an API key with role `member` or higher.
+   *
+   * `POST /v1/projects/{projectSlug}/datasets/{datasetSlug}/columns/{identifier}/restore` (operation `restoreDatasetColumn`)
+   */
+  restoreColumn(projectSlug: string, datasetSlug: string, identifier: string, options?: RequestOptions): Promise<RestoreDatasetColumnResponse> {
+    return this.#transport.request<RestoreDatasetColumnResponse>({
+      method: "POST",
+      path: `/v1/projects/${encodePath(projectSlug)}/datasets/${encodePath(datasetSlug)}/columns/${encodePath(identifier)}/restore`,
+      options: options,
+    });
+  }
+
+  /**
+   * Make the dataset equal to an earlier version again, as one new version.
+   *
+   * Rows, cells and deletions return to what they were at that version; only rows that differ get a new revision. Restoring the current version changes nothing and answers with the current version.
+   *
+   * Requires an API key with role `member` or higher.
+   *
+   * `POST /v1/projects/{projectSlug}/datasets/{datasetSlug}/versions/{version}/restore` (operation `restoreDatasetVersion`)
+   */
+  restoreVersion(projectSlug: string, datasetSlug: string, version: number, options?: RequestOptions): Promise<RestoreDatasetVersionResponse> {
+    return this.#transport.request<RestoreDatasetVersionResponse>({
+      method: "POST",
+      path: `/v1/projects/${encodePath(projectSlug)}/datasets/${encodePath(datasetSlug)}/versions/${encodePath(version)}/restore`,
+      options: options,
+    });
+  }
+
+  /**
+   * Every version of one row, newest first.
+   *
+   * Requires an API key with role `viewer` or higher.
+   *
+   * `GET /v1/projects/{projectSlug}/datasets/{datasetSlug}/rows/{rowId}/history` (operation `getDatasetRowHistory`)
+   */
+  rowHistory(projectSlug: string, datasetSlug: string, rowId: string, query?: GetDatasetRowHistoryQuery, options?: RequestOptions): Promise<GetDatasetRowHistoryResponse> {
+    return this.#transport.request<GetDatasetRowHistoryResponse>({
+      method: "GET",
+      path: `/v1/projects/${encodePath(projectSlug)}/datasets/${encodePath(datasetSlug)}/rows/${encodePath(rowId)}/history`,
+      query: query,
+      options: options,
+    });
+  }
+
+  /** Every item of `rowHistory`, page after page, following `nextCursor` until the last page. */
+  iterateRowHistory(projectSlug: string, datasetSlug: string, rowId: string, query?: Omit<GetDatasetRowHistoryQuery, "cursor">, options?: Omit<RequestOptions, "idempotencyKey">): AsyncGenerator<{
+    version: number;
+    versionId: string;
+    /** ISO-8601 timestamp in UTC */
+    createdAt: string;
+    operation: "insert" | "update" | "delete" | "import" | "restore";
+    /** The row's cells after this version; null when it was deleted */
+    cells: {
+      input?: Cell;
+      output?: Cell;
+      expectedOutput?: Cell;
+      metadata?: Cell;
+      custom: { [key: string]: Cell };
+    } | null;
+  }, void, undefined> {
+    return paginate((cursor) => this.rowHistory(projectSlug, datasetSlug, rowId, withCursor(query, cursor), options));
+  }
+
+  /**
+   * Rename or describe a dataset (its slug stays).
+   *
+   * Requires an API key with role `member` or higher.
+   *
+   * `PATCH /v1/projects/{projectSlug}/datasets/{datasetSlug}` (operation `updateDataset`)
+   */
+  update(projectSlug: string, datasetSlug: string, body: UpdateDatasetBody, options?: RequestOptions): Promise<UpdateDatasetResponse> {
+    return this.#transport.request<UpdateDatasetResponse>({
+      method: "PATCH",
+      path: `/v1/projects/${encodePath(projectSlug)}/datasets/${encodePath(datasetSlug)}`,
+      body: body,
+      options: options,
+    });
+  }
+
+  /**
+   * Rename a column, built-in or custom; the identifier never changes.
+   *
+   * Requires an API key with role `member` or higher.
+   *
+   * `PATCH /v1/projects/{projectSlug}/datasets/{datasetSlug}/columns/{identifier}` (operation `updateDatasetColumn`)
+   */
+  updateColumn(projectSlug: string, datasetSlug: string, identifier: string, body: UpdateDatasetColumnBody, options?: RequestOptions): Promise<UpdateDatasetColumnResponse> {
+    return this.#transport.request<UpdateDatasetColumnResponse>({
+      method: "PATCH",
+      path: `/v1/projects/${encodePath(projectSlug)}/datasets/${encodePath(datasetSlug)}/columns/${encodePath(identifier)}`,
+      body: body,
+      options: options,
+    });
+  }
+
+  /**
+   * Edit a row's cells; only the cells present change, and the edit is one new dataset version.
+   *
+   * `input`, `output`, `expectedOutput` and `metadata` replace that cell (`null` sets it to null). `custom` is merged onto the row's custom cells by column identifier; identifiers left out are untouched. `If-Match: <version>` applies the edit only if the row's current version equals it.
+   *
+   * Requires an API key with role `member` or higher.
+   *
+   * `PATCH /v1/projects/{projectSlug}/datasets/{datasetSlug}/rows/{rowId}` (operation `updateDatasetRow`)
+   */
+  updateRow(projectSlug: string, datasetSlug: string, rowId: string, body: UpdateDatasetRowBody, options?: UpdateDatasetRowOptions): Promise<UpdateDatasetRowResponse> {
+    return this.#transport.request<UpdateDatasetRowResponse>({
+      method: "PATCH",
+      path: `/v1/projects/${encodePath(projectSlug)}/datasets/${encodePath(datasetSlug)}/rows/${encodePath(rowId)}`,
+      body: body,
+      headers: { "If-Match": options?.ifMatch },
+      options: options,
+    });
+  }
+}
+
+/** Members of the organisation */
+export class MembersResource {
+  readonly #transport: Transport;
+
+  constructor(transport: Transport) {
+    this.#transport = transport;
+  }
+
+  /**
+   * Add a member to the organisation.
+   *
+   * The email is trimmed and stored in lower case; an email that is already a member is 409 conflict. Only an owner key may make a member an owner, or change or remove a member who is an owner.
+   *
+   * Requires an API key with role `admin` or higher.
+   *
+   * `POST /v1/members` (operation `addMember`)
+   */
+  add(body: AddMemberBody, options?: RequestOptions): Promise<AddMemberResponse> {
+    return this.#transport.request<AddMemberResponse>({
+      method: "POST",
+      path: `/v1/members`,
+      body: body,
+      options: options,
+    });
+  }
+
+  /**
+   * List the organisation's members.
+   *
+   * Cursor-paginated like every list (`{items, nextCursor, hasMore}`), oldest member first. Members' email addresses are personal data, so listing them needs an admin key, as listing API keys does.
+   *
+   * Requires an API key with role `admin` or higher.
+   *
+   * `GET /v1/members` (operation `listMembers`)
+   */
+  list(query?: ListMembersQuery, options?: RequestOptions): Promise<ListMembersResponse> {
+    return this.#transport.request<ListMembersResponse>({
+      method: "GET",
+      path: `/v1/members`,
+      query: query,
+      options: options,
+    });
+  }
+
+  /** Every item of `list`, page after page, following `nextCursor` until the last page. */
+  iterate(query?: Omit<ListMembersQuery, "cursor">, options?: Omit<RequestOptions, "idempotencyKey">): AsyncGenerator<Member, void, undefined> {
+    return paginate((cursor) => this.list(withCursor(query, cursor), options));
+  }
+
+  /**
+   * Remove a member from the organisation.
+   *
+   * Only an owner key may make a member an owner, or change or remove a member who is an owner. The last member with the owner role cannot be demoted or removed (409 conflict); make another member an owner first.
+   *
+   * Requires an API key with role `admin` or higher.
+   *
+   * `DELETE /v1/members/{id}` (operation `removeMember`)
+   */
+  remove(id: string, options?: RequestOptions): Promise<void> {
+    return this.#transport.request<void>({
+      method: "DELETE",
+      path: `/v1/members/${encodePath(id)}`,
+      options: options,
+    });
+  }
+
+  /**
+   * Change a member's role.
+   *
+   * Only an owner key may make a member an owner, or change or remove a member who is an owner. The last member with the owner role cannot be demoted or removed (409 conflict); make another member an owner first.
+   *
+   * Requires an API key with role `admin` or higher.
+   *
+   * `PATCH /v1/members/{id}` (operation `updateMember`)
+   */
+  update(id: string, body: UpdateMemberBody, options?: RequestOptions): Promise<UpdateMemberResponse> {
+    return this.#transport.request<UpdateMemberResponse>({
+      method: "PATCH",
+      path: `/v1/members/${encodePath(id)}`,
+      body: body,
+      options: options,
+    });
+  }
+}
+
+/** Organisations (operators only) */
+export class OrganizationsResource {
+  readonly #transport: Transport;
+
+  constructor(transport: Transport) {
+    this.#transport = transport;
+  }
+
+  /**
+   * Create an organisation and its first owner key (operators only).
+   *
+   * Authenticated with the operator token (`SVC_ADMIN_TOKEN`), not an API key. The route does not exist when the platform runs without an operator token.
+   *
+   * Requires the operator token.
+   *
+   * `POST /v1/organizations` (operation `createOrganization`)
+   */
+  create(body: CreateOrganizationBody, options?: RequestOptions): Promise<CreateOrganizationResponse> {
+    return this.#transport.request<CreateOrganizationResponse>({
+      method: "POST",
+      path: `/v1/organizations`,
+      body: body,
+      options: options,
+    });
+  }
+}
+
+/** Projects: the containers of datasets and traces */
+export class ProjectsResource {
+  readonly #transport: Transport;
+
+  constructor(transport: Transport) {
+    this.#transport = transport;
+  }
+
+  /**
+   * Create a project.
+   *
+   * The slug is derived from the name and never changes. The name must be unique within the organisation, compared without regard to case; so must the slug.
+   *
+   * Requires an API key with role `member` or higher.
+   *
+   * `POST /v1/projects` (operation `createProject`)
+   */
+  create(body: CreateProjectBody, options?: RequestOptions): Promise<CreateProjectResponse> {
+    return this.#transport.request<CreateProjectResponse>({
+      method: "POST",
+      path: `/v1/projects`,
+      body: body,
+      options: options,
+    });
+  }
+
+  /**
+   * Delete a project with all its datasets.
+   *
+   * Deletes the project and, with it, every dataset in it: their rows, columns and versions. It cannot be undone, so it needs an admin key, while members may create and rename projects.
+   *
+   * Requires an API key with role `admin` or higher.
+   *
+   * `DELETE /v1/projects/{projectSlug}` (operation `deleteProject`)
+   */
+  delete(projectSlug: string, options?: RequestOptions): Promise<void> {
+    return this.#transport.request<void>({
+      method: "DELETE",
+      path: `/v1/projects/${encodePath(projectSlug)}`,
+      options: options,
+    });
+  }
+
+  /**
+   * One project.
+   *
+   * Requires an API key with role `viewer` or higher.
+   *
+   * `GET /v1/projects/{projectSlug}` (operation `getProject`)
+   */
+  get(projectSlug: string, options?: RequestOptions): Promise<GetProjectResponse> {
+    return this.#transport.request<GetProjectResponse>({
+      method: "GET",
+      path: `/v1/projects/${encodePath(projectSlug)}`,
+      options: options,
+    });
+  }
+
+  /**
+   * List projects.
+   *
+   * Requires an API key with role `viewer` or higher.
+   *
+   * `GET /v1/projects` (operation `listProjects`)
+   */
+  list(query?: ListProjectsQuery, options?: RequestOptions): Promise<ListProjectsResponse> {
+    return this.#transport.request<ListProjectsResponse>({
+      method: "GET",
+      path: `/v1/projects`,
+      query: query,
+      options: options,
+    });
+  }
+
+  /** Every item of `list`, page after page, following `nextCursor` until the last page. */
+  iterate(query?: Omit<ListProjectsQuery, "cursor">, options?: Omit<RequestOptions, "idempotencyKey">): AsyncGenerator<Project, void, undefined> {
+    return paginate((cursor) => this.list(withCursor(query, cursor), options));
+  }
+
+  /**
+   * Rename a project; its slug stays.
+   *
+   * The slug stays what it was at creation, so links and clients keep working. The new name must not be another project's name in the organisation, compared without regard to case.
+   *
+   * Requires an API key with role `member` or higher.
+   *
+   * `PATCH /v1/projects/{projectSlug}` (operation `updateProject`)
+   */
+  update(projectSlug: string, body: UpdateProjectBody, options?: RequestOptions): Promise<UpdateProjectResponse> {
+    return this.#transport.request<UpdateProjectResponse>({
+      method: "PATCH",
+      path: `/v1/projects/${encodePath(projectSlug)}`,
+      body: body,
+      options: options,
+    });
+  }
+}
+
+/** Traces ingested from OpenTelemetry exporters */
+export class TracesResource {
+  readonly #transport: Transport;
+
+  constructor(transport: Transport) {
+    this.#transport = transport;
+  }
+
+  /**
+   * One trace: its summary and every span.
+   *
+   * Requires an API key with role `viewer` or higher.
+   *
+   * `GET /v1/projects/{projectSlug}/traces/{traceId}` (operation `getTrace`)
+   */
+  get(projectSlug: string, traceId: string, options?: RequestOptions): Promise<GetTraceResponse> {
+    return this.#transport.request<GetTraceResponse>({
+      method: "GET",
+      path: `/v1/projects/${encodePath(projectSlug)}/traces/${encodePath(traceId)}`,
+      options: options,
+    });
+  }
+
+  /**
+   * Ingest spans from any OpenTelemetry exporter (OTLP/HTTP JSON).
+   *
+   * Point an OpenTelemetry OTLP/HTTP exporter in JSON mode (`Content-Type: application/json`) at this URL, with `Authorization: Bearer <API_KEY>` and `X-Svc-Project: <projectSlug>` headers. Protobuf bodies are refused with 415: use the JSON exporter.
+   *
+   * Spans of one trace may arrive in several requests: each span is stored once per (project, traceId, spanId), a re-sent span replaces the earlier copy, and the trace's summary is recomputed from all its spans.
+   *
+   * A request is all or nothing: a body that is not OTLP, or any span with a missing or malformed id or time, is 400 validation_failed naming the problem, and nothing of the request is stored. Success is OTLP's `{partialSuccess: {}}`.
+   *
+   * Requires an API key with role `member` or higher.
+   *
+   * `POST /v1/traces` (operation `ingestTraces`)
+   */
+  ingest(body: IngestTracesBody, options: IngestTracesOptions): Promise<IngestTracesResponse> {
+    return this.#transport.request<IngestTracesResponse>({
+      method: "POST",
+      path: `/v1/traces`,
+      body: body,
+      headers: { "X-Svc-Project": options?.svcProject },
+      options: options,
+    });
+  }
+
+  /**
+   * List the project's traces, sorted and filtered.
+   *
+   * Cursor-paginated like every list, with the cursor and limit in the body. `sortBy` defaults to `startTime`, `sortDirection` to `desc`. `filters` is a list of `{field, op, value}` conditions that all hold; a field that is not filterable is 400 validation_failed naming it. A cursor only continues the list it came from (same sort and filters).
+   *
+   * Requires an API key with role `viewer` or higher.
+   *
+   * `POST /v1/projects/{projectSlug}/traces/list` (operation `listTraces`)
+   */
+  list(projectSlug: string, body?: ListTracesBody, options?: RequestOptions): Promise<ListTracesResponse> {
+    return this.#transport.request<ListTracesResponse>({
+      method: "POST",
+      path: `/v1/projects/${encodePath(projectSlug)}/traces/list`,
+      body: body ?? {},
+      options: options,
+    });
+  }
+
+  /** Every item of `list`, page after page, following `nextCursor` until the last page. */
+  iterate(projectSlug: string, body?: Omit<ListTracesBody, "cursor">, options?: Omit<RequestOptions, "idempotencyKey">): AsyncGenerator<Trace, void, undefined> {
+    return paginate((cursor) => this.list(projectSlug, withCursor(body, cursor), options));
+  }
+}
+
+/** Every resource of the API, each with a method per operation. */
+export class Resources {
+  readonly account: AccountResource;
+  readonly apiKeys: ApiKeysResource;
+  readonly datasets: DatasetsResource;
+  readonly members: MembersResource;
+  readonly organizations: OrganizationsResource;
+  readonly projects: ProjectsResource;
+  readonly traces: TracesResource;
+
+  constructor(transport: Transport) {
+    this.account = new AccountResource(transport);
+    this.apiKeys = new ApiKeysResource(transport);
+    this.datasets = new DatasetsResource(transport);
+    this.members = new MembersResource(transport);
+    this.organizations = new OrganizationsResource(transport);
+    this.projects = new ProjectsResource(transport);
+    this.traces = new TracesResource(transport);
+  }
+}
+
+/** Where each operation of the API lives in this SDK, by operationId. */
+export const operations = {
+  getAccount: { resource: "account", method: "get", httpMethod: "GET", path: "/v1/account" },
+  createApiKey: { resource: "apiKeys", method: "create", httpMethod: "POST", path: "/v1/api-keys" },
+  deleteApiKey: { resource: "apiKeys", method: "delete", httpMethod: "DELETE", path: "/v1/api-keys/{id}" },
+  getApiKey: { resource: "apiKeys", method: "get", httpMethod: "GET", path: "/v1/api-keys/{id}" },
+  listApiKeys: { resource: "apiKeys", method: "list", httpMethod: "GET", path: "/v1/api-keys" },
+  updateApiKey: { resource: "apiKeys", method: "update", httpMethod: "PATCH", path: "/v1/api-keys/{id}" },
+  createDataset: { resource: "datasets", method: "create", httpMethod: "POST", path: "/v1/projects/{projectSlug}/datasets" },
+  createDatasetColumn: { resource: "datasets", method: "createColumn", httpMethod: "POST", path: "/v1/projects/{projectSlug}/datasets/{datasetSlug}/columns" },
+  deleteDataset: { resource: "datasets", method: "delete", httpMethod: "DELETE", path: "/v1/projects/{projectSlug}/datasets/{datasetSlug}" },
+  deleteDatasetColumn: { resource: "datasets", method: "deleteColumn", httpMethod: "DELETE", path: "/v1/projects/{projectSlug}/datasets/{datasetSlug}/columns/{identifier}" },
+  deleteDatasetRows: { resource: "datasets", method: "deleteRows", httpMethod: "DELETE", path: "/v1/projects/{projectSlug}/datasets/{datasetSlug}/rows" },
+  diffDatasetVersions: { resource: "datasets", method: "diff", iterator: "iterateDiff", httpMethod: "GET", path: "/v1/projects/{projectSlug}/datasets/{datasetSlug}/diff" },
+  getDataset: { resource: "datasets", method: "get", httpMethod: "GET", path: "/v1/projects/{projectSlug}/datasets/{datasetSlug}" },
+  getDatasetRow: { resource: "datasets", method: "getRow", httpMethod: "GET", path: "/v1/projects/{projectSlug}/datasets/{datasetSlug}/rows/{rowId}" },
+  getDatasetVersion: { resource: "datasets", method: "getVersion", httpMethod: "GET", path: "/v1/projects/{projectSlug}/datasets/{datasetSlug}/versions/{version}" },
+  importDatasetRowsFromTraces: { resource: "datasets", method: "importTraces", httpMethod: "POST", path: "/v1/projects/{projectSlug}/datasets/{datasetSlug}/rows/import/traces" },
+  insertDatasetRows: { resource: "datasets", method: "insertRows", httpMethod: "POST", path: "/v1/projects/{projectSlug}/datasets/{datasetSlug}/rows" },
+  listDatasets: { resource: "datasets", method: "list", iterator: "iterate", httpMethod: "GET", path: "/v1/projects/{projectSlug}/datasets" },
+  listDatasetColumns: { resource: "datasets", method: "listColumns", httpMethod: "GET", path: "/v1/projects/{projectSlug}/datasets/{datasetSlug}/columns" },
+  listDatasetRows: { resource: "datasets", method: "listRows", iterator: "iterateRows", httpMethod: "GET", path: "/v1/projects/{projectSlug}/datasets/{datasetSlug}/rows" },
+  listDatasetVersions: { resource: "datasets", method: "listVersions", iterator: "iterateVersions", httpMethod: "GET", path: "/v1/projects/{projectSlug}/datasets/{datasetSlug}/versions" },
+  reorderDatasetColumns: { resource: "datasets", method: "reorderColumns", httpMethod: "POST", path: "/v1/projects/{projectSlug}/datasets/{datasetSlug}/columns/reorder" },
+  restoreDatasetColumn: { resource: "datasets", method: "restoreColumn", httpMethod: "POST", path: "/v1/projects/{projectSlug}/datasets/{datasetSlug}/columns/{identifier}/restore" },
+  restoreDatasetVersion: { resource: "datasets", method: "restoreVersion", httpMethod: "POST", path: "/v1/projects/{projectSlug}/datasets/{datasetSlug}/versions/{version}/restore" },
+  getDatasetRowHistory: { resource: "datasets", method: "rowHistory", iterator: "iterateRowHistory", httpMethod: "GET", path: "/v1/projects/{projectSlug}/datasets/{datasetSlug}/rows/{rowId}/history" },
+  updateDataset: { resource: "datasets", method: "update", httpMethod: "PATCH", path: "/v1/projects/{projectSlug}/datasets/{datasetSlug}" },
+  updateDatasetColumn: { resource: "datasets", method: "updateColumn", httpMethod: "PATCH", path: "/v1/projects/{projectSlug}/datasets/{datasetSlug}/columns/{identifier}" },
+  updateDatasetRow: { resource: "datasets", method: "updateRow", httpMethod: "PATCH", path: "/v1/projects/{projectSlug}/datasets/{datasetSlug}/rows/{rowId}" },
+  addMember: { resource: "members", method: "add", httpMethod: "POST", path: "/v1/members" },
+  listMembers: { resource: "members", method: "list", iterator: "iterate", httpMethod: "GET", path: "/v1/members" },
+  removeMember: { resource: "members", method: "remove", httpMethod: "DELETE", path: "/v1/members/{id}" },
+  updateMember: { resource: "members", method: "update", httpMethod: "PATCH", path: "/v1/members/{id}" },
+  createOrganization: { resource: "organizations", method: "create", httpMethod: "POST", path: "/v1/organizations" },
+  createProject: { resource: "projects", method: "create", httpMethod: "POST", path: "/v1/projects" },
+  deleteProject: { resource: "projects", method: "delete", httpMethod: "DELETE", path: "/v1/projects/{projectSlug}" },
+  getProject: { resource: "projects", method: "get", httpMethod: "GET", path: "/v1/projects/{projectSlug}" },
+  listProjects: { resource: "projects", method: "list", iterator: "iterate", httpMethod: "GET", path: "/v1/projects" },
+  updateProject: { resource: "projects", method: "update", httpMethod: "PATCH", path: "/v1/projects/{projectSlug}" },
+  getTrace: { resource: "traces", method: "get", httpMethod: "GET", path: "/v1/projects/{projectSlug}/traces/{traceId}" },
+  ingestTraces: { resource: "traces", method: "ingest", httpMethod: "POST", path: "/v1/traces" },
+  listTraces: { resource: "traces", method: "list", iterator: "iterate", httpMethod: "POST", path: "/v1/projects/{projectSlug}/traces/list" },
+} as const;

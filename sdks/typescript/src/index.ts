@@ -1,0 +1,11 @@
+export * from "./api.generated.js";
+export {
+  Client,
+  type ClientOptions,
+  DEFAULT_BASE_URL,
+  DEFAULT_MAX_RETRIES,
+  DEFAULT_TIMEOUT_MS,
+} from "./client.js";
+export { type ClientErrorCode, SvcError, type SvcErrorFields } from "./errors.js";
+export type { Page } from "./pagination.js";
+export type { FetchLike, HttpMethod, RequestOptions } from "./transport.js";
