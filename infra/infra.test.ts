@@ -1,0 +1,292 @@
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Ajv } from "ajv";
+import { Deployment } from "kubernetes-models/apps/v1";
+import { HorizontalPodAutoscaler } from "kubernetes-models/autoscaling/v2";
+import { Job } from "kubernetes-models/batch/v1";
+import { PodDisruptionBudget } from "kubernetes-models/policy/v1";
+import { ConfigMap, Namespace, Service } from "kubernetes-models/v1";
+import { describe, expect, it } from "vitest";
+import { parse, parseAllDocuments } from "yaml";
+import type { z } from "zod";
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const read = (path: string) => readFileSync(join(root, path), "utf8");
+
+/** Every deployable service: a folder of services/ with a process entry (the embedded one is not deployed). */
+const serviceNames = readdirSync(join(root, "services")).filter(
+  (name) => name !== "embedded" && existsSync(join(root, "services", name, "src/main.ts")),
+);
+/** Each service's configuration schema: the variables it reads. */
+const configs: Record<string, z.ZodObject> = Object.fromEntries(
+  await Promise.all(
+    serviceNames.map(async (name) => {
+      const module = (await import(`../services/${name}/src/config.ts`)) as { configSchema: z.ZodObject };
+      return [name, module.configSchema] as const;
+    }),
+  ),
+);
+const schemaOf = (name: string): z.ZodObject => {
+  const schema = configs[name];
+  if (!schema) throw new Error(`no configuration schema for ${name}`);
+  return schema;
+};
+/** Variables read by the runtime or the OpenTelemetry SDK rather than by a service's own config. */
+const runtimeVariable = /^(NODE_OPTIONS|OTEL_[A-Z_]+)$/;
+
+/** A parsed YAML document: plain JSON, which the schema checks below give its shape. */
+// biome-ignore lint/suspicious/noExplicitAny: the manifests' shapes are what the schema checks prove
+type Manifest = any;
+
+/** The Kubernetes kinds the manifests may use, each with its schema (kubernetes-models, from the API's OpenAPI). */
+const models: Record<string, new (data: never) => { validate(): void }> = {
+  "v1/Namespace": Namespace,
+  "v1/ConfigMap": ConfigMap,
+  "v1/Service": Service,
+  "apps/v1/Deployment": Deployment,
+  "batch/v1/Job": Job,
+  "autoscaling/v2/HorizontalPodAutoscaler": HorizontalPodAutoscaler,
+  "policy/v1/PodDisruptionBudget": PodDisruptionBudget,
+};
+
+function loadManifests(): { file: string; doc: Manifest }[] {
+  const dir = join(root, "infra/k8s");
+  return readdirSync(dir)
+    .filter((file) => file.endsWith(".yaml") && file !== "kustomization.yaml")
+    .flatMap((file) =>
+      parseAllDocuments(readFileSync(join(dir, file), "utf8")).map((doc) => {
+        expect(doc.errors, `${file}: YAML errors`).toEqual([]);
+        return { file, doc: doc.toJS() as Manifest };
+      }),
+    );
+}
+
+const manifests = loadManifests();
+const ofKind = (kind: string) => manifests.map((m) => m.doc).filter((doc) => doc.kind === kind);
+const deployment = (name: string) => ofKind("Deployment").find((d) => d.metadata.name === name);
+
+describe("docker-compose.yml", () => {
+  const compose = parse(read("docker-compose.yml"), { merge: true });
+
+  it("is valid against the Compose Specification's JSON schema", () => {
+    // The schema as shipped by dclint, a Compose linter on npm, which tracks compose-spec upstream.
+    const require = createRequire(import.meta.url);
+    const schemaFile = join(dirname(require.resolve("dclint/package.json")), "schemas/compose.schema.json");
+    // The schema names draft-07 by URL; Ajv speaks draft-07 without fetching the meta-schema.
+    const ajv = new Ajv({ allErrors: true, strict: false, validateSchema: false });
+    const validate = ajv.compile(JSON.parse(readFileSync(schemaFile, "utf8")));
+    validate(compose);
+    expect(validate.errors ?? []).toEqual([]);
+  });
+
+  it("builds every service from infra/Dockerfile and can scale the writers and readers", () => {
+    for (const name of serviceNames) {
+      const service = compose.services[name];
+      expect(service, name).toBeDefined();
+      expect(service.build).toEqual({
+        context: ".",
+        dockerfile: "infra/Dockerfile",
+        args: { SERVICE: name },
+      });
+      expect(existsSync(join(root, "services", name, "src/main.ts"))).toBe(true);
+    }
+    // --scale needs containers without fixed names or host ports.
+    for (const name of serviceNames.filter((n) => n !== "gateway")) {
+      expect(compose.services[name].container_name, name).toBeUndefined();
+      expect(compose.services[name].ports, name).toBeUndefined();
+    }
+    expect(compose.services.migrate.command).toEqual(["node", "shared/db/dist/migrate.js"]);
+  });
+});
+
+describe("infra/Dockerfile", () => {
+  const dockerfile = read("infra/Dockerfile");
+  const stages = dockerfile.split(/^FROM /m).slice(1);
+
+  it("builds in stages and runs the last one as a non-root user from a pinned base", () => {
+    expect(stages.length).toBeGreaterThanOrEqual(2);
+    const runtime = stages.at(-1) ?? "";
+    expect(runtime).toMatch(/^USER node$/m);
+    expect(runtime).not.toMatch(/^COPY (?!--from=)/m);
+    expect(dockerfile).not.toMatch(/^ADD /m);
+    expect(dockerfile).not.toMatch(/:latest\b/);
+    expect(dockerfile).toMatch(/^ARG NODE_VERSION=\d+\.\d+$/m);
+  });
+
+  it("keeps sources, git history and local data out of the build context", () => {
+    const ignored = read(".dockerignore").split("\n");
+    for (const entry of ["**/node_modules", "**/dist", ".git", ".svc-data"]) expect(ignored).toContain(entry);
+  });
+});
+
+describe("Kubernetes manifests (infra/k8s)", () => {
+  it("are all valid against the Kubernetes API schemas of their kind", () => {
+    expect(manifests.length).toBeGreaterThan(10);
+    for (const { file, doc } of manifests) {
+      const Model = models[`${doc.apiVersion}/${doc.kind}`];
+      expect(Model, `${file}: unexpected ${doc.apiVersion} ${doc.kind}`).toBeDefined();
+      if (!Model) continue;
+      expect(
+        () => new Model(doc as never).validate(),
+        `${file}: ${doc.kind} ${doc.metadata.name}`,
+      ).not.toThrow();
+      if (doc.kind !== "Namespace")
+        expect(doc.metadata.namespace, `${file}: ${doc.metadata.name}`).toBe("svc");
+    }
+  });
+
+  it("are all listed in the kustomization, which lists nothing else", () => {
+    const kustomization = parse(read("infra/k8s/kustomization.yaml"));
+    const files = new Set(manifests.map((m) => m.file));
+    expect([...kustomization.resources].sort()).toEqual([...files].sort());
+  });
+
+  it("deploy every service, non-root, with resources, probes and a drain that fits the grace period", () => {
+    for (const name of [...serviceNames, "otel-collector"]) {
+      const found = deployment(name);
+      expect(found, name).toBeDefined();
+      const pod = found?.spec.template.spec;
+      expect(found?.spec.selector.matchLabels).toEqual({ "app.kubernetes.io/name": name });
+      expect(found?.spec.template.metadata.labels).toMatchObject({ "app.kubernetes.io/name": name });
+      expect(pod.securityContext).toMatchObject({ runAsNonRoot: true });
+      for (const container of pod.containers) {
+        expect(container.resources.requests, name).toMatchObject({
+          cpu: expect.any(String),
+          memory: expect.any(String),
+        });
+        expect(container.resources.limits, name).toMatchObject({ memory: expect.any(String) });
+        expect(container.securityContext).toMatchObject({
+          allowPrivilegeEscalation: false,
+          readOnlyRootFilesystem: true,
+        });
+        expect(container.livenessProbe, name).toBeDefined();
+        expect(container.readinessProbe, name).toBeDefined();
+      }
+      if (name === "otel-collector") continue;
+      const container = pod.containers[0];
+      expect(container.image).toBe(`svc/${name}:0.1.0`);
+      const port = name === "gateway" ? "http" : "health";
+      expect(container.livenessProbe.httpGet).toEqual({ path: "/healthz", port });
+      expect(container.readinessProbe.httpGet).toEqual({ path: "/readyz", port });
+      expect(container.ports).toContainEqual(
+        name === "gateway" ? { name: "http", containerPort: 8080 } : { name: "health", containerPort: 8081 },
+      );
+      // The process gives up (exit 1) before the kubelet's SIGKILL; the drain delay is part of that time.
+      const shutdownTimeout = Number(configValue("SVC_SHUTDOWN_TIMEOUT_MS"));
+      expect(pod.terminationGracePeriodSeconds * 1000).toBeGreaterThan(shutdownTimeout);
+      expect(Number(envValue(container, "SVC_DRAIN_DELAY_MS") ?? 0)).toBeLessThan(shutdownTimeout / 2);
+    }
+  });
+
+  it("set only variables that the service's configuration reads", () => {
+    const known = new Set(serviceNames.flatMap((name) => Object.keys(schemaOf(name).shape)));
+    for (const key of Object.keys(configMap("svc-config").data)) {
+      expect(known.has(key) || runtimeVariable.test(key), `svc-config: ${key}`).toBe(true);
+    }
+    expect(configValue("SVC_HEALTH_PORT")).toBe("8081");
+    for (const name of serviceNames) {
+      const container = deployment(name)?.spec.template.spec.containers[0];
+      for (const { name: variable } of container.env) {
+        expect(
+          variable in schemaOf(name).shape || runtimeVariable.test(variable),
+          `${name}: ${variable}`,
+        ).toBe(true);
+      }
+      expect(container.envFrom).toEqual([{ configMapRef: { name: "svc-config" } }]);
+    }
+  });
+
+  it("scale the gateway, writers and readers with CPU-based autoscalers, and leave them their replica count", () => {
+    const hpas = ofKind("HorizontalPodAutoscaler");
+    expect(hpas.map((h) => h.spec.scaleTargetRef.name).sort()).toEqual([
+      "dataset-writer",
+      "gateway",
+      "reader",
+    ]);
+    for (const hpa of hpas) {
+      const target = deployment(hpa.spec.scaleTargetRef.name);
+      expect(hpa.spec.scaleTargetRef).toEqual({
+        apiVersion: "apps/v1",
+        kind: "Deployment",
+        name: hpa.metadata.name,
+      });
+      expect(target?.spec.replicas, hpa.metadata.name).toBeUndefined();
+      expect(hpa.spec.minReplicas).toBeGreaterThanOrEqual(2);
+      expect(hpa.spec.maxReplicas).toBeGreaterThan(hpa.spec.minReplicas);
+    }
+  });
+
+  it("route each Service to pods of a Deployment, on a port the pods name", () => {
+    for (const service of ofKind("Service")) {
+      const target = ofKind("Deployment").find(
+        (d) =>
+          d.spec.template.metadata.labels["app.kubernetes.io/name"] ===
+          service.spec.selector["app.kubernetes.io/name"],
+      );
+      expect(target, service.metadata.name).toBeDefined();
+      const portNames = target?.spec.template.spec.containers.flatMap((c: Manifest) =>
+        c.ports.map((p: Manifest) => p.name),
+      );
+      for (const port of service.spec.ports) expect(portNames).toContain(port.targetPort);
+    }
+  });
+
+  it("migrate with a Job running the migration bundle", () => {
+    const [job] = ofKind("Job");
+    const container = job?.spec.template.spec.containers[0];
+    expect(container.command).toEqual(["node", "shared/db/dist/migrate.js"]);
+    expect(container.env).toContainEqual({
+      name: "DATABASE_URL",
+      valueFrom: { secretKeyRef: { name: "svc-secrets", key: "DATABASE_URL" } },
+    });
+    expect(job?.spec.template.spec.restartPolicy).toBe("OnFailure");
+  });
+});
+
+describe("infra/otel-collector.yaml", () => {
+  const text = read("infra/otel-collector.yaml");
+  const config = parse(text);
+
+  it("wires every pipeline to receivers, processors and exporters it defines, memory limiter first", () => {
+    const pipelines = Object.entries(config.service.pipelines) as [string, Record<string, string[]>][];
+    expect(pipelines.map(([name]) => name).sort()).toEqual(["logs", "metrics", "traces"]);
+    for (const [name, pipeline] of pipelines) {
+      for (const part of ["receivers", "processors", "exporters"] as const) {
+        for (const component of pipeline[part] ?? [])
+          expect(config[part], `${name}: ${component}`).toHaveProperty([component]);
+      }
+      expect(pipeline.processors?.[0]).toBe("memory_limiter");
+      expect(pipeline.processors?.at(-1)).toBe("batch");
+    }
+    expect(config.receivers.otlp.protocols.http.endpoint).toBe("0.0.0.0:4318");
+    for (const extension of config.service.extensions) expect(config.extensions).toHaveProperty([extension]);
+  });
+
+  it("is what the collector in Kubernetes runs, word for word", () => {
+    expect(configMap("otel-collector").data["config.yaml"]).toBe(text);
+  });
+
+  it("is where the services send their telemetry", () => {
+    const service = ofKind("Service").find((s) => s.metadata.name === "otel-collector");
+    expect(service?.spec.ports).toContainEqual({ name: "otlp-http", port: 4318, targetPort: "otlp-http" });
+    expect(configValue("OTEL_EXPORTER_OTLP_ENDPOINT")).toBe(
+      "http://otel-collector.svc.svc.cluster.local:4318",
+    );
+  });
+});
+
+function configMap(name: string): Manifest {
+  const found = ofKind("ConfigMap").find((c) => c.metadata.name === name);
+  if (!found) throw new Error(`no ConfigMap ${name}`);
+  return found;
+}
+
+function configValue(key: string): string | undefined {
+  return configMap("svc-config").data[key];
+}
+
+function envValue(container: Manifest, name: string): string | undefined {
+  return container.env.find((e: Manifest) => e.name === name)?.value;
+}
