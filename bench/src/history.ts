@@ -8,6 +8,7 @@ import { registerReader } from "@svc/reader";
 import { silentLogger } from "@svc/telemetry";
 import { sql } from "kysely";
 import { measure, printTable, type Row } from "./measure";
+import { machine, writeSection } from "./report";
 
 /**
  * Reading an old version and diffing adjacent versions must cost what they return, not the history
@@ -122,7 +123,21 @@ try {
     ),
     await compare("diff of two adjacent versions", diff(aged, Math.floor(EDITS / 2)), diff(fresh, 1)),
   ];
-  printTable(`History costs (${ROWS} rows, ${EDITS} later edits; PostgreSQL)`, rows);
+  const table = printTable(`History costs (${ROWS} rows, ${EDITS} later edits; PostgreSQL)`, rows);
+  if (process.argv.includes("--write")) {
+    writeSection(
+      "history",
+      `## Cost of history
+
+Measured by \`npm run bench -- history --write\` (bench/src/history.ts) on ${new Date().toISOString().slice(0, 10)}, on
+${machine()}. Two datasets of ${ROWS.toLocaleString("en")} rows each are loaded as version 1; one then takes
+${EDITS.toLocaleString("en")} edits through the dataset-writer, the other one. Each read goes through the reader's
+use-cases on PostgreSQL (in-process bus, so that only the database work is compared), median of 200 after
+20 warm-up runs, the aged dataset beside the fresh one in the same run.
+
+${table}`,
+    );
+  }
   process.exitCode = rows.every((r) => r.pass) ? 0 : 1;
 
   async function makeOrganization(): Promise<RequestContext> {

@@ -22,15 +22,19 @@ export interface Row {
   pass: boolean;
 }
 
-/** Prints the ratios side by side with the raw numbers, as a Markdown table. */
-export function printTable(title: string, rows: readonly Row[]): void {
-  console.log(`\n### ${title}\n`);
-  console.log("| measurement | subject (median ms) | baseline (median ms) | ratio | target | |");
-  console.log("|---|---|---|---|---|---|");
-  for (const row of rows) {
-    const ratio = row.subjectMs / row.baselineMs;
-    console.log(
-      `| ${row.measurement} | ${row.subject}: ${row.subjectMs.toFixed(2)} | ${row.baseline}: ${row.baselineMs.toFixed(2)} | ${ratio.toFixed(2)} | ${row.target} | ${row.pass ? "ok" : "MISSED"} |`,
-    );
-  }
+/** Prints the ratios side by side with the raw numbers, as a Markdown table, and returns it. */
+export function printTable(title: string, rows: readonly Row[]): string {
+  const lines = [
+    `### ${title}`,
+    "",
+    "| measurement | subject (median ms) | baseline (median ms) | ratio | target | |",
+    "|---|---|---|---|---|---|",
+    ...rows.map((row) => {
+      const ratio = row.subjectMs / row.baselineMs;
+      return `| ${row.measurement} | ${row.subject}: ${row.subjectMs.toFixed(2)} | ${row.baseline}: ${row.baselineMs.toFixed(2)} | ${ratio.toFixed(2)} | ${row.target} | ${row.pass ? "met" : "MISSED"} |`;
+    }),
+  ];
+  const text = lines.join("\n");
+  console.log(`\n${text}\n`);
+  return text;
 }
