@@ -1,9 +1,13 @@
 import { defineConfig } from "vitest/config";
 
+const INFRA_SETUP = "shared/testing/src/global-setup.ts";
+
 export default defineConfig({
   resolve: { conditions: ["source"] },
   ssr: { resolve: { conditions: ["source"] } },
   test: {
+    // PostgreSQL and NATS from containers when the environment names none and Docker is there.
+    globalSetup: [INFRA_SETUP],
     // These ship TypeScript under the "source" condition that the workspace uses for its own packages:
     // Vite must transform them, as Node cannot load .ts from node_modules.
     server: { deps: { inline: ["@modelcontextprotocol/sdk", "eventsource-parser", "eventsource"] } },
@@ -40,7 +44,7 @@ export default defineConfig({
         test: {
           name: "cli",
           include: ["cli/**/*.test.ts"],
-          globalSetup: ["cli/test/global-setup.ts"],
+          globalSetup: [INFRA_SETUP, "cli/test/global-setup.ts"],
           testTimeout: 60_000,
           hookTimeout: 240_000,
         },

@@ -1,0 +1,35 @@
+import { type ContainersOutcome, startInfraContainers } from "./containers";
+
+/** The outcome of this run's one attempt, shared by every project's run of this setup. */
+const ATTEMPT = Symbol.for("svc.testing.infra-containers");
+type Holder = { [ATTEMPT]?: Promise<ContainersOutcome> };
+
+/**
+ * Vitest global setup: gives the run PostgreSQL and NATS from containers when the environment names
+ * none and Docker is there. It sets the variables in this process, which every test worker and every
+ * process a test starts inherits. Each project runs its global setup; only the first attempts
+ * anything, and only the one that started the containers stops them.
+ */
+export default async function setup(): Promise<(() => Promise<void>) | undefined> {
+  const holder = globalThis as Holder;
+  if (holder[ATTEMPT]) {
+    await holder[ATTEMPT];
+    return undefined;
+  }
+  holder[ATTEMPT] = startInfraContainers();
+  const outcome = await holder[ATTEMPT];
+  if (!outcome.started) {
+    if (!process.env.DATABASE_URL || !process.env.NATS_URL) {
+      console.warn(`\n*** no PostgreSQL and NATS containers: ${outcome.reason} ***\n`);
+    }
+    return undefined;
+  }
+  process.env.DATABASE_URL = outcome.databaseUrl;
+  process.env.NATS_URL = outcome.natsUrl;
+  console.log(`\nPostgreSQL and NATS started in containers for this run (${outcome.natsUrl})\n`);
+  return async () => {
+    await outcome.stop();
+    delete process.env.DATABASE_URL;
+    delete process.env.NATS_URL;
+  };
+}
