@@ -8,17 +8,24 @@ import type { DatasetRef, Db } from "./datasets";
  */
 const records = (value: unknown): RawBuilder<unknown> => sql`${JSON.stringify(value)}::jsonb`;
 
+type LockedColumn = { identifier: string; kind: "builtin" | "custom"; removed: boolean };
+
 export interface LockedDataset {
   datasetId: string;
   version: number;
   ref: DatasetRef;
-  columns: { identifier: string; kind: "builtin" | "custom"; removed: boolean }[];
+  columns: LockedColumn[];
 }
 
 /**
  * Locks the batch's datasets, in id order so that concurrent batches on other replicas can never
  * deadlock, and reads each one's version and columns. The locks serialise the batch with every
  * other writer of those datasets until the transaction ends.
+ *
+ * The columns are read by a second statement, once the locks are held. Under READ COMMITTED a
+ * `SELECT … FOR UPDATE` that waited for a lock re-reads only the rows it locks: anything else it
+ * reads, a subquery of the column list included, keeps the snapshot taken before the wait, and would
+ * miss a column removal that committed meanwhile.
  */
 export async function lockDatasets(db: Db, refs: readonly DatasetRef[]): Promise<LockedDataset[]> {
   const rows = await sql<{
@@ -27,18 +34,18 @@ export async function lockDatasets(db: Db, refs: readonly DatasetRef[]): Promise
     organization_id: string;
     project_slug: string;
     dataset_slug: string;
-    columns: { identifier: string; kind: "builtin" | "custom"; removed: boolean }[];
   }>`
-    SELECT d.id, d.current_version, p.organization_id, p.slug AS project_slug, d.slug AS dataset_slug,
-           (SELECT coalesce(jsonb_agg(jsonb_build_object('identifier', c.identifier, 'kind', c.kind,
-                                                         'removed', c.removed_at IS NOT NULL)), '[]'::jsonb)
-            FROM dataset_columns c WHERE c.dataset_id = d.id) AS columns
+    SELECT d.id, d.current_version, p.organization_id, p.slug AS project_slug, d.slug AS dataset_slug
     FROM datasets d
     JOIN projects p ON p.id = d.project_id
     JOIN jsonb_to_recordset(${records(refs)}) AS r("organizationId" text, "projectSlug" text, "datasetSlug" text)
       ON p.organization_id = r."organizationId" AND p.slug = r."projectSlug" AND d.slug = r."datasetSlug"
     ORDER BY d.id
     FOR UPDATE OF d`.execute(db);
+  const columns = await listColumnsOf(
+    db,
+    rows.rows.map((row) => row.id),
+  );
   return rows.rows.map((row) => ({
     datasetId: row.id,
     version: row.current_version,
@@ -47,8 +54,28 @@ export async function lockDatasets(db: Db, refs: readonly DatasetRef[]): Promise
       projectSlug: row.project_slug,
       datasetSlug: row.dataset_slug,
     },
-    columns: row.columns,
+    columns: columns.get(row.id) ?? [],
   }));
+}
+
+/** Every column of each dataset, removed ones included, as of this statement. */
+async function listColumnsOf(db: Db, datasetIds: readonly string[]): Promise<Map<string, LockedColumn[]>> {
+  const byDataset = new Map<string, LockedColumn[]>();
+  if (datasetIds.length === 0) return byDataset;
+  const rows = await db
+    .selectFrom("dataset_columns")
+    .select(["dataset_id", "identifier", "kind", "removed_at"])
+    .where("dataset_id", "in", datasetIds)
+    .orderBy("dataset_id")
+    .orderBy("position")
+    .orderBy("identifier")
+    .execute();
+  for (const row of rows) {
+    const list = byDataset.get(row.dataset_id) ?? [];
+    list.push({ identifier: row.identifier, kind: row.kind, removed: row.removed_at !== null });
+    byDataset.set(row.dataset_id, list);
+  }
+  return byDataset;
 }
 
 /** The current version of each (dataset, row) asked for; rows that do not exist are absent. */

@@ -1,0 +1,216 @@
+import { randomBytes } from "node:crypto";
+import { operations } from "@svc/contracts";
+import { type Database, jsonb } from "@svc/db";
+import { silentLogger } from "@svc/telemetry";
+import { type Backend, openBackend, realInfra } from "@svc/testing";
+import { sql, type Transaction } from "kysely";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { registerDatasetWriter } from "../service";
+import { auditDataset, type Caller, failure, makeCaller } from "../test-support";
+
+/**
+ * A column removed while a mutation waits for the dataset's lock must be refused by that mutation.
+ * Only real PostgreSQL runs transactions side by side; PGlite has one connection.
+ */
+describe.runIf(realInfra())("a column removed while a mutation waits for the dataset", () => {
+  let backend: Backend;
+  let caller: Caller;
+  let writer: { stop(): void };
+
+  beforeAll(async () => {
+    backend = await openBackend("distributed");
+    writer = registerDatasetWriter({ bus: backend.bus, db: backend.database.db, logger: silentLogger() });
+    caller = await makeCaller(backend);
+  });
+  afterAll(async () => {
+    writer?.stop();
+    await backend?.close();
+  });
+
+  let n = 0;
+  async function makeDataset() {
+    const dataset = await caller.call(operations.createDataset, { body: { name: `Race ${++n}` } });
+    const params = { datasetSlug: dataset.slug };
+    const column = await caller.call(operations.createDatasetColumn, { params, body: { name: "score" } });
+    await caller.call(operations.insertDatasetRows, {
+      params,
+      body: { rows: [{ id: "r1", input: "q", custom: { [column.identifier]: 1 } }] },
+    }); // v1
+    return { params, id: dataset.id, column: column.identifier };
+  }
+
+  /** Sessions of this test's database waiting for a lock. */
+  async function lockWaiters(): Promise<number> {
+    const result = await sql<{ n: number }>`
+      SELECT count(*)::int AS n FROM pg_stat_activity
+      WHERE datname = current_database() AND wait_event_type = 'Lock'`.execute(backend.database.db);
+    return result.rows[0]?.n ?? 0;
+  }
+
+  const settle = <T>(promise: Promise<T>): Promise<PromiseSettledResult<T>> =>
+    promise.then(
+      (value) => ({ status: "fulfilled", value }),
+      (reason: unknown) => ({ status: "rejected", reason }),
+    );
+  const reasonOf = (settled: PromiseSettledResult<unknown>) =>
+    failure(settled.status === "rejected" ? Promise.reject(settled.reason) : Promise.resolve(settled.value));
+
+  async function untilLockWaiters(count: number): Promise<void> {
+    const deadline = Date.now() + 10_000;
+    while ((await lockWaiters()) < count) {
+      if (Date.now() > deadline) throw new Error(`fewer than ${count} sessions ever waited for the lock`);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  }
+
+  /** Holds the dataset's row lock in another transaction while `during` runs, then commits. */
+  async function holdingDatasetLock(
+    datasetId: string,
+    during: (trx: Transaction<Database>) => Promise<void>,
+  ): Promise<void> {
+    await backend.database.db.transaction().execute(async (trx) => {
+      await sql`SELECT id FROM datasets WHERE id = ${datasetId} FOR UPDATE`.execute(trx);
+      await during(trx);
+    });
+  }
+
+  /**
+   * Starts `mutation` while another transaction holds the dataset's lock and, once the mutation
+   * waits for it, removes the column as the column-remove use-case does (under the dataset lock) and
+   * commits: the mutation runs after the removal, so it must see it.
+   */
+  async function removeColumnDuringLockWait<T>(
+    datasetId: string,
+    identifier: string,
+    mutation: () => Promise<T>,
+  ): Promise<PromiseSettledResult<T>> {
+    let outcome: Promise<PromiseSettledResult<T>> | undefined;
+    await holdingDatasetLock(datasetId, async (trx) => {
+      outcome = settle(mutation());
+      await untilLockWaiters(1);
+      await sql`
+        UPDATE dataset_columns SET removed_at = now()
+        WHERE dataset_id = ${datasetId} AND identifier = ${identifier}`.execute(trx);
+      await sql`UPDATE datasets SET updated_at = now() WHERE id = ${datasetId}`.execute(trx);
+    });
+    return outcome as Promise<PromiseSettledResult<T>>;
+  }
+
+  const stored = (datasetId: string) =>
+    backend.database.db
+      .selectFrom("dataset_rows")
+      .select(["row_id", "custom", "version"])
+      .where("dataset_id", "=", datasetId)
+      .orderBy("row_id")
+      .execute();
+  const currentVersion = async (datasetId: string) =>
+    (
+      await backend.database.db
+        .selectFrom("datasets")
+        .select("current_version")
+        .where("id", "=", datasetId)
+        .executeTakeFirstOrThrow()
+    ).current_version;
+
+  it("refuses an edit of the removed column with unknown_column and changes nothing", async () => {
+    const { params, id, column } = await makeDataset();
+    const before = await stored(id);
+    const settled = await removeColumnDuringLockWait(id, column, () =>
+      caller.call(operations.updateDatasetRow, {
+        params: { ...params, rowId: "r1" },
+        body: { custom: { [column]: 2 } },
+      }),
+    );
+    const error = await reasonOf(settled);
+    expect(error).toMatchObject({ code: "unknown_column", details: { column } });
+    expect(await stored(id)).toEqual(before);
+    expect(await currentVersion(id)).toBe(1);
+    await auditDataset(backend, id);
+  });
+
+  it("serialises the column-remove use-case with an edit queued behind it", async () => {
+    const { params, id, column } = await makeDataset();
+    const before = await stored(id);
+    let removal: Promise<PromiseSettledResult<unknown>> | undefined;
+    let edit: Promise<PromiseSettledResult<unknown>> | undefined;
+    await holdingDatasetLock(id, async () => {
+      removal = settle(
+        caller.call(operations.deleteDatasetColumn, { params: { ...params, identifier: column } }),
+      );
+      await untilLockWaiters(1);
+      edit = settle(
+        caller.call(operations.updateDatasetRow, {
+          params: { ...params, rowId: "r1" },
+          body: { custom: { [column]: 2 } },
+        }),
+      );
+      await untilLockWaiters(2);
+    });
+    expect(await removal).toEqual({ status: "fulfilled", value: null });
+    expect(await reasonOf((await edit) as PromiseSettledResult<unknown>)).toMatchObject({
+      code: "unknown_column",
+      details: { column },
+    });
+    expect(await stored(id)).toEqual(before);
+    expect(await currentVersion(id)).toBe(1);
+  });
+
+  it("refuses an insert naming the removed column with unknown_column and changes nothing", async () => {
+    const { params, id, column } = await makeDataset();
+    const before = await stored(id);
+    const settled = await removeColumnDuringLockWait(id, column, () =>
+      caller.call(operations.insertDatasetRows, {
+        params,
+        body: { rows: [{ id: "r2", input: "q2", custom: { [column]: 3 } }] },
+      }),
+    );
+    const error = await reasonOf(settled);
+    expect(error).toMatchObject({ code: "unknown_column", details: { column } });
+    expect(await stored(id)).toEqual(before);
+    expect(await currentVersion(id)).toBe(1);
+  });
+
+  it("refuses an import once the metadata column it fills was removed, and changes nothing", async () => {
+    const { params, id } = await makeDataset();
+    const projectId = (
+      await backend.database.db
+        .selectFrom("projects")
+        .select("id")
+        .where("organization_id", "=", caller.context.organizationId as string)
+        .executeTakeFirstOrThrow()
+    ).id;
+    const traceId = randomBytes(16).toString("hex");
+    await backend.database.db
+      .insertInto("traces")
+      .values({
+        project_id: projectId,
+        trace_id: traceId,
+        span_count: 1,
+        error_count: 0,
+        start_ns: "1714564800000000000",
+        end_ns: "1714564800250000000",
+        duration_ns: "250000000",
+        root_span_name: "agent",
+        tags: jsonb([]),
+        models: jsonb([]),
+        tokens_input: 0,
+        tokens_output: 0,
+        tokens_total: 0,
+        cost_total_microcents: 0,
+        input: jsonb("q"),
+        output: jsonb("a"),
+      })
+      .execute();
+    const before = await stored(id);
+    const settled = await removeColumnDuringLockWait(id, "metadata", () =>
+      caller.call(operations.importDatasetRowsFromTraces, {
+        params,
+        body: { traces: { by: "ids", ids: [traceId] } },
+      }),
+    );
+    const error = await reasonOf(settled);
+    expect(error).toMatchObject({ code: "unknown_column", details: { column: "metadata" } });
+    expect(await stored(id)).toEqual(before);
+    expect(await currentVersion(id)).toBe(1);
+  });
+});
