@@ -4,7 +4,7 @@ import { createLogger, onShutdown, startHealthServer, startTelemetry } from "@sv
 const telemetry = await startTelemetry({ service: "auth" });
 const { connectBus } = await import("@svc/bus");
 const { openDatabaseFromEnv } = await import("@svc/db");
-const { loadConfig } = await import("./config");
+const { loadConfig, oauthLifetimesOf } = await import("./config");
 const { registerAuthService } = await import("./service");
 const { ensureBootstrap } = await import("./use-cases/ensure-bootstrap");
 
@@ -18,7 +18,12 @@ if (config.SVC_BOOTSTRAP_KEY) {
   logger.info({ organizationId }, "SVC_BOOTSTRAP_KEY is an owner key");
 }
 const bus = await connectBus(config, "auth", logger);
-const service = registerAuthService({ bus, db: database.db, logger });
+const service = registerAuthService({
+  bus,
+  db: database.db,
+  logger,
+  oauthLifetimes: oauthLifetimesOf(config),
+});
 health.ready(async () => {
   await database.ping();
   return bus.isConnected();

@@ -2,7 +2,7 @@ import { type Bus, unsubscribeAll } from "@svc/bus";
 import { type Database, pruneIdempotencyRecords } from "@svc/db";
 import type { Logger } from "@svc/telemetry";
 import type { Kysely } from "kysely";
-import type { Clock } from "./domain/oauth";
+import type { Clock, OAuthLifetimes } from "./domain/oauth";
 import { serveAccount } from "./handlers/account";
 import { serveApiKeys } from "./handlers/api-keys";
 import { serveCredentials } from "./handlers/credentials";
@@ -17,6 +17,8 @@ export interface AuthDeps {
   logger: Logger;
   /** What "now" is for token expiry; tests move it. */
   clock?: Clock;
+  /** How long OAuth codes and tokens last; the defaults when unset. */
+  oauthLifetimes?: OAuthLifetimes;
 }
 
 /**

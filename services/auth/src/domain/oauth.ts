@@ -5,10 +5,20 @@ import { ACCESS_TOKEN_PREFIX, type CredentialRevokedEvent, REFRESH_TOKEN_PREFIX 
 export type Clock = () => Date;
 export const systemClock: Clock = () => new Date();
 
-/** Codes travel by redirect at once; a minute is plenty, and limits what a leaked one is worth. */
-export const CODE_TTL_MS = 60_000;
-export const ACCESS_TOKEN_TTL_MS = 60 * 60_000;
-export const REFRESH_TOKEN_TTL_MS = 30 * 24 * 60 * 60_000;
+/** How long what the authorization server issues stays usable, in milliseconds. */
+export interface OAuthLifetimes {
+  /** Codes travel by redirect at once; a minute is plenty, and limits what a leaked one is worth. */
+  codeMs: number;
+  /** Short, so that a leaked token is worth little; the refresh token brings the next one. */
+  accessTokenMs: number;
+  refreshTokenMs: number;
+}
+
+export const defaultOAuthLifetimes: OAuthLifetimes = {
+  codeMs: 60_000,
+  accessTokenMs: 60 * 60_000,
+  refreshTokenMs: 30 * 24 * 60 * 60_000,
+};
 
 const secret = (prefix: string): string => `${prefix}${randomBytes(32).toString("base64url")}`;
 

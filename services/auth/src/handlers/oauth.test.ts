@@ -466,3 +466,73 @@ describe.each(availableBackends())("OAuth for MCP agents (%s)", (backendName) =>
     });
   });
 });
+
+describe("OAuth lifetimes from the configuration", () => {
+  let backend: Backend;
+  let stop: () => void;
+  let now = new Date();
+
+  beforeAll(async () => {
+    backend = await openBackend("embedded");
+    stop = registerAuthService({
+      bus: backend.bus,
+      db: backend.database.db,
+      logger: silentLogger(),
+      clock: () => now,
+      oauthLifetimes: { codeMs: 5_000, accessTokenMs: 2_000, refreshTokenMs: 60_000 },
+    }).stop;
+  });
+  afterAll(async () => {
+    stop?.();
+    await backend?.close();
+  });
+
+  const ask = (subject: string, input: unknown) =>
+    callSubject(backend.bus, subject, { context: anonymousContext(), input });
+
+  it("issues codes and access tokens that last as configured, and says so in expires_in", async () => {
+    now = new Date();
+    const client = (await ask(subjects.oauth.registerClient, { redirect_uris: [REDIRECT] })) as OAuthClient;
+    const { ownerKey } = await makeOrganization(backend.bus);
+    const approve = async () => {
+      const { verifier, challenge } = pkce();
+      const issued = (await ask(subjects.oauth.approveAuthorization, {
+        request: {
+          client_id: client.client_id,
+          redirect_uri: REDIRECT,
+          response_type: "code",
+          code_challenge: challenge,
+          code_challenge_method: "S256",
+        },
+        resources: RESOURCES,
+        apiKey: ownerKey.token,
+        role: "member",
+      })) as IssuedAuthorizationCode;
+      return () =>
+        ask(subjects.oauth.token, {
+          request: {
+            grant_type: "authorization_code",
+            client_id: client.client_id,
+            code: issued.code,
+            redirect_uri: REDIRECT,
+            code_verifier: verifier,
+          },
+          resources: RESOURCES,
+        }) as Promise<TokenResponse>;
+    };
+
+    const late = await approve();
+    now = new Date(now.getTime() + 5_000);
+    expect(await failureOf(late())).toMatchObject({
+      details: { oauthError: "invalid_grant" },
+      message: expect.stringMatching(/^This authorization code has expired/),
+    });
+
+    const tokens = await (await approve())();
+    expect(tokens.expires_in).toBe(2);
+    now = new Date(now.getTime() + 1_999);
+    expect((await verify(backend.bus, tokens.access_token)).role).toBe("member");
+    now = new Date(now.getTime() + 1);
+    expect(await failureOf(verify(backend.bus, tokens.access_token))).toEqual(invalidKey);
+  });
+});

@@ -10,7 +10,7 @@ import {
   validationError,
 } from "@svc/contracts";
 import type { z } from "zod";
-import { systemClock } from "../domain/oauth";
+import { defaultOAuthLifetimes, systemClock } from "../domain/oauth";
 import type { AuthDeps } from "../service";
 import { approveAuthorization } from "../use-cases/approve-authorization";
 import { checkAuthorization } from "../use-cases/check-authorization";
@@ -20,7 +20,13 @@ import type { RevocationEvents } from "../use-cases/revoke-api-key";
 import { revokeOAuthToken } from "../use-cases/revoke-oauth-token";
 
 /** Internal subjects of the OAuth authorization server; the gateway turns HTTP into these and back. */
-export function serveOAuth({ bus, db, logger, clock = systemClock }: AuthDeps): Subscription[] {
+export function serveOAuth({
+  bus,
+  db,
+  logger,
+  clock = systemClock,
+  oauthLifetimes = defaultOAuthLifetimes,
+}: AuthDeps): Subscription[] {
   const events: RevocationEvents = {
     credentialRevoked: (event) => bus.publish(subjects.auth.credentialRevoked, event),
   };
@@ -38,10 +44,16 @@ export function serveOAuth({ bus, db, logger, clock = systemClock }: AuthDeps): 
       checkAuthorization(db, parse(checkAuthorizationInputSchema, request.input)),
     ),
     serveSubject(bus, subjects.oauth.approveAuthorization, logger, async (request) =>
-      approveAuthorization(db, clock, parse(approveAuthorizationInputSchema, request.input)),
+      approveAuthorization(
+        { db, clock, lifetimes: oauthLifetimes },
+        parse(approveAuthorizationInputSchema, request.input),
+      ),
     ),
     serveSubject(bus, subjects.oauth.token, logger, async (request) =>
-      exchangeOAuthToken({ db, clock, events }, parse(tokenInputSchema, request.input)),
+      exchangeOAuthToken(
+        { db, clock, events, lifetimes: oauthLifetimes },
+        parse(tokenInputSchema, request.input),
+      ),
     ),
     serveSubject(bus, subjects.oauth.revoke, logger, async (request) =>
       revokeOAuthToken({ db, clock, events }, parse(revokeTokenInputSchema, request.input)),

@@ -8,7 +8,7 @@ import {
 } from "@svc/contracts";
 import type { Database } from "@svc/db";
 import type { Kysely } from "kysely";
-import { addMs, type Clock, CODE_TTL_MS, newAuthorizationCode } from "../domain/oauth";
+import { addMs, type Clock, newAuthorizationCode, type OAuthLifetimes } from "../domain/oauth";
 import { hashToken, isTokenShaped } from "../domain/tokens";
 import { findOptionalActiveApiKeyByHash } from "../repositories/api-keys";
 import { insertOAuthCode } from "../repositories/oauth-codes";
@@ -20,8 +20,7 @@ import { checkAuthorization } from "./check-authorization";
  * challenge; only its hash is stored.
  */
 export async function approveAuthorization(
-  db: Kysely<Database>,
-  clock: Clock,
+  { db, clock, lifetimes }: { db: Kysely<Database>; clock: Clock; lifetimes: OAuthLifetimes },
   input: ApproveAuthorizationInput,
 ): Promise<IssuedAuthorizationCode> {
   const checked = await checkAuthorization(db, input);
@@ -48,7 +47,7 @@ export async function approveAuthorization(
     scope: checked.scope ?? null,
     resource: checked.resource ?? null,
     createdAt: now,
-    expiresAt: addMs(now, CODE_TTL_MS),
+    expiresAt: addMs(now, lifetimes.codeMs),
   });
   return {
     redirectUri: checked.redirectUri,

@@ -1,7 +1,7 @@
 import { newId, oauthError, type TokenInput, type TokenRequest, type TokenResponse } from "@svc/contracts";
 import type { Database } from "@svc/db";
 import type { Kysely } from "kysely";
-import { type Clock, grantRevoked, pkceMatches } from "../domain/oauth";
+import { type Clock, grantRevoked, type OAuthLifetimes, pkceMatches } from "../domain/oauth";
 import { hashToken } from "../domain/tokens";
 import {
   findOptionalOAuthCodeForUpdate,
@@ -22,6 +22,7 @@ export interface TokenDeps {
   db: Kysely<Database>;
   clock: Clock;
   events: RevocationEvents;
+  lifetimes: OAuthLifetimes;
 }
 
 /** The token endpoint (RFC 6749 §4.1.3 and §6): an authorization code or a refresh token for new tokens. */
@@ -54,7 +55,7 @@ type Outcome = { ok: true; tokens: TokenResponse } | { ok: false; error: Error; 
  * outcomes rather than exceptions.
  */
 async function exchangeAuthorizationCode(
-  { db, clock, events }: TokenDeps,
+  { db, clock, events, lifetimes }: TokenDeps,
   request: TokenRequest,
   clientId: string,
 ): Promise<TokenResponse> {
@@ -90,7 +91,7 @@ async function exchangeAuthorizationCode(
     };
     await insertOAuthGrant(trx, grant);
     await updateOAuthCodeUsed(trx, codeHash, grant.id, now);
-    return { ok: true, tokens: await issueOAuthTokens(trx, grant, now) };
+    return { ok: true, tokens: await issueOAuthTokens(trx, grant, now, lifetimes) };
   });
   if (outcome.ok) return outcome.tokens;
   if (outcome.revokedGrant) events.credentialRevoked(grantRevoked(outcome.revokedGrant));
@@ -127,7 +128,7 @@ const invalidCode = () => oauthError("invalid_grant", "The authorization code is
  * after its rotation means two parties hold it, so the whole grant is revoked (OAuth 2.1 §4.3.1).
  */
 async function refreshOAuthToken(
-  { db, clock, events }: TokenDeps,
+  { db, clock, events, lifetimes }: TokenDeps,
   request: TokenRequest,
   clientId: string,
 ): Promise<TokenResponse> {
@@ -157,7 +158,7 @@ async function refreshOAuthToken(
       return { ok: false, error: oauthError("invalid_scope", "scope may only narrow what was granted") };
     }
     await updateOAuthTokenRevoked(trx, tokenHash, now);
-    return { ok: true, tokens: await issueOAuthTokens(trx, token.grant, now) };
+    return { ok: true, tokens: await issueOAuthTokens(trx, token.grant, now, lifetimes) };
   });
   if (outcome.ok) return outcome.tokens;
   if (outcome.revokedGrant) events.credentialRevoked(grantRevoked(outcome.revokedGrant));

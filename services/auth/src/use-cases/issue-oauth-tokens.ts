@@ -1,13 +1,7 @@
 import type { TokenResponse } from "@svc/contracts";
 import type { Database } from "@svc/db";
 import type { Kysely } from "kysely";
-import {
-  ACCESS_TOKEN_TTL_MS,
-  addMs,
-  newAccessToken,
-  newRefreshToken,
-  REFRESH_TOKEN_TTL_MS,
-} from "../domain/oauth";
+import { addMs, newAccessToken, newRefreshToken, type OAuthLifetimes } from "../domain/oauth";
 import { hashToken } from "../domain/tokens";
 import { insertOAuthTokens, type OAuthGrantRecord } from "../repositories/oauth-grants";
 
@@ -16,6 +10,7 @@ export async function issueOAuthTokens(
   db: Kysely<Database>,
   grant: OAuthGrantRecord,
   now: Date,
+  lifetimes: OAuthLifetimes,
 ): Promise<TokenResponse> {
   const accessToken = newAccessToken();
   const refreshToken = newRefreshToken();
@@ -25,20 +20,20 @@ export async function issueOAuthTokens(
       grantId: grant.id,
       kind: "access",
       createdAt: now,
-      expiresAt: addMs(now, ACCESS_TOKEN_TTL_MS),
+      expiresAt: addMs(now, lifetimes.accessTokenMs),
     },
     {
       tokenHash: hashToken(refreshToken),
       grantId: grant.id,
       kind: "refresh",
       createdAt: now,
-      expiresAt: addMs(now, REFRESH_TOKEN_TTL_MS),
+      expiresAt: addMs(now, lifetimes.refreshTokenMs),
     },
   ]);
   return {
     access_token: accessToken,
     token_type: "Bearer",
-    expires_in: Math.floor(ACCESS_TOKEN_TTL_MS / 1000),
+    expires_in: Math.floor(lifetimes.accessTokenMs / 1000),
     refresh_token: refreshToken,
     ...(grant.scope === null ? {} : { scope: grant.scope }),
   };
