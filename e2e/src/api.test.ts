@@ -105,6 +105,30 @@ describe.each(targets())("HTTP API (%s)", (_name, start) => {
     expect(fresh.status).toBe(200);
   });
 
+  it("compares If-Match with the row's version, and 412 carries the row's version, not the dataset's", async () => {
+    const { base } = await makeDataset(2);
+    expect((await api.patch(`${base}/rows/r1`, { output: "moved on" })).status).toBe(200);
+    // The dataset is at version 2; r0 last changed at version 1.
+    expect((await api.get<Dataset>(base)).body.version).toBe(2);
+    const stale = await api.patch<ErrorBody>(`${base}/rows/r0`, { output: "x" }, { "if-match": "2" });
+    expect(stale.status).toBe(412);
+    expect(stale.body).toMatchObject({
+      code: "version_mismatch",
+      details: { currentVersion: 1, expectedVersion: 2 },
+    });
+    expect((await api.get<{ output: unknown; version: number }>(`${base}/rows/r0`)).body).toMatchObject({
+      output: "a0",
+      version: 1,
+    });
+    const fresh = await api.patch<{ version: number }>(
+      `${base}/rows/r0`,
+      { output: "x" },
+      { "if-match": "1" },
+    );
+    expect(fresh.status).toBe(200);
+    expect(fresh.body.version).toBe(3);
+  });
+
   describe("bad input", () => {
     let base: string;
     beforeAll(async () => {

@@ -202,6 +202,40 @@ describe.each(availableBackends())("row edits (%s)", (backendName) => {
     expect(ok.version).toBe(2);
   });
 
+  it("compares If-Match with the row's version, not the dataset's", async () => {
+    const { params, id } = await makeDataset({ columns: 0 });
+    await caller.call(operations.insertDatasetRows, { params, body: { rows: [{ id: "row-2", input: 2 }] } });
+    await caller.call(operations.updateDatasetRow, {
+      params: { ...params, rowId: "row-2" },
+      body: { output: "moved on" },
+    });
+    // The dataset is at version 3; row-1 last changed at version 1.
+    expect(await currentVersion(id)).toBe(3);
+    const row1 = { ...params, rowId: "row-1" };
+    const before = await storedRow(id, "row-1");
+    const stale = await failure(
+      caller.call(operations.updateDatasetRow, {
+        params: row1,
+        body: { output: "x" },
+        headers: { ifMatch: "3" },
+      }),
+    );
+    expect(stale).toEqual({
+      code: "version_mismatch",
+      message: `Row "row-1" was changed at version 1, not 3; read it again and retry`,
+      details: { currentVersion: 1, expectedVersion: 3 },
+    });
+    expect(await storedRow(id, "row-1")).toEqual(before);
+    expect(await currentVersion(id)).toBe(3);
+    const ok = await caller.call(operations.updateDatasetRow, {
+      params: row1,
+      body: { output: "x" },
+      headers: { ifMatch: "1" },
+    });
+    expect(ok.version).toBe(4);
+    expect(await storedRow(id, "row-1")).toMatchObject({ output: "x", version: 4 });
+  });
+
   it("answers 404 for an unknown row without using a version", async () => {
     const { params, id } = await makeDataset({ columns: 0 });
     const error = await failure(
