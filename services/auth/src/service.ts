@@ -2,7 +2,7 @@ import { type Bus, unsubscribeAll } from "@svc/bus";
 import { type Database, pruneIdempotencyRecords } from "@svc/db";
 import type { Logger } from "@svc/telemetry";
 import type { Kysely } from "kysely";
-import type { Clock, OAuthLifetimes } from "./domain/oauth";
+import { type Clock, type OAuthLifetimes, systemClock } from "./domain/oauth";
 import { serveAccount } from "./handlers/account";
 import { serveApiKeys } from "./handlers/api-keys";
 import { serveCredentials } from "./handlers/credentials";
@@ -50,9 +50,9 @@ const PRUNE_EVERY_MS = 60 * 60 * 1000;
  * Idempotency records past their retention are deleted now and every hour after. They must not stay
  * longer: a createApiKey record holds the token it answered with (docs/decisions/0002).
  */
-function keepPruningIdempotencyRecords({ db, logger }: AuthDeps): NodeJS.Timeout {
+function keepPruningIdempotencyRecords({ db, logger, clock = systemClock }: AuthDeps): NodeJS.Timeout {
   const prune = () => {
-    pruneIdempotencyRecords(db).catch((error: unknown) =>
+    pruneIdempotencyRecords(db, clock()).catch((error: unknown) =>
       logger.warn({ err: error }, "could not prune idempotency records; retrying within the hour"),
     );
   };

@@ -67,6 +67,30 @@ describe("the OpenAPI document", () => {
     }
   });
 
+  it("offers Idempotency-Key and lists 409 idempotency_key_reused on every POST, PATCH and DELETE that writes", () => {
+    const writes = operationList.filter((op) => op.method !== "GET" && op.operationId !== "listTraces");
+    expect(writes.length).toBeGreaterThan(20);
+    for (const op of writes) {
+      expect(op.errors, op.operationId).toContain("idempotency_key_reused");
+      const documented = operation(op.operationId);
+      expect(documented.parameters, op.operationId).toContainEqual({
+        $ref: "#/components/parameters/IdempotencyKey",
+      });
+      expect((documented.responses as Record<string, { $ref: string }>)["409"]?.$ref).toMatch(
+        /IdempotencyKeyReused/,
+      );
+    }
+  });
+
+  it("offers no Idempotency-Key where nothing is written: reads, and the trace list's POST", () => {
+    for (const op of operationList.filter((o) => o.method === "GET" || o.operationId === "listTraces")) {
+      expect(op.errors, op.operationId).not.toContain("idempotency_key_reused");
+      expect(operation(op.operationId).parameters, op.operationId).not.toContainEqual({
+        $ref: "#/components/parameters/IdempotencyKey",
+      });
+    }
+  });
+
   it("documents the success response, with no body for 204", () => {
     for (const op of operationList) {
       const success = (operation(op.operationId).responses as Record<string, Json>)[String(op.successStatus)];

@@ -134,7 +134,6 @@ const statusDescriptions: Record<number, string> = {
 };
 
 const COMPONENT_PREFIX = "#/components/schemas/";
-const MUTATING = new Set(["POST", "PATCH", "DELETE"]);
 
 /** The OpenAPI 3.1 description of the public API, produced from the operation table alone. */
 export function buildOpenApiDocument(): JsonObject {
@@ -158,7 +157,7 @@ export function buildOpenApiDocument(): JsonObject {
         "The public HTTP API of svc, the dataset-editing platform. Bodies are JSON; timestamps are ISO-8601 in UTC.",
         "Lists are cursor-paginated (`cursor`, `limit` 1-200, default 50) and answer `{items, nextCursor, hasMore}`.",
         "Every error has the shape `{error, code, requestId, details?}`; `code` is stable for programs.",
-        "POST, PATCH and DELETE accept an `Idempotency-Key`: a retry with the same key and body returns the first response and changes nothing.",
+        "Every POST, PATCH and DELETE that changes something accepts an `Idempotency-Key`: a retry with the same key and body returns the first response and changes nothing; the same key with another body is 409 idempotency_key_reused. (`POST …/traces/list` only reads: its filters are in the body.)",
       ].join("\n\n"),
     },
     servers: [{ url: "http://127.0.0.1:8080", description: "The embedded server started by `npm start`" }],
@@ -376,7 +375,10 @@ function describeOperation(
     ...objectParameters(op, "headers", "header", schemas),
     { $ref: "#/components/parameters/RequestId" },
   ];
-  if (MUTATING.has(op.method)) parameters.push({ $ref: "#/components/parameters/IdempotencyKey" });
+  // Offered where a retry is kept apart from a new request: the operations that can answer 409 for it.
+  if (op.errors.includes("idempotency_key_reused")) {
+    parameters.push({ $ref: "#/components/parameters/IdempotencyKey" });
+  }
 
   const operation: JsonObject = {
     operationId: op.operationId,

@@ -200,11 +200,15 @@ export async function runIdempotent<T>(
   }
 }
 
-/** Forgets keys past their retention; cheap enough to call now and then from any writer. */
-export async function pruneIdempotencyRecords(db: Kysely<Database>): Promise<number> {
+/**
+ * Forgets keys past their retention; cheap enough to call now and then from any writer. `now` is the
+ * caller's clock, so that a test can move time instead of waiting for it.
+ */
+export async function pruneIdempotencyRecords(db: Kysely<Database>, now = new Date()): Promise<number> {
+  const cutoff = new Date(now.getTime() - IDEMPOTENCY_RETENTION_HOURS * 60 * 60 * 1000);
   const result = await db
     .deleteFrom("idempotency_records")
-    .where("created_at", "<", sql<Date>`now() - make_interval(hours => ${IDEMPOTENCY_RETENTION_HOURS})`)
+    .where("created_at", "<", cutoff)
     .executeTakeFirst();
   return Number(result.numDeletedRows);
 }

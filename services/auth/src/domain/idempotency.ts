@@ -1,4 +1,4 @@
-import type { Operation } from "@svc/contracts";
+import type { Operation, RequestContext } from "@svc/contracts";
 import type { IdempotencyScope } from "@svc/db";
 import type { Caller } from "./caller";
 
@@ -11,6 +11,27 @@ export function idempotencyOf(caller: Caller, op: Operation, input: unknown): Id
   return {
     organizationId: caller.organizationId,
     key: caller.idempotencyKey,
+    operationId: op.operationId,
+    request: input,
+  };
+}
+
+/**
+ * Where operator calls keep their idempotency keys: they have no organisation, and records are scoped
+ * by one. Organisation ids are CUID2 strings (lower-case letters and digits), so this never collides.
+ */
+export const OPERATOR_IDEMPOTENCY_SCOPE = "@operator";
+
+/** The idempotency scope of an operator request (the operator token, no organisation). */
+export function operatorIdempotencyOf(
+  context: RequestContext,
+  op: Operation,
+  input: unknown,
+): IdempotencyScope | undefined {
+  if (!context.idempotencyKey) return undefined;
+  return {
+    organizationId: OPERATOR_IDEMPOTENCY_SCOPE,
+    key: context.idempotencyKey,
     operationId: op.operationId,
     request: input,
   };

@@ -1,9 +1,11 @@
 import { callOperation, type RawInput } from "@svc/bus";
 import { type Operation, operations, type RequestContext } from "@svc/contracts";
+import { IDEMPOTENCY_RETENTION_HOURS, pruneIdempotencyRecords } from "@svc/db";
 import { availableBackends } from "@svc/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type AuthHarness,
+  anonymousContext,
   failureOf,
   makeKey,
   makeMember,
@@ -221,5 +223,84 @@ describe.each(availableBackends())("Idempotency-Key on auth mutations (%s)", (ba
     await callOperation(auth.bus, operations.removeMember, owner, raw({ params: { id: existing.id } }));
 
     expect(await add()).toMatchObject({ email: "ann@example.com", role: "admin" });
+  });
+
+  it("answers a retried createOrganization with the first organisation and owner token, and creates one", async () => {
+    const name = `Operator retry ${uniqueSuffix()}`;
+    const organizationsNamed = async () =>
+      (await auth.db.selectFrom("organizations").select("id").where("name", "=", name).execute()).length;
+
+    const { first, second, keyed } = await twice(
+      operations.createOrganization,
+      anonymousContext(),
+      raw({ body: { name } }),
+    );
+
+    expect(second).toEqual(first);
+    expect(first.apiKey.token).toMatch(/^svc_/);
+    expect(await organizationsNamed()).toBe(1);
+    expect(await verify(auth.bus, second.apiKey.token)).toMatchObject({
+      organizationId: first.organization.id,
+      role: "owner",
+    });
+    expect(
+      await failureOf(
+        callOperation(auth.bus, operations.createOrganization, keyed, raw({ body: { name: `${name} 2` } })),
+      ),
+    ).toEqual(reused(keyed.idempotencyKey as string));
+    expect(await organizationsNamed()).toBe(1);
+  });
+
+  it("keeps operator keys apart from an organisation's keys of the same name", async () => {
+    const { owner } = await makeOrganization(auth.bus);
+    const key = `shared-${uniqueSuffix()}`;
+    await callOperation(
+      auth.bus,
+      operations.createProject,
+      withIdempotencyKey(owner, key),
+      raw({ body: { name: "P" } }),
+    );
+
+    const created = await callOperation(
+      auth.bus,
+      operations.createOrganization,
+      withIdempotencyKey(anonymousContext(), key),
+      raw({ body: { name: `Org ${uniqueSuffix()}` } }),
+    );
+
+    expect(created.organization.id).toMatch(/^[a-z0-9]{24}$/);
+  });
+
+  it("remembers a key for at least 24 hours and forgets it once the retention has passed", async () => {
+    const { organization, owner } = await makeOrganization(auth.bus);
+    const keyed = withIdempotencyKey(owner, `kept-${uniqueSuffix()}`);
+    const created = await callOperation(
+      auth.bus,
+      operations.createProject,
+      keyed,
+      raw({ body: { name: "Kept" } }),
+    );
+    const hours = (n: number) => new Date(Date.now() + n * 60 * 60 * 1000);
+
+    await pruneIdempotencyRecords(auth.db, hours(24));
+    expect(
+      await callOperation(auth.bus, operations.createProject, keyed, raw({ body: { name: "Kept" } })),
+    ).toEqual(created);
+    expect(
+      await failureOf(
+        callOperation(auth.bus, operations.createProject, keyed, raw({ body: { name: "Other" } })),
+      ),
+    ).toMatchObject({ status: 409, code: "idempotency_key_reused" });
+
+    await pruneIdempotencyRecords(auth.db, hours(IDEMPOTENCY_RETENTION_HOURS + 1));
+    // Forgotten: the key now starts a new request instead of replaying or refusing.
+    const fresh = await callOperation(
+      auth.bus,
+      operations.createProject,
+      keyed,
+      raw({ body: { name: "Other" } }),
+    );
+    expect(fresh.id).not.toBe(created.id);
+    expect(await countWhere("projects", organization.id)).toBe(2);
   });
 });

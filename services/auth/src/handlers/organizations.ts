@@ -6,6 +6,8 @@ import { createOrganization } from "../use-cases/create-organization";
 /** Operators only: the gateway admits this operation with the operator token, never an API key. */
 export function serveOrganizations({ bus, db, logger }: AuthDeps): Subscription[] {
   return [
-    serveOperation(bus, operations.createOrganization, logger, (input) => createOrganization(db, input)),
+    serveOperation(bus, operations.createOrganization, logger, (input, context) =>
+      createOrganization(db, context, input),
+    ),
   ];
 }

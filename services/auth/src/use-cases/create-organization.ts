@@ -5,12 +5,14 @@ import {
   type OperationInput,
   type OperationOutput,
   type Organization,
-  type operations,
+  operations,
+  type RequestContext,
   slugify,
 } from "@svc/contracts";
-import type { Database } from "@svc/db";
+import { type Database, runIdempotent } from "@svc/db";
 import type { Kysely } from "kysely";
 import { toOrganization } from "../domain/contract-views";
+import { operatorIdempotencyOf } from "../domain/idempotency";
 import { firstFreeSlug } from "../domain/unique-slug";
 import {
   insertOrganizationIfSlugFree,
@@ -26,11 +28,18 @@ const SLUG_ATTEMPTS = 5;
 
 export const FIRST_OWNER_KEY_NAME = "First owner key";
 
+/**
+ * A retry with the operator's Idempotency-Key gets the first organisation and its owner key back
+ * (token included, as createApiKey does: docs/decisions/0002) instead of a second organisation.
+ */
 export async function createOrganization(
   db: Kysely<Database>,
-  { body }: OperationInput<CreateOrganization>,
+  context: RequestContext,
+  input: OperationInput<CreateOrganization>,
 ): Promise<OperationOutput<CreateOrganization>> {
-  return db.transaction().execute((trx) => insertOrganizationWithOwner(trx, body.name));
+  return runIdempotent(db, operatorIdempotencyOf(context, operations.createOrganization, input), (trx) =>
+    insertOrganizationWithOwner(trx, input.body.name),
+  );
 }
 
 /** The organisation and its first owner key, in the caller's transaction. */

@@ -6,7 +6,7 @@ import { ingestTraces } from "../use-cases/ingest-traces";
 export function traceHandlers({ bus, db, logger }: TraceIngestDeps): Subscription[] {
   return [
     serveOperation(bus, operations.ingestTraces, logger, (input, ctx) =>
-      ingestTraces(db, organizationOf(ctx), input),
+      ingestTraces(db, { organizationId: organizationOf(ctx), idempotencyKey: ctx.idempotencyKey }, input),
     ),
   ];
 }

@@ -406,4 +406,71 @@ describe.each(availableBackends())("trace ingestion (%s)", (backendName) => {
       expect(await countRows("spans", empty)).toBe(0);
     });
   });
+  describe("with an Idempotency-Key", () => {
+    const keyed = (key: string, of: ProjectFixture = project) => ({
+      context: { ...contextOf(of.organizationId), idempotencyKey: key },
+    });
+    const spanName = async (spanId: string) =>
+      (
+        await harness.db
+          .selectFrom("spans")
+          .select("name")
+          .where("project_id", "=", project.projectId)
+          .where("span_id", "=", spanId)
+          .execute()
+      ).map((row) => row.name);
+
+    test("answers a retry with the first answer without storing its spans again", async () => {
+      const traceId = newTraceId();
+      const spanId = newSpanId();
+      const first = exportRequest([otlpSpan({ traceId, spanId, name: "first copy" })]);
+      expect(await ingest(harness, project, first, keyed("export-1"))).toEqual({ partialSuccess: {} });
+      // A later export re-sends the span; a replay of the first must not put the first copy back.
+      await ingest(harness, project, exportRequest([otlpSpan({ traceId, spanId, name: "second copy" })]));
+
+      expect(await ingest(harness, project, first, keyed("export-1"))).toEqual({ partialSuccess: {} });
+
+      expect(await spanName(spanId)).toEqual(["second copy"]);
+      expect(await traceOf(traceId)).toMatchObject({ spanCount: 1, rootSpanName: "second copy" });
+    });
+
+    test("refuses the key with another body with 409 idempotency_key_reused, storing nothing", async () => {
+      await ingest(harness, project, exportRequest([otlpSpan({ traceId: newTraceId() })]), keyed("export-2"));
+      const traceId = newTraceId();
+
+      const error = await failure(
+        ingest(harness, project, exportRequest([otlpSpan({ traceId })]), keyed("export-2")),
+      );
+
+      expect(error).toEqual({
+        code: "idempotency_key_reused",
+        message:
+          "This Idempotency-Key was already used with a different request; use a new key for a new request",
+        details: { idempotencyKey: "export-2" },
+      });
+      expect(await traceOf(traceId)).toBeUndefined();
+    });
+
+    test("refuses the key on an empty export with another body too", async () => {
+      await ingest(harness, project, exportRequest([]), keyed("export-3"));
+
+      const error = await failure(
+        ingest(harness, project, exportRequest([otlpSpan({ traceId: newTraceId() })]), keyed("export-3")),
+      );
+
+      expect(error.code).toBe("idempotency_key_reused");
+    });
+
+    test("does not spend the key on a request refused for its project", async () => {
+      const traceId = newTraceId();
+      const body = exportRequest([otlpSpan({ traceId })]);
+      const refused = await failure(
+        ingest(harness, project, body, { ...keyed("export-4"), headers: { xSvcProject: "no-such" } }),
+      );
+      expect(refused.code).toBe("not_found");
+
+      expect(await ingest(harness, project, body, keyed("export-4"))).toEqual({ partialSuccess: {} });
+      expect(await traceOf(traceId)).toMatchObject({ spanCount: 1 });
+    });
+  });
 });

@@ -1,6 +1,6 @@
-import type { IngestTracesResult, OperationInput, operations } from "@svc/contracts";
-import type { Database } from "@svc/db";
-import type { Kysely } from "kysely";
+import { type IngestTracesResult, type OperationInput, operations } from "@svc/contracts";
+import { type Database, type IdempotencyScope, runIdempotent } from "@svc/db";
+import type { Kysely, Transaction } from "kysely";
 import { spanFacts } from "../domain/gen-ai";
 import { receivedSpans } from "../domain/otlp";
 import { summarizeTrace } from "../domain/summary";
@@ -11,36 +11,62 @@ import { lockTraces, type TraceSummaryRecord, updateTraceSummaries } from "../re
 /**
  * Stores the spans of one OTLP export request and recomputes the summary of every trace they belong
  * to, in one transaction: the request is stored whole or not at all. The body was validated against
- * the OTLP schema before it got here, so every span has well-formed ids and times.
+ * the OTLP schema before it got here, so every span has well-formed ids and times. With an
+ * Idempotency-Key, a retry of the same request is answered without storing its spans again.
  */
 export async function ingestTraces(
   db: Kysely<Database>,
-  organizationId: string,
-  { body, headers }: OperationInput<typeof operations.ingestTraces>,
+  caller: IngestCaller,
+  input: OperationInput<typeof operations.ingestTraces>,
 ): Promise<IngestTracesResult> {
-  const projectId = await findProjectId(db, organizationId, headers.xSvcProject);
+  const { body, headers } = input;
+  const projectId = await findProjectId(db, caller.organizationId, headers.xSvcProject);
   const spans: StoredSpan[] = receivedSpans(body).map((span) => ({ ...span, ...spanFacts(span) }));
-  if (spans.length === 0) return { partialSuccess: {} };
-  const traceIds = [...new Set(spans.map((span) => span.traceId))].sort();
-
-  await db.transaction().execute(async (trx) => {
-    await lockTraces(trx, projectId, traceIds);
-    await upsertSpans(trx, projectId, spans);
-    const outlines = await listSpanOutlines(trx, projectId, traceIds);
-    const summaries = traceIds.map((traceId) => ({
-      traceId,
-      ...summarizeTrace(outlines.get(traceId) ?? []),
-    }));
-    const roots = summaries.flatMap(({ traceId, rootSpanId }) =>
-      rootSpanId === null ? [] : [{ traceId, spanId: rootSpanId }],
-    );
-    const messages = await listSpanMessages(trx, projectId, roots);
-    const records: TraceSummaryRecord[] = summaries.map((summary) => ({
-      ...summary,
-      input: messages.get(summary.traceId)?.input ?? null,
-      output: messages.get(summary.traceId)?.output ?? null,
-    }));
-    await updateTraceSummaries(trx, projectId, records);
+  const scope = idempotencyOf(caller, input);
+  if (spans.length === 0 && !scope) return { partialSuccess: {} };
+  return runIdempotent(db, scope, async (trx) => {
+    if (spans.length > 0) await storeSpans(trx, projectId, spans);
+    return { partialSuccess: {} };
   });
-  return { partialSuccess: {} };
+}
+
+/** Who sends the spans: their organisation, and the request's Idempotency-Key when there is one. */
+export interface IngestCaller {
+  organizationId: string;
+  idempotencyKey?: string | undefined;
+}
+
+function idempotencyOf(
+  caller: IngestCaller,
+  input: OperationInput<typeof operations.ingestTraces>,
+): IdempotencyScope | undefined {
+  if (!caller.idempotencyKey) return undefined;
+  return {
+    organizationId: caller.organizationId,
+    key: caller.idempotencyKey,
+    operationId: operations.ingestTraces.operationId,
+    request: input,
+  };
+}
+
+/** Upserts the spans and recomputes the summary of each trace they touch. */
+async function storeSpans(trx: Transaction<Database>, projectId: string, spans: StoredSpan[]): Promise<void> {
+  const traceIds = [...new Set(spans.map((span) => span.traceId))].sort();
+  await lockTraces(trx, projectId, traceIds);
+  await upsertSpans(trx, projectId, spans);
+  const outlines = await listSpanOutlines(trx, projectId, traceIds);
+  const summaries = traceIds.map((traceId) => ({
+    traceId,
+    ...summarizeTrace(outlines.get(traceId) ?? []),
+  }));
+  const roots = summaries.flatMap(({ traceId, rootSpanId }) =>
+    rootSpanId === null ? [] : [{ traceId, spanId: rootSpanId }],
+  );
+  const messages = await listSpanMessages(trx, projectId, roots);
+  const records: TraceSummaryRecord[] = summaries.map((summary) => ({
+    ...summary,
+    input: messages.get(summary.traceId)?.input ?? null,
+    output: messages.get(summary.traceId)?.output ?? null,
+  }));
+  await updateTraceSummaries(trx, projectId, records);
 }

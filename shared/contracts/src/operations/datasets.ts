@@ -185,7 +185,7 @@ export const updateDatasetRow = defineOperation({
   headers: ifMatchSchema,
   response: versionResultSchema,
   successStatus: 200,
-  errors: ["not_found", "unknown_column", "version_mismatch", "idempotency_key_reused"],
+  errors: ["not_found", "unknown_column", "version_mismatch"],
 });
 
 export const deleteDatasetRows = defineOperation({
@@ -380,5 +380,5 @@ export const restoreDatasetVersion = defineOperation({
   params: versionPathSchema,
   response: versionResultSchema,
   successStatus: 201,
-  errors: ["not_found", "idempotency_key_reused"],
+  errors: ["not_found"],
 });

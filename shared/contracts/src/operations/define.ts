@@ -13,9 +13,15 @@ type Spec<P, Q, B, H, R> = Omit<
   response: R;
   errors?: Operation["errors"];
   paginated?: boolean;
+  /** A POST that only reads (a list whose filters travel in the body): it stores no idempotency key. */
+  readOnly?: true;
 };
 
-/** Declares an operation with the defaults every operation shares (no params, no query, common errors). */
+/**
+ * Declares an operation with the defaults every operation shares (no params, no query, common errors).
+ * Every POST, PATCH and DELETE that changes something honours Idempotency-Key, so each can answer
+ * `409 idempotency_key_reused`; that error is declared here once rather than in every operation.
+ */
 export function defineOperation<
   R extends z.ZodType | null,
   P extends z.ZodType = typeof emptySchema,
@@ -23,14 +29,23 @@ export function defineOperation<
   B extends z.ZodType | null = null,
   H extends z.ZodType | null = null,
 >(spec: Spec<P, Q, B, H, R>) {
+  const { readOnly, ...rest } = spec;
+  const idempotent = spec.method !== "GET" && !readOnly;
+  const errors: Operation["errors"] = [
+    ...new Set([
+      ...commonErrors,
+      ...(spec.errors ?? []),
+      ...(idempotent ? (["idempotency_key_reused"] as const) : []),
+    ]),
+  ];
   return {
-    ...spec,
+    ...rest,
     params: (spec.params ?? emptySchema) as P,
     query: (spec.query ?? emptySchema) as Q,
     body: (spec.body ?? null) as B,
     headers: (spec.headers ?? null) as H,
     response: spec.response,
-    errors: [...commonErrors, ...(spec.errors ?? [])],
+    errors,
     paginated: spec.paginated ?? false,
   };
 }

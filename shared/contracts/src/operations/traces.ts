@@ -53,6 +53,7 @@ export const listTraces = defineOperation({
   successStatus: 200,
   errors: ["not_found"],
   paginated: true,
+  readOnly: true,
 });
 
 export const getTrace = defineOperation({
@@ -84,5 +85,5 @@ export const importDatasetRowsFromTraces = defineOperation({
   body: importTracesBodySchema,
   response: insertRowsResultSchema,
   successStatus: 201,
-  errors: ["not_found", "too_many_traces", "unknown_column", "idempotency_key_reused"],
+  errors: ["not_found", "too_many_traces", "unknown_column"],
 });
