@@ -48,6 +48,38 @@ describe("createLogger", () => {
     expect(JSON.stringify(line)).not.toMatch(/svc_live|s6|t7/);
   });
 
+  it("redacts secret fields at any depth and in arrays, leaving the caller's object alone", () => {
+    const { logger, lines } = capture();
+    const grant = { tokens: { token: "svc_live_9", accessToken: "at_10" }, id: "g1" };
+    logger.info(
+      {
+        session: { refresh_token: "rt_11" },
+        grant,
+        issued: [{ apiKey: { token: "svc_live_12", id: "k12" } }, { client: { client_secret: "cs_13" } }],
+        deep: { a: { b: { c: { d: { token: "svc_live_14", adminToken: "adm_15", tokensTotal: 3 } } } } },
+        headers: { "set-cookie": ["sid=16"], "x-request-id": "r-1" },
+      },
+      "nested",
+    );
+    const line = lines[0];
+    expect(line).toMatchObject({
+      session: { refresh_token: "[redacted]" },
+      grant: { tokens: { token: "[redacted]", accessToken: "[redacted]" }, id: "g1" },
+      issued: [{ apiKey: "[redacted]" }, { client: { client_secret: "[redacted]" } }],
+      deep: { a: { b: { c: { d: { token: "[redacted]", adminToken: "[redacted]", tokensTotal: 3 } } } } },
+      headers: { "set-cookie": "[redacted]", "x-request-id": "r-1" },
+    });
+    expect(JSON.stringify(line)).not.toMatch(/svc_live|at_10|rt_11|cs_13|adm_15|sid=16/);
+    // The caller's own object is left as it was.
+    expect(grant.tokens.token).toBe("svc_live_9");
+  });
+
+  it("leaves errors to pino's serializer, with their message and stack", () => {
+    const { logger, lines } = capture();
+    logger.error({ err: new Error("boom") }, "failed");
+    expect(lines[0]).toMatchObject({ err: { type: "Error", message: "boom", stack: expect.any(String) } });
+  });
+
   describe("inside a trace", () => {
     beforeAll(() => {
       context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());

@@ -34,6 +34,39 @@ const REDACT = [
   "*.clientSecret",
 ];
 
+/**
+ * Field names that hold a secret wherever they sit in a line, in any spelling: `token`, `adminToken`,
+ * `client_secret`, `Authorization`, `set-cookie`… pino's paths above reach one level down only (`*.token`),
+ * so a token nested deeper (`{ grant: { tokens: { token } } }`) would be written as it is.
+ */
+const SECRET_FIELD = /^(authorization|cookie|set-cookie|api[-_]?key)$|(token|secret|password)$/i;
+const CENSOR = "[redacted]";
+/** Deeper than any line we write; past it, a value is dropped rather than walked forever. */
+const MAX_DEPTH = 12;
+
+/** A copy of `value` with every secret field censored, at any depth; plain objects and arrays only. */
+function redactSecrets(value: unknown, depth = 0): unknown {
+  if (Array.isArray(value)) {
+    return depth >= MAX_DEPTH ? CENSOR : value.map((item) => redactSecrets(item, depth + 1));
+  }
+  if (!isPlainObject(value)) return value;
+  if (depth >= MAX_DEPTH) return CENSOR;
+  const out: Record<string, unknown> = {};
+  for (const [key, inner] of Object.entries(value)) {
+    out[key] =
+      SECRET_FIELD.test(key) && inner !== null && inner !== undefined
+        ? CENSOR
+        : redactSecrets(inner, depth + 1);
+  }
+  return out;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (value === null || typeof value !== "object") return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
 export interface LoggerOptions {
   service: string;
   level?: string;
@@ -58,7 +91,13 @@ export function createLogger({ service, level, destination }: LoggerOptions): Lo
   const options = {
     name: service,
     level: level ?? process.env.LOG_LEVEL ?? "info",
-    redact: { paths: REDACT, censor: "[redacted]" },
+    // The paths also censor what serializers produce (a request's headers) and a child logger's
+    // bindings, which pino does not pass through formatters; `formatters.log` censors a line's own
+    // plain data at any depth.
+    redact: { paths: REDACT, censor: CENSOR },
+    formatters: {
+      log: (object: Record<string, unknown>) => redactSecrets(object) as Record<string, unknown>,
+    },
     base: { service },
     timestamp: pino.stdTimeFunctions.isoTime,
     mixin: traceFields,
