@@ -1,5 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
-import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
+import { type OAuthClientProvider, UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type {
   OAuthClientInformationMixed,
   OAuthClientMetadata,
@@ -133,4 +135,49 @@ export async function postForm(url: string, fields: Record<string, string>) {
     status: response.status,
     body: (text ? JSON.parse(text) : null) as Record<string, unknown> | null,
   };
+}
+
+export interface ConnectedAgent {
+  client: Client;
+  provider: TestOAuthProvider;
+  /** The consent page's answer, with the code in its redirect. */
+  consent: ConsentAnswer;
+  /** `Date.now()` once the tokens were issued and before any gateway had seen the access token. */
+  authorizedAt: number;
+}
+
+const AGENT_INFO = { name: "e2e-agent", version: "1.0.0" };
+
+/** An MCP client on `mcpUrl` whose tokens come from `provider`: it refreshes them on its own. */
+export async function mcpClient(mcpUrl: URL, provider: TestOAuthProvider): Promise<Client> {
+  const client = new Client(AGENT_INFO);
+  await client.connect(new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider }));
+  return client;
+}
+
+/**
+ * What an agent does on first contact: the bare 401 starts discovery and registration, the person
+ * consents (the test plays the browser), the code is exchanged, and a connected client comes back.
+ */
+export async function connectAgent(
+  mcpUrl: URL,
+  answer: { apiKey: string; role: string },
+): Promise<ConnectedAgent> {
+  const provider = new TestOAuthProvider();
+  const first = new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider });
+  const refused = await new Client(AGENT_INFO).connect(first).then(
+    () => undefined,
+    (error: unknown) => error,
+  );
+  if (!(refused instanceof UnauthorizedError)) {
+    throw new Error(`expected the first contact to need authorization, got ${String(refused)}`);
+  }
+  const authorizationUrl = provider.authorizationUrl;
+  if (!authorizationUrl) throw new Error("the client was not sent to the authorization endpoint");
+  const consent = await submitConsent(authorizationUrl, answer);
+  const code = consent.location?.searchParams.get("code");
+  if (!code) throw new Error(`no code in the consent's answer: ${consent.status} ${consent.location}`);
+  await first.finishAuth(code);
+  const authorizedAt = Date.now();
+  return { client: await mcpClient(mcpUrl, provider), provider, consent, authorizedAt };
 }

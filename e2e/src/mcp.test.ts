@@ -1,10 +1,16 @@
-import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Client as HttpClient, client as httpClient } from "./http";
-import { parseConsentForm, pkcePair, postForm, submitConsent, TestOAuthProvider } from "./mcp-agent";
+import {
+  connectAgent as connectMcpAgent,
+  mcpClient,
+  parseConsentForm,
+  pkcePair,
+  postForm,
+  submitConsent,
+  type TestOAuthProvider,
+} from "./mcp-agent";
 import { type Target, targets } from "./targets";
 
 interface Agent {
@@ -53,30 +59,21 @@ describe.each(targets())("MCP agent connection (%s)", (_name, start) => {
   const currentVersion = async () => (await api.get<{ version: number }>(datasetPath())).body.version;
 
   async function newClient(provider: TestOAuthProvider): Promise<Client> {
-    const client = new Client({ name: "e2e-agent", version: "1.0.0" });
-    await client.connect(new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider }));
+    const client = await mcpClient(mcpUrl, provider);
     agents.push(client);
     return client;
   }
 
   /** What an agent does on first contact: discovery, registration, the person's consent, the code. */
   async function connectAgent(apiKey: string, role: string): Promise<Agent> {
-    const provider = new TestOAuthProvider();
-    const first = new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider });
-    await expect(new Client({ name: "e2e-agent", version: "1.0.0" }).connect(first)).rejects.toBeInstanceOf(
-      UnauthorizedError,
-    );
-    const authorizationUrl = provider.authorizationUrl;
-    if (!authorizationUrl) throw new Error("the client was not sent to the authorization endpoint");
-    const answer = await submitConsent(authorizationUrl, { apiKey, role });
-    expect(answer.status).toBe(303);
-    expect(answer.location?.origin + (answer.location?.pathname ?? "")).toBe(provider.redirectUrl);
-    expect(answer.location?.searchParams.get("state")).toBe(provider.lastState);
-    expect(answer.location?.searchParams.get("iss")).toBe(base);
-    const code = answer.location?.searchParams.get("code");
-    if (!code) throw new Error(`no code in the redirect: ${answer.location}`);
-    await first.finishAuth(code);
-    return { client: await newClient(provider), provider };
+    const agent = await connectMcpAgent(mcpUrl, { apiKey, role });
+    agents.push(agent.client);
+    const { consent, provider } = agent;
+    expect(consent.status).toBe(303);
+    expect(consent.location?.origin + (consent.location?.pathname ?? "")).toBe(provider.redirectUrl);
+    expect(consent.location?.searchParams.get("state")).toBe(provider.lastState);
+    expect(consent.location?.searchParams.get("iss")).toBe(base);
+    return agent;
   }
 
   const call = (agent: Agent, name: string, args: Record<string, unknown>) =>
@@ -466,7 +463,8 @@ describe.each(targets())("MCP agent connection (%s)", (_name, start) => {
       expect(response).toMatchObject({ status: 400, body: { error: "invalid_grant" } });
     });
 
-    it("refuses an unknown or expired access token with 401 and the challenge", async () => {
+    // A real token that expires, and one whose grant ends while gateways cache it: mcp-tokens.test.ts.
+    it("refuses an unknown access token with 401 and the challenge", async () => {
       const response = await fetch(mcpUrl, {
         method: "POST",
         headers: { authorization: `Bearer svc_at_${"e".repeat(43)}`, "content-type": "application/json" },

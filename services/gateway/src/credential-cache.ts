@@ -17,8 +17,9 @@ interface Entry {
 
 /**
  * Verifies bearer credentials with `auth`, remembering each answer for a short time (a second by
- * default, never more than five) and forgetting a credential at once when `auth` announces its
- * revocation. Concurrent requests with the same credential share one verification.
+ * default, never more than five, and never past the credential's own expiry) and forgetting a
+ * credential at once when `auth` announces its revocation. Concurrent requests with the same credential
+ * share one verification.
  */
 export class CredentialCache {
   private readonly entries = new Map<string, Entry>();
@@ -46,6 +47,10 @@ export class CredentialCache {
     result.then(
       (credential) => {
         entry.credential = credential;
+        // An OAuth access token that expires within the cache's time must stop working when it does.
+        if (credential.expiresAt !== undefined) {
+          entry.expiresAt = Math.min(entry.expiresAt, Date.parse(credential.expiresAt));
+        }
       },
       () => undefined,
     );

@@ -272,6 +272,8 @@ describe.each(availableBackends())("OAuth for MCP agents (%s)", (backendName) =>
         organizationId: flow.organization.id,
         role: "viewer",
         actor: { kind: "oauth", id: expect.stringMatching(/^[a-z0-9]{24}$/) },
+        // So that no gateway cache keeps accepting it afterwards.
+        expiresAt: new Date(now.getTime() + 3_600_000).toISOString(),
       });
       const account = await callOperation(
         bus(),
@@ -447,7 +449,7 @@ describe.each(availableBackends())("OAuth for MCP agents (%s)", (backendName) =>
       expect((await verify(bus(), flow.tokens.access_token)).role).toBe("member");
     });
 
-    it("ends the grant when the API key that approved it is revoked", async () => {
+    it("ends the grant when the API key that approved it is revoked, and tells the gateways", async () => {
       const { owner } = await makeOrganization(bus());
       const admin = await makeKey(bus(), owner, "admin");
       const flow = await authorize({ apiKey: admin.key.token, role: "admin" });
@@ -457,9 +459,24 @@ describe.each(availableBackends())("OAuth for MCP agents (%s)", (backendName) =>
         redirect_uri: REDIRECT,
         code_verifier: flow.verifier,
       });
-      expect((await verify(bus(), tokens.access_token)).role).toBe("admin");
+      const credential = await verify(bus(), tokens.access_token);
+      expect(credential.role).toBe("admin");
+      const grantId = credential.actor.id;
+      const other = await connected();
+      const otherGrantId = (await verify(bus(), other.tokens.access_token)).actor.id;
       await callOperation(bus(), operations.deleteApiKey, owner, raw({ params: { id: admin.key.id } }));
       expect(await failureOf(verify(bus(), tokens.access_token))).toEqual(invalidKey);
+      // Gateways cache tokens by grant: without an event per grant they would accept this one a while longer.
+      await vi.waitFor(() =>
+        expect(revoked).toEqual(
+          expect.arrayContaining([
+            { actor: { kind: "apiKey", id: admin.key.id } },
+            { actor: { kind: "oauth", id: grantId } },
+          ]),
+        ),
+      );
+      expect(revoked).not.toContainEqual({ actor: { kind: "oauth", id: otherGrantId } });
+      expect((await verify(bus(), other.tokens.access_token)).actor.id).toBe(otherGrantId);
       expect(await failureOf(refresh(flow.client.client_id, tokens.refresh_token))).toMatchObject({
         details: { oauthError: "invalid_grant" },
       });

@@ -119,7 +119,7 @@ export async function findOptionalActiveAccessToken(
   db: Kysely<Database>,
   tokenHash: string,
   now: Date,
-): Promise<OAuthGrantRecord | undefined> {
+): Promise<{ grant: OAuthGrantRecord; expiresAt: Date } | undefined> {
   const row = await tokensWithGrants(db)
     .where("t.token_hash", "=", tokenHash)
     .where("t.kind", "=", "access")
@@ -128,7 +128,26 @@ export async function findOptionalActiveAccessToken(
     .where("g.revoked_at", "is", null)
     .where("k.revoked_at", "is", null)
     .executeTakeFirst();
-  return row && toTokenRecord(row).grant;
+  if (!row) return undefined;
+  const token = toTokenRecord(row);
+  return { grant: token.grant, expiresAt: token.expiresAt };
+}
+
+/** The grants an API key approved that are not revoked on their own (the key's revocation ends them too). */
+export async function findUnrevokedOAuthGrantIdsOfApiKey(
+  db: Kysely<Database>,
+  organizationId: string,
+  apiKeyId: string,
+): Promise<string[]> {
+  const rows = await db
+    .selectFrom("oauth_grants")
+    .select("id")
+    // The organisation first: its index narrows the search (there is none on api_key_id).
+    .where("organization_id", "=", organizationId)
+    .where("api_key_id", "=", apiKeyId)
+    .where("revoked_at", "is", null)
+    .execute();
+  return rows.map((row) => row.id);
 }
 
 export async function findOptionalOAuthToken(

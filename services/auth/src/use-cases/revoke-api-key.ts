@@ -3,8 +3,10 @@ import { type Database, runIdempotent } from "@svc/db";
 import type { Kysely } from "kysely";
 import type { Caller } from "../domain/caller";
 import { idempotencyOf } from "../domain/idempotency";
+import { grantRevoked } from "../domain/oauth";
 import { assertMayManage } from "../domain/roles";
 import { countActiveOwnerKeys, findActiveApiKey, updateApiKeyRevoked } from "../repositories/api-keys";
+import { findUnrevokedOAuthGrantIdsOfApiKey } from "../repositories/oauth-grants";
 import { lockOrganization } from "../repositories/organizations";
 
 export interface RevocationEvents {
@@ -38,5 +40,8 @@ export async function revokeApiKey(
   });
   // Also on a replay: telling the gateways again is harmless, and the first telling may have been lost.
   events.credentialRevoked({ actor: { kind: "apiKey", id: params.id } });
+  // The grants the key approved end with it, but gateways know their tokens by grant, not by key.
+  const grants = await findUnrevokedOAuthGrantIdsOfApiKey(db, caller.organizationId, params.id);
+  for (const grantId of grants) events.credentialRevoked(grantRevoked(grantId));
   return null;
 }

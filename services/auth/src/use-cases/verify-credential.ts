@@ -24,16 +24,17 @@ export async function verifyCredential(
 ): Promise<VerifiedCredential> {
   if (!isTokenShaped(token)) throw invalidCredential();
   if (token.startsWith(ACCESS_TOKEN_PREFIX)) {
-    const grant = await findOptionalActiveAccessToken(
+    const access = await findOptionalActiveAccessToken(
       deps.db,
       hashToken(token),
       (deps.clock ?? systemClock)(),
     );
-    if (grant) {
+    if (access) {
       return {
-        organizationId: grant.organizationId,
-        role: grant.role,
-        actor: { kind: "oauth", id: grant.id },
+        organizationId: access.grant.organizationId,
+        role: access.grant.role,
+        actor: { kind: "oauth", id: access.grant.id },
+        expiresAt: access.expiresAt.toISOString(),
       };
     }
   }

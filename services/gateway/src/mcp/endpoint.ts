@@ -91,8 +91,8 @@ async function authenticate(
   try {
     const token = bearerToken(request);
     presented = true;
-    const credential = await deps.credentials.verify(token, request.id);
-    return { ...credential, requestId: request.id };
+    const { organizationId, role, actor } = await deps.credentials.verify(token, request.id);
+    return { organizationId, role, actor, requestId: request.id };
   } catch (error) {
     if (!(error instanceof DomainError) || error.code !== "unauthenticated") throw error;
     const metadata = `${deps.publicUrl(request)}${RESOURCE_METADATA_PATH}`;

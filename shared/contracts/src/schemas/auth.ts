@@ -65,6 +65,8 @@ export const verifiedCredentialSchema = z.object({
   organizationId: z.string(),
   role: roleSchema,
   actor: actorSchema,
+  /** When the credential stops working by itself (OAuth access tokens); a cache must not outlive it. */
+  expiresAt: timestampSchema.optional(),
 });
 export type VerifiedCredential = z.infer<typeof verifiedCredentialSchema>;
 
