@@ -155,6 +155,7 @@ describe.each(targets())("HTTP API (%s)", (_name, start) => {
       ["an empty edit {}", "{}"],
       ["an unknown top-level field", '{"output":1,"colour":"red"}'],
       ["a wrong type for custom", '{"custom":"x"}'],
+      ["an edit naming no cell", '{"custom":{}}'],
     ])("refuses %s on the row edit with 400 validation_failed", async (_label, raw) => {
       await expectError(api.patch(`${base}/rows/r0`, raw), 400, "validation_failed");
       const row = await api.get<{ version: number }>(`${base}/rows/r0`);
@@ -186,6 +187,32 @@ describe.each(targets())("HTTP API (%s)", (_name, start) => {
 
     it.each(["0", "201", "abc", "1.5"])("refuses limit=%s", async (limit) => {
       await expectError(api.get(`${base}/rows?limit=${limit}`), 400, "validation_failed");
+    });
+
+    it("refuses an empty If-Match instead of reading it as version 0", async () => {
+      const error = await expectError(
+        api.patch(`${base}/rows/r0`, { output: "x" }, { "if-match": "" }),
+        400,
+        "validation_failed",
+      );
+      expect(error.details?.issues).toEqual([expect.objectContaining({ path: "header.ifMatch" })]);
+      expect((await api.get<{ version: number }>(`${base}/rows/r0`)).body.version).toBe(1);
+    });
+
+    // Each of these was once read as 0 (or a number it does not spell) instead of being refused.
+    it.each([
+      ["rows?version=", "query.version"],
+      ["rows?version=0x1", "query.version"],
+      ["rows/r0?version=", "query.version"],
+      ["rows?limit=", "query.limit"],
+      ["rows?limit=1e1", "query.limit"],
+      ["rows?sortDirection=", "query.sortDirection"],
+      ["diff?from=&to=1", "query.from"],
+      ["diff?from=0&to=", "query.to"],
+      ["versions?limit=%20", "query.limit"],
+    ])("refuses the empty or malformed query parameter in %s", async (path, issuePath) => {
+      const error = await expectError(api.get(`${base}/${path}`), 400, "validation_failed");
+      expect(error.details?.issues).toEqual([expect.objectContaining({ path: issuePath })]);
     });
 
     it("refuses a garbage cursor", async () => {

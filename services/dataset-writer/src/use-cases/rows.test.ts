@@ -258,6 +258,44 @@ describe.each(availableBackends())("row edits (%s)", (backendName) => {
     expect(await currentVersion(id)).toBe(1);
   });
 
+  it('refuses {"custom": {}} alone with validation_failed: it names no cell', async () => {
+    const { params, id } = await makeDataset({ columns: 1 });
+    const before = await storedRow(id, "row-1");
+    const error = await failure(
+      caller.call(operations.updateDatasetRow, {
+        params: { ...params, rowId: "row-1" },
+        body: { custom: {} },
+      }),
+    );
+    expect(error).toEqual({
+      code: "validation_failed",
+      message:
+        "Request is invalid: body.custom: the edit names no cell: custom is empty and no input, output, expectedOutput or metadata is given",
+      details: { issues: [expect.objectContaining({ path: "body.custom" })] },
+    });
+    expect(await storedRow(id, "row-1")).toEqual(before);
+    expect(await currentVersion(id)).toBe(1);
+  });
+
+  it.each([
+    ["an empty If-Match", ""],
+    ["an If-Match that is not a version", "0x1"],
+  ])("refuses %s with validation_failed instead of reading it as a version", async (_label, ifMatch) => {
+    const { params, id } = await makeDataset({ columns: 0 });
+    const error = await failure(
+      caller.call(operations.updateDatasetRow, {
+        params: { ...params, rowId: "row-1" },
+        body: { output: "x" },
+        headers: { ifMatch },
+      }),
+    );
+    expect(error).toMatchObject({
+      code: "validation_failed",
+      details: { issues: [{ path: "header.ifMatch", message: "must be a non-negative integer" }] },
+    });
+    expect(await currentVersion(id)).toBe(1);
+  });
+
   it("refuses a row id that breaks the id rule", async () => {
     const { params } = await makeDataset({ columns: 0 });
     const error = await failure(

@@ -84,5 +84,15 @@ describe.each(availableBackends())("diff between versions (%s)", (backendName) =
     expect((await failure(diff({ from: "1", to: "99" }))).code).toBe("not_found");
     expect((await failure(diff({ from: "x", to: "2" }))).code).toBe("validation_failed");
     expect((await failure(diff({ to: "2" }))).code).toBe("validation_failed");
+    // An empty from or to once read as version 0.
+    for (const query of [
+      { from: "", to: "2" },
+      { from: "0", to: "" },
+    ]) {
+      expect(await failure(diff(query))).toMatchObject({
+        code: "validation_failed",
+        details: { issues: [expect.objectContaining({ message: "must be a non-negative integer" })] },
+      });
+    }
   });
 });

@@ -356,7 +356,7 @@ describe.each(availableBackends())("listDatasetRows (%s)", (backendName) => {
       cursor = (await list(dataset, { limit: "1" })).nextCursor as string;
     });
 
-    test.each(["0", "201", "abc", "1.5"])("limit=%s", async (limit) => {
+    test.each(["0", "201", "abc", "1.5", "", " 5", "0x10"])("limit=%s", async (limit) => {
       const error = await failure(list(dataset, { limit }));
       expect(error.code).toBe("validation_failed");
       expect(error.details).toEqual({
@@ -364,7 +364,8 @@ describe.each(availableBackends())("listDatasetRows (%s)", (backendName) => {
       });
     });
 
-    test.each(["-1", "two"])("version=%s", async (version) => {
+    // "" and "0x1" once coerced to versions 0 and 1 instead of being refused.
+    test.each(["-1", "two", "", "0x1", "1e0"])("version=%s", async (version) => {
       const error = await failure(list(dataset, { version }));
       expect(error).toMatchObject({
         code: "validation_failed",

@@ -32,13 +32,28 @@ export const nameSchema = z
   .min(1, "must not be empty")
   .max(200, "must be at most 200 characters");
 
-export const limitSchema = z.coerce
-  .number({ error: "must be an integer from 1 to 200" })
-  .int("must be an integer from 1 to 200")
-  .min(1, "must be at least 1")
-  .max(200, "must be at most 200")
-  .default(50)
-  .describe("Page size, 1-200");
+/**
+ * A whole number that arrives as text (query string, path, header): digits only. `z.coerce` would
+ * quietly read "" and " " as 0, "0x10" as 16, "1e2" as 100 and ["5"] as 5, so that `?version=` meant
+ * version 0. Anything but digits is left as it is for `inner` to refuse; a JSON number (a body, an
+ * internal caller) goes to `inner` unchanged.
+ */
+function wholeNumberFromText<T extends z.ZodType<number>>(inner: T) {
+  return z.preprocess(
+    (value) => (typeof value === "string" && /^\d+$/.test(value) ? Number(value) : value),
+    inner,
+  );
+}
+
+export const limitSchema = wholeNumberFromText(
+  z
+    .number({ error: "must be an integer from 1 to 200" })
+    .int("must be an integer from 1 to 200")
+    .min(1, "must be at least 1")
+    .max(200, "must be at most 200")
+    .default(50)
+    .describe("Page size, 1-200"),
+);
 
 export const cursorSchema = z
   .string()
@@ -53,10 +68,12 @@ export const paginationQuerySchema = z.strictObject({
 
 export const sortDirectionSchema = z.enum(["asc", "desc"]);
 
-export const versionNumberSchema = z.coerce
-  .number({ error: "must be a non-negative integer" })
-  .int("must be a non-negative integer")
-  .min(0, "must be a non-negative integer");
+export const versionNumberSchema = wholeNumberFromText(
+  z
+    .number({ error: "must be a non-negative integer" })
+    .int("must be a non-negative integer")
+    .min(0, "must be a non-negative integer"),
+);
 
 /** A query-string boolean: `true` or `false`, nothing else. */
 export const queryBooleanSchema = z

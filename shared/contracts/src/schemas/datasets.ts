@@ -96,6 +96,9 @@ export const getRowQuerySchema = z.strictObject({
   version: versionNumberSchema.optional().describe("Read the row as it was at this version"),
 });
 
+const isEmptyObject = (value: unknown) =>
+  typeof value === "object" && value !== null && Object.keys(value).length === 0;
+
 const customCellsSchema = z.record(z.string().min(1).max(128), cellSchema);
 
 export const newRowSchema = z.strictObject({
@@ -119,7 +122,13 @@ export const updateRowBodySchema = newRowSchema
   .refine(
     (body) => Object.keys(body).length > 0,
     "must change at least one cell: input, output, expectedOutput, metadata or custom",
-  );
+  )
+  // `{"custom": {}}` alone changes nothing either, so it must not make a version.
+  .refine((body) => !(Object.keys(body).length === 1 && isEmptyObject(body.custom)), {
+    message:
+      "the edit names no cell: custom is empty and no input, output, expectedOutput or metadata is given",
+    path: ["custom"],
+  });
 export type UpdateRowBody = z.infer<typeof updateRowBodySchema>;
 
 export const ifMatchSchema = z.object({
