@@ -107,6 +107,80 @@ describe.each(availableBackends())("restoring a version (%s)", (backendName) => 
     expect(await liveRows(id)).toEqual(await rowsAt(id, 5));
   });
 
+  it("writes revisions only for rows that differ: not for an unchanged row, nor one changed and changed back", async () => {
+    const dataset = await caller.call(operations.createDataset, { body: { name: `Restore ${++n}` } });
+    const params = { datasetSlug: dataset.slug };
+    const id = dataset.id;
+    const edit = (rowId: string, input: string) =>
+      caller.call(operations.updateDatasetRow, { params: { ...params, rowId }, body: { input } });
+    await caller.call(operations.insertDatasetRows, {
+      params,
+      body: {
+        rows: [
+          { id: "same", input: "s" },
+          { id: "back", input: "b" },
+          { id: "moved", input: "m" },
+        ],
+      },
+    }); // v1
+    await edit("back", "b2"); // v2
+    await edit("back", "b"); // v3: as it was at v1 again
+    await edit("moved", "m2"); // v4
+    const revisions = () =>
+      backend.database.db
+        .selectFrom("row_revisions")
+        .select(["row_id", "version_from", "version_to", "deleted", "input"])
+        .where("dataset_id", "=", id)
+        .orderBy("row_id")
+        .orderBy("version_from")
+        .execute();
+    const before = await revisions();
+
+    const result = await caller.call(operations.restoreDatasetVersion, {
+      params: { ...params, version: "1" },
+    });
+    expect(result.version).toBe(5);
+    expect(await liveRows(id)).toEqual(await rowsAt(id, 1));
+    const record = await backend.database.db
+      .selectFrom("dataset_versions")
+      .select(["operation", "rows_inserted", "rows_updated", "rows_deleted"])
+      .where("dataset_id", "=", id)
+      .where("version", "=", 5)
+      .executeTakeFirstOrThrow();
+    expect(record).toEqual({ operation: "restore", rows_inserted: 0, rows_updated: 1, rows_deleted: 0 });
+    const back = [
+      { row_id: "back", version_from: 1, version_to: 2, deleted: false, input: "b" },
+      { row_id: "back", version_from: 2, version_to: 3, deleted: false, input: "b2" },
+      { row_id: "back", version_from: 3, version_to: null, deleted: false, input: "b" },
+    ];
+    const same = [{ row_id: "same", version_from: 1, version_to: null, deleted: false, input: "s" }];
+    const moved = [
+      { row_id: "moved", version_from: 1, version_to: 4, deleted: false, input: "m" },
+      { row_id: "moved", version_from: 4, version_to: null, deleted: false, input: "m2" },
+    ];
+    expect(before).toEqual([...back, ...moved, ...same]);
+    // Exactly one revision written (moved's, from 5) and one ended (moved's live one, at 5); the
+    // unchanged row and the row changed back keep theirs untouched.
+    expect(await revisions()).toEqual([
+      ...back,
+      moved[0],
+      { ...moved[1], version_to: 5 },
+      { row_id: "moved", version_from: 5, version_to: null, deleted: false, input: "m" },
+      ...same,
+    ]);
+    const versions = await backend.database.db
+      .selectFrom("dataset_rows")
+      .select(["row_id", "version"])
+      .where("dataset_id", "=", id)
+      .orderBy("row_id")
+      .execute();
+    expect(versions).toEqual([
+      { row_id: "back", version: 3 },
+      { row_id: "moved", version: 5 },
+      { row_id: "same", version: 1 },
+    ]);
+  });
+
   it("answers a restore of the current version with that version and creates nothing", async () => {
     const { params, id } = await history();
     const before = await liveRows(id);
