@@ -1,4 +1,14 @@
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  fchmodSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 
 /**
@@ -37,9 +47,30 @@ function isRunning(pid: number): boolean {
   }
 }
 
-/** Writes the first owner key where only this user can read it. */
+export const bootstrapKeyFile = (dataDir: string): string => join(dataDir, "bootstrap-key");
+
+/**
+ * Writes the first owner key where only this user can read it. The key goes to a new file that
+ * replaces the old one in one rename: a reader never sees half a key, a crash never leaves one, and
+ * the mode is this file's own (an existing file's mode would survive an overwrite in place).
+ */
 export function writeBootstrapKey(dataDir: string, token: string): string {
-  const file = join(dataDir, "bootstrap-key");
-  writeFileSync(file, `${token}\n`, { mode: 0o600 });
+  const file = bootstrapKeyFile(dataDir);
+  const temporary = `${file}.${process.pid}.tmp`;
+  try {
+    const fd = openSync(temporary, "w", 0o600);
+    try {
+      // The umask can only take permissions away, but a leftover file keeps its old ones.
+      fchmodSync(fd, 0o600);
+      writeFileSync(fd, `${token}\n`);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(temporary, file);
+  } catch (error) {
+    rmSync(temporary, { force: true });
+    throw error;
+  }
   return file;
 }

@@ -12,13 +12,33 @@ const { buildGateway } = await import("@svc/gateway");
 const { registerReader } = await import("@svc/reader");
 const { registerTraceIngest } = await import("@svc/trace-ingest");
 const { loadConfig } = await import("./config");
-const { lockDataDir, writeBootstrapKey } = await import("./data-dir");
+const { bootstrapKeyFile, lockDataDir, writeBootstrapKey } = await import("./data-dir");
+const { listenFailure } = await import("./listen-failure");
+
+/** Something the person starting svc can fix (a variable, a port): said plainly, without a stack trace. */
+function refuse(message: string): never {
+  process.stderr.write(`svc: ${message}\n`);
+  process.exit(1);
+}
 
 /** The whole platform in one process: PGlite under SVC_DATA_DIR and the in-process bus. */
-const config = loadConfig();
+const config = (() => {
+  try {
+    return loadConfig();
+  } catch (error) {
+    return refuse((error as Error).message);
+  }
+})();
 const logger = createLogger({ service: "svc", level: config.LOG_LEVEL });
-const unlock = lockDataDir(config.SVC_DATA_DIR);
-const database = await openDatabase({ dataDir: join(config.SVC_DATA_DIR, "db") });
+const dataDir = config.SVC_DATA_DIR;
+const unlock = (() => {
+  try {
+    return lockDataDir(dataDir);
+  } catch (error) {
+    return refuse((error as Error).message);
+  }
+})();
+const database = await openDatabase({ dataDir: join(dataDir, "db") });
 await migrateToLatest(database.db);
 
 const bus = new InProcessBus();
@@ -30,28 +50,17 @@ const services = [
   registerTraceIngest(deps),
 ];
 
-const bootstrap = await ensureBootstrap(
-  database.db,
-  config.SVC_BOOTSTRAP_KEY ? { token: config.SVC_BOOTSTRAP_KEY } : {},
-);
+// A generated key is written before it is committed (see ensureBootstrap): whatever fails later, even
+// listening, the one copy of it is already on disk.
+const bootstrap = await ensureBootstrap(database.db, {
+  token: config.SVC_BOOTSTRAP_KEY,
+  saveCreatedToken: (token) => void writeBootstrapKey(dataDir, token),
+});
+process.stdout.write(`${ownerKeyNote()}\n`);
+
 const gateway = buildGateway({ bus, logger, options: config });
-const address = await gateway.app.listen({ port: config.PORT, host: config.HOST });
 
-process.stdout.write(`svc is running on ${address} (data in ${config.SVC_DATA_DIR})\n${ownerKeyNote()}\n`);
-
-function ownerKeyNote(): string {
-  const keyFile = join(config.SVC_DATA_DIR, "bootstrap-key");
-  if (bootstrap.createdToken) {
-    writeBootstrapKey(config.SVC_DATA_DIR, bootstrap.createdToken);
-    return `created an owner API key in ${keyFile}; use it with: export SVC_API_KEY=$(cat ${keyFile})`;
-  }
-  if (config.SVC_BOOTSTRAP_KEY) return "owner API key: the one in SVC_BOOTSTRAP_KEY";
-  return existsSync(keyFile)
-    ? `owner API key: in ${keyFile}`
-    : "owner API key: the one created on first start";
-}
-
-onShutdown(logger, async () => {
+async function stop(): Promise<void> {
   gateway.markDraining();
   await gateway.app.close();
   for (const service of services) service.stop();
@@ -59,4 +68,26 @@ onShutdown(logger, async () => {
   await database.close();
   unlock();
   await telemetry.shutdown();
+}
+
+const address = await gateway.app.listen({ port: config.PORT, host: config.HOST }).catch(async (error) => {
+  const message = listenFailure(error, config);
+  if (message === undefined) throw error;
+  await stop();
+  return refuse(message);
 });
+process.stdout.write(`svc is running on ${address} (data in ${dataDir})\n`);
+
+onShutdown(logger, stop);
+
+/** Where the owner key is; never the key itself, which must not end up in a terminal's scrollback or a log. */
+function ownerKeyNote(): string {
+  const keyFile = bootstrapKeyFile(dataDir);
+  if (bootstrap.createdToken) {
+    return `created an owner API key in ${keyFile}; use it with: export SVC_API_KEY=$(cat ${keyFile})`;
+  }
+  if (config.SVC_BOOTSTRAP_KEY) return "owner API key: the one in SVC_BOOTSTRAP_KEY";
+  return existsSync(keyFile)
+    ? `owner API key: in ${keyFile}`
+    : "owner API key: the one created on first start";
+}

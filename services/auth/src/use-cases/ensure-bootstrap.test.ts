@@ -40,6 +40,30 @@ describe.each(availableBackends())("bootstrap (%s)", (backendName) => {
     expect(await counts()).toEqual({ organizations: 1, apiKeys: 1 });
   });
 
+  it("hands the generated key to saveCreatedToken before committing it, and creates nothing if saving fails", async () => {
+    const saved: string[] = [];
+    await expect(
+      ensureBootstrap(auth.db, {
+        saveCreatedToken: (token) => {
+          saved.push(token);
+          throw new Error("disk full");
+        },
+      }),
+    ).rejects.toThrow("disk full");
+    expect(await counts()).toEqual({ organizations: 0, apiKeys: 0 });
+    expect(await failureOf(verify(auth.bus, saved[0]))).toMatchObject({ status: 401 });
+
+    const first = await ensureBootstrap(auth.db, { saveCreatedToken: (token) => void saved.push(token) });
+
+    expect(saved).toHaveLength(2);
+    expect(first.createdToken).toBe(saved[1]);
+    expect(await verify(auth.bus, saved[1])).toMatchObject({ organizationId: first.organizationId });
+    expect(await counts()).toEqual({ organizations: 1, apiKeys: 1 });
+    // Later starts have nothing to save.
+    await ensureBootstrap(auth.db, { saveCreatedToken: (token) => void saved.push(token) });
+    expect(saved).toHaveLength(2);
+  });
+
   it("makes a chosen key the first owner key without echoing it back", async () => {
     const first = await ensureBootstrap(auth.db, { token: BOOTSTRAP_KEY });
     const again = await ensureBootstrap(auth.db, { token: BOOTSTRAP_KEY });

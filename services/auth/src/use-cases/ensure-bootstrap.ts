@@ -15,6 +15,16 @@ export interface BootstrapResult {
   createdToken?: string;
 }
 
+export interface BootstrapOptions {
+  /** The owner key to use instead of a generated one. */
+  token?: string | undefined;
+  /**
+   * Keeps a generated token somewhere (a file). It runs before the key is committed: if it throws,
+   * nothing is created and the next start tries again, so a generated key is never lost unsaved.
+   */
+  saveCreatedToken?: (token: string) => void | Promise<void>;
+}
+
 /**
  * Makes sure a fresh installation can be used: the first start creates an organisation and an owner
  * key; later starts change nothing, except that a newly chosen `token` becomes an owner key of the
@@ -22,9 +32,9 @@ export interface BootstrapResult {
  */
 export async function ensureBootstrap(
   db: Kysely<Database>,
-  options: { token?: string | undefined } = {},
+  options: BootstrapOptions = {},
 ): Promise<BootstrapResult> {
-  const { token } = options;
+  const { token, saveCreatedToken } = options;
   if (token !== undefined && !isTokenShaped(token)) {
     throw new Error(
       "The bootstrap key must start with svc_ and be at most 512 printable characters without spaces",
@@ -36,9 +46,9 @@ export async function ensureBootstrap(
     if (!oldest) {
       const created = await insertOrganizationWithOwner(trx, BOOTSTRAP_ORGANIZATION_NAME, token);
       const organizationId = created.organization.id;
-      return token === undefined
-        ? { organizationId, createdToken: created.apiKey.token }
-        : { organizationId };
+      if (token !== undefined) return { organizationId };
+      await saveCreatedToken?.(created.apiKey.token);
+      return { organizationId, createdToken: created.apiKey.token };
     }
     if (token !== undefined && !(await existsApiKeyHash(trx, hashToken(token)))) {
       await issueApiKey(trx, { organizationId: oldest.id, name: BOOTSTRAP_KEY_NAME, role: "owner", token });
