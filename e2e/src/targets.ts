@@ -3,13 +3,15 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { realInfra } from "@svc/testing";
-import { freePort, root, spawnNode, startPlatform, waitReady } from "./platform";
+import { freePort, GENEROUS_RATE_LIMITS, root, spawnNode, startPlatform, waitReady } from "./platform";
 
 /** A running platform reached only over HTTP, whichever way it runs. */
 export interface Target {
   name: "embedded" | "distributed";
   baseUrl: string;
   ownerKey: string;
+  /** The operator token (`SVC_ADMIN_TOKEN`) of `POST /v1/organizations`. */
+  adminToken: string;
   /** Creates another organisation and returns its owner key (distributed only has the operator route). */
   newOrganizationKey(): Promise<string>;
   stop(): Promise<void>;
@@ -26,6 +28,7 @@ export async function startEmbedded(): Promise<Target> {
     SVC_BOOTSTRAP_KEY: ownerKey,
     SVC_ADMIN_TOKEN: adminToken,
     LOG_LEVEL: "warn",
+    ...GENEROUS_RATE_LIMITS,
   });
   const baseUrl = `http://127.0.0.1:${port}`;
   await waitReady(baseUrl).catch((error: unknown) => {
@@ -35,6 +38,7 @@ export async function startEmbedded(): Promise<Target> {
     name: "embedded",
     baseUrl,
     ownerKey,
+    adminToken,
     newOrganizationKey: () => createOrganization(baseUrl, adminToken),
     stop: async () => {
       proc.child.kill("SIGTERM");
@@ -50,6 +54,7 @@ export async function startDistributed(): Promise<Target> {
     name: "distributed",
     baseUrl: platform.baseUrl,
     ownerKey: platform.ownerKey,
+    adminToken: platform.adminToken,
     newOrganizationKey: () => createOrganization(platform.baseUrl, platform.adminToken),
     stop: () => platform.stop(),
   };
