@@ -1867,7 +1867,7 @@ class DatasetsResource:
     ) -> RestoreDatasetVersionResponse:
         """Make the dataset equal to an earlier version again, as one new version.
 
-        Rows, cells and deletions return to what they were at that version; only rows that differ get a new revision. Restoring the current version changes nothing and answers with the current version.
+        Rows, cells and deletions return to what they were at that version; only rows that differ get a new revision, and the answer is `201` with the new version. Restoring the version the dataset is already at changes nothing and creates nothing: it answers `200` (not `201`) with the current `{versionId, version}`.
 
         Requires an API key with role `member` or higher.
 

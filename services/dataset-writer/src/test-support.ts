@@ -1,4 +1,4 @@
-import { callOperation, type RawInput } from "@svc/bus";
+import { callOperation, callOperationWithStatus, type RawInput } from "@svc/bus";
 import { newId, type Operation, type OperationOutput, type RequestContext, type Role } from "@svc/contracts";
 import type { Backend } from "@svc/testing";
 
@@ -11,6 +11,12 @@ export interface Caller {
     input: Partial<RawInput>,
     idempotencyKey?: string,
   ): Promise<OperationOutput<O>>;
+  /** Like `call`, with the HTTP status the gateway answers the success with. */
+  callWithStatus<O extends Operation>(
+    op: O,
+    input: Partial<RawInput>,
+    idempotencyKey?: string,
+  ): Promise<{ status: number; data: OperationOutput<O> }>;
 }
 
 export async function makeCaller(backend: Backend, role: Role = "member"): Promise<Caller> {
@@ -31,16 +37,21 @@ export async function makeCaller(backend: Backend, role: Role = "member"): Promi
     actor: { kind: "apiKey", id: newId() },
     requestId: "test",
   };
+  const raw = (input: Partial<RawInput>): RawInput => ({
+    params: { projectSlug, ...input.params },
+    query: input.query ?? {},
+    body: input.body,
+    headers: input.headers ?? {},
+  });
+  const contextWith = (idempotencyKey?: string) =>
+    idempotencyKey ? { ...context, idempotencyKey } : context;
   return {
     context,
     projectSlug,
     call: (op, input, idempotencyKey) =>
-      callOperation(backend.bus, op, idempotencyKey ? { ...context, idempotencyKey } : context, {
-        params: { projectSlug, ...input.params },
-        query: input.query ?? {},
-        body: input.body,
-        headers: input.headers ?? {},
-      }),
+      callOperation(backend.bus, op, contextWith(idempotencyKey), raw(input)),
+    callWithStatus: (op, input, idempotencyKey) =>
+      callOperationWithStatus(backend.bus, op, contextWith(idempotencyKey), raw(input)),
   };
 }
 

@@ -7,11 +7,17 @@ export const busRequestSchema = z.object({
 });
 export type BusRequest = z.infer<typeof busRequestSchema>;
 
+/** A success status other than the operation's own, when a handler chose one (see `answeredWith`). */
+export const replyStatusSchema = z.union([z.literal(200), z.literal(201)]);
+export type ReplyStatus = z.infer<typeof replyStatusSchema>;
+
 export const busReplySchema = z.discriminatedUnion("ok", [
-  z.object({ ok: z.literal(true), data: z.unknown() }),
+  z.object({ ok: z.literal(true), data: z.unknown(), status: replyStatusSchema.optional() }),
   z.object({ ok: z.literal(false), error: domainErrorSchema }),
 ]);
-export type BusReply = { ok: true; data: unknown } | { ok: false; error: DomainErrorData };
+export type BusReply =
+  | { ok: true; data: unknown; status?: ReplyStatus }
+  | { ok: false; error: DomainErrorData };
 
 export type Handler = (request: BusRequest) => Promise<BusReply>;
 export type EventHandler = (payload: unknown) => void;

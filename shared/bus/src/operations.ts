@@ -15,6 +15,7 @@ import {
   type BusRequest,
   busReplySchema,
   dependencyUnavailable,
+  type ReplyStatus,
   type RequestOptions,
 } from "./bus";
 import { isDependencyUnavailable } from "./dependency-errors";
@@ -57,12 +58,29 @@ export function parseOperationInput<O extends Operation>(op: O, raw: RawInput): 
   return input as OperationInput<O>;
 }
 
+/**
+ * A handler's answer given with another success status than its operation's own: a create that
+ * found nothing to create answers 200 with what already exists rather than 201.
+ */
+export class AnsweredWith<T> {
+  constructor(
+    readonly status: ReplyStatus,
+    readonly data: T,
+  ) {}
+}
+
+export const answeredWith = <T>(status: ReplyStatus, data: T): AnsweredWith<T> =>
+  new AnsweredWith(status, data);
+
 /** Serves one operation: parses and authorises its input, calls the use-case, turns errors into data. */
 export function serveOperation<O extends Operation>(
   bus: Bus,
   op: O,
   logger: Logger,
-  handler: (input: OperationInput<O>, context: RequestContext) => Promise<OperationOutput<O>>,
+  handler: (
+    input: OperationInput<O>,
+    context: RequestContext,
+  ) => Promise<OperationOutput<O> | AnsweredWith<OperationOutput<O>>>,
 ) {
   return serveSubject(bus, op.subject, logger, async (request) => {
     authorise(op, request.context);
@@ -83,7 +101,10 @@ export function serveSubject(
 ) {
   return bus.serve(subject, async (request): Promise<BusReply> => {
     try {
-      return { ok: true, data: (await handler(request)) ?? null };
+      const answer = await handler(request);
+      if (answer instanceof AnsweredWith)
+        return { ok: true, data: answer.data ?? null, status: answer.status };
+      return { ok: true, data: answer ?? null };
     } catch (error) {
       if (error instanceof DomainError) return { ok: false, error: error.toData() };
       if (isDependencyUnavailable(error)) {
@@ -122,10 +143,19 @@ export async function callSubject(
   request: BusRequest,
   options?: RequestOptions,
 ): Promise<unknown> {
+  return (await successOf(bus, subject, request, options)).data;
+}
+
+async function successOf(
+  bus: Bus,
+  subject: string,
+  request: BusRequest,
+  options?: RequestOptions,
+): Promise<{ data: unknown; status?: ReplyStatus | undefined }> {
   const reply = busReplySchema.safeParse(await bus.request(subject, request, options));
   if (!reply.success) throw new DomainError("internal_error", "A service sent a malformed reply");
   if (!reply.data.ok) throw DomainError.fromData(reply.data.error);
-  return reply.data.data;
+  return reply.data;
 }
 
 /** Calls an operation with its raw input and validates the answer against the operation's response. */
@@ -136,14 +166,29 @@ export async function callOperation<O extends Operation>(
   input: RawInput,
   options?: RequestOptions,
 ): Promise<OperationOutput<O>> {
-  const data = await callSubject(bus, op.subject, { context, input }, options);
-  if (op.response === null) return null as OperationOutput<O>;
-  const parsed = op.response.safeParse(data);
+  return (await callOperationWithStatus(bus, op, context, input, options)).data;
+}
+
+/**
+ * Like `callOperation`, with the HTTP status of the success: the operation's `successStatus`, unless
+ * the handler answered with another (`answeredWith`).
+ */
+export async function callOperationWithStatus<O extends Operation>(
+  bus: Bus,
+  op: O,
+  context: RequestContext,
+  input: RawInput,
+  options?: RequestOptions,
+): Promise<{ status: Operation["successStatus"]; data: OperationOutput<O> }> {
+  const reply = await successOf(bus, op.subject, { context, input }, options);
+  const status = reply.status ?? op.successStatus;
+  if (op.response === null) return { status, data: null as OperationOutput<O> };
+  const parsed = op.response.safeParse(reply.data);
   if (!parsed.success) {
     throw new DomainError(
       "internal_error",
       `The ${op.operationId} service sent a reply that breaks its schema`,
     );
   }
-  return parsed.data as OperationOutput<O>;
+  return { status, data: parsed.data as OperationOutput<O> };
 }

@@ -1,4 +1,4 @@
-import { type Subscription, serveOperation } from "@svc/bus";
+import { answeredWith, type Subscription, serveOperation } from "@svc/bus";
 import { operations } from "@svc/contracts";
 import type { WriterDeps } from "../service";
 import { importTraces } from "../use-cases/import-traces";
@@ -15,8 +15,10 @@ export function rowHandlers({ bus, db, logger }: WriterDeps): Subscription[] {
     serveOperation(bus, operations.importDatasetRowsFromTraces, logger, (input, ctx) =>
       importTraces(db, ctx, input),
     ),
-    serveOperation(bus, operations.restoreDatasetVersion, logger, (input, ctx) =>
-      restoreVersion(db, ctx, input),
-    ),
+    serveOperation(bus, operations.restoreDatasetVersion, logger, async (input, ctx) => {
+      const { result, created } = await restoreVersion(db, ctx, input);
+      // Nothing was created: 200 with the current version, not the operation's 201.
+      return created ? result : answeredWith(200, result);
+    }),
   ];
 }

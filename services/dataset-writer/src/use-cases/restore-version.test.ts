@@ -181,14 +181,27 @@ describe.each(availableBackends())("restoring a version (%s)", (backendName) => 
     ]);
   });
 
-  it("answers a restore of the current version with that version and creates nothing", async () => {
+  it("answers a restore of the current version 200 with that version, and creates nothing", async () => {
     const { params, id } = await history();
     const before = await liveRows(id);
-    const result = await caller.call(operations.restoreDatasetVersion, {
-      params: { ...params, version: "5" },
+    const current = await backend.database.db
+      .selectFrom("dataset_versions")
+      .select("id")
+      .where("dataset_id", "=", id)
+      .where("version", "=", 5)
+      .executeTakeFirstOrThrow();
+    const restore = { params: { ...params, version: "5" } };
+    expect(await caller.callWithStatus(operations.restoreDatasetVersion, restore)).toEqual({
+      status: 200,
+      data: { versionId: current.id, version: 5 },
     });
-    expect(result.version).toBe(5);
-    expect(result.versionId).toHaveLength(24);
+    // The same through an Idempotency-Key, first call and retry alike.
+    for (let i = 0; i < 2; i++) {
+      expect(await caller.callWithStatus(operations.restoreDatasetVersion, restore, "k-noop")).toEqual({
+        status: 200,
+        data: { versionId: current.id, version: 5 },
+      });
+    }
     expect(await liveRows(id)).toEqual(before);
     const count = await backend.database.db
       .selectFrom("dataset_versions")
@@ -196,6 +209,21 @@ describe.each(availableBackends())("restoring a version (%s)", (backendName) => 
       .where("dataset_id", "=", id)
       .executeTakeFirstOrThrow();
     expect(Number(count.n)).toBe(5);
+    expect(
+      await backend.database.db
+        .selectFrom("datasets")
+        .select("current_version")
+        .where("id", "=", id)
+        .executeTakeFirstOrThrow(),
+    ).toEqual({ current_version: 5 });
+  });
+
+  it("answers a restore that makes a version 201, and its retry 201 with the same version", async () => {
+    const { params } = await history();
+    const restore = { params: { ...params, version: "2" } };
+    const first = await caller.callWithStatus(operations.restoreDatasetVersion, restore, "k-made");
+    expect(first).toMatchObject({ status: 201, data: { version: 6 } });
+    expect(await caller.callWithStatus(operations.restoreDatasetVersion, restore, "k-made")).toEqual(first);
   });
 
   it.each(["0", "99"])("answers 404 for version %s, changing nothing", async (version) => {

@@ -374,7 +374,7 @@ export const restoreDatasetVersion = defineOperation({
   tag: "datasets",
   summary: "Make the dataset equal to an earlier version again, as one new version",
   description:
-    "Rows, cells and deletions return to what they were at that version; only rows that differ get a new revision. Restoring the current version changes nothing and answers with the current version.",
+    "Rows, cells and deletions return to what they were at that version; only rows that differ get a new revision, and the answer is `201` with the new version. Restoring the version the dataset is already at changes nothing and creates nothing: it answers `200` (not `201`) with the current `{versionId, version}`.",
   subject: subjects.versions.restore,
   access: "member",
   params: versionPathSchema,
