@@ -4,6 +4,16 @@ import type { Role } from "./schemas/common";
 
 export type HttpMethod = "GET" | "POST" | "PATCH" | "DELETE";
 
+/** What a call does to the platform's data; MCP tool annotations state exactly this. */
+export interface OperationEffect {
+  /** Changes nothing. */
+  readOnly: boolean;
+  /** May overwrite or remove what exists (a versioned edit too: the current data changes). */
+  destructive: boolean;
+  /** Repeating the call with the same input changes nothing more (an edit that makes a new version does). */
+  idempotent: boolean;
+}
+
 /**
  * One operation of the public API, declared once. The gateway's routes, the OpenAPI document, the
  * MCP tools, the CLI and the SDKs all come from this.
@@ -36,6 +46,7 @@ export interface Operation<
   successStatus: 200 | 201 | 204;
   errors: readonly ErrorCode[];
   paginated: boolean;
+  effect: OperationEffect;
 }
 
 /** What a service receives for an operation: its parsed params, query, body and headers. */

@@ -35,11 +35,76 @@ describe("MCP tools from the operation table", () => {
     expect(definition.inputSchema.required).toEqual(["projectSlug", "datasetSlug", "rowId"]);
     expect(definition.inputSchema.additionalProperties).toBe(false);
     expect(definition.inputSchema.$schema).toBeUndefined();
-    expect(definition.annotations).toMatchObject({
+    // Each call is a new dataset version, so a repeated call is not a no-op.
+    expect(definition.annotations).toEqual({
       readOnlyHint: false,
-      destructiveHint: false,
-      idempotentHint: true,
+      destructiveHint: true,
+      idempotentHint: false,
+      openWorldHint: false,
     });
+  });
+
+  // [readOnly, destructive, idempotent] of every tool, reviewed one by one against what the operation
+  // does: a new operation fails here until someone states what it does.
+  const R = [true, false, true] as const; // reads only
+  const ADD = [false, false, false] as const; // adds something new at each call
+  const SET = [false, true, true] as const; // overwrites or removes, and a repeat changes nothing more
+  const hints: Record<string, readonly [boolean, boolean, boolean]> = {
+    getAccount: R,
+    listApiKeys: R,
+    createApiKey: ADD,
+    getApiKey: R,
+    updateApiKey: SET,
+    deleteApiKey: SET,
+    listProjects: R,
+    createProject: ADD,
+    getProject: R,
+    updateProject: SET,
+    deleteProject: SET,
+    listMembers: R,
+    addMember: ADD,
+    updateMember: SET,
+    removeMember: SET,
+    listDatasets: R,
+    createDataset: ADD,
+    getDataset: R,
+    updateDataset: SET,
+    deleteDataset: SET,
+    listDatasetRows: R,
+    getDatasetRow: R,
+    insertDatasetRows: ADD,
+    // A new version at each call, even with the same cells.
+    updateDatasetRow: [false, true, false],
+    // Rows already gone are not deleted again, and no version is made for nothing.
+    deleteDatasetRows: SET,
+    getDatasetRowHistory: R,
+    listDatasetColumns: R,
+    createDatasetColumn: ADD,
+    updateDatasetColumn: SET,
+    deleteDatasetColumn: SET,
+    restoreDatasetColumn: [false, false, true],
+    reorderDatasetColumns: SET,
+    listDatasetVersions: R,
+    getDatasetVersion: R,
+    diffDatasetVersions: R,
+    // Replaces the current data, as one more version at each call.
+    restoreDatasetVersion: [false, true, false],
+    ingestTraces: SET,
+    // A POST only because its filters travel in the body.
+    listTraces: R,
+    getTrace: R,
+    importDatasetRowsFromTraces: ADD,
+  };
+
+  it("annotates every tool truthfully: read-only, destructive and idempotent as the operation is", () => {
+    const actual = Object.fromEntries(
+      operationTools().map(({ definition: { name, annotations } }) => [
+        name,
+        [annotations.readOnlyHint, annotations.destructiveHint, annotations.idempotentHint],
+      ]),
+    );
+    expect(actual).toEqual(hints);
+    for (const { definition } of operationTools()) expect(definition.annotations.openWorldHint).toBe(false);
   });
 
   it("does not require fields that have a default", () => {
@@ -123,6 +188,7 @@ describe("MCP tools from the operation table", () => {
     successStatus: 204,
     errors: [],
     paginated: false,
+    effect: { readOnly: false, destructive: false, idempotent: false },
   });
 
   it("refuses an operation whose parts share a field name", () => {

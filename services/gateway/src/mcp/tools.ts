@@ -75,9 +75,9 @@ export function operationTool(op: Operation): OperationTool {
     description: op.description ? `${op.summary}.\n\n${op.description}` : `${op.summary}.`,
     inputSchema: { ...inputSchema, type: "object" },
     annotations: {
-      readOnlyHint: op.method === "GET",
-      destructiveHint: op.method === "DELETE",
-      idempotentHint: op.method !== "POST",
+      readOnlyHint: op.effect.readOnly,
+      destructiveHint: op.effect.destructive,
+      idempotentHint: op.effect.idempotent,
       openWorldHint: false,
     },
   };

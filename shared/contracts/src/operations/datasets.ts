@@ -186,6 +186,8 @@ export const updateDatasetRow = defineOperation({
   response: versionResultSchema,
   successStatus: 200,
   errors: ["not_found", "unknown_column", "version_mismatch"],
+  // Each call is one more dataset version, even with the same cells.
+  effect: { idempotent: false },
 });
 
 export const deleteDatasetRows = defineOperation({
@@ -297,6 +299,8 @@ export const restoreDatasetColumn = defineOperation({
   response: datasetColumnSchema,
   successStatus: 200,
   errors: ["not_found", "conflict"],
+  // Overwrites nothing, and a column brought back stays back.
+  effect: { idempotent: true },
 });
 
 export const reorderDatasetColumns = defineOperation({
@@ -313,6 +317,8 @@ export const reorderDatasetColumns = defineOperation({
   response: columnListSchema,
   successStatus: 200,
   errors: ["not_found"],
+  // Replaces the order, with the same result however often.
+  effect: { destructive: true, idempotent: true },
 });
 
 export const listDatasetVersions = defineOperation({
@@ -381,4 +387,6 @@ export const restoreDatasetVersion = defineOperation({
   response: versionResultSchema,
   successStatus: 201,
   errors: ["not_found"],
+  // Replaces the current data; a second call makes yet another version.
+  effect: { destructive: true },
 });

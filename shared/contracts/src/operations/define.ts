@@ -1,10 +1,10 @@
 import type { z } from "zod";
-import { commonErrors, type Operation } from "../operation";
+import { commonErrors, type HttpMethod, type Operation, type OperationEffect } from "../operation";
 import { emptySchema } from "../schemas/common";
 
 type Spec<P, Q, B, H, R> = Omit<
   Operation,
-  "params" | "query" | "body" | "headers" | "response" | "errors" | "paginated"
+  "params" | "query" | "body" | "headers" | "response" | "errors" | "paginated" | "effect"
 > & {
   params?: P;
   query?: Q;
@@ -15,7 +15,25 @@ type Spec<P, Q, B, H, R> = Omit<
   paginated?: boolean;
   /** A POST that only reads (a list whose filters travel in the body): it stores no idempotency key. */
   readOnly?: true;
+  /** Where a write does not do what its method says by default (see `effectOf`). */
+  effect?: Partial<Omit<OperationEffect, "readOnly">>;
 };
+
+/**
+ * A write's effect by its method, as HTTP defines them: a POST adds something new at each call; a
+ * PATCH or DELETE changes or removes what exists, and repeating it changes nothing more. An operation
+ * that differs says so (an edit that makes a new dataset version at each call is not idempotent).
+ */
+function effectOf(
+  method: HttpMethod,
+  readOnly: boolean,
+  declared: Partial<Omit<OperationEffect, "readOnly">> = {},
+): OperationEffect {
+  if (method === "GET" || readOnly) return { readOnly: true, destructive: false, idempotent: true };
+  const byMethod =
+    method === "POST" ? { destructive: false, idempotent: false } : { destructive: true, idempotent: true };
+  return { readOnly: false, ...byMethod, ...declared };
+}
 
 /**
  * Declares an operation with the defaults every operation shares (no params, no query, common errors).
@@ -29,7 +47,7 @@ export function defineOperation<
   B extends z.ZodType | null = null,
   H extends z.ZodType | null = null,
 >(spec: Spec<P, Q, B, H, R>) {
-  const { readOnly, ...rest } = spec;
+  const { readOnly, effect, ...rest } = spec;
   const idempotent = spec.method !== "GET" && !readOnly;
   const errors: Operation["errors"] = [
     ...new Set([
@@ -47,5 +65,6 @@ export function defineOperation<
     response: spec.response,
     errors,
     paginated: spec.paginated ?? false,
+    effect: effectOf(spec.method, readOnly === true, effect),
   };
 }

@@ -34,6 +34,8 @@ export const ingestTraces = defineOperation({
   response: ingestTracesResultSchema,
   successStatus: 200,
   errors: ["not_found", "payload_too_large", "unsupported_media_type"],
+  // A re-sent span replaces its earlier copy: sending the same spans again changes nothing more.
+  effect: { destructive: true, idempotent: true },
 });
 
 export const listTraces = defineOperation({
