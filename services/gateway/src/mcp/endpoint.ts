@@ -33,7 +33,9 @@ export function registerMcp(app: FastifyInstance, deps: McpDeps): void {
   const tools = new Map(operationTools().map((tool) => [tool.definition.name, tool]));
   const definitions = [...tools.values()].map((tool) => tool.definition);
 
-  app.post(MCP_PATH, async (request, reply) => {
+  const sameOrigin = { onRequest: refuseForeignOrigin(deps) };
+
+  app.post(MCP_PATH, sameOrigin, async (request, reply) => {
     const context = await authenticate(deps, request, reply);
     if (!context) return reply;
 
@@ -74,8 +76,39 @@ export function registerMcp(app: FastifyInstance, deps: McpDeps): void {
         id: null,
       });
   };
-  app.get(MCP_PATH, notAllowed);
-  app.delete(MCP_PATH, notAllowed);
+  app.get(MCP_PATH, sameOrigin, notAllowed);
+  app.delete(MCP_PATH, sameOrigin, notAllowed);
+}
+
+/**
+ * The streamable HTTP transport requires it: a request with an `Origin` (one a browser sent) must come
+ * from this server's own origin, else 403, so that a page of another site, or one that reached this
+ * server through DNS rebinding, cannot drive the endpoint. Agents outside browsers send no Origin.
+ */
+function refuseForeignOrigin(deps: McpDeps) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const origin = request.headers.origin;
+    if (origin === undefined) return;
+    const own = new URL(deps.publicUrl(request)).origin;
+    if (originOf(origin) === own) return;
+    return sendError(
+      request,
+      reply,
+      new DomainError(
+        "forbidden",
+        `Requests from the web page origin ${JSON.stringify(origin.slice(0, 200))} may not use the MCP endpoint; only ${own} or clients that send no Origin may`,
+      ),
+    );
+  };
+}
+
+/** The serialised origin, so that `HTTPS://Host:443` and `https://host` compare equal; "null" has none. */
+function originOf(value: string): string | undefined {
+  try {
+    return new URL(value).origin;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
