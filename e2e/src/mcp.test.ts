@@ -122,11 +122,15 @@ describe.each(targets())("MCP agent connection (%s)", (_name, start) => {
       agent = await connectAgent(target.ownerKey, "member");
     });
 
-    it("registered itself, and asked for the code with PKCE S256 and the resource", () => {
+    it("registered itself, and asked for the code with PKCE S256 and the resource", async () => {
       expect(agent.provider.client?.client_id).toMatch(/^svc_client_/);
       const url = agent.provider.authorizationUrl;
       expect(url?.searchParams.get("code_challenge_method")).toBe("S256");
       expect(url?.searchParams.get("resource")).toBe(base);
+      // The consent form posts to an absolute address, so that it works behind a path prefix too.
+      if (!url) throw new Error("no authorization URL");
+      const page = await fetch(url);
+      expect(parseConsentForm(await page.text()).action).toBe(`${base}/oauth/authorize`);
       expect(agent.provider.saved).toMatchObject({
         access_token: expect.stringMatching(/^svc_at_/),
         refresh_token: expect.stringMatching(/^svc_rt_/),
@@ -155,6 +159,33 @@ describe.each(targets())("MCP agent connection (%s)", (_name, start) => {
       const list = tools.find((tool) => tool.name === "listDatasetRows");
       expect(list?.inputSchema.required).toEqual(["projectSlug", "datasetSlug"]);
       expect(list?.annotations?.readOnlyHint).toBe(true);
+      // Each call makes a new version: an agent must not take a repeat for a no-op.
+      expect(update?.annotations).toEqual({
+        readOnlyHint: false,
+        destructiveHint: true,
+        idempotentHint: false,
+        openWorldHint: false,
+      });
+    });
+
+    it("refuses a browser page of another origin with 403, whatever its token", async () => {
+      const token = agent.provider.saved?.access_token ?? "";
+      const send = (origin?: string) =>
+        fetch(mcpUrl, {
+          method: "POST",
+          headers: {
+            authorization: `Bearer ${token}`,
+            "content-type": "application/json",
+            accept: "application/json, text/event-stream",
+            ...(origin ? { origin } : {}),
+          },
+          body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+        });
+      const foreign = await send("https://evil.example");
+      expect(foreign.status).toBe(403);
+      expect(await foreign.json()).toMatchObject({ code: "forbidden" });
+      expect((await send(new URL(base).origin)).status).toBe(200);
+      expect((await send()).status).toBe(200);
     });
 
     it("calls listDatasetRows", async () => {

@@ -2,12 +2,7 @@ import { randomUUID, timingSafeEqual } from "node:crypto";
 import { type Bus, callSubject } from "@svc/bus";
 import { buildOpenApiDocument, DomainError, pingSubjects } from "@svc/contracts";
 import { type Logger, tagHttpRequest } from "@svc/telemetry";
-import Fastify, {
-  type FastifyBaseLogger,
-  type FastifyInstance,
-  type FastifyRequest,
-  LogController,
-} from "fastify";
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from "fastify";
 import type { GatewayOptions } from "./config";
 import { CredentialCache } from "./credential-cache";
 import { sendError, toDomainError } from "./errors";
@@ -15,6 +10,7 @@ import { shedLoadAbove } from "./load-shedding";
 import { registerMcp } from "./mcp/endpoint";
 import { registerOAuthRoutes } from "./oauth/routes";
 import { acceptOtlpExporters } from "./otlp";
+import { publicUrlOf } from "./public-url";
 import { registerOperations } from "./routes";
 
 export interface GatewayDeps {
@@ -129,7 +125,7 @@ export function buildGateway({ bus, logger, options }: GatewayDeps): Gateway {
     timeoutMs,
     isOperator: operatorCheck(options.SVC_ADMIN_TOKEN),
   });
-  const publicUrl = publicUrlOf(options.SVC_PUBLIC_URL);
+  const publicUrl = publicUrlOf(options);
   registerOAuthRoutes(app, { bus, timeoutMs, publicUrl });
   registerMcp(app, { bus, credentials, timeoutMs, publicUrl });
 
@@ -158,15 +154,6 @@ async function pingServices(bus: Bus, requestId: string): Promise<Record<string,
     }),
   );
   return Object.fromEntries(entries);
-}
-
-/**
- * The address clients reach the gateway at, for OAuth metadata: SVC_PUBLIC_URL when set (behind a proxy
- * that rewrites Host or terminates TLS), else the request's own protocol and Host.
- */
-function publicUrlOf(configured: string | undefined): (request: FastifyRequest) => string {
-  if (configured) return () => configured;
-  return (request) => `${request.protocol}://${request.host}`;
 }
 
 /** Compares in constant time; undefined when the operator route is disabled. */

@@ -23,6 +23,13 @@ export const gatewayOptionsSchema = z.object({
     .transform((url) => url.replace(/\/+$/, ""))
     .optional()
     .describe("The address clients use, for OAuth metadata; derived from each request's Host when unset"),
+  SVC_TRUST_PROXY: z
+    .enum(["true", "false"], { error: 'must be "true" or "false"' })
+    .default("false")
+    .transform((value) => value === "true")
+    .describe(
+      '"true" behind a proxy that sets X-Forwarded-Proto and X-Forwarded-Host: OAuth metadata then uses them when SVC_PUBLIC_URL is unset',
+    ),
 });
 export type GatewayOptions = z.output<typeof gatewayOptionsSchema>;
 

@@ -9,9 +9,11 @@ const request = {
   state: `"><img src=x onerror=alert(1)>`,
 };
 
+const options = { action: "https://svc.example.com/prefix/oauth/authorize" };
+
 describe("the consent page", () => {
   it("escapes everything a client controls", () => {
-    const html = consentPage(request);
+    const html = consentPage(request, options);
     expect(html).not.toContain("<script>");
     expect(html).not.toContain("<img");
     expect(html).toContain("&#60;script&#62;alert(&#34;x&#34;)&#60;/script&#62;");
@@ -20,8 +22,8 @@ describe("the consent page", () => {
   });
 
   it("posts back every parameter of the request, a key field and the four roles", () => {
-    const html = consentPage({ ...request, scope: "mcp", resource: "https://svc.example.com" });
-    expect(html).toContain('<form method="post" action="/oauth/authorize"');
+    const html = consentPage({ ...request, scope: "mcp", resource: "https://svc.example.com" }, options);
+    expect(html).toContain('<form method="post" action="https://svc.example.com/prefix/oauth/authorize"');
     for (const name of [
       "client_id",
       "redirect_uri",
@@ -41,15 +43,20 @@ describe("the consent page", () => {
     expect(html).toContain('value="deny"');
   });
 
+  it("escapes the form's action", () => {
+    const html = consentPage(request, { action: 'https://svc.example.com/"><script>/oauth/authorize' });
+    expect(html).toContain('action="https://svc.example.com/&#34;&#62;&#60;script&#62;/oauth/authorize"');
+  });
+
   it("shows an error above the form and keeps the chosen role", () => {
-    const html = consentPage(request, { error: "That API key is <not> valid", role: "viewer" });
+    const html = consentPage(request, { ...options, error: "That API key is <not> valid", role: "viewer" });
     expect(html).toContain('role="alert">That API key is &#60;not&#62; valid</div>');
     expect(html).toContain('<option value="viewer" selected>');
     expect(html).not.toContain('<option value="member" selected>');
   });
 
   it("leaves out parameters that were not sent", () => {
-    const html = consentPage({ ...request, clientName: null, state: undefined } as never);
+    const html = consentPage({ ...request, clientName: null, state: undefined } as never, options);
     expect(html).not.toContain('name="state"');
     expect(html).toContain("An application");
   });

@@ -37,6 +37,11 @@ const hidden = (name: string, value: string | undefined): string =>
   value === undefined ? "" : `<input type="hidden" name="${name}" value="${escapeHtml(value)}">`;
 
 export interface ConsentPageOptions {
+  /**
+   * Where the form posts: absolute, from the public URL, so that it still reaches the authorization
+   * endpoint when a proxy serves the gateway under a path prefix.
+   */
+  action: string;
   /** Shown above the form, after a failed attempt. */
   error?: string;
   role?: Role;
@@ -47,7 +52,7 @@ export interface ConsentPageOptions {
  * pastes an API key of the organisation the agent may use, and picks the role to grant (at most the
  * key's own; the auth service checks).
  */
-export function consentPage(request: CheckedAuthorization, options: ConsentPageOptions = {}): string {
+export function consentPage(request: CheckedAuthorization, options: ConsentPageOptions): string {
   const client = request.clientName ?? "An application";
   const selected = options.role ?? "member";
   const roleOptions = roles
@@ -61,7 +66,7 @@ ${error}
 <div class="box">
 <p><strong>${escapeHtml(client)}</strong> asks to use the svc API on your behalf, through the Model Context Protocol.
 When you approve, you will be sent back to <code>${escapeHtml(request.redirectUri)}</code>.</p>
-<form method="post" action="/oauth/authorize" autocomplete="off">
+<form method="post" action="${escapeHtml(options.action)}" autocomplete="off">
 ${hidden("client_id", request.clientId)}
 ${hidden("redirect_uri", request.redirectUri)}
 ${hidden("response_type", "code")}

@@ -98,7 +98,7 @@ function resourceMetadata(base: string, path: string) {
 function authorizationServerMetadata(base: string) {
   return {
     issuer: base,
-    authorization_endpoint: `${base}/oauth/authorize`,
+    authorization_endpoint: authorizationEndpoint(base),
     token_endpoint: `${base}/oauth/token`,
     registration_endpoint: `${base}/oauth/register`,
     revocation_endpoint: `${base}/oauth/revoke`,
@@ -112,11 +112,13 @@ function authorizationServerMetadata(base: string) {
   };
 }
 
+const authorizationEndpoint = (base: string): string => `${base}/oauth/authorize`;
+
 async function showConsent(deps: OAuthRouteDeps, request: FastifyRequest, reply: FastifyReply) {
   const authorization = fields(authorizationRequestSchema, request.query);
   try {
     const checked = await check(deps, request, authorization);
-    return html(reply, 200, consentPage(checked));
+    return html(reply, 200, consentPage(checked, { action: authorizationEndpoint(deps.publicUrl(request)) }));
   } catch (error) {
     return refuse(deps, request, reply, authorization, error);
   }
@@ -160,7 +162,11 @@ async function answerConsent(deps: OAuthRouteDeps, request: FastifyRequest, repl
       return html(
         reply,
         errorStatus[error.code],
-        consentPage(checked, { error: error.message, ...(role.success ? { role: role.data } : {}) }),
+        consentPage(checked, {
+          action: authorizationEndpoint(base),
+          error: error.message,
+          ...(role.success ? { role: role.data } : {}),
+        }),
       );
     }
     return refuse(deps, request, reply, authorization, error);
