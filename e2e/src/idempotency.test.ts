@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Client, client } from "./http";
@@ -112,6 +113,61 @@ describe.each(targets())("Idempotency-Key through the gateway (%s)", (_name, sta
     expect(retried.body.id).toBe(created.body.id);
   });
 
+  it("stores a retried OTLP export once, and refuses the key with another export", async () => {
+    const project = base.split("/")[3] as string;
+    const traceId = randomBytes(16).toString("hex");
+    const spanId = randomBytes(8).toString("hex");
+    const span = (name: string) => exportOf(traceId, spanId, name);
+    const headers = { "x-svc-project": project, "idempotency-key": "export-once" };
+    const first = await api.post("/v1/traces", span("first copy"), headers);
+    expect(first.status).toBe(200);
+    // The span is re-sent by a later export; replaying the first must not bring the first copy back.
+    expect((await api.post("/v1/traces", span("second copy"), { "x-svc-project": project })).status).toBe(
+      200,
+    );
+
+    const retry = await api.post("/v1/traces", span("first copy"), headers);
+
+    expect(retry.status).toBe(200);
+    expect(retry.body).toEqual(first.body);
+    const trace = await api.get<{ spanCount: number; rootSpanName: string }>(
+      `/v1/projects/${project}/traces/${traceId}`,
+    );
+    expect(trace.body).toMatchObject({ spanCount: 1, rootSpanName: "second copy" });
+    const otherTrace = randomBytes(16).toString("hex");
+    const reused = await api.post<{ code: string }>(
+      "/v1/traces",
+      exportOf(otherTrace, randomBytes(8).toString("hex"), "other"),
+      headers,
+    );
+    expect(reused.status).toBe(409);
+    expect(reused.body.code).toBe("idempotency_key_reused");
+    expect((await api.get(`/v1/projects/${project}/traces/${otherTrace}`)).status).toBe(404);
+  });
+
+  it("makes one organisation for a retried operator creation, and refuses the key with another name", async () => {
+    const operator = client(target.baseUrl, target.adminToken);
+    const name = `Once ${randomBytes(3).toString("hex")}`;
+    const headers = { "idempotency-key": `org-${name.replace(" ", "-")}` };
+    const first = await operator.post<{ organization: { id: string }; apiKey: { token: string } }>(
+      "/v1/organizations",
+      { name },
+      headers,
+    );
+    const retry = await operator.post("/v1/organizations", { name }, headers);
+
+    expect(first.status).toBe(201);
+    expect(retry.status).toBe(201);
+    expect(retry.body).toEqual(first.body);
+    const account = await client(target.baseUrl, first.body.apiKey.token).get<{
+      organization: { id: string };
+    }>("/v1/account");
+    expect(account.body.organization.id).toBe(first.body.organization.id);
+    const reused = await operator.post<{ code: string }>("/v1/organizations", { name: `${name} 2` }, headers);
+    expect(reused.status).toBe(409);
+    expect(reused.body.code).toBe("idempotency_key_reused");
+  });
+
   it("refuses a malformed Idempotency-Key", async () => {
     const response = await api.patch<{ code: string }>(
       `${base}/rows/q1`,
@@ -122,3 +178,28 @@ describe.each(targets())("Idempotency-Key through the gateway (%s)", (_name, sta
     expect(response.body.code).toBe("validation_failed");
   });
 });
+
+/** An OTLP/HTTP JSON export of one root span. */
+function exportOf(traceId: string, spanId: string, name: string) {
+  return {
+    resourceSpans: [
+      {
+        scopeSpans: [
+          {
+            scope: { name: "retries" },
+            spans: [
+              {
+                traceId,
+                spanId,
+                name,
+                kind: 1,
+                startTimeUnixNano: "1714564800000000000",
+                endTimeUnixNano: "1714564801000000000",
+              },
+            ],
+          },
+        ],
+      },
+    ],
+  };
+}
