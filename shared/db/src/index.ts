@@ -5,3 +5,4 @@ export * from "./json";
 export * from "./migrate";
 export type * from "./schema";
 export * from "./traces";
+export * from "./unique-violation";

@@ -5,6 +5,7 @@ import * as traces from "./migrations/0004-traces";
 import * as members from "./migrations/0005-members";
 import * as oauth from "./migrations/0006-oauth";
 import * as deferredLiveRevision from "./migrations/0007-deferred-live-revision";
+import * as datasetNames from "./migrations/0008-dataset-names";
 import type { Database } from "./schema";
 
 /** Migrations in order. A new one is a new file here; a landed one is never edited. */
@@ -15,6 +16,7 @@ const migrations: Record<string, Migration> = {
   "0005-members": members,
   "0006-oauth": oauth,
   "0007-deferred-live-revision": deferredLiveRevision,
+  "0008-dataset-names": datasetNames,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

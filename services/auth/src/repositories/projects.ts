@@ -1,8 +1,7 @@
 import { DomainError } from "@svc/contracts";
-import type { Database } from "@svc/db";
+import { type Database, isUniqueViolation } from "@svc/db";
 import { type Kysely, sql } from "kysely";
 import type { Position } from "../domain/cursor";
-import { isUniqueViolation } from "./unique-violation";
 
 export interface ProjectRecord {
   id: string;

@@ -1,5 +1,5 @@
 import { DomainError } from "@svc/contracts";
-import type { Database } from "@svc/db";
+import { type Database, isUniqueViolation } from "@svc/db";
 import { type Kysely, sql, type Transaction } from "kysely";
 
 export type Db = Kysely<Database> | Transaction<Database>;
@@ -102,6 +102,20 @@ export async function existsDatasetSlug(db: Db, projectId: string, slug: string)
     .where("slug", "=", slug)
     .executeTakeFirst();
   return row !== undefined;
+}
+
+/** Which uniqueness rule of a project's datasets a write broke, if it broke one. */
+export type DatasetClash = "name" | "slug";
+
+/**
+ * The clash a unique violation reports: `(project_id, lower(name))` or `(project_id, slug)`. The
+ * database is the judge of uniqueness: a name taken by a transaction that committed after the
+ * caller checked still ends here, never in a driver error.
+ */
+export function datasetClashOf(error: unknown): DatasetClash | undefined {
+  if (isUniqueViolation(error, "datasets_project_name")) return "name";
+  if (isUniqueViolation(error, "datasets_project_slug")) return "slug";
+  return undefined;
 }
 
 export async function insertDataset(

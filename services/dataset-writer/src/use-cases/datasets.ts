@@ -13,6 +13,7 @@ import { insertBuiltinColumns, listColumns, toContractColumn } from "../reposito
 import {
   type DatasetRecord,
   type Db,
+  datasetClashOf,
   deleteDataset as deleteDatasetRecord,
   existsDatasetName,
   existsDatasetSlug,
@@ -49,6 +50,25 @@ const nameTaken = (name: string) =>
     },
   );
 
+const slugTaken = (name: string, slug: string) =>
+  new DomainError(
+    "conflict",
+    `The name "${name}" makes the slug "${slug}", which another dataset of this project has; choose another name`,
+    { name, slug },
+  );
+
+/** Runs a write that may break a uniqueness rule, and turns that into the matching 409. */
+async function refusingClashes<T>(name: string, slug: string, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    const clash = datasetClashOf(error);
+    if (clash === "name") throw nameTaken(name);
+    if (clash === "slug") throw slugTaken(name, slug);
+    throw error;
+  }
+}
+
 export async function createDataset(
   db: Kysely<Database>,
   context: RequestContext,
@@ -59,21 +79,20 @@ export async function createDataset(
   return runIdempotent(db, idempotencyOf(context, operations.createDataset, input), async (trx) => {
     const projectId = await findProjectId(trx, organizationId, params.projectSlug);
     const slug = slugify(body.name);
-    if (
-      (await existsDatasetName(trx, projectId, body.name)) ||
-      (await existsDatasetSlug(trx, projectId, slug))
-    ) {
-      throw nameTaken(body.name);
-    }
+    // Checked first for the common case; the unique indexes settle a race with a concurrent create.
+    if (await existsDatasetName(trx, projectId, body.name)) throw nameTaken(body.name);
+    if (await existsDatasetSlug(trx, projectId, slug)) throw slugTaken(body.name, slug);
     const id = newId();
-    await insertDataset(trx, {
-      id,
-      organizationId,
-      projectId,
-      slug,
-      name: body.name,
-      description: body.description ?? null,
-    });
+    await refusingClashes(body.name, slug, () =>
+      insertDataset(trx, {
+        id,
+        organizationId,
+        projectId,
+        slug,
+        name: body.name,
+        description: body.description ?? null,
+      }),
+    );
     await insertBuiltinColumns(trx, id);
     return toDataset(
       trx,
@@ -94,7 +113,9 @@ export async function updateDataset(
     if (body.name !== undefined && (await existsDatasetName(trx, dataset.projectId, body.name, dataset.id))) {
       throw nameTaken(body.name);
     }
-    await updateDatasetRecord(trx, dataset.id, body);
+    await refusingClashes(body.name ?? dataset.name, dataset.slug, () =>
+      updateDatasetRecord(trx, dataset.id, body),
+    );
     return toDataset(trx, await findDataset(trx, ref));
   });
 }
