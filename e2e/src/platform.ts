@@ -14,7 +14,10 @@ export type ServiceName = "auth" | "dataset-writer" | "reader" | "trace-ingest" 
 export interface RunningProcess {
   name: string;
   child: ChildProcess;
+  /** The last 200 chunks of stdout and stderr, for messages about a failure. */
   output: string[];
+  /** Everything the process wrote to stdout and stderr, in order, for tests that must read all of it. */
+  transcript: string[];
   exited: Promise<number | null>;
 }
 
@@ -56,14 +59,17 @@ export function spawnNode(name: string, file: string, env: Record<string, string
     stdio: ["ignore", "pipe", "pipe"],
   });
   const output: string[] = [];
+  const transcript: string[] = [];
   const keep = (chunk: Buffer) => {
-    output.push(chunk.toString());
+    const text = chunk.toString();
+    output.push(text);
+    transcript.push(text);
     if (output.length > 200) output.shift();
   };
   child.stdout?.on("data", keep);
   child.stderr?.on("data", keep);
   const exited = new Promise<number | null>((resolveExit) => child.once("exit", (code) => resolveExit(code)));
-  return { name, child, output, exited };
+  return { name, child, output, transcript, exited };
 }
 
 export async function waitFor<T>(

@@ -3,7 +3,16 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { realInfra } from "@svc/testing";
-import { freePort, GENEROUS_RATE_LIMITS, root, spawnNode, startPlatform, waitReady } from "./platform";
+import {
+  freePort,
+  GENEROUS_RATE_LIMITS,
+  type PlatformOptions,
+  type RunningProcess,
+  root,
+  spawnNode,
+  startPlatform,
+  waitReady,
+} from "./platform";
 
 /** A running platform reached only over HTTP, whichever way it runs. */
 export interface Target {
@@ -12,12 +21,15 @@ export interface Target {
   ownerKey: string;
   /** The operator token (`SVC_ADMIN_TOKEN`) of `POST /v1/organizations`. */
   adminToken: string;
+  /** Its processes: one when embedded, one per service when distributed. */
+  processes: RunningProcess[];
   /** Creates another organisation and returns its owner key (distributed only has the operator route). */
   newOrganizationKey(): Promise<string>;
   stop(): Promise<void>;
 }
 
-export async function startEmbedded(): Promise<Target> {
+/** The embedded server; `env` adds to or overrides its environment (LOG_LEVEL is warn by default). */
+export async function startEmbedded(env: Record<string, string> = {}): Promise<Target> {
   const dataDir = mkdtempSync(join(tmpdir(), "svc-e2e-"));
   const port = await freePort();
   const ownerKey = `svc_${randomBytes(24).toString("base64url")}`;
@@ -29,6 +41,7 @@ export async function startEmbedded(): Promise<Target> {
     SVC_ADMIN_TOKEN: adminToken,
     LOG_LEVEL: "warn",
     ...GENEROUS_RATE_LIMITS,
+    ...env,
   });
   const baseUrl = `http://127.0.0.1:${port}`;
   await waitReady(baseUrl).catch((error: unknown) => {
@@ -39,6 +52,7 @@ export async function startEmbedded(): Promise<Target> {
     baseUrl,
     ownerKey,
     adminToken,
+    processes: [proc],
     newOrganizationKey: () => createOrganization(baseUrl, adminToken),
     stop: async () => {
       proc.child.kill("SIGTERM");
@@ -48,13 +62,14 @@ export async function startEmbedded(): Promise<Target> {
   };
 }
 
-export async function startDistributed(): Promise<Target> {
-  const platform = await startPlatform();
+export async function startDistributed(options: PlatformOptions = {}): Promise<Target> {
+  const platform = await startPlatform(options);
   return {
     name: "distributed",
     baseUrl: platform.baseUrl,
     ownerKey: platform.ownerKey,
     adminToken: platform.adminToken,
+    processes: platform.processes,
     newOrganizationKey: () => createOrganization(platform.baseUrl, platform.adminToken),
     stop: () => platform.stop(),
   };
@@ -73,7 +88,7 @@ export async function createOrganization(baseUrl: string, adminToken: string): P
 
 /** Both ways the platform runs, when this machine can run both. */
 export function targets(): [string, () => Promise<Target>][] {
-  const list: [string, () => Promise<Target>][] = [["embedded", startEmbedded]];
-  if (realInfra()) list.push(["distributed", startDistributed]);
+  const list: [string, () => Promise<Target>][] = [["embedded", () => startEmbedded()]];
+  if (realInfra()) list.push(["distributed", () => startDistributed()]);
   return list;
 }
