@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { openDatabase } from "@svc/db";
 import { sql } from "kysely";
-import { startPlatform } from "../../e2e/src/platform";
+import { GENEROUS_RATE_LIMITS, startPlatform } from "../../e2e/src/platform";
 import { type LoadResult, load } from "./load";
 import { measure } from "./measure";
 import { pgbenchEdits } from "./pgbench";
@@ -22,7 +22,8 @@ const DEEP_PAGES = Number(process.env.BENCH_DEEP_PAGES ?? 1000);
 
 const platform = await startPlatform({
   writers: 2,
-  gatewayEnv: { LOG_LEVEL: "warn" },
+  // 32 clients on one key: limits far above the load, so that the limiter's cost is measured, not its refusals.
+  gatewayEnv: { LOG_LEVEL: "warn", ...GENEROUS_RATE_LIMITS },
 });
 const handle = await openDatabase({ url: platform.databaseUrl, poolSize: 2 });
 const db = handle.db;

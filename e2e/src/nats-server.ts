@@ -9,7 +9,8 @@ const NATS_SERVER = process.env.NATS_SERVER_BIN ?? "/usr/sbin/nats-server";
 
 /**
  * A NATS server of the test's own, on loopback, with JetStream in a temporary directory: a test may
- * kill and restart it without disturbing the server that other tests share.
+ * kill and restart it without disturbing the server that other tests share. Without JetStream, it is
+ * a server on which the gateways' shared rate-limit store is down while the bus works.
  */
 export class PrivateNats {
   private child: ChildProcess | undefined;
@@ -17,15 +18,16 @@ export class PrivateNats {
   private constructor(
     readonly port: number,
     private readonly storeDir: string,
+    private readonly jetstream: boolean,
   ) {}
 
   /** A server with its port and store chosen, not started yet: `restart` starts it. */
-  static async create(): Promise<PrivateNats> {
-    return new PrivateNats(await freePort(), mkdtempSync(join(tmpdir(), "svc-nats-")));
+  static async create({ jetstream = true } = {}): Promise<PrivateNats> {
+    return new PrivateNats(await freePort(), mkdtempSync(join(tmpdir(), "svc-nats-")), jetstream);
   }
 
-  static async start(): Promise<PrivateNats> {
-    const nats = await PrivateNats.create();
+  static async start(options: { jetstream?: boolean } = {}): Promise<PrivateNats> {
+    const nats = await PrivateNats.create(options);
     await nats.restart();
     return nats;
   }
@@ -37,13 +39,10 @@ export class PrivateNats {
   /** Starts the server again on the same port and store, and waits until it accepts connections. */
   async restart(): Promise<void> {
     if (this.child && this.child.exitCode === null && this.child.signalCode === null) return;
-    const child = spawn(
-      NATS_SERVER,
-      ["-a", "127.0.0.1", "-p", String(this.port), "-js", "-sd", this.storeDir],
-      {
-        stdio: "ignore",
-      },
-    );
+    const jetstream = this.jetstream ? ["-js", "-sd", this.storeDir] : [];
+    const child = spawn(NATS_SERVER, ["-a", "127.0.0.1", "-p", String(this.port), ...jetstream], {
+      stdio: "ignore",
+    });
     this.child = child;
     await waitFor(`nats-server on port ${this.port}`, () => accepts(this.port), 10_000);
   }

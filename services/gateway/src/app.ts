@@ -3,20 +3,27 @@ import { type Bus, callSubject } from "@svc/bus";
 import { buildOpenApiDocument, DomainError, pingSubjects } from "@svc/contracts";
 import { type Logger, tagHttpRequest } from "@svc/telemetry";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from "fastify";
-import type { GatewayOptions } from "./config";
+import { type GatewayOptions, rateLimitsOf } from "./config";
 import { CredentialCache } from "./credential-cache";
 import { sendError, toDomainError } from "./errors";
 import { shedLoadAbove } from "./load-shedding";
 import { registerMcp } from "./mcp/endpoint";
 import { registerOAuthRoutes } from "./oauth/routes";
+import { clientAddressOf, throttleOAuthClients } from "./oauth-throttle";
 import { acceptOtlpExporters } from "./otlp";
 import { publicUrlOf } from "./public-url";
+import { type BucketStore, MemoryBucketStore, RateLimiter } from "./rate-limit";
 import { registerOperations } from "./routes";
 
 export interface GatewayDeps {
   bus: Bus;
   logger: Logger;
   options: GatewayOptions;
+  /**
+   * Where rate-limit buckets live: shared by every replica (NATS key-value) when there are several;
+   * this process's memory by default, right for the embedded platform's single gateway.
+   */
+  rateLimitStore?: BucketStore;
 }
 
 export interface Gateway {
@@ -28,7 +35,7 @@ export interface Gateway {
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** The HTTP face of the platform. Only `main.ts` listens; tests use `app.inject()`. */
-export function buildGateway({ bus, logger, options }: GatewayDeps): Gateway {
+export function buildGateway({ bus, logger, options, rateLimitStore }: GatewayDeps): Gateway {
   const app = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
     // One line per request, written by the onResponse hook below with the fields that matter.
@@ -72,6 +79,12 @@ export function buildGateway({ bus, logger, options }: GatewayDeps): Gateway {
     tagHttpRequest(request.routeOptions.url, request.id);
   });
   shedLoadAbove(app, options.SVC_GATEWAY_MAX_IN_FLIGHT);
+  const rateLimiter = new RateLimiter(
+    rateLimitStore ?? new MemoryBucketStore(),
+    rateLimitsOf(options),
+    logger,
+  );
+  throttleOAuthClients(app, rateLimiter, clientAddressOf(options.SVC_TRUST_PROXY));
   app.addHook("onResponse", async (request, reply) => {
     request.log.info(
       {
@@ -123,11 +136,12 @@ export function buildGateway({ bus, logger, options }: GatewayDeps): Gateway {
     bus,
     credentials,
     timeoutMs,
+    rateLimiter,
     isOperator: operatorCheck(options.SVC_ADMIN_TOKEN),
   });
   const publicUrl = publicUrlOf(options);
   registerOAuthRoutes(app, { bus, timeoutMs, publicUrl });
-  registerMcp(app, { bus, credentials, timeoutMs, publicUrl });
+  registerMcp(app, { bus, credentials, timeoutMs, rateLimiter, publicUrl });
 
   return {
     app,

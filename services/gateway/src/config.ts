@@ -1,6 +1,21 @@
 import { busEnvSchema } from "@svc/bus";
 import { loadEnv, logEnvSchema, shutdownEnvSchema } from "@svc/telemetry";
 import { z } from "zod";
+import type { RateLimits } from "./rate-limit";
+
+const perSecond = (fallback: number, what: string) =>
+  z.coerce
+    .number()
+    .positive("must be a number of requests per second above 0 (fractions allowed)")
+    .default(fallback)
+    .describe(`Sustained requests per second ${what}`);
+const burst = (fallback: number, what: string) =>
+  z.coerce
+    .number()
+    .int()
+    .min(1, "must be a whole number of requests, at least 1")
+    .default(fallback)
+    .describe(`Requests ${what} allowed at once before the sustained rate applies`);
 
 /** What the gateway itself needs, whether it runs alone or inside the embedded process. */
 export const gatewayOptionsSchema = z.object({
@@ -30,8 +45,37 @@ export const gatewayOptionsSchema = z.object({
     .describe(
       '"true" behind a proxy that sets X-Forwarded-Proto and X-Forwarded-Host: OAuth metadata then uses them when SVC_PUBLIC_URL is unset',
     ),
+  SVC_RATE_LIMIT_ENABLED: z
+    .enum(["true", "false"], { error: 'must be "true" or "false"' })
+    .default("true")
+    .transform((value) => value === "true")
+    .describe('"false" turns every rate limit off'),
+  SVC_RATE_LIMIT_KEY_PER_SECOND: perSecond(100, "per API key or OAuth grant"),
+  SVC_RATE_LIMIT_KEY_BURST: burst(200, "per API key or OAuth grant"),
+  SVC_RATE_LIMIT_ORG_PER_SECOND: perSecond(500, "per organisation, all its credentials together"),
+  SVC_RATE_LIMIT_ORG_BURST: burst(1000, "per organisation"),
+  SVC_RATE_LIMIT_OAUTH_PER_SECOND: perSecond(0.5, "per client address on /oauth/register and /oauth/token"),
+  SVC_RATE_LIMIT_OAUTH_BURST: burst(30, "per client address on /oauth/register and /oauth/token"),
 });
 export type GatewayOptions = z.output<typeof gatewayOptionsSchema>;
+
+/** The limits the options describe; none at all when SVC_RATE_LIMIT_ENABLED is "false". */
+export function rateLimitsOf(options: GatewayOptions): RateLimits {
+  if (!options.SVC_RATE_LIMIT_ENABLED) {
+    return { perKey: undefined, perOrganization: undefined, perClientIp: undefined };
+  }
+  return {
+    perKey: { perSecond: options.SVC_RATE_LIMIT_KEY_PER_SECOND, burst: options.SVC_RATE_LIMIT_KEY_BURST },
+    perOrganization: {
+      perSecond: options.SVC_RATE_LIMIT_ORG_PER_SECOND,
+      burst: options.SVC_RATE_LIMIT_ORG_BURST,
+    },
+    perClientIp: {
+      perSecond: options.SVC_RATE_LIMIT_OAUTH_PER_SECOND,
+      burst: options.SVC_RATE_LIMIT_OAUTH_BURST,
+    },
+  };
+}
 
 export const listenEnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),

@@ -6,11 +6,14 @@ const telemetry = await startTelemetry({ service: "gateway" });
 const { connectBus } = await import("@svc/bus");
 const { buildGateway } = await import("./app");
 const { loadConfig } = await import("./config");
+const { KvBucketStore } = await import("./rate-limit");
 
 const config = loadConfig();
 const logger = createLogger({ service: "gateway", level: config.LOG_LEVEL });
 const bus = await connectBus(config, "gateway", logger);
-const gateway = buildGateway({ bus, logger, options: config });
+// Every replica draws on the same buckets, kept beside the subjects of the same installation.
+const rateLimitStore = new KvBucketStore(bus.connection, `${config.SVC_BUS_PREFIX ?? "svc"}_rate_limits`);
+const gateway = buildGateway({ bus, logger, options: config, rateLimitStore });
 // A burst of new connections waits in the kernel, not refused for want of room in the accept queue.
 await gateway.app.listen({ port: config.PORT, host: config.HOST, backlog: 4096 });
 

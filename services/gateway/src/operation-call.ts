@@ -6,16 +6,19 @@ import {
   type RequestContext,
   roleAtLeast,
 } from "@svc/contracts";
+import { type RateLimiter, rateLimitedError } from "./rate-limit";
 
 export interface OperationCallDeps {
   bus: Bus;
   timeoutMs: number;
+  rateLimiter: RateLimiter;
 }
 
 /**
  * The one path every call of an operation takes once its caller is known, whether it came as an HTTP
- * request or as an MCP tool call: role check, validation against the operation's schemas, then one bus
- * request. Rate limits, when there are any, belong here too, so that no surface can skip them.
+ * request or as an MCP tool call: rate limits, role check, validation against the operation's schemas,
+ * then one bus request. Limits come first, so that a client past its limit costs nothing more, and
+ * here, so that no surface can skip them.
  */
 export async function invokeOperation<O extends Operation>(
   deps: OperationCallDeps,
@@ -23,9 +26,17 @@ export async function invokeOperation<O extends Operation>(
   context: RequestContext,
   raw: RawInput,
 ): Promise<OperationOutput<O>> {
+  await enforceRateLimits(deps.rateLimiter, context);
   authorise(op, context);
   parseOperationInput(op, raw);
   return callOperation(deps.bus, op, context, raw, { timeoutMs: deps.timeoutMs });
+}
+
+/** Every credential of an organisation is limited; the operator token is not. */
+async function enforceRateLimits(limiter: RateLimiter, context: RequestContext): Promise<void> {
+  if (context.actor === null || context.organizationId === null) return;
+  const decision = await limiter.checkCaller(context.actor, context.organizationId);
+  if (!decision.allowed) throw rateLimitedError(decision);
 }
 
 /** The caller's role must reach the operation's least role; operator operations were checked by token. */

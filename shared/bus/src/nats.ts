@@ -153,6 +153,11 @@ export class NatsBus implements Bus {
     return !this.nc.isClosed() && this.connected;
   }
 
+  /** The connection itself, for what request-reply does not cover (the gateways' shared rate limits). */
+  get connection(): NatsConnection {
+    return this.nc;
+  }
+
   async close(): Promise<void> {
     await Promise.allSettled([...this.subscriptions].map((sub) => sub.drain()));
     await Promise.allSettled([...this.inFlight]);
