@@ -3,6 +3,7 @@ import { type Bus, callSubject } from "@svc/bus";
 import { buildOpenApiDocument, DomainError, pingSubjects } from "@svc/contracts";
 import { type Logger, tagHttpRequest } from "@svc/telemetry";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from "fastify";
+import { bearerChallenge } from "./bearer-challenge";
 import { type GatewayOptions, rateLimitsOf } from "./config";
 import { CredentialCache } from "./credential-cache";
 import { sendError, toDomainError } from "./errors";
@@ -33,6 +34,8 @@ export interface Gateway {
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+/** `application/json` and `application/<anything>+json`, with parameters (`; charset=utf-8`) or not. */
+const JSON_MEDIA_TYPE = /^application\/(?:[\w!#$&^.+-]+\+)?json(?:\s*;|$)/i;
 
 /** The HTTP face of the platform. Only `main.ts` listens; tests use `app.inject()`. */
 export function buildGateway({ bus, logger, options, rateLimitStore }: GatewayDeps): Gateway {
@@ -54,23 +57,20 @@ export function buildGateway({ bus, logger, options, rateLimitStore }: GatewayDe
 
   // JSON only. An empty body is no body, so that bodiless POST and DELETE work with any client.
   app.removeContentTypeParser(["application/json", "text/plain"]);
-  app.addContentTypeParser(
-    /^application\/([\w.+-]+\+)?json$/,
-    { parseAs: "string" },
-    (_request, body, done) => {
-      const text = typeof body === "string" ? body : body.toString("utf8");
-      if (text.trim() === "") return done(null, undefined);
-      try {
-        done(null, JSON.parse(text));
-      } catch (error) {
-        done(
-          new DomainError("validation_failed", `The body is not valid JSON: ${(error as Error).message}`, {
-            issues: [],
-          }),
-        );
-      }
-    },
-  );
+  // Fastify tests a pattern against the whole header, parameters included.
+  app.addContentTypeParser(JSON_MEDIA_TYPE, { parseAs: "string" }, (_request, body, done) => {
+    const text = typeof body === "string" ? body : body.toString("utf8");
+    if (text.trim() === "") return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch (error) {
+      done(
+        new DomainError("validation_failed", `The body is not valid JSON: ${(error as Error).message}`, {
+          issues: [],
+        }),
+      );
+    }
+  });
 
   acceptOtlpExporters(app);
 
@@ -98,8 +98,12 @@ export function buildGateway({ bus, logger, options, rateLimitStore }: GatewayDe
     );
   });
 
+  const publicUrl = publicUrlOf(options);
   app.setErrorHandler((error, request, reply) => {
     const domain = toDomainError(error, options.SVC_BODY_LIMIT);
+    if (domain?.code === "unauthenticated" && request.url.startsWith("/v1/")) {
+      reply.header("www-authenticate", bearerChallenge(request, publicUrl(request)));
+    }
     if (domain) return sendError(request, reply, domain);
     request.log.error({ err: error, requestId: request.id }, "unexpected gateway error");
     return sendError(
@@ -139,7 +143,6 @@ export function buildGateway({ bus, logger, options, rateLimitStore }: GatewayDe
     rateLimiter,
     isOperator: operatorCheck(options.SVC_ADMIN_TOKEN),
   });
-  const publicUrl = publicUrlOf(options);
   registerOAuthRoutes(app, { bus, timeoutMs, publicUrl });
   registerMcp(app, { bus, credentials, timeoutMs, rateLimiter, publicUrl });
 

@@ -1,0 +1,205 @@
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { afterEach, describe, expect, it } from "vitest";
+import { type FakePlatform, fakePlatform } from "./testing/fake-platform";
+
+const PUBLIC_URL = "https://svc.example.com";
+const METADATA = `${PUBLIC_URL}/.well-known/oauth-protected-resource`;
+const ADMIN_TOKEN = "operator-token-0123456789";
+
+let platform: FakePlatform | undefined;
+afterEach(async () => {
+  await platform?.close();
+  platform = undefined;
+});
+
+async function start(env: Record<string, string> = {}): Promise<FakePlatform> {
+  platform = await fakePlatform({ SVC_PUBLIC_URL: PUBLIC_URL, ...env });
+  return platform;
+}
+
+const traces = (contentType: string, key: string, payload = '{"resourceSpans":[]}') => ({
+  method: "POST" as const,
+  url: "/v1/traces",
+  headers: { authorization: `Bearer ${key}`, "content-type": contentType, "x-svc-project": "demo" },
+  payload,
+});
+
+describe("JSON bodies", () => {
+  it.each([
+    "application/json",
+    "application/json; charset=utf-8",
+    "application/json;charset=UTF-8",
+    "Application/JSON; Charset=utf-8",
+    "application/vnd.svc+json",
+    "application/merge-patch+json; charset=utf-8",
+  ])("accepts Content-Type: %s", async (contentType) => {
+    const { gateway, key, calls } = await start();
+    const response = await gateway.app.inject(traces(contentType, key("member")));
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ partialSuccess: {} });
+    expect(calls.map((c) => [c.operationId, c.input])).toEqual([
+      ["ingestTraces", expect.objectContaining({ body: { resourceSpans: [] } })],
+    ]);
+  });
+
+  it.each([
+    "text/plain",
+    "text/json",
+    "application/jsonl",
+    "application/json-seq",
+    "application/x-www-form-urlencoded",
+    "multipart/form-data; boundary=x",
+  ])("refuses Content-Type: %s with 415 and reaches no service", async (contentType) => {
+    const { gateway, key, calls } = await start();
+    const response = await gateway.app.inject(traces(contentType, key("member")));
+    expect(response.statusCode).toBe(415);
+    expect(response.json()).toMatchObject({ code: "unsupported_media_type" });
+    expect(calls).toEqual([]);
+  });
+
+  it("answers malformed JSON sent with a charset with 400, not 415", async () => {
+    const { gateway, key } = await start();
+    const response = await gateway.app.inject(traces("application/json; charset=utf-8", key(), "{nope"));
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({ code: "validation_failed" });
+  });
+});
+
+describe("SVC_BODY_LIMIT", () => {
+  const body = (bytes: number) => JSON.stringify({ resourceSpans: [], pad: "x".repeat(bytes - 30) });
+
+  it("moves the 413 threshold", async () => {
+    const { gateway, key } = await start({ SVC_BODY_LIMIT: "2048" });
+    const member = key("member");
+    const small = await gateway.app.inject(traces("application/json", member, body(2000)));
+    expect(small.statusCode).not.toBe(413);
+    const large = await gateway.app.inject(traces("application/json", member, body(3000)));
+    expect(large.statusCode).toBe(413);
+    expect(large.json()).toEqual({
+      error: "The body is larger than the limit of 2048 bytes",
+      code: "payload_too_large",
+      requestId: large.headers["x-request-id"],
+      details: { limit: 2048 },
+    });
+  });
+
+  it("is a mebibyte by default", async () => {
+    const { gateway, key } = await start();
+    const member = key("member");
+    const under = await gateway.app.inject(traces("application/json", member, body(1024 * 1024 - 100)));
+    expect(under.statusCode).not.toBe(413);
+    const over = await gateway.app.inject(traces("application/json", member, body(1024 * 1024 + 100)));
+    expect(over.statusCode).toBe(413);
+  });
+});
+
+describe("401 challenges on /v1 routes", () => {
+  const bare = `Bearer resource_metadata="${METADATA}"`;
+  const invalid = `Bearer resource_metadata="${METADATA}", error="invalid_token", error_description="The access token is not valid; it may have expired or been revoked"`;
+
+  it.each([
+    ["no Authorization header", {}, bare],
+    ["another scheme", { authorization: "Basic YTpi" }, bare],
+    ["an unknown key", { authorization: "Bearer svc_unknown" }, invalid],
+  ])("answers %s with the challenge MCP clients discover OAuth from", async (_label, headers, challenge) => {
+    const { gateway } = await start();
+    const response = await gateway.app.inject({ method: "GET", url: "/v1/account", headers });
+    expect(response.statusCode).toBe(401);
+    expect(response.headers["www-authenticate"]).toBe(challenge);
+    expect(response.json()).toMatchObject({ code: "unauthenticated" });
+  });
+
+  it("sends the same challenge as /v1/mcp", async () => {
+    const { gateway } = await start();
+    for (const headers of [{}, { authorization: "Bearer svc_unknown" }]) {
+      const rest = await gateway.app.inject({ method: "GET", url: "/v1/account", headers });
+      const mcp = await gateway.app.inject({ method: "POST", url: "/v1/mcp", headers, payload: {} });
+      expect(mcp.statusCode).toBe(401);
+      expect(rest.headers["www-authenticate"]).toBe(mcp.headers["www-authenticate"]);
+    }
+  });
+
+  it("derives the metadata address from the request when SVC_PUBLIC_URL is unset", async () => {
+    platform = await fakePlatform();
+    const response = await platform.gateway.app.inject({
+      method: "GET",
+      url: "/v1/projects",
+      headers: { host: "api.internal:8080" },
+    });
+    expect(response.headers["www-authenticate"]).toBe(
+      'Bearer resource_metadata="http://api.internal:8080/.well-known/oauth-protected-resource"',
+    );
+  });
+
+  it("sends no challenge with a success, a 403 or a 404", async () => {
+    const { gateway, key } = await start();
+    const ok = await gateway.app.inject({
+      method: "GET",
+      url: "/v1/account",
+      headers: { authorization: `Bearer ${key("viewer")}` },
+    });
+    expect(ok.statusCode).toBe(200);
+    const forbidden = await gateway.app.inject(traces("application/json", key("viewer")));
+    expect(forbidden.statusCode).toBe(403);
+    const missing = await gateway.app.inject({ method: "GET", url: "/v1/nothing" });
+    expect(missing.statusCode).toBe(404);
+    for (const response of [ok, forbidden, missing])
+      expect(response.headers["www-authenticate"]).toBeUndefined();
+  });
+});
+
+describe("the operator route", () => {
+  const create = (token: string) => ({
+    method: "POST" as const,
+    url: "/v1/organizations",
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+    payload: { name: "Acme" },
+  });
+
+  it("does not exist without SVC_ADMIN_TOKEN, whatever token is sent", async () => {
+    const { gateway, key, calls } = await start();
+    for (const token of [ADMIN_TOKEN, key("owner")]) {
+      const response = await gateway.app.inject(create(token));
+      expect(response.statusCode).toBe(404);
+      expect(response.json()).toMatchObject({
+        code: "not_found",
+        error: "No route POST /v1/organizations",
+      });
+    }
+    expect(calls).toEqual([]);
+  });
+
+  it("refuses a wrong operator token, or an API key, with 401 and a challenge", async () => {
+    const { gateway, key, calls } = await start({ SVC_ADMIN_TOKEN: ADMIN_TOKEN });
+    for (const token of [`${ADMIN_TOKEN}x`, "operator-token-012345678X", key("owner")]) {
+      const response = await gateway.app.inject(create(token));
+      expect(response.statusCode).toBe(401);
+      expect(response.json()).toMatchObject({
+        code: "unauthenticated",
+        error: "This route needs the operator token",
+      });
+      expect(response.headers["www-authenticate"]).toContain('error="invalid_token"');
+    }
+    expect(calls).toEqual([]);
+    const created = await gateway.app.inject(create(ADMIN_TOKEN));
+    expect(created.statusCode).toBe(201);
+    expect(calls.map((c) => c.context)).toEqual([
+      expect.objectContaining({ organizationId: null, actor: null }),
+    ]);
+  });
+});
+
+describe("GET /v1/openapi.json", () => {
+  it("serves the committed document without a key, as JSON", async () => {
+    const { gateway } = await start();
+    const response = await gateway.app.inject({ method: "GET", url: "/v1/openapi.json" });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers["content-type"]).toMatch(/^application\/json(;|$)/);
+    const committed = readFileSync(
+      fileURLToPath(new URL("../../../shared/contracts/openapi.json", import.meta.url)),
+      "utf8",
+    );
+    expect(response.json()).toEqual(JSON.parse(committed));
+  });
+});

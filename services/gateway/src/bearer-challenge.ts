@@ -1,0 +1,19 @@
+import type { FastifyRequest } from "fastify";
+import { RESOURCE_METADATA_PATH } from "./oauth/routes";
+
+const BEARER_SCHEME = /^Bearer\s+\S/i;
+
+/**
+ * The `WWW-Authenticate` challenge of a 401 (RFC 6750 §3), naming the protected resource's metadata
+ * (RFC 9728 §5.1) where a client learns how to get a token. `error="invalid_token"` only when a bearer
+ * token was sent and refused; a request without one gets the bare challenge. The same challenge
+ * `/v1/mcp` sends, so that every route of the API starts discovery the same way.
+ */
+export function bearerChallenge(request: FastifyRequest, publicUrl: string): string {
+  const metadata = `${publicUrl}${RESOURCE_METADATA_PATH}`;
+  const header = request.headers.authorization;
+  const presented = typeof header === "string" && BEARER_SCHEME.test(header);
+  return presented
+    ? `Bearer resource_metadata="${metadata}", error="invalid_token", error_description="The access token is not valid; it may have expired or been revoked"`
+    : `Bearer resource_metadata="${metadata}"`;
+}
