@@ -5,12 +5,21 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { realInfra } from "@svc/testing";
+import { startPlatform as startServices } from "../../e2e/src/platform.js";
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const EMBEDDED = join(repoRoot, "services/embedded/dist/main.js");
+/** What the distributed platform runs: every service's bundle, built by the same step. */
+const SERVICES = ["auth", "dataset-writer", "reader", "trace-ingest", "gateway"].map((name) =>
+  join(repoRoot, "services", name, "dist/main.js"),
+);
 
-/** The embedded platform (every service in one process), reached like any client reaches it: over HTTP. */
+export type PlatformName = "embedded" | "distributed";
+
+/** A running platform, reached like any client reaches it: over HTTP. */
 export interface Platform {
+  name: PlatformName;
   baseUrl: string;
   /** The owner key of the platform's first organisation. */
   apiKey: string;
@@ -19,6 +28,30 @@ export interface Platform {
   stop(): Promise<void>;
 }
 
+/** Both ways the platform runs, where this machine can run both (CI requires both). */
+export function platforms(): [PlatformName, () => Promise<Platform>][] {
+  const list: [PlatformName, () => Promise<Platform>][] = [["embedded", startPlatform]];
+  if (realInfra()) list.push(["distributed", startDistributedPlatform]);
+  return list;
+}
+
+/**
+ * The distributed platform: each service a process of its own, on PostgreSQL and NATS (a scratch
+ * database and subject prefix of its own), as the e2e suites start it.
+ */
+export async function startDistributedPlatform(): Promise<Platform> {
+  ensureBuilt();
+  const platform = await startServices();
+  return {
+    name: "distributed",
+    baseUrl: platform.baseUrl,
+    apiKey: platform.ownerKey,
+    adminToken: platform.adminToken,
+    stop: platform.stop,
+  };
+}
+
+/** The embedded platform: every service in one process, on PGlite. */
 export async function startPlatform(): Promise<Platform> {
   ensureBuilt();
   const dataDir = mkdtempSync(join(tmpdir(), "svc-sdk-"));
@@ -57,12 +90,12 @@ export async function startPlatform(): Promise<Platform> {
     await stop();
     throw new Error(`the embedded platform did not start: ${String(error)}\n${output.join("")}`);
   }
-  return { baseUrl, apiKey, adminToken, stop };
+  return { name: "embedded", baseUrl, apiKey, adminToken, stop };
 }
 
 /** `npm test` builds the services first; a run of this project alone builds them when they are missing. */
 function ensureBuilt(): void {
-  if (existsSync(EMBEDDED)) return;
+  if ([EMBEDDED, ...SERVICES].every((file) => existsSync(file))) return;
   const build = spawnSync(process.execPath, ["scripts/build.mjs", "--quiet"], {
     cwd: repoRoot,
     stdio: "inherit",

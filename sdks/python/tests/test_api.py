@@ -15,6 +15,8 @@ from svc import Client, SvcError
 BASE_URL = os.environ.get("SVC_BASE_URL")
 API_KEY = os.environ.get("SVC_API_KEY")
 ADMIN_TOKEN = os.environ.get("SVC_ADMIN_TOKEN")
+LOSSY_BASE_URL = os.environ.get("SVC_LOSSY_BASE_URL")
+"""A proxy to the platform that drops the reply to the first request carrying each Idempotency-Key."""
 
 
 def setUpModule() -> None:  # noqa: N802 (unittest's name)
@@ -177,6 +179,47 @@ class RowsTest(PlatformTest):
         self.assertTrue(removed[0].removed)
         self.assertIsNone(self.client.datasets.delete(project.slug, dataset.slug))
         self.assertEqual(self.capture(self.client.datasets.get, project.slug, dataset.slug).status, 404)
+
+
+class LostReplyTest(PlatformTest):
+    """Writes through a proxy that loses their first reply: the SDK retries with the same key, once applied."""
+
+    lossy: Client
+
+    @classmethod
+    def setUpClass(cls) -> None:
+        super().setUpClass()
+        if not LOSSY_BASE_URL:
+            raise unittest.SkipTest("set SVC_LOSSY_BASE_URL to a reply-losing proxy (the vitest wrapper starts one)")
+        cls.lossy = Client(api_key=API_KEY, base_url=LOSSY_BASE_URL)
+
+    def test_rows_inserted_once_when_the_first_reply_is_lost(self) -> None:
+        project, dataset, _ = self.make_dataset()
+        inserted = self.lossy.datasets.insert_rows(project.slug, dataset.slug, rows=[{"input": "once"}])
+        self.assertEqual(inserted.version, 1)
+        # Rows without ids get new ones at each insert: a second application would show as a second row.
+        rows = self.client.datasets.list_rows(project.slug, dataset.slug).items
+        self.assertEqual([row.row_id for row in rows], inserted.row_ids)
+        self.assertEqual(self.client.datasets.get(project.slug, dataset.slug).version, 1)
+
+    def test_a_row_edited_once_when_the_first_reply_is_lost(self) -> None:
+        project, dataset, _ = self.make_dataset()
+        self.client.datasets.insert_rows(project.slug, dataset.slug, rows=[{"id": "r", "input": 0}])
+        edited = self.lossy.datasets.update_row(project.slug, dataset.slug, "r", input=1)
+        self.assertEqual(edited.version, 2)
+        versions = self.client.datasets.list_versions(project.slug, dataset.slug).items
+        self.assertEqual([(v.version, v.operation) for v in versions], [(2, "update"), (1, "insert")])
+        self.assertEqual(versions[0].version_id, edited.version_id)
+        self.assertEqual(self.client.datasets.get_row(project.slug, dataset.slug, "r").input, 1)
+
+    def test_a_connection_error_when_retries_are_off(self) -> None:
+        project, dataset, _ = self.make_dataset()
+        error = self.capture(
+            self.lossy.datasets.insert_rows, project.slug, dataset.slug, rows=[{"input": "x"}], max_retries=0
+        )
+        self.assertEqual((error.status, error.code), (0, "connection_error"))
+        # Applied all the same: only a retry with the same key would have told the caller so.
+        self.assertEqual(self.client.datasets.get(project.slug, dataset.slug).version, 1)
 
 
 class ErrorsTest(PlatformTest):
