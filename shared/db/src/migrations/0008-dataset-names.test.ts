@@ -1,4 +1,4 @@
-import { sql } from "kysely";
+import { type Kysely, sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DatabaseHandle, openDatabase } from "../connect";
 import { migrateToLatest } from "../migrate";
@@ -7,6 +7,8 @@ import { down, up } from "./0008-dataset-names";
 describe("migration 0008: dataset names unique per project", () => {
   let database: DatabaseHandle;
   const db = () => database.db;
+  /** Migrations are written against no schema at all. */
+  const untyped = () => database.db as unknown as Kysely<unknown>;
 
   beforeAll(async () => {
     database = await openDatabase({});
@@ -30,7 +32,7 @@ describe("migration 0008: dataset names unique per project", () => {
   });
 
   it("renames the later duplicates a race left behind, then refuses new ones", async () => {
-    await down(db());
+    await down(untyped());
     await db()
       .insertInto("datasets")
       .values([
@@ -40,7 +42,7 @@ describe("migration 0008: dataset names unique per project", () => {
         dataset("d4", "p", "other", "Other", "2024-01-04T00:00:00Z"),
       ])
       .execute();
-    await up(db());
+    await up(untyped());
     const names = await db().selectFrom("datasets").select(["id", "name"]).orderBy("id").execute();
     expect(names).toEqual([
       { id: "d1", name: "Golden" },
