@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import SwaggerParser from "@apidevtools/swagger-parser";
+import Ajv2020 from "ajv/dist/2020";
 import { describe, expect, it } from "vitest";
 import { errorStatus } from "./errors";
 import { buildOpenApiDocument } from "./openapi";
@@ -148,5 +149,106 @@ describe("the OpenAPI document", () => {
     });
     const schemas = (document.components as Json).schemas as Json;
     expect(Object.keys(schemas)).toEqual(expect.arrayContaining(["Error", "Dataset", "DatasetRow"]));
+  });
+});
+
+describe("the OpenAPI document's examples", () => {
+  const media = (content: unknown) => (content as Json | undefined)?.["application/json"] as Json | undefined;
+  const examplesOf = (value: Json | undefined) =>
+    Object.entries((value?.examples ?? {}) as Record<string, { value: unknown }>);
+  // The document's own schemas, with its components, as an independent JSON Schema validator reads them.
+  const ajv = new Ajv2020({ strict: false, validateFormats: false });
+  const matchesDocument = (schema: unknown, value: unknown) => {
+    const validate = ajv.compile({ ...(schema as Json), components: document.components });
+    return validate(value) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath} ${e.message}`);
+  };
+
+  it("gives every operation with a body a request example that the operation accepts", () => {
+    for (const op of operationList) {
+      if (op.body === null) continue;
+      const body = media((operation(op.operationId).requestBody as Json).content);
+      const examples = examplesOf(body);
+      expect(examples.length, `${op.operationId} has no request example`).toBeGreaterThan(0);
+      for (const [name, example] of examples) {
+        const parsed = op.body.safeParse(example.value);
+        expect(parsed.error?.issues ?? [], `${op.operationId} request example ${name}`).toEqual([]);
+        expect(matchesDocument(body?.schema, example.value), `${op.operationId} ${name}`).toEqual([]);
+      }
+    }
+  });
+
+  it("gives every success response with a body an example of what the operation answers", () => {
+    for (const op of operationList) {
+      const success = (operation(op.operationId).responses as Record<string, Json>)[String(op.successStatus)];
+      if (op.successStatus === 204 || op.response === null) {
+        expect(success?.content, op.operationId).toBeUndefined();
+        continue;
+      }
+      const response = media(success?.content);
+      const examples = examplesOf(response);
+      expect(examples.length, `${op.operationId} has no response example`).toBe(1);
+      for (const [name, example] of examples) {
+        const parsed = op.response.safeParse(example.value);
+        expect(parsed.error?.issues ?? [], `${op.operationId} response example ${name}`).toEqual([]);
+        expect(matchesDocument(response?.schema, example.value), `${op.operationId} ${name}`).toEqual([]);
+      }
+    }
+  });
+
+  it("is checked against the schemas: an example the API would refuse fails", () => {
+    const op = operationList.find((o) => o.operationId === "createProject");
+    const body = media((operation("createProject").requestBody as Json).content);
+    expect(op?.body?.safeParse({ name: "" }).success).toBe(false);
+    expect(matchesDocument(body?.schema, { name: "x", colour: "red" })).not.toEqual([]);
+  });
+
+  it("shows a list's example as its last page, with no next cursor", () => {
+    const page = media(
+      ((operation("listDatasetRows").responses as Record<string, Json>)["200"] as Json).content,
+    );
+    expect(examplesOf(page)[0]?.[1].value).toMatchObject({ nextCursor: null, hasMore: false });
+  });
+});
+
+describe("the OpenAPI document's limits and challenges", () => {
+  const errorResponse = (op: Json, status: number) => {
+    const ref = ((op.responses as Record<string, { $ref?: string }>)[String(status)]?.$ref ?? "").replace(
+      "#/components/responses/",
+      "",
+    );
+    return ((document.components as Json).responses as Record<string, Json>)[ref];
+  };
+
+  it("answers 429 rate_limited with Retry-After on every operation a credential of an organisation may call", () => {
+    for (const op of operationList.filter((o) => o.access !== "operator")) {
+      expect(op.errors, op.operationId).toContain("rate_limited");
+      const response = errorResponse(operation(op.operationId), 429);
+      expect(response?.headers, op.operationId).toMatchObject({
+        "Retry-After": { $ref: "#/components/headers/RetryAfter" },
+      });
+    }
+    // The operator token is not limited: no 429 is promised where none can happen.
+    for (const op of operationList.filter((o) => o.access === "operator")) {
+      expect(op.errors, op.operationId).not.toContain("rate_limited");
+      expect(operation(op.operationId).responses, op.operationId).not.toHaveProperty("429");
+    }
+    const tooMany = errorResponse(operation("updateDatasetRow"), 429) ?? {};
+    const example = ((tooMany.content as Json)["application/json"] as Json).examples as Record<
+      string,
+      { value: Json }
+    >;
+    expect(example.rate_limited?.value.details).toEqual({
+      scope: "key",
+      retryAfterSeconds: 1,
+      limit: { perSecond: 100, burst: 200 },
+    });
+  });
+
+  it("documents the bearer challenge on every 401", () => {
+    for (const op of operationList) {
+      expect(errorResponse(operation(op.operationId), 401)?.headers, op.operationId).toMatchObject({
+        "WWW-Authenticate": { $ref: "#/components/headers/WwwAuthenticate" },
+      });
+    }
   });
 });

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import packageJson from "../package.json" with { type: "json" };
 import { type ErrorCode, errorBodySchema, errorStatus } from "./errors";
+import { exampleFor } from "./examples";
 import type { Operation } from "./operation";
 import { operationList } from "./operations/index";
 import { apiKeySchema, createdApiKeySchema, organizationSchema, projectSchema } from "./schemas/auth";
@@ -62,7 +63,7 @@ const headerDescriptions: Record<string, string> = {
     "Apply the change only if the row's current version equals this one; otherwise 412 version_mismatch",
 };
 
-/** Request bodies worth an example beyond what the schema says. */
+/** Request bodies worth examples chosen by hand; every other body gets one made from its schema. */
 const bodyExamples: Record<string, Record<string, { summary: string; value: Json }>> = {
   updateDatasetRow: {
     expectedOutput: {
@@ -108,11 +109,20 @@ const errorMessages: Record<ErrorCode, string> = {
   payload_too_large: "The body is larger than the limit",
   unsupported_media_type: "Send the body as application/json",
   too_many_traces: "At most 1000 traces can be imported at once",
-  rate_limited: "Too many requests; retry after the time in Retry-After",
+  rate_limited:
+    "Too many requests for this credential (at most 100 per second, bursts of 200); retry after 1 s",
   internal_error: "Something went wrong on our side; report the request id",
   service_unavailable: "A service behind the gateway is not answering; retry shortly",
   upstream_timeout: "A service behind the gateway did not answer in time; retry",
 };
+
+/** Details worth showing in an error's example. */
+const errorDetails: Partial<Record<ErrorCode, JsonObject>> = {
+  rate_limited: { scope: "key", retryAfterSeconds: 1, limit: { perSecond: 100, burst: 200 } },
+};
+
+/** A request's cursor only makes sense as a previous answer's `nextCursor`: examples leave it out. */
+const OMITTED_FROM_REQUEST_EXAMPLES = new Set(["cursor"]);
 
 const statusDescriptions: Record<number, string> = {
   200: "OK",
@@ -158,6 +168,8 @@ export function buildOpenApiDocument(): JsonObject {
         "Lists are cursor-paginated (`cursor`, `limit` 1-200, default 50) and answer `{items, nextCursor, hasMore}`.",
         "Every error has the shape `{error, code, requestId, details?}`; `code` is stable for programs.",
         "Every POST, PATCH and DELETE that changes something accepts an `Idempotency-Key`: a retry with the same key and body returns the first response and changes nothing; the same key with another body is 409 idempotency_key_reused. (`POST …/traces/list` only reads: its filters are in the body.)",
+        "Requests are rate-limited per API key (or OAuth grant) and per organisation, with token buckets that every gateway shares: past a limit the answer is `429 rate_limited` with `Retry-After` in seconds, and `details` name the limit.",
+        'A 401 carries `WWW-Authenticate: Bearer resource_metadata="…"` (RFC 6750, RFC 9728), with `error="invalid_token"` when the credential sent was refused.',
       ].join("\n\n"),
     },
     servers: [{ url: "http://127.0.0.1:8080", description: "The embedded server started by `npm start`" }],
@@ -192,6 +204,11 @@ export function buildOpenApiDocument(): JsonObject {
         RetryAfter: {
           description: "Seconds to wait before retrying",
           schema: { type: "integer", minimum: 0 },
+        },
+        WwwAuthenticate: {
+          description:
+            'The bearer challenge: `Bearer resource_metadata="<base>/.well-known/oauth-protected-resource"`, with `error="invalid_token"` when the credential sent was refused',
+          schema: { type: "string" },
         },
       },
       securitySchemes: {
@@ -389,9 +406,8 @@ function describeOperation(
   };
   const body = schemas.part(op, "body");
   if (op.body && body) {
-    const media: JsonObject = { schema: body };
-    const examples = bodyExamples[op.operationId];
-    if (examples) media.examples = examples;
+    const examples = bodyExamples[op.operationId] ?? madeExample("A request", body, schemas, true);
+    const media: JsonObject = { schema: body, ...(examples ? { examples } : {}) };
     operation.requestBody = { required: true, content: { "application/json": media } };
   }
   operation.responses = responses(op, schemas, errorResponses);
@@ -481,7 +497,10 @@ function responses(
     headers: { "X-Request-Id": { $ref: "#/components/headers/RequestId" } },
   };
   const response = schemas.part(op, "response");
-  if (op.successStatus !== 204 && response) success.content = { "application/json": { schema: response } };
+  if (op.successStatus !== 204 && response) {
+    const examples = madeExample("A response", response, schemas, false);
+    success.content = { "application/json": { schema: response, ...(examples ? { examples } : {}) } };
+  }
   out[String(op.successStatus)] = success;
 
   const byStatus = new Map<number, ErrorCode[]>();
@@ -501,11 +520,18 @@ function responses(
 function errorResponse(status: number, codes: readonly ErrorCode[]): JsonObject {
   const headers: JsonObject = { "X-Request-Id": { $ref: "#/components/headers/RequestId" } };
   if (status === 429) headers["Retry-After"] = { $ref: "#/components/headers/RetryAfter" };
+  if (status === 401) headers["WWW-Authenticate"] = { $ref: "#/components/headers/WwwAuthenticate" };
   const examples: JsonObject = {};
   for (const code of codes) {
+    const details = errorDetails[code];
     examples[code] = {
       summary: code,
-      value: { error: errorMessages[code], code, requestId: "req_0123456789abcdef" },
+      value: {
+        error: errorMessages[code],
+        code,
+        requestId: "req_0123456789abcdef",
+        ...(details ? { details } : {}),
+      },
     };
   }
   return {
@@ -523,6 +549,20 @@ function errorResponse(status: number, codes: readonly ErrorCode[]): JsonObject 
       },
     },
   };
+}
+
+/** An `examples` map with one example made from the schema, or undefined when none can be made. */
+function madeExample(
+  what: string,
+  schema: JsonObject,
+  schemas: ConvertedSchemas,
+  request: boolean,
+): JsonObject | undefined {
+  const value = exampleFor(schema, {
+    components: schemas.components,
+    ...(request ? { omit: OMITTED_FROM_REQUEST_EXAMPLES } : {}),
+  });
+  return value === undefined ? undefined : { example: { summary: what, value } };
 }
 
 /** `idempotency_key_reused` → `IdempotencyKeyReused`. */

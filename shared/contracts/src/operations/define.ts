@@ -49,9 +49,12 @@ export function defineOperation<
 >(spec: Spec<P, Q, B, H, R>) {
   const { readOnly, effect, ...rest } = spec;
   const idempotent = spec.method !== "GET" && !readOnly;
+  // Rate limits apply to an organisation's credentials; the operator token has none.
+  const common =
+    spec.access === "operator" ? commonErrors.filter((code) => code !== "rate_limited") : commonErrors;
   const errors: Operation["errors"] = [
     ...new Set([
-      ...commonErrors,
+      ...common,
       ...(spec.errors ?? []),
       ...(idempotent ? (["idempotency_key_reused"] as const) : []),
     ]),
