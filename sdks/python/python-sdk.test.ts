@@ -1,6 +1,6 @@
 import { spawn, spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadDocument } from "../scripts/openapi-model.mjs";
@@ -20,6 +20,35 @@ describe("the generated Python SDK", () => {
     expect(check.stdout + check.stderr).toBe("");
     expect(check.status).toBe(0);
     expect(generate(loadDocument())[outputPath]).toBe(readFileSync(join(repoRoot, outputPath), "utf8"));
+  });
+});
+
+interface PyrightReport {
+  generalDiagnostics: {
+    file: string;
+    severity: string;
+    message: string;
+    range: { start: { line: number } };
+  }[];
+  summary: { filesAnalyzed: number; errorCount: number };
+}
+
+describe("the Python SDK's type hints", () => {
+  it("type-check in pyright's strict mode (pyproject.toml [tool.pyright])", () => {
+    expect(readFileSync(join(here, "pyproject.toml"), "utf8")).toMatch(/^typeCheckingMode = "strict"$/m);
+    const pyright = join(repoRoot, "node_modules/pyright/index.js");
+    const check = spawnSync(process.execPath, [pyright, "--project", here, "--outputjson"], {
+      cwd: here,
+      encoding: "utf8",
+    });
+    const report = JSON.parse(check.stdout) as PyrightReport;
+    const problems = report.generalDiagnostics.map(
+      (d) => `${relative(here, d.file)}:${d.range.start.line + 1} ${d.severity}: ${d.message}`,
+    );
+    expect(problems).toEqual([]);
+    // Every module of the package, the generated one included.
+    expect(report.summary.filesAnalyzed).toBeGreaterThanOrEqual(8);
+    expect(check.status, check.stderr).toBe(0);
   });
 });
 

@@ -28,5 +28,6 @@ __all__ = [  # noqa: F405
     "SvcError",
     "Unset",
     "__version__",
-    *_generated.__all__,
 ]
+# Extended rather than unpacked inside the list: type checkers follow this form.
+__all__ += _generated.__all__  # noqa: F405

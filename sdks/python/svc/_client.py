@@ -38,7 +38,7 @@ class Client(Resources):
     ) -> None:
         if not timeout > 0:
             raise ValueError("timeout must be a positive number of seconds")
-        if isinstance(max_retries, bool) or not isinstance(max_retries, int) or max_retries < 0:
+        if not _is_count(max_retries):
             raise ValueError("max_retries must be a whole number, 0 or more")
         resolved_key = api_key if api_key is not None else (os.environ.get("SVC_API_KEY") or None)
         resolved_url = (base_url or os.environ.get("SVC_BASE_URL") or DEFAULT_BASE_URL).rstrip("/")
@@ -48,3 +48,8 @@ class Client(Resources):
 
     def __repr__(self) -> str:
         return f"Client(base_url={self.base_url!r})"
+
+
+def _is_count(value: object) -> bool:
+    """A whole number, 0 or more; checked at run time too, for callers without a type checker."""
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0

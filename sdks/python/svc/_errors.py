@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 import json
-from typing import Any, Dict, Optional
+from typing import Any, Dict, Optional, cast
 
 
 class SvcError(Exception):
@@ -47,15 +47,15 @@ class SvcError(Exception):
     ) -> SvcError:
         """The error an HTTP answer stands for, from the API's error body when it has one."""
         try:
-            body = json.loads(text) if text else None
+            parsed: object = json.loads(text) if text else None
         except ValueError:
-            body = None
-        request_id = header_request_id
-        if isinstance(body, dict) and isinstance(body.get("requestId"), str):
-            request_id = body["requestId"]
-        if isinstance(body, dict) and isinstance(body.get("code"), str) and isinstance(body.get("error"), str):
-            details = body.get("details")
-            return cls(status, body["code"], body["error"], request_id, details if isinstance(details, dict) else None)
+            parsed = None
+        body = cast(Dict[str, object], parsed) if isinstance(parsed, dict) else {}
+        body_request_id = body.get("requestId")
+        request_id = body_request_id if isinstance(body_request_id, str) else header_request_id
+        code, error, details = body.get("code"), body.get("error"), body.get("details")
+        if isinstance(code, str) and isinstance(error, str):
+            return cls(status, code, error, request_id, cast(Dict[str, Any], details) if isinstance(details, dict) else None)
         excerpt = text.strip()[:200]
         message = f"HTTP {status}{' ' + reason if reason else ''}{': ' + excerpt if excerpt else ''}"
         return cls(status, f"http_{status}", message, request_id)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import Any, ClassVar, Dict, Iterator, Mapping, Optional, Tuple, Type, Union
+from typing import Any, ClassVar, Dict, Iterator, List, Mapping, Optional, Tuple, Type, Union, cast
 
 
 class Unset:
@@ -52,6 +52,7 @@ class Model:
     """
 
     __slots__ = ("_data",)
+    _data: Dict[str, Any]
     _svc_fields: ClassVar[Dict[str, Tuple[str, Optional[str], bool]]] = {}
 
     def __init__(self, data: Optional[Mapping[str, Any]] = None) -> None:
@@ -71,12 +72,10 @@ class Model:
             return _wrap(data.get(wire), model, many)
         wire = _wire_name(name)
         if wire in data:
-            value = data[wire]
-            if isinstance(value, dict):
-                return Model(value)
+            value: object = data[wire]
             if isinstance(value, list):
-                return [Model(item) if isinstance(item, dict) else item for item in value]
-            return value
+                return [_wrap_one(Model, item) for item in cast(List[object], value)]
+            return _wrap_one(Model, value)
         raise AttributeError(f"{type(self).__name__} has no field {name!r}")
 
     def __setattr__(self, name: str, value: Any) -> None:
@@ -126,8 +125,13 @@ def _wrap(value: Any, model: Union[str, Type[Model], None], many: bool) -> Any:
     if many:
         if not isinstance(value, list):
             return value
-        return [cls(item) if isinstance(item, dict) else item for item in value]
-    return cls(value) if isinstance(value, dict) else value
+        return [_wrap_one(cls, item) for item in cast(List[object], value)]
+    return _wrap_one(cls, value)
+
+
+def _wrap_one(cls: Type[Model], value: object) -> object:
+    """A JSON object becomes the model; any other value stays as it is."""
+    return cls(cast(Dict[str, Any], value)) if isinstance(value, dict) else value
 
 
 def _wire_name(attribute: str) -> str:

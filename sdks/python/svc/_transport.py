@@ -13,7 +13,7 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
-from typing import Any, Callable, Dict, List, Mapping, NamedTuple, Optional, Tuple, Type, Union
+from typing import Any, Callable, Dict, List, Mapping, NamedTuple, Optional, Sequence, Tuple, Type, Union, cast
 
 from ._errors import SvcError
 from ._models import Model, build
@@ -101,7 +101,8 @@ class Transport:
     def _url(self, path: str, query: Optional[Mapping[str, Any]]) -> str:
         pairs: List[Tuple[str, str]] = []
         for key, value in (query or {}).items():
-            for item in value if isinstance(value, (list, tuple)) else [value]:
+            items = cast(Sequence[object], value) if isinstance(value, (list, tuple)) else [value]
+            for item in items:
                 if item is None:
                     continue
                 pairs.append((key, _query_value(item)))
