@@ -1,24 +1,27 @@
-import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { rmSync } from "node:fs";
+import { placeAddon } from "./addon-cache";
 
 /**
  * The secret-store addon inside the single executable: it is carried as a SEA asset and loaded from a
- * file named after its hash (a native module can only be loaded from a file).
+ * file (a native module can only be loaded from a file) in a private per-user directory, after its
+ * bytes have been checked against the carried copy (see addon-cache.ts).
  */
 function loadAddon(): unknown {
   const sea = require("node:sea") as { getAsset(key: string): ArrayBuffer };
-  const bytes = Buffer.from(sea.getAsset("keyring.node"));
-  const dir = join(tmpdir(), "svc-addons");
-  const file = join(dir, `keyring-${createHash("sha256").update(bytes).digest("hex").slice(0, 16)}.node`);
-  if (!existsSync(file)) {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    writeFileSync(`${file}.${process.pid}`, bytes, { mode: 0o600 });
-    renameSync(`${file}.${process.pid}`, file);
-  }
+  const placed = placeAddon(new Uint8Array(sea.getAsset("keyring.node")), "keyring");
   const addon = { exports: {} };
-  process.dlopen(addon, file);
+  try {
+    process.dlopen(addon, placed.file);
+  } finally {
+    // Once loaded, a file made for this run only is not needed (Windows keeps it locked: left behind).
+    if (placed.disposable) {
+      try {
+        rmSync(placed.disposable, { recursive: true, force: true });
+      } catch {
+        // left for the system's temp cleaning
+      }
+    }
+  }
   return addon.exports;
 }
 

@@ -1,31 +1,26 @@
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { type Platform, startPlatform } from "./platform";
-import { errorOf, runSvc, type SvcOptions } from "./run-svc";
+import { expectFailure, runSvc, type SvcOptions } from "./run-svc";
 
-// The smoke part of the suite, run with the linux-amd64 single executable that the release builds.
-const canBuild = process.platform === "linux" && process.arch === "x64";
+// The smoke part of the suite, run with the linux-amd64 single executable that the release builds
+// (built once by the global setup).
+const binary = inject("svcBinary");
 
-describe.runIf(canBuild)("the single executable (linux-amd64)", () => {
-  let dir: string;
-  let binary: string;
+describe.runIf(binary !== "")("the single executable (linux-amd64)", () => {
   let platform: Platform;
+  let cache: string;
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), "svc-binary-"));
-    const release = fileURLToPath(new URL("../scripts/release.mjs", import.meta.url));
-    execFileSync(process.execPath, [release, "--only", "linux-amd64", "--out", dir], { stdio: "pipe" });
-    execFileSync("tar", ["-xzf", join(dir, "svc-linux-amd64.tar.gz"), "-C", dir]);
-    binary = join(dir, "svc");
+    cache = mkdtempSync(join(tmpdir(), "svc-binary-cache-"));
     platform = await startPlatform();
   }, 300_000);
   afterAll(async () => {
     await platform?.stop();
-    rmSync(dir, { recursive: true, force: true });
+    rmSync(cache, { recursive: true, force: true });
   });
 
   const svc = (args: string[], options: SvcOptions = {}) =>
@@ -66,18 +61,40 @@ describe.runIf(canBuild)("the single executable (linux-amd64)", () => {
   });
 
   it("keeps the exit codes: usage 3, API 1, authentication 2, network 4", async () => {
-    expect((await svc(["datsets", "list"])).code).toBe(3);
-    expect((await svc(["datasets", "get", "--project-slug", "no", "--dataset-slug", "no"])).code).toBe(1);
-    expect(
-      (await svc(["account", "get"], { env: { SVC_API_KEY: "svc_wrong_000000000000000000" } })).code,
-    ).toBe(2);
-    expect((await svc(["account", "get"], { env: { SVC_BASE_URL: "http://127.0.0.1:9" } })).code).toBe(4);
+    expectFailure(await svc(["datsets", "list"]), 3);
+    expectFailure(await svc(["datasets", "get", "--project-slug", "no", "--dataset-slug", "no"]), 1);
+    expectFailure(await svc(["account", "get"], { env: { SVC_API_KEY: "svc_wrong_000000000000000000" } }), 2);
+    expectFailure(await svc(["account", "get"], { env: { SVC_BASE_URL: "http://127.0.0.1:9" } }), 4);
   });
 
   it("carries the secret-store addon: without a Secret Service it says so and names SVC_API_KEY", async () => {
     const result = await svc(["auth", "login", "--with-token"], { input: "svc_x_000000000000000000" });
-    expect(result.code).toBe(2);
-    expect(errorOf(result).error).toContain("DBus");
-    expect(errorOf(result).hint).toContain("SVC_API_KEY");
+    const error = expectFailure(result, 2);
+    expect(error.error).toContain("DBus");
+    expect(error.hint).toContain("SVC_API_KEY");
+  });
+
+  it("keeps the addon in a private per-user cache and rewrites a planted file before loading it", async () => {
+    const login = (home: string) =>
+      svc(["auth", "login", "--with-token"], {
+        input: "svc_x_000000000000000000",
+        env: { XDG_CACHE_HOME: home },
+      });
+    const first = await login(cache);
+    expect(expectFailure(first, 2).error).toContain("DBus");
+    const dir = join(cache, "svc");
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    const [file, ...others] = readdirSync(dir);
+    expect(others).toEqual([]);
+    expect(file).toMatch(/^keyring-[0-9a-f]{16}\.node$/);
+    const path = join(dir, file ?? "");
+    const genuine = readFileSync(path);
+    expect(file).toBe(`keyring-${createHash("sha256").update(genuine).digest("hex").slice(0, 16)}.node`);
+
+    // A library planted under the expected name is not loaded: the carried bytes replace it.
+    writeFileSync(path, "not the addon");
+    const second = await login(cache);
+    expect(expectFailure(second, 2).error).toContain("DBus");
+    expect(readFileSync(path).equals(genuine)).toBe(true);
   });
 });

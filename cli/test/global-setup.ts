@@ -1,10 +1,24 @@
-import { spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { TestProject } from "vitest/node";
 import { buildCli } from "../scripts/build.mjs";
 import { EMBEDDED } from "./platform";
 
-/** The tests drive the built CLI against the built platform, exactly as a user runs them. */
-export default async function setup(): Promise<void> {
+declare module "vitest" {
+  export interface ProvidedContext {
+    /** The linux-amd64 single executable built for this run; empty where it cannot be built. */
+    svcBinary: string;
+  }
+}
+
+/**
+ * The tests drive the built CLI against the built platform, exactly as a user runs them, and the
+ * single executable that the release builds for this machine (built once here for every test file).
+ */
+export default async function setup(project: TestProject): Promise<() => void> {
   await buildCli({ quiet: true });
   if (!existsSync(EMBEDDED)) {
     const build = spawnSync(process.execPath, ["scripts/build.mjs", "--quiet"], {
@@ -13,4 +27,16 @@ export default async function setup(): Promise<void> {
     });
     if (build.status !== 0) throw new Error("npm run build failed");
   }
+  const dir = mkdtempSync(join(tmpdir(), "svc-binary-"));
+  project.provide("svcBinary", buildBinary(dir) ?? "");
+  return () => rmSync(dir, { recursive: true, force: true });
+}
+
+/** `npm run release -w cli` for this machine only, unpacked: the binary CI runs against the stack. */
+function buildBinary(dir: string): string | undefined {
+  if (process.platform !== "linux" || process.arch !== "x64") return undefined;
+  const release = fileURLToPath(new URL("../scripts/release.mjs", import.meta.url));
+  execFileSync(process.execPath, [release, "--only", "linux-amd64", "--out", dir], { stdio: "pipe" });
+  execFileSync("tar", ["-xzf", join(dir, "svc-linux-amd64.tar.gz"), "-C", dir]);
+  return join(dir, "svc");
 }

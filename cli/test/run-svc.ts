@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { expect } from "vitest";
 
 export const SVC = fileURLToPath(new URL("../dist/svc.cjs", import.meta.url));
 
@@ -13,6 +14,8 @@ export interface SvcResult {
   stdout: string;
   stderr: string;
   ms: number;
+  /** Standard output as the bytes written. */
+  stdoutBytes?: Buffer;
 }
 
 export interface SvcOptions {
@@ -38,10 +41,10 @@ export function runSvc(args: string[], options: SvcOptions = {}): Promise<SvcRes
   return new Promise((resolve, reject) => {
     const [command, argv] = svcCommand(args, options.binary);
     const child = spawn(command, argv, { env, cwd: options.cwd, stdio: "pipe" });
-    let stdout = "";
+    const stdout: Buffer[] = [];
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => {
-      stdout += chunk.toString("utf8");
+      stdout.push(chunk);
     });
     child.stderr.on("data", (chunk: Buffer) => {
       stderr += chunk.toString("utf8");
@@ -50,20 +53,54 @@ export function runSvc(args: string[], options: SvcOptions = {}): Promise<SvcRes
     child.on("error", reject);
     child.on("close", (code) => {
       clearTimeout(timer);
-      resolve({ code, stdout, stderr, ms: Date.now() - started });
+      const bytes = Buffer.concat(stdout);
+      resolve({ code, stdout: bytes.toString("utf8"), stderr, ms: Date.now() - started, stdoutBytes: bytes });
     });
     child.stdin.end(options.input ?? "");
   });
 }
 
-/** The one JSON object that svc writes on standard error when it fails outside a terminal. */
-export function errorOf(result: SvcResult): {
+export interface ErrorObject {
   error: string;
   code: string;
   status: number | null;
   requestId: string | null;
   hint: string | null;
-} {
+  details?: unknown;
+}
+
+/** The one JSON object that svc writes on standard error when it fails outside a terminal. */
+export function errorOf(result: SvcResult): ErrorObject {
   const lines = result.stderr.trim().split("\n");
   return JSON.parse(lines[lines.length - 1] ?? "{}");
+}
+
+/** What a stack trace or an uncaught error of Node looks like in the output of a process. */
+const STACK_TRACE = [
+  /^\s+at .+(:\d+:\d+\)?|\(native\)|\(<anonymous>\))$/m,
+  /node:internal\//,
+  /^\s*\^+\s*$/m,
+  /^(Uncaught )?(Type|Reference|Syntax|Range)?Error: /m,
+  /\[ERR_[A-Z_]+\]/,
+];
+
+/** Fails when any part of `text` looks like a stack trace. */
+export function expectNoStackTrace(text: string): void {
+  for (const pattern of STACK_TRACE) expect(text, `a stack trace in:\n${text}`).not.toMatch(pattern);
+}
+
+/**
+ * A failure as CLI.md describes it: the exit code, nothing on standard output, no stack trace anywhere
+ * on standard error, and standard error ending with the one JSON error object (after any warning
+ * lines, such as SVC_INSECURE's). Returns that object.
+ */
+export function expectFailure(result: SvcResult, exit: number): ErrorObject {
+  expect(result.code, result.stderr).toBe(exit);
+  expect(result.stdout).toBe("");
+  expectNoStackTrace(result.stderr);
+  const lines = result.stderr.trimEnd().split("\n");
+  for (const line of lines.slice(0, -1)) expect(line).toMatch(/^svc: warning: /);
+  const error = errorOf(result);
+  expect(Object.keys(error).slice(0, 5)).toEqual(["error", "code", "status", "requestId", "hint"]);
+  return error;
 }
