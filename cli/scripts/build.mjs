@@ -123,9 +123,11 @@ export async function buildCli({ outdir = join(cli, "dist"), quiet = false } = {
 function writeCodeCache(entry) {
   const run = spawnSync(process.execPath, [entry, "datasets", "--help"], {
     env: { ...process.env, SVC_WRITE_CODE_CACHE: "1" },
-    stdio: "ignore",
+    encoding: "utf8",
   });
-  if (run.status !== 0) throw new Error(`the warm-up run of ${entry} failed (${run.status})`);
+  if (run.status !== 0) {
+    throw new Error(`the warm-up run of ${entry} failed (exit ${run.status}): ${run.stderr.trim()}`);
+  }
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

@@ -25,6 +25,10 @@ export async function run(argv: readonly string[], io: Io = processIo()): Promis
     }
     const tree = commandTree();
     if (scan.schema) return await printSchema(tree, scan.positionals, io);
+    if (!scan.help) {
+      const missing = missingCommand(tree, scan.positionals);
+      if (missing) throw missing;
+    }
     const { buildProgram } = await import("./program");
     let exit: number = exitCodes.ok;
     const program: Command = buildProgram(
@@ -152,6 +156,35 @@ async function printSchema(tree: CommandTree, positionals: string[], io: Io): Pr
   }
   io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
   return exitCodes.ok;
+}
+
+/**
+ * `svc` or `svc datasets` alone: a usage error (exit 3) in one line that names what can follow, not
+ * a page of help on standard error. `--help` asks for the help.
+ */
+export function missingCommand(tree: CommandTree, positionals: readonly string[]): CliError | undefined {
+  if (positionals.length === 0) {
+    const names = [
+      ...tree.resources.map((resource) => resource.name),
+      ...tree.local.flatMap((group) => (group.group ? [group.group] : group.commands.map((c) => c.name))),
+    ];
+    return usageError(
+      "a resource is required: svc <resource> <command> [flags]",
+      `one of: ${names.join(", ")}; see \`svc --help\``,
+      "missing_command",
+    );
+  }
+  if (positionals.length !== 1) return undefined;
+  const [name] = positionals;
+  const commands =
+    tree.resources.find((resource) => resource.name === name)?.commands ??
+    tree.local.find((group) => group.group !== "" && group.group === name)?.commands;
+  if (!commands) return undefined;
+  return usageError(
+    `a command is required: svc ${name} <command> [flags]`,
+    `one of: ${commands.map((command) => command.name).join(", ")}; see \`svc ${name} --help\``,
+    "missing_command",
+  );
 }
 
 function unknown(kind: string, name: string, candidates: string[], parent?: string): CliError {

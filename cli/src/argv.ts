@@ -7,6 +7,8 @@ export interface ArgvScan {
   format: string | undefined;
   schema: boolean;
   quiet: boolean;
+  /** `--help` or `-h` anywhere before `--`. */
+  help: boolean;
 }
 
 const VALUE_FLAGS = new Set(globalFlags.filter((flag) => flag.value).map((flag) => `--${flag.flag}`));
@@ -16,12 +18,13 @@ const VALUE_FLAGS = new Set(globalFlags.filter((flag) => flag.value).map((flag) 
  * its name, so the words before them are the resource and the command.
  */
 export function scanArgv(argv: readonly string[]): ArgvScan {
-  const scan: ArgvScan = { positionals: [], format: undefined, schema: false, quiet: false };
+  const scan: ArgvScan = { positionals: [], format: undefined, schema: false, quiet: false, help: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? "";
     if (arg === "--") break;
     const [name, inline] = arg.startsWith("--") ? splitInline(arg) : [arg, undefined];
     if (name === "--schema") scan.schema = true;
+    else if (name === "--help" || name === "-h") scan.help = true;
     else if (name === "--quiet" || name === "-q") scan.quiet = true;
     else if (name === "--format") scan.format = inline ?? argv[i + 1];
     if (VALUE_FLAGS.has(name) && inline === undefined) i++;

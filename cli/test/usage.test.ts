@@ -1,5 +1,9 @@
-import { describe, expect, it } from "vitest";
-import { errorOf, runSvc } from "./run-svc";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { expectFailure, runSvc } from "./run-svc";
+import { runOnTerminal } from "./terminal";
 
 const UPDATE_ROW = ["datasets", "update-row", "--project-slug", "p", "--dataset-slug", "d", "--row-id", "r"];
 
@@ -48,45 +52,63 @@ describe("svc without a server", () => {
     [["projects", "list", "--formt", "json"], "unknown option '--formt'", "--format"],
   ])("rejects %j with exit 3 and suggests the nearest name", async (args, message, suggestion) => {
     const result = await runSvc(args);
-    expect(result.code).toBe(3);
-    expect(result.stdout).toBe("");
-    const error = errorOf(result);
+    const error = expectFailure(result, 3);
     expect(error.error).toContain(message);
     expect(error.error).toContain(`Did you mean ${suggestion}?`);
   });
 
-  it("treats a missing command as a usage error, never success", async () => {
+  it("treats a missing command as a usage error: one JSON object naming the commands, no help page", async () => {
     const result = await runSvc(["datasets"]);
+    const error = expectFailure(result, 3);
+    expect(result.stderr.split("\n")).toHaveLength(2);
+    expect(error).toMatchObject({
+      error: "a command is required: svc datasets <command> [flags]",
+      code: "missing_command",
+      status: null,
+    });
+    expect(error.hint).toMatch(/^one of: create, create-column, .*update-row; see `svc datasets --help`$/);
+    const local = expectFailure(await runSvc(["auth"]), 3);
+    expect(local.hint).toBe("one of: login, status, logout; see `svc auth --help`");
+    const root = expectFailure(await runSvc(["--format", "json"]), 3);
+    expect(root.error).toBe("a resource is required: svc <resource> <command> [flags]");
+    expect(root.hint).toContain("account, api-keys, datasets");
+  });
+
+  it("says so in one line on a terminal", () => {
+    const result = runOnTerminal(["datasets"]);
     expect(result.code).toBe(3);
-    expect(result.stdout).toBe("");
+    expect(result.screen).toMatch(
+      /^svc: a command is required: svc datasets <command> \[flags\] \(missing_command\); one of: create, [^\n]*; see `svc datasets --help`\n$/,
+    );
+  });
+
+  it("still prints the resource's help, on standard output, for --help", async () => {
+    const result = await runSvc(["datasets", "--help"]);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe("");
+    expect(result.stdout).toMatch(/^Usage: svc datasets <command> \[flags\]/);
   });
 
   it("rejects an unknown --format and an unknown SVC_OUTPUT before sending", async () => {
     const flag = await runSvc(["projects", "list", "--format", "xml"]);
-    expect(flag.code).toBe(3);
-    expect(flag.stdout).toBe("");
+    expectFailure(flag, 3);
     const env = await runSvc(["projects", "list", "--dry-run"], { env: { SVC_OUTPUT: "xml" } });
-    expect(env.code).toBe(3);
-    expect(errorOf(env).error).toContain('SVC_OUTPUT "xml" is not a format');
+    expect(expectFailure(env, 3).error).toContain('SVC_OUTPUT "xml" is not a format');
   });
 
   it("rejects a bad JMESPath expression before any request", async () => {
     const result = await runSvc(["projects", "list", "--query", "items[?", "--dry-run"]);
-    expect(result.code).toBe(3);
-    expect(errorOf(result).code).toBe("invalid_query");
+    expect(expectFailure(result, 3).code).toBe("invalid_query");
   });
 
   it("rejects invalid JSON in a JSON flag", async () => {
     const result = await runSvc([...UPDATE_ROW, "--custom", "{nope", "--dry-run"]);
-    expect(result.code).toBe(3);
-    expect(errorOf(result)).toMatchObject({ code: "invalid_json", status: null });
-    expect(result.stdout).toBe("");
+    expect(expectFailure(result, 3)).toMatchObject({ code: "invalid_json", status: null });
   });
 
   it("names a missing required flag, and takes the project from SVC_PROJECT_SLUG", async () => {
     const missing = await runSvc(["datasets", "get", "--dataset-slug", "d", "--dry-run"]);
-    expect(missing.code).toBe(3);
-    expect(errorOf(missing).error).toContain(
+    expect(expectFailure(missing, 3).error).toContain(
       "missing required flag --project-slug (or set SVC_PROJECT_SLUG)",
     );
     const fromEnv = await runSvc(
@@ -102,9 +124,8 @@ describe("svc without a server", () => {
   it("writes one line for a person when standard error is a terminal-less JSON-free format", async () => {
     // Standard error is a pipe here, so the JSON object is expected whatever the format.
     const result = await runSvc(["datasets", "update-row", "--format", "table"]);
-    expect(result.code).toBe(3);
-    expect(() => errorOf(result)).not.toThrow();
-    expect(result.stderr).not.toMatch(/\n\s+at /);
+    expect(expectFailure(result, 3).code).toBe("validation_failed");
+    expect(result.stderr.split("\n")).toHaveLength(2);
   });
 });
 
@@ -166,6 +187,42 @@ describe("--dry-run", () => {
     expect(JSON.parse(result.stdout).body).toEqual({ custom: { k1: true } });
   });
 
+  describe("--json @file", () => {
+    const dir = mkdtempSync(join(tmpdir(), "svc-json-file-"));
+    afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+    it("reads the body from a file, flags still winning", async () => {
+      const file = join(dir, "body.json");
+      writeFileSync(file, '{"input":"from file","custom":{"k1":1}}\n');
+      const result = await runSvc([
+        ...UPDATE_ROW,
+        "--json",
+        `@${file}`,
+        "--custom",
+        "{}",
+        "--dry-run",
+        "--format",
+        "json",
+      ]);
+      expect(result.code, result.stderr).toBe(0);
+      expect(JSON.parse(result.stdout).body).toEqual({ input: "from file", custom: {} });
+    });
+
+    it("refuses a file that is not JSON with exit 3, naming the file", async () => {
+      const file = join(dir, "broken.json");
+      writeFileSync(file, '{"input": ');
+      const error = expectFailure(await runSvc([...UPDATE_ROW, "--json", `@${file}`, "--dry-run"]), 3);
+      expect(error.code).toBe("invalid_json");
+      expect(error.error).toContain(`--json @${file} is not valid JSON`);
+    });
+
+    it("refuses a file that does not exist with exit 3", async () => {
+      const file = join(dir, "missing.json");
+      const error = expectFailure(await runSvc([...UPDATE_ROW, "--json", `@${file}`, "--dry-run"]), 3);
+      expect(error).toMatchObject({ code: "invalid_json", error: `cannot read ${file}: ENOENT` });
+    });
+  });
+
   it("fails with exit 3 when the body breaks the operation's schema", async () => {
     const result = await runSvc([
       "datasets",
@@ -178,14 +235,12 @@ describe("--dry-run", () => {
       '{"rows":[]}',
       "--dry-run",
     ]);
-    expect(result.code).toBe(3);
-    expect(errorOf(result).error).toContain("must hold at least 1 item");
+    expect(expectFailure(result, 3).error).toContain("must hold at least 1 item");
   });
 
   it("checks query parameters against their constraints", async () => {
     const result = await runSvc(["projects", "list", "--limit", "500", "--dry-run"]);
-    expect(result.code).toBe(3);
-    expect(errorOf(result).error).toBe("--limit must be at most 200");
+    expect(expectFailure(result, 3).error).toBe("--limit must be at most 200");
   });
 
   it("sends the If-Match header from --if-match", async () => {
@@ -227,7 +282,6 @@ describe("--schema", () => {
 
   it("suggests the nearest name for an unknown resource", async () => {
     const result = await runSvc(["dataset", "--schema"]);
-    expect(result.code).toBe(3);
-    expect(errorOf(result).error).toContain('did you mean "datasets"');
+    expect(expectFailure(result, 3).error).toContain('did you mean "datasets"');
   });
 });

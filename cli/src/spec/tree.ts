@@ -215,6 +215,11 @@ export interface OpenApiDocument {
 
 const methods = ["get", "post", "patch", "put", "delete"] as const;
 
+/**
+ * The command tree of an OpenAPI document: one resource per tag, one command per operation. A tag
+ * that would shadow a local command, or two operations that would be the same command, is an error:
+ * the build (which runs the CLI) and the tests fail instead of a command silently disappearing.
+ */
 export function buildTree(doc: OpenApiDocument): CommandTree {
   const components = doc.components?.schemas ?? {};
   const reserved = new Set(localGroups.flatMap((g) => (g.group ? [g.group] : g.commands.map((c) => c.name))));
@@ -224,8 +229,19 @@ export function buildTree(doc: OpenApiDocument): CommandTree {
       const op = item[method];
       if (!op) continue;
       const command = buildCommand(doc, path, method, op, components);
-      if (reserved.has(command.resource)) continue;
-      byResource.set(command.resource, [...(byResource.get(command.resource) ?? []), command]);
+      if (reserved.has(command.resource)) {
+        throw new Error(
+          `the API tag "${command.resource}" (operation ${command.operationId}) is also the name of the local command \`svc ${command.resource}\`: rename the tag`,
+        );
+      }
+      const siblings = byResource.get(command.resource) ?? [];
+      const twin = siblings.find((other) => other.name === command.name);
+      if (twin) {
+        throw new Error(
+          `operations ${twin.operationId} and ${command.operationId} would both be \`svc ${command.resource} ${command.name}\`: give one an x-svc-command`,
+        );
+      }
+      byResource.set(command.resource, [...siblings, command]);
     }
   }
   const descriptions = new Map((doc.tags ?? []).map((tag) => [tag.name, tag.description ?? ""]));
