@@ -7,6 +7,10 @@ export type App = typeof import("./app");
  * on demand, so that help and version stay fast.
  */
 export function start(loadApp: () => Promise<App>): void {
+  // Node's deprecation notices are for the developers of svc, not its users; on standard error they
+  // would break the one-line (or one JSON object) contract. undici, for one, names a proxy given by IP
+  // address as the TLS server name, which Node reports as DEP0123.
+  process.noDeprecation = true;
   process.stdout.on("error", (error: NodeJS.ErrnoException) => {
     if (error.code === "EPIPE") process.exit(0);
   });

@@ -1,8 +1,9 @@
-import { createServer, type Server } from "node:http";
+import { createServer, request as httpRequest, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Platform, startPlatform } from "./platform";
-import { errorOf, runSvc, type SvcOptions } from "./run-svc";
+import { expectFailure, runSvc, type SvcOptions } from "./run-svc";
+import { runOnTerminal } from "./terminal";
 
 let platform: Platform;
 let env: Record<string, string>;
@@ -131,10 +132,9 @@ describe("the commands of the brief, against the embedded platform", () => {
       "--input",
       "x",
     ]);
-    expect(stale.code).toBe(1);
-    expect(stale.stdout).toBe("");
-    expect(errorOf(stale)).toMatchObject({ code: "version_mismatch", status: 412 });
-    expect(errorOf(stale).hint).toContain("--if-match");
+    const error = expectFailure(stale, 1);
+    expect(error).toMatchObject({ code: "version_mismatch", status: 412 });
+    expect(error.hint).toContain("--if-match");
     const row = await json<{ custom: Record<string, unknown> }>([
       "datasets",
       "get-row",
@@ -201,37 +201,87 @@ describe("traces", () => {
     expect(all.code, all.stderr).toBe(0);
     expect(all.stdout.trimEnd().split("\n")).toHaveLength(3);
   });
+
+  it("sends each page of a POST list with its own Idempotency-Key", async () => {
+    const { project } = await makeDataset();
+    for (const index of [4, 5, 6]) {
+      const ingest = await svc([
+        "traces",
+        "ingest",
+        "--x-svc-project",
+        project,
+        "--resource-spans",
+        JSON.stringify([span(`${index}`.repeat(32), `trace ${index}`)]),
+      ]);
+      expect(ingest.code, ingest.stderr).toBe(0);
+    }
+    const all = await svc([
+      "traces",
+      "list",
+      "--project-slug",
+      project,
+      "--limit",
+      "1",
+      "--page-all",
+      "--debug",
+      "--format",
+      "jsonl",
+    ]);
+    expect(all.code, all.stderr).toBe(0);
+    expect(all.stdout.trimEnd().split("\n")).toHaveLength(3);
+    const requests = all.stderr.split(/^> POST /m).slice(1);
+    expect(requests).toHaveLength(3);
+    const keys = requests.map((request) => /^> idempotency-key: (\S+)$/m.exec(request)?.[1]);
+    const cursors = requests.map((request) => /"cursor":"([^"]+)"/.exec(request)?.[1]);
+    expect(cursors[0]).toBeUndefined();
+    expect(new Set(cursors.slice(1)).size).toBe(2);
+    expect(keys.every((key) => key !== undefined && /^[0-9a-f-]{36}$/.test(key))).toBe(true);
+    expect(new Set(keys).size).toBe(3);
+  });
 });
 
 describe("API errors", () => {
   it("exits 1 with {error, code, status, requestId, hint} for a conflict, and prints nothing on stdout", async () => {
     await json(["projects", "create", "--name", "Twice"]);
     const result = await svc(["projects", "create", "--name", "Twice"]);
-    expect(result.code).toBe(1);
-    expect(result.stdout).toBe("");
-    const error = errorOf(result);
-    expect(Object.keys(error).slice(0, 5)).toEqual(["error", "code", "status", "requestId", "hint"]);
+    const error = expectFailure(result, 1);
     expect(error).toMatchObject({ code: "conflict", status: 409 });
     expect(error.requestId).toBeTruthy();
   });
 
   it("exits 1 with not_found for a dataset that does not exist", async () => {
     const result = await svc(["datasets", "get", "--project-slug", "nope", "--dataset-slug", "nope"]);
-    expect(result.code).toBe(1);
-    expect(errorOf(result)).toMatchObject({ code: "not_found", status: 404 });
+    expect(expectFailure(result, 1)).toMatchObject({ code: "not_found", status: 404 });
   });
 
   it("exits 2 for a key the API rejects", async () => {
     const result = await svc(["account", "get"], { env: { SVC_API_KEY: "svc_not_a_real_key_at_all_000" } });
-    expect(result.code).toBe(2);
-    expect(errorOf(result)).toMatchObject({ code: "unauthenticated", status: 401 });
+    expect(expectFailure(result, 2)).toMatchObject({ code: "unauthenticated", status: 401 });
+  });
+
+  it("exits 2 with forbidden when a viewer's key tries to write", async () => {
+    const viewer = await json<{ token: string; role: string }>([
+      "api-keys",
+      "create",
+      "--name",
+      "read only",
+      "--role",
+      "viewer",
+    ]);
+    expect(viewer.role).toBe("viewer");
+    const asViewer = { env: { SVC_API_KEY: viewer.token } };
+    expect((await svc(["projects", "list"], asViewer)).code).toBe(0);
+    const result = await svc(["projects", "create", "--name", "Not allowed"], asViewer);
+    const error = expectFailure(result, 2);
+    expect(error).toMatchObject({ code: "forbidden", status: 403 });
+    expect(error.hint).toContain("role");
+    const names = (await json<{ items: { name: string }[] }>(["projects", "list"])).items.map((p) => p.name);
+    expect(names).not.toContain("Not allowed");
   });
 
   it("exits 2 naming SVC_API_KEY when there is no credential and no secret store, within seconds", async () => {
     const result = await svc(["account", "get"], { env: { SVC_API_KEY: undefined } });
-    expect(result.code).toBe(2);
-    expect(result.stdout).toBe("");
-    expect(errorOf(result).hint).toContain("SVC_API_KEY");
+    expect(expectFailure(result, 2).hint).toContain("SVC_API_KEY");
     expect(result.ms).toBeLessThan(5000);
   });
 
@@ -246,9 +296,8 @@ describe("API errors", () => {
       "--format",
       "table",
     ]);
-    expect(result.code).toBe(1);
+    expect(expectFailure(result, 1).code).toBe("not_found");
     expect(result.stderr.trim().split("\n")).toHaveLength(1);
-    expect(errorOf(result).code).toBe("not_found");
   });
 });
 
@@ -280,8 +329,16 @@ describe("formats and queries", () => {
   });
 
   it("passes the server's bytes through with raw, and the status line and headers with http", async () => {
-    const raw = await svc(["account", "get", "--format", "raw"]);
-    expect(raw.stdout.startsWith('{"organization"')).toBe(true);
+    const { project } = await makeDataset();
+    const raw = await svc(["projects", "get", "--project-slug", project, "--format", "raw"]);
+    expect(raw.code, raw.stderr).toBe(0);
+    const direct = await fetch(`${platform.baseUrl}/v1/projects/${project}`, {
+      headers: { authorization: `Bearer ${platform.apiKey}` },
+    });
+    const bytes = Buffer.from(await direct.arrayBuffer());
+    expect(bytes.length).toBeGreaterThan(0);
+    expect(raw.stdoutBytes?.equals(bytes), `${raw.stdout}\n${bytes}`).toBe(true);
+
     const http = await svc(["account", "get", "--format", "http"]);
     expect(http.stdout).toMatch(/^HTTP\/1\.1 200 OK\n/);
     expect(http.stdout).toMatch(/\nx-request-id: \S+\n/);
@@ -339,15 +396,39 @@ describe("--debug", () => {
     expect(result.stderr).not.toContain(platform.apiKey);
     expect(result.stdout).not.toContain(platform.apiKey);
   });
+
+  it("hides secrets in the bodies it shows, in both directions", async () => {
+    const created = await svc(["api-keys", "create", "--name", "debugged", "--debug", "--format", "json"]);
+    expect(created.code, created.stderr).toBe(0);
+    const { token } = JSON.parse(created.stdout) as { token: string };
+    expect(token).toMatch(/^svc_/);
+    expect(created.stderr).toContain("< HTTP 201");
+    expect(created.stderr).toContain('"token":"REDACTED"');
+    expect(created.stderr).toContain('"maskedToken":"');
+    expect(created.stderr).not.toContain(token);
+    expect(created.stderr).not.toContain(token.slice(4, 16));
+
+    const { at } = await makeDataset();
+    const secret = "cs-never-in-a-log-0123456789";
+    const rows = { rows: [{ id: "r1", input: { client_secret: secret, question: "kept" } }] };
+    const inserted = await svc(["datasets", "insert-rows", ...at, "--json", JSON.stringify(rows), "--debug"]);
+    expect(inserted.code, inserted.stderr).toBe(0);
+    expect(inserted.stderr).toContain('"client_secret":"REDACTED"');
+    expect(inserted.stderr).toContain('"question":"kept"');
+    expect(inserted.stderr).not.toContain(secret);
+    const read = await svc(["datasets", "get-row", ...at, "--row-id", "r1", "--debug", "--format", "json"]);
+    expect(JSON.parse(read.stdout).input.client_secret).toBe(secret);
+    expect(read.stderr).toContain('"client_secret":"REDACTED"');
+    expect(read.stderr).not.toContain(secret);
+  });
 });
 
 describe("network failures", () => {
   it("exits 4 quickly when nothing listens at the base address", async () => {
     const result = await svc(["account", "get"], { env: { SVC_BASE_URL: "http://127.0.0.1:9" } });
-    expect(result.code).toBe(4);
-    expect(result.stdout).toBe("");
-    expect(errorOf(result)).toMatchObject({ code: "connection_failed" });
-    expect(errorOf(result).error).toContain("connection refused");
+    const error = expectFailure(result, 4);
+    expect(error).toMatchObject({ code: "connection_failed" });
+    expect(error.error).toContain("connection refused");
     expect(result.ms).toBeLessThan(8000);
   });
 
@@ -368,12 +449,152 @@ describe("network failures", () => {
 
     it("exits 4 after SVC_TIMEOUT_SECS, with a hint naming it", async () => {
       const result = await svc(["account", "get"], { env: { SVC_BASE_URL: url, SVC_TIMEOUT_SECS: "1" } });
-      expect(result.code).toBe(4);
-      expect(result.stdout).toBe("");
-      expect(errorOf(result)).toMatchObject({ code: "timeout" });
-      expect(errorOf(result).hint).toContain("SVC_TIMEOUT_SECS");
+      const error = expectFailure(result, 4);
+      expect(error).toMatchObject({ code: "timeout" });
+      expect(error.hint).toContain("SVC_TIMEOUT_SECS");
       expect(result.ms).toBeGreaterThanOrEqual(1000);
       expect(result.ms).toBeLessThan(4000);
     });
+  });
+});
+
+describe("formats on a terminal", () => {
+  const terminalEnv = () => ({ SVC_BASE_URL: platform.baseUrl, SVC_API_KEY: platform.apiKey });
+
+  it("prints a table when standard output is a terminal, and JSON when it is not", async () => {
+    const { project } = await makeDataset();
+    const args = ["projects", "get", "--project-slug", project];
+    const tty = runOnTerminal(args, { env: terminalEnv(), onTerminal: { stdout: true, stderr: false } });
+    expect(tty.code, tty.stderr).toBe(0);
+    const [header, row, ...rest] = tty.screen.trimEnd().split("\n");
+    // The header in bold: colour on a terminal.
+    expect(header?.startsWith("\u001b[1mid ")).toBe(true);
+    expect(header?.endsWith("\u001b[0m")).toBe(true);
+    expect(header).toMatch(/\bslug\s+name\b/);
+    expect(row).toMatch(new RegExp(`^\\S+\\s+(\\S+\\s+)*${project}\\s+Project `));
+    expect(rest).toEqual([]);
+    const piped = await svc(args);
+    expect(JSON.parse(piped.stdout)).toMatchObject({ slug: project });
+  });
+
+  it("drops colour on a terminal when NO_COLOR is set", () => {
+    const result = runOnTerminal(["account", "get"], {
+      env: { ...terminalEnv(), NO_COLOR: "1" },
+      onTerminal: { stdout: true, stderr: false },
+    });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.screen).toMatch(/^organization\s+role/);
+    expect(result.screen).not.toContain("\u001b");
+  });
+
+  it("uses SVC_OUTPUT, on a terminal or not, and lets --format win over it", async () => {
+    const yamlEnv = { ...terminalEnv(), SVC_OUTPUT: "yaml" };
+    const tty = runOnTerminal(["account", "get"], {
+      env: yamlEnv,
+      onTerminal: { stdout: true, stderr: false },
+    });
+    expect(tty.screen).toMatch(/^organization:\n {2}id: /);
+    const piped = await svc(["account", "get"], { env: { SVC_OUTPUT: "yaml" } });
+    expect(piped.stdout).toMatch(/^organization:\n {2}id: \S+\n/);
+    expect(piped.stdout).toMatch(/^role: owner$/m);
+    const flag = await svc(["account", "get", "--format", "json"], { env: { SVC_OUTPUT: "yaml" } });
+    expect(JSON.parse(flag.stdout).role).toBe("owner");
+    const ttyFlag = runOnTerminal(["account", "get", "--format", "jsonl"], {
+      env: yamlEnv,
+      onTerminal: { stdout: true, stderr: false },
+    });
+    expect(JSON.parse(ttyFlag.screen).role).toBe("owner");
+  });
+
+  it("reports a failure as one line a person can act on when standard error is a terminal", () => {
+    const result = runOnTerminal(["datasets", "get", "--project-slug", "nope", "--dataset-slug", "nope"], {
+      env: terminalEnv(),
+      onTerminal: { stdout: false, stderr: true },
+    });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe("");
+    expect(result.screen).toMatch(
+      /^svc: [^\n]*not found[^\n]* \(HTTP 404, not_found, request \S+\); check the slugs with `svc projects list` and `svc datasets list`\n$/i,
+    );
+  });
+
+  it("reports a failure as the JSON object on a terminal too when the format is json", () => {
+    const result = runOnTerminal(
+      ["datasets", "get", "--project-slug", "nope", "--dataset-slug", "nope", "--format", "json"],
+      { env: terminalEnv(), onTerminal: { stdout: false, stderr: true } },
+    );
+    expect(result.code).toBe(1);
+    expect(JSON.parse(result.screen)).toMatchObject({ code: "not_found", status: 404 });
+  });
+});
+
+describe("the Idempotency-Key", () => {
+  /**
+   * A front of the platform that loses the answer to the first attempt of each mutation: the request
+   * reaches the platform (the edit is applied), but the CLI is told 502, as when a load balancer drops
+   * a connection. It records the Idempotency-Key of every request.
+   */
+  let front: Server;
+  let frontUrl: string;
+  const seen: { method: string; key: string | undefined; status: number }[] = [];
+  beforeAll(async () => {
+    const answered = new Set<string>();
+    front = createServer((incoming: IncomingMessage, outgoing) => {
+      const key = incoming.headers["idempotency-key"] as string | undefined;
+      const upstream = httpRequest(
+        `${platform.baseUrl}${incoming.url ?? "/"}`,
+        { method: incoming.method, headers: incoming.headers },
+        (answer) => {
+          const lose = key !== undefined && !answered.has(key);
+          if (key !== undefined) answered.add(key);
+          const status = lose ? 502 : (answer.statusCode ?? 502);
+          seen.push({ method: incoming.method ?? "", key, status });
+          if (lose) {
+            answer.resume();
+            outgoing.writeHead(502, { "content-type": "text/plain" }).end("bad gateway");
+            return;
+          }
+          outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(outgoing);
+        },
+      );
+      incoming.pipe(upstream);
+    });
+    await new Promise<void>((resolve) => front.listen(0, "127.0.0.1", resolve));
+    frontUrl = `http://127.0.0.1:${(front.address() as AddressInfo).port}`;
+  });
+  afterAll(() => {
+    front?.closeAllConnections();
+    front?.close();
+  });
+
+  it("is made once per invocation: a retried edit carries it again and is applied once", async () => {
+    const { at } = await makeDataset(1);
+    seen.length = 0;
+    const edit = (value: string) =>
+      svc(
+        ["datasets", "update-row", ...at, "--row-id", "r1", "--expected-output", value, "--format", "json"],
+        {
+          env: { SVC_BASE_URL: frontUrl },
+        },
+      );
+    const first = await edit('{"a":1}');
+    expect(first.code, first.stderr).toBe(0);
+    expect(JSON.parse(first.stdout).version).toBe(2);
+    const second = await edit('{"a":2}');
+    expect(second.code, second.stderr).toBe(0);
+    expect(JSON.parse(second.stdout).version).toBe(3);
+
+    const patches = seen.filter((request) => request.method === "PATCH");
+    expect(patches.map((request) => request.status)).toEqual([502, 200, 502, 200]);
+    const [a, b, c, d] = patches.map((request) => request.key);
+    expect(a).toMatch(/^[0-9a-f-]{36}$/);
+    expect(b).toBe(a);
+    expect(c).toMatch(/^[0-9a-f-]{36}$/);
+    expect(d).toBe(c);
+    expect(c).not.toBe(a);
+    // Each edit reached the platform twice and made one version.
+    const versions = await json<{ items: { version: number }[] }>(["datasets", "list-versions", ...at]);
+    expect(versions.items.map((version) => version.version).sort()).toEqual([1, 2, 3]);
   });
 });

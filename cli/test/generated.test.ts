@@ -2,8 +2,9 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runSvc, SVC } from "./run-svc";
+import { expectFailure, runSvc, SVC } from "./run-svc";
 
 let dir: string;
 beforeAll(() => {
@@ -19,26 +20,35 @@ async function script(shell: string): Promise<string> {
   return path;
 }
 
-/** Completions offered by bash for the words typed so far (the last one being completed). */
+/**
+ * Completions offered by bash for the words typed so far (the last one being completed), asked as bash
+ * asks: through the function that `complete -p svc` registered (see fixtures/bash-complete.bash).
+ */
 function bashComplete(path: string, words: string[]): string[] {
-  const line = ["svc", ...words].map((word) => `'${word}'`).join(" ");
-  const program = `source ${path}; COMP_WORDS=(${line}); COMP_CWORD=${words.length}; _svc_completion; printf '%s\\n' "\${COMPREPLY[@]}"`;
-  return execFileSync("bash", ["--norc", "-c", program], { encoding: "utf8" }).split("\n").filter(Boolean);
+  const driver = fileURLToPath(new URL("./fixtures/bash-complete.bash", import.meta.url));
+  return execFileSync("bash", ["--norc", "--noprofile", driver, path, ...words], { encoding: "utf8" })
+    .split("\n")
+    .filter(Boolean);
 }
 
-/** Completions offered by zsh: the completion function run with compadd and _describe recorded. */
-function zshComplete(path: string, words: string[]): string[] {
-  const line = ["svc", ...words].map((word) => `'${word}'`).join(" ");
-  const program = [
-    "compdef() { :; }",
-    'compadd() { while [[ $1 == -* && $1 != -- ]]; do shift; done; [[ $1 == -- ]] && shift; print -l -- "$@"; }',
-    // biome-ignore lint/suspicious/noTemplateCurlyInString: zsh parameter expansion, not a template
-    '_describe() { local name=${@[-1]}; for item in "${(@P)name}"; do print -- "${item%%:*}"; done; }',
-    `source ${path}`,
-    `words=(${line}); CURRENT=${words.length + 1}`,
-    "_svc",
-  ].join("\n");
-  return execFileSync("zsh", ["-f", "-c", program], { encoding: "utf8" }).split("\n").filter(Boolean);
+/**
+ * Completions offered by zsh's real completion system (compinit), in an interactive zsh on a
+ * pseudo-terminal (zpty) where the line is typed and TAB pressed: see fixtures/zsh-complete.zsh.
+ */
+function zshComplete(path: string, line: string): string[] {
+  const fixtures = fileURLToPath(new URL("./fixtures/", import.meta.url));
+  const matches = join(dir, `zsh-matches-${Math.random().toString(36).slice(2)}`);
+  const run = spawnSync(
+    "zsh",
+    ["-f", join(fixtures, "zsh-complete.zsh"), join(fixtures, "zsh-complete-init.zsh"), line],
+    {
+      encoding: "utf8",
+      env: { PATH: process.env.PATH ?? "", HOME: dir, SVC_COMPLETION: path, SVC_MATCHES: matches },
+      timeout: 30_000,
+    },
+  );
+  if (run.status !== 0) throw new Error(`zsh completion of "${line}" failed (${run.status}): ${run.stderr}`);
+  return run.stdout.split("\n").filter(Boolean);
 }
 
 /** Completions offered by fish for a command line, asked of fish itself. */
@@ -61,12 +71,14 @@ describe("completion", () => {
     expect(bashComplete(path, ["completion", "f"])).toEqual(["fish"]);
   });
 
-  it("completes in zsh", async () => {
+  it("completes in zsh, through compinit", async () => {
     const path = await script("zsh");
-    expect(zshComplete(path, ["da"])).toContain("datasets");
-    expect(zshComplete(path, ["datasets", ""])).toContain("update-row");
-    expect(zshComplete(path, ["datasets", "update-row", "--"])).toContain("--row-id");
-    expect(zshComplete(path, ["projects", "list", "--format", ""])).toEqual([
+    expect(zshComplete(path, "svc da")).toEqual(["datasets"]);
+    expect(zshComplete(path, "svc datasets update-r")).toEqual(["update-row"]);
+    expect(zshComplete(path, "svc datasets ")).toContain("list-columns");
+    expect(zshComplete(path, "svc datasets update-row --ro")).toEqual(["--row-id"]);
+    expect(zshComplete(path, "svc --format json datasets list-c")).toEqual(["list-columns"]);
+    expect(zshComplete(path, "svc projects list --format ")).toEqual([
       "table",
       "json",
       "jsonl",
@@ -75,6 +87,7 @@ describe("completion", () => {
       "raw",
       "http",
     ]);
+    expect(zshComplete(path, "svc auth ")).toEqual(["login", "status", "logout"]);
   });
 
   it("completes in fish", async () => {
@@ -95,7 +108,7 @@ describe("completion", () => {
 
   it("rejects an unknown shell with exit 3", async () => {
     const result = await runSvc(["completion", "tcsh"]);
-    expect(result.code).toBe(3);
+    expect(expectFailure(result, 3).error).toContain("tcsh");
   });
 });
 
@@ -131,6 +144,29 @@ describe("svc generate-skills", () => {
     expect(datasets).toContain("## svc datasets update-row");
     expect(datasets).toContain("PATCH /v1/projects/{projectSlug}/datasets/{datasetSlug}/rows/{rowId}");
     expect(datasets).toContain("## Exit codes");
+    // Every command has an example invocation; every page the error shape.
+    const sections = datasets.split(/^## svc datasets /m).slice(1);
+    expect(sections.length).toBeGreaterThan(10);
+    for (const section of sections) {
+      const name = section.slice(0, section.indexOf("\n"));
+      expect(section, name).toMatch(
+        new RegExp(`Example:\\n\\n\`\`\`sh\\nsvc datasets ${name}( [^\\n]*)?\\n\`\`\``),
+      );
+    }
+    expect(datasets).toMatch(
+      /Example:\n\n```sh\nsvc datasets update-row --project-slug \S+ --dataset-slug \S+ --row-id \S+/,
+    );
+    for (const page of [skill, datasets]) {
+      const shape = /## Errors\n\n[^\n]*:\n\n```json\n(\{[^\n]*\})\n```/.exec(page)?.[1];
+      expect(shape, "the error shape").toBeDefined();
+      expect(Object.keys(JSON.parse(shape ?? "{}"))).toEqual([
+        "error",
+        "code",
+        "status",
+        "requestId",
+        "hint",
+      ]);
+    }
   });
 
   it("needs no key and no network", async () => {

@@ -5,21 +5,29 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Platform, startPlatform } from "./platform";
-import { errorOf, runSvc, SVC, type SvcResult } from "./run-svc";
+import { errorOf, expectFailure, expectNoStackTrace, runSvc, SVC, type SvcResult } from "./run-svc";
 
 let platform: Platform;
+beforeAll(async () => {
+  platform = await startPlatform();
+});
+afterAll(() => platform?.stop());
 
 interface Step {
   args: string[];
   input?: string;
   env?: Record<string, string | null>;
+  /** Run on a real terminal, typing `answer` once `prompt` is shown and echo is off. */
+  prompt?: { prompt: string; answer: string };
 }
+
+type StepResult = SvcResult & { echoOff?: boolean };
 
 /**
  * Runs the steps one after another in one D-Bus session with a real gnome-keyring, whose keyrings live
  * in a fresh home directory.
  */
-function inKeyringSession(steps: Step[]): SvcResult[] {
+function inKeyringSession(steps: Step[]): StepResult[] {
   const driver = fileURLToPath(new URL("./fixtures/keyring-session.mjs", import.meta.url));
   const home = mkdtempSync(join(tmpdir(), "svc-keyring-home-"));
   try {
@@ -34,18 +42,13 @@ function inKeyringSession(steps: Step[]): SvcResult[] {
       },
     );
     if (run.status !== 0) throw new Error(`keyring session failed: ${run.stderr}`);
-    return JSON.parse(run.stdout) as SvcResult[];
+    return JSON.parse(run.stdout) as StepResult[];
   } finally {
     rmSync(home, { recursive: true, force: true });
   }
 }
 
 describe("credentials in a real Secret Service (gnome-keyring)", () => {
-  beforeAll(async () => {
-    platform = await startPlatform();
-  });
-  afterAll(() => platform?.stop());
-
   it("logs in, is used, loses to SVC_API_KEY, and logs out", () => {
     const [
       before,
@@ -101,6 +104,55 @@ describe("credentials in a real Secret Service (gnome-keyring)", () => {
     expect(statusAfter?.code).toBe(2);
     expect(JSON.parse(statusAfter?.stdout ?? "{}").schemes[0].secretStore.state).toBe("unset");
     expect(accountAfter?.code).toBe(2);
+    for (const failed of [before, envWins, badLogin, statusAfter, accountAfter]) {
+      expectNoStackTrace(failed?.stderr ?? "");
+      expect(errorOf(failed as SvcResult).code).toMatch(/^(no_credential|unauthenticated)$/);
+    }
+  });
+});
+
+describe("auth login on a terminal, in a real Secret Service", () => {
+  it("prompts for the key without echo, stores it, and auth status says so in words", () => {
+    const prompt = "Paste your API key (input is hidden): ";
+    const [login, status, account, insecure] = inKeyringSession([
+      { args: ["auth", "login"], prompt: { prompt, answer: platform.apiKey } },
+      { args: ["auth", "status", "--format", "table"] },
+      { args: ["account", "get", "--format", "json"] },
+      {
+        args: ["auth", "login", "--with-token"],
+        input: `${platform.apiKey}\n`,
+        env: { SVC_INSECURE: "1" },
+      },
+    ]);
+    expect(login?.echoOff).toBe(true);
+    expect(login?.code, login?.stdout).toBe(0);
+    // The terminal shows the prompt and the outcome, never the key.
+    expect(login?.stdout).toBe(
+      `${prompt}\nLogged in to default as owner; the key is stored as svc:ApiKeyAuth.\n`,
+    );
+    expect(login?.stdout).not.toContain(platform.apiKey.slice(4, 12));
+
+    expect(status?.code).toBe(0);
+    expect(status?.stdout).toBe(
+      [
+        "ApiKeyAuth",
+        "  environment (SVC_API_KEY): unset",
+        "  secret store (svc:ApiKeyAuth): set",
+        "  using: secret store",
+        "OperatorToken",
+        "  environment (SVC_ADMIN_TOKEN): unset",
+        "  secret store (svc:OperatorToken): unset",
+        "  using: nothing",
+        "",
+      ].join("\n"),
+    );
+    expect(JSON.parse(account?.stdout ?? "{}").role).toBe("owner");
+
+    // auth login sends a request too, so SVC_INSECURE is announced there as well.
+    expect(insecure?.code, insecure?.stderr).toBe(0);
+    expect(insecure?.stderr).toContain(
+      "svc: warning: SVC_INSECURE is set: TLS certificates are not verified\n",
+    );
   });
 });
 
@@ -112,10 +164,9 @@ describe("a machine without a secret store", () => {
     [["auth", "logout"], ""],
   ])("fails %j within seconds, naming SVC_API_KEY", async (args, input) => {
     const result = await runSvc(args, { env: noBus, input });
-    expect(result.code).toBe(2);
-    expect(result.stdout).toBe("");
-    expect(errorOf(result)).toMatchObject({ code: "secret_store_unavailable" });
-    expect(errorOf(result).hint).toContain("SVC_API_KEY");
+    const error = expectFailure(result, 2);
+    expect(error).toMatchObject({ code: "secret_store_unavailable" });
+    expect(error.hint).toContain("SVC_API_KEY");
     expect(result.ms).toBeLessThan(5000);
   });
 
@@ -127,6 +178,7 @@ describe("a machine without a secret store", () => {
     expect(report.schemes[0].secretStore.state).toBe("unavailable");
     expect(report.schemes[0].secretStore.reason).toBeTruthy();
     expect(errorOf(result).hint).toContain("SVC_API_KEY");
+    expectNoStackTrace(result.stderr);
   });
 
   it("uses SVC_API_KEY without asking the store", async () => {

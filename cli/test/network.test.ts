@@ -2,12 +2,13 @@ import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import { createServer as createHttpsServer, type Server } from "node:https";
-import type { AddressInfo } from "node:net";
+import { type AddressInfo, connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { createServer as createTlsServer, type Server as TlsServer } from "node:tls";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort, type Platform, startPlatform } from "./platform";
-import { errorOf, runSvc } from "./run-svc";
+import { expectFailure, runSvc } from "./run-svc";
 
 let platform: Platform;
 let dir: string;
@@ -113,63 +114,63 @@ describe("through a real proxy (tinyproxy)", () => {
       env: api({ SVC_BASE_URL: platform.baseUrl, HTTP_PROXY: proxy.url, NO_PROXY: "127.0.0.1" }),
     });
     expect(direct.code, direct.stderr).toBe(0);
+    const lowerDirect = await runSvc(["projects", "list"], {
+      env: api({ SVC_BASE_URL: platform.baseUrl, http_proxy: proxy.url, no_proxy: "localhost,127.0.0.1" }),
+    });
+    expect(lowerDirect.code, lowerDirect.stderr).toBe(0);
     expect(proxy.log().slice(bypassed)).not.toContain("/v1/projects");
+    // The proxy is still used for the hosts that no_proxy does not name.
+    const proxied = await runSvc(["projects", "list"], {
+      env: api({ SVC_BASE_URL: platform.baseUrl, http_proxy: proxy.url, no_proxy: "localhost" }),
+    });
+    expect(proxied.code, proxied.stderr).toBe(0);
+    expect(proxy.log().slice(bypassed)).toContain("/v1/projects");
   });
 
   it("exits 4 with a message naming the proxy settings when the proxy refuses", async () => {
     const result = await runSvc(["account", "get"], {
       env: api({ SVC_BASE_URL: platform.baseUrl, SVC_PROXY: refusing.url }),
     });
-    expect(result.code).toBe(4);
-    expect(result.stdout).toBe("");
-    expect(errorOf(result)).toMatchObject({ code: "proxy_error", status: 403 });
-    expect(errorOf(result).hint).toContain("SVC_PROXY");
+    const error = expectFailure(result, 4);
+    expect(error).toMatchObject({ code: "proxy_error", status: 403 });
+    expect(error.hint).toContain("SVC_PROXY");
   });
 
   it("exits 4 when the proxy is not running", async () => {
     const result = await runSvc(["account", "get"], {
       env: api({ SVC_BASE_URL: platform.baseUrl, SVC_PROXY: `http://127.0.0.1:${await freePort()}` }),
     });
-    expect(result.code).toBe(4);
-    expect(errorOf(result).error).toContain("through the proxy");
+    expect(expectFailure(result, 4).error).toContain("through the proxy");
   });
 
   describe("over TLS", () => {
     let front: Server;
+    let other: Server;
     let httpsUrl: string;
+    let otherUrl: string;
     let caFile: string;
+    let otherCa: string;
 
     beforeAll(async () => {
-      caFile = join(dir, "ca.pem");
-      makeCertificates(dir);
-      front = createHttpsServer(
-        { key: readFileSync(join(dir, "server.key")), cert: readFileSync(join(dir, "server.pem")) },
-        (incoming, outgoing) => {
-          const upstream = httpRequest(
-            `${platform.baseUrl}${incoming.url ?? "/"}`,
-            { method: incoming.method, headers: incoming.headers },
-            (answer) => {
-              outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
-              answer.pipe(outgoing);
-            },
-          );
-          incoming.pipe(upstream);
-        },
-      );
-      await new Promise<void>((resolve) => front.listen(0, "127.0.0.1", resolve));
-      httpsUrl = `https://127.0.0.1:${(front.address() as AddressInfo).port}`;
+      makeCertificates(dir, "main");
+      makeCertificates(dir, "other");
+      caFile = join(dir, "main-ca.pem");
+      otherCa = join(dir, "other-ca.pem");
+      ({ server: front, url: httpsUrl } = await httpsFront("main"));
+      ({ server: other, url: otherUrl } = await httpsFront("other"));
     });
     afterAll(() => {
-      front?.closeAllConnections();
-      front?.close();
+      for (const server of [front, other]) {
+        server?.closeAllConnections();
+        server?.close();
+      }
     });
 
     it("refuses a certificate from an unknown CA with exit 4 and a message naming the fix", async () => {
       const result = await runSvc(["account", "get"], { env: api({ SVC_BASE_URL: httpsUrl }) });
-      expect(result.code).toBe(4);
-      expect(result.stdout).toBe("");
-      expect(errorOf(result).code).toBe("tls_error");
-      expect(errorOf(result).hint).toContain("SVC_CA_BUNDLE");
+      const error = expectFailure(result, 4);
+      expect(error.code).toBe("tls_error");
+      expect(error.hint).toContain("SVC_CA_BUNDLE");
     });
 
     it("trusts the CA given in SVC_CA_BUNDLE, or in SSL_CERT_FILE", async () => {
@@ -183,12 +184,36 @@ describe("through a real proxy (tinyproxy)", () => {
       expect(certFile.code, certFile.stderr).toBe(0);
     });
 
-    it("skips verification with SVC_INSECURE=1, and says so every time", async () => {
-      const result = await runSvc(["account", "get"], {
-        env: api({ SVC_BASE_URL: httpsUrl, SVC_INSECURE: "1" }),
+    it("adds SVC_CA_BUNDLE to the roots of SSL_CERT_FILE instead of replacing them", async () => {
+      const roots = { SSL_CERT_FILE: caFile, SVC_CA_BUNDLE: otherCa };
+      const viaRoots = await runSvc(["account", "get"], { env: api({ SVC_BASE_URL: httpsUrl, ...roots }) });
+      expect(viaRoots.code, viaRoots.stderr).toBe(0);
+      const viaBundle = await runSvc(["account", "get"], { env: api({ SVC_BASE_URL: otherUrl, ...roots }) });
+      expect(viaBundle.code, viaBundle.stderr).toBe(0);
+      const neither = await runSvc(["account", "get"], {
+        env: api({ SVC_BASE_URL: otherUrl, SSL_CERT_FILE: caFile }),
       });
-      expect(result.code, result.stderr).toBe(0);
-      expect(result.stderr).toContain("TLS certificates are not verified");
+      expect(expectFailure(neither, 4).code).toBe("tls_error");
+    });
+
+    it("skips verification with SVC_INSECURE=1, and says so on every command that sends a request", async () => {
+      const env = api({ SVC_BASE_URL: httpsUrl, SVC_INSECURE: "1" });
+      for (const args of [
+        ["account", "get"],
+        ["projects", "list", "--page-all", "--quiet"],
+      ]) {
+        const result = await runSvc(args, { env });
+        expect(result.code, result.stderr).toBe(0);
+        expect(result.stderr).toBe("svc: warning: SVC_INSECURE is set: TLS certificates are not verified\n");
+      }
+      const failing = await runSvc(["datasets", "get", "--project-slug", "no", "--dataset-slug", "no"], {
+        env,
+      });
+      expect(expectFailure(failing, 1).code).toBe("not_found");
+      expect(failing.stderr).toMatch(/^svc: warning: SVC_INSECURE is set/);
+      // No request, no warning.
+      const dryRun = await runSvc(["account", "get", "--dry-run"], { env });
+      expect(dryRun.stderr).not.toContain("SVC_INSECURE");
     });
 
     it("tunnels through HTTPS_PROXY with CONNECT, the custom CA applying to the origin", async () => {
@@ -199,12 +224,49 @@ describe("through a real proxy (tinyproxy)", () => {
       expect(result.code, result.stderr).toBe(0);
       expect(proxy.log().slice(before)).toContain(`CONNECT ${new URL(httpsUrl).host}`);
     });
+
+    describe("through an HTTPS proxy", () => {
+      let tlsProxy: TlsServer;
+      let tlsProxyUrl: string;
+      beforeAll(async () => {
+        ({ server: tlsProxy, url: tlsProxyUrl } = await tlsInFrontOf(
+          Number(new URL(proxy.url).port),
+          "other",
+        ));
+      });
+      afterAll(() => tlsProxy?.close());
+
+      it("speaks TLS to the proxy and to the origin, both checked against the custom roots", async () => {
+        const before = proxy.log().length;
+        const bundle = join(dir, "both-ca.pem");
+        writeFileSync(bundle, `${readFileSync(caFile, "utf8")}${readFileSync(otherCa, "utf8")}`);
+        const result = await runSvc(["account", "get", "--format", "json"], {
+          env: api({ SVC_BASE_URL: httpsUrl, SVC_PROXY: tlsProxyUrl, SVC_CA_BUNDLE: bundle }),
+        });
+        expect(result.code, result.stderr).toBe(0);
+        expect(result.stderr).toBe("");
+        expect(JSON.parse(result.stdout).role).toBe("owner");
+        expect(proxy.log().slice(before)).toContain(`CONNECT ${new URL(httpsUrl).host}`);
+      });
+
+      it("refuses a proxy whose certificate it cannot verify, with exit 4", async () => {
+        const result = await runSvc(["account", "get"], {
+          env: api({ SVC_BASE_URL: httpsUrl, SVC_PROXY: tlsProxyUrl, SVC_CA_BUNDLE: caFile }),
+        });
+        expect(expectFailure(result, 4).code).toBe("tls_error");
+      });
+    });
   });
 });
 
-/** A throw-away CA and a certificate for 127.0.0.1 signed by it. */
-function makeCertificates(into: string): void {
+/**
+ * A throw-away CA and a certificate for 127.0.0.1 signed by it: `<name>-ca.pem`, `<name>-server.pem`
+ * and `<name>-server.key` in `into`.
+ */
+function makeCertificates(into: string, name: string): void {
   const run = (...args: string[]) => execFileSync("openssl", args, { cwd: into, stdio: "pipe" });
+  const ca = `${name}-ca`;
+  const server = `${name}-server`;
   run(
     "req",
     "-x509",
@@ -212,13 +274,13 @@ function makeCertificates(into: string): void {
     "rsa:2048",
     "-nodes",
     "-keyout",
-    "ca.key",
+    `${ca}.key`,
     "-out",
-    "ca.pem",
+    `${ca}.pem`,
     "-days",
     "1",
     "-subj",
-    "/CN=svc test CA",
+    `/CN=svc test CA ${name}`,
   );
   run(
     "req",
@@ -226,9 +288,9 @@ function makeCertificates(into: string): void {
     "rsa:2048",
     "-nodes",
     "-keyout",
-    "server.key",
+    `${server}.key`,
     "-out",
-    "server.csr",
+    `${server}.csr`,
     "-subj",
     "/CN=127.0.0.1",
   );
@@ -237,17 +299,58 @@ function makeCertificates(into: string): void {
     "x509",
     "-req",
     "-in",
-    "server.csr",
+    `${server}.csr`,
     "-CA",
-    "ca.pem",
+    `${ca}.pem`,
     "-CAkey",
-    "ca.key",
+    `${ca}.key`,
     "-CAcreateserial",
     "-out",
-    "server.pem",
+    `${server}.pem`,
     "-days",
     "1",
     "-extfile",
     "san.ext",
   );
+}
+
+/** An HTTPS front of the platform with a certificate of the CA `name`. */
+async function httpsFront(name: string): Promise<{ server: Server; url: string }> {
+  const server = createHttpsServer(
+    {
+      key: readFileSync(join(dir, `${name}-server.key`)),
+      cert: readFileSync(join(dir, `${name}-server.pem`)),
+    },
+    (incoming, outgoing) => {
+      const upstream = httpRequest(
+        `${platform.baseUrl}${incoming.url ?? "/"}`,
+        { method: incoming.method, headers: incoming.headers },
+        (answer) => {
+          outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(outgoing);
+        },
+      );
+      incoming.pipe(upstream);
+    },
+  );
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { server, url: `https://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
+
+/** A TLS listener in front of a plain TCP port: makes tinyproxy an HTTPS proxy. */
+async function tlsInFrontOf(port: number, name: string): Promise<{ server: TlsServer; url: string }> {
+  const server = createTlsServer(
+    {
+      key: readFileSync(join(dir, `${name}-server.key`)),
+      cert: readFileSync(join(dir, `${name}-server.pem`)),
+    },
+    (socket) => {
+      const upstream = connect(port, "127.0.0.1");
+      socket.pipe(upstream).pipe(socket);
+      socket.on("error", () => upstream.destroy());
+      upstream.on("error", () => socket.destroy());
+    },
+  );
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { server, url: `https://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }

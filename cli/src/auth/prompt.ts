@@ -3,6 +3,8 @@ import { usageError } from "../errors";
 /** Reads a line from the terminal without echoing it. */
 export function promptSecret(question: string): Promise<string> {
   const { stdin, stderr } = process;
+  // Echo goes off before the question is shown, so that nothing typed after it can be echoed.
+  stdin.setRawMode?.(true);
   stderr.write(question);
   return new Promise((resolve, reject) => {
     let value = "";
@@ -22,7 +24,6 @@ export function promptSecret(question: string): Promise<string> {
         else if (char >= " ") value += char;
       }
     };
-    stdin.setRawMode?.(true);
     stdin.resume();
     stdin.on("data", onData);
   });

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { resolveCredential } from "../auth/credentials";
 import { type Context, note, write } from "../context";
 import { CliError, exitCodes, usageError } from "../errors";
@@ -54,10 +55,9 @@ export async function runApiCommand(
     const credential = await resolveCredential(scheme, ctx.io.env);
     request.headers.authorization = `Bearer ${credential.token}`;
   }
-  const transport = await createTransport(ctx.settings, new URL(request.url), ctx.io.env);
-  if (ctx.settings.insecure) {
-    ctx.io.stderr.write("svc: warning: SVC_INSECURE is set: TLS certificates are not verified\n");
-  }
+  const transport = await createTransport(ctx.settings, new URL(request.url), ctx.io.env, (text) =>
+    ctx.io.stderr.write(text),
+  );
   try {
     const pageAll = command.paginated && (ctx.globals.pageAll || ctx.globals.maxItems !== undefined);
     if (pageAll) await pageThrough(ctx, command, request, transport, query);
@@ -145,15 +145,21 @@ async function pageThrough(
   await emit(ctx, query ? query(items) : items, query !== undefined);
 }
 
-/** The next page's request: the cursor goes where the operation takes it, in the query or the body. */
-function withCursor(command: ApiCommand, request: PreparedRequest, cursor: string): PreparedRequest {
+/**
+ * The next page's request: the cursor goes where the operation takes it, in the query or the body.
+ * It is another request, so it gets its own Idempotency-Key: the API answers the same key with a
+ * different body with 409 idempotency_key_reused (the retries of one page still share one key).
+ */
+export function withCursor(command: ApiCommand, request: PreparedRequest, cursor: string): PreparedRequest {
+  const headers = { ...request.headers };
+  if (headers["idempotency-key"] !== undefined) headers["idempotency-key"] = randomUUID();
   const inBody = command.inputs.some((input) => input.location === "body" && input.name === "cursor");
   if (inBody && request.body !== undefined) {
-    return { ...request, body: JSON.stringify({ ...JSON.parse(request.body), cursor }) };
+    return { ...request, headers, body: JSON.stringify({ ...JSON.parse(request.body), cursor }) };
   }
   const url = new URL(request.url);
   url.searchParams.set("cursor", cursor);
-  return { ...request, url: url.toString() };
+  return { ...request, headers, url: url.toString() };
 }
 
 function parseJson(response: HttpResponse): unknown {

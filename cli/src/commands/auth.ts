@@ -62,7 +62,9 @@ interface Account {
 /** GET /v1/account with the key: the only way to know it is good. */
 async function checkKey(ctx: Context, token: string): Promise<Account> {
   const url = `${ctx.settings.baseUrl}/v1/account`;
-  const transport = await createTransport(ctx.settings, new URL(url), ctx.io.env);
+  const transport = await createTransport(ctx.settings, new URL(url), ctx.io.env, (text) =>
+    ctx.io.stderr.write(text),
+  );
   try {
     const response = await send(
       {

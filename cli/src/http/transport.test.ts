@@ -1,6 +1,11 @@
-import { describe, expect, it } from "vitest";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { rootCertificates } from "node:tls";
+import { afterAll, describe, expect, it } from "vitest";
 import { readSettings } from "../env";
-import { bypassesProxy, proxyFor } from "./transport";
+import { CliError } from "../errors";
+import { bypassesProxy, proxyFor, tlsOptions } from "./transport";
 
 describe("NO_PROXY", () => {
   const url = new URL("https://api.example.com:8443/v1");
@@ -31,5 +36,48 @@ describe("the proxy for an address", () => {
       "http://svc:3",
     );
     expect(proxyFor(new URL("https://a.test"), withSvc, { NO_PROXY: "a.test" })).toBeUndefined();
+  });
+});
+
+describe("the TLS options", () => {
+  const dir = mkdtempSync(join(tmpdir(), "svc-tls-test-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const pem = (name: string) => {
+    const text = `-----BEGIN CERTIFICATE-----\n${name}\n-----END CERTIFICATE-----\n`;
+    writeFileSync(join(dir, `${name}.pem`), text);
+    return { path: join(dir, `${name}.pem`), text };
+  };
+  const bundle = pem("bundle");
+  const certFile = pem("certfile");
+
+  it("leave Node's own roots alone when nothing is configured", () => {
+    expect(tlsOptions(readSettings({}))).toEqual({});
+  });
+
+  it("add SVC_CA_BUNDLE to the system roots, not replace them", () => {
+    const { ca } = tlsOptions(readSettings({ SVC_CA_BUNDLE: bundle.path }));
+    expect(rootCertificates.length).toBeGreaterThan(50);
+    expect(ca).toEqual([...rootCertificates, bundle.text]);
+  });
+
+  it("take SSL_CERT_FILE as the system roots, and still add SVC_CA_BUNDLE to them", () => {
+    expect(tlsOptions(readSettings({ SSL_CERT_FILE: certFile.path })).ca).toEqual([certFile.text]);
+    expect(tlsOptions(readSettings({ SSL_CERT_FILE: certFile.path, SVC_CA_BUNDLE: bundle.path })).ca).toEqual(
+      [certFile.text, bundle.text],
+    );
+  });
+
+  it("skip verification only with SVC_INSECURE", () => {
+    expect(tlsOptions(readSettings({ SVC_INSECURE: "1" })).rejectUnauthorized).toBe(false);
+    expect(tlsOptions(readSettings({ SVC_INSECURE: "0" })).rejectUnauthorized).toBeUndefined();
+  });
+
+  it("refuse a bundle that cannot be read or holds no certificate, as a usage error", () => {
+    writeFileSync(join(dir, "empty.pem"), "nothing here");
+    for (const path of [join(dir, "missing.pem"), join(dir, "empty.pem")]) {
+      const call = () => tlsOptions(readSettings({ SVC_CA_BUNDLE: path }));
+      expect(call).toThrow(CliError);
+      expect(call).toThrow(/SVC_CA_BUNDLE/);
+    }
   });
 });

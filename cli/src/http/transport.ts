@@ -10,17 +10,22 @@ export interface Transport {
   proxy: string | undefined;
 }
 
+export const INSECURE_WARNING = "svc: warning: SVC_INSECURE is set: TLS certificates are not verified\n";
+
 /**
  * The undici dispatcher for one invocation: direct or through a proxy (SVC_PROXY, else HTTPS_PROXY /
  * HTTP_PROXY by scheme, unless NO_PROXY matches), with the trust roots of SVC_CA_BUNDLE / SSL_CERT_FILE
- * applied to the origin and to an HTTPS proxy alike.
+ * applied to the origin and to an HTTPS proxy alike. Every command that sends a request gets its
+ * transport here, so SVC_INSECURE is announced on standard error (`warn`) every time it applies.
  */
 export async function createTransport(
   settings: Settings,
   target: URL,
-  env = process.env,
+  env: NodeJS.ProcessEnv,
+  warn: (text: string) => void,
 ): Promise<Transport> {
   const undici = await import("undici");
+  if (settings.insecure) warn(INSECURE_WARNING);
   const tls = tlsOptions(settings);
   const proxy = proxyFor(target, settings, env);
   if (!proxy) return { dispatcher: new undici.Agent({ connect: tls }), proxy: undefined };
