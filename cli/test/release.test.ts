@@ -1,0 +1,116 @@
+import { execFileSync, spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+import { packageVersion, tagMismatch, tagToCheck } from "../scripts/check-tag.mjs";
+import { archiveName, executableName, packArchive, targets } from "../scripts/targets.mjs";
+import { runSvc } from "./run-svc";
+
+const script = (name: string) => fileURLToPath(new URL(`../scripts/${name}`, import.meta.url));
+const version = packageVersion();
+
+describe("the release tag", () => {
+  it("is cli-v<the version of cli/package.json>, the version svc --version prints", async () => {
+    expect(version).toMatch(/^\d+\.\d+\.\d+$/);
+    expect((await runSvc(["--version"])).stdout).toBe(`svc ${version}\n`);
+    expect(tagMismatch(`cli-v${version}`, version)).toBeUndefined();
+    expect(tagMismatch("cli-v9.9.9", "0.1.0")).toMatch(
+      /^the tag cli-v9\.9\.9 names version 9\.9\.9, but cli\/package\.json is at 0\.1\.0/,
+    );
+    for (const malformed of ["v0.1.0", "cli-0.1.0", "cli-v0.1", "sdk-v0.1.0", "cli-v0.1.0 "]) {
+      expect(tagMismatch(malformed, "0.1.0"), malformed).toMatch(/is not of the form cli-v<major>/);
+    }
+  });
+
+  it("is taken from the argument, else from a CI run's cli- tag only", () => {
+    expect(tagToCheck(["cli-v1.2.3"], { GITHUB_REF_NAME: "cli-v0.0.1" })).toBe("cli-v1.2.3");
+    expect(tagToCheck([], { GITHUB_REF_NAME: "cli-v0.0.1" })).toBe("cli-v0.0.1");
+    expect(tagToCheck([], { GITHUB_REF_NAME: "main" })).toBeUndefined();
+    expect(tagToCheck([], { GITHUB_REF_NAME: "sdk-v2.0.0" })).toBeUndefined();
+    expect(tagToCheck([], {})).toBeUndefined();
+  });
+
+  it("is checked by `npm run check-tag` and by the release script before anything is built", () => {
+    const run = (file: string, args: string[], env: Record<string, string> = {}) =>
+      spawnSync(process.execPath, [script(file), ...args], {
+        encoding: "utf8",
+        env: { PATH: process.env.PATH ?? "", ...env },
+      });
+    expect(run("check-tag.mjs", [`cli-v${version}`]).status).toBe(0);
+    expect(run("check-tag.mjs", []).status).toBe(0);
+    const wrong = run("check-tag.mjs", ["cli-v99.0.0"]);
+    expect(wrong.status).toBe(1);
+    expect(wrong.stderr).toContain(`but cli/package.json is at ${version}`);
+    expect(run("check-tag.mjs", [], { GITHUB_REF_NAME: "cli-v99.0.0" }).status).toBe(1);
+
+    const out = mkdtempSync(join(tmpdir(), "svc-release-tag-"));
+    try {
+      const release = run("release.mjs", ["--only", "linux-amd64", "--out", out], {
+        GITHUB_REF_NAME: "cli-v99.0.0",
+      });
+      expect(release.status).toBe(1);
+      expect(release.stderr).toContain("release: the tag cli-v99.0.0 names version 99.0.0");
+      expect(execFileSync("ls", ["-A", out], { encoding: "utf8" })).toBe("");
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("the release archives", () => {
+  const dir = mkdtempSync(join(tmpdir(), "svc-archives-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("are named svc-<os>-<arch>.tar.gz for every target, and svc-windows-amd64.zip", () => {
+    expect(targets.map(archiveName)).toEqual([
+      "svc-linux-amd64.tar.gz",
+      "svc-linux-aarch64.tar.gz",
+      "svc-macos-amd64.tar.gz",
+      "svc-macos-arm64.tar.gz",
+      "svc-windows-amd64.zip",
+    ]);
+    expect(targets.map(executableName)).toEqual(["svc", "svc", "svc", "svc", "svc.exe"]);
+  });
+
+  it.each(targets.map((target) => [target.name, target] as const))(
+    "%s: holds the one executable, executable",
+    (_name, target) => {
+      const build = join(dir, target.name);
+      mkdirSync(build, { recursive: true });
+      const exe = join(build, executableName(target));
+      writeFileSync(exe, `binary of ${target.name}`, { mode: 0o755 });
+      const archive = packArchive(target, exe, join(dir, "out"));
+      expect(archive).toBe(join(dir, "out", archiveName(target)));
+      if (target.os === "windows") {
+        // Read back with Python's zipfile: names, Unix mode and content.
+        const listing = execFileSync(
+          "python3",
+          [
+            "-c",
+            "import sys, zipfile, json; z = zipfile.ZipFile(sys.argv[1]); print(json.dumps([[i.filename, i.external_attr >> 16, z.read(i).decode()] for i in z.infolist()]))",
+            archive,
+          ],
+          { encoding: "utf8" },
+        );
+        expect(JSON.parse(listing)).toEqual([["svc.exe", 0o100755, "binary of windows-amd64"]]);
+      } else {
+        const listing = execFileSync("tar", ["-tvzf", archive], { encoding: "utf8" }).trim().split("\n");
+        expect(listing).toHaveLength(1);
+        expect(listing[0]).toMatch(/^-rwxr-xr-x .* svc$/);
+        const unpacked = join(dir, `unpacked-${target.name}`);
+        mkdirSync(unpacked);
+        execFileSync("tar", ["-xzf", archive, "-C", unpacked]);
+        expect(readFileSync(join(unpacked, "svc"), "utf8")).toBe(`binary of ${target.name}`);
+      }
+    },
+  );
+
+  it("refuses an executable under another name than its target's", () => {
+    const windows = targets.find((target) => target.os === "windows");
+    const wrong = join(dir, "svc");
+    writeFileSync(wrong, "x");
+    expect(() => windows && packArchive(windows, wrong, dir)).toThrow("must be named svc.exe");
+  });
+});
