@@ -1,3 +1,5 @@
+import { type Context, context as otel, ROOT_CONTEXT, type Span, trace } from "@opentelemetry/api";
+import { isDependencyUnavailable } from "@svc/bus";
 import {
   type Actor,
   type BuiltinField,
@@ -37,11 +39,27 @@ interface PendingEdit {
   input: EditInput;
   actor: Actor;
   scope: IdempotencyScope | undefined;
+  /** The OpenTelemetry context of the request that made the edit: its trace. */
+  trace: Context;
   resolve(result: VersionResult): void;
   reject(error: unknown): void;
 }
 
 type Outcome = { ok: true; result: VersionResult } | { ok: false; error: unknown };
+
+export interface RowEditorOptions {
+  /** The most edits one transaction applies. */
+  maxBatch: number;
+  /** The most batch transactions running at once. */
+  maxConcurrent: number;
+}
+
+const TRACER = "@svc/dataset-writer";
+export const BATCH_SPAN = "dataset-writer apply edit batch";
+export const BATCHED_EDIT_SPAN = "dataset-writer apply batched edit";
+export const BATCH_SIZE_ATTRIBUTE = "svc.batch.size";
+/** Set on a batch span when the batch failed as a whole and its edits were applied one by one. */
+export const ONE_BY_ONE_ATTRIBUTE = "svc.batch.applied_one_by_one";
 
 /**
  * Applies row edits with group commit. An edit that arrives while fewer than `maxConcurrent`
@@ -51,6 +69,14 @@ type Outcome = { ok: true; result: VersionResult } | { ok: false; error: unknown
  * edit that fails (unknown column, missing row, If-Match, a reused idempotency key) is answered with
  * its error and leaves no trace; the others proceed. A batch's statements are set-based, so it costs
  * the same dozen round trips whatever its size.
+ *
+ * A batch that fails as a whole (a deadlock, a serialization failure, a statement one edit's data
+ * breaks) is rolled back and its edits are applied again one by one, so that one bad edit fails
+ * alone; only a database that cannot be reached fails them all at once (503, for the client to retry).
+ *
+ * Tracing: a batch of one edit runs in its request's trace, as a transaction per request would. A
+ * batch of several runs in a span of its own, linked to each member request's span; each member
+ * request gets a child span linked back to the batch, so SQL never lands in another request's trace.
  */
 export class RowEditor {
   private readonly queue: PendingEdit[] = [];
@@ -58,7 +84,7 @@ export class RowEditor {
 
   constructor(
     private readonly db: Kysely<Database>,
-    private readonly options = { maxBatch: 512, maxConcurrent: 4 },
+    private readonly options: RowEditorOptions = { maxBatch: 512, maxConcurrent: 4 },
   ) {}
 
   edit(context: RequestContext, input: EditInput): Promise<VersionResult> {
@@ -68,6 +94,7 @@ export class RowEditor {
         input,
         actor: actorOf(context),
         scope: idempotencyOf(context, operations.updateDatasetRow, input),
+        trace: otel.active(),
         resolve,
         reject,
       });
@@ -79,10 +106,13 @@ export class RowEditor {
     while (this.inFlight < this.options.maxConcurrent && this.queue.length > 0) {
       const batch = this.take();
       this.inFlight++;
-      void this.run(batch).finally(() => {
-        this.inFlight--;
-        this.pump();
-      });
+      // Out of the context of whichever request called pump(): each batch picks its own.
+      void otel
+        .with(ROOT_CONTEXT, () => this.runTraced(batch))
+        .finally(() => {
+          this.inFlight--;
+          this.pump();
+        });
     }
   }
 
@@ -103,12 +133,60 @@ export class RowEditor {
     return batch;
   }
 
-  private async run(batch: PendingEdit[]): Promise<void> {
+  /** Runs a batch in the trace its edits call for (see the class comment). */
+  private async runTraced(batch: PendingEdit[]): Promise<void> {
+    const [only] = batch;
+    if (only && batch.length === 1) return otel.with(only.trace, () => this.run(batch, () => only.trace));
+    const links = batch.flatMap((edit) => {
+      const span = trace.getSpanContext(edit.trace);
+      return span ? [{ context: span }] : [];
+    });
+    // No member is traced: nothing to link, and the SQL spans would have no parent anyway.
+    if (links.length === 0) return this.run(batch, (edit) => edit.trace);
+    const tracer = trace.getTracer(TRACER);
+    const attributes = { [BATCH_SIZE_ATTRIBUTE]: batch.length };
+    const batchSpan = tracer.startSpan(BATCH_SPAN, { root: true, links, attributes }, ROOT_CONTEXT);
+    const members = new Map<PendingEdit, Span>();
+    for (const edit of batch) {
+      if (!trace.getSpan(edit.trace)) continue;
+      const span = tracer.startSpan(
+        BATCHED_EDIT_SPAN,
+        { links: [{ context: batchSpan.spanContext() }], attributes },
+        edit.trace,
+      );
+      members.set(edit, span);
+    }
+    // An edit applied again on its own does so in its request's trace, under its member span.
+    const alone = (edit: PendingEdit) => {
+      const span = members.get(edit);
+      return span ? trace.setSpan(edit.trace, span) : edit.trace;
+    };
+    try {
+      await otel.with(trace.setSpan(ROOT_CONTEXT, batchSpan), () => this.run(batch, alone));
+    } finally {
+      for (const span of members.values()) span.end();
+      batchSpan.end();
+    }
+  }
+
+  /**
+   * Applies a batch in one transaction and answers each edit. When a batch of several fails as a
+   * whole, its edits are applied again one by one (each in the context `alone` gives it), in arrival
+   * order, so that versions stay in that order per dataset.
+   */
+  private async run(batch: PendingEdit[], alone: (edit: PendingEdit) => Context): Promise<void> {
     let outcomes: Outcome[];
     try {
       outcomes = await this.db.transaction().execute((trx) => applyBatch(trx, batch));
     } catch (error) {
-      for (const edit of batch) edit.reject(error);
+      if (batch.length === 1 || isDependencyUnavailable(error)) {
+        for (const edit of batch) edit.reject(error);
+        return;
+      }
+      const span = trace.getActiveSpan();
+      span?.recordException(error instanceof Error ? error : String(error));
+      span?.setAttribute(ONE_BY_ONE_ATTRIBUTE, true);
+      for (const edit of batch) await otel.with(alone(edit), () => this.run([edit], alone));
       return;
     }
     outcomes.forEach((outcome, i) => {
@@ -127,11 +205,9 @@ async function applyBatch(trx: Transaction<Database>, batch: PendingEdit[]): Pro
     outcomes[i] = { ok: false, error };
   };
 
-  const locked = new Map<string, LockedDataset>();
-  const uniqueRefs = [...new Map(batch.map((e) => [refKey(e.ref), e.ref])).values()];
-  for (const dataset of await lockDatasets(trx, uniqueRefs)) locked.set(refKey(dataset.ref), dataset);
-
-  // Idempotency first: a key answered before is answered the same, whatever has changed since.
+  // Idempotency first: a key answered before is answered the same, whatever has changed since. Keys
+  // are claimed before datasets are locked, the order runIdempotent takes them in for every other
+  // mutation, so that an edit and an insert (say) can never each hold what the other waits for.
   const keyed = batch.flatMap((edit, i) => (edit.scope ? [i] : []));
   const claims = await claimIdempotencyKeys(
     trx,
@@ -144,6 +220,10 @@ async function applyBatch(trx: Transaction<Database>, batch: PendingEdit[]): Pro
     else if (claim.kind === "reused") fail(i, idempotencyKeyReused(batch[i]?.scope?.key ?? ""));
     else claimedIndexes.add(i);
   });
+
+  const locked = new Map<string, LockedDataset>();
+  const uniqueRefs = [...new Map(batch.map((e) => [refKey(e.ref), e.ref])).values()];
+  for (const dataset of await lockDatasets(trx, uniqueRefs)) locked.set(refKey(dataset.ref), dataset);
 
   // Everything that can fail is decided before anything is written.
   const candidates: number[] = [];

@@ -9,10 +9,11 @@ import { registerDatasetWriter } from "../service";
 import { auditDataset, type Caller, failure, makeCaller } from "../test-support";
 
 /**
- * A column removed while a mutation waits for the dataset's lock must be refused by that mutation.
- * Only real PostgreSQL runs transactions side by side; PGlite has one connection.
+ * Mutations that wait for a dataset's lock: what commits meanwhile must be seen (a column removed
+ * then must be refused), and the order locks are taken in must not let two mutations wait on each
+ * other. Only real PostgreSQL runs transactions side by side; PGlite has one connection.
  */
-describe.runIf(realInfra())("a column removed while a mutation waits for the dataset", () => {
+describe.runIf(realInfra())("mutations waiting for a dataset's lock", () => {
   let backend: Backend;
   let caller: Caller;
   let writer: { stop(): void };
@@ -212,5 +213,37 @@ describe.runIf(realInfra())("a column removed while a mutation waits for the dat
     expect(error).toMatchObject({ code: "unknown_column", details: { column: "metadata" } });
     expect(await stored(id)).toEqual(before);
     expect(await currentVersion(id)).toBe(1);
+  });
+
+  it("takes an idempotency key before the dataset lock in an edit, as every other mutation does", async () => {
+    const { params, id } = await makeDataset();
+    let edit: Promise<PromiseSettledResult<unknown>> | undefined;
+    let insert: Promise<PromiseSettledResult<unknown>> | undefined;
+    // One key, two requests: whichever comes second must be told the key was used, not deadlock.
+    await holdingDatasetLock(id, async () => {
+      edit = settle(
+        caller.call(
+          operations.updateDatasetRow,
+          { params: { ...params, rowId: "r1" }, body: { output: "edited" } },
+          "shared-key",
+        ),
+      );
+      await untilLockWaiters(1);
+      insert = settle(
+        caller.call(
+          operations.insertDatasetRows,
+          { params, body: { rows: [{ id: "r2", input: "q2" }] } },
+          "shared-key",
+        ),
+      );
+      await untilLockWaiters(2);
+    });
+    expect(await edit).toEqual({ status: "fulfilled", value: expect.objectContaining({ version: 2 }) });
+    expect(await reasonOf((await insert) as PromiseSettledResult<unknown>)).toMatchObject({
+      code: "idempotency_key_reused",
+    });
+    expect((await stored(id)).map((row) => row.row_id)).toEqual(["r1"]);
+    expect(await currentVersion(id)).toBe(2);
+    await auditDataset(backend, id);
   });
 });
