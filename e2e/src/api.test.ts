@@ -156,6 +156,7 @@ describe.each(targets())("HTTP API (%s)", (_name, start) => {
       ["an unknown top-level field", '{"output":1,"colour":"red"}'],
       ["a wrong type for custom", '{"custom":"x"}'],
       ["an edit naming no cell", '{"custom":{}}'],
+      ["a cell holding U+0000, which PostgreSQL cannot store", '{"output":"a\\u0000b"}'],
     ])("refuses %s on the row edit with 400 validation_failed", async (_label, raw) => {
       await expectError(api.patch(`${base}/rows/r0`, raw), 400, "validation_failed");
       const row = await api.get<{ version: number }>(`${base}/rows/r0`);

@@ -277,6 +277,30 @@ describe.each(availableBackends())("row edits (%s)", (backendName) => {
     expect(await currentVersion(id)).toBe(1);
   });
 
+  it("refuses a cell holding U+0000, which PostgreSQL cannot store, with validation_failed", async () => {
+    const { params, id } = await makeDataset({ columns: 0 });
+    const before = await storedRow(id, "row-1");
+    const edit = await failure(
+      caller.call(operations.updateDatasetRow, {
+        params: { ...params, rowId: "row-1" },
+        body: { output: { text: "a\u0000b" } },
+      }),
+    );
+    expect(edit).toMatchObject({
+      code: "validation_failed",
+      details: { issues: [expect.objectContaining({ path: "body.output.text" })] },
+    });
+    const insert = await failure(
+      caller.call(operations.insertDatasetRows, { params, body: { rows: [{ input: "\u0000" }] } }),
+    );
+    expect(insert).toMatchObject({
+      code: "validation_failed",
+      details: { issues: [expect.objectContaining({ path: "body.rows.0.input" })] },
+    });
+    expect(await storedRow(id, "row-1")).toEqual(before);
+    expect(await currentVersion(id)).toBe(1);
+  });
+
   it.each([
     ["an empty If-Match", ""],
     ["an If-Match that is not a version", "0x1"],

@@ -111,9 +111,45 @@ export const newRowSchema = z.strictObject({
 });
 export type NewRow = z.infer<typeof newRowSchema>;
 
-export const insertRowsBodySchema = z.strictObject({
-  rows: z.array(newRowSchema).min(1, "must hold at least one row").max(1000, "must hold at most 1000 rows"),
-});
+/**
+ * The path of the first string (value or key) in `value` that holds U+0000, or undefined. PostgreSQL
+ * cannot store that character in jsonb, so a cell holding it must be refused as the client's mistake
+ * rather than fail as a database error. Walks without recursion: a cell may nest deeply.
+ */
+function pathOfNul(value: unknown): (string | number)[] | undefined {
+  const stack: { value: unknown; path: (string | number)[] }[] = [{ value, path: [] }];
+  for (let item = stack.pop(); item; item = stack.pop()) {
+    const { value: at, path } = item;
+    if (typeof at === "string") {
+      if (at.includes("\u0000")) return path;
+    } else if (Array.isArray(at)) {
+      at.forEach((inner, i) => stack.push({ value: inner, path: [...path, i] }));
+    } else if (at !== null && typeof at === "object") {
+      for (const [key, inner] of Object.entries(at)) {
+        if (key.includes("\u0000")) return [...path, key];
+        stack.push({ value: inner, path: [...path, key] });
+      }
+    }
+  }
+  return undefined;
+}
+
+const refuseNul = (body: unknown, ctx: z.RefinementCtx) => {
+  const path = pathOfNul(body);
+  if (path) {
+    ctx.addIssue({
+      code: "custom",
+      path,
+      message: "must not contain the character U+0000 (\\u0000), which cannot be stored",
+    });
+  }
+};
+
+export const insertRowsBodySchema = z
+  .strictObject({
+    rows: z.array(newRowSchema).min(1, "must hold at least one row").max(1000, "must hold at most 1000 rows"),
+  })
+  .superRefine(refuseNul);
 export type InsertRowsBody = z.infer<typeof insertRowsBodySchema>;
 
 export const updateRowBodySchema = newRowSchema
@@ -128,7 +164,8 @@ export const updateRowBodySchema = newRowSchema
     message:
       "the edit names no cell: custom is empty and no input, output, expectedOutput or metadata is given",
     path: ["custom"],
-  });
+  })
+  .superRefine(refuseNul);
 export type UpdateRowBody = z.infer<typeof updateRowBodySchema>;
 
 export const ifMatchSchema = z.object({
