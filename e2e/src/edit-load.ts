@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import pg from "pg";
 import type { Client } from "./http";
@@ -13,8 +14,17 @@ export interface EditTarget {
 export interface AcknowledgedEdit {
   datasetId: string;
   rowId: string;
+  versionId: string;
   version: number;
   value: number;
+}
+
+/** An edit the platform did not answer 200 to: a client would retry it, with the same key if it sent one. */
+export interface FailedEdit {
+  target: EditTarget;
+  value: number;
+  status: number;
+  idempotencyKey: string | undefined;
 }
 
 export interface EditLoadOptions {
@@ -24,6 +34,8 @@ export interface EditLoadOptions {
   requestTimeoutMs: number;
   /** The load stops by itself after this long, whatever happens. */
   maxDurationMs?: number;
+  /** Send each edit with an Idempotency-Key of its own, so that a failed one can be retried exactly. */
+  idempotencyKeys?: boolean;
 }
 
 /**
@@ -32,6 +44,7 @@ export interface EditLoadOptions {
  */
 export class EditLoad {
   readonly acknowledged: AcknowledgedEdit[] = [];
+  readonly failed: FailedEdit[] = [];
   readonly statuses = new Map<number, number>();
   maxLatencyMs = 0;
   private stopped = false;
@@ -61,34 +74,39 @@ export class EditLoad {
       const target = rows[i % rows.length] as EditTarget;
       const value = ++this.seq;
       const started = Date.now();
-      const status = await this.edit(target, value);
+      const idempotencyKey = this.options.idempotencyKeys ? `load-${value}-${randomUUID()}` : undefined;
+      const status = await this.edit(target, value, idempotencyKey);
       this.maxLatencyMs = Math.max(this.maxLatencyMs, Date.now() - started);
       this.statuses.set(status.code, (this.statuses.get(status.code) ?? 0) + 1);
-      if (status.version !== undefined) {
-        this.acknowledged.push({
-          datasetId: target.datasetId,
-          rowId: target.rowId,
-          version: status.version,
-          value,
-        });
-      } else if (status.code !== 0) {
+      if (status.result !== undefined) {
+        this.acknowledged.push({ datasetId: target.datasetId, rowId: target.rowId, ...status.result, value });
+      } else {
+        this.failed.push({ target, value, status: status.code, idempotencyKey });
         // A refused edit: the client backs off a little, as a real one would after a 503.
-        await new Promise((resolve) => setTimeout(resolve, 20));
+        if (status.code !== 0) await new Promise((resolve) => setTimeout(resolve, 20));
       }
     }
   }
 
-  private async edit(target: EditTarget, value: number): Promise<{ code: number; version?: number }> {
+  private async edit(
+    target: EditTarget,
+    value: number,
+    idempotencyKey: string | undefined,
+  ): Promise<{ code: number; result?: { versionId: string; version: number } }> {
     try {
       const response = await fetch(`${this.options.baseUrl}${target.base}/rows/${target.rowId}`, {
         method: "PATCH",
-        headers: { authorization: `Bearer ${this.options.apiKey}`, "content-type": "application/json" },
+        headers: {
+          authorization: `Bearer ${this.options.apiKey}`,
+          "content-type": "application/json",
+          ...(idempotencyKey ? { "idempotency-key": idempotencyKey } : {}),
+        },
         body: JSON.stringify({ expectedOutput: { value } }),
         signal: AbortSignal.timeout(this.options.requestTimeoutMs),
       });
-      const body = (await response.json()) as { version?: number };
+      const body = (await response.json()) as { versionId: string; version: number };
       return response.status === 200
-        ? { code: 200, version: body.version as number }
+        ? { code: 200, result: { versionId: body.versionId, version: body.version } }
         : { code: response.status };
     } catch {
       return { code: 0 };
@@ -144,6 +162,33 @@ export async function assertAcknowledgedEditsPresent(
     );
     if (missing.rows.length > 0) {
       throw new Error(`acknowledged edits missing from the database: ${JSON.stringify(missing.rows)}`);
+    }
+  } finally {
+    await db.end();
+  }
+}
+
+/**
+ * Proves that each acknowledged `{versionId, version}` is a version of its dataset in
+ * `dataset_versions`: the id the client was given names exactly that version.
+ */
+export async function assertAcknowledgedVersionsExist(
+  databaseUrl: string,
+  edits: readonly Pick<AcknowledgedEdit, "datasetId" | "versionId" | "version">[],
+): Promise<void> {
+  const db = new pg.Client({ connectionString: databaseUrl });
+  await db.connect();
+  try {
+    const missing = await db.query(
+      `SELECT a.dataset_id, a.version_id, a.version
+       FROM unnest($1::text[], $2::text[], $3::int[]) AS a(dataset_id, version_id, version)
+       LEFT JOIN dataset_versions v ON v.id = a.version_id AND v.dataset_id::text = a.dataset_id AND v.version = a.version
+       WHERE v.id IS NULL
+       LIMIT 5`,
+      [edits.map((e) => e.datasetId), edits.map((e) => e.versionId), edits.map((e) => e.version)],
+    );
+    if (missing.rows.length > 0) {
+      throw new Error(`acknowledged versions missing from dataset_versions: ${JSON.stringify(missing.rows)}`);
     }
   } finally {
     await db.end();

@@ -4,6 +4,8 @@ import type { AddressInfo } from "node:net";
 /** One span as an OTLP/HTTP JSON export carries it, flattened with its resource and scope. */
 export interface ReceivedSpan {
   service: string;
+  /** The exporting process's `service.instance.id` resource attribute, "" when it sets none. */
+  instance: string;
   scope: string;
   traceId: string;
   spanId: string;
@@ -102,10 +104,13 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
 
 function flattenSpans(body: SpansExport): ReceivedSpan[] {
   return (body.resourceSpans ?? []).flatMap((resourceSpans) => {
-    const service = String(attributesOf(resourceSpans.resource?.attributes)["service.name"]);
+    const resource = attributesOf(resourceSpans.resource?.attributes);
+    const service = String(resource["service.name"]);
+    const instance = String(resource["service.instance.id"] ?? "");
     return (resourceSpans.scopeSpans ?? []).flatMap((scopeSpans) =>
       (scopeSpans.spans ?? []).map((span) => ({
         service,
+        instance,
         scope: scopeSpans.scope?.name ?? "",
         traceId: span.traceId,
         spanId: span.spanId,

@@ -114,6 +114,8 @@ export const GENEROUS_RATE_LIMITS: Record<string, string> = {
 
 export interface PlatformOptions {
   writers?: number;
+  /** Environment of the i-th dataset-writer (from 0), to tell the replicas apart. */
+  writerEnv?: (index: number) => Record<string, string>;
   /** Environment of the gateways, over GENEROUS_RATE_LIMITS. */
   gatewayEnv?: Record<string, string>;
   /** Environment of every process, gateways included. */
@@ -126,6 +128,7 @@ export interface PlatformOptions {
 
 export async function startPlatform({
   writers = 1,
+  writerEnv = () => ({}),
   gatewayEnv = {},
   env = {},
   natsUrl,
@@ -175,7 +178,7 @@ export async function startPlatform({
 
   // Migrations run at every service's start-up; the first one to get Kysely's lock applies them.
   await start("auth");
-  for (let i = 0; i < writers; i++) await start("dataset-writer");
+  for (let i = 0; i < writers; i++) await start("dataset-writer", writerEnv(i));
   await start("reader");
   await start("trace-ingest");
   const baseUrl = await startGateway();
