@@ -117,17 +117,24 @@ export type NewRow = z.infer<typeof newRowSchema>;
  * rather than fail as a database error. Walks without recursion: a cell may nest deeply.
  */
 function pathOfNul(value: unknown): (string | number)[] | undefined {
-  const stack: { value: unknown; path: (string | number)[] }[] = [{ value, path: [] }];
-  for (let item = stack.pop(); item; item = stack.pop()) {
-    const { value: at, path } = item;
+  // Each entry knows its parent, so that a path is built only for the one string found.
+  type Entry = { value: unknown; key: string | number | undefined; parent: Entry | undefined };
+  const pathTo = (entry: Entry | undefined, last?: string) => {
+    const path: (string | number)[] = last === undefined ? [] : [last];
+    for (let at = entry; at?.key !== undefined; at = at.parent) path.unshift(at.key);
+    return path;
+  };
+  const stack: Entry[] = [{ value, key: undefined, parent: undefined }];
+  for (let entry = stack.pop(); entry; entry = stack.pop()) {
+    const at = entry.value;
     if (typeof at === "string") {
-      if (at.includes("\u0000")) return path;
+      if (at.includes("\u0000")) return pathTo(entry);
     } else if (Array.isArray(at)) {
-      at.forEach((inner, i) => stack.push({ value: inner, path: [...path, i] }));
+      for (let i = 0; i < at.length; i++) stack.push({ value: at[i], key: i, parent: entry });
     } else if (at !== null && typeof at === "object") {
       for (const [key, inner] of Object.entries(at)) {
-        if (key.includes("\u0000")) return [...path, key];
-        stack.push({ value: inner, path: [...path, key] });
+        if (key.includes("\u0000")) return pathTo(entry, key);
+        stack.push({ value: inner, key, parent: entry });
       }
     }
   }
