@@ -1,4 +1,4 @@
-import { type Bus, callOperation, parseOperationInput, type RawInput } from "@svc/bus";
+import { type Bus, callOperationWithStatus, parseOperationInput, type RawInput } from "@svc/bus";
 import {
   DomainError,
   type Operation,
@@ -18,18 +18,19 @@ export interface OperationCallDeps {
  * The one path every call of an operation takes once its caller is known, whether it came as an HTTP
  * request or as an MCP tool call: rate limits, role check, validation against the operation's schemas,
  * then one bus request. Limits come first, so that a client past its limit costs nothing more, and
- * here, so that no surface can skip them.
+ * here, so that no surface can skip them. The status is the operation's own success status unless the
+ * service chose another (a restore that changes nothing answers 200, not 201).
  */
 export async function invokeOperation<O extends Operation>(
   deps: OperationCallDeps,
   op: O,
   context: RequestContext,
   raw: RawInput,
-): Promise<OperationOutput<O>> {
+): Promise<{ status: Operation["successStatus"]; data: OperationOutput<O> }> {
   await enforceRateLimits(deps.rateLimiter, context);
   authorise(op, context);
   parseOperationInput(op, raw);
-  return callOperation(deps.bus, op, context, raw, { timeoutMs: deps.timeoutMs });
+  return callOperationWithStatus(deps.bus, op, context, raw, { timeoutMs: deps.timeoutMs });
 }
 
 /** Every credential of an organisation is limited; the operator token is not. */

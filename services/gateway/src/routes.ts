@@ -23,9 +23,9 @@ export function registerOperations(app: FastifyInstance, deps: RouteDeps): void 
       url: op.path.replace(/\{(\w+)\}/g, ":$1"),
       handler: async (request, reply) => {
         const context = await authenticate(op, request, deps);
-        const data = await invokeOperation(deps, op, context, rawInput(op, request));
-        reply.status(op.successStatus);
-        return op.successStatus === 204 ? reply.send() : reply.send(data);
+        const { status, data } = await invokeOperation(deps, op, context, rawInput(op, request));
+        reply.status(status);
+        return status === 204 ? reply.send() : reply.send(data);
       },
     });
   }

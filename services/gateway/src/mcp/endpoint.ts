@@ -149,7 +149,7 @@ async function callTool(
   args: Record<string, unknown>,
 ): Promise<CallToolResult> {
   try {
-    const data = await invokeOperation(deps, tool.op, context, tool.toRawInput(args));
+    const { data } = await invokeOperation(deps, tool.op, context, tool.toRawInput(args));
     if (data === null || typeof data !== "object" || Array.isArray(data)) {
       return { content: [{ type: "text", text: `${tool.op.operationId} succeeded` }] };
     }
