@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { client as httpClient } from "./http";
 import { type ConnectedAgent, connectAgent, mcpClient } from "./mcp-agent";
 import { type Platform, startPlatform } from "./platform";
+import { startEmbedded, type Target } from "./targets";
 
 /** The longest a gateway may remember a verified credential; every test here runs within it. */
 const CACHE_MS = 5_000;
@@ -129,5 +130,27 @@ describe.runIf(realInfra())("MCP tokens end to end, with gateways that cache ver
       expect(agent.provider.authorizationUrl).toBeDefined();
       await elsewhere.close();
     });
+  });
+});
+
+describe("MCP token lifetimes in embedded mode", () => {
+  let target: Target;
+  beforeAll(async () => {
+    target = await startEmbedded({ SVC_OAUTH_ACCESS_TOKEN_TTL_MS: "2000" });
+  });
+  afterAll(async () => {
+    await target?.stop();
+  });
+
+  it("issues access tokens with the lifetime SVC_OAUTH_ACCESS_TOKEN_TTL_MS sets", async () => {
+    const agent = await connectAgent(new URL(`${target.baseUrl}/v1/mcp`), {
+      apiKey: target.ownerKey,
+      role: "viewer",
+    });
+    try {
+      expect(agent.provider.saved?.expires_in).toBe(2);
+    } finally {
+      await agent.client.close();
+    }
   });
 });

@@ -4,7 +4,7 @@ import { createLogger, onShutdown, startTelemetry } from "@svc/telemetry";
 
 // First, so that the SDK patches `http` and `pg` as they load: everything else is imported after it.
 const telemetry = await startTelemetry({ service: "svc" });
-const { ensureBootstrap, registerAuthService } = await import("@svc/auth");
+const { ensureBootstrap, oauthLifetimesOf, registerAuthService } = await import("@svc/auth");
 const { InProcessBus } = await import("@svc/bus");
 const { registerDatasetWriter } = await import("@svc/dataset-writer");
 const { migrateToLatest, openDatabase } = await import("@svc/db");
@@ -44,7 +44,7 @@ await migrateToLatest(database.db);
 const bus = new InProcessBus();
 const deps = { bus, db: database.db, logger };
 const services = [
-  registerAuthService(deps),
+  registerAuthService({ ...deps, oauthLifetimes: oauthLifetimesOf(config) }),
   registerDatasetWriter(deps),
   registerReader(deps),
   registerTraceIngest(deps),
