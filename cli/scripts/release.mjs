@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Builds the single-executable `svc` for each target with Node's single executable applications:
-// one CommonJS bundle (the whole CLI), the secret-store addon as an embedded asset, injected into the
-// Node binary of the target. Everything comes from the npm registry: the Node binaries from the
+// a small entry script, the CLI's bundles (with V8 code caches) and the secret-store addon as embedded
+// assets, injected into the Node binary of the target. Everything comes from the npm registry: the Node binaries from the
 // node-<os>-<arch> packages, the addons from @napi-rs/keyring-<target>, postject to inject.
 // Usage: release.mjs [--only linux-amd64,...] [--out release] [--tag cli-vX.Y.Z]
 // A release tag (--tag, or a CI run's `cli-` tag in GITHUB_REF_NAME) must name package.json's version.
@@ -20,7 +20,7 @@ import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import * as esbuild from "esbuild";
-import { jsonAsText, lazyChildProcess, sharedOptions } from "./build.mjs";
+import { buildCli, lazyPackages, sharedOptions } from "./build.mjs";
 import { tagMismatch, tagToCheck } from "./check-tag.mjs";
 import { executableName, packArchive, targets } from "./targets.mjs";
 
@@ -66,28 +66,25 @@ for (const result of results) {
 }
 if (!results.some((result) => result.archive)) process.exitCode = 1;
 
-/** The whole CLI in one CommonJS file; the addon is read from the executable's assets. */
+/**
+ * The executable's own script is only its entry (src/sea.ts); the CLI is the bundles of dist/ (built
+ * here, with their code caches), carried as assets and run on demand, and so is the addon.
+ */
 async function bundleCli() {
+  const dist = join(work, "dist");
+  await buildCli({ outdir: dist, quiet: true });
   const outfile = join(work, "svc.cjs");
   await esbuild.build({
     ...sharedOptions,
     entryPoints: [join(cli, "src/sea.ts")],
     outfile,
-    define: { "process.env.SVC_SEA": '"1"' },
-    plugins: [
-      jsonAsText,
-      lazyChildProcess,
-      {
-        name: "addon-from-asset",
-        setup(build) {
-          build.onResolve({ filter: /^@napi-rs\/keyring$/ }, () => ({
-            path: join(cli, "src/keyring-sea.ts"),
-          }));
-        },
-      },
-    ],
   });
-  return outfile;
+  const assets = {};
+  for (const name of ["app.cjs", ...lazyPackages.map((pkg) => `vendor/${pkg}.cjs`)]) {
+    assets[name] = join(dist, name);
+    if (existsSync(join(dist, `${name}.cache`))) assets[`${name}.cache`] = join(dist, `${name}.cache`);
+  }
+  return { main: outfile, assets };
 }
 
 async function buildTarget(target) {
@@ -104,11 +101,11 @@ async function buildTarget(target) {
   writeFileSync(
     config,
     JSON.stringify({
-      main: bundle,
+      main: bundle.main,
       output: blob,
       disableExperimentalSEAWarning: true,
       useCodeCache: isHost,
-      assets: { "keyring.node": addon },
+      assets: { ...bundle.assets, "keyring.node": addon },
     }),
   );
   execFileSync(process.execPath, ["--experimental-sea-config", config], { stdio: "pipe" });

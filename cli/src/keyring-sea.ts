@@ -1,11 +1,18 @@
 import { rmSync } from "node:fs";
 import { placeAddon } from "./addon-cache";
 
-/**
- * The secret-store addon inside the single executable: it is carried as a SEA asset and loaded from a
- * file (a native module can only be loaded from a file) in a private per-user directory, after its
- * bytes have been checked against the carried copy (see addon-cache.ts).
- */
+// The secret-store addon inside the single executable: it is carried as a SEA asset and loaded from
+// a file (a native module can only be loaded from a file) in a private per-user directory, after its
+// bytes have been checked against the carried copy (see addon-cache.ts).
+
+let addon: unknown;
+
+/** The exports of `@napi-rs/keyring` inside the single executable, loaded on first use. */
+export function keyringAddon(): unknown {
+  addon ??= loadAddon();
+  return addon;
+}
+
 function loadAddon(): unknown {
   const sea = require("node:sea") as { getAsset(key: string): ArrayBuffer };
   const placed = placeAddon(new Uint8Array(sea.getAsset("keyring.node")), "keyring");
@@ -24,5 +31,3 @@ function loadAddon(): unknown {
   }
   return addon.exports;
 }
-
-module.exports = loadAddon();

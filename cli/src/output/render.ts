@@ -97,28 +97,40 @@ export function table(value: unknown, options: Pick<RenderOptions, "tty" | "colo
     return value === undefined ? "" : `${cellText(value)}\n`;
   }
   if (data.header.length === 0 || data.rows.length === 0) return "";
-  const oneLine = (text: string) => text.replace(/[\r\n\t]+/g, " ");
+  // One pass over the cells for their text and width, then one for the lines: a table of 10,000
+  // rows must not make the answer wait.
   const header = data.header;
   const rows = data.rows.map((row) => row.map(oneLine));
-  let widths = header.map((name, index) =>
-    Math.max(width(name), ...rows.map((row) => width(row[index] ?? ""))),
-  );
+  const cellWidths = rows.map((row) => row.map(width));
+  let widths = header.map(width);
+  for (const row of cellWidths) {
+    for (let index = 0; index < row.length; index++) {
+      const cell = row[index] ?? 0;
+      if (cell > (widths[index] ?? 0)) widths[index] = cell;
+    }
+  }
   if (options.tty) widths = fitWidths(widths, header, options.columns);
-  const line = (cells: string[]) =>
-    cells
-      .map((cell, index) => {
-        const target = widths[index] ?? 0;
-        const cellWidth = width(cell);
-        const text = cellWidth > target ? truncate(cell, target) : cell;
-        const used = Math.min(cellWidth, target);
-        return index === cells.length - 1 ? text : text + " ".repeat(Math.max(0, target - used));
-      })
-      .join("  ")
-      .trimEnd();
-  const title = line(header);
-  const out = [options.color ? `\u001b[1m${title}\u001b[0m` : title, ...rows.map(line)];
+  const last = header.length - 1;
+  const line = (cells: string[], sizes: number[]) => {
+    let text = "";
+    for (let index = 0; index <= last; index++) {
+      const target = widths[index] ?? 0;
+      const cell = cells[index] ?? "";
+      const size = sizes[index] ?? 0;
+      if (index > 0) text += "  ";
+      if (size > target) text += truncate(cell, target);
+      else text += index === last ? cell : cell + " ".repeat(target - size);
+    }
+    return text.trimEnd();
+  };
+  const title = line(header, header.map(width));
+  const out = [options.color ? `\u001b[1m${title}\u001b[0m` : title];
+  for (let index = 0; index < rows.length; index++)
+    out.push(line(rows[index] ?? [], cellWidths[index] ?? []));
   return `${out.join("\n")}\n`;
 }
+
+const oneLine = (text: string): string => (/[\r\n\t]/.test(text) ? text.replace(/[\r\n\t]+/g, " ") : text);
 
 /** Shrinks the widest columns until the table fits the terminal, keeping each at least its title. */
 function fitWidths(natural: number[], header: string[], columns: number): number[] {
