@@ -27,6 +27,12 @@ export default async function setup(project: TestProject): Promise<() => void> {
     });
     if (build.status !== 0) throw new Error("npm run build failed");
   }
+  // A binary given with SVC_TEST_BINARY (which runSvc then uses for every test) is not built again.
+  const given = process.env.SVC_TEST_BINARY;
+  if (given) {
+    project.provide("svcBinary", given);
+    return () => undefined;
+  }
   const dir = mkdtempSync(join(tmpdir(), "svc-binary-"));
   project.provide("svcBinary", buildBinary(dir) ?? "");
   return () => rmSync(dir, { recursive: true, force: true });
