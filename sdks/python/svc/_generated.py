@@ -2414,6 +2414,8 @@ class TracesResource:
 
         A request is all or nothing: a body that is not OTLP, or any span with a missing or malformed id or time, is 400 validation_failed naming the problem, and nothing of the request is stored. Success is OTLP's `{partialSuccess: {}}`.
 
+        Text that cannot be stored as Unicode (the character U+0000, a UTF-16 surrogate without its pair) is stored with U+FFFD in its place, where every other operation refuses it.
+
         Requires an API key with role `member` or higher.
 
         Args:

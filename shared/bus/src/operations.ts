@@ -1,5 +1,6 @@
 import {
   DomainError,
+  findUnstorableInput,
   type Operation,
   type OperationInput,
   type OperationOutput,
@@ -33,6 +34,13 @@ export function parseOperationInput<O extends Operation>(op: O, raw: RawInput): 
   const issues: { part: string; issues: z.core.$ZodIssue[] }[] = [];
   const part = <S extends z.ZodType | null>(name: string, schema: S, value: unknown) => {
     if (schema === null) return undefined;
+    // Before the schema: what cannot be stored is refused whatever the schema says, and a recursive
+    // schema must never meet nesting deep enough to exhaust the stack.
+    const unstorable = findUnstorableInput(value, { text: op.unstorableText === "refuse" });
+    if (unstorable) {
+      issues.push({ part: name, issues: [{ code: "custom", input: value, ...unstorable }] });
+      return undefined;
+    }
     const result = schema.safeParse(value);
     if (!result.success) {
       issues.push({ part: name, issues: result.error.issues });

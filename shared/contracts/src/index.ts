@@ -9,4 +9,5 @@ export * from "./schemas/datasets";
 export * from "./schemas/members";
 export * from "./schemas/oauth";
 export * from "./schemas/traces";
+export * from "./storable";
 export * from "./subjects";

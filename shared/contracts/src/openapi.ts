@@ -17,6 +17,7 @@ import {
 } from "./schemas/datasets";
 import { memberSchema } from "./schemas/members";
 import { otlpAnyValueSchema, spanSchema, traceFilterSchema, traceSchema } from "./schemas/traces";
+import { MAX_INPUT_DEPTH } from "./storable";
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };
@@ -167,6 +168,7 @@ export function buildOpenApiDocument(): JsonObject {
         "The public HTTP API of svc, the dataset-editing platform. Bodies are JSON; timestamps are ISO-8601 in UTC.",
         "Lists are cursor-paginated (`cursor`, `limit` 1-200, default 50) and answer `{items, nextCursor, hasMore}`.",
         "Every error has the shape `{error, code, requestId, details?}`; `code` is stable for programs.",
+        `Input that cannot be stored is 400 validation_failed whatever the operation: text holding the character U+0000 or a UTF-16 surrogate without its pair, and JSON nested more than ${MAX_INPUT_DEPTH} levels deep.`,
         "Every POST, PATCH and DELETE that changes something accepts an `Idempotency-Key`: a retry with the same key and body returns the first response and changes nothing; the same key with another body is 409 idempotency_key_reused. (`POST …/traces/list` only reads: its filters are in the body.)",
         "Requests are rate-limited per API key (or OAuth grant) and per organisation, with token buckets that every gateway shares: past a limit the answer is `429 rate_limited` with `Retry-After` in seconds, and `details` name the limit.",
         'A 401 carries `WWW-Authenticate: Bearer resource_metadata="…"` (RFC 6750, RFC 9728), with `error="invalid_token"` when the credential sent was refused.',

@@ -47,6 +47,12 @@ export interface Operation<
   errors: readonly ErrorCode[];
   paginated: boolean;
   effect: OperationEffect;
+  /**
+   * Text the database cannot store (U+0000, unpaired surrogates): refused as `validation_failed`, or,
+   * where losing the whole request would be worse than one odd character (telemetry), taken and stored
+   * with U+FFFD in its place by the service.
+   */
+  unstorableText: "refuse" | "replace";
 }
 
 /** What a service receives for an operation: its parsed params, query, body and headers. */

@@ -189,6 +189,7 @@ describe("MCP tools from the operation table", () => {
     errors: [],
     paginated: false,
     effect: { readOnly: false, destructive: false, idempotent: false },
+    unstorableText: "refuse",
   });
 
   it("refuses an operation whose parts share a field name", () => {

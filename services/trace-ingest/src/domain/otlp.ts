@@ -1,4 +1,11 @@
-import type { Cell, IngestTracesBody, OtlpAnyValue, OtlpKeyValue, OtlpSpan } from "@svc/contracts";
+import {
+  type Cell,
+  type IngestTracesBody,
+  LONE_SURROGATE,
+  type OtlpAnyValue,
+  type OtlpKeyValue,
+  type OtlpSpan,
+} from "@svc/contracts";
 
 export type Attributes = Record<string, Cell>;
 
@@ -104,5 +111,4 @@ const optionalText = (value: string | undefined): string | null =>
   value === undefined || value === "" ? null : clean(value);
 
 /** Characters PostgreSQL text and jsonb refuse (U+0000, lone surrogates) become U+FFFD. */
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 const clean = (text: string): string => text.replaceAll("\u0000", "\uFFFD").replace(LONE_SURROGATE, "\uFFFD");

@@ -4,8 +4,9 @@ import { emptySchema } from "../schemas/common";
 
 type Spec<P, Q, B, H, R> = Omit<
   Operation,
-  "params" | "query" | "body" | "headers" | "response" | "errors" | "paginated" | "effect"
+  "params" | "query" | "body" | "headers" | "response" | "errors" | "paginated" | "effect" | "unstorableText"
 > & {
+  unstorableText?: Operation["unstorableText"];
   params?: P;
   query?: Q;
   body?: B;
@@ -69,5 +70,6 @@ export function defineOperation<
     errors,
     paginated: spec.paginated ?? false,
     effect: effectOf(spec.method, readOnly === true, effect),
+    unstorableText: spec.unstorableText ?? "refuse",
   };
 }

@@ -26,6 +26,7 @@ export const ingestTraces = defineOperation({
     "Point an OpenTelemetry OTLP/HTTP exporter in JSON mode (`Content-Type: application/json`) at this URL, with `Authorization: Bearer <API_KEY>` and `X-Svc-Project: <projectSlug>` headers. Protobuf bodies are refused with 415: use the JSON exporter.",
     "Spans of one trace may arrive in several requests: each span is stored once per (project, traceId, spanId), a re-sent span replaces the earlier copy, and the trace's summary is recomputed from all its spans.",
     "A request is all or nothing: a body that is not OTLP, or any span with a missing or malformed id or time, is 400 validation_failed naming the problem, and nothing of the request is stored. Success is OTLP's `{partialSuccess: {}}`.",
+    "Text that cannot be stored as Unicode (the character U+0000, a UTF-16 surrogate without its pair) is stored with U+FFFD in its place, where every other operation refuses it.",
   ].join("\n\n"),
   subject: subjects.traces.ingest,
   access: "member",
@@ -36,6 +37,8 @@ export const ingestTraces = defineOperation({
   errors: ["not_found", "payload_too_large", "unsupported_media_type"],
   // A re-sent span replaces its earlier copy: sending the same spans again changes nothing more.
   effect: { destructive: true, idempotent: true },
+  // An exporter cannot fix one odd character in a batch of spans: store it as U+FFFD rather than drop all.
+  unstorableText: "replace",
 });
 
 export const listTraces = defineOperation({

@@ -111,52 +111,9 @@ export const newRowSchema = z.strictObject({
 });
 export type NewRow = z.infer<typeof newRowSchema>;
 
-/**
- * The path of the first string (value or key) in `value` that holds U+0000, or undefined. PostgreSQL
- * cannot store that character in jsonb, so a cell holding it must be refused as the client's mistake
- * rather than fail as a database error. Walks without recursion: a cell may nest deeply.
- */
-function pathOfNul(value: unknown): (string | number)[] | undefined {
-  // Each entry knows its parent, so that a path is built only for the one string found.
-  type Entry = { value: unknown; key: string | number | undefined; parent: Entry | undefined };
-  const pathTo = (entry: Entry | undefined, last?: string) => {
-    const path: (string | number)[] = last === undefined ? [] : [last];
-    for (let at = entry; at?.key !== undefined; at = at.parent) path.unshift(at.key);
-    return path;
-  };
-  const stack: Entry[] = [{ value, key: undefined, parent: undefined }];
-  for (let entry = stack.pop(); entry; entry = stack.pop()) {
-    const at = entry.value;
-    if (typeof at === "string") {
-      if (at.includes("\u0000")) return pathTo(entry);
-    } else if (Array.isArray(at)) {
-      for (let i = 0; i < at.length; i++) stack.push({ value: at[i], key: i, parent: entry });
-    } else if (at !== null && typeof at === "object") {
-      for (const [key, inner] of Object.entries(at)) {
-        if (key.includes("\u0000")) return pathTo(entry, key);
-        stack.push({ value: inner, key, parent: entry });
-      }
-    }
-  }
-  return undefined;
-}
-
-const refuseNul = (body: unknown, ctx: z.RefinementCtx) => {
-  const path = pathOfNul(body);
-  if (path) {
-    ctx.addIssue({
-      code: "custom",
-      path,
-      message: "must not contain the character U+0000 (\\u0000), which cannot be stored",
-    });
-  }
-};
-
-export const insertRowsBodySchema = z
-  .strictObject({
-    rows: z.array(newRowSchema).min(1, "must hold at least one row").max(1000, "must hold at most 1000 rows"),
-  })
-  .superRefine(refuseNul);
+export const insertRowsBodySchema = z.strictObject({
+  rows: z.array(newRowSchema).min(1, "must hold at least one row").max(1000, "must hold at most 1000 rows"),
+});
 export type InsertRowsBody = z.infer<typeof insertRowsBodySchema>;
 
 export const updateRowBodySchema = newRowSchema
@@ -171,8 +128,7 @@ export const updateRowBodySchema = newRowSchema
     message:
       "the edit names no cell: custom is empty and no input, output, expectedOutput or metadata is given",
     path: ["custom"],
-  })
-  .superRefine(refuseNul);
+  });
 export type UpdateRowBody = z.infer<typeof updateRowBodySchema>;
 
 export const ifMatchSchema = z.object({

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { limitSchema, versionNumberSchema } from "./common";
-import { diffQuerySchema, insertRowsBodySchema, listRowsQuerySchema, updateRowBodySchema } from "./datasets";
+import { diffQuerySchema, listRowsQuerySchema, updateRowBodySchema } from "./datasets";
 
 const messages = (result: {
   success: boolean;
@@ -83,28 +83,5 @@ describe("the row edit body", () => {
   test("accepts an empty custom beside a built-in cell, and a custom cell alone", () => {
     expect(updateRowBodySchema.parse({ custom: {}, output: null })).toEqual({ custom: {}, output: null });
     expect(updateRowBodySchema.parse({ custom: { k: 1 } })).toEqual({ custom: { k: 1 } });
-  });
-});
-
-describe("cells PostgreSQL cannot store", () => {
-  const nul = "must not contain the character U+0000 (\\u0000), which cannot be stored";
-
-  test.each([
-    [{ output: "a\u0000b" }, "output"],
-    [{ metadata: { tags: ["ok", "x\u0000"] } }, "metadata.tags.1"],
-    [{ input: { "k\u0000": 1 } }, "input.k\u0000"],
-  ])("refuses U+0000 in an edit's cell %j, naming where", (body, path) => {
-    expect(messages(updateRowBodySchema.safeParse(body))).toEqual([{ path, message: nul }]);
-  });
-
-  test("refuses U+0000 in an inserted row, naming the row", () => {
-    const body = { rows: [{ input: "fine" }, { input: "x", custom: { c: ["\u0000"] } }] };
-    expect(messages(insertRowsBodySchema.safeParse(body))).toEqual([
-      { path: "rows.1.custom.c.0", message: nul },
-    ]);
-  });
-
-  test("accepts what only looks like it: a backslash and digits, and other control characters", () => {
-    expect(updateRowBodySchema.parse({ output: "\\u0000 \u0001" })).toEqual({ output: "\\u0000 \u0001" });
   });
 });
