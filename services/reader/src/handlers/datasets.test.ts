@@ -109,9 +109,9 @@ describe.each(availableBackends())("dataset queries (%s)", (backendName) => {
     beforeAll(async () => {
       project = await makeProject(db());
       byName = {};
-      // Names in one order, update times in another.
+      // Names in one order, update times in another; mixed case, which must not change the name order.
       const updated = ["2024-01-05", "2024-01-01", "2024-01-04", "2024-01-02", "2024-01-03"];
-      for (const [index, name] of ["alpha", "bravo", "charlie", "delta", "echo"].entries()) {
+      for (const [index, name] of ["alpha", "Bravo", "charlie", "Delta", "echo"].entries()) {
         byName[name] = await makeDataset(db(), project, {
           name,
           updatedAt: new Date(`${updated[index]}T00:00:00.000Z`),
@@ -126,7 +126,7 @@ describe.each(availableBackends())("dataset queries (%s)", (backendName) => {
 
     test("lists the most recently updated first by default", async () => {
       const page = await list();
-      expect(names(page.items)).toEqual(["alpha", "charlie", "echo", "delta", "bravo"]);
+      expect(names(page.items)).toEqual(["alpha", "charlie", "echo", "Delta", "Bravo"]);
       expect(page).toMatchObject({ nextCursor: null, hasMore: false });
       expect(page.items[0]).toMatchObject({ id: byName.alpha?.id, columns: builtinColumns, version: 0 });
     });
@@ -134,21 +134,21 @@ describe.each(availableBackends())("dataset queries (%s)", (backendName) => {
     test("sorts by name or update time, in either direction", async () => {
       expect(names((await list({ sortBy: "name" })).items)).toEqual([
         "echo",
-        "delta",
+        "Delta",
         "charlie",
-        "bravo",
+        "Bravo",
         "alpha",
       ]);
       expect(names((await list({ sortBy: "name", sortDirection: "asc" })).items)).toEqual([
         "alpha",
-        "bravo",
+        "Bravo",
         "charlie",
-        "delta",
+        "Delta",
         "echo",
       ]);
       expect(names((await list({ sortBy: "updatedAt", sortDirection: "asc" })).items)).toEqual([
-        "bravo",
-        "delta",
+        "Bravo",
+        "Delta",
         "echo",
         "charlie",
         "alpha",
@@ -156,8 +156,8 @@ describe.each(availableBackends())("dataset queries (%s)", (backendName) => {
     });
 
     test.each([
-      ["name", "asc", ["alpha", "bravo", "charlie", "delta", "echo"]],
-      ["updatedAt", "desc", ["alpha", "charlie", "echo", "delta", "bravo"]],
+      ["name", "asc", ["alpha", "Bravo", "charlie", "Delta", "echo"]],
+      ["updatedAt", "desc", ["alpha", "charlie", "echo", "Delta", "Bravo"]],
     ])("pages by %s %s with every dataset once", async (sortBy, sortDirection, expected) => {
       const seen: string[] = [];
       let cursor: string | null = null;

@@ -80,10 +80,13 @@ export async function findDataset(db: Db, ref: DatasetRef): Promise<DatasetRecor
   return dataset;
 }
 
-/** One page (plus one) of a project's datasets, ordered by the sort value, then id. */
+/**
+ * One page (plus one) of a project's datasets, ordered by the sort value, then id. Names sort without
+ * regard to case, as they are unique without regard to case ("alpha" before "Bravo").
+ */
 export async function listDatasets(db: Db, query: DatasetListQuery): Promise<SortedDatasetRecord[]> {
-  const sortColumn = query.sortBy === "name" ? sql.ref("d.name") : sql.ref("d.updated_at");
-  const sortValue = query.sortBy === "name" ? sql<string>`d.name` : exactTimestamp("d.updated_at");
+  const sortColumn = query.sortBy === "name" ? sql<string>`lower(d.name)` : sql.ref("d.updated_at");
+  const sortValue = query.sortBy === "name" ? sql<string>`lower(d.name)` : exactTimestamp("d.updated_at");
   const comparison = sql.raw(query.direction === "asc" ? ">" : "<");
   const after = query.after;
   return db
@@ -93,7 +96,7 @@ export async function listDatasets(db: Db, query: DatasetListQuery): Promise<Sor
     .$if(after !== undefined, (qb) =>
       qb.where(
         query.sortBy === "name"
-          ? sql<boolean>`(d.name, d.id) ${comparison} (${after?.value}, ${after?.id})`
+          ? sql<boolean>`(lower(d.name), d.id) ${comparison} (${after?.value}, ${after?.id})`
           : sql<boolean>`(d.updated_at, d.id) ${comparison} (${after?.value}::timestamptz, ${after?.id})`,
       ),
     )
