@@ -230,7 +230,7 @@ function badRequests(op: Operation, documented: DocumentedOperation, document: J
   if (bodySchema) {
     const body = schema(bodySchema);
     out.push(
-      request("malformed JSON", undefined, { body: '{"name": "x",' }),
+      request("malformed JSON", ["body"], { body: '{"name": "x",' }),
       request("an array body", ["body"], { body: "[1,2,3]" }),
       request("a string body", ["body"], { body: '"text"' }),
       request("a number body", ["body"], { body: "42" }),

@@ -6,7 +6,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } 
 import { bearerChallenge } from "./bearer-challenge";
 import { type GatewayOptions, rateLimitsOf } from "./config";
 import { CredentialCache } from "./credential-cache";
-import { sendError, toDomainError } from "./errors";
+import { invalidJsonBody, sendError, toDomainError } from "./errors";
 import { shedLoadAbove } from "./load-shedding";
 import { registerMcp } from "./mcp/endpoint";
 import { registerOAuthRoutes } from "./oauth/routes";
@@ -64,11 +64,7 @@ export function buildGateway({ bus, logger, options, rateLimitStore }: GatewayDe
     try {
       done(null, JSON.parse(text));
     } catch (error) {
-      done(
-        new DomainError("validation_failed", `The body is not valid JSON: ${(error as Error).message}`, {
-          issues: [],
-        }),
-      );
+      done(invalidJsonBody((error as Error).message));
     }
   });
 

@@ -1,6 +1,13 @@
 import { DomainError, type ErrorBody, errorStatus } from "@svc/contracts";
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 
+/** A body that does not parse as JSON: one issue at the body itself, like every other validation failure. */
+export function invalidJsonBody(reason: string): DomainError {
+  return new DomainError("validation_failed", `The body is not valid JSON: ${reason}`, {
+    issues: [{ path: "body", message: `is not valid JSON: ${reason}`, code: "invalid_json" }],
+  });
+}
+
 /** Fastify's own errors for bad requests, in the platform's vocabulary. */
 function fromFastify(error: FastifyError, bodyLimit: number): DomainError | undefined {
   switch (error.code) {
@@ -16,9 +23,7 @@ function fromFastify(error: FastifyError, bodyLimit: number): DomainError | unde
     case "FST_ERR_CTP_INVALID_CONTENT_LENGTH":
     case "FST_ERR_CTP_EMPTY_JSON_BODY":
     case "FST_ERR_CTP_INVALID_JSON_BODY":
-      return new DomainError("validation_failed", `The body is not valid JSON: ${error.message}`, {
-        issues: [],
-      });
+      return invalidJsonBody(error.message);
   }
   if (error.statusCode === 400 && error.validation === undefined) {
     return new DomainError("validation_failed", error.message, { issues: [] });
