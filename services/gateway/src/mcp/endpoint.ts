@@ -9,9 +9,10 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { DomainError, type RequestContext } from "@svc/contracts";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { bearerChallenge } from "../bearer-challenge";
 import type { CredentialCache } from "../credential-cache";
 import { errorBodyOf, sendError } from "../errors";
-import { MCP_PATH, RESOURCE_METADATA_PATH } from "../oauth/routes";
+import { MCP_PATH } from "../oauth/routes";
 import { invokeOperation, type OperationCallDeps } from "../operation-call";
 import { bearerToken } from "../routes";
 import { type OperationTool, operationTools } from "./tools";
@@ -128,11 +129,7 @@ async function authenticate(
     return { organizationId, role, actor, requestId: request.id };
   } catch (error) {
     if (!(error instanceof DomainError) || error.code !== "unauthenticated") throw error;
-    const metadata = `${deps.publicUrl(request)}${RESOURCE_METADATA_PATH}`;
-    const challenge = presented
-      ? `Bearer resource_metadata="${metadata}", error="invalid_token", error_description="The access token is not valid; it may have expired or been revoked"`
-      : `Bearer resource_metadata="${metadata}"`;
-    reply.header("www-authenticate", challenge);
+    reply.header("www-authenticate", bearerChallenge(request, deps.publicUrl(request)));
     const message = presented
       ? "The access token is not valid; it may have expired or been revoked. Refresh it, or authorize again"
       : "Missing access token: connect with OAuth (see the resource metadata in WWW-Authenticate)";
