@@ -219,6 +219,16 @@ describe("the OpenAPI document's limits and challenges", () => {
     return ((document.components as Json).responses as Record<string, Json>)[ref];
   };
 
+  it("promises 413 and 415 on every operation that takes a body, and only there", () => {
+    for (const op of operationList) {
+      const responses = operation(op.operationId).responses as Record<string, unknown>;
+      for (const status of ["413", "415"]) {
+        if (op.body) expect(responses, `${op.operationId} ${status}`).toHaveProperty(status);
+        else expect(responses, `${op.operationId} ${status}`).not.toHaveProperty(status);
+      }
+    }
+  });
+
   it("answers 429 rate_limited with Retry-After on every operation a credential of an organisation may call", () => {
     for (const op of operationList.filter((o) => o.access !== "operator")) {
       expect(op.errors, op.operationId).toContain("rate_limited");

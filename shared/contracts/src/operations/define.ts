@@ -57,6 +57,8 @@ export function defineOperation<
     ...new Set([
       ...common,
       ...(spec.errors ?? []),
+      // The gateway refuses a body over its limit, or one that is not JSON, before any operation runs.
+      ...(spec.body ? (["payload_too_large", "unsupported_media_type"] as const) : []),
       ...(idempotent ? (["idempotency_key_reused"] as const) : []),
     ]),
   ];
