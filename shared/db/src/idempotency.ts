@@ -3,6 +3,7 @@ import { DomainError } from "@svc/contracts";
 import { type Kysely, sql, type Transaction } from "kysely";
 import { jsonb } from "./json";
 import type { Database } from "./schema";
+import { unnestRows } from "./unnest";
 
 /** How long a key is remembered; API.md promises at least 24 hours. */
 export const IDEMPOTENCY_RETENTION_HOURS = 48;
@@ -138,7 +139,7 @@ export async function storeIdempotentResponses(
   if (answers.length === 0) return;
   await sql`
     UPDATE idempotency_records r SET response = a.response
-    FROM jsonb_to_recordset(${JSON.stringify(answers)}::jsonb) AS a("organizationId" text, key text, response jsonb)
+    FROM ${unnestRows("a", { organizationId: "text", key: "text", response: "jsonb" }, answers)}
     WHERE r.organization_id = a."organizationId" AND r.key = a.key`.execute(trx);
 }
 
@@ -149,8 +150,7 @@ export async function releaseIdempotencyKeys(
   if (scopes.length === 0) return;
   await sql`
     DELETE FROM idempotency_records r
-    USING jsonb_to_recordset(${JSON.stringify(scopes.map((s) => ({ organizationId: s.organizationId, key: s.key })))}::jsonb)
-      AS s("organizationId" text, key text)
+    USING ${unnestRows("s", { organizationId: "text", key: "text" }, scopes)}
     WHERE r.organization_id = s."organizationId" AND r.key = s.key`.execute(trx);
 }
 

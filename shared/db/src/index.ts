@@ -6,3 +6,4 @@ export * from "./migrate";
 export type * from "./schema";
 export * from "./traces";
 export * from "./unique-violation";
+export * from "./unnest";

@@ -1,12 +1,13 @@
 import type { Actor, Cell } from "@svc/contracts";
-import { type RawBuilder, sql } from "kysely";
+import { unnestRows } from "@svc/db";
+import { sql } from "kysely";
 import type { DatasetRef, Db } from "./datasets";
 
 /**
- * Set-based statements for a batch of row edits. Each takes the whole batch as one jsonb parameter
- * (expanded with jsonb_to_recordset), so a batch costs the same few round trips whatever its size.
+ * Set-based statements for a batch of row edits. Each takes the whole batch as array parameters
+ * (expanded with unnest, see `unnestRows`), so a batch costs the same few round trips whatever its
+ * size, and each of its joins looks its keys up by index.
  */
-const records = (value: unknown): RawBuilder<unknown> => sql`${JSON.stringify(value)}::jsonb`;
 
 type LockedColumn = { identifier: string; kind: "builtin" | "custom"; removed: boolean };
 
@@ -38,7 +39,7 @@ export async function lockDatasets(db: Db, refs: readonly DatasetRef[]): Promise
     SELECT d.id, d.current_version, p.organization_id, p.slug AS project_slug, d.slug AS dataset_slug
     FROM datasets d
     JOIN projects p ON p.id = d.project_id
-    JOIN jsonb_to_recordset(${records(refs)}) AS r("organizationId" text, "projectSlug" text, "datasetSlug" text)
+    JOIN ${unnestRows("r", { organizationId: "text", projectSlug: "text", datasetSlug: "text" }, refs)}
       ON p.organization_id = r."organizationId" AND p.slug = r."projectSlug" AND d.slug = r."datasetSlug"
     ORDER BY d.id
     FOR UPDATE OF d`.execute(db);
@@ -87,7 +88,7 @@ export async function findRowVersions(
   const rows = await sql<{ dataset_id: string; row_id: string; version: number }>`
     SELECT r.dataset_id, r.row_id, r.version
     FROM dataset_rows r
-    JOIN jsonb_to_recordset(${records(keys)}) AS k("datasetId" text, "rowId" text)
+    JOIN ${unnestRows("k", { datasetId: "text", rowId: "text" }, keys)}
       ON r.dataset_id = k."datasetId" AND r.row_id = k."rowId"`.execute(db);
   return new Map(rows.rows.map((r) => [rowKey(r.dataset_id, r.row_id), r.version]));
 }
@@ -122,6 +123,27 @@ export interface EditWrite {
  * dataset's current version. Every part reads the rows as they were before the statement, which is
  * why the patches are cumulative; the one-live-revision constraint is checked at commit.
  */
+const editColumns = {
+  datasetId: "text",
+  rowId: "text",
+  version: "int",
+  versionTo: "int",
+  isFirst: "boolean",
+  isLast: "boolean",
+  hasInput: "boolean",
+  input: "jsonb",
+  hasOutput: "boolean",
+  output: "jsonb",
+  hasExpected: "boolean",
+  expected: "jsonb",
+  hasMetadata: "boolean",
+  metadata: "jsonb",
+  custom: "jsonb",
+  versionId: "text",
+  actorKind: "text",
+  actorId: "text",
+} as const;
+
 export async function writeEdits(db: Db, edits: readonly EditWrite[]): Promise<void> {
   if (edits.length === 0) return;
   const payload = edits.map((e) => ({
@@ -132,25 +154,20 @@ export async function writeEdits(db: Db, edits: readonly EditWrite[]): Promise<v
     isFirst: e.isFirst,
     isLast: e.isLast,
     hasInput: "input" in e,
-    input: e.input ?? null,
+    input: e.input,
     hasOutput: "output" in e,
-    output: e.output ?? null,
+    output: e.output,
     hasExpected: "expectedOutput" in e,
-    expected: e.expectedOutput ?? null,
+    expected: e.expectedOutput,
     hasMetadata: "metadata" in e,
-    metadata: e.metadata ?? null,
+    metadata: e.metadata,
     custom: e.custom,
     versionId: e.versionId,
     actorKind: e.actor.kind,
     actorId: e.actor.id,
   }));
   await sql`
-    WITH e AS (
-      SELECT * FROM jsonb_to_recordset(${records(payload)}) AS e(
-        "datasetId" text, "rowId" text, version int, "versionTo" int, "isFirst" boolean, "isLast" boolean,
-        "hasInput" boolean, input jsonb, "hasOutput" boolean, output jsonb, "hasExpected" boolean, expected jsonb,
-        "hasMetadata" boolean, metadata jsonb, custom jsonb, "versionId" text, "actorKind" text, "actorId" text)
-    ),
+    WITH e AS (SELECT * FROM ${unnestRows("e", editColumns, payload)}),
     base AS (
       SELECT r.* FROM dataset_rows r JOIN e ON e."isFirst" AND r.dataset_id = e."datasetId" AND r.row_id = e."rowId"
     ),
