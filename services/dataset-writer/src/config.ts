@@ -1,11 +1,36 @@
 import { busEnvSchema } from "@svc/bus";
 import { databaseEnvSchema } from "@svc/db";
 import { healthEnvSchema, loadEnv, logEnvSchema, shutdownEnvSchema } from "@svc/telemetry";
+import { z } from "zod";
+import { defaultRowEditorOptions, type RowEditorOptions } from "./use-cases/row-editor";
 
 export const configSchema = busEnvSchema
   .extend(databaseEnvSchema.shape)
   .extend(logEnvSchema.shape)
   .extend(healthEnvSchema.shape)
-  .extend(shutdownEnvSchema.shape);
+  .extend(shutdownEnvSchema.shape)
+  .extend({
+    SVC_WRITER_MAX_TRANSACTIONS: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(64)
+      .default(defaultRowEditorOptions.maxConcurrent)
+      .describe("Row-edit transactions one writer runs at once, when the running ones stall"),
+    SVC_WRITER_STALL_MS: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .max(60_000)
+      .default(defaultRowEditorOptions.stallMs)
+      .describe("How long a row-edit transaction runs before another may start beside it"),
+  });
+
+export type WriterConfig = z.output<typeof configSchema>;
+
+export const rowEditorOptionsOf = (config: WriterConfig): Partial<RowEditorOptions> => ({
+  maxConcurrent: config.SVC_WRITER_MAX_TRANSACTIONS,
+  stallMs: config.SVC_WRITER_STALL_MS,
+});
 
 export const loadConfig = () => loadEnv(configSchema);

@@ -4,7 +4,7 @@ import { createLogger, onShutdown, startHealthServer, startTelemetry } from "@sv
 const telemetry = await startTelemetry({ service: "dataset-writer" });
 const { connectBus } = await import("@svc/bus");
 const { openDatabaseFromEnv } = await import("@svc/db");
-const { loadConfig } = await import("./config");
+const { loadConfig, rowEditorOptionsOf } = await import("./config");
 const { registerDatasetWriter } = await import("./service");
 
 const config = loadConfig();
@@ -13,7 +13,12 @@ const logger = createLogger({ service: "dataset-writer", level: config.LOG_LEVEL
 const health = await startHealthServer(config, logger);
 const database = await openDatabaseFromEnv(config, logger);
 const bus = await connectBus(config, "dataset-writer", logger);
-const service = registerDatasetWriter({ bus, db: database.db, logger });
+const service = registerDatasetWriter({
+  bus,
+  db: database.db,
+  logger,
+  rowEditor: rowEditorOptionsOf(config),
+});
 health.ready(async () => {
   await database.ping();
   return bus.isConnected();

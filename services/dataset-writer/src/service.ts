@@ -5,11 +5,14 @@ import type { Logger } from "@svc/telemetry";
 import type { Kysely } from "kysely";
 import { columnHandlers, datasetHandlers } from "./handlers/datasets";
 import { rowHandlers } from "./handlers/rows";
+import type { RowEditorOptions } from "./use-cases/row-editor";
 
 export interface WriterDeps {
   bus: Bus;
   db: Kysely<Database>;
   logger: Logger;
+  /** How row edits are grouped into transactions (see RowEditor); the defaults otherwise. */
+  rowEditor?: Partial<RowEditorOptions>;
 }
 
 /** Serves every dataset mutation on the bus. Returns a handle that stops serving. */

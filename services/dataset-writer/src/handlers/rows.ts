@@ -3,11 +3,11 @@ import { operations } from "@svc/contracts";
 import type { WriterDeps } from "../service";
 import { importTraces } from "../use-cases/import-traces";
 import { restoreVersion } from "../use-cases/restore-version";
-import { RowEditor } from "../use-cases/row-editor";
+import { defaultRowEditorOptions, RowEditor } from "../use-cases/row-editor";
 import { deleteRows, insertRows } from "../use-cases/rows";
 
-export function rowHandlers({ bus, db, logger }: WriterDeps): Subscription[] {
-  const editor = new RowEditor(db);
+export function rowHandlers({ bus, db, logger, rowEditor }: WriterDeps): Subscription[] {
+  const editor = new RowEditor(db, { ...defaultRowEditorOptions, ...rowEditor });
   return [
     serveOperation(bus, operations.insertDatasetRows, logger, (input, ctx) => insertRows(db, ctx, input)),
     serveOperation(bus, operations.updateDatasetRow, logger, (input, ctx) => editor.edit(ctx, input)),

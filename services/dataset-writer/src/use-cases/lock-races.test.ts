@@ -1,4 +1,6 @@
 import { randomBytes } from "node:crypto";
+import { setTimeout as delay } from "node:timers/promises";
+import { parseOperationInput } from "@svc/bus";
 import { operations } from "@svc/contracts";
 import { type Database, jsonb } from "@svc/db";
 import { silentLogger } from "@svc/telemetry";
@@ -7,6 +9,7 @@ import { sql, type Transaction } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { registerDatasetWriter } from "../service";
 import { auditDataset, type Caller, failure, makeCaller } from "../test-support";
+import { defaultRowEditorOptions, RowEditor } from "./row-editor";
 
 /**
  * Mutations that wait for a dataset's lock: what commits meanwhile must be seen (a column removed
@@ -245,5 +248,44 @@ describe.runIf(realInfra())("mutations waiting for a dataset's lock", () => {
     expect((await stored(id)).map((row) => row.row_id)).toEqual(["r1"]);
     expect(await currentVersion(id)).toBe(2);
     await auditDataset(backend, id);
+  });
+
+  /** An edit straight through a row editor of the test's own, as the writer's handler makes it. */
+  const editWith = (editor: RowEditor, datasetSlug: string, output: string) =>
+    editor.edit(
+      caller.context,
+      parseOperationInput(operations.updateDatasetRow, {
+        params: { projectSlug: caller.projectSlug, datasetSlug, rowId: "r1" },
+        query: {},
+        body: { output },
+        headers: {},
+      }),
+    );
+  const within = <T>(promise: Promise<T>, ms: number) =>
+    Promise.race([promise.then(() => "done" as const), delay(ms).then(() => "waiting" as const)]);
+
+  it.each([
+    ["starts another transaction once the stalled one has run stallMs", 50, "done"],
+    ["keeps to one transaction while the running one has not stalled", 60_000, "waiting"],
+  ] as const)("%s, so other datasets' edits do not wait behind a lock", async (_name, stallMs, expected) => {
+    const editor = new RowEditor(backend.database.db, { ...defaultRowEditorOptions, stallMs });
+    const [blocked, free] = [await makeDataset(), await makeDataset()];
+    let stuck: Promise<unknown> | undefined;
+    let other: Promise<unknown> | undefined;
+    await holdingDatasetLock(blocked.id, async () => {
+      stuck = settle(editWith(editor, blocked.params.datasetSlug, "behind the lock"));
+      await untilLockWaiters(1);
+      other = settle(editWith(editor, free.params.datasetSlug, "elsewhere"));
+      expect(await within(other, 2_000)).toBe(expected);
+    });
+    // Once the lock is gone, both are applied, each as its dataset's next version.
+    expect(await stuck).toEqual({
+      status: "fulfilled",
+      value: { versionId: expect.any(String), version: 2 },
+    });
+    expect(await other).toEqual({
+      status: "fulfilled",
+      value: { versionId: expect.any(String), version: 2 },
+    });
   });
 });

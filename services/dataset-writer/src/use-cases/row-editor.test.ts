@@ -6,7 +6,7 @@ import { sql } from "kysely";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { registerDatasetWriter } from "../service";
 import { auditDataset, type Caller, makeCaller } from "../test-support";
-import { RowEditor } from "./row-editor";
+import { defaultRowEditorOptions, RowEditor } from "./row-editor";
 
 /**
  * A batch that fails as a whole. The failures are real database errors, raised by a trigger on
@@ -62,7 +62,7 @@ describe.each(availableBackends())("group commit when a batch fails (%s)", (back
   function editInBatch(
     edits: { datasetSlug: string; rowId: string; output: string; idempotencyKey?: string }[],
   ): Promise<PromiseSettledResult<VersionResult>[]> {
-    const editor = new RowEditor(db(), { maxBatch: 512, maxConcurrent: 1 });
+    const editor = new RowEditor(db(), { ...defaultRowEditorOptions, maxConcurrent: 1 });
     return Promise.allSettled(
       edits.map(({ datasetSlug, rowId, output, idempotencyKey }) =>
         editor.edit(

@@ -52,7 +52,15 @@ export interface RowEditorOptions {
   maxBatch: number;
   /** The most batch transactions running at once. */
   maxConcurrent: number;
+  /**
+   * Another transaction starts beside the running ones only when the newest of them has run this
+   * long: a batch stuck behind a lock must not hold up the edits of other datasets, but while
+   * batches are quick, one at a time gathers the most edits into each commit.
+   */
+  stallMs: number;
 }
+
+export const defaultRowEditorOptions: RowEditorOptions = { maxBatch: 512, maxConcurrent: 4, stallMs: 50 };
 
 const TRACER = "@svc/dataset-writer";
 export const BATCH_SPAN = "dataset-writer apply edit batch";
@@ -62,9 +70,10 @@ export const BATCH_SIZE_ATTRIBUTE = "svc.batch.size";
 export const ONE_BY_ONE_ATTRIBUTE = "svc.batch.applied_one_by_one";
 
 /**
- * Applies row edits with group commit. An edit that arrives while fewer than `maxConcurrent`
- * transactions are running starts one at once; under load, the edits that queue up meanwhile go
- * together, across datasets, in the next transaction. Each edit still gets its own version (per
+ * Applies row edits with group commit. An edit that arrives while no transaction runs starts one at
+ * once; the edits that queue up meanwhile go together, across datasets, in the next transaction, so
+ * that under load each commit carries many edits. Only when the running transaction stalls (a lock
+ * held elsewhere) does another start beside it, up to `maxConcurrent`. Each edit still gets its own version (per
  * dataset, in arrival order), its own revision and its own reply, sent only after the commit. An
  * edit that fails (unknown column, missing row, If-Match, a reused idempotency key) is answered with
  * its error and leaves no trace; the others proceed. A batch's statements are set-based, so it costs
@@ -81,10 +90,14 @@ export const ONE_BY_ONE_ATTRIBUTE = "svc.batch.applied_one_by_one";
 export class RowEditor {
   private readonly queue: PendingEdit[] = [];
   private inFlight = 0;
+  /** When the newest running transaction started. */
+  private lastStartedAt = 0;
+  private stallTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly db: Kysely<Database>,
-    private readonly options: RowEditorOptions = { maxBatch: 512, maxConcurrent: 4 },
+    private readonly options: RowEditorOptions = defaultRowEditorOptions,
+    private readonly now: () => number = performance.now.bind(performance),
   ) {}
 
   edit(context: RequestContext, input: EditInput): Promise<VersionResult> {
@@ -103,9 +116,10 @@ export class RowEditor {
   }
 
   private pump(): void {
-    while (this.inFlight < this.options.maxConcurrent && this.queue.length > 0) {
+    while (this.queue.length > 0 && this.mayStart()) {
       const batch = this.take();
       this.inFlight++;
+      this.lastStartedAt = this.now();
       // Out of the context of whichever request called pump(): each batch picks its own.
       void otel
         .with(ROOT_CONTEXT, () => this.runTraced(batch))
@@ -114,6 +128,25 @@ export class RowEditor {
           this.pump();
         });
     }
+    if (this.queue.length > 0 && this.inFlight < this.options.maxConcurrent) this.checkForStallLater();
+  }
+
+  /** One transaction whenever none runs; another beside them only once the newest has stalled. */
+  private mayStart(): boolean {
+    if (this.inFlight === 0) return true;
+    if (this.inFlight >= this.options.maxConcurrent) return false;
+    return this.now() - this.lastStartedAt >= this.options.stallMs;
+  }
+
+  private checkForStallLater(): void {
+    if (this.stallTimer) return;
+    const wait = Math.max(0, this.lastStartedAt + this.options.stallMs - this.now());
+    this.stallTimer = setTimeout(() => {
+      this.stallTimer = undefined;
+      this.pump();
+    }, Math.ceil(wait));
+    // Waiting edits keep the process busy on their own; the timer must not keep it alive.
+    this.stallTimer.unref();
   }
 
   /** The next batch; a second edit with an idempotency key already in the batch waits for the next. */
