@@ -3,6 +3,7 @@ import { PGlite } from "@electric-sql/pglite";
 import { Kysely, PostgresDialect, sql } from "kysely";
 import pg from "pg";
 import { pglitePool } from "./pglite-pool";
+import { preparingPool } from "./prepared";
 import type { Database } from "./schema";
 
 export interface DatabaseHandle {
@@ -37,7 +38,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     // The query in progress fails (and is reported) on its own; the pool discards the client when it
     // comes back; an idle client's error reaches the pool's listener above.
     pool.on("connect", (client) => client.on("error", () => undefined));
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: preparingPool(pool) }) });
     return { db, kind: "postgres", ping: () => ping(db), close: () => db.destroy() };
   }
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });

@@ -3,6 +3,7 @@ export * from "./from-env";
 export * from "./idempotency";
 export * from "./json";
 export * from "./migrate";
+export { prepared } from "./prepared";
 export type * from "./schema";
 export * from "./traces";
 export * from "./unique-violation";

@@ -1,5 +1,5 @@
 import type { Actor, Cell } from "@svc/contracts";
-import { unnestRows } from "@svc/db";
+import { prepared, unnestRows } from "@svc/db";
 import { sql } from "kysely";
 import type { DatasetRef, Db } from "./datasets";
 
@@ -35,7 +35,7 @@ export async function lockDatasets(db: Db, refs: readonly DatasetRef[]): Promise
     organization_id: string;
     project_slug: string;
     dataset_slug: string;
-  }>`
+  }>`${prepared}
     SELECT d.id, d.current_version, p.organization_id, p.slug AS project_slug, d.slug AS dataset_slug
     FROM datasets d
     JOIN projects p ON p.id = d.project_id
@@ -63,14 +63,15 @@ export async function lockDatasets(db: Db, refs: readonly DatasetRef[]): Promise
 async function listColumnsOf(db: Db, datasetIds: readonly string[]): Promise<Map<string, LockedColumn[]>> {
   const byDataset = new Map<string, LockedColumn[]>();
   if (datasetIds.length === 0) return byDataset;
-  const rows = await db
-    .selectFrom("dataset_columns")
-    .select(["dataset_id", "identifier", "kind", "removed_at"])
-    .where("dataset_id", "in", datasetIds)
-    .orderBy("dataset_id")
-    .orderBy("position")
-    .orderBy("identifier")
-    .execute();
+  const { rows } = await sql<{
+    dataset_id: string;
+    identifier: string;
+    kind: "builtin" | "custom";
+    removed_at: Date | null;
+  }>`${prepared}
+    SELECT dataset_id, identifier, kind, removed_at FROM dataset_columns
+    WHERE dataset_id = ANY(${datasetIds}::text[])
+    ORDER BY dataset_id, position, identifier`.execute(db);
   for (const row of rows) {
     const list = byDataset.get(row.dataset_id) ?? [];
     list.push({ identifier: row.identifier, kind: row.kind, removed: row.removed_at !== null });
@@ -85,7 +86,7 @@ export async function findRowVersions(
   keys: readonly { datasetId: string; rowId: string }[],
 ): Promise<Map<string, number>> {
   if (keys.length === 0) return new Map();
-  const rows = await sql<{ dataset_id: string; row_id: string; version: number }>`
+  const rows = await sql<{ dataset_id: string; row_id: string; version: number }>`${prepared}
     SELECT r.dataset_id, r.row_id, r.version
     FROM dataset_rows r
     JOIN ${unnestRows("k", { datasetId: "text", rowId: "text" }, keys)}
@@ -166,7 +167,7 @@ export async function writeEdits(db: Db, edits: readonly EditWrite[]): Promise<v
     actorKind: e.actor.kind,
     actorId: e.actor.id,
   }));
-  await sql`
+  await sql`${prepared}
     WITH e AS (SELECT * FROM ${unnestRows("e", editColumns, payload)}),
     base AS (
       SELECT r.* FROM dataset_rows r JOIN e ON e."isFirst" AND r.dataset_id = e."datasetId" AND r.row_id = e."rowId"
