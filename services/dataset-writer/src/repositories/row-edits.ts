@@ -16,20 +16,28 @@ export interface LockedDataset {
   version: number;
   ref: DatasetRef;
   columns: LockedColumn[];
+  /** The current version of each row asked for; a row that does not exist is absent. */
+  rowVersions: Map<string, number>;
 }
 
 /**
  * Locks the batch's datasets, in id order so that concurrent batches on other replicas can never
- * deadlock, and reads each one's version and columns. The locks serialise the batch with every
- * other writer of those datasets until the transaction ends.
+ * deadlock, and reads each one's version, its columns, and the versions of the rows `rowIdsOf`
+ * names. The locks serialise the batch with every other writer of those datasets until the
+ * transaction ends.
  *
- * The columns are read by a second statement, once the locks are held. Under READ COMMITTED a
+ * Columns and rows are read by a second statement, once the locks are held. Under READ COMMITTED a
  * `SELECT … FOR UPDATE` that waited for a lock re-reads only the rows it locks: anything else it
  * reads, a subquery of the column list included, keeps the snapshot taken before the wait, and would
- * miss a column removal that committed meanwhile.
+ * miss a column removal that committed meanwhile. Both reads go in that one statement, to spare the
+ * batch a round trip.
  */
-export async function lockDatasets(db: Db, refs: readonly DatasetRef[]): Promise<LockedDataset[]> {
-  const rows = await sql<{
+export async function lockDatasets(
+  db: Db,
+  refs: readonly DatasetRef[],
+  rowIdsOf: (ref: DatasetRef) => readonly string[],
+): Promise<LockedDataset[]> {
+  const locked = await sql<{
     id: string;
     current_version: number;
     organization_id: string;
@@ -43,55 +51,56 @@ export async function lockDatasets(db: Db, refs: readonly DatasetRef[]): Promise
       ON p.organization_id = r."organizationId" AND p.slug = r."projectSlug" AND d.slug = r."datasetSlug"
     ORDER BY d.id
     FOR UPDATE OF d`.execute(db);
-  const columns = await listColumnsOf(
-    db,
-    rows.rows.map((row) => row.id),
+  const datasets = locked.rows.map(
+    (row): LockedDataset => ({
+      datasetId: row.id,
+      version: row.current_version,
+      ref: {
+        organizationId: row.organization_id,
+        projectSlug: row.project_slug,
+        datasetSlug: row.dataset_slug,
+      },
+      columns: [],
+      rowVersions: new Map(),
+    }),
   );
-  return rows.rows.map((row) => ({
-    datasetId: row.id,
-    version: row.current_version,
-    ref: {
-      organizationId: row.organization_id,
-      projectSlug: row.project_slug,
-      datasetSlug: row.dataset_slug,
-    },
-    columns: columns.get(row.id) ?? [],
-  }));
-}
-
-/** Every column of each dataset, removed ones included, as of this statement. */
-async function listColumnsOf(db: Db, datasetIds: readonly string[]): Promise<Map<string, LockedColumn[]>> {
-  const byDataset = new Map<string, LockedColumn[]>();
-  if (datasetIds.length === 0) return byDataset;
+  if (datasets.length === 0) return datasets;
+  const byId = new Map(datasets.map((dataset) => [dataset.datasetId, dataset]));
+  const keys = datasets.flatMap((dataset) =>
+    rowIdsOf(dataset.ref).map((rowId) => ({ datasetId: dataset.datasetId, rowId })),
+  );
+  // Columns (every one, removed ones included) in their order, then the rows' versions.
   const { rows } = await sql<{
     dataset_id: string;
-    identifier: string;
-    kind: "builtin" | "custom";
-    removed_at: Date | null;
+    identifier: string | null;
+    kind: "builtin" | "custom" | null;
+    removed: boolean | null;
+    row_id: string | null;
+    version: number | null;
   }>`${prepared}
-    SELECT dataset_id, identifier, kind, removed_at FROM dataset_columns
-    WHERE dataset_id = ANY(${datasetIds}::text[])
-    ORDER BY dataset_id, position, identifier`.execute(db);
+    SELECT * FROM (
+      SELECT 0 AS part, dataset_id, identifier, kind, removed_at IS NOT NULL AS removed,
+             NULL::text AS row_id, NULL::int AS version, position
+      FROM dataset_columns WHERE dataset_id = ANY(${[...byId.keys()]}::text[])
+      UNION ALL
+      SELECT 1, r.dataset_id, NULL, NULL, NULL, r.row_id, r.version, NULL
+      FROM dataset_rows r
+      JOIN ${unnestRows("k", { datasetId: "text", rowId: "text" }, keys)}
+        ON r.dataset_id = k."datasetId" AND r.row_id = k."rowId"
+    ) AS state
+    ORDER BY part, dataset_id, position, identifier`.execute(db);
   for (const row of rows) {
-    const list = byDataset.get(row.dataset_id) ?? [];
-    list.push({ identifier: row.identifier, kind: row.kind, removed: row.removed_at !== null });
-    byDataset.set(row.dataset_id, list);
+    const dataset = byId.get(row.dataset_id) as LockedDataset;
+    if (row.row_id !== null) dataset.rowVersions.set(row.row_id, row.version as number);
+    else {
+      dataset.columns.push({
+        identifier: row.identifier as string,
+        kind: row.kind as "builtin" | "custom",
+        removed: row.removed === true,
+      });
+    }
   }
-  return byDataset;
-}
-
-/** The current version of each (dataset, row) asked for; rows that do not exist are absent. */
-export async function findRowVersions(
-  db: Db,
-  keys: readonly { datasetId: string; rowId: string }[],
-): Promise<Map<string, number>> {
-  if (keys.length === 0) return new Map();
-  const rows = await sql<{ dataset_id: string; row_id: string; version: number }>`${prepared}
-    SELECT r.dataset_id, r.row_id, r.version
-    FROM dataset_rows r
-    JOIN ${unnestRows("k", { datasetId: "text", rowId: "text" }, keys)}
-      ON r.dataset_id = k."datasetId" AND r.row_id = k."rowId"`.execute(db);
-  return new Map(rows.rows.map((r) => [rowKey(r.dataset_id, r.row_id), r.version]));
+  return datasets;
 }
 
 export const rowKey = (datasetId: string, rowId: string) => `${datasetId}\u0000${rowId}`;

@@ -23,7 +23,6 @@ import type { ColumnRecord } from "../repositories/columns";
 import type { DatasetRef } from "../repositories/datasets";
 import {
   type EditWrite,
-  findRowVersions,
   type LockedDataset,
   lockDatasets,
   rowKey,
@@ -254,9 +253,17 @@ async function applyBatch(trx: Transaction<Database>, batch: PendingEdit[]): Pro
     else claimedIndexes.add(i);
   });
 
-  const locked = new Map<string, LockedDataset>();
+  // Each dataset's rows that the batch's still open edits touch: their versions come with the lock.
+  const rowIds = new Map<string, Set<string>>();
+  for (const [i, edit] of batch.entries()) {
+    if (outcomes[i]) continue;
+    const key = refKey(edit.ref);
+    rowIds.set(key, (rowIds.get(key) ?? new Set()).add(edit.input.params.rowId));
+  }
   const uniqueRefs = [...new Map(batch.map((e) => [refKey(e.ref), e.ref])).values()];
-  for (const dataset of await lockDatasets(trx, uniqueRefs)) locked.set(refKey(dataset.ref), dataset);
+  const locked = new Map<string, LockedDataset>();
+  const lockedDatasets = await lockDatasets(trx, uniqueRefs, (ref) => [...(rowIds.get(refKey(ref)) ?? [])]);
+  for (const dataset of lockedDatasets) locked.set(refKey(dataset.ref), dataset);
 
   // Everything that can fail is decided before anything is written.
   const candidates: number[] = [];
@@ -280,12 +287,12 @@ async function applyBatch(trx: Transaction<Database>, batch: PendingEdit[]): Pro
     }
   }
   const datasetOf = (i: number) => locked.get(refKey((batch[i] as PendingEdit).ref)) as LockedDataset;
-  const rowVersions = await findRowVersions(
-    trx,
-    candidates.map((i) => ({
-      datasetId: datasetOf(i).datasetId,
-      rowId: (batch[i] as PendingEdit).input.params.rowId,
-    })),
+  const rowVersions = new Map(
+    lockedDatasets.flatMap((dataset) =>
+      [...dataset.rowVersions].map(
+        ([rowId, version]) => [rowKey(dataset.datasetId, rowId), version] as const,
+      ),
+    ),
   );
 
   // Versions in arrival order per dataset; each row's If-Match sees the batch's earlier edits of it.
