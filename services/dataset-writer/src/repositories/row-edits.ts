@@ -26,72 +26,115 @@ export interface LockedDataset {
  * names. The locks serialise the batch with every other writer of those datasets until the
  * transaction ends.
  *
- * Columns and rows are read by a second statement, once the locks are held. Under READ COMMITTED a
- * `SELECT … FOR UPDATE` that waited for a lock re-reads only the rows it locks: anything else it
- * reads, a subquery of the column list included, keeps the snapshot taken before the wait, and would
- * miss a column removal that committed meanwhile. Both reads go in that one statement, to spare the
- * batch a round trip.
+ * One statement does it all, in one round trip. Under READ COMMITTED, though, a `SELECT … FOR
+ * UPDATE` that waited for a lock re-reads only the rows it locks: the columns and rows it reads
+ * beside them keep the snapshot taken before the wait, and would miss a column removal that
+ * committed meanwhile. Every change to a dataset's columns or rows updates the dataset's row (its
+ * version, at least), so the statement also compares the row in its snapshot with the row it locked
+ * (their `xmin`, the transaction that wrote each): where they differ, something committed during the
+ * wait, and the columns and rows are read again by a statement of their own, whose snapshot is taken
+ * with the locks held.
  */
 export async function lockDatasets(
   db: Db,
   refs: readonly DatasetRef[],
   rowIdsOf: (ref: DatasetRef) => readonly string[],
 ): Promise<LockedDataset[]> {
-  const locked = await sql<{
-    id: string;
-    current_version: number;
-    organization_id: string;
-    project_slug: string;
-    dataset_slug: string;
-  }>`${prepared}
-    SELECT d.id, d.current_version, p.organization_id, p.slug AS project_slug, d.slug AS dataset_slug
-    FROM datasets d
-    JOIN projects p ON p.id = d.project_id
-    JOIN ${unnestRows("r", { organizationId: "text", projectSlug: "text", datasetSlug: "text" }, refs)}
-      ON p.organization_id = r."organizationId" AND p.slug = r."projectSlug" AND d.slug = r."datasetSlug"
-    ORDER BY d.id
-    FOR UPDATE OF d`.execute(db);
-  const datasets = locked.rows.map(
-    (row): LockedDataset => ({
-      datasetId: row.id,
-      version: row.current_version,
+  const rowKeys = refs.flatMap((ref) => rowIdsOf(ref).map((rowId) => ({ ...ref, rowId })));
+  const { rows } = await sql<
+    StateRow & {
+      changed_during_wait: boolean | null;
+      organization_id: string | null;
+      project_slug: string | null;
+      dataset_slug: string | null;
+    }
+  >`${prepared}
+    WITH locked AS (
+      SELECT d.id, d.current_version, d.xmin::text AS row_version, p.organization_id,
+             p.slug AS project_slug, d.slug AS dataset_slug
+      FROM datasets d
+      JOIN projects p ON p.id = d.project_id
+      JOIN ${unnestRows("r", { organizationId: "text", projectSlug: "text", datasetSlug: "text" }, refs)}
+        ON p.organization_id = r."organizationId" AND p.slug = r."projectSlug" AND d.slug = r."datasetSlug"
+      ORDER BY d.id
+      FOR UPDATE OF d
+    )
+    SELECT * FROM (
+      SELECT 0 AS part, l.id AS dataset_id, l.current_version AS version,
+             s.xmin::text <> l.row_version AS changed_during_wait,
+             l.organization_id, l.project_slug, l.dataset_slug,
+             NULL::text AS identifier, NULL::text AS kind, NULL::boolean AS removed, NULL::text AS row_id,
+             NULL::int AS position
+      FROM locked l JOIN datasets s ON s.id = l.id
+      UNION ALL
+      SELECT 1, c.dataset_id, NULL, NULL, NULL, NULL, NULL,
+             c.identifier, c.kind, c.removed_at IS NOT NULL, NULL, c.position
+      FROM dataset_columns c WHERE c.dataset_id IN (SELECT id FROM locked)
+      UNION ALL
+      SELECT 2, r.dataset_id, r.version, NULL, NULL, NULL, NULL, NULL, NULL, NULL, r.row_id, NULL
+      FROM locked l
+      JOIN ${unnestRows("k", { organizationId: "text", projectSlug: "text", datasetSlug: "text", rowId: "text" }, rowKeys)}
+        ON k."organizationId" = l.organization_id AND k."projectSlug" = l.project_slug AND k."datasetSlug" = l.dataset_slug
+      JOIN dataset_rows r ON r.dataset_id = l.id AND r.row_id = k."rowId"
+    ) AS state
+    ORDER BY part, dataset_id, position, identifier`.execute(db);
+  const datasets: LockedDataset[] = [];
+  let changedDuringWait = false;
+  for (const row of rows) {
+    if (row.part !== 0) break;
+    if (row.changed_during_wait) changedDuringWait = true;
+    datasets.push({
+      datasetId: row.dataset_id,
+      version: row.version as number,
       ref: {
-        organizationId: row.organization_id,
-        projectSlug: row.project_slug,
-        datasetSlug: row.dataset_slug,
+        organizationId: row.organization_id as string,
+        projectSlug: row.project_slug as string,
+        datasetSlug: row.dataset_slug as string,
       },
       columns: [],
       rowVersions: new Map(),
-    }),
-  );
-  if (datasets.length === 0) return datasets;
-  const byId = new Map(datasets.map((dataset) => [dataset.datasetId, dataset]));
+    });
+  }
+  if (!changedDuringWait) {
+    fillState(datasets, rows.slice(datasets.length));
+    return datasets;
+  }
   const keys = datasets.flatMap((dataset) =>
     rowIdsOf(dataset.ref).map((rowId) => ({ datasetId: dataset.datasetId, rowId })),
   );
   // Columns (every one, removed ones included) in their order, then the rows' versions.
-  const { rows } = await sql<{
-    dataset_id: string;
-    identifier: string | null;
-    kind: "builtin" | "custom" | null;
-    removed: boolean | null;
-    row_id: string | null;
-    version: number | null;
-  }>`${prepared}
+  const state = await sql<StateRow>`${prepared}
     SELECT * FROM (
-      SELECT 0 AS part, dataset_id, identifier, kind, removed_at IS NOT NULL AS removed,
+      SELECT 1 AS part, dataset_id, identifier, kind, removed_at IS NOT NULL AS removed,
              NULL::text AS row_id, NULL::int AS version, position
-      FROM dataset_columns WHERE dataset_id = ANY(${[...byId.keys()]}::text[])
+      FROM dataset_columns WHERE dataset_id = ANY(${datasets.map((d) => d.datasetId)}::text[])
       UNION ALL
-      SELECT 1, r.dataset_id, NULL, NULL, NULL, r.row_id, r.version, NULL
+      SELECT 2, r.dataset_id, NULL, NULL, NULL, r.row_id, r.version, NULL
       FROM dataset_rows r
       JOIN ${unnestRows("k", { datasetId: "text", rowId: "text" }, keys)}
         ON r.dataset_id = k."datasetId" AND r.row_id = k."rowId"
     ) AS state
     ORDER BY part, dataset_id, position, identifier`.execute(db);
+  fillState(datasets, state.rows);
+  return datasets;
+}
+
+/** A column (part 1) or a row's version (part 2) of a locked dataset. */
+interface StateRow {
+  part: number;
+  dataset_id: string;
+  identifier: string | null;
+  kind: "builtin" | "custom" | null;
+  removed: boolean | null;
+  row_id: string | null;
+  version: number | null;
+}
+
+function fillState(datasets: readonly LockedDataset[], rows: readonly StateRow[]): void {
+  const byId = new Map(datasets.map((dataset) => [dataset.datasetId, dataset]));
   for (const row of rows) {
     const dataset = byId.get(row.dataset_id) as LockedDataset;
-    if (row.row_id !== null) dataset.rowVersions.set(row.row_id, row.version as number);
+    if (row.part === 2) dataset.rowVersions.set(row.row_id as string, row.version as number);
     else {
       dataset.columns.push({
         identifier: row.identifier as string,
@@ -100,7 +143,6 @@ export async function lockDatasets(
       });
     }
   }
-  return datasets;
 }
 
 export const rowKey = (datasetId: string, rowId: string) => `${datasetId}\u0000${rowId}`;
