@@ -6,7 +6,9 @@ export interface PacedResult {
   /** Milliseconds from each request's scheduled start to its answer. */
   p50: number;
   p99: number;
+  /** Requests measured (the warm-up's left out). */
   total: number;
+  /** Requests answered with an error or not at all, the warm-up's included. */
   failures: number;
 }
 
@@ -15,6 +17,11 @@ export interface PacedOptions {
   apiKey: string;
   /** Requests per second, spread evenly over each second. */
   rate: number;
+  /**
+   * Sent at the same rate before the measured part and left out of it: the first seconds of a path
+   * time its JIT compilation, new connections and statements being prepared, not its steady state.
+   */
+  warmupSeconds: number;
   durationSeconds: number;
   connections: number;
   method: "GET" | "PATCH";
@@ -31,7 +38,8 @@ export interface PacedOptions {
 export async function paced(options: PacedOptions): Promise<PacedResult> {
   const target = new URL(options.url);
   const agent = new Agent({ keepAlive: true, maxSockets: options.connections });
-  const total = Math.round(options.rate * options.durationSeconds);
+  const warmup = Math.round(options.rate * options.warmupSeconds);
+  const total = warmup + Math.round(options.rate * options.durationSeconds);
   const latencies: number[] = [];
   let failures = 0;
   const started = performance.now();
@@ -55,7 +63,7 @@ export async function paced(options: PacedOptions): Promise<PacedResult> {
         (response) => {
           response.resume();
           response.on("end", () => {
-            latencies.push(performance.now() - due);
+            if (n >= warmup) latencies.push(performance.now() - due);
             if ((response.statusCode ?? 0) >= 300) failures++;
             resolve();
           });
@@ -79,10 +87,10 @@ export async function paced(options: PacedOptions): Promise<PacedResult> {
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, nextDue - performance.now())));
   }
   await Promise.all(inFlight);
-  const elapsed = (performance.now() - started) / 1000;
+  const elapsed = (performance.now() - started) / 1000 - options.warmupSeconds;
   agent.destroy();
   latencies.sort((a, b) => a - b);
   const at = (q: number) =>
     latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? Number.NaN;
-  return { rate: total / elapsed, p50: at(0.5), p99: at(0.99), total, failures };
+  return { rate: (total - warmup) / elapsed, p50: at(0.5), p99: at(0.99), total: total - warmup, failures };
 }

@@ -26,6 +26,8 @@ const CLIENTS = 32;
 const ROUNDS = 3;
 /** Whole seconds: wrk and pgbench take no fractions. */
 const ROUND_SECONDS = Math.max(1, Math.round(SECONDS / ROUNDS));
+/** Each paced phase first runs this long at its rate, unmeasured (see `paced`). */
+const WARMUP_SECONDS = 5;
 /** How many 200-row pages into the big dataset the deep list reads start. */
 const DEEP_PAGES = Number(process.env.BENCH_DEEP_PAGES ?? 1000);
 
@@ -76,6 +78,16 @@ try {
   await seedHistory(db, "big-1", BIG_VERSIONS);
   await sql`VACUUM ANALYZE`.execute(db);
 
+  /**
+   * The write phases leave the database a backlog: dead row versions that autovacuum would clean up
+   * and dirty pages that a checkpoint would write, hundreds of megabytes of them after seeding. A
+   * latency phase starts once that is done, so that it times the platform rather than PostgreSQL
+   * catching up on the benchmark's own earlier load (pgbench's included).
+   */
+  const settle = async () => {
+    await sql`VACUUM ANALYZE`.execute(db);
+    await sql`CHECKPOINT`.execute(db);
+  };
   const base = `/v1/projects/bench/datasets`;
   const get = async (path: string) => {
     // A kept-alive connection the gateway has just closed after the last load fails once: retry it.
@@ -143,10 +155,12 @@ try {
   ] as const);
   log("latency at half the maximum rate, paced…");
   const halfRate = Math.floor(spread / 2);
+  await settle();
   const half = await paced({
     url: platform.baseUrl,
     apiKey: platform.ownerKey,
     rate: halfRate,
+    warmupSeconds: WARMUP_SECONDS,
     durationSeconds: SECONDS,
     connections: CLIENTS,
     method: "PATCH",
@@ -157,10 +171,12 @@ try {
   });
   if (half.failures > 0) throw new Error(`${half.failures} of the paced edits failed`);
   // What this machine allows any request that crosses the bus: one hop and one query, at the same rate.
+  await settle();
   const floor = await paced({
     url: platform.baseUrl,
     apiKey: platform.ownerKey,
     rate: halfRate,
+    warmupSeconds: WARMUP_SECONDS,
     durationSeconds: SECONDS,
     connections: CLIENTS,
     method: "GET",
@@ -320,8 +336,9 @@ machine does meanwhile weighs on both alike. The baseline for edits is \`pgbench
 the dataset's row lock, the row update, the revision swap and the version record), one transaction per
 edit, on the same database; it skips the project, column and If-Match reads that the writer makes, so
 it flatters the baseline. Latency at half the maximum rate comes from an open-loop generator that
-sends at a steady rate and times each edit from when it was due. Edit latency on the big dataset is
-the median of 200 serial edits.
+sends at a steady rate and times each edit from when it was due, for ${SECONDS} s after ${WARMUP_SECONDS} s at that rate
+unmeasured, once the database has been vacuumed and checkpointed after the write phases before it.
+Edit latency on the big dataset is the median of 200 serial edits.
 
 ${table}`,
   );
