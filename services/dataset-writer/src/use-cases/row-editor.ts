@@ -76,7 +76,7 @@ export const ONE_BY_ONE_ATTRIBUTE = "svc.batch.applied_one_by_one";
  * dataset, in arrival order), its own revision and its own reply, sent only after the commit. An
  * edit that fails (unknown column, missing row, If-Match, a reused idempotency key) is answered with
  * its error and leaves no trace; the others proceed. A batch's statements are set-based, so it costs
- * the same dozen round trips whatever its size.
+ * the same few round trips whatever its size (four without idempotency keys).
  *
  * A batch that fails as a whole (a deadlock, a serialization failure, a statement one edit's data
  * breaks) is rolled back and its edits are applied again one by one, so that one bad edit fails
