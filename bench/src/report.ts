@@ -1,4 +1,6 @@
+import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { cpus, totalmem } from "node:os";
 import { join } from "node:path";
 import { root } from "../../e2e/src/platform";
@@ -29,5 +31,9 @@ export function writeSection(name: string, text: string): void {
       ? `${current.slice(0, at)}${section}${current.slice(until + end.length)}`
       : `${current.trimEnd()}\n\n${section}\n`;
   writeFileSync(file, next);
+  // Tables come out as the formatter lays them out, so that `npm run lint` stays clean.
+  const biome = createRequire(import.meta.url).resolve("@biomejs/biome/bin/biome");
+  const formatted = spawnSync(process.execPath, [biome, "format", "--write", file], { encoding: "utf8" });
+  if (formatted.status !== 0) throw new Error(`formatting ${file} failed: ${formatted.stderr}`);
   console.log(`recorded in ${file}`);
 }
