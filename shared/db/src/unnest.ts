@@ -8,7 +8,8 @@ export type UnnestType = "text" | "int" | "bigint" | "boolean" | "jsonb";
  * parameter per column. A batch statement joins its rows to a table through this. Unlike
  * `jsonb_to_recordset`, which the planner always guesses at 100 rows, `unnest` tells the planner how
  * many rows there are, so a join on a dozen keys takes a dozen index lookups instead of scanning the
- * table. (The statement is planned with its parameters' values, as unnamed statements are.)
+ * table. (A prepared statement's generic plan, which cannot see the arrays, assumes 10 rows: still
+ * index lookups.)
  *
  * A jsonb column's values are JSON values: `undefined` is SQL NULL, `null` the JSON null.
  */

@@ -16,7 +16,10 @@ export interface LockedDataset {
   version: number;
   ref: DatasetRef;
   columns: LockedColumn[];
-  /** The current version of each row asked for; a row that does not exist is absent. */
+  /**
+   * The current version of each row asked for; a row that does not exist is absent. A batch moves
+   * it on as it assigns each edit its version.
+   */
   rowVersions: Map<string, number>;
 }
 
@@ -32,8 +35,8 @@ export interface LockedDataset {
  * committed meanwhile. Every change to a dataset's columns or rows updates the dataset's row (its
  * version, at least), so the statement also compares the row in its snapshot with the row it locked
  * (their `xmin`, the transaction that wrote each): where they differ, something committed during the
- * wait, and the columns and rows are read again by a statement of their own, whose snapshot is taken
- * with the locks held.
+ * wait, and the statement runs again. Holding every lock by then, it waits for none, and its
+ * snapshot is taken with the locks held.
  */
 export async function lockDatasets(
   db: Db,
@@ -41,14 +44,20 @@ export async function lockDatasets(
   rowIdsOf: (ref: DatasetRef) => readonly string[],
 ): Promise<LockedDataset[]> {
   const rowKeys = refs.flatMap((ref) => rowIdsOf(ref).map((rowId) => ({ ...ref, rowId })));
-  const { rows } = await sql<
-    StateRow & {
+  const lockAndRead = () =>
+    sql<{
+      part: number;
+      dataset_id: string;
+      version: number | null;
       changed_during_wait: boolean | null;
       organization_id: string | null;
       project_slug: string | null;
       dataset_slug: string | null;
-    }
-  >`${prepared}
+      identifier: string | null;
+      kind: "builtin" | "custom" | null;
+      removed: boolean | null;
+      row_id: string | null;
+    }>`${prepared}
     WITH locked AS (
       SELECT d.id, d.current_version, d.xmin::text AS row_version, p.organization_id,
              p.slug AS project_slug, d.slug AS dataset_slug
@@ -78,61 +87,25 @@ export async function lockDatasets(
       JOIN dataset_rows r ON r.dataset_id = l.id AND r.row_id = k."rowId"
     ) AS state
     ORDER BY part, dataset_id, position, identifier`.execute(db);
-  const datasets: LockedDataset[] = [];
-  let changedDuringWait = false;
-  for (const row of rows) {
-    if (row.part !== 0) break;
-    if (row.changed_during_wait) changedDuringWait = true;
-    datasets.push({
-      datasetId: row.dataset_id,
-      version: row.version as number,
-      ref: {
-        organizationId: row.organization_id as string,
-        projectSlug: row.project_slug as string,
-        datasetSlug: row.dataset_slug as string,
-      },
-      columns: [],
-      rowVersions: new Map(),
-    });
-  }
-  if (!changedDuringWait) {
-    fillState(datasets, rows.slice(datasets.length));
-    return datasets;
-  }
-  const keys = datasets.flatMap((dataset) =>
-    rowIdsOf(dataset.ref).map((rowId) => ({ datasetId: dataset.datasetId, rowId })),
-  );
-  // Columns (every one, removed ones included) in their order, then the rows' versions.
-  const state = await sql<StateRow>`${prepared}
-    SELECT * FROM (
-      SELECT 1 AS part, dataset_id, identifier, kind, removed_at IS NOT NULL AS removed,
-             NULL::text AS row_id, NULL::int AS version, position
-      FROM dataset_columns WHERE dataset_id = ANY(${datasets.map((d) => d.datasetId)}::text[])
-      UNION ALL
-      SELECT 2, r.dataset_id, NULL, NULL, NULL, r.row_id, r.version, NULL
-      FROM dataset_rows r
-      JOIN ${unnestRows("k", { datasetId: "text", rowId: "text" }, keys)}
-        ON r.dataset_id = k."datasetId" AND r.row_id = k."rowId"
-    ) AS state
-    ORDER BY part, dataset_id, position, identifier`.execute(db);
-  fillState(datasets, state.rows);
-  return datasets;
-}
+  let { rows } = await lockAndRead();
+  if (rows.some((row) => row.changed_during_wait)) ({ rows } = await lockAndRead());
 
-/** A column (part 1) or a row's version (part 2) of a locked dataset. */
-interface StateRow {
-  part: number;
-  dataset_id: string;
-  identifier: string | null;
-  kind: "builtin" | "custom" | null;
-  removed: boolean | null;
-  row_id: string | null;
-  version: number | null;
-}
-
-function fillState(datasets: readonly LockedDataset[], rows: readonly StateRow[]): void {
-  const byId = new Map(datasets.map((dataset) => [dataset.datasetId, dataset]));
+  const byId = new Map<string, LockedDataset>();
   for (const row of rows) {
+    if (row.part === 0) {
+      byId.set(row.dataset_id, {
+        datasetId: row.dataset_id,
+        version: row.version as number,
+        ref: {
+          organizationId: row.organization_id as string,
+          projectSlug: row.project_slug as string,
+          datasetSlug: row.dataset_slug as string,
+        },
+        columns: [],
+        rowVersions: new Map(),
+      });
+      continue;
+    }
     const dataset = byId.get(row.dataset_id) as LockedDataset;
     if (row.part === 2) dataset.rowVersions.set(row.row_id as string, row.version as number);
     else {
@@ -143,6 +116,7 @@ function fillState(datasets: readonly LockedDataset[], rows: readonly StateRow[]
       });
     }
   }
+  return [...byId.values()];
 }
 
 export const rowKey = (datasetId: string, rowId: string) => `${datasetId}\u0000${rowId}`;

@@ -262,8 +262,9 @@ async function applyBatch(trx: Transaction<Database>, batch: PendingEdit[]): Pro
   }
   const uniqueRefs = [...new Map(batch.map((e) => [refKey(e.ref), e.ref])).values()];
   const locked = new Map<string, LockedDataset>();
-  const lockedDatasets = await lockDatasets(trx, uniqueRefs, (ref) => [...(rowIds.get(refKey(ref)) ?? [])]);
-  for (const dataset of lockedDatasets) locked.set(refKey(dataset.ref), dataset);
+  for (const dataset of await lockDatasets(trx, uniqueRefs, (ref) => [...(rowIds.get(refKey(ref)) ?? [])])) {
+    locked.set(refKey(dataset.ref), dataset);
+  }
 
   // Everything that can fail is decided before anything is written.
   const candidates: number[] = [];
@@ -287,23 +288,16 @@ async function applyBatch(trx: Transaction<Database>, batch: PendingEdit[]): Pro
     }
   }
   const datasetOf = (i: number) => locked.get(refKey((batch[i] as PendingEdit).ref)) as LockedDataset;
-  const rowVersions = new Map(
-    lockedDatasets.flatMap((dataset) =>
-      [...dataset.rowVersions].map(
-        ([rowId, version]) => [rowKey(dataset.datasetId, rowId), version] as const,
-      ),
-    ),
-  );
 
   // Versions in arrival order per dataset; each row's If-Match sees the batch's earlier edits of it.
   const nextVersion = new Map([...locked.values()].map((d) => [d.datasetId, d.version]));
   const successes: { index: number; edit: EditWrite }[] = [];
   for (const i of candidates) {
     const edit = batch[i] as PendingEdit;
-    const { datasetId } = datasetOf(i);
+    const { datasetId, rowVersions } = datasetOf(i);
     const { rowId } = edit.input.params;
     const ifMatch = edit.input.headers.ifMatch;
-    const current = rowVersions.get(rowKey(datasetId, rowId));
+    const current = rowVersions.get(rowId);
     if (current === undefined) {
       fail(i, new DomainError("not_found", `Row "${rowId}" not found`));
       continue;
@@ -321,7 +315,7 @@ async function applyBatch(trx: Transaction<Database>, batch: PendingEdit[]): Pro
     }
     const version = (nextVersion.get(datasetId) ?? 0) + 1;
     nextVersion.set(datasetId, version);
-    rowVersions.set(rowKey(datasetId, rowId), version);
+    rowVersions.set(rowId, version);
     successes.push({
       index: i,
       edit: {
