@@ -3,7 +3,7 @@ import { openDatabase } from "@svc/db";
 import { sql } from "kysely";
 import { GENEROUS_RATE_LIMITS, startPlatform } from "../../e2e/src/platform";
 import { measure } from "./measure";
-import { paced } from "./paced";
+import { type PacedOptions, paced } from "./paced";
 import { pgbenchEdits } from "./pgbench";
 import { machine, writeSection } from "./report";
 import { seedDatasets, seedHistory } from "./seed";
@@ -155,33 +155,26 @@ try {
   ] as const);
   log("latency at half the maximum rate, paced…");
   const halfRate = Math.floor(spread / 2);
-  await settle();
-  const half = await paced({
-    url: platform.baseUrl,
-    apiKey: platform.ownerKey,
-    rate: halfRate,
-    warmupSeconds: WARMUP_SECONDS,
-    durationSeconds: SECONDS,
-    connections: CLIENTS,
-    method: "PATCH",
-    next: (n) => ({
-      path: `${base}/spread-${1 + ((n * 17) % 1000)}/rows/r${(n * 7919) % 10}`,
-      body: JSON.stringify({ expectedOutput: { answer: n } }),
-    }),
-  });
+  const pacedAtHalfRate = async (method: "GET" | "PATCH", next: PacedOptions["next"]) => {
+    await settle();
+    return paced({
+      url: platform.baseUrl,
+      apiKey: platform.ownerKey,
+      rate: halfRate,
+      warmupSeconds: WARMUP_SECONDS,
+      durationSeconds: SECONDS,
+      connections: CLIENTS,
+      method,
+      next,
+    });
+  };
+  const half = await pacedAtHalfRate("PATCH", (n) => ({
+    path: `${base}/spread-${1 + ((n * 17) % 1000)}/rows/r${(n * 7919) % 10}`,
+    body: JSON.stringify({ expectedOutput: { answer: n } }),
+  }));
   if (half.failures > 0) throw new Error(`${half.failures} of the paced edits failed`);
   // What this machine allows any request that crosses the bus: one hop and one query, at the same rate.
-  await settle();
-  const floor = await paced({
-    url: platform.baseUrl,
-    apiKey: platform.ownerKey,
-    rate: halfRate,
-    warmupSeconds: WARMUP_SECONDS,
-    durationSeconds: SECONDS,
-    connections: CLIENTS,
-    method: "GET",
-    next: () => ({ path: "/v1/account" }),
-  });
+  const floor = await pacedAtHalfRate("GET", () => ({ path: "/v1/account" }));
   log("list pages: a small dataset, the big one's first page and one deep inside, in turns…");
   const deepCursor = await cursorAfter(`${base}/big-1/rows`, DEEP_PAGES);
   const list = (path: string) => () => drive("GET", fixed(path)).requestsPerSecond;
