@@ -6,6 +6,7 @@ import * as members from "./migrations/0005-members";
 import * as oauth from "./migrations/0006-oauth";
 import * as deferredLiveRevision from "./migrations/0007-deferred-live-revision";
 import * as datasetNames from "./migrations/0008-dataset-names";
+import * as jsonbMerge from "./migrations/0009-jsonb-merge";
 import type { Database } from "./schema";
 
 /** Migrations in order. A new one is a new file here; a landed one is never edited. */
@@ -17,6 +18,7 @@ const migrations: Record<string, Migration> = {
   "0006-oauth": oauth,
   "0007-deferred-live-revision": deferredLiveRevision,
   "0008-dataset-names": datasetNames,
+  "0009-jsonb-merge": jsonbMerge,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

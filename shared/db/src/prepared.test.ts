@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DatabaseHandle, openDatabase } from "./connect";
 import { prepared } from "./prepared";
 import { createScratchDatabase } from "./testing";
+import { unnestRows } from "./unnest";
 
 const databaseUrl = process.env.DATABASE_URL;
 
@@ -46,5 +47,30 @@ describe.runIf(databaseUrl)("statements marked prepared (PostgreSQL)", () => {
     const statements = await preparedOnConnection();
     expect(statements).toHaveLength(2);
     expect(new Set(statements.map((s) => s.name)).size).toBe(2);
+  });
+
+  it("keeps one generic plan for a batch statement whose arrays' size is hidden, and plans it anew if not", async () => {
+    await sql`CREATE TABLE items (id int PRIMARY KEY, label text NOT NULL)`.execute(database.db);
+    await sql`INSERT INTO items SELECT i, 'item ' || i FROM generate_series(1, 10000) i`.execute(database.db);
+    await sql`ANALYZE items`.execute(database.db);
+    const plans = async (sizeHidden: boolean) => {
+      for (let id = 1; id <= 12; id++) {
+        const { rows } = await sql<{ label: string }>`${prepared}
+          SELECT i.label FROM ${unnestRows("k", { id: "int" }, [{ id }], { sizeHidden })} JOIN items i ON i.id = k.id`.execute(
+          database.db,
+        );
+        expect(rows).toEqual([{ label: `item ${id}` }]);
+      }
+      const { rows } = await sql<{ generic: number; custom: number }>`
+        SELECT generic_plans::int AS generic, custom_plans::int AS custom FROM pg_prepared_statements
+        WHERE statement LIKE '%JOIN items i%' AND statement LIKE ${sizeHidden ? "%(SELECT $1%" : "%unnest($1%"}`.execute(
+        database.db,
+      );
+      return rows[0];
+    };
+    // A batch of one looks cheaper planned for itself than the generic plan's guess of 10 rows.
+    expect(await plans(false)).toEqual({ generic: 0, custom: 12 });
+    // PostgreSQL tries five custom plans before it compares them with the generic one.
+    expect(await plans(true)).toEqual({ generic: 7, custom: 5 });
   });
 });
