@@ -11,19 +11,36 @@ export function assertCellsAccepted(
   customKeys: Iterable<string>,
 ): void {
   const active = new Map(columns.filter((c) => !c.removed).map((c) => [c.identifier, c]));
+  const error = cellsRejection(builtins, customKeys, (key, as) =>
+    as === "custom" ? active.get(key)?.kind !== "custom" : !active.has(key),
+  );
+  if (error) throw error;
+}
+
+/**
+ * The error for the first refused cell, custom keys first, then built-in fields: a custom key that
+ * names a built-in field, or a key `isRefused` refuses (a custom key naming no active custom column,
+ * a built-in field whose column was removed).
+ */
+export function cellsRejection(
+  builtins: readonly BuiltinField[],
+  customKeys: Iterable<string>,
+  isRefused: (key: string, as: "custom" | "builtin") => boolean,
+): DomainError | undefined {
   for (const key of customKeys) {
     if (isBuiltinField(key)) {
-      throw new DomainError(
+      return new DomainError(
         "unknown_column",
         `"${key}" is a built-in field, not a custom column; set it at the top level of the body, not in "custom"`,
         { column: key },
       );
     }
-    if (active.get(key)?.kind !== "custom") throw unknownColumn(key);
+    if (isRefused(key, "custom")) return unknownColumn(key);
   }
   for (const field of builtins) {
-    if (!active.has(field)) throw unknownColumn(field);
+    if (isRefused(field, "builtin")) return unknownColumn(field);
   }
+  return undefined;
 }
 
 const unknownColumn = (identifier: string) =>

@@ -60,18 +60,25 @@ describe.each(availableBackends())("group commit when a batch fails (%s)", (back
    * while it runs waits for it and then goes in one batch, in the order given.
    */
   function editInBatch(
-    edits: { datasetSlug: string; rowId: string; output: string; idempotencyKey?: string }[],
+    edits: {
+      datasetSlug: string;
+      rowId: string;
+      output?: string;
+      body?: Record<string, unknown>;
+      ifMatch?: string;
+      idempotencyKey?: string;
+    }[],
   ): Promise<PromiseSettledResult<VersionResult>[]> {
     const editor = new RowEditor(db(), { ...defaultRowEditorOptions, maxConcurrent: 1 });
     return Promise.allSettled(
-      edits.map(({ datasetSlug, rowId, output, idempotencyKey }) =>
+      edits.map(({ datasetSlug, rowId, output, body, ifMatch, idempotencyKey }) =>
         editor.edit(
           idempotencyKey ? { ...caller.context, idempotencyKey } : caller.context,
           parseOperationInput(operations.updateDatasetRow, {
             params: { projectSlug: caller.projectSlug, datasetSlug, rowId },
             query: {},
-            body: { output },
-            headers: {},
+            body: body ?? { output },
+            headers: ifMatch === undefined ? {} : { ifMatch },
           }),
         ),
       ),
@@ -127,6 +134,107 @@ describe.each(availableBackends())("group commit when a batch fails (%s)", (back
     expect(await idempotencyRecord("batch-k2")).toBeUndefined();
     await auditDataset(backend, a.id);
     await auditDataset(backend, b.id);
+  });
+
+  it("judges an If-Match after an earlier edit of its row against that edit, as one at a time would", async () => {
+    const a = await makeDataset(["r1", "r2"]);
+    const settled = await editInBatch([
+      { datasetSlug: a.slug, rowId: "r2", output: "alone" }, // v2
+      { datasetSlug: a.slug, rowId: "r1", output: "a" }, // v3
+      // Sees v3, the version the edit before it makes, though no client has been told it yet.
+      { datasetSlug: a.slug, rowId: "r1", output: "b", ifMatch: "3" },
+      { datasetSlug: a.slug, rowId: "r1", output: "stale", ifMatch: "1" },
+      { datasetSlug: a.slug, rowId: "r2", output: "c" },
+    ]);
+    expect(settled.map(versionOf)).toEqual([2, 3, 4, expect.any(Error), 5]);
+    expect((settled[3] as PromiseRejectedResult).reason).toMatchObject({
+      code: "version_mismatch",
+      details: { currentVersion: 4, expectedVersion: 1 },
+    });
+    expect(await outputs(a.id)).toEqual({ r1: ["b", 4], r2: ["c", 5] });
+    await auditDataset(backend, a.id);
+  });
+
+  it("records each of a row's edits in one batch as the row stood after it, cells and custom cells merged", async () => {
+    const dataset = await makeDataset(["r1", "r2"]);
+    const params = { datasetSlug: dataset.slug };
+    const [k1, k2] = await Promise.all(
+      ["k1", "k2"].map(
+        async (name) =>
+          (await caller.call(operations.createDatasetColumn, { params, body: { name } })).identifier,
+      ),
+    );
+    const settled = await editInBatch([
+      { datasetSlug: dataset.slug, rowId: "r2", output: "alone" }, // v2
+      { datasetSlug: dataset.slug, rowId: "r1", body: { output: "o1", custom: { [k1 as string]: 1 } } },
+      {
+        datasetSlug: dataset.slug,
+        rowId: "r1",
+        body: { expectedOutput: null, custom: { [k2 as string]: 2 } },
+      },
+      {
+        datasetSlug: dataset.slug,
+        rowId: "r1",
+        body: { output: "no", custom: { nosuchcolumnnosuchcolumn: 1 } },
+      },
+      { datasetSlug: dataset.slug, rowId: "r1", body: { output: "o3", custom: { [k1 as string]: 3 } } },
+    ]);
+    expect(settled.map(versionOf)).toEqual([2, 3, 4, expect.any(Error), 5]);
+    expect((settled[3] as PromiseRejectedResult).reason).toMatchObject({
+      code: "unknown_column",
+      details: { column: "nosuchcolumnnosuchcolumn" },
+    });
+    const revisions = await sql<{ version_from: number; version_to: number | null; row: unknown }>`
+      SELECT version_from, version_to,
+             jsonb_build_object('input', input, 'output', output, 'expectedOutput', expected_output, 'custom', custom) AS row
+      FROM row_revisions WHERE dataset_id = ${dataset.id} AND row_id = 'r1' ORDER BY version_from`.execute(
+      db(),
+    );
+    expect(revisions.rows).toEqual([
+      {
+        version_from: 1,
+        version_to: 3,
+        row: { input: "r1", output: null, expectedOutput: null, custom: {} },
+      },
+      {
+        version_from: 3,
+        version_to: 4,
+        row: { input: "r1", output: "o1", expectedOutput: null, custom: { [k1 as string]: 1 } },
+      },
+      {
+        version_from: 4,
+        version_to: 5,
+        row: {
+          input: "r1",
+          output: "o1",
+          expectedOutput: null,
+          custom: { [k1 as string]: 1, [k2 as string]: 2 },
+        },
+      },
+      {
+        version_from: 5,
+        version_to: null,
+        row: {
+          input: "r1",
+          output: "o3",
+          expectedOutput: null,
+          custom: { [k1 as string]: 3, [k2 as string]: 2 },
+        },
+      },
+    ]);
+    const current = await db()
+      .selectFrom("dataset_rows")
+      .select(["output", "expected_output", "custom", "version"])
+      .where("dataset_id", "=", dataset.id)
+      .where("row_id", "=", "r1")
+      .executeTakeFirstOrThrow();
+    expect(current).toEqual({
+      output: "o3",
+      expected_output: null,
+      custom: { [k1 as string]: 3, [k2 as string]: 2 },
+      version: 5,
+    });
+    await auditDataset(backend, dataset.id);
   });
 
   it("applies every edit of a batch that a deadlock broke, one by one", async () => {

@@ -2,7 +2,7 @@ import { type Context, context as otel, ROOT_CONTEXT, type Span, trace } from "@
 import { isDependencyUnavailable } from "@svc/bus";
 import {
   type Actor,
-  type BuiltinField,
+  type Cell,
   DomainError,
   newId,
   type OperationInput,
@@ -19,16 +19,9 @@ import {
   storeIdempotentResponses,
 } from "@svc/db";
 import type { Kysely, Transaction } from "kysely";
-import type { ColumnRecord } from "../repositories/columns";
 import type { DatasetRef } from "../repositories/datasets";
-import {
-  type EditWrite,
-  type LockedDataset,
-  lockDatasets,
-  rowKey,
-  writeEdits,
-} from "../repositories/row-edits";
-import { assertCellsAccepted, presentBuiltins } from "./column-check";
+import { applyEdits, type EditOutcome, type EditRequest } from "../repositories/row-edits";
+import { cellsRejection, presentBuiltins } from "./column-check";
 import { actorOf, idempotencyOf, refOf } from "./versioning";
 
 type EditInput = OperationInput<typeof operations.updateDatasetRow>;
@@ -67,6 +60,11 @@ export const BATCHED_EDIT_SPAN = "dataset-writer apply batched edit";
 export const BATCH_SIZE_ATTRIBUTE = "svc.batch.size";
 /** Set on a batch span when the batch failed as a whole and its edits were applied one by one. */
 export const ONE_BY_ONE_ATTRIBUTE = "svc.batch.applied_one_by_one";
+/**
+ * Added to the span a batch runs in each time its statement found a dataset changed while it waited
+ * for the dataset's lock, wrote nothing, and had to run again.
+ */
+export const STALE_EVENT = "svc.batch.dataset_changed_during_lock_wait";
 
 /**
  * Applies row edits with group commit. An edit that arrives while no transaction runs starts one at
@@ -75,8 +73,9 @@ export const ONE_BY_ONE_ATTRIBUTE = "svc.batch.applied_one_by_one";
  * held elsewhere) does another start beside it, up to `maxConcurrent`. Each edit still gets its own version (per
  * dataset, in arrival order), its own revision and its own reply, sent only after the commit. An
  * edit that fails (unknown column, missing row, If-Match, a reused idempotency key) is answered with
- * its error and leaves no trace; the others proceed. A batch's statements are set-based, so it costs
- * the same few round trips whatever its size (four without idempotency keys).
+ * its error and leaves no trace; the others proceed. A batch is one set-based statement whatever its
+ * size (see `applyEdits`): one round trip to the database, in a transaction of its own; a batch with
+ * idempotency keys adds the statements that claim and store them, in a transaction around it.
  *
  * A batch that fails as a whole (a deadlock, a serialization failure, a statement one edit's data
  * breaks) is rolled back and its edits are applied again one by one, so that one bad edit fails
@@ -148,16 +147,27 @@ export class RowEditor {
     this.stallTimer.unref();
   }
 
-  /** The next batch; a second edit with an idempotency key already in the batch waits for the next. */
+  /**
+   * The next batch, in arrival order. It ends when full, and before an edit with If-Match on a row
+   * the batch already edits: that edit's condition depends on the outcome of the earlier one, so it
+   * is judged in the next batch. A second edit with an idempotency key already in the batch (a
+   * retry) waits for the next batch too.
+   */
   private take(): PendingEdit[] {
     const batch: PendingEdit[] = [];
     const keys = new Set<string>();
+    const rows = new Set<string>();
     const rest: PendingEdit[] = [];
+    let ended = false;
     for (const edit of this.queue.splice(0)) {
       const key = edit.scope && `${edit.scope.organizationId}\0${edit.scope.key}`;
-      if (batch.length >= this.options.maxBatch || (key !== undefined && keys.has(key))) rest.push(edit);
+      const row = `${refKey(edit.ref)}\0${edit.input.params.rowId}`;
+      ended ||=
+        batch.length >= this.options.maxBatch || (edit.input.headers.ifMatch !== undefined && rows.has(row));
+      if (ended || (key !== undefined && keys.has(key))) rest.push(edit);
       else {
         batch.push(edit);
+        rows.add(row);
         if (key !== undefined) keys.add(key);
       }
     }
@@ -209,7 +219,7 @@ export class RowEditor {
   private async run(batch: PendingEdit[], alone: (edit: PendingEdit) => Context): Promise<void> {
     let outcomes: Outcome[];
     try {
-      outcomes = await this.db.transaction().execute((trx) => applyBatch(trx, batch));
+      outcomes = await applyBatch(this.db, batch);
     } catch (error) {
       if (batch.length === 1 || isDependencyUnavailable(error)) {
         for (const edit of batch) edit.reject(error);
@@ -231,11 +241,22 @@ export class RowEditor {
 
 const refKey = (ref: DatasetRef) => `${ref.organizationId}\0${ref.projectSlug}\0${ref.datasetSlug}`;
 
-async function applyBatch(trx: Transaction<Database>, batch: PendingEdit[]): Promise<Outcome[]> {
+/**
+ * Applies a batch: without idempotency keys, one statement on its own, which is its own transaction
+ * (one round trip in all); with keys, or when that statement found a dataset changed while it waited
+ * for its lock, a transaction around it (see `applyEdits`).
+ */
+async function applyBatch(db: Kysely<Database>, batch: PendingEdit[]): Promise<Outcome[]> {
+  if (batch.every((edit) => !edit.scope)) {
+    const applied = await applyEdits(db, batch.map(requestOf));
+    if (applied !== "stale") return batch.map((edit, i) => outcomeOf(edit, applied[i] as EditOutcome));
+    trace.getActiveSpan()?.addEvent(STALE_EVENT);
+  }
+  return db.transaction().execute((trx) => applyInTransaction(trx, batch));
+}
+
+async function applyInTransaction(trx: Transaction<Database>, batch: PendingEdit[]): Promise<Outcome[]> {
   const outcomes: (Outcome | undefined)[] = batch.map(() => undefined);
-  const fail = (i: number, error: unknown) => {
-    outcomes[i] = { ok: false, error };
-  };
 
   // Idempotency first: a key answered before is answered the same, whatever has changed since. Keys
   // are claimed before datasets are locked, the order runIdempotent takes them in for every other
@@ -249,94 +270,23 @@ async function applyBatch(trx: Transaction<Database>, batch: PendingEdit[]): Pro
   claims.forEach((claim, k) => {
     const i = keyed[k] as number;
     if (claim.kind === "replay") outcomes[i] = { ok: true, result: claim.response as VersionResult };
-    else if (claim.kind === "reused") fail(i, idempotencyKeyReused(batch[i]?.scope?.key ?? ""));
+    else if (claim.kind === "reused")
+      outcomes[i] = { ok: false, error: idempotencyKeyReused(batch[i]?.scope?.key ?? "") };
     else claimedIndexes.add(i);
   });
 
-  // Each dataset's rows that the batch's still open edits touch: their versions come with the lock.
-  const rowIds = new Map<string, Set<string>>();
-  for (const [i, edit] of batch.entries()) {
-    if (outcomes[i]) continue;
-    const key = refKey(edit.ref);
-    rowIds.set(key, (rowIds.get(key) ?? new Set()).add(edit.input.params.rowId));
+  const open = batch.flatMap((_edit, i) => (outcomes[i] ? [] : [i]));
+  const requests = open.map((i) => requestOf(batch[i] as PendingEdit));
+  let applied = await applyEdits(trx, requests);
+  // Stale only if it waited for a lock; the transaction holds them all now, so this run waits for none.
+  if (applied === "stale") {
+    trace.getActiveSpan()?.addEvent(STALE_EVENT);
+    applied = await applyEdits(trx, requests);
   }
-  const uniqueRefs = [...new Map(batch.map((e) => [refKey(e.ref), e.ref])).values()];
-  const locked = new Map<string, LockedDataset>();
-  for (const dataset of await lockDatasets(trx, uniqueRefs, (ref) => [...(rowIds.get(refKey(ref)) ?? [])])) {
-    locked.set(refKey(dataset.ref), dataset);
-  }
-
-  // Everything that can fail is decided before anything is written.
-  const candidates: number[] = [];
-  for (const [i, edit] of batch.entries()) {
-    if (outcomes[i]) continue;
-    const dataset = locked.get(refKey(edit.ref));
-    if (!dataset) {
-      fail(i, datasetNotFound(edit.ref));
-      continue;
-    }
-    try {
-      const { body } = edit.input;
-      assertCellsAccepted(
-        asColumns(dataset),
-        presentBuiltins(body) as BuiltinField[],
-        Object.keys(body.custom ?? {}),
-      );
-      candidates.push(i);
-    } catch (error) {
-      fail(i, error);
-    }
-  }
-  const datasetOf = (i: number) => locked.get(refKey((batch[i] as PendingEdit).ref)) as LockedDataset;
-
-  // Versions in arrival order per dataset; each row's If-Match sees the batch's earlier edits of it.
-  const nextVersion = new Map([...locked.values()].map((d) => [d.datasetId, d.version]));
-  const successes: { index: number; edit: EditWrite }[] = [];
-  for (const i of candidates) {
-    const edit = batch[i] as PendingEdit;
-    const { datasetId, rowVersions } = datasetOf(i);
-    const { rowId } = edit.input.params;
-    const ifMatch = edit.input.headers.ifMatch;
-    const current = rowVersions.get(rowId);
-    if (current === undefined) {
-      fail(i, new DomainError("not_found", `Row "${rowId}" not found`));
-      continue;
-    }
-    if (ifMatch !== undefined && current !== ifMatch) {
-      fail(
-        i,
-        new DomainError(
-          "version_mismatch",
-          `Row "${rowId}" was changed at version ${current}, not ${ifMatch}; read it again and retry`,
-          { currentVersion: current, expectedVersion: ifMatch },
-        ),
-      );
-      continue;
-    }
-    const version = (nextVersion.get(datasetId) ?? 0) + 1;
-    nextVersion.set(datasetId, version);
-    rowVersions.set(rowId, version);
-    successes.push({
-      index: i,
-      edit: {
-        datasetId,
-        rowId,
-        version,
-        versionTo: null,
-        isFirst: true,
-        isLast: true,
-        ...edit.input.body,
-        custom: edit.input.body.custom ?? {},
-        versionId: newId(),
-        actor: edit.actor,
-      },
-    });
-  }
-
-  await writeEdits(trx, cumulate(successes.map((s) => s.edit)));
-  for (const { index, edit } of successes) {
-    outcomes[index] = { ok: true, result: { versionId: edit.versionId, version: edit.version } };
-  }
+  if (applied === "stale") throw new Error("row edits: datasets changed while their locks were held");
+  open.forEach((i, k) => {
+    outcomes[i] = outcomeOf(batch[i] as PendingEdit, (applied as EditOutcome[])[k] as EditOutcome);
+  });
 
   const answered = [...claimedIndexes].filter((i) => outcomes[i]?.ok);
   await storeIdempotentResponses(
@@ -357,45 +307,54 @@ async function applyBatch(trx: Transaction<Database>, batch: PendingEdit[]): Pro
   return outcomes as Outcome[];
 }
 
-/**
- * Chains the edits of each row: an edit's patch becomes the composition of the row's earlier edits in
- * the batch and its own (later cells win, custom cells merge as `||` would), it learns the version of
- * the row's next edit, and the row's first and last edits are marked.
- */
-function cumulate(edits: readonly EditWrite[]): EditWrite[] {
-  const previous = new Map<string, EditWrite>();
-  return edits.map((edit) => {
-    const key = rowKey(edit.datasetId, edit.rowId);
-    const before = previous.get(key);
-    const chained: EditWrite = before
-      ? { ...pickCells(before), ...edit, custom: { ...before.custom, ...edit.custom }, isFirst: false }
-      : edit;
-    if (before) {
-      before.versionTo = edit.version;
-      before.isLast = false;
+function requestOf(edit: PendingEdit): EditRequest {
+  const { body, headers, params } = edit.input;
+  const builtins: EditRequest["builtins"] = {};
+  // Present in a parsed JSON body, a cell is a JSON value (null included), never undefined.
+  for (const field of presentBuiltins(body)) builtins[field] = body[field] as Cell;
+  return {
+    ref: edit.ref,
+    rowId: params.rowId,
+    ifMatch: headers.ifMatch,
+    builtins,
+    custom: body.custom ?? {},
+    versionId: newId(),
+    actor: edit.actor,
+  };
+}
+
+function outcomeOf(edit: PendingEdit, outcome: EditOutcome): Outcome {
+  const { rowId } = edit.input.params;
+  switch (outcome.status) {
+    case "applied":
+      // The id `requestOf` gave the edit is the one its version record got.
+      return { ok: true, result: { versionId: outcome.versionId, version: outcome.version } };
+    case "dataset_not_found":
+      return { ok: false, error: datasetNotFound(edit.ref) };
+    case "unknown_column": {
+      const rejected = new Set(outcome.rejected);
+      const { body } = edit.input;
+      const error = cellsRejection(presentBuiltins(body), Object.keys(body.custom ?? {}), (key) =>
+        rejected.has(key),
+      );
+      return {
+        ok: false,
+        error: error ?? new Error(`row edit: refused cells ${outcome.rejected.join(", ")}`),
+      };
     }
-    previous.set(key, chained);
-    return chained;
-  });
-}
-
-function pickCells(edit: EditWrite): Partial<EditWrite> {
-  const cells: Partial<EditWrite> = {};
-  for (const field of ["input", "output", "expectedOutput", "metadata"] as const) {
-    if (field in edit) cells[field] = edit[field];
+    case "row_not_found":
+      return { ok: false, error: new DomainError("not_found", `Row "${rowId}" not found`) };
+    case "version_mismatch": {
+      const expected = edit.input.headers.ifMatch;
+      const error = new DomainError(
+        "version_mismatch",
+        `Row "${rowId}" was changed at version ${outcome.current}, not ${expected}; read it again and retry`,
+        { currentVersion: outcome.current, expectedVersion: expected },
+      );
+      return { ok: false, error };
+    }
   }
-  return cells;
 }
-
-const asColumns = (dataset: LockedDataset): ColumnRecord[] =>
-  dataset.columns.map((c, position) => ({
-    identifier: c.identifier,
-    name: c.identifier,
-    kind: c.kind,
-    field: c.kind === "builtin" ? c.identifier : null,
-    position,
-    removed: c.removed,
-  }));
 
 const datasetNotFound = (ref: DatasetRef) =>
   new DomainError("not_found", `Dataset "${ref.datasetSlug}" not found in project "${ref.projectSlug}"`);
