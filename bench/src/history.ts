@@ -7,7 +7,7 @@ import { createScratchDatabase } from "@svc/db/testing";
 import { registerReader } from "@svc/reader";
 import { silentLogger } from "@svc/telemetry";
 import { sql } from "kysely";
-import { measure, printTable, type Row } from "./measure";
+import { measureInTurns, printTable, type Row, type Timing } from "./measure";
 import { machine, writeSection } from "./report";
 
 /**
@@ -84,8 +84,7 @@ try {
     subject: () => Promise<unknown>,
     baseline: () => Promise<unknown>,
   ) => {
-    const s = await measure(subject);
-    const b = await measure(baseline);
+    const [s, b] = (await measureInTurns([subject, baseline])) as [Timing, Timing];
     const ratio = s.median / b.median;
     return {
       measurement,
@@ -133,7 +132,7 @@ Measured by \`npm run bench -- history --write\` (bench/src/history.ts) on ${new
 ${machine()}. Two datasets of ${ROWS.toLocaleString("en")} rows each are loaded as version 1; one then takes
 ${EDITS.toLocaleString("en")} edits through the dataset-writer, the other one. Each read goes through the reader's
 use-cases on PostgreSQL (in-process bus, so that only the database work is compared), median of 200 after
-20 warm-up runs, the aged dataset beside the fresh one in the same run.
+20 warm-up runs, the aged dataset and the fresh one taking turns read by read.
 
 ${table}`,
     );

@@ -1,15 +1,42 @@
 /** Times `run` after a warm-up and returns the median and 95th percentile in milliseconds. */
-export async function measure(run: () => Promise<unknown>, { warmup = 20, samples = 200 } = {}) {
-  for (let i = 0; i < warmup; i++) await run();
-  const times: number[] = [];
+export async function measure(run: () => Promise<unknown>, options: MeasureOptions = {}) {
+  const [timing] = await measureInTurns([run], options);
+  return timing as Timing;
+}
+
+interface MeasureOptions {
+  warmup?: number;
+  samples?: number;
+}
+
+export interface Timing {
+  median: number;
+  p95: number;
+}
+
+/**
+ * Times each of `runs` after a warm-up, taking turns sample by sample, so that whatever the machine
+ * does meanwhile weighs on each alike; returns each one's median and 95th percentile in milliseconds.
+ */
+export async function measureInTurns(
+  runs: readonly (() => Promise<unknown>)[],
+  { warmup = 20, samples = 200 }: MeasureOptions = {},
+): Promise<Timing[]> {
+  for (let i = 0; i < warmup; i++) for (const run of runs) await run();
+  const times = runs.map((): number[] => []);
   for (let i = 0; i < samples; i++) {
-    const started = process.hrtime.bigint();
-    await run();
-    times.push(Number(process.hrtime.bigint() - started) / 1e6);
+    for (const [k, run] of runs.entries()) {
+      const started = process.hrtime.bigint();
+      await run();
+      times[k]?.push(Number(process.hrtime.bigint() - started) / 1e6);
+    }
   }
-  times.sort((a, b) => a - b);
-  const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))] ?? Number.NaN;
-  return { median: at(0.5), p95: at(0.95) };
+  return times.map((sorted) => {
+    sorted.sort((a, b) => a - b);
+    const at = (q: number) =>
+      sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
+    return { median: at(0.5), p95: at(0.95) };
+  });
 }
 
 export interface Row {
