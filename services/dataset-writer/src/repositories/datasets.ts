@@ -22,7 +22,7 @@ export interface DatasetRecord {
   updatedAt: Date;
 }
 
-const datasetNotFound = (ref: DatasetRef) =>
+export const datasetNotFound = (ref: DatasetRef): DomainError =>
   new DomainError("not_found", `Dataset "${ref.datasetSlug}" not found in project "${ref.projectSlug}"`);
 
 export async function findProjectId(db: Db, organizationId: string, projectSlug: string): Promise<string> {

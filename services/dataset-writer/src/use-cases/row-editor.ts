@@ -19,7 +19,7 @@ import {
   storeIdempotentResponses,
 } from "@svc/db";
 import type { Kysely, Transaction } from "kysely";
-import type { DatasetRef } from "../repositories/datasets";
+import { type DatasetRef, datasetNotFound } from "../repositories/datasets";
 import { applyEdits, type EditOutcome, type EditRequest } from "../repositories/row-edits";
 import { cellsRejection, presentBuiltins } from "./column-check";
 import { actorOf, idempotencyOf, refOf } from "./versioning";
@@ -355,6 +355,3 @@ function outcomeOf(edit: PendingEdit, outcome: EditOutcome): Outcome {
     }
   }
 }
-
-const datasetNotFound = (ref: DatasetRef) =>
-  new DomainError("not_found", `Dataset "${ref.datasetSlug}" not found in project "${ref.projectSlug}"`);
