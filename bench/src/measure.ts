@@ -1,9 +1,3 @@
-/** Times `run` after a warm-up and returns the median and 95th percentile in milliseconds. */
-export async function measure(run: () => Promise<unknown>, options: MeasureOptions = {}) {
-  const [timing] = await measureInTurns([run], options);
-  return timing as Timing;
-}
-
 interface MeasureOptions {
   warmup?: number;
   samples?: number;
@@ -33,11 +27,13 @@ export async function measureInTurns(
   }
   return times.map((sorted) => {
     sorted.sort((a, b) => a - b);
-    const at = (q: number) =>
-      sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
-    return { median: at(0.5), p95: at(0.95) };
+    return { median: percentile(sorted, 0.5), p95: percentile(sorted, 0.95) };
   });
 }
+
+/** The value at quantile `q` (0 to 1) of values sorted in ascending order; NaN when there are none. */
+export const percentile = (sorted: readonly number[], q: number): number =>
+  sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
 
 export interface Row {
   measurement: string;

@@ -1,4 +1,5 @@
 import { Agent, request } from "node:http";
+import { percentile } from "./measure";
 
 export interface PacedResult {
   /** Requests per second actually sent. */
@@ -90,7 +91,11 @@ export async function paced(options: PacedOptions): Promise<PacedResult> {
   const elapsed = (performance.now() - started) / 1000 - options.warmupSeconds;
   agent.destroy();
   latencies.sort((a, b) => a - b);
-  const at = (q: number) =>
-    latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? Number.NaN;
-  return { rate: (total - warmup) / elapsed, p50: at(0.5), p99: at(0.99), total: total - warmup, failures };
+  return {
+    rate: (total - warmup) / elapsed,
+    p50: percentile(latencies, 0.5),
+    p99: percentile(latencies, 0.99),
+    total: total - warmup,
+    failures,
+  };
 }
