@@ -1867,7 +1867,7 @@ class DatasetsResource:
     ) -> RestoreDatasetVersionResponse:
         """Make the dataset equal to an earlier version again, as one new version.
 
-        Rows, cells and deletions return to what they were at that version; only rows that differ get a new revision, and the answer is `201` with the new version. Restoring the version the dataset is already at changes nothing and creates nothing: it answers `200` (not `201`) with the current `{versionId, version}`.
+        Rows, cells and deletions return to what they were at that version; only rows that differ get a new revision, and the answer is `201` with the new version. Version 0 is the empty dataset every dataset starts as: restoring it deletes every row (a dataset still at version 0 has nothing to restore: `404`). Restoring the version the dataset is already at changes nothing and creates nothing: it answers `200` (not `201`) with the current `{versionId, version}`.
 
         Requires an API key with role `member` or higher.
 

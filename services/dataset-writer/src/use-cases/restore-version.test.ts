@@ -226,13 +226,48 @@ describe.each(availableBackends())("restoring a version (%s)", (backendName) => 
     expect(await caller.callWithStatus(operations.restoreDatasetVersion, restore, "k-made")).toEqual(first);
   });
 
-  it.each(["0", "99"])("answers 404 for version %s, changing nothing", async (version) => {
+  it("restores version 0, the empty dataset it was created as: every row goes, in one new version", async () => {
+    const { params, id } = await history();
+    const result = await caller.callWithStatus(operations.restoreDatasetVersion, {
+      params: { ...params, version: "0" },
+    });
+    expect(result).toMatchObject({ status: 201, data: { version: 6 } });
+    expect(await liveRows(id)).toEqual([]);
+    const record = await backend.database.db
+      .selectFrom("dataset_versions")
+      .select(["operation", "rows_inserted", "rows_updated", "rows_deleted"])
+      .where("dataset_id", "=", id)
+      .where("version", "=", 6)
+      .executeTakeFirstOrThrow();
+    // r1 and r3 were live at 5 (r2 was deleted at 3).
+    expect(record).toEqual({ operation: "restore", rows_inserted: 0, rows_updated: 0, rows_deleted: 2 });
+    // The history stays: version 5 can be restored in turn.
+    await caller.call(operations.restoreDatasetVersion, { params: { ...params, version: "5" } });
+    expect(await liveRows(id)).toEqual(await rowsAt(id, 5));
+  });
+
+  it("answers 404 for a version after the current one, changing nothing", async () => {
     const { params, id } = await history();
     const error = await failure(
-      caller.call(operations.restoreDatasetVersion, { params: { ...params, version } }),
+      caller.call(operations.restoreDatasetVersion, { params: { ...params, version: "99" } }),
     );
     expect(error.code).toBe("not_found");
-    expect(error.message).toContain("versions 1 to 5");
+    expect(error.message).toBe(
+      `Version 99 does not exist; dataset "${params.datasetSlug}" has versions 0 (empty) to 5`,
+    );
     expect(await liveRows(id)).toEqual(await rowsAt(id, 5));
+  });
+
+  it("answers 404 for a dataset that has no versions yet, whatever the version", async () => {
+    const dataset = await caller.call(operations.createDataset, { body: { name: `Restore ${++n}` } });
+    for (const version of ["0", "1"]) {
+      const error = await failure(
+        caller.call(operations.restoreDatasetVersion, { params: { datasetSlug: dataset.slug, version } }),
+      );
+      expect(error.code).toBe("not_found");
+      expect(error.message).toBe(
+        `Dataset "${dataset.slug}" has no versions yet: there is nothing to restore`,
+      );
+    }
   });
 });

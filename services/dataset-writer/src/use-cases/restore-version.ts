@@ -18,8 +18,9 @@ export interface RestoreOutcome {
 }
 
 /**
- * Makes the dataset equal to an earlier version as one new version. Restoring the version the
- * dataset is already at changes nothing, creates nothing, and answers with that version. The outcome
+ * Makes the dataset equal to an earlier version as one new version; version 0, the empty dataset it
+ * was created as, deletes every row. Restoring the version the dataset is already at changes
+ * nothing, creates nothing, and answers with that version. The outcome
  * is what an Idempotency-Key stores, so a retry answers the same, `created` included.
  */
 export function restoreVersion(
@@ -30,19 +31,28 @@ export function restoreVersion(
   const { params } = input;
   return runIdempotent(db, idempotencyOf(context, operations.restoreDatasetVersion, input), async (trx) => {
     const dataset = await findDatasetForUpdate(trx, refOf(context, params));
-    const targetId = await findOptionalVersionId(trx, dataset.id, params.version);
-    if (!targetId || params.version > dataset.version) {
+    const target = params.version;
+    const slug = params.datasetSlug;
+    if (dataset.version === 0) {
       throw new DomainError(
         "not_found",
-        `Version ${params.version} does not exist; dataset "${params.datasetSlug}" has versions 1 to ${dataset.version}`,
+        `Dataset "${slug}" has no versions yet: there is nothing to restore`,
       );
     }
-    if (params.version === dataset.version) {
+    // Version 0 is the empty dataset every dataset starts as: it has no record, but it can be restored.
+    const targetId = target === 0 ? undefined : await findOptionalVersionId(trx, dataset.id, target);
+    if (target > dataset.version || (target > 0 && !targetId)) {
+      throw new DomainError(
+        "not_found",
+        `Version ${target} does not exist; dataset "${slug}" has versions 0 (empty) to ${dataset.version}`,
+      );
+    }
+    if (target === dataset.version && targetId) {
       return { result: { versionId: targetId, version: dataset.version }, created: false };
     }
-    const { versionId, version } = await writeVersion(trx, context, params, async (target) => ({
+    const { versionId, version } = await writeVersion(trx, context, params, async (written) => ({
       operation: "restore" as const,
-      ...(await restoreRows(trx, target.datasetId, params.version, target.version)),
+      ...(await restoreRows(trx, written.datasetId, target, written.version)),
     }));
     return { result: { versionId, version }, created: true };
   });
