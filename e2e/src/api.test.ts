@@ -196,7 +196,7 @@ describe.each(targets())("HTTP API (%s)", (_name, start) => {
         400,
         "validation_failed",
       );
-      expect(error.details?.issues).toEqual([expect.objectContaining({ path: "header.ifMatch" })]);
+      expect(error.details?.issues).toEqual([expect.objectContaining({ path: "header.If-Match" })]);
       expect((await api.get<{ version: number }>(`${base}/rows/r0`)).body.version).toBe(1);
     });
 

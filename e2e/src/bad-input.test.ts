@@ -108,15 +108,6 @@ function validParameter(op: Operation, name: string, ids: Ids): string {
   return value;
 }
 
-/** `If-Match` → `ifMatch`: header inputs are named in camelCase in the table and in issue paths. */
-const headerKey = (name: string) =>
-  name
-    .split("-")
-    .map((word, i) =>
-      i === 0 ? word.toLowerCase() : word.charAt(0).toUpperCase() + word.slice(1).toLowerCase(),
-    )
-    .join("");
-
 function resolver(document: Json) {
   const components = document.components as {
     schemas: Record<string, JsonSchema>;
@@ -255,12 +246,16 @@ function badRequests(op: Operation, documented: DocumentedOperation, document: J
   }
   for (const parameter of parameters) {
     for (const { label, value } of violations(parameter, schema(parameter.schema))) {
-      const key = parameter.in === "header" ? headerKey(parameter.name) : parameter.name;
+      // A header's issue names the header itself (`header.If-Match`), as the document does.
       const where = parameter.in === "path" ? "params" : parameter.in === "query" ? "query" : "headers";
       out.push(
-        request(`${parameter.in} parameter "${parameter.name}" ${label}`, [`${parameter.in}.${key}`], {
-          [where]: { [parameter.name]: value },
-        }),
+        request(
+          `${parameter.in} parameter "${parameter.name}" ${label}`,
+          [`${parameter.in}.${parameter.name}`],
+          {
+            [where]: { [parameter.name]: value },
+          },
+        ),
       );
     }
   }

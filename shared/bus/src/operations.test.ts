@@ -84,3 +84,16 @@ describe("parseOperationInput refuses what cannot be stored, on every operation"
     expect(input.body).toEqual({ output: cell });
   });
 });
+
+describe("parseOperationInput names where each problem is", () => {
+  test("a header by the name the client sends, not the input's key", () => {
+    const failure = failureOf(() =>
+      parseOperationInput(
+        operations.updateDatasetRow,
+        raw({ params: rowPath, body: { output: "x" }, headers: { ifMatch: "abc" } }),
+      ),
+    );
+    expect(failure.issues).toEqual([{ path: "header.If-Match", message: "must be a non-negative integer" }]);
+    expect(failure.message).toBe("Request is invalid: header.If-Match: must be a non-negative integer");
+  });
+});

@@ -1,6 +1,7 @@
 import {
   DomainError,
   findUnstorableInput,
+  headerName,
   type Operation,
   type OperationInput,
   type OperationOutput,
@@ -58,12 +59,18 @@ export function parseOperationInput<O extends Operation>(op: O, raw: RawInput): 
   if (first) {
     const all = issues.flatMap((group) => group.issues.map((issue) => ({ group, issue })));
     throw validationError(
-      all.map(({ group, issue }) => ({ ...issue, path: [group.part, ...issue.path] })),
+      all.map(({ group, issue }) => ({ ...issue, path: [group.part, ...pathIn(group.part, issue.path)] })),
       [],
       "Request",
     );
   }
   return input as OperationInput<O>;
+}
+
+/** A header's issue names the header the client sent (`header.If-Match`), not the input's key. */
+function pathIn(part: string, path: readonly PropertyKey[]): PropertyKey[] {
+  const [first, ...rest] = path;
+  return part === "header" && typeof first === "string" ? [headerName(first), ...rest] : [...path];
 }
 
 /**

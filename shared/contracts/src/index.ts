@@ -1,4 +1,5 @@
 export * from "./errors";
+export { headerName } from "./header-name";
 export * from "./ids";
 export { buildOpenApiDocument } from "./openapi";
 export * from "./operation";

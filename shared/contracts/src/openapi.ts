@@ -2,6 +2,7 @@ import { z } from "zod";
 import packageJson from "../package.json" with { type: "json" };
 import { type ErrorCode, errorBodySchema, errorStatus } from "./errors";
 import { exampleFor } from "./examples";
+import { headerName } from "./header-name";
 import type { Operation } from "./operation";
 import { operationList } from "./operations/index";
 import { apiKeySchema, createdApiKeySchema, organizationSchema, projectSchema } from "./schemas/auth";
@@ -477,15 +478,6 @@ function defaultFor(schema: JsonObject, value: Json): Json {
     return String(value);
   }
   return value;
-}
-
-/** `ifMatch` → `If-Match`. */
-function headerName(key: string): string {
-  return key
-    .replace(/([a-z0-9])([A-Z])/g, "$1-$2")
-    .split("-")
-    .map((word) => word.charAt(0).toUpperCase() + word.slice(1).toLowerCase())
-    .join("-");
 }
 
 function responses(

@@ -315,7 +315,7 @@ describe.each(availableBackends())("row edits (%s)", (backendName) => {
     );
     expect(error).toMatchObject({
       code: "validation_failed",
-      details: { issues: [{ path: "header.ifMatch", message: "must be a non-negative integer" }] },
+      details: { issues: [{ path: "header.If-Match", message: "must be a non-negative integer" }] },
     });
     expect(await currentVersion(id)).toBe(1);
   });

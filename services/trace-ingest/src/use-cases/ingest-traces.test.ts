@@ -376,7 +376,7 @@ describe.each(availableBackends())("trace ingestion (%s)", (backendName) => {
       expect(error).toMatchObject({
         code: "validation_failed",
         message:
-          "Request is invalid: header.xSvcProject: is required: the slug of the project the traces belong to, in X-Svc-Project",
+          "Request is invalid: header.X-Svc-Project: is required: the slug of the project the traces belong to, in X-Svc-Project",
       });
     });
 
