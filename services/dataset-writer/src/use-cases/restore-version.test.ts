@@ -70,6 +70,15 @@ describe.each(availableBackends())("restoring a version (%s)", (backendName) => 
       .orderBy("row_id")
       .execute();
 
+  /** What a version record says it did. */
+  const versionRecord = (datasetId: string, version: number) =>
+    backend.database.db
+      .selectFrom("dataset_versions")
+      .select(["operation", "rows_inserted", "rows_updated", "rows_deleted"])
+      .where("dataset_id", "=", datasetId)
+      .where("version", "=", version)
+      .executeTakeFirstOrThrow();
+
   it("makes the dataset equal to the old version in one new version, touching only rows that differ", async () => {
     const { params, id } = await history();
     const expected = await rowsAt(id, 1);
@@ -78,13 +87,7 @@ describe.each(availableBackends())("restoring a version (%s)", (backendName) => 
     });
     expect(result.version).toBe(6);
     expect(await liveRows(id)).toEqual(expected);
-    const record = await backend.database.db
-      .selectFrom("dataset_versions")
-      .selectAll()
-      .where("dataset_id", "=", id)
-      .where("version", "=", 6)
-      .executeTakeFirstOrThrow();
-    expect(record).toMatchObject({
+    expect(await versionRecord(id, 6)).toEqual({
       operation: "restore",
       rows_inserted: 1,
       rows_updated: 1,
@@ -141,12 +144,7 @@ describe.each(availableBackends())("restoring a version (%s)", (backendName) => 
     });
     expect(result.version).toBe(5);
     expect(await liveRows(id)).toEqual(await rowsAt(id, 1));
-    const record = await backend.database.db
-      .selectFrom("dataset_versions")
-      .select(["operation", "rows_inserted", "rows_updated", "rows_deleted"])
-      .where("dataset_id", "=", id)
-      .where("version", "=", 5)
-      .executeTakeFirstOrThrow();
+    const record = await versionRecord(id, 5);
     expect(record).toEqual({ operation: "restore", rows_inserted: 0, rows_updated: 1, rows_deleted: 0 });
     const back = [
       { row_id: "back", version_from: 1, version_to: 2, deleted: false, input: "b" },
@@ -233,12 +231,7 @@ describe.each(availableBackends())("restoring a version (%s)", (backendName) => 
     });
     expect(result).toMatchObject({ status: 201, data: { version: 6 } });
     expect(await liveRows(id)).toEqual([]);
-    const record = await backend.database.db
-      .selectFrom("dataset_versions")
-      .select(["operation", "rows_inserted", "rows_updated", "rows_deleted"])
-      .where("dataset_id", "=", id)
-      .where("version", "=", 6)
-      .executeTakeFirstOrThrow();
+    const record = await versionRecord(id, 6);
     // r1 and r3 were live at 5 (r2 was deleted at 3).
     expect(record).toEqual({ operation: "restore", rows_inserted: 0, rows_updated: 0, rows_deleted: 2 });
     // The history stays: version 5 can be restored in turn.

@@ -20,8 +20,8 @@ export interface RestoreOutcome {
 /**
  * Makes the dataset equal to an earlier version as one new version; version 0, the empty dataset it
  * was created as, deletes every row. Restoring the version the dataset is already at changes
- * nothing, creates nothing, and answers with that version. The outcome
- * is what an Idempotency-Key stores, so a retry answers the same, `created` included.
+ * nothing, creates nothing, and answers with that version. The outcome is what an Idempotency-Key
+ * stores, so a retry answers the same, `created` included.
  */
 export function restoreVersion(
   db: Kysely<Database>,
