@@ -80,6 +80,46 @@ describe("createLogger", () => {
     expect(lines[0]).toMatchObject({ err: { type: "Error", message: "boom", stack: expect.any(String) } });
   });
 
+  it("censors a secret an error carries, under err or any other key, and in its cause", () => {
+    const { logger, lines } = capture();
+    const cause = Object.assign(new Error("upstream refused"), { apiKey: "svc_live_20" });
+    const error = Object.assign(new TypeError("bad grant", { cause }), {
+      token: "svc_live_21",
+      detail: { grant: { refreshToken: "rt_22" }, status: 400 },
+    });
+    logger.error({ err: error }, "failed");
+    logger.warn({ failure: error, requestId: "r-2" }, "failed again");
+    logger.error(error);
+    for (const line of lines) expect(JSON.stringify(line)).not.toMatch(/svc_live|rt_22/);
+    const serialized = {
+      type: "TypeError",
+      message: "bad grant: upstream refused",
+      stack: expect.stringContaining("bad grant"),
+      token: "[redacted]",
+      detail: { grant: { refreshToken: "[redacted]" }, status: 400 },
+    };
+    expect(lines[0]).toMatchObject({ msg: "failed", err: serialized });
+    expect(lines[1]).toMatchObject({ msg: "failed again", failure: serialized, requestId: "r-2" });
+    expect(lines[2]).toMatchObject({ err: serialized });
+  });
+
+  it("censors a child logger's bindings at any depth, and a grandchild's", () => {
+    const { logger, lines } = capture();
+    const child = logger.child({
+      requestId: "r-3",
+      client: { name: "cli", credentials: { token: "svc_live_23" } },
+    });
+    child.info("bound");
+    child.child({ apiKey: "svc_live_24" }).info("bound twice");
+    expect(lines[0]).toMatchObject({
+      msg: "bound",
+      requestId: "r-3",
+      client: { name: "cli", credentials: { token: "[redacted]" } },
+    });
+    expect(lines[1]).toMatchObject({ msg: "bound twice", requestId: "r-3", apiKey: "[redacted]" });
+    expect(JSON.stringify(lines)).not.toMatch(/svc_live/);
+  });
+
   describe("inside a trace", () => {
     beforeAll(() => {
       context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());

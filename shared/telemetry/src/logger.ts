@@ -4,48 +4,24 @@ import { type DestinationStream, type Logger, pino } from "pino";
 export type { Logger };
 
 /**
- * Paths that may hold a secret; pino replaces them before anything is written. Keys are matched
- * exactly, so header names appear in both the spelling Node gives them and the one people write.
- */
-const REDACT = [
-  "authorization",
-  "Authorization",
-  "*.authorization",
-  "*.Authorization",
-  "*.headers.authorization",
-  "*.headers.Authorization",
-  "cookie",
-  "*.cookie",
-  "*.headers.cookie",
-  '*.headers["set-cookie"]',
-  "token",
-  "*.token",
-  "accessToken",
-  "*.accessToken",
-  "refreshToken",
-  "*.refreshToken",
-  "apiKey",
-  "*.apiKey",
-  "password",
-  "*.password",
-  "secret",
-  "*.secret",
-  "clientSecret",
-  "*.clientSecret",
-];
-
-/**
  * Field names that hold a secret wherever they sit in a line, in any spelling: `token`, `adminToken`,
- * `client_secret`, `Authorization`, `set-cookie`… pino's paths above reach one level down only (`*.token`),
- * so a token nested deeper (`{ grant: { tokens: { token } } }`) would be written as it is.
+ * `client_secret`, `Authorization`, `set-cookie`… Matched by name at any depth, rather than with
+ * pino's `redact` paths: those reach a fixed depth only (`*.token` misses `{ grant: { tokens: { token } } }`),
+ * and a path that starts with `*` makes pino run every path over every binding of every child logger,
+ * the one the gateway makes for each request included.
  */
 const SECRET_FIELD = /^(authorization|cookie|set-cookie|api[-_]?key)$|(token|secret|password)$/i;
 const CENSOR = "[redacted]";
 /** Deeper than any line we write; past it, a value is dropped rather than walked forever. */
 const MAX_DEPTH = 12;
 
-/** A copy of `value` with every secret field censored, at any depth; plain objects and arrays only. */
+/**
+ * A copy of `value` with every secret field censored, at any depth: plain objects, arrays, and errors,
+ * which pino's error serializer turns into their type, message, stack, cause and own fields (an error
+ * may carry what it was given: `error.token`), whatever key they are logged under.
+ */
 function redactSecrets(value: unknown, depth = 0): unknown {
+  if (value instanceof Error) return redactSecrets(pino.stdSerializers.err(value), depth);
   if (Array.isArray(value)) {
     return depth >= MAX_DEPTH ? CENSOR : value.map((item) => redactSecrets(item, depth + 1));
   }
@@ -61,10 +37,13 @@ function redactSecrets(value: unknown, depth = 0): unknown {
   return out;
 }
 
+/** The prototype of what pino's error serializer returns, for an error and each error it holds. */
+const SERIALIZED_ERROR = Object.getPrototypeOf(pino.stdSerializers.err(new Error()));
+
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (value === null || typeof value !== "object") return false;
   const proto = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
+  return proto === Object.prototype || proto === null || proto === SERIALIZED_ERROR;
 }
 
 export interface LoggerOptions {
@@ -91,18 +70,25 @@ export function createLogger({ service, level, destination }: LoggerOptions): Lo
   const options = {
     name: service,
     level: level ?? process.env.LOG_LEVEL ?? "info",
-    // The paths also censor what serializers produce (a request's headers) and a child logger's
-    // bindings, which pino does not pass through formatters; `formatters.log` censors a line's own
-    // plain data at any depth.
-    redact: { paths: REDACT, censor: CENSOR },
+    // A line's own fields; a child logger's bindings are censored by `child` below.
     formatters: {
       log: (object: Record<string, unknown>) => redactSecrets(object) as Record<string, unknown>,
     },
+    // `formatters.log` has serialized an error already; pino's own serializer, which runs after it,
+    // would serialize that again as an "Object".
+    serializers: { err: (value: unknown) => redactSecrets(value) },
     base: { service },
     timestamp: pino.stdTimeFunctions.isoTime,
     mixin: traceFields,
   };
-  return destination ? pino(options, destination) : pino(options);
+  const logger = destination ? pino(options, destination) : pino(options);
+  // pino's `formatters.bindings` applies to the root logger's bindings only. Every child inherits this
+  // method from the root (pino makes a child with `Object.create(parent)`), grandchildren included.
+  const child = logger.child;
+  logger.child = function (this: Logger, bindings, childOptions) {
+    return child.call(this, redactSecrets(bindings) as typeof bindings, childOptions);
+  } as typeof child;
+  return logger;
 }
 
 /** A logger that writes nothing, for tests and tools. */
