@@ -25,7 +25,12 @@ for (const name of known.filter((name) => only.length === 0 || only.includes(nam
     process.exit(2);
   }
   console.log(`\n## ${name}`);
-  const result = spawnSync(process.execPath, [file, ...flags], { stdio: "inherit", env: process.env });
+  // The load generators run in the benchmark's process: a collector of their own that waits for a
+  // core would delay requests and count as the platform's latency (docs/decisions/0010-single-threaded-gc.md).
+  const result = spawnSync(process.execPath, ["--single-threaded-gc", file, ...flags], {
+    stdio: "inherit",
+    env: process.env,
+  });
   if (result.status !== 0) failed = true;
 }
 process.exit(failed ? 1 : 0);

@@ -115,6 +115,21 @@ describe("infra/Dockerfile", () => {
     expect(dockerfile).toMatch(/^ARG NODE_VERSION=\d+\.\d+$/m);
   });
 
+  it("starts the service's bundle with single-threaded garbage collection, as every launcher does", () => {
+    const cmd = /^CMD (.+)$/m.exec(dockerfile)?.[1] ?? "";
+    expect(JSON.parse(cmd)).toEqual([
+      "sh",
+      "-c",
+      "exec node --single-threaded-gc services/${SERVICE}/dist/main.js",
+    ]);
+    for (const service of ["auth", "dataset-writer", "reader", "trace-ingest", "gateway", "embedded"]) {
+      const { scripts } = JSON.parse(read(`services/${service}/package.json`)) as {
+        scripts: { start: string };
+      };
+      expect(scripts.start).toBe("node --single-threaded-gc dist/main.js");
+    }
+  });
+
   it("keeps sources, git history and local data out of the build context", () => {
     const ignored = read(".dockerignore").split("\n");
     for (const entry of ["**/node_modules", "**/dist", ".git", ".svc-data"]) expect(ignored).toContain(entry);

@@ -54,7 +54,8 @@ export async function freePort(): Promise<number> {
 }
 
 export function spawnNode(name: string, file: string, env: Record<string, string>): RunningProcess {
-  const child = spawn(process.execPath, [file], {
+  // As the services are started everywhere else (docs/decisions/0010-single-threaded-gc.md).
+  const child = spawn(process.execPath, ["--single-threaded-gc", file], {
     env: { PATH: process.env.PATH ?? "", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
