@@ -26,7 +26,7 @@ for (const name of known.filter((name) => only.length === 0 || only.includes(nam
   }
   console.log(`\n## ${name}`);
   // The load generators run in the benchmark's process: a collector of their own that waits for a
-  // core would delay requests and count as the platform's latency (docs/decisions/0010-single-threaded-gc.md).
+  // core would delay requests and count as the platform's latency (docs/decisions/0010-garbage-collector-settings.md).
   const result = spawnSync(process.execPath, ["--single-threaded-gc", file, ...flags], {
     stdio: "inherit",
     env: process.env,

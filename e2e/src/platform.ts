@@ -54,8 +54,9 @@ export async function freePort(): Promise<number> {
 }
 
 export function spawnNode(name: string, file: string, env: Record<string, string>): RunningProcess {
-  // As the services are started everywhere else (docs/decisions/0010-single-threaded-gc.md).
-  const child = spawn(process.execPath, ["--single-threaded-gc", file], {
+  // As they are started everywhere else (docs/decisions/0010-garbage-collector-settings.md).
+  const heap = name === "embedded" ? [] : ["--max-old-space-size=192"];
+  const child = spawn(process.execPath, ["--single-threaded-gc", ...heap, file], {
     env: { PATH: process.env.PATH ?? "", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
