@@ -134,3 +134,57 @@ describe.each(kinds)("bus (%s)", (_name, open) => {
     context.disable();
   });
 });
+
+describe.skipIf(!realInfra())("bus (nats): messages larger than the server takes", () => {
+  let pair: Pair;
+  beforeAll(async () => {
+    pair = await natsPair();
+  });
+  afterAll(async () => {
+    await pair.close();
+  });
+  const twoMiB = "x".repeat(2 * 1024 * 1024);
+
+  it("answers a reply too large to send with an error that says so, at once, and goes on serving", async () => {
+    const sub = pair.server.serve("svc.v1.big", async (req) =>
+      (req.input as { n: number }).n === 1 ? { ok: true, data: twoMiB } : { ok: true, data: "small" },
+    );
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const started = performance.now();
+    const reply = await pair.client.request("svc.v1.big", request, { timeoutMs: 10_000 });
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(reply).toEqual({
+      ok: false,
+      error: {
+        code: "internal_error",
+        message: expect.stringMatching(/^The answer is \d+ bytes, more than the 1048576 bytes a message/),
+      },
+    });
+    expect(await pair.client.request("svc.v1.big", { ...request, input: { n: 2 } })).toEqual({
+      ok: true,
+      data: "small",
+    });
+    sub.unsubscribe();
+  });
+
+  it("refuses a request too large to send as payload_too_large, not as a service that is not answering", async () => {
+    let served = 0;
+    const sub = pair.server.serve("svc.v1.sink", async () => {
+      served++;
+      return { ok: true, data: null };
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const reply = await pair.client.request("svc.v1.sink", { ...request, input: twoMiB });
+    expect(reply).toEqual({
+      ok: false,
+      error: {
+        code: "payload_too_large",
+        message: expect.stringMatching(
+          /^The request is \d+ bytes once it carries its context, more than the \d+ bytes/,
+        ),
+      },
+    });
+    expect(served).toBe(0);
+    sub.unsubscribe();
+  });
+});

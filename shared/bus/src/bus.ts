@@ -67,6 +67,22 @@ export const timedOut = (subject: string, timeoutMs: number): BusReply => ({
   },
 });
 
+export const requestTooLarge = (bytes: number, limit: number): BusReply => ({
+  ok: false,
+  error: {
+    code: "payload_too_large",
+    message: `The request is ${bytes} bytes once it carries its context, more than the ${limit} bytes a message between the platform's services may hold; send less at once`,
+  },
+});
+
+export const replyTooLarge = (bytes: number, limit: number): BusReply => ({
+  ok: false,
+  error: {
+    code: "internal_error",
+    message: `The answer is ${bytes} bytes, more than the ${limit} bytes a message between the platform's services may hold, so it cannot be returned`,
+  },
+});
+
 export const dependencyUnavailable = (subject: string): BusReply => ({
   ok: false,
   error: {

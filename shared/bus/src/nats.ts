@@ -3,6 +3,7 @@ import type { Logger } from "@svc/telemetry";
 import {
   connect,
   ErrorCode,
+  type Msg,
   type MsgHdrs,
   type NatsConnection,
   NatsError,
@@ -17,6 +18,8 @@ import {
   type EventHandler,
   type Handler,
   type RequestOptions,
+  replyTooLarge,
+  requestTooLarge,
   type Subscription,
   timedOut,
   unavailable,
@@ -35,6 +38,10 @@ export interface NatsBusOptions {
 }
 
 const QUEUE_GROUP = "svc";
+/** NATS's own default for `max_payload`, until the server's INFO says otherwise. */
+const DEFAULT_MAX_PAYLOAD = 1024 * 1024;
+/** Room left in a request for its headers (`traceparent`, `tracestate`, `baggage`). */
+const HEADERS_ALLOWANCE = 4 * 1024;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
@@ -82,8 +89,12 @@ export class NatsBus implements Bus {
   ): Promise<BusReply> {
     const headers = natsHeaders();
     propagation.inject(sendContext, headers, { set: (carrier, key, value) => carrier.set(key, value) });
+    const payload = encode(request);
+    // The server counts the trace-context headers too.
+    const limit = this.maxPayload - HEADERS_ALLOWANCE;
+    if (payload.length > limit) return requestTooLarge(payload.length, limit);
     try {
-      const reply = await this.nc.request(this.subjectOf(subject), encode(request), {
+      const reply = await this.nc.request(this.subjectOf(subject), payload, {
         timeout: timeoutMs,
         headers,
       });
@@ -116,10 +127,13 @@ export class NatsBus implements Bus {
         });
         const read = () => JSON.parse(decoder.decode(msg.data)) as BusRequest;
         const work = this.telemetry.serve(subject, parent, read, handler).then(
-          (reply) => void msg.respond(encode(reply)),
+          (reply) => this.respond(msg, subject, reply),
           (failure: unknown) => {
             this.options.logger.error({ err: failure, subject }, "bus handler failed");
-            msg.respond(encode({ ok: false, error: { code: "internal_error", message: "Internal error" } }));
+            this.respond(msg, subject, {
+              ok: false,
+              error: { code: "internal_error", message: "Internal error" },
+            });
           },
         );
         this.inFlight.add(work);
@@ -128,6 +142,30 @@ export class NatsBus implements Bus {
     });
     this.subscriptions.add(sub);
     return { unsubscribe: () => void sub.drain().finally(() => this.subscriptions.delete(sub)) };
+  }
+
+  /**
+   * The largest message the server takes (`max_payload`, 1 MiB unless configured otherwise). A message
+   * over it is refused by the client library with an exception: a request so refused would look like
+   * a service that does not answer, and a reply so refused would never arrive (the requester waits for
+   * its timeout). Both are answered with what went wrong instead.
+   */
+  private get maxPayload(): number {
+    return this.nc.info?.max_payload ?? DEFAULT_MAX_PAYLOAD;
+  }
+
+  /** Answers a request; a reply larger than a message may be is replaced by an error that says so. */
+  private respond(msg: Msg, subject: string, reply: BusReply): void {
+    let payload = encode(reply);
+    if (payload.length > this.maxPayload) {
+      this.options.logger.warn({ subject, bytes: payload.length, limit: this.maxPayload }, "reply too large");
+      payload = encode(replyTooLarge(payload.length, this.maxPayload));
+    }
+    try {
+      msg.respond(payload);
+    } catch (error) {
+      this.options.logger.error({ err: error, subject }, "bus reply failed");
+    }
   }
 
   publish(subject: string, payload: unknown): void {
