@@ -1409,7 +1409,7 @@ class DatasetsResource:
 
         Args:
             cursor: Opaque cursor from a previous page's nextCursor
-            limit: Page size, 1-200
+            limit: Most items on a page, 1-200; a page of large items (over 768 KiB together) ends sooner, with hasMore
             from_: The earlier version
             to: The later version
 
@@ -1607,7 +1607,7 @@ class DatasetsResource:
 
         Args:
             cursor: Opaque cursor from a previous page's nextCursor
-            limit: Page size, 1-200
+            limit: Most items on a page, 1-200; a page of large items (over 768 KiB together) ends sooner, with hasMore
 
         `GET /v1/projects/{projectSlug}/datasets` (operation `listDatasets`)
         """
@@ -1698,7 +1698,7 @@ class DatasetsResource:
 
         Args:
             cursor: Opaque cursor from a previous page's nextCursor
-            limit: Page size, 1-200
+            limit: Most items on a page, 1-200; a page of large items (over 768 KiB together) ends sooner, with hasMore
             version: Read the dataset as it was at this version
 
         `GET /v1/projects/{projectSlug}/datasets/{datasetSlug}/rows` (operation `listDatasetRows`)
@@ -1763,7 +1763,7 @@ class DatasetsResource:
 
         Args:
             cursor: Opaque cursor from a previous page's nextCursor
-            limit: Page size, 1-200
+            limit: Most items on a page, 1-200; a page of large items (over 768 KiB together) ends sooner, with hasMore
 
         `GET /v1/projects/{projectSlug}/datasets/{datasetSlug}/versions` (operation `listDatasetVersions`)
         """
@@ -1900,7 +1900,7 @@ class DatasetsResource:
 
         Args:
             cursor: Opaque cursor from a previous page's nextCursor
-            limit: Page size, 1-200
+            limit: Most items on a page, 1-200; a page of large items (over 768 KiB together) ends sooner, with hasMore
 
         `GET /v1/projects/{projectSlug}/datasets/{datasetSlug}/rows/{rowId}/history` (operation `getDatasetRowHistory`)
         """
@@ -2086,7 +2086,7 @@ class MembersResource:
 
         Args:
             cursor: Opaque cursor from a previous page's nextCursor
-            limit: Page size, 1-200
+            limit: Most items on a page, 1-200; a page of large items (over 768 KiB together) ends sooner, with hasMore
 
         `GET /v1/members` (operation `listMembers`)
         """
@@ -2302,7 +2302,7 @@ class ProjectsResource:
 
         Args:
             cursor: Opaque cursor from a previous page's nextCursor
-            limit: Page size, 1-200
+            limit: Most items on a page, 1-200; a page of large items (over 768 KiB together) ends sooner, with hasMore
 
         `GET /v1/projects` (operation `listProjects`)
         """
@@ -2455,7 +2455,7 @@ class TracesResource:
 
         Args:
             cursor: Opaque cursor from a previous page's nextCursor
-            limit: Page size, 1-200
+            limit: Most items on a page, 1-200; a page of large items (over 768 KiB together) ends sooner, with hasMore
             filters: Conditions that every listed trace meets (AND)
 
         `POST /v1/projects/{projectSlug}/traces/list` (operation `listTraces`)

@@ -376,7 +376,7 @@ export type DeleteDatasetRowsResponse = {
 export type DiffDatasetVersionsQuery = {
   /** Opaque cursor from a previous page's nextCursor */
   cursor?: string;
-  /** Page size, 1-200 */
+  /** Most items on a page, 1-200; a page of large items (over 768 KiB together) ends sooner, with hasMore */
   limit?: number;
   /** The earlier version */
   from: number;
@@ -450,7 +450,7 @@ export type InsertDatasetRowsResponse = {
 export type ListDatasetsQuery = {
   /** Opaque cursor from a previous page's nextCursor */
   cursor?: string;
-  /** Page size, 1-200 */
+  /** Most items on a page, 1-200; a page of large items (over 768 KiB together) ends sooner, with hasMore */
   limit?: number;
   sortBy?: "name" | "updatedAt";
   sortDirection?: "asc" | "desc";
@@ -473,7 +473,7 @@ export type ListDatasetColumnsResponse = {
 export type ListDatasetRowsQuery = {
   /** Opaque cursor from a previous page's nextCursor */
   cursor?: string;
-  /** Page size, 1-200 */
+  /** Most items on a page, 1-200; a page of large items (over 768 KiB together) ends sooner, with hasMore */
   limit?: number;
   search?: string;
   sortDirection?: "asc" | "desc";
@@ -490,7 +490,7 @@ export type ListDatasetRowsResponse = {
 export type ListDatasetVersionsQuery = {
   /** Opaque cursor from a previous page's nextCursor */
   cursor?: string;
-  /** Page size, 1-200 */
+  /** Most items on a page, 1-200; a page of large items (over 768 KiB together) ends sooner, with hasMore */
   limit?: number;
 };
 
@@ -518,7 +518,7 @@ export type RestoreDatasetVersionResponse = {
 export type GetDatasetRowHistoryQuery = {
   /** Opaque cursor from a previous page's nextCursor */
   cursor?: string;
-  /** Page size, 1-200 */
+  /** Most items on a page, 1-200; a page of large items (over 768 KiB together) ends sooner, with hasMore */
   limit?: number;
 };
 
@@ -583,7 +583,7 @@ export type AddMemberResponse = Member;
 export type ListMembersQuery = {
   /** Opaque cursor from a previous page's nextCursor */
   cursor?: string;
-  /** Page size, 1-200 */
+  /** Most items on a page, 1-200; a page of large items (over 768 KiB together) ends sooner, with hasMore */
   limit?: number;
 };
 
@@ -619,7 +619,7 @@ export type GetProjectResponse = Project;
 export type ListProjectsQuery = {
   /** Opaque cursor from a previous page's nextCursor */
   cursor?: string;
-  /** Page size, 1-200 */
+  /** Most items on a page, 1-200; a page of large items (over 768 KiB together) ends sooner, with hasMore */
   limit?: number;
 };
 
@@ -740,7 +740,7 @@ export type IngestTracesResponse = {
 export type ListTracesBody = {
   /** Opaque cursor from a previous page's nextCursor */
   cursor?: string;
-  /** Page size, 1-200 */
+  /** Most items on a page, 1-200; a page of large items (over 768 KiB together) ends sooner, with hasMore */
   limit?: number;
   sortBy?: "startTime" | "endTime" | "durationNs" | "spanCount" | "errorCount" | "tokensTotal" | "costTotalMicrocents";
   sortDirection?: "asc" | "desc";

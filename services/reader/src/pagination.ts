@@ -56,17 +56,34 @@ export function fingerprint(value: string | undefined): string | null {
 }
 
 /**
+ * The most a page's items may weigh as JSON. A page travels to the gateway as one bus message, which
+ * NATS limits to 1 MiB unless configured otherwise; rows and traces hold whatever clients stored, so
+ * 200 of them may weigh far more. `limit` is a maximum: a page ends early, with `hasMore` and a cursor
+ * after its last item, once the next item would take it past this.
+ */
+export const PAGE_MAX_BYTES = 768 * 1024;
+
+/**
  * Builds a page from up to `limit + 1` records: the extra one only says that there is more, and the
- * cursor points after the last record shown.
+ * cursor points after the last record shown. A page always shows its first record, however large: the
+ * next page would start at the same place.
  */
 export function toPage<R, T>(
   records: readonly R[],
   limit: number,
   item: (record: R) => T,
   cursorAfter: (record: R) => string,
+  maxBytes = PAGE_MAX_BYTES,
 ): Page<T> {
-  const shown = records.slice(0, limit);
-  const last = shown.at(-1);
-  const hasMore = records.length > limit && last !== undefined;
-  return { items: shown.map(item), nextCursor: hasMore ? cursorAfter(last) : null, hasMore };
+  const items: T[] = [];
+  let bytes = 0;
+  for (const record of records.slice(0, limit)) {
+    const shown = item(record);
+    bytes += Buffer.byteLength(JSON.stringify(shown) ?? "null");
+    if (items.length > 0 && bytes > maxBytes) break;
+    items.push(shown);
+  }
+  const last = records[items.length - 1];
+  const hasMore = records.length > items.length && last !== undefined;
+  return { items, nextCursor: hasMore ? cursorAfter(last) : null, hasMore };
 }

@@ -52,7 +52,9 @@ export const limitSchema = wholeNumberFromText(
     .min(1, "must be at least 1")
     .max(200, "must be at most 200")
     .default(50)
-    .describe("Page size, 1-200"),
+    .describe(
+      "Most items on a page, 1-200; a page of large items (over 768 KiB together) ends sooner, with hasMore",
+    ),
 );
 
 export const cursorSchema = z
