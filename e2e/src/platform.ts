@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -53,10 +53,22 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/**
+ * Node's flags for a service, read from its `npm start` (`node <flags> dist/main.js`), so that tests and
+ * benchmarks start it as operators do (docs/decisions/0010-garbage-collector-settings.md).
+ */
+function nodeFlagsOf(service: string): string[] {
+  const manifest = JSON.parse(readFileSync(join(root, "services", service, "package.json"), "utf8")) as {
+    scripts: { start: string };
+  };
+  const words = manifest.scripts.start.split(" ");
+  const entry = words.indexOf("dist/main.js");
+  if (words[0] !== "node" || entry < 0) throw new Error(`services/${service}: unexpected start script`);
+  return words.slice(1, entry);
+}
+
 export function spawnNode(name: string, file: string, env: Record<string, string>): RunningProcess {
-  // As they are started everywhere else (docs/decisions/0010-garbage-collector-settings.md).
-  const heap = name === "embedded" ? [] : ["--max-old-space-size=192"];
-  const child = spawn(process.execPath, ["--single-threaded-gc", ...heap, file], {
+  const child = spawn(process.execPath, [...nodeFlagsOf(name), file], {
     env: { PATH: process.env.PATH ?? "", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
