@@ -13,8 +13,8 @@ Cell = Any
 
 
 class Actor(Model):
-    """The `Actor` object of the API."""
-    kind: Literal["apiKey", "oauth"]
+    """Who made a change: an API key, an OAuth grant (an agent's connection a person approved) or a person's browser session"""
+    kind: Literal["apiKey", "oauth", "session"]
     id: str
 
     _svc_fields = {

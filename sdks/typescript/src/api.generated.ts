@@ -6,8 +6,9 @@ import { encodePath, type RequestOptions, type Transport } from "./transport.js"
 
 // Schemas
 
+/** Who made a change: an API key, an OAuth grant (an agent's connection a person approved) or a person's browser session */
 export type Actor = {
-  kind: "apiKey" | "oauth";
+  kind: "apiKey" | "oauth" | "session";
   id: string;
 };
 

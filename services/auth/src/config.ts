@@ -3,6 +3,7 @@ import { databaseEnvSchema } from "@svc/db";
 import { healthEnvSchema, loadEnv, logEnvSchema, shutdownEnvSchema } from "@svc/telemetry";
 import { z } from "zod";
 import { defaultOAuthLifetimes, type OAuthLifetimes } from "./domain/oauth";
+import { defaultSessionLifetimes, type SessionLifetimes } from "./domain/sessions";
 
 const bootstrapEnvSchema = z.object({
   SVC_BOOTSTRAP_KEY: z
@@ -44,12 +45,36 @@ export const oauthLifetimesOf = (config: z.output<typeof oauthEnvSchema>): OAuth
   accessTokenMs: config.SVC_OAUTH_ACCESS_TOKEN_TTL_MS,
 });
 
+/** How long browser sessions last; exported so that a process embedding auth can offer it too. */
+export const sessionEnvSchema = z.object({
+  SVC_SESSION_IDLE_MS: z.coerce
+    .number()
+    .int()
+    .min(MINUTE, "must be at least 60000 ms (a minute)")
+    .default(defaultSessionLifetimes.idleMs)
+    .describe("A browser session unused for this long ends, in milliseconds (default 8 hours)"),
+  SVC_SESSION_MAX_MS: z.coerce
+    .number()
+    .int()
+    .min(MINUTE, "must be at least 60000 ms (a minute)")
+    .max(30 * 24 * 60 * MINUTE, "must be at most 2592000000 ms (30 days)")
+    .default(defaultSessionLifetimes.absoluteMs)
+    .describe("A browser session ends this long after sign-in however much it is used (default 7 days)"),
+});
+
+export const sessionLifetimesOf = (config: z.output<typeof sessionEnvSchema>): SessionLifetimes => ({
+  ...defaultSessionLifetimes,
+  idleMs: config.SVC_SESSION_IDLE_MS,
+  absoluteMs: config.SVC_SESSION_MAX_MS,
+});
+
 export const configSchema = busEnvSchema
   .extend(databaseEnvSchema.shape)
   .extend(logEnvSchema.shape)
   .extend(healthEnvSchema.shape)
   .extend(shutdownEnvSchema.shape)
   .extend(bootstrapEnvSchema.shape)
-  .extend(oauthEnvSchema.shape);
+  .extend(oauthEnvSchema.shape)
+  .extend(sessionEnvSchema.shape);
 
 export const loadConfig = () => loadEnv(configSchema);

@@ -4,7 +4,7 @@ import { createLogger, onShutdown, startHealthServer, startTelemetry } from "@sv
 const telemetry = await startTelemetry({ service: "auth" });
 const { connectBus } = await import("@svc/bus");
 const { openDatabaseFromEnv } = await import("@svc/db");
-const { loadConfig, oauthLifetimesOf } = await import("./config");
+const { loadConfig, oauthLifetimesOf, sessionLifetimesOf } = await import("./config");
 const { registerAuthService } = await import("./service");
 const { ensureBootstrap } = await import("./use-cases/ensure-bootstrap");
 
@@ -23,6 +23,7 @@ const service = registerAuthService({
   db: database.db,
   logger,
   oauthLifetimes: oauthLifetimesOf(config),
+  sessionLifetimes: sessionLifetimesOf(config),
 });
 health.ready(async () => {
   await database.ping();

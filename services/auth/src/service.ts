@@ -3,8 +3,10 @@ import { type Database, pruneIdempotencyRecords } from "@svc/db";
 import type { Logger } from "@svc/telemetry";
 import type { Kysely } from "kysely";
 import { type Clock, type OAuthLifetimes, systemClock } from "./domain/oauth";
+import type { SessionLifetimes } from "./domain/sessions";
 import { serveAccount } from "./handlers/account";
 import { serveApiKeys } from "./handlers/api-keys";
+import { serveBrowserSessions } from "./handlers/browser-sessions";
 import { serveCredentials } from "./handlers/credentials";
 import { serveMembers } from "./handlers/members";
 import { serveOAuth } from "./handlers/oauth";
@@ -19,6 +21,8 @@ export interface AuthDeps {
   clock?: Clock;
   /** How long OAuth codes and tokens last; the defaults when unset. */
   oauthLifetimes?: OAuthLifetimes;
+  /** How long browser sessions last; the defaults when unset. */
+  sessionLifetimes?: SessionLifetimes;
 }
 
 /**
@@ -34,6 +38,7 @@ export function registerAuthService(deps: AuthDeps): { stop(): void } {
     ...serveProjects(deps),
     ...serveMembers(deps),
     ...serveOAuth(deps),
+    ...serveBrowserSessions(deps),
   ];
   const pruning = keepPruningIdempotencyRecords(deps);
   return {

@@ -14,7 +14,7 @@ import type { Database } from "@svc/db";
 import { silentLogger } from "@svc/telemetry";
 import { type Backend, type BackendName, openBackend } from "@svc/testing";
 import type { Kysely } from "kysely";
-import { registerAuthService } from "./service";
+import { type AuthDeps, registerAuthService } from "./service";
 
 /** A backend with the auth service serving on its bus, as the gateway would find it. */
 export interface AuthHarness {
@@ -24,9 +24,17 @@ export interface AuthHarness {
   close(): Promise<void>;
 }
 
-export async function startAuth(name: BackendName): Promise<AuthHarness> {
+export async function startAuth(
+  name: BackendName,
+  options: Pick<AuthDeps, "clock" | "sessionLifetimes"> = {},
+): Promise<AuthHarness> {
   const backend = await openBackend(name);
-  const service = registerAuthService({ bus: backend.bus, db: backend.database.db, logger: silentLogger() });
+  const service = registerAuthService({
+    bus: backend.bus,
+    db: backend.database.db,
+    logger: silentLogger(),
+    ...options,
+  });
   return {
     backend,
     bus: backend.bus,

@@ -9,6 +9,7 @@ export * from "./schemas/common";
 export * from "./schemas/datasets";
 export * from "./schemas/members";
 export * from "./schemas/oauth";
+export * from "./schemas/sessions";
 export * from "./schemas/traces";
 export * from "./storable";
 export * from "./subjects";

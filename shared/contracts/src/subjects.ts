@@ -65,6 +65,12 @@ export const subjects = {
     token: "svc.v1.auth.oauth.token",
     revoke: "svc.v1.auth.oauth.revoke",
   },
+  /** Internal: browser sessions of the web application; `auth` answers, the gateway keeps the cookie. */
+  sessions: {
+    create: "svc.v1.auth.sessions.create",
+    end: "svc.v1.auth.sessions.end",
+    issueSignInCode: "svc.v1.auth.sessions.sign-in-codes.issue",
+  },
   traces: {
     ingest: "svc.v1.traces.ingest",
     list: "svc.v1.traces.list",

@@ -7,6 +7,7 @@ import * as oauth from "./migrations/0006-oauth";
 import * as deferredLiveRevision from "./migrations/0007-deferred-live-revision";
 import * as datasetNames from "./migrations/0008-dataset-names";
 import * as jsonbMerge from "./migrations/0009-jsonb-merge";
+import * as browserSessions from "./migrations/0010-browser-sessions";
 import type { Database } from "./schema";
 
 /** Migrations in order. A new one is a new file here; a landed one is never edited. */
@@ -19,6 +20,7 @@ const migrations: Record<string, Migration> = {
   "0007-deferred-live-revision": deferredLiveRevision,
   "0008-dataset-names": datasetNames,
   "0009-jsonb-merge": jsonbMerge,
+  "0010-browser-sessions": browserSessions,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

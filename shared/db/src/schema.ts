@@ -160,6 +160,25 @@ export interface OAuthTokensTable {
   revoked_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
+export interface BrowserSessionsTable {
+  id: string;
+  token_hash: string;
+  organization_id: string;
+  api_key_id: string;
+  created_at: Timestamp;
+  last_seen_at: Timestamp;
+  expires_at: Timestamp;
+  ended_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+}
+
+export interface SignInCodesTable {
+  code_hash: string;
+  api_key_id: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  used_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+}
+
 export interface SpansTable {
   project_id: string;
   trace_id: string;
@@ -229,4 +248,6 @@ export interface Database {
   oauth_grants: OAuthGrantsTable;
   oauth_codes: OAuthCodesTable;
   oauth_tokens: OAuthTokensTable;
+  browser_sessions: BrowserSessionsTable;
+  sign_in_codes: SignInCodesTable;
 }

@@ -4,13 +4,13 @@ import type { AuthDeps } from "../service";
 import { invalidCredential, verifyCredential } from "../use-cases/verify-credential";
 
 /** Internal subjects: the gateway asks who a bearer token is, and `/readyz` asks whether auth answers. */
-export function serveCredentials({ bus, db, logger, clock }: AuthDeps): Subscription[] {
+export function serveCredentials({ bus, db, logger, clock, sessionLifetimes }: AuthDeps): Subscription[] {
   return [
     serveSubject(bus, subjects.auth.verify, logger, async (request) => {
       // A token too long or of the wrong type is still just a bad credential to the client: 401, not 400.
       const input = verifyCredentialInputSchema.safeParse(request.input);
       if (!input.success) throw invalidCredential();
-      return verifyCredential({ db, logger, clock }, input.data.token);
+      return verifyCredential({ db, logger, clock, sessionLifetimes }, input.data.token);
     }),
     serveSubject(bus, subjects.auth.ping, logger, async () => ({ service: "auth" })),
   ];

@@ -86,6 +86,20 @@ export async function findActiveApiKey(
   return toRecord(row);
 }
 
+/** An active key by id alone: for a sign-in code, which names its key and nothing else. */
+export async function findOptionalActiveApiKeyById(
+  db: Kysely<Database>,
+  id: string,
+): Promise<ApiKeyRecord | undefined> {
+  const row = await db
+    .selectFrom("api_keys")
+    .select(columns)
+    .where("id", "=", id)
+    .where("revoked_at", "is", null)
+    .executeTakeFirst();
+  return row && toRecord(row);
+}
+
 export async function findOptionalActiveApiKeyByHash(
   db: Kysely<Database>,
   tokenHash: string,

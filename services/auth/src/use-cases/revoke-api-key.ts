@@ -5,7 +5,9 @@ import type { Caller } from "../domain/caller";
 import { idempotencyOf } from "../domain/idempotency";
 import { grantRevoked } from "../domain/oauth";
 import { assertMayManage } from "../domain/roles";
+import { sessionEnded } from "../domain/sessions";
 import { countActiveOwnerKeys, findActiveApiKey, updateApiKeyRevoked } from "../repositories/api-keys";
+import { listOpenBrowserSessionIdsOfApiKey } from "../repositories/browser-sessions";
 import { findUnrevokedOAuthGrantIdsOfApiKey } from "../repositories/oauth-grants";
 import { lockOrganization } from "../repositories/organizations";
 
@@ -43,5 +45,8 @@ export async function revokeApiKey(
   // The grants the key approved end with it, but gateways know their tokens by grant, not by key.
   const grants = await findUnrevokedOAuthGrantIdsOfApiKey(db, caller.organizationId, params.id);
   for (const grantId of grants) events.credentialRevoked(grantRevoked(grantId));
+  // So do the browser sessions opened with it (verification refuses them too, once a cache forgets).
+  const sessions = await listOpenBrowserSessionIdsOfApiKey(db, params.id);
+  for (const sessionId of sessions) events.credentialRevoked(sessionEnded(sessionId));
   return null;
 }

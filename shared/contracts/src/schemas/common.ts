@@ -8,10 +8,14 @@ const roleRank: Record<Role, number> = { viewer: 0, member: 1, admin: 2, owner: 
 /** True when `role` may do what `least` may do. */
 export const roleAtLeast = (role: Role, least: Role): boolean => roleRank[role] >= roleRank[least];
 
-export const actorSchema = z.object({
-  kind: z.enum(["apiKey", "oauth"]),
-  id: z.string(),
-});
+export const actorSchema = z
+  .object({
+    kind: z.enum(["apiKey", "oauth", "session"]),
+    id: z.string(),
+  })
+  .describe(
+    "Who made a change: an API key, an OAuth grant (an agent's connection a person approved) or a person's browser session",
+  );
 export type Actor = z.infer<typeof actorSchema>;
 
 /** What every bus request carries besides its input: who asks, on behalf of which organisation. */
