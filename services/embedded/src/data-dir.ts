@@ -74,3 +74,13 @@ export function writeBootstrapKey(dataDir: string, token: string): string {
   }
   return file;
 }
+
+/** The saved owner key, when there is one (the person may have deleted the file, as it suggests). */
+export function readBootstrapKey(dataDir: string): string | undefined {
+  try {
+    const token = readFileSync(bootstrapKeyFile(dataDir), "utf8").trim();
+    return token === "" ? undefined : token;
+  } catch {
+    return undefined;
+  }
+}

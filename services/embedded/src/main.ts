@@ -4,15 +4,18 @@ import { createLogger, onShutdown, startTelemetry } from "@svc/telemetry";
 
 // First, so that the SDK patches `http` and `pg` as they load: everything else is imported after it.
 const telemetry = await startTelemetry({ service: "svc" });
-const { ensureBootstrap, oauthLifetimesOf, registerAuthService } = await import("@svc/auth");
-const { InProcessBus } = await import("@svc/bus");
+const { ensureBootstrap, oauthLifetimesOf, registerAuthService, sessionLifetimesOf } = await import(
+  "@svc/auth"
+);
+const { InProcessBus, callSubject } = await import("@svc/bus");
+const { issuedSignInCodeSchema, subjects } = await import("@svc/contracts");
 const { registerDatasetWriter } = await import("@svc/dataset-writer");
 const { migrateToLatest, openDatabase } = await import("@svc/db");
 const { buildGateway } = await import("@svc/gateway");
 const { registerReader } = await import("@svc/reader");
 const { registerTraceIngest } = await import("@svc/trace-ingest");
 const { loadConfig } = await import("./config");
-const { bootstrapKeyFile, lockDataDir, writeBootstrapKey } = await import("./data-dir");
+const { bootstrapKeyFile, lockDataDir, readBootstrapKey, writeBootstrapKey } = await import("./data-dir");
 const { listenFailure } = await import("./listen-failure");
 
 /** Something the person starting svc can fix (a variable, a port): said plainly, without a stack trace. */
@@ -44,7 +47,11 @@ await migrateToLatest(database.db);
 const bus = new InProcessBus();
 const deps = { bus, db: database.db, logger };
 const services = [
-  registerAuthService({ ...deps, oauthLifetimes: oauthLifetimesOf(config) }),
+  registerAuthService({
+    ...deps,
+    oauthLifetimes: oauthLifetimesOf(config),
+    sessionLifetimes: sessionLifetimesOf(config),
+  }),
   registerDatasetWriter(deps),
   registerReader(deps),
   registerTraceIngest(deps),
@@ -77,8 +84,30 @@ const address = await gateway.app.listen({ port: config.PORT, host: config.HOST 
   return refuse(message);
 });
 process.stdout.write(`svc is running on ${address} (data in ${dataDir})\n`);
+process.stdout.write(`${await signInNote(config.SVC_PUBLIC_URL ?? address)}\n`);
 
 onShutdown(logger, stop);
+
+/**
+ * A link that signs the person who started svc in, once, within minutes: the way a notebook server
+ * does, so that the first visit needs no copying of keys. Printed for them, never logged.
+ */
+async function signInNote(base: string): Promise<string> {
+  const ownerKey = bootstrap.createdToken ?? config.SVC_BOOTSTRAP_KEY ?? readBootstrapKey(dataDir);
+  if (ownerKey === undefined) return `open ${base} and sign in with an API key`;
+  try {
+    const { code } = issuedSignInCodeSchema.parse(
+      await callSubject(bus, subjects.sessions.issueSignInCode, {
+        context: { organizationId: null, role: null, actor: null, requestId: "start-up" },
+        input: { apiKey: ownerKey },
+      }),
+    );
+    return `open ${base}/sign-in#code=${code} to sign in (the link works once, for 15 minutes)`;
+  } catch {
+    // The saved key was revoked: the person signs in with a key of their own.
+    return `open ${base} and sign in with an API key`;
+  }
+}
 
 /** Where the owner key is; never the key itself, which must not end up in a terminal's scrollback or a log. */
 function ownerKeyNote(): string {

@@ -4,6 +4,7 @@ import { buildOpenApiDocument, DomainError, pingSubjects } from "@svc/contracts"
 import { type Logger, tagHttpRequest } from "@svc/telemetry";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from "fastify";
 import { bearerChallenge } from "./bearer-challenge";
+import { registerBrowserSessions } from "./browser-sessions";
 import { type GatewayOptions, rateLimitsOf } from "./config";
 import { CredentialCache } from "./credential-cache";
 import { invalidJsonBody, sendError, toDomainError } from "./errors";
@@ -15,6 +16,7 @@ import { acceptOtlpExporters } from "./otlp";
 import { publicUrlOf } from "./public-url";
 import { type BucketStore, MemoryBucketStore, RateLimiter } from "./rate-limit";
 import { registerOperations } from "./routes";
+import { defaultWebRoot, registerWebApp } from "./web-app";
 
 export interface GatewayDeps {
   bus: Bus;
@@ -25,6 +27,8 @@ export interface GatewayDeps {
    * this process's memory by default, right for the embedded platform's single gateway.
    */
   rateLimitStore?: BucketStore;
+  /** The web application's built files; `web/dist` of this repository by default. */
+  webRoot?: string;
 }
 
 export interface Gateway {
@@ -38,7 +42,7 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const JSON_MEDIA_TYPE = /^application\/(?:[\w!#$&^.+-]+\+)?json(?:\s*;|$)/i;
 
 /** The HTTP face of the platform. Only `main.ts` listens; tests use `app.inject()`. */
-export function buildGateway({ bus, logger, options, rateLimitStore }: GatewayDeps): Gateway {
+export function buildGateway({ bus, logger, options, rateLimitStore, webRoot }: GatewayDeps): Gateway {
   const app = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
     // One line per request, written by the onResponse hook below with the fields that matter.
@@ -80,7 +84,8 @@ export function buildGateway({ bus, logger, options, rateLimitStore }: GatewayDe
     rateLimitsOf(options),
     logger,
   );
-  throttleOAuthClients(app, rateLimiter, clientAddressOf(options.SVC_TRUST_PROXY));
+  const clientAddress = clientAddressOf(options.SVC_TRUST_PROXY);
+  throttleOAuthClients(app, rateLimiter, clientAddress);
   app.addHook("onResponse", async (request, reply) => {
     request.log.info(
       {
@@ -108,13 +113,15 @@ export function buildGateway({ bus, logger, options, rateLimitStore }: GatewayDe
       new DomainError("internal_error", `Internal error; quote request id ${request.id} when reporting it`),
     );
   });
-  app.setNotFoundHandler((request, reply) =>
-    sendError(
+  const web = registerWebApp(app, webRoot ?? defaultWebRoot());
+  app.setNotFoundHandler((request, reply) => {
+    if (web.sendPage(request, reply)) return reply;
+    return sendError(
       request,
       reply,
       new DomainError("not_found", `No route ${request.method} ${request.url.split("?")[0]}`),
-    ),
-  );
+    );
+  });
 
   app.get("/healthz", async () => ({ status: "ok" }));
   let openApi: string | undefined;
@@ -138,7 +145,9 @@ export function buildGateway({ bus, logger, options, rateLimitStore }: GatewayDe
     timeoutMs,
     rateLimiter,
     isOperator: operatorCheck(options.SVC_ADMIN_TOKEN),
+    publicUrl,
   });
+  registerBrowserSessions(app, { bus, credentials, timeoutMs, rateLimiter, publicUrl, clientAddress });
   registerOAuthRoutes(app, { bus, timeoutMs, publicUrl });
   registerMcp(app, { bus, credentials, timeoutMs, rateLimiter, publicUrl });
 

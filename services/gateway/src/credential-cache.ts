@@ -8,6 +8,9 @@ import {
   verifiedCredentialSchema,
 } from "@svc/contracts";
 
+/** Keyed by a hash: the map never holds a usable secret. */
+const keyOf = (token: string): string => createHash("sha256").update(token).digest("hex");
+
 interface Entry {
   expiresAt: number;
   result: Promise<VerifiedCredential>;
@@ -36,8 +39,7 @@ export class CredentialCache {
   }
 
   verify(token: string, requestId: string): Promise<VerifiedCredential> {
-    // Keyed by a hash: the map never holds a usable secret.
-    const key = createHash("sha256").update(token).digest("hex");
+    const key = keyOf(token);
     const now = Date.now();
     const cached = this.entries.get(key);
     if (cached && cached.expiresAt > now) return cached.result;
@@ -60,6 +62,11 @@ export class CredentialCache {
     });
     this.sweep(now);
     return result;
+  }
+
+  /** Forgets a credential this gateway has just ended (a sign-out), without waiting for the event. */
+  forget(token: string): void {
+    this.entries.delete(keyOf(token));
   }
 
   private async ask(token: string, requestId: string): Promise<VerifiedCredential> {

@@ -1,7 +1,14 @@
 import type { RawInput } from "@svc/bus";
-import { DomainError, type Operation, operationList, type RequestContext } from "@svc/contracts";
+import {
+  DomainError,
+  type Operation,
+  operationList,
+  type RequestContext,
+  SESSION_TOKEN_PREFIX,
+} from "@svc/contracts";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { z } from "zod";
+import { assertSameSiteWrite, sessionTokenOf } from "./browser-sessions";
 import type { CredentialCache } from "./credential-cache";
 import { invokeOperation, type OperationCallDeps } from "./operation-call";
 
@@ -9,6 +16,8 @@ export interface RouteDeps extends OperationCallDeps {
   credentials: CredentialCache;
   /** Checks the operator token; undefined when operator routes are disabled. */
   isOperator: ((token: string) => boolean) | undefined;
+  /** The address clients reach the gateway at: the origin a session's writes must come from. */
+  publicUrl: (request: FastifyRequest) => string;
 }
 
 const BEARER = /^Bearer\s+([\x21-\x7e]{1,512})\s*$/i;
@@ -40,6 +49,13 @@ export function bearerToken(request: FastifyRequest): string {
   if (!match?.[1]) {
     throw new DomainError("unauthenticated", 'Malformed Authorization header: expected "Bearer <key>"');
   }
+  // A session token lives in the browser's HttpOnly cookie, where its writes are checked for CSRF.
+  if (match[1].startsWith(SESSION_TOKEN_PREFIX)) {
+    throw new DomainError(
+      "unauthenticated",
+      "A session token works only as the web application's cookie; send an API key as the bearer token",
+    );
+  }
   return match[1];
 }
 
@@ -48,7 +64,7 @@ async function authenticate(
   request: FastifyRequest,
   deps: RouteDeps,
 ): Promise<RequestContext> {
-  const token = bearerToken(request);
+  const token = op.access === "operator" ? bearerToken(request) : credentialTokenOf(request, deps);
   const idempotencyKey = idempotencyKeyOf(request);
   // Literals of one shape, not spreads: spreading a base object into the context made V8 create new
   // hidden classes for every request, which live in the old generation until a full collection.
@@ -68,6 +84,19 @@ async function authenticate(
   }
   if (idempotencyKey !== undefined) context.idempotencyKey = idempotencyKey;
   return context;
+}
+
+/** The bearer credential when there is one; else the web application's session cookie. */
+function credentialTokenOf(request: FastifyRequest, deps: RouteDeps): string {
+  if (request.headers.authorization === undefined) {
+    const publicUrl = deps.publicUrl(request);
+    const sessionToken = sessionTokenOf(request, publicUrl);
+    if (sessionToken !== undefined) {
+      assertSameSiteWrite(request, sessionToken, publicUrl);
+      return sessionToken;
+    }
+  }
+  return bearerToken(request);
 }
 
 function idempotencyKeyOf(request: FastifyRequest): string | undefined {

@@ -29,7 +29,7 @@ export interface FakePlatform {
 
 export async function fakePlatform(
   env: Record<string, string> = {},
-  deps: Partial<Pick<GatewayDeps, "rateLimitStore" | "logger">> = {},
+  deps: Partial<Pick<GatewayDeps, "rateLimitStore" | "logger" | "webRoot">> = {},
 ): Promise<FakePlatform> {
   const bus = new InProcessBus();
   const logger = deps.logger ?? silentLogger();
@@ -71,6 +71,21 @@ export async function fakePlatform(
     calls.push({ operationId: "ingestTraces", context, input });
     return { partialSuccess: {} };
   });
+  // Sessions as auth keeps them: opened with a known key, acting with its organisation and role.
+  let sessions = 0;
+  serveSubject(bus, subjects.sessions.create, logger, async (request) => {
+    const key = credentials.get((request.input as { apiKey?: string }).apiKey ?? "");
+    if (!key) throw new DomainError("unauthenticated", "The API key is not valid; it may have been revoked");
+    const token = `svc_ss_${randomBytes(32).toString("base64url")}`;
+    const sessionId = `session_${++sessions}`;
+    const expiresAt = new Date(Date.now() + 3_600_000).toISOString();
+    credentials.set(token, { ...key, actor: { kind: "session", id: sessionId }, expiresAt });
+    return { token, sessionId, expiresAt };
+  });
+  serveSubject(bus, subjects.sessions.end, logger, async (request) => {
+    credentials.delete((request.input as { token: string }).token);
+    return null;
+  });
   serveSubject(bus, subjects.oauth.registerClient, logger, async () => ({
     client_id: `client_${randomBytes(4).toString("hex")}`,
     client_id_issued_at: Math.floor(Date.now() / 1000),
@@ -85,6 +100,7 @@ export async function fakePlatform(
     logger,
     options: gatewayOptionsSchema.parse(env),
     ...(deps.rateLimitStore ? { rateLimitStore: deps.rateLimitStore } : {}),
+    ...(deps.webRoot ? { webRoot: deps.webRoot } : {}),
   });
   await gateway.app.ready();
   let keys = 0;
