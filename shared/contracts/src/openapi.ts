@@ -177,7 +177,7 @@ export function buildOpenApiDocument(): JsonObject {
     },
     servers: [{ url: "http://127.0.0.1:8080", description: "The embedded server started by `npm start`" }],
     tags,
-    security: [{ ApiKeyAuth: [] }],
+    security: [{ ApiKeyAuth: [] }, { SessionCookie: [] }],
     paths,
     components: {
       schemas: schemas.components,
@@ -219,6 +219,13 @@ export function buildOpenApiDocument(): JsonObject {
           type: "http",
           scheme: "bearer",
           description: "An API key of the organisation: `Authorization: Bearer svc_…`",
+        },
+        SessionCookie: {
+          type: "apiKey",
+          in: "cookie",
+          name: "svc_session",
+          description:
+            "The web application's session (`__Host-svc_session` behind HTTPS); writes also need the `X-CSRF-Token` header and a same-site `Origin`",
         },
         OperatorToken: {
           type: "http",
