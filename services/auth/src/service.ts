@@ -12,6 +12,7 @@ import { serveMembers } from "./handlers/members";
 import { serveOAuth } from "./handlers/oauth";
 import { serveOrganizations } from "./handlers/organizations";
 import { serveProjects } from "./handlers/projects";
+import { deleteExpiredSignInCodes } from "./repositories/browser-sessions";
 
 export interface AuthDeps {
   bus: Bus;
@@ -53,12 +54,16 @@ const PRUNE_EVERY_MS = 60 * 60 * 1000;
 
 /**
  * Idempotency records past their retention are deleted now and every hour after. They must not stay
- * longer: a createApiKey record holds the token it answered with (docs/decisions/0002).
+ * longer: a createApiKey record holds the token it answered with (docs/decisions/0002). Expired
+ * sign-in codes go too. Browser sessions stay: they say which key each session's changes came from.
  */
 function keepPruningIdempotencyRecords({ db, logger, clock = systemClock }: AuthDeps): NodeJS.Timeout {
   const prune = () => {
     pruneIdempotencyRecords(db, clock()).catch((error: unknown) =>
       logger.warn({ err: error }, "could not prune idempotency records; retrying within the hour"),
+    );
+    deleteExpiredSignInCodes(db, clock()).catch((error: unknown) =>
+      logger.warn({ err: error }, "could not delete expired sign-in codes; retrying within the hour"),
     );
   };
   prune();

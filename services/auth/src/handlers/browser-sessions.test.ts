@@ -10,6 +10,7 @@ import { availableBackends } from "@svc/testing";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { defaultSessionLifetimes } from "../domain/sessions";
 import { hashToken } from "../domain/tokens";
+import { deleteExpiredSignInCodes } from "../repositories/browser-sessions";
 import {
   type AuthHarness,
   anonymousContext,
@@ -221,6 +222,26 @@ describe.each(availableBackends())("browser sessions (%s)", (backendName) => {
 
     expect(await failureOf(openSession({ signInCode: code }))).toEqual(codeRefused);
     expect(await failureOf(issueCode(admin.key.token))).toEqual(invalidKey);
+  });
+
+  it("deletes sign-in codes once they have expired, and only those", async () => {
+    const { ownerKey } = await makeOrganization(auth.bus);
+    const old = await issueCode(ownerKey.token);
+    const start = now;
+    now = new Date(start.getTime() + lifetimes.signInCodeMs / 2);
+    const fresh = await issueCode(ownerKey.token);
+    now = start;
+    const exists = async (code: string) =>
+      (await auth.db
+        .selectFrom("sign_in_codes")
+        .select("code_hash")
+        .where("code_hash", "=", hashToken(code))
+        .executeTakeFirst()) !== undefined;
+
+    await deleteExpiredSignInCodes(auth.db, new Date(Date.parse(old.expiresAt) + 1));
+
+    expect(await exists(old.code)).toBe(false);
+    expect(await exists(fresh.code)).toBe(true);
   });
 
   it("defaults to sessions that idle out after 8 hours and end after 7 days", () => {

@@ -139,3 +139,9 @@ export async function updateSignInCodeUsed(
     .executeTakeFirst();
   return row?.apiKeyId;
 }
+
+/** Sign-in codes are single-use and short-lived: once expired they are of no use to anyone. */
+export async function deleteExpiredSignInCodes(db: Kysely<Database>, now: Date): Promise<number> {
+  const result = await db.deleteFrom("sign_in_codes").where("expires_at", "<", now).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
