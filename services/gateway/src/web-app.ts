@@ -89,6 +89,6 @@ export function registerWebApp(app: FastifyInstance, root: string): WebApp {
 
 function notBuiltPage(): Buffer {
   return Buffer.from(
-    "<!doctype html><meta charset=utf-8><title>svc</title><p>The web application has not been built: run <code>npm run build</code>, then reload. The API is at <a href=/v1/openapi.json>/v1</a>.</p>\n",
+    "<!doctype html><html lang=en><meta charset=utf-8><title>svc</title><p>The web application has not been built: run <code>npm run build</code>, then reload. The API is at <a href=/v1/openapi.json>/v1</a>.</p>\n",
   );
 }

@@ -1,0 +1,136 @@
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import { expect } from "vitest";
+import { interrupt, kill, scratchDir, spawnEmbedded, type Watched, waitRunning } from "../embedded";
+import { freePort, root } from "../platform";
+
+/**
+ * Debian's Chromium, driven headless by playwright-core: no browser is downloaded. Without it the
+ * browser suites are skipped loudly, unless SVC_REQUIRE_INFRA=1 (CI) makes that a failure.
+ */
+export const CHROMIUM = process.env.SVC_CHROMIUM ?? "/usr/bin/chromium";
+
+export function chromiumAvailable(): boolean {
+  if (existsSync(CHROMIUM)) return true;
+  if (process.env.SVC_REQUIRE_INFRA === "1") {
+    throw new Error(`SVC_REQUIRE_INFRA=1 but ${CHROMIUM} is missing: apt-get install chromium`);
+  }
+  console.warn(`\n*** SKIPPING browser tests: ${CHROMIUM} is missing (apt-get install chromium) ***\n`);
+  return false;
+}
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--no-first-run",
+      "--disable-sync",
+    ],
+  });
+}
+
+/** Where each test leaves a screenshot of its final state (not committed). */
+export const SCREENSHOTS = join(root, "e2e", "test-output", "web");
+
+export async function screenshot(page: Page, name: string): Promise<string> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  const file = join(SCREENSHOTS, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: false });
+  return file;
+}
+
+/** The embedded platform as a person starts it, with an owner key the test knows. */
+export interface EmbeddedPlatform {
+  baseUrl: string;
+  ownerKey: string;
+  proc: Watched;
+  stop(): Promise<void>;
+}
+
+export async function startEmbedded(env: Record<string, string> = {}): Promise<EmbeddedPlatform> {
+  const dir = scratchDir("web");
+  const ownerKey = `svc_${randomBytes(24).toString("base64url")}`;
+  const proc = spawnEmbedded({
+    SVC_DATA_DIR: join(dir, "data"),
+    PORT: String(await freePort()),
+    SVC_BOOTSTRAP_KEY: ownerKey,
+    ...env,
+  });
+  const baseUrl = await waitRunning(proc).catch(async (error: unknown) => {
+    await kill(proc);
+    throw error;
+  });
+  return {
+    baseUrl,
+    ownerKey,
+    proc,
+    stop: async () => {
+      if (proc.child.exitCode === null) await interrupt(proc);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * A page that records what a person would not see but must not happen: Content-Security-Policy
+ * violations, uncaught errors, and failed requests to anywhere but the platform itself.
+ */
+export interface WatchedPage {
+  page: Page;
+  problems: string[];
+}
+
+export async function openPage(context: BrowserContext, baseUrl: string): Promise<WatchedPage> {
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on("console", (message) => {
+    const text = message.text();
+    if (/Content Security Policy|Refused to/i.test(text)) problems.push(`CSP: ${text}`);
+  });
+  page.on("pageerror", (error) => problems.push(`uncaught: ${error.message}`));
+  page.on("request", (request) => {
+    const url = request.url();
+    if (!url.startsWith(baseUrl) && !url.startsWith("data:")) problems.push(`request elsewhere: ${url}`);
+  });
+  return { page, problems };
+}
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[] }[];
+}
+
+/** axe-core over the page as it is now: no serious or critical violation. */
+export async function expectAccessible(page: Page, label: string): Promise<void> {
+  // Evaluated through the DevTools protocol, which the page's CSP does not govern.
+  await page.evaluate(axeSource);
+  const violations = await page.evaluate(async () => {
+    const axe = (globalThis as unknown as { axe: { run(): Promise<{ violations: AxeViolation[] }> } }).axe;
+    const result = await axe.run();
+    return result.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      nodes: v.nodes.map((n) => ({ target: n.target })),
+    }));
+  });
+  const serious = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+  expect(
+    serious.map(
+      (v) => `${v.impact} ${v.id}: ${v.help} at ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`,
+    ),
+    `accessibility of ${label}`,
+  ).toEqual([]);
+}
