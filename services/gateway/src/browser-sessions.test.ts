@@ -85,6 +85,26 @@ describe("signing in", () => {
     });
   });
 
+  it("refuses a sign-in posted from another site (login CSRF), but not one without an Origin", async () => {
+    const p = await start();
+    const key = p.key();
+    const forged = await p.gateway.app.inject({
+      method: "POST",
+      url: "/v1/sessions",
+      headers: { origin: "https://evil.example" },
+      payload: { apiKey: key },
+    });
+    expect(forged.statusCode).toBe(403);
+    expect(forged.headers["set-cookie"]).toBeUndefined();
+    expect(forged.json()).toMatchObject({
+      code: "forbidden",
+      error:
+        "This request came from https://evil.example, not from http://localhost; a session works only from its own site",
+    });
+    await signIn(p, key, { origin: ORIGIN });
+    await signIn(p, key);
+  });
+
   it("answers the session again on reload, and 401 without a cookie", async () => {
     const p = await start();
     const { cookie, body } = await signIn(p, p.key("admin"));

@@ -80,17 +80,7 @@ function sessionCookie(publicUrl: string, value: string, maxAgeSeconds: number):
  */
 export function assertSameSiteWrite(request: FastifyRequest, sessionToken: string, publicUrl: string): void {
   if (request.method === "GET" || request.method === "HEAD") return;
-  const origin = request.headers.origin;
-  const expected = new URL(publicUrl).origin;
-  if (origin !== expected) {
-    throw new DomainError(
-      "forbidden",
-      origin === undefined
-        ? `A write made with a session cookie needs the browser's Origin header (${expected}); programs should send an API key instead`
-        : `This write came from ${origin}, not from ${expected}; a session works only from its own site`,
-      { reason: "origin" },
-    );
-  }
+  assertOwnOrigin(request, publicUrl, { required: true });
   const given = request.headers[CSRF_HEADER];
   const expectedToken = Buffer.from(csrfTokenOf(sessionToken));
   const givenToken = Buffer.from(typeof given === "string" ? given : "");
@@ -103,11 +93,34 @@ export function assertSameSiteWrite(request: FastifyRequest, sessionToken: strin
   }
 }
 
+/** The browser's `Origin` must be this site's; `required` when the request rides on the cookie. */
+function assertOwnOrigin(
+  request: FastifyRequest,
+  publicUrl: string,
+  { required }: { required: boolean },
+): void {
+  const origin = request.headers.origin;
+  if (origin === undefined && !required) return;
+  const expected = new URL(publicUrl).origin;
+  if (origin !== expected) {
+    throw new DomainError(
+      "forbidden",
+      origin === undefined
+        ? `A write made with a session cookie needs the browser's Origin header (${expected}); programs should send an API key instead`
+        : `This request came from ${origin}, not from ${expected}; a session works only from its own site`,
+      { reason: "origin" },
+    );
+  }
+}
+
 /** `POST /v1/sessions` signs in, `GET /v1/session` says who is signed in, `DELETE /v1/session` signs out. */
 export function registerBrowserSessions(app: FastifyInstance, deps: BrowserSessionDeps): void {
   app.post("/v1/sessions", async (request, reply) => {
     const decision = await deps.rateLimiter.checkClientIp(deps.clientAddress(request));
     if (!decision.allowed) throw rateLimitedError(decision);
+    const publicUrl = deps.publicUrl(request);
+    // Login CSRF: another site must not sign the person's browser in as someone else.
+    assertOwnOrigin(request, publicUrl, { required: false });
     const input = createSessionInputSchema.safeParse(request.body ?? {});
     if (!input.success) {
       throw new DomainError(
@@ -126,7 +139,6 @@ export function registerBrowserSessions(app: FastifyInstance, deps: BrowserSessi
     );
     const credential = await deps.credentials.verify(created.token, request.id);
     const session = await describe(deps, request, created.token, credential);
-    const publicUrl = deps.publicUrl(request);
     setSessionCookie(reply, publicUrl, created.token, created.expiresAt);
     reply.header("cache-control", "no-store");
     return reply.status(201).send(session);
