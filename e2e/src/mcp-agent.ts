@@ -148,10 +148,25 @@ export interface ConnectedAgent {
 
 const AGENT_INFO = { name: "e2e-agent", version: "1.0.0" };
 
+/**
+ * The parts of an MCP SDK an agent uses: the newest by default; the e2e suite pins older releases
+ * too, since agents in the field upgrade late.
+ */
+export interface McpSdk {
+  Client: typeof Client;
+  StreamableHTTPClientTransport: typeof StreamableHTTPClientTransport;
+  UnauthorizedError: typeof UnauthorizedError;
+}
+const newestSdk: McpSdk = { Client, StreamableHTTPClientTransport, UnauthorizedError };
+
 /** An MCP client on `mcpUrl` whose tokens come from `provider`: it refreshes them on its own. */
-export async function mcpClient(mcpUrl: URL, provider: TestOAuthProvider): Promise<Client> {
-  const client = new Client(AGENT_INFO);
-  await client.connect(new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider }));
+export async function mcpClient(
+  mcpUrl: URL,
+  provider: TestOAuthProvider,
+  sdk: McpSdk = newestSdk,
+): Promise<Client> {
+  const client = new sdk.Client(AGENT_INFO);
+  await client.connect(new sdk.StreamableHTTPClientTransport(mcpUrl, { authProvider: provider }));
   return client;
 }
 
@@ -162,14 +177,15 @@ export async function mcpClient(mcpUrl: URL, provider: TestOAuthProvider): Promi
 export async function connectAgent(
   mcpUrl: URL,
   answer: { apiKey: string; role: string },
+  sdk: McpSdk = newestSdk,
 ): Promise<ConnectedAgent> {
   const provider = new TestOAuthProvider();
-  const first = new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider });
-  const refused = await new Client(AGENT_INFO).connect(first).then(
+  const first = new sdk.StreamableHTTPClientTransport(mcpUrl, { authProvider: provider });
+  const refused = await new sdk.Client(AGENT_INFO).connect(first).then(
     () => undefined,
     (error: unknown) => error,
   );
-  if (!(refused instanceof UnauthorizedError)) {
+  if (!(refused instanceof sdk.UnauthorizedError)) {
     throw new Error(`expected the first contact to need authorization, got ${String(refused)}`);
   }
   const authorizationUrl = provider.authorizationUrl;
@@ -179,5 +195,5 @@ export async function connectAgent(
   if (!code) throw new Error(`no code in the consent's answer: ${consent.status} ${consent.location}`);
   await first.finishAuth(code);
   const authorizedAt = Date.now();
-  return { client: await mcpClient(mcpUrl, provider), provider, consent, authorizedAt };
+  return { client: await mcpClient(mcpUrl, provider, sdk), provider, consent, authorizedAt };
 }

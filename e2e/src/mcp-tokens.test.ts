@@ -60,7 +60,13 @@ describe.runIf(realInfra())("MCP tokens end to end, with gateways that cache ver
       expect(Date.now() - agent.authorizedAt).toBeLessThan(CACHE_MS);
       expect(expired.status).toBe(401);
       expect(expired.headers.get("www-authenticate")).toContain('error="invalid_token"');
-      expect((await httpClient(platform.baseUrl, first.access_token).get("/v1/account")).status).toBe(401);
+      const rest = await httpClient(platform.baseUrl, first.access_token).get("/v1/account");
+      expect(rest.status).toBe(401);
+      // Said of the token the client sent, not of an API key it never had.
+      expect(rest.body).toMatchObject({
+        error:
+          "The access token is not valid; it may have expired or been revoked. Refresh it, or authorize again",
+      });
 
       // The official client meets the 401, refreshes on its own and retries the call.
       const result = (await agent.client.callTool({ name: "listProjects", arguments: {} })) as CallToolResult;

@@ -96,7 +96,7 @@ describe.each(targets())("MCP agent connection (%s)", (_name, start) => {
     });
     expect(bare.status).toBe(401);
     expect(bare.headers.get("www-authenticate")).toBe(
-      `Bearer resource_metadata="${base}/.well-known/oauth-protected-resource"`,
+      `Bearer resource_metadata="${base}/.well-known/oauth-protected-resource/v1/mcp"`,
     );
     expect(await bare.json()).toMatchObject({ code: "unauthenticated" });
 
@@ -126,7 +126,7 @@ describe.each(targets())("MCP agent connection (%s)", (_name, start) => {
       expect(agent.provider.client?.client_id).toMatch(/^svc_client_/);
       const url = agent.provider.authorizationUrl;
       expect(url?.searchParams.get("code_challenge_method")).toBe("S256");
-      expect(url?.searchParams.get("resource")).toBe(base);
+      expect(url?.searchParams.get("resource")).toBe(`${base}/v1/mcp`);
       // The consent form posts to an absolute address, so that it works behind a path prefix too.
       if (!url) throw new Error("no authorization URL");
       const page = await fetch(url);
@@ -503,7 +503,7 @@ describe.each(targets())("MCP agent connection (%s)", (_name, start) => {
       });
       expect(response.status).toBe(401);
       expect(response.headers.get("www-authenticate")).toContain(
-        `resource_metadata="${base}/.well-known/oauth-protected-resource"`,
+        `resource_metadata="${base}/.well-known/oauth-protected-resource/v1/mcp"`,
       );
     });
 

@@ -110,13 +110,16 @@ describe("401 challenges on /v1 routes", () => {
     expect(response.json()).toMatchObject({ code: "unauthenticated" });
   });
 
-  it("sends the same challenge as /v1/mcp", async () => {
+  it("sends the challenge /v1/mcp sends, naming the whole API's metadata where /v1/mcp names its own", async () => {
     const { gateway } = await start();
     for (const headers of [{}, { authorization: "Bearer svc_unknown" }]) {
       const rest = await gateway.app.inject({ method: "GET", url: "/v1/account", headers });
       const mcp = await gateway.app.inject({ method: "POST", url: "/v1/mcp", headers, payload: {} });
       expect(mcp.statusCode).toBe(401);
-      expect(rest.headers["www-authenticate"]).toBe(mcp.headers["www-authenticate"]);
+      expect(mcp.headers["www-authenticate"]).toContain(`resource_metadata="${METADATA}/v1/mcp"`);
+      expect(rest.headers["www-authenticate"]).toBe(
+        String(mcp.headers["www-authenticate"]).replace(`${METADATA}/v1/mcp`, METADATA),
+      );
     }
   });
 

@@ -40,6 +40,25 @@ export function pkceMatches(verifier: string, challenge: string): boolean {
   return computed.length === expected.length && timingSafeEqual(computed, expected);
 }
 
+/**
+ * The protected resource a client named, as this server names it: compared after RFC 3986 §6.2.2-6.2.3
+ * normalisation (scheme and host case, default port, an empty path being "/"), so that
+ * `http://host:8080/` names the same resource as `http://host:8080` (RFC 8707 §2 asks for the
+ * absolute URI; clients differ on the slash). Undefined when it names none of `resources`.
+ */
+export function matchResource(requested: string, resources: readonly string[]): string | undefined {
+  const normal = normalUri(requested);
+  return normal === undefined ? undefined : resources.find((resource) => normalUri(resource) === normal);
+}
+
+function normalUri(uri: string): string | undefined {
+  if (!URL.canParse(uri)) return undefined;
+  const url = new URL(uri);
+  // A resource indicator must not have a fragment (RFC 8707 §2); a query is kept as it is.
+  if (url.hash !== "") return undefined;
+  return url.href;
+}
+
 export const addMs = (date: Date, ms: number): Date => new Date(date.getTime() + ms);
 
 /** What gateways hear when a grant ends: the actor of every request made with its tokens. */

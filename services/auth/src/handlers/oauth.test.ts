@@ -26,6 +26,13 @@ const oauthFailure = (oauthError: string, message: string | RegExp, redirect = f
   details: { oauthError, redirect },
 });
 
+const invalidToken = {
+  status: 401,
+  code: "unauthenticated",
+  message:
+    "The access token is not valid; it may have expired or been revoked. Refresh it, or authorize again",
+};
+
 const invalidKey = {
   status: 401,
   code: "unauthenticated",
@@ -187,6 +194,28 @@ describe.each(availableBackends())("OAuth for MCP agents (%s)", (backendName) =>
       });
     });
 
+    it("takes the resource in any form RFC 3986 calls equal, and names it as this server does", async () => {
+      for (const [sent, named] of [
+        [`${BASE}/`, BASE],
+        ["HTTPS://SVC.example.com:443", BASE],
+        [`${BASE}/v1/mcp`, `${BASE}/v1/mcp`],
+        ["https://svc.EXAMPLE.com:443/v1/mcp", `${BASE}/v1/mcp`],
+      ]) {
+        expect(await check({ resource: sent }), sent).toMatchObject({ resource: named });
+      }
+      for (const sent of [
+        `${BASE}/v1/mcp/`,
+        `${BASE}/v1`,
+        `${BASE}/#top`,
+        "svc.example.com",
+        "http://svc.example.com",
+      ]) {
+        expect(await failureOf(check({ resource: sent })), sent).toEqual(
+          oauthFailure("invalid_target", /^resource must be one of/, true),
+        );
+      }
+    });
+
     it("never redirects for an unknown client or an unregistered redirect URI", async () => {
       expect(await failureOf(check({ client_id: "svc_client_nope" }))).toEqual(
         oauthFailure("invalid_request", /^Unknown client_id/),
@@ -312,6 +341,23 @@ describe.each(availableBackends())("OAuth for MCP agents (%s)", (backendName) =>
       });
     });
 
+    it("exchanges a code for the resource named with a trailing slash, as older MCP clients send it", async () => {
+      const flow = await authorize();
+      const tokens = await exchange({
+        client_id: flow.client.client_id,
+        code: flow.code,
+        redirect_uri: REDIRECT,
+        code_verifier: flow.verifier,
+        resource: "https://svc.example.com:443/v1/mcp",
+      });
+      expect(tokens).toMatchObject({ token_type: "Bearer" });
+      expect(
+        await failureOf(exchange({ client_id: flow.client.client_id, resource: `${BASE}/` })),
+      ).toMatchObject({
+        details: { oauthError: expect.not.stringMatching(/invalid_target/) },
+      });
+    });
+
     it("refuses a redirect URI or a client that differs from the authorization request", async () => {
       const flow = await authorize();
       const other = await register();
@@ -346,7 +392,7 @@ describe.each(availableBackends())("OAuth for MCP agents (%s)", (backendName) =>
       expect(await failureOf(exchange(fields))).toEqual(
         oauthFailure("invalid_grant", /^This authorization code was already used/),
       );
-      expect(await failureOf(verify(bus(), flow.tokens.access_token))).toEqual(invalidKey);
+      expect(await failureOf(verify(bus(), flow.tokens.access_token))).toEqual(invalidToken);
       expect(await failureOf(refresh(flow.client.client_id, flow.tokens.refresh_token))).toMatchObject({
         details: { oauthError: "invalid_grant" },
       });
@@ -371,7 +417,7 @@ describe.each(availableBackends())("OAuth for MCP agents (%s)", (backendName) =>
       advance(59 * 60_000);
       expect((await verify(bus(), live.tokens.access_token)).role).toBe("member");
       advance(60_001);
-      expect(await failureOf(verify(bus(), live.tokens.access_token))).toEqual(invalidKey);
+      expect(await failureOf(verify(bus(), live.tokens.access_token))).toEqual(invalidToken);
       // The refresh token outlives it and brings a fresh access token.
       const renewed = await refresh(live.client.client_id, live.tokens.refresh_token);
       expect((await verify(bus(), renewed.access_token)).role).toBe("member");
@@ -388,7 +434,7 @@ describe.each(availableBackends())("OAuth for MCP agents (%s)", (backendName) =>
       expect(await failureOf(refresh(flow.client.client_id, flow.tokens.refresh_token))).toEqual(
         oauthFailure("invalid_grant", /^This refresh token was already used or revoked/),
       );
-      expect(await failureOf(verify(bus(), rotated.access_token))).toEqual(invalidKey);
+      expect(await failureOf(verify(bus(), rotated.access_token))).toEqual(invalidToken);
       expect(await failureOf(refresh(flow.client.client_id, rotated.refresh_token))).toMatchObject({
         details: { oauthError: "invalid_grant" },
       });
@@ -430,7 +476,7 @@ describe.each(availableBackends())("OAuth for MCP agents (%s)", (backendName) =>
           client_id: flow.client.client_id,
         }),
       ).toBeNull();
-      expect(await failureOf(verify(bus(), flow.tokens.access_token))).toEqual(invalidKey);
+      expect(await failureOf(verify(bus(), flow.tokens.access_token))).toEqual(invalidToken);
       expect(await failureOf(refresh(flow.client.client_id, flow.tokens.refresh_token))).toMatchObject({
         details: { oauthError: "invalid_grant" },
       });
@@ -465,7 +511,7 @@ describe.each(availableBackends())("OAuth for MCP agents (%s)", (backendName) =>
       const other = await connected();
       const otherGrantId = (await verify(bus(), other.tokens.access_token)).actor.id;
       await callOperation(bus(), operations.deleteApiKey, owner, raw({ params: { id: admin.key.id } }));
-      expect(await failureOf(verify(bus(), tokens.access_token))).toEqual(invalidKey);
+      expect(await failureOf(verify(bus(), tokens.access_token))).toEqual(invalidToken);
       // Gateways cache tokens by grant: without an event per grant they would accept this one a while longer.
       await vi.waitFor(() =>
         expect(revoked).toEqual(
@@ -550,6 +596,6 @@ describe("OAuth lifetimes from the configuration", () => {
     now = new Date(now.getTime() + 1_999);
     expect((await verify(backend.bus, tokens.access_token)).role).toBe("member");
     now = new Date(now.getTime() + 1);
-    expect(await failureOf(verify(backend.bus, tokens.access_token))).toEqual(invalidKey);
+    expect(await failureOf(verify(backend.bus, tokens.access_token))).toEqual(invalidToken);
   });
 });

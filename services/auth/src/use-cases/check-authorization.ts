@@ -1,7 +1,7 @@
 import { type CheckAuthorizationInput, type CheckedAuthorization, oauthError } from "@svc/contracts";
 import type { Database } from "@svc/db";
 import type { Kysely } from "kysely";
-import { CODE_CHALLENGE } from "../domain/oauth";
+import { CODE_CHALLENGE, matchResource } from "../domain/oauth";
 import { findOptionalOAuthClient } from "../repositories/oauth-clients";
 
 /**
@@ -48,7 +48,8 @@ export async function checkAuthorization(
       redirect,
     );
   }
-  if (request.resource !== undefined && !resources.includes(request.resource)) {
+  const resource = request.resource === undefined ? undefined : matchResource(request.resource, resources);
+  if (request.resource !== undefined && resource === undefined) {
     throw oauthError("invalid_target", `resource must be one of ${resources.join(", ")}`, redirect);
   }
   return {
@@ -58,6 +59,6 @@ export async function checkAuthorization(
     codeChallenge: request.code_challenge,
     ...(request.state === undefined ? {} : { state: request.state }),
     ...(request.scope === undefined ? {} : { scope: request.scope }),
-    ...(request.resource === undefined ? {} : { resource: request.resource }),
+    ...(resource === undefined ? {} : { resource }),
   };
 }

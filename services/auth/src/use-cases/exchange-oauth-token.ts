@@ -1,7 +1,7 @@
 import { newId, oauthError, type TokenInput, type TokenRequest, type TokenResponse } from "@svc/contracts";
 import type { Database } from "@svc/db";
 import type { Kysely } from "kysely";
-import { type Clock, grantRevoked, type OAuthLifetimes, pkceMatches } from "../domain/oauth";
+import { type Clock, grantRevoked, matchResource, type OAuthLifetimes, pkceMatches } from "../domain/oauth";
 import { hashToken } from "../domain/tokens";
 import {
   findOptionalOAuthCodeForUpdate,
@@ -28,17 +28,20 @@ export interface TokenDeps {
 /** The token endpoint (RFC 6749 §4.1.3 and §6): an authorization code or a refresh token for new tokens. */
 export async function exchangeOAuthToken(
   deps: TokenDeps,
-  { request, resources }: TokenInput,
+  { request: sent, resources }: TokenInput,
 ): Promise<TokenResponse> {
-  if (!request.client_id) throw oauthError("invalid_request", "client_id is required");
-  if (request.resource !== undefined && !resources.includes(request.resource)) {
+  if (!sent.client_id) throw oauthError("invalid_request", "client_id is required");
+  const resource = sent.resource === undefined ? undefined : matchResource(sent.resource, resources);
+  if (sent.resource !== undefined && resource === undefined) {
     throw oauthError("invalid_target", `resource must be one of ${resources.join(", ")}`);
   }
+  // From here on the resource is this server's name for it, whatever form the client sent.
+  const request: TokenRequest = { ...sent, ...(resource === undefined ? {} : { resource }) };
   switch (request.grant_type) {
     case "authorization_code":
-      return exchangeAuthorizationCode(deps, request, request.client_id);
+      return exchangeAuthorizationCode(deps, request, sent.client_id);
     case "refresh_token":
-      return refreshOAuthToken(deps, request, request.client_id);
+      return refreshOAuthToken(deps, request, sent.client_id);
     case undefined:
       throw oauthError("invalid_request", "grant_type is required");
     default:

@@ -55,7 +55,7 @@ export async function verifyCredential(deps: VerifyDeps, token: string): Promise
     }
   }
   const key = await findOptionalActiveApiKeyByHash(deps.db, hashToken(token));
-  if (!key) throw invalidCredential();
+  if (!key) throw token.startsWith(ACCESS_TOKEN_PREFIX) ? invalidAccessToken() : invalidCredential();
   if (isStale(key.lastUsedAt)) recordUse(deps, key.id);
   return { organizationId: key.organizationId, role: key.role, actor: { kind: "apiKey", id: key.id } };
 }
@@ -82,6 +82,12 @@ async function verifySession(deps: VerifyDeps, token: string): Promise<VerifiedC
     expiresAt: session.expiresAt.toISOString(),
   };
 }
+
+const invalidAccessToken = (): DomainError =>
+  new DomainError(
+    "unauthenticated",
+    "The access token is not valid; it may have expired or been revoked. Refresh it, or authorize again",
+  );
 
 const sessionEnded = (): DomainError =>
   new DomainError(

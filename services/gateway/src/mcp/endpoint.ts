@@ -129,7 +129,7 @@ async function authenticate(
     return { organizationId, role, actor, requestId: request.id };
   } catch (error) {
     if (!(error instanceof DomainError) || error.code !== "unauthenticated") throw error;
-    reply.header("www-authenticate", bearerChallenge(request, deps.publicUrl(request)));
+    reply.header("www-authenticate", bearerChallenge(request, deps.publicUrl(request), MCP_PATH));
     const message = presented
       ? "The access token is not valid; it may have expired or been revoked. Refresh it, or authorize again"
       : "Missing access token: connect with OAuth (see the resource metadata in WWW-Authenticate)";

@@ -75,7 +75,7 @@ describe("OAuth routes behind a proxy", () => {
     });
     expect(challenge.statusCode).toBe(401);
     expect(challenge.headers["www-authenticate"]).toContain(
-      'resource_metadata="https://svc.example.com/.well-known/oauth-protected-resource"',
+      'resource_metadata="https://svc.example.com/.well-known/oauth-protected-resource/v1/mcp"',
     );
   });
 
