@@ -42,8 +42,16 @@ export interface EditLoadOptions {
  * Workers that each edit their own rows in a loop, recording every answer, until stopped. Every
  * request is bounded by `requestTimeoutMs`: one that outlives it is recorded as hung, never awaited.
  */
+/** When one request was sent and answered, and how. */
+export interface Answer {
+  startedAt: number;
+  answeredAt: number;
+  status: number;
+}
+
 export class EditLoad {
   readonly acknowledged: AcknowledgedEdit[] = [];
+  readonly answers: Answer[] = [];
   readonly failed: FailedEdit[] = [];
   readonly statuses = new Map<number, number>();
   maxLatencyMs = 0;
@@ -76,7 +84,9 @@ export class EditLoad {
       const started = Date.now();
       const idempotencyKey = this.options.idempotencyKeys ? `load-${value}-${randomUUID()}` : undefined;
       const status = await this.edit(target, value, idempotencyKey);
-      this.maxLatencyMs = Math.max(this.maxLatencyMs, Date.now() - started);
+      const answeredAt = Date.now();
+      this.answers.push({ startedAt: started, answeredAt, status: status.code });
+      this.maxLatencyMs = Math.max(this.maxLatencyMs, answeredAt - started);
       this.statuses.set(status.code, (this.statuses.get(status.code) ?? 0) + 1);
       if (status.result !== undefined) {
         this.acknowledged.push({ datasetId: target.datasetId, rowId: target.rowId, ...status.result, value });

@@ -12,7 +12,12 @@ const config = loadConfig();
 const logger = createLogger({ service: "gateway", level: config.LOG_LEVEL });
 const bus = await connectBus(config, "gateway", logger);
 // Every replica draws on the same buckets, kept beside the subjects of the same installation.
-const rateLimitStore = new KvBucketStore(bus.connection, `${config.SVC_BUS_PREFIX ?? "svc"}_rate_limits`);
+const rateLimitStore = new KvBucketStore(
+  bus.connection,
+  `${config.SVC_BUS_PREFIX ?? "svc"}_rate_limits`,
+  Date.now,
+  () => bus.isConnected(),
+);
 const gateway = buildGateway({ bus, logger, options: config, rateLimitStore });
 // A burst of new connections waits in the kernel, not refused for want of room in the accept queue.
 await gateway.app.listen({ port: config.PORT, host: config.HOST, backlog: 4096 });

@@ -117,6 +117,8 @@ export class KvBucketStore implements BucketStore {
     private readonly nc: NatsConnection,
     private readonly bucket: string,
     private readonly now: () => number = Date.now,
+    /** False while the connection is down: a lease would be buffered until its timeout, so fail at once. */
+    private readonly connected: () => boolean = () => !nc.isClosed(),
   ) {}
 
   async take(key: string, limit: BucketLimit): Promise<TakeResult> {
@@ -129,6 +131,8 @@ export class KvBucketStore implements BucketStore {
       }
       const now = this.now();
       if (now < lease.deniedUntil) return { allowed: false, retryAfterMs: lease.deniedUntil - now };
+      // A lease in flight when the connection dropped waits out its timeout; this request need not.
+      if (!this.connected()) throw new Error("the rate-limit store is unreachable: the bus is reconnecting");
       lease.waiting++;
       try {
         await (lease.pending ?? this.renew(key, lease, limit));
@@ -184,6 +188,7 @@ export class KvBucketStore implements BucketStore {
   private async lease(key: string, lease: Lease, limit: BucketLimit): Promise<void> {
     const cap = Math.max(1, Math.min(LEASE_CAP, Math.floor(limit.burst / 20)));
     const want = Math.min(cap, Math.max(lease.size, lease.waiting));
+    if (!this.connected()) throw new Error("the rate-limit store is unreachable: the bus is reconnecting");
     let kv: KV;
     try {
       kv = await this.open();

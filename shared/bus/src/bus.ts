@@ -59,6 +59,18 @@ export const unavailable = (subject: string): BusReply => ({
   },
 });
 
+/**
+ * The connection to the bus dropped with the request on its way: whether a service got it is unknown,
+ * so the client retries (with its Idempotency-Key, a write applies once).
+ */
+export const connectionLost = (subject: string): BusReply => ({
+  ok: false,
+  error: {
+    code: "service_unavailable",
+    message: `The connection to the ${serviceOf(subject)} service was lost; retry in a moment (with the same Idempotency-Key, a change applies once)`,
+  },
+});
+
 export const timedOut = (subject: string, timeoutMs: number): BusReply => ({
   ok: false,
   error: {

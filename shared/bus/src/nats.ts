@@ -14,6 +14,7 @@ import {
   type Bus,
   type BusReply,
   type BusRequest,
+  connectionLost,
   DEFAULT_TIMEOUT_MS,
   type EventHandler,
   type Handler,
@@ -48,6 +49,8 @@ const decoder = new TextDecoder();
 export class NatsBus implements Bus {
   private readonly subscriptions = new Set<NatsSubscription>();
   private readonly inFlight = new Set<Promise<void>>();
+  /** Requests sent and not yet answered, answered at once if the connection drops (see `watchStatus`). */
+  private readonly awaiting = new Set<() => void>();
   private readonly telemetry = new BusTelemetry("nats");
 
   private constructor(
@@ -93,19 +96,30 @@ export class NatsBus implements Bus {
     // The server counts the trace-context headers too.
     const limit = this.maxPayload - HEADERS_ALLOWANCE;
     if (payload.length > limit) return requestTooLarge(payload.length, limit);
-    try {
-      const reply = await this.nc.request(this.subjectOf(subject), payload, {
-        timeout: timeoutMs,
-        headers,
-      });
-      return JSON.parse(decoder.decode(reply.data)) as BusReply;
-    } catch (error) {
-      if (error instanceof NatsError && error.code === ErrorCode.Timeout) return timedOut(subject, timeoutMs);
-      if (!(error instanceof NatsError && error.code === ErrorCode.NoResponders)) {
-        this.options.logger.warn({ err: error, subject }, "bus request failed");
-      }
-      return unavailable(subject);
+    // While reconnecting, nats.js would buffer the request and let it wait out its timeout.
+    if (!this.connected) return connectionLost(subject);
+    return new Promise<BusReply>((resolve) => {
+      const lost = () => resolve(connectionLost(subject));
+      this.awaiting.add(lost);
+      this.nc.request(this.subjectOf(subject), payload, { timeout: timeoutMs, headers }).then(
+        (reply) => {
+          this.awaiting.delete(lost);
+          resolve(JSON.parse(decoder.decode(reply.data)) as BusReply);
+        },
+        (error: unknown) => {
+          this.awaiting.delete(lost);
+          resolve(this.failureOf(error, subject, timeoutMs));
+        },
+      );
+    });
+  }
+
+  private failureOf(error: unknown, subject: string, timeoutMs: number): BusReply {
+    if (error instanceof NatsError && error.code === ErrorCode.Timeout) return timedOut(subject, timeoutMs);
+    if (!(error instanceof NatsError && error.code === ErrorCode.NoResponders)) {
+      this.options.logger.warn({ err: error, subject }, "bus request failed");
     }
+    return unavailable(subject);
   }
 
   serve(subject: string, handler: Handler): Subscription {
@@ -208,6 +222,9 @@ export class NatsBus implements Bus {
     for await (const status of this.nc.status()) {
       if (status.type === "disconnect") {
         this.connected = false;
+        // Their replies, if any come, would come over the connection that just dropped.
+        for (const lost of this.awaiting) lost();
+        this.awaiting.clear();
         this.options.logger.warn("bus disconnected; reconnecting");
       } else if (status.type === "reconnect") {
         this.connected = true;
