@@ -86,12 +86,12 @@ describe.each(targets())("gateway over HTTP (%s)", (_name, start) => {
   describe("401 challenges", () => {
     const metadata = () => `${target.baseUrl}/.well-known/oauth-protected-resource`;
 
-    it("names the resource metadata on every 401 of the API, as /v1/mcp does", async () => {
+    it("names the resource metadata on every 401 of the API, as /v1/mcp names its own", async () => {
       const anonymous = await fetch(`${target.baseUrl}/v1/projects`);
       expect(anonymous.status).toBe(401);
       expect(anonymous.headers.get("www-authenticate")).toBe(`Bearer resource_metadata="${metadata()}"`);
       const mcp = await fetch(`${target.baseUrl}/v1/mcp`, { method: "POST" });
-      expect(mcp.headers.get("www-authenticate")).toBe(anonymous.headers.get("www-authenticate"));
+      expect(mcp.headers.get("www-authenticate")).toBe(`Bearer resource_metadata="${metadata()}/v1/mcp"`);
 
       await expectError(
         client(target.baseUrl, "svc_unknownkeyunknownkey").get("/v1/projects"),

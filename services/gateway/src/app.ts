@@ -7,7 +7,7 @@ import { bearerChallenge } from "./bearer-challenge";
 import { registerBrowserSessions } from "./browser-sessions";
 import { type GatewayOptions, rateLimitsOf } from "./config";
 import { CredentialCache } from "./credential-cache";
-import { invalidJsonBody, sendError, toDomainError } from "./errors";
+import { invalidJsonBody, invalidUtf8Body, sendError, toDomainError } from "./errors";
 import { shedLoadAbove } from "./load-shedding";
 import { registerMcp } from "./mcp/endpoint";
 import { registerOAuthRoutes } from "./oauth/routes";
@@ -16,6 +16,7 @@ import { acceptOtlpExporters } from "./otlp";
 import { publicUrlOf } from "./public-url";
 import { type BucketStore, MemoryBucketStore, RateLimiter } from "./rate-limit";
 import { registerOperations } from "./routes";
+import { decodeUtf8 } from "./utf8";
 import { defaultWebRoot, registerWebApp } from "./web-app";
 
 export interface GatewayDeps {
@@ -62,8 +63,10 @@ export function buildGateway({ bus, logger, options, rateLimitStore, webRoot }: 
   // JSON only. An empty body is no body, so that bodiless POST and DELETE work with any client.
   app.removeContentTypeParser(["application/json", "text/plain"]);
   // Fastify tests a pattern against the whole header, parameters included.
-  app.addContentTypeParser(JSON_MEDIA_TYPE, { parseAs: "string" }, (_request, body, done) => {
-    const text = typeof body === "string" ? body : body.toString("utf8");
+  app.addContentTypeParser(JSON_MEDIA_TYPE, { parseAs: "buffer" }, (_request, body, done) => {
+    const decoded = decodeUtf8(typeof body === "string" ? Buffer.from(body) : body);
+    if ("invalidAt" in decoded) return done(invalidUtf8Body(decoded.invalidAt));
+    const text = decoded.text;
     if (text.trim() === "") return done(null, undefined);
     try {
       done(null, JSON.parse(text));
