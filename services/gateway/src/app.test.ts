@@ -206,3 +206,24 @@ describe("GET /v1/openapi.json", () => {
     expect(response.json()).toEqual(JSON.parse(committed));
   });
 });
+
+describe("paths the router cannot take apart", () => {
+  it.each([
+    [`/v1/projects/${"a".repeat(1_200)}/datasets`, "a path segment is longer than 1000 characters"],
+    ["/v1/projects/%zz/datasets", "a path segment is not a valid URL component (a stray % escape)"],
+  ])("answers %# in the API's error shape, with a request id", async (url, message) => {
+    const { gateway, key } = await start();
+    const response = await gateway.app.inject({
+      method: "GET",
+      url,
+      headers: { authorization: `Bearer ${key()}` },
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({
+      error: `The URL's path is not valid: ${message}`,
+      code: "validation_failed",
+      requestId: response.headers["x-request-id"],
+      details: { issues: [{ path: "path", message, code: "invalid_path" }] },
+    });
+  });
+});

@@ -39,6 +39,17 @@ export interface Gateway {
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+const MAX_PARAM_LENGTH = 1_000;
+
+function badPath(code: string): DomainError {
+  const message =
+    code === "FST_ERR_MAX_PARAM_LENGTH"
+      ? `a path segment is longer than ${MAX_PARAM_LENGTH} characters`
+      : "a path segment is not a valid URL component (a stray % escape)";
+  return new DomainError("validation_failed", `The URL's path is not valid: ${message}`, {
+    issues: [{ path: "path", message, code: "invalid_path" }],
+  });
+}
 /** `application/json` and `application/<anything>+json`, with parameters (`; charset=utf-8`) or not. */
 const JSON_MEDIA_TYPE = /^application\/(?:[\w!#$&^.+-]+\+)?json(?:\s*;|$)/i;
 
@@ -56,7 +67,12 @@ export function buildGateway({ bus, logger, options, rateLimitStore, webRoot }: 
       return typeof given === "string" && REQUEST_ID.test(given) ? given : randomUUID();
     },
     // Long enough that an over-long id reaches validation and gets its 400 with a reason.
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1_000 },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
+    // A path the router cannot take apart gets the API's error shape, like every other mistake.
+    frameworkErrors: (error, request, reply) => {
+      reply.header("x-request-id", request.id);
+      return sendError(request, reply, badPath(error.code));
+    },
   });
   let draining = false;
 
