@@ -52,6 +52,10 @@ const results = await Promise.all(
     }),
   ),
 );
+// The web application, which the gateway serves: built by Vite, after the processes (in parallel it
+// would only share the two cores), unless another package alone was asked for.
+if (only.length === 0 || only.includes("@svc/web") || only.includes("web")) await buildWeb();
+
 pruneChunks(
   selected.map(([dir, , out]) => join(root, dir, dirname(out), "chunks")),
   new Set(results.flatMap((result) => Object.keys(result.metafile.outputs).map((file) => resolve(file)))),
@@ -77,6 +81,11 @@ function pruneChunks(dirs, fresh) {
 
 function readPackage(dir) {
   return JSON.parse(readFileSync(join(root, dir, "package.json"), "utf8"));
+}
+
+async function buildWeb() {
+  const { build } = await import("vite");
+  await build({ root: join(root, "web"), logLevel: quiet ? "warn" : "info" });
 }
 
 /** Registry dependencies of a package and of the workspace packages it pulls in. */

@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { createLogger, onShutdown, startTelemetry } from "@svc/telemetry";
 
 // First, so that the SDK patches `http` and `pg` as they load: everything else is imported after it.
@@ -65,7 +66,9 @@ const bootstrap = await ensureBootstrap(database.db, {
 });
 process.stdout.write(`${ownerKeyNote()}\n`);
 
-const gateway = buildGateway({ bus, logger, options: config });
+// From this file, not from the gateway's module: bundling moves that into a chunk one folder down.
+const webRoot = fileURLToPath(new URL("../../../web/dist", import.meta.url));
+const gateway = buildGateway({ bus, logger, options: config, webRoot });
 
 async function stop(): Promise<void> {
   gateway.markDraining();

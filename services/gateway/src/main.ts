@@ -1,4 +1,5 @@
 import { setTimeout as delay } from "node:timers/promises";
+import { fileURLToPath } from "node:url";
 import { createLogger, onShutdown, startTelemetry } from "@svc/telemetry";
 
 // First, so that the SDK patches `http` and `pg` as they load: everything else is imported after it.
@@ -18,7 +19,9 @@ const rateLimitStore = new KvBucketStore(
   Date.now,
   () => bus.isConnected(),
 );
-const gateway = buildGateway({ bus, logger, options: config, rateLimitStore });
+// From this file, not from the module that serves it: bundling moves that into a chunk one folder down.
+const webRoot = fileURLToPath(new URL("../../../web/dist", import.meta.url));
+const gateway = buildGateway({ bus, logger, options: config, rateLimitStore, webRoot });
 // A burst of new connections waits in the kernel, not refused for want of room in the accept queue.
 await gateway.app.listen({ port: config.PORT, host: config.HOST, backlog: 4096 });
 

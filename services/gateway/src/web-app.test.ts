@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { type FakePlatform, fakePlatform } from "./testing/fake-platform";
-import { CONTENT_SECURITY_POLICY } from "./web-app";
+import { contentSecurityPolicy } from "./web-app";
 
 let platform: FakePlatform | undefined;
 afterEach(async () => {
@@ -11,7 +11,8 @@ afterEach(async () => {
   platform = undefined;
 });
 
-const PAGE = '<!doctype html><script type="module" src="/assets/index-abc123.js"></script>';
+const PAGE =
+  '<!doctype html><meta property="csp-nonce" nonce="__SVC_CSP_NONCE__"><script type="module" src="/assets/index-abc123.js"></script>';
 
 function builtApp(): string {
   const root = mkdtempSync(join(tmpdir(), "svc-web-"));
@@ -24,15 +25,21 @@ function builtApp(): string {
 
 describe("the web application", () => {
   it.each(["/", "/projects", "/projects/p/datasets/d?row=r1&version=12", "/settings/keys", "/sign-in"])(
-    "answers %s with the application's page, a strict CSP and no caching",
+    "answers %s with the application's page, a strict CSP with a nonce of its own, and no caching",
     async (url) => {
       platform = await fakePlatform({}, { webRoot: builtApp() });
       const response = await platform.gateway.app.inject({ method: "GET", url });
+      const again = await platform.gateway.app.inject({ method: "GET", url });
       expect(response.statusCode).toBe(200);
-      expect(response.body).toBe(PAGE);
+      const nonce = /nonce="([A-Za-z0-9+/=]{24})"/.exec(response.body)?.[1] ?? "";
+      expect(response.body).toBe(PAGE.replace("__SVC_CSP_NONCE__", nonce));
+      expect(again.body).not.toContain(nonce);
       expect(response.headers["content-type"]).toBe("text/html; charset=utf-8");
-      expect(response.headers["content-security-policy"]).toBe(CONTENT_SECURITY_POLICY);
-      expect(response.headers["cache-control"]).toBe("no-cache");
+      expect(response.headers["content-security-policy"]).toBe(contentSecurityPolicy(nonce));
+      expect(response.headers["content-security-policy"]).toBe(
+        `default-src 'self'; script-src 'self'; style-src 'self' 'nonce-${nonce}'; img-src 'self' data:; font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'`,
+      );
+      expect(response.headers["cache-control"]).toBe("no-store");
       expect(response.headers["x-content-type-options"]).toBe("nosniff");
       expect(response.headers["x-frame-options"]).toBe("DENY");
     },
@@ -44,7 +51,7 @@ describe("the web application", () => {
     expect(asset.statusCode).toBe(200);
     expect(asset.body).toBe("console.log(1)");
     expect(asset.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
-    expect(asset.headers["content-security-policy"]).toBe(CONTENT_SECURITY_POLICY);
+    expect(asset.headers["content-security-policy"]).toBe(contentSecurityPolicy());
 
     const icon = await platform.gateway.app.inject({ method: "GET", url: "/favicon.svg" });
     expect(icon.statusCode).toBe(200);

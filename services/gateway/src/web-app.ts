@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -5,8 +6,8 @@ import fastifyStatic from "@fastify/static";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 
 /**
- * The web application's built files (`web/dist`). The gateway's `dist/main.js` and `src/app.ts`, and
- * the embedded process's, sit at the same depth below the repository, so one relative path serves all.
+ * The web application's built files (`web/dist`), seen from this module's source. A process entry
+ * (`dist/main.js`) passes its own, as bundling moves this module into a chunk one folder deeper.
  */
 export const defaultWebRoot = (): string => fileURLToPath(new URL("../../../web/dist", import.meta.url));
 
@@ -14,25 +15,30 @@ export const defaultWebRoot = (): string => fileURLToPath(new URL("../../../web/
 const API_PREFIXES = ["/v1/", "/oauth/", "/.well-known/"];
 const API_PATHS = new Set(["/v1", "/oauth", "/healthz", "/readyz"]);
 
+/** What the build leaves where each page's nonce goes (web/vite.config.ts). */
+const NONCE_PLACEHOLDER = "__SVC_CSP_NONCE__";
+
 /**
  * Strict: the application loads nothing from elsewhere and runs no inline script, so an injected
- * `<script>` or a stray `style` attribute does nothing; no site may frame it (clickjacking).
+ * `<script>` or a stray `style` attribute does nothing; no site may frame it (clickjacking). A page
+ * may add stylesheets carrying its own nonce, fresh for every page served (the JSON editor's).
  */
-export const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "font-src 'self'",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join("; ");
+export const contentSecurityPolicy = (nonce?: string): string =>
+  [
+    "default-src 'self'",
+    "script-src 'self'",
+    nonce ? `style-src 'self' 'nonce-${nonce}'` : "style-src 'self'",
+    "img-src 'self' data:",
+    "font-src 'self'",
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join("; ");
 
 const SECURITY_HEADERS: Record<string, string> = {
-  "content-security-policy": CONTENT_SECURITY_POLICY,
+  "content-security-policy": contentSecurityPolicy(),
   "x-content-type-options": "nosniff",
   "x-frame-options": "DENY",
   "referrer-policy": "same-origin",
@@ -71,24 +77,24 @@ export function registerWebApp(app: FastifyInstance, root: string): WebApp {
     });
   }
   // Read once: the page is small, and the build that wrote it is the one this process serves.
-  const page = built ? readFileSync(indexFile) : notBuiltPage();
+  const page = built ? readFileSync(indexFile, "utf8") : notBuiltPage();
   return {
     sendPage(request, reply) {
       const path = request.url.split("?")[0] ?? "/";
       if ((request.method !== "GET" && request.method !== "HEAD") || isApiPath(path)) return false;
+      const nonce = randomBytes(16).toString("base64");
       void reply
         .status(built ? 200 : 503)
         .headers(SECURITY_HEADERS)
-        .header("cache-control", "no-cache")
+        .header("content-security-policy", contentSecurityPolicy(nonce))
+        .header("cache-control", "no-store")
         .type("text/html; charset=utf-8")
-        .send(page);
+        .send(page.replaceAll(NONCE_PLACEHOLDER, nonce));
       return true;
     },
   };
 }
 
-function notBuiltPage(): Buffer {
-  return Buffer.from(
-    "<!doctype html><html lang=en><meta charset=utf-8><title>svc</title><p>The web application has not been built: run <code>npm run build</code>, then reload. The API is at <a href=/v1/openapi.json>/v1</a>.</p>\n",
-  );
+function notBuiltPage(): string {
+  return "<!doctype html><html lang=en><meta charset=utf-8><title>svc</title><p>The web application has not been built: run <code>npm run build</code>, then reload. The API is at <a href=/v1/openapi.json>/v1</a>.</p>\n";
 }

@@ -1,0 +1,87 @@
+import { Client, SvcError } from "@svc/sdk";
+
+/**
+ * The browser's one client of the API: the same generated SDK every program uses, sending the
+ * session cookie (never a key) and, on writes, the session's CSRF token. The token lives in memory
+ * only; a reload asks `GET /v1/session` for it again.
+ */
+let csrfToken: string | undefined;
+
+export function setCsrfToken(token: string | undefined): void {
+  csrfToken = token;
+}
+
+const WRITES = new Set(["POST", "PATCH", "PUT", "DELETE"]);
+
+/** Called when any call answers 401: the session is over, whatever the page was doing. */
+let onSignedOut: (() => void) | undefined;
+export function whenSignedOut(handler: () => void): void {
+  onSignedOut = handler;
+}
+
+async function sessionFetch(url: string, init: RequestInit): Promise<Response> {
+  const headers = new Headers(init.headers);
+  if (csrfToken && WRITES.has((init.method ?? "GET").toUpperCase())) headers.set("x-csrf-token", csrfToken);
+  const response = await fetch(url, { ...init, headers, credentials: "same-origin" });
+  if (response.status === 401 && !url.includes("/v1/session")) onSignedOut?.();
+  return response;
+}
+
+export const api = new Client({
+  baseUrl: typeof location === "undefined" ? "http://127.0.0.1:8080" : location.origin,
+  fetch: sessionFetch,
+  // One retry for a brief 503 or 429 (the SDK honours Retry-After); beyond that the person decides.
+  maxRetries: 1,
+  timeoutMs: 30_000,
+});
+
+export interface BrowserSession {
+  organization: { id: string; name: string; slug: string };
+  role: "owner" | "admin" | "member" | "viewer";
+  csrfToken: string;
+  expiresAt: string;
+}
+
+async function sessionCall(method: string, body?: unknown): Promise<Response> {
+  return fetch(`${location.origin}/v1/${method === "POST" ? "sessions" : "session"}`, {
+    method,
+    credentials: "same-origin",
+    headers: {
+      ...(body === undefined ? {} : { "content-type": "application/json" }),
+      ...(csrfToken && method !== "GET" ? { "x-csrf-token": csrfToken } : {}),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+}
+
+async function errorOf(response: Response): Promise<SvcError> {
+  return SvcError.fromResponse(
+    response.status,
+    response.statusText,
+    await response.text(),
+    response.headers.get("x-request-id"),
+  );
+}
+
+/** The current session, or undefined when signed out. */
+export async function fetchSession(): Promise<BrowserSession | undefined> {
+  const response = await sessionCall("GET");
+  if (response.status === 401) return undefined;
+  if (!response.ok) throw await errorOf(response);
+  return (await response.json()) as BrowserSession;
+}
+
+export async function signIn(
+  credential: { apiKey: string } | { signInCode: string },
+): Promise<BrowserSession> {
+  const response = await sessionCall("POST", credential);
+  if (!response.ok) throw await errorOf(response);
+  return (await response.json()) as BrowserSession;
+}
+
+export async function signOut(): Promise<void> {
+  const response = await sessionCall("DELETE");
+  if (!response.ok && response.status !== 401) throw await errorOf(response);
+}
+
+export { SvcError };

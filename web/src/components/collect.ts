@@ -1,0 +1,9 @@
+/** Every item of an SDK iterator, page after page (lists of projects and datasets are short). */
+export async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
+  const all: T[] = [];
+  for await (const item of items) all.push(item);
+  return all;
+}
+
+export const canWrite = (role: string): boolean => role !== "viewer";
+export const canManage = (role: string): boolean => role === "owner" || role === "admin";

@@ -1,0 +1,34 @@
+import { SvcError } from "../api";
+
+/** An error in plain words, with the request id to quote, whatever failed. */
+export function describeError(error: unknown): { message: string; requestId?: string | undefined } {
+  if (error instanceof SvcError) {
+    if (error.status === 0) {
+      return { message: "The platform could not be reached. Check your connection; nothing was lost." };
+    }
+    if (error.code === "rate_limited") {
+      return {
+        message: `Too many requests right now; wait a moment and try again. (${error.message})`,
+        requestId: error.requestId,
+      };
+    }
+    if (error.code === "service_unavailable" || error.code === "upstream_timeout") {
+      return {
+        message: `The platform is busy or restarting; try again in a moment. (${error.message})`,
+        requestId: error.requestId,
+      };
+    }
+    return { message: error.message, requestId: error.requestId };
+  }
+  return { message: error instanceof Error ? error.message : String(error) };
+}
+
+export function ErrorMessage({ error }: { error: unknown }) {
+  const { message, requestId } = describeError(error);
+  return (
+    <div className="error-message" role="alert">
+      <span>{message}</span>
+      {requestId ? <span className="request-id">Request id {requestId}</span> : null}
+    </div>
+  );
+}

@@ -1,0 +1,91 @@
+import { forwardRef, useEffect, useImperativeHandle, useRef, useState } from "react";
+import type { JsonProblem } from "../rows/cells";
+import type { JsonEditorHandle } from "./json-editor-cm";
+
+export interface JsonEditorProps {
+  id: string;
+  label: string;
+  value: string;
+  problem: JsonProblem | undefined;
+  readOnly?: boolean;
+  onChange(text: string): void;
+  onSave(): void;
+  onCancel(): void;
+}
+
+/**
+ * A JSON cell editor: a plain text area at once, CodeMirror as soon as it has loaded. The text is
+ * the same either way, so nothing typed before it loads is lost.
+ */
+export const JsonEditor = forwardRef<{ focus(): void }, JsonEditorProps>(function JsonEditor(props, ref) {
+  const host = useRef<HTMLDivElement>(null);
+  const area = useRef<HTMLTextAreaElement>(null);
+  const editor = useRef<JsonEditorHandle | undefined>(undefined);
+  const latest = useRef(props);
+  latest.current = props;
+  const [enhanced, setEnhanced] = useState(false);
+
+  useImperativeHandle(ref, () => ({
+    focus: () => (editor.current ? editor.current.focus() : area.current?.focus()),
+  }));
+
+  useEffect(() => {
+    let cancelled = false;
+    import("./json-editor-cm").then(
+      ({ createJsonEditor }) => {
+        if (cancelled || !host.current) return;
+        const hadFocus = document.activeElement === area.current;
+        editor.current = createJsonEditor(host.current, {
+          value: latest.current.value,
+          label: latest.current.label,
+          readOnly: latest.current.readOnly ?? false,
+          onChange: (text) => latest.current.onChange(text),
+          onSave: () => latest.current.onSave(),
+          onCancel: () => latest.current.onCancel(),
+        });
+        setEnhanced(true);
+        if (hadFocus) editor.current.focus();
+      },
+      () => undefined,
+    );
+    return () => {
+      cancelled = true;
+      editor.current?.destroy();
+      editor.current = undefined;
+    };
+  }, []);
+
+  useEffect(() => editor.current?.setValue(props.value), [props.value]);
+
+  const problemId = `${props.id}-problem`;
+  return (
+    <div className={props.problem ? "json-editor has-problem" : "json-editor"}>
+      <div ref={host} className="json-editor-host" hidden={!enhanced} />
+      {enhanced ? null : (
+        <textarea
+          ref={area}
+          id={props.id}
+          aria-label={props.label}
+          aria-invalid={props.problem !== undefined}
+          aria-describedby={props.problem ? problemId : undefined}
+          spellCheck={false}
+          readOnly={props.readOnly}
+          value={props.value}
+          rows={Math.min(12, Math.max(2, props.value.split("\n").length))}
+          onChange={(event) => props.onChange(event.target.value)}
+          onKeyDown={(event) => {
+            if ((event.metaKey || event.ctrlKey) && event.key.toLowerCase() === "s") {
+              event.preventDefault();
+              props.onSave();
+            } else if (event.key === "Escape") props.onCancel();
+          }}
+        />
+      )}
+      {props.problem ? (
+        <p id={problemId} className="field-problem" role="alert">
+          Not valid JSON at line {props.problem.line}, column {props.problem.column}: {props.problem.message}
+        </p>
+      ) : null}
+    </div>
+  );
+});

@@ -1,0 +1,277 @@
+import { type FormEvent, type ReactNode, useMemo, useState } from "react";
+import { Link } from "react-router";
+import { ConfirmDialog, Dialog } from "./dialog";
+import { ErrorMessage } from "./errors";
+
+export interface NamedItem {
+  slug: string;
+  name: string;
+  updatedAt?: string | undefined;
+  detail?: ReactNode;
+}
+
+/**
+ * A searchable list of named things (projects, datasets) with create, rename and delete: the same
+ * gestures wherever a curator meets a list.
+ */
+export function NamedList({
+  noun,
+  items,
+  loading,
+  error,
+  linkTo,
+  canWrite,
+  onCreate,
+  onRename,
+  onDelete,
+  deleteConsequence,
+}: {
+  noun: string;
+  items: NamedItem[] | undefined;
+  loading: boolean;
+  error: unknown;
+  linkTo: (item: NamedItem) => string;
+  canWrite: boolean;
+  onCreate: (name: string) => Promise<void>;
+  onRename: (item: NamedItem, name: string) => Promise<void>;
+  onDelete: (item: NamedItem) => Promise<void>;
+  deleteConsequence: string;
+}) {
+  const [search, setSearch] = useState("");
+  const [creating, setCreating] = useState(false);
+  const [renaming, setRenaming] = useState<NamedItem>();
+  const [deleting, setDeleting] = useState<NamedItem>();
+  const [busy, setBusy] = useState(false);
+  const [actionError, setActionError] = useState<unknown>();
+  const shown = useMemo(() => {
+    const needle = search.trim().toLowerCase();
+    return (items ?? []).filter(
+      (item) => !needle || item.name.toLowerCase().includes(needle) || item.slug.includes(needle),
+    );
+  }, [items, search]);
+
+  const run = async (action: () => Promise<void>, done: () => void) => {
+    setBusy(true);
+    setActionError(undefined);
+    try {
+      await action();
+      done();
+    } catch (failure) {
+      setActionError(failure);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <section className="named-list">
+      <div className="toolbar">
+        <input
+          type="search"
+          className="search"
+          aria-label={`Search ${noun}s by name`}
+          placeholder={`Search ${noun}s`}
+          value={search}
+          onChange={(event) => setSearch(event.target.value)}
+        />
+        {canWrite ? (
+          <button type="button" className="button button-primary" onClick={() => setCreating(true)}>
+            New {noun}
+          </button>
+        ) : null}
+      </div>
+      {error ? <ErrorMessage error={error} /> : null}
+      {loading ? (
+        <p className="page-status" role="status">
+          Loading {noun}s…
+        </p>
+      ) : shown.length === 0 ? (
+        <div className="empty">
+          {items && items.length > 0 ? (
+            <p>
+              No {noun} matches “{search}”.
+            </p>
+          ) : (
+            <>
+              <p>No {noun}s yet.</p>
+              {canWrite ? (
+                <button type="button" className="button button-primary" onClick={() => setCreating(true)}>
+                  Create the first {noun}
+                </button>
+              ) : null}
+            </>
+          )}
+        </div>
+      ) : (
+        <ul className="cards" aria-label={`${noun}s`}>
+          {shown.map((item) => (
+            <li key={item.slug} className="card">
+              <Link to={linkTo(item)} className="card-link">
+                <span className="card-title">{item.name}</span>
+                <span className="card-meta">
+                  {item.slug}
+                  {item.updatedAt ? ` · updated ${new Date(item.updatedAt).toLocaleString()}` : ""}
+                </span>
+                {item.detail ? <span className="card-detail">{item.detail}</span> : null}
+              </Link>
+              {canWrite ? (
+                <div className="card-actions">
+                  <button
+                    type="button"
+                    className="button button-quiet"
+                    onClick={() => setRenaming(item)}
+                    aria-label={`Rename ${item.name}`}
+                  >
+                    Rename
+                  </button>
+                  <button
+                    type="button"
+                    className="button button-quiet danger"
+                    onClick={() => setDeleting(item)}
+                    aria-label={`Delete ${item.name}`}
+                  >
+                    Delete
+                  </button>
+                </div>
+              ) : null}
+            </li>
+          ))}
+        </ul>
+      )}
+      <NameDialog
+        title={`New ${noun}`}
+        open={creating}
+        initial=""
+        submitLabel={`Create ${noun}`}
+        busy={busy}
+        error={actionError}
+        onClose={() => {
+          setCreating(false);
+          setActionError(undefined);
+        }}
+        onSubmit={(name) =>
+          run(
+            () => onCreate(name),
+            () => setCreating(false),
+          )
+        }
+      />
+      <NameDialog
+        title={`Rename ${renaming?.name ?? ""}`}
+        open={renaming !== undefined}
+        initial={renaming?.name ?? ""}
+        submitLabel="Rename"
+        busy={busy}
+        error={actionError}
+        onClose={() => {
+          setRenaming(undefined);
+          setActionError(undefined);
+        }}
+        onSubmit={(name) =>
+          run(
+            () => (renaming ? onRename(renaming, name) : Promise.resolve()),
+            () => setRenaming(undefined),
+          )
+        }
+      />
+      <ConfirmDialog
+        title={`Delete ${deleting?.name ?? ""}?`}
+        open={deleting !== undefined}
+        confirmLabel={`Delete ${noun}`}
+        busy={busy}
+        body={
+          <>
+            <p>{deleteConsequence} This cannot be undone.</p>
+            {actionError ? <ErrorMessage error={actionError} /> : null}
+          </>
+        }
+        onClose={() => {
+          setDeleting(undefined);
+          setActionError(undefined);
+        }}
+        onConfirm={() =>
+          run(
+            () => (deleting ? onDelete(deleting) : Promise.resolve()),
+            () => setDeleting(undefined),
+          )
+        }
+      />
+    </section>
+  );
+}
+
+export function NameDialog({
+  title,
+  open,
+  initial,
+  submitLabel,
+  busy,
+  error,
+  onClose,
+  onSubmit,
+}: {
+  title: string;
+  open: boolean;
+  initial: string;
+  submitLabel: string;
+  busy: boolean;
+  error: unknown;
+  onClose: () => void;
+  onSubmit: (name: string) => void;
+}) {
+  return (
+    <Dialog title={title} open={open} onClose={onClose}>
+      <NameForm
+        initial={initial}
+        submitLabel={submitLabel}
+        busy={busy}
+        error={error}
+        onCancel={onClose}
+        onSubmit={onSubmit}
+      />
+    </Dialog>
+  );
+}
+
+function NameForm({
+  initial,
+  submitLabel,
+  busy,
+  error,
+  onCancel,
+  onSubmit,
+}: {
+  initial: string;
+  submitLabel: string;
+  busy: boolean;
+  error: unknown;
+  onCancel: () => void;
+  onSubmit: (name: string) => void;
+}) {
+  const [name, setName] = useState(initial);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    onSubmit(name.trim());
+  };
+  return (
+    <form onSubmit={submit}>
+      <label htmlFor="name-field">Name</label>
+      <input
+        id="name-field"
+        value={name}
+        onChange={(event) => setName(event.target.value)}
+        maxLength={200}
+        required
+      />
+      {error ? <ErrorMessage error={error} /> : null}
+      <div className="dialog-actions">
+        <button type="button" className="button" onClick={onCancel}>
+          Cancel
+        </button>
+        <button type="submit" className="button button-primary" disabled={busy || name.trim() === ""}>
+          {busy ? "Saving…" : submitLabel}
+        </button>
+      </div>
+    </form>
+  );
+}

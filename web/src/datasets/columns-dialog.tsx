@@ -1,0 +1,249 @@
+import type { DatasetColumn } from "@svc/sdk";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { type FormEvent, useState } from "react";
+import { api } from "../api";
+import { Dialog } from "../components/dialog";
+import { ErrorMessage } from "../components/errors";
+import { useToasts } from "../components/toasts";
+
+/**
+ * The dataset's columns: add, rename, reorder (drag, or the arrow buttons), remove with an undo, and
+ * the removed ones, which keep their data and can come back.
+ */
+export function ColumnsDialog({
+  open,
+  projectSlug,
+  datasetSlug,
+  readOnly,
+  onClose,
+  onChanged,
+}: {
+  open: boolean;
+  projectSlug: string;
+  datasetSlug: string;
+  readOnly: boolean;
+  onClose(): void;
+  onChanged(): Promise<void>;
+}) {
+  const queryClient = useQueryClient();
+  const toasts = useToasts();
+  const [showRemoved, setShowRemoved] = useState(false);
+  const [newName, setNewName] = useState("");
+  const [renaming, setRenaming] = useState<{ identifier: string; name: string }>();
+  const [dragged, setDragged] = useState<string>();
+  const [error, setError] = useState<unknown>();
+  const key = ["columns", projectSlug, datasetSlug];
+  const columns = useQuery({
+    queryKey: key,
+    queryFn: () => api.datasets.listColumns(projectSlug, datasetSlug, { includeRemoved: true }),
+    enabled: open,
+  });
+  const all = columns.data?.columns ?? [];
+  const active = all.filter((column) => !column.removed);
+  const removed = all.filter((column) => column.removed);
+
+  const run = async (action: () => Promise<unknown>, success?: string) => {
+    setError(undefined);
+    try {
+      await action();
+      await queryClient.invalidateQueries({ queryKey: key });
+      await onChanged();
+      if (success) toasts.show({ kind: "success", message: success });
+    } catch (failure) {
+      setError(failure);
+    }
+  };
+  const restore = (column: DatasetColumn) =>
+    run(
+      () => api.datasets.restoreColumn(projectSlug, datasetSlug, column.identifier),
+      `Restored ${column.name}`,
+    );
+  const remove = (column: DatasetColumn) =>
+    run(() => api.datasets.deleteColumn(projectSlug, datasetSlug, column.identifier)).then(() =>
+      toasts.show({
+        kind: "info",
+        message: `Removed ${column.name}; its data is kept`,
+        action: { label: "Undo", run: () => void restore(column) },
+      }),
+    );
+  const reorder = (order: string[]) =>
+    run(() => api.datasets.reorderColumns(projectSlug, datasetSlug, { order }));
+  const move = (identifier: string, delta: number) => {
+    const order = active.map((column) => column.identifier);
+    const from = order.indexOf(identifier);
+    const to = from + delta;
+    if (from < 0 || to < 0 || to >= order.length) return;
+    order.splice(to, 0, ...order.splice(from, 1));
+    void reorder(order);
+  };
+  const drop = (target: string) => {
+    if (!dragged || dragged === target) return;
+    const order = active.map((column) => column.identifier).filter((id) => id !== dragged);
+    order.splice(order.indexOf(target), 0, dragged);
+    setDragged(undefined);
+    void reorder(order);
+  };
+  const add = (event: FormEvent) => {
+    event.preventDefault();
+    const name = newName.trim();
+    void run(
+      () => api.datasets.createColumn(projectSlug, datasetSlug, { name }),
+      `Added column ${name}`,
+    ).then(() => setNewName(""));
+  };
+
+  return (
+    <Dialog title="Columns" open={open} onClose={onClose} wide>
+      {columns.isPending ? <p role="status">Loading columns…</p> : null}
+      <ol className="column-list" aria-label="Columns, left to right">
+        {active.map((column, index) => (
+          <li
+            key={column.identifier}
+            className={dragged === column.identifier ? "column-item dragging" : "column-item"}
+            draggable={!readOnly}
+            onDragStart={() => setDragged(column.identifier)}
+            onDragOver={(event) => event.preventDefault()}
+            onDrop={() => drop(column.identifier)}
+          >
+            {renaming?.identifier === column.identifier ? (
+              <form
+                className="inline-form"
+                onSubmit={(event) => {
+                  event.preventDefault();
+                  const name = renaming.name.trim();
+                  void run(
+                    () => api.datasets.updateColumn(projectSlug, datasetSlug, column.identifier, { name }),
+                    `Renamed to ${name}`,
+                  ).then(() => setRenaming(undefined));
+                }}
+              >
+                <label className="visually-hidden" htmlFor={`rename-${column.identifier}`}>
+                  New name of {column.name}
+                </label>
+                <input
+                  id={`rename-${column.identifier}`}
+                  value={renaming.name}
+                  onChange={(event) =>
+                    setRenaming({ identifier: column.identifier, name: event.target.value })
+                  }
+                  required
+                />
+                <button type="submit" className="button button-primary">
+                  Save
+                </button>
+                <button type="button" className="button" onClick={() => setRenaming(undefined)}>
+                  Cancel
+                </button>
+              </form>
+            ) : (
+              <>
+                <span className="drag-handle" aria-hidden="true">
+                  ⋮⋮
+                </span>
+                <span className="column-name">{column.name}</span>
+                <code className="column-id" title="Identifier: what the API and SDKs use; it never changes">
+                  {column.identifier}
+                </code>
+                <span className="column-kind">
+                  {column.source.kind === "builtin" ? "built-in" : "custom"}
+                </span>
+                {readOnly ? null : (
+                  <span className="column-actions">
+                    <button
+                      type="button"
+                      className="icon-button"
+                      aria-label={`Move ${column.name} left`}
+                      disabled={index === 0}
+                      onClick={() => move(column.identifier, -1)}
+                    >
+                      ↑
+                    </button>
+                    <button
+                      type="button"
+                      className="icon-button"
+                      aria-label={`Move ${column.name} right`}
+                      disabled={index === active.length - 1}
+                      onClick={() => move(column.identifier, 1)}
+                    >
+                      ↓
+                    </button>
+                    <button
+                      type="button"
+                      className="button button-quiet"
+                      aria-label={`Rename ${column.name}`}
+                      onClick={() => setRenaming({ identifier: column.identifier, name: column.name })}
+                    >
+                      Rename
+                    </button>
+                    <button
+                      type="button"
+                      className="button button-quiet danger"
+                      aria-label={`Remove ${column.name}`}
+                      onClick={() => void remove(column)}
+                    >
+                      Remove
+                    </button>
+                  </span>
+                )}
+              </>
+            )}
+          </li>
+        ))}
+      </ol>
+      {readOnly ? null : (
+        <form className="inline-form add-column" onSubmit={add}>
+          <label htmlFor="new-column">New column</label>
+          <input
+            id="new-column"
+            value={newName}
+            placeholder="difficulty"
+            onChange={(event) => setNewName(event.target.value)}
+            required
+            maxLength={200}
+          />
+          <button type="submit" className="button button-primary" disabled={newName.trim() === ""}>
+            Add column
+          </button>
+        </form>
+      )}
+      <label className="checkbox">
+        <input
+          type="checkbox"
+          checked={showRemoved}
+          onChange={(event) => setShowRemoved(event.target.checked)}
+        />
+        Show removed columns ({removed.length})
+      </label>
+      {showRemoved ? (
+        removed.length === 0 ? (
+          <p className="muted">No column has been removed.</p>
+        ) : (
+          <ul className="column-list" aria-label="Removed columns">
+            {removed.map((column) => (
+              <li key={column.identifier} className="column-item removed">
+                <span className="column-name">{column.name}</span>
+                <code className="column-id">{column.identifier}</code>
+                {readOnly ? null : (
+                  <button
+                    type="button"
+                    className="button"
+                    aria-label={`Restore ${column.name}`}
+                    onClick={() => void restore(column)}
+                  >
+                    Restore
+                  </button>
+                )}
+              </li>
+            ))}
+          </ul>
+        )
+      ) : null}
+      {error ? <ErrorMessage error={error} /> : null}
+      <div className="dialog-actions">
+        <button type="button" className="button" onClick={onClose}>
+          Done
+        </button>
+      </div>
+    </Dialog>
+  );
+}

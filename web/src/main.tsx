@@ -1,0 +1,75 @@
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { StrictMode } from "react";
+import { createRoot } from "react-dom/client";
+import { BrowserRouter, Navigate, Route, Routes } from "react-router";
+import { SignInPage } from "./auth/sign-in-page";
+import { AppShell } from "./components/layout";
+import { ToastProvider } from "./components/toasts";
+import { DatasetPage } from "./datasets/dataset-page";
+import { DatasetsPage } from "./datasets/datasets-page";
+import { ProjectsPage } from "./projects/projects-page";
+import { RequireSession, SessionProvider } from "./session";
+import { AccountPage } from "./settings/account-page";
+import { KeysPage } from "./settings/keys-page";
+import { MembersPage } from "./settings/members-page";
+import "./styles.css";
+import { VersionsPage } from "./versions/versions-page";
+
+const queryClient = new QueryClient({
+  defaultOptions: {
+    // Errors are shown to the person, who decides to retry; the SDK already retried a brief 503 once.
+    queries: { retry: false, refetchOnWindowFocus: false, staleTime: 5_000 },
+  },
+});
+
+const signedIn = (page: React.ReactNode) => (
+  <RequireSession>
+    <AppShell>{page}</AppShell>
+  </RequireSession>
+);
+
+const root = document.getElementById("root");
+if (root) {
+  createRoot(root).render(
+    <StrictMode>
+      <QueryClientProvider client={queryClient}>
+        <BrowserRouter>
+          <ToastProvider>
+            <SessionProvider>
+              <Routes>
+                <Route path="/sign-in" element={<SignInPage />} />
+                <Route path="/" element={<Navigate to="/projects" replace />} />
+                <Route path="/projects" element={signedIn(<ProjectsPage />)} />
+                <Route path="/projects/:projectSlug" element={signedIn(<DatasetsPage />)} />
+                <Route
+                  path="/projects/:projectSlug/datasets/:datasetSlug"
+                  element={signedIn(<DatasetPage />)}
+                />
+                <Route
+                  path="/projects/:projectSlug/datasets/:datasetSlug/versions"
+                  element={signedIn(<VersionsPage />)}
+                />
+                <Route path="/settings" element={<Navigate to="/settings/keys" replace />} />
+                <Route path="/settings/keys" element={signedIn(<KeysPage />)} />
+                <Route path="/settings/members" element={signedIn(<MembersPage />)} />
+                <Route path="/settings/account" element={signedIn(<AccountPage />)} />
+                <Route path="*" element={signedIn(<NotFound />)} />
+              </Routes>
+            </SessionProvider>
+          </ToastProvider>
+        </BrowserRouter>
+      </QueryClientProvider>
+    </StrictMode>,
+  );
+}
+
+function NotFound() {
+  return (
+    <div className="empty">
+      <h1>Nothing here</h1>
+      <p>
+        This address is not a page of svc. <a href="/projects">Go to the projects</a>.
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,131 @@
+import type { Cell, DatasetColumn, NewRow } from "@svc/sdk";
+import { type FormEvent, useState } from "react";
+import { api } from "../api";
+import { Dialog } from "../components/dialog";
+import { ErrorMessage } from "../components/errors";
+import { JsonEditor } from "../components/json-editor";
+import { type JsonProblem, parseJson } from "./cells";
+
+/** A new row: its id (or one generated), then one JSON editor per active column; input is required. */
+export function AddRowDialog({
+  open,
+  projectSlug,
+  datasetSlug,
+  columns,
+  onClose,
+  onAdded,
+}: {
+  open: boolean;
+  projectSlug: string;
+  datasetSlug: string;
+  columns: readonly DatasetColumn[];
+  onClose(): void;
+  onAdded(rowId: string, version: number): Promise<void>;
+}) {
+  return (
+    <Dialog title="Add a row" open={open} onClose={onClose} wide>
+      {open ? (
+        <AddRowForm
+          projectSlug={projectSlug}
+          datasetSlug={datasetSlug}
+          columns={columns}
+          onClose={onClose}
+          onAdded={onAdded}
+        />
+      ) : null}
+    </Dialog>
+  );
+}
+
+function AddRowForm({
+  projectSlug,
+  datasetSlug,
+  columns,
+  onClose,
+  onAdded,
+}: {
+  projectSlug: string;
+  datasetSlug: string;
+  columns: readonly DatasetColumn[];
+  onClose(): void;
+  onAdded(rowId: string, version: number): Promise<void>;
+}) {
+  const [rowId, setRowId] = useState("");
+  const [texts, setTexts] = useState<Record<string, string>>(() =>
+    Object.fromEntries(
+      columns.map((column) => [column.identifier, column.identifier === "input" ? '""' : "null"]),
+    ),
+  );
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>();
+  const problems: Record<string, JsonProblem | undefined> = Object.fromEntries(
+    columns.map((column) => {
+      const parsed = parseJson(texts[column.identifier] ?? "null");
+      return [column.identifier, parsed.ok ? undefined : parsed.problem];
+    }),
+  );
+  const invalid = Object.values(problems).some(Boolean);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (invalid) return;
+    const row: NewRow = { input: null };
+    const custom: Record<string, Cell> = {};
+    for (const column of columns) {
+      const parsed = parseJson(texts[column.identifier] ?? "null");
+      if (!parsed.ok) return;
+      if (column.source.kind === "builtin") row[column.source.field] = parsed.value;
+      else if (parsed.value !== null) custom[column.identifier] = parsed.value;
+    }
+    if (Object.keys(custom).length > 0) row.custom = custom;
+    if (rowId.trim()) row.id = rowId.trim();
+    setBusy(true);
+    setError(undefined);
+    try {
+      const created = await api.datasets.insertRows(projectSlug, datasetSlug, { rows: [row] });
+      await onAdded(created.rowIds[0] ?? "", created.version);
+    } catch (failure) {
+      setError(failure);
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form onSubmit={submit} className="row-form">
+      <label htmlFor="new-row-id">Row id (optional; one is generated)</label>
+      <input
+        id="new-row-id"
+        value={rowId}
+        onChange={(event) => setRowId(event.target.value)}
+        pattern="[A-Za-z0-9_.~\-]{1,128}"
+        placeholder="q-001"
+      />
+      {columns.map((column) => (
+        <div className="cell-field" key={column.identifier}>
+          <label htmlFor={`new-${column.identifier}`}>
+            {column.name}
+            {column.identifier === "input" ? " (required)" : ""}
+          </label>
+          <JsonEditor
+            id={`new-${column.identifier}`}
+            label={`New row ${column.name}`}
+            value={texts[column.identifier] ?? "null"}
+            problem={problems[column.identifier]}
+            onChange={(text) => setTexts((current) => ({ ...current, [column.identifier]: text }))}
+            onSave={() => undefined}
+            onCancel={onClose}
+          />
+        </div>
+      ))}
+      {error ? <ErrorMessage error={error} /> : null}
+      <div className="dialog-actions">
+        <button type="button" className="button" onClick={onClose}>
+          Cancel
+        </button>
+        <button type="submit" className="button button-primary" disabled={busy || invalid}>
+          {busy ? "Adding…" : "Add row"}
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,107 @@
+import type { Cell, DatasetColumn, DatasetRow, UpdateDatasetRowBody } from "@svc/sdk";
+import { cellOf, editableText, type JsonProblem, parseJson, sameJson } from "./cells";
+
+/** One cell being edited: where it came from, what the editor holds, and whether that is JSON. */
+export interface CellDraft {
+  column: DatasetColumn;
+  original: Cell | undefined;
+  text: string;
+  problem: JsonProblem | undefined;
+}
+
+export interface RowDraft {
+  rowId: string;
+  /** The row's version when editing began: sent as If-Match. */
+  baseVersion: number;
+  cells: CellDraft[];
+}
+
+export function draftOf(row: DatasetRow, columns: readonly DatasetColumn[]): RowDraft {
+  return {
+    rowId: row.rowId,
+    baseVersion: row.version,
+    cells: columns.map((column) => {
+      const original = cellOf(row, column);
+      return { column, original, text: editableText(original), problem: undefined };
+    }),
+  };
+}
+
+export function editCell(draft: RowDraft, identifier: string, text: string): RowDraft {
+  return {
+    ...draft,
+    cells: draft.cells.map((cell) => {
+      if (cell.column.identifier !== identifier) return cell;
+      const parsed = parseJson(text);
+      return { ...cell, text, problem: parsed.ok ? undefined : parsed.problem };
+    }),
+  };
+}
+
+/** The cells whose parsed value differs from where editing began. */
+export function changedCells(draft: RowDraft): { cell: CellDraft; value: Cell }[] {
+  const changed: { cell: CellDraft; value: Cell }[] = [];
+  for (const cell of draft.cells) {
+    const parsed = parseJson(cell.text);
+    if (parsed.ok && !sameJson(parsed.value, cell.original ?? null))
+      changed.push({ cell, value: parsed.value });
+  }
+  return changed;
+}
+
+export const hasProblems = (draft: RowDraft): boolean =>
+  draft.cells.some((cell) => cell.problem !== undefined);
+
+/** The partial PATCH body: only the changed cells, custom ones merged by identifier; undefined if none. */
+export function patchOf(draft: RowDraft): UpdateDatasetRowBody | undefined {
+  const changed = changedCells(draft);
+  if (changed.length === 0) return undefined;
+  const body: UpdateDatasetRowBody = {};
+  const custom: Record<string, Cell> = {};
+  for (const { cell, value } of changed) {
+    if (cell.column.source.kind === "builtin") body[cell.column.source.field] = value;
+    else custom[cell.column.identifier] = value;
+  }
+  if (Object.keys(custom).length > 0) body.custom = custom;
+  return body;
+}
+
+/** A conflict: someone saved the row after this draft began. */
+export interface Conflict {
+  theirs: DatasetRow;
+  cells: { column: DatasetColumn; base: Cell | undefined; mine: Cell; theirs: Cell | undefined }[];
+}
+
+export function conflictOf(draft: RowDraft, theirs: DatasetRow): Conflict {
+  return {
+    theirs,
+    cells: changedCells(draft).map(({ cell, value }) => ({
+      column: cell.column,
+      base: cell.original,
+      mine: value,
+      theirs: cellOf(theirs, cell.column),
+    })),
+  };
+}
+
+/**
+ * A draft on top of their row: my changes kept, theirs taken where I changed nothing, so that saving
+ * it (with their version as If-Match) loses neither.
+ */
+export function mergeOnto(draft: RowDraft, theirs: DatasetRow): RowDraft {
+  const mine = new Map(changedCells(draft).map(({ cell, value }) => [cell.column.identifier, value]));
+  return {
+    rowId: draft.rowId,
+    baseVersion: theirs.version,
+    cells: draft.cells.map((cell) => {
+      const original = cellOf(theirs, cell.column);
+      const kept = mine.get(cell.column.identifier);
+      return {
+        column: cell.column,
+        original,
+        text: kept === undefined ? editableText(original) : editableText(kept),
+        problem: undefined,
+      };
+    }),
+  };
+}

@@ -1,0 +1,306 @@
+import type { DatasetColumn, DatasetRow } from "@svc/sdk";
+import { useEffect, useMemo, useRef, useState } from "react";
+import { api, SvcError } from "../api";
+import { ErrorMessage } from "../components/errors";
+import { JsonEditor } from "../components/json-editor";
+import { useToasts } from "../components/toasts";
+import { compact } from "./cells";
+import { editAsCommands } from "./copy-as";
+import {
+  type Conflict,
+  changedCells,
+  conflictOf,
+  draftOf,
+  editCell,
+  hasProblems,
+  mergeOnto,
+  patchOf,
+  type RowDraft,
+} from "./row-draft";
+
+export interface RowPanelProps {
+  projectSlug: string;
+  datasetSlug: string;
+  row: DatasetRow;
+  columns: readonly DatasetColumn[];
+  readOnly: boolean;
+  /** Called with the version a save made. */
+  onSaved(version: number): void;
+  onClose(): void;
+  onDirtyChange(rowId: string, dirty: boolean): void;
+  /** Focus the first editor when the panel opens (Enter or F2 in the grid). */
+  focusOnOpen: boolean;
+}
+
+/**
+ * The row editor: one JSON editor per cell, validated as you type; Save sends only the changed cells
+ * with the row's version as If-Match, and a 412 opens the conflict view instead of overwriting.
+ */
+export function RowPanel(props: RowPanelProps) {
+  const { row, columns, projectSlug, datasetSlug } = props;
+  const toasts = useToasts();
+  const [draft, setDraft] = useState<RowDraft>(() => draftOf(row, columns));
+  const [saving, setSaving] = useState(false);
+  const [error, setError] = useState<unknown>();
+  const [conflict, setConflict] = useState<Conflict>();
+  const [copyOpen, setCopyOpen] = useState(false);
+  const firstEditor = useRef<{ focus(): void }>(null);
+
+  // Another row, or this row changed under us while nothing was edited: start from what is there now.
+  const changed = useMemo(() => changedCells(draft), [draft]);
+  useEffect(() => {
+    setDraft((current) =>
+      current.rowId !== row.rowId || changedCells(current).length === 0 ? draftOf(row, columns) : current,
+    );
+    setConflict(undefined);
+    setError(undefined);
+  }, [row, columns]);
+  useEffect(() => {
+    props.onDirtyChange(row.rowId, changed.length > 0);
+  }, [row.rowId, changed.length, props.onDirtyChange]);
+  useEffect(() => {
+    if (props.focusOnOpen) firstEditor.current?.focus();
+  }, [props.focusOnOpen]);
+
+  const save = async (target: RowDraft = draft) => {
+    const body = patchOf(target);
+    if (!body || hasProblems(target) || saving) return;
+    setSaving(true);
+    setError(undefined);
+    try {
+      const saved = await api.datasets.updateRow(projectSlug, datasetSlug, row.rowId, body, {
+        ifMatch: target.baseVersion,
+      });
+      setConflict(undefined);
+      toasts.show({ kind: "success", message: `Saved row ${row.rowId} as version ${saved.version}` });
+      props.onSaved(saved.version);
+    } catch (failure) {
+      if (failure instanceof SvcError && failure.code === "version_mismatch") {
+        try {
+          setConflict(conflictOf(target, await api.datasets.getRow(projectSlug, datasetSlug, row.rowId)));
+        } catch (reload) {
+          setError(reload);
+        }
+      } else {
+        setError(failure);
+      }
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const discard = () => {
+    setDraft(draftOf(row, columns));
+    setError(undefined);
+  };
+  const cancel = () => (changed.length > 0 ? discard() : props.onClose());
+  const body = patchOf(draft);
+  const commands = body
+    ? editAsCommands(location.origin, projectSlug, datasetSlug, row.rowId, draft.baseVersion, body)
+    : undefined;
+
+  return (
+    <aside className="row-panel" aria-label={`Row ${row.rowId}`}>
+      <div className="row-panel-head">
+        <div>
+          <h2>
+            Row <code>{row.rowId}</code>
+          </h2>
+          <p className="muted">
+            version {row.version} · created {new Date(row.createdAt).toLocaleString()}
+          </p>
+        </div>
+        <div className="row-panel-tools">
+          <button
+            type="button"
+            className="button button-quiet"
+            onClick={() =>
+              navigator.clipboard?.writeText(row.rowId).then(
+                () => toasts.show({ kind: "info", message: `Copied row id ${row.rowId}` }),
+                () => toasts.show({ kind: "error", message: "Could not copy to the clipboard" }),
+              )
+            }
+          >
+            Copy id
+          </button>
+          <button type="button" className="icon-button" aria-label="Close row" onClick={props.onClose}>
+            ×
+          </button>
+        </div>
+      </div>
+
+      {conflict ? (
+        <ConflictView
+          conflict={conflict}
+          saving={saving}
+          onKeepMine={() => {
+            const mine = { ...draft, baseVersion: conflict.theirs.version };
+            setDraft(mine);
+            void save(mine);
+          }}
+          onTakeTheirs={() => {
+            setConflict(undefined);
+            setDraft(draftOf(conflict.theirs, columns));
+            props.onSaved(conflict.theirs.version);
+          }}
+          onMerge={() => {
+            setDraft(mergeOnto(draft, conflict.theirs));
+            setConflict(undefined);
+          }}
+        />
+      ) : null}
+
+      <form
+        className="row-form"
+        onSubmit={(event) => {
+          event.preventDefault();
+          void save();
+        }}
+      >
+        {draft.cells.map((cell, index) => {
+          const dirty = changed.some((c) => c.cell.column.identifier === cell.column.identifier);
+          const id = `cell-${cell.column.identifier}`;
+          return (
+            <div key={cell.column.identifier} className={dirty ? "cell-field dirty" : "cell-field"}>
+              <label htmlFor={id} title={`identifier ${cell.column.identifier}`}>
+                {cell.column.name}
+                {dirty ? <span className="badge">changed</span> : null}
+              </label>
+              <JsonEditor
+                ref={index === 0 ? firstEditor : undefined}
+                id={id}
+                label={cell.column.name}
+                value={cell.text}
+                problem={cell.problem}
+                readOnly={props.readOnly}
+                onChange={(text) => setDraft((current) => editCell(current, cell.column.identifier, text))}
+                onSave={() => void save()}
+                onCancel={cancel}
+              />
+            </div>
+          );
+        })}
+        {error ? <ErrorMessage error={error} /> : null}
+        {props.readOnly ? null : (
+          <div className="row-form-actions">
+            <span className="muted">
+              {hasProblems(draft)
+                ? "Fix the JSON errors to save"
+                : changed.length === 0
+                  ? "No changes"
+                  : `${changed.length} changed ${changed.length === 1 ? "cell" : "cells"}`}
+            </span>
+            <button type="button" className="button" disabled={changed.length === 0} onClick={discard}>
+              Discard
+            </button>
+            <button
+              type="submit"
+              className="button button-primary"
+              disabled={saving || changed.length === 0 || hasProblems(draft)}
+              aria-keyshortcuts="Control+S Meta+S"
+            >
+              {saving ? "Saving…" : "Save"}
+            </button>
+          </div>
+        )}
+      </form>
+
+      {commands ? (
+        <details
+          className="copy-as"
+          open={copyOpen}
+          onToggle={(event) => setCopyOpen(event.currentTarget.open)}
+        >
+          <summary>Copy this edit as curl, svc or SDK code</summary>
+          {(["curl", "svc", "typescript", "python"] as const).map((kind) => (
+            <div key={kind} className="copy-block">
+              <div className="copy-block-head">
+                <span>
+                  {kind === "typescript" ? "TypeScript SDK" : kind === "python" ? "Python SDK" : kind}
+                </span>
+                <button
+                  type="button"
+                  className="button button-quiet"
+                  onClick={() =>
+                    navigator.clipboard?.writeText(commands[kind]).then(
+                      () => toasts.show({ kind: "info", message: `Copied as ${kind}` }),
+                      () => undefined,
+                    )
+                  }
+                >
+                  Copy
+                </button>
+              </div>
+              <pre>{commands[kind]}</pre>
+            </div>
+          ))}
+        </details>
+      ) : null}
+    </aside>
+  );
+}
+
+function ConflictView({
+  conflict,
+  saving,
+  onKeepMine,
+  onTakeTheirs,
+  onMerge,
+}: {
+  conflict: Conflict;
+  saving: boolean;
+  onKeepMine(): void;
+  onTakeTheirs(): void;
+  onMerge(): void;
+}) {
+  return (
+    <section
+      className="conflict"
+      role="alertdialog"
+      aria-labelledby="conflict-title"
+      aria-describedby="conflict-text"
+    >
+      <h3 id="conflict-title">Someone else changed this row</h3>
+      <p id="conflict-text">
+        It is now at version {conflict.theirs.version}. Nothing was saved. Compare, then choose.
+      </p>
+      <table className="conflict-table">
+        <thead>
+          <tr>
+            <th scope="col">Cell</th>
+            <th scope="col">When you began</th>
+            <th scope="col">Theirs (now)</th>
+            <th scope="col">Yours</th>
+          </tr>
+        </thead>
+        <tbody>
+          {conflict.cells.map((cell) => (
+            <tr key={cell.column.identifier}>
+              <th scope="row">{cell.column.name}</th>
+              <td>
+                <code>{compact(cell.base, 200)}</code>
+              </td>
+              <td>
+                <code>{compact(cell.theirs, 200)}</code>
+              </td>
+              <td>
+                <code>{compact(cell.mine, 200)}</code>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <div className="conflict-actions">
+        <button type="button" className="button button-primary" disabled={saving} onClick={onKeepMine}>
+          Keep mine
+        </button>
+        <button type="button" className="button" onClick={onTakeTheirs}>
+          Take theirs
+        </button>
+        <button type="button" className="button" onClick={onMerge}>
+          Merge and edit
+        </button>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,153 @@
+import type { Member, Role } from "@svc/sdk";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { type FormEvent, useState } from "react";
+import { api } from "../api";
+import { canManage, collect } from "../components/collect";
+import { ConfirmDialog } from "../components/dialog";
+import { ErrorMessage } from "../components/errors";
+import { PageHeader } from "../components/layout";
+import { useToasts } from "../components/toasts";
+import { useSignedIn } from "../session";
+import { ROLES } from "./keys-page";
+import { SettingsNav } from "./settings-nav";
+
+/** The organisation's members: add by email with a role, change the role, remove. */
+export function MembersPage() {
+  const session = useSignedIn();
+  const queryClient = useQueryClient();
+  const toasts = useToasts();
+  const manage = canManage(session.role);
+  const members = useQuery({
+    queryKey: ["members"],
+    queryFn: () => collect(api.members.iterate({ limit: 200 })),
+  });
+  const [email, setEmail] = useState("");
+  const [role, setRole] = useState<Role>("member");
+  const [removing, setRemoving] = useState<Member>();
+  const [error, setError] = useState<unknown>();
+  const refresh = () => queryClient.invalidateQueries({ queryKey: ["members"] });
+  const run = async (action: () => Promise<unknown>, success: string) => {
+    setError(undefined);
+    try {
+      await action();
+      await refresh();
+      toasts.show({ kind: "success", message: success });
+      return true;
+    } catch (failure) {
+      setError(failure);
+      return false;
+    }
+  };
+  const add = async (event: FormEvent) => {
+    event.preventDefault();
+    if (await run(() => api.members.add({ email: email.trim(), role }), `Added ${email.trim()}`))
+      setEmail("");
+  };
+  return (
+    <>
+      <PageHeader title="Settings" />
+      <SettingsNav />
+      {manage ? (
+        <form className="inline-form" onSubmit={add}>
+          <label htmlFor="member-email">Email</label>
+          <input
+            id="member-email"
+            type="email"
+            value={email}
+            onChange={(event) => setEmail(event.target.value)}
+            required
+            placeholder="ada@example.com"
+          />
+          <label htmlFor="member-role">Role</label>
+          <select id="member-role" value={role} onChange={(event) => setRole(event.target.value as Role)}>
+            {ROLES.map((r) => (
+              <option key={r} value={r}>
+                {r}
+              </option>
+            ))}
+          </select>
+          <button type="submit" className="button button-primary">
+            Add member
+          </button>
+        </form>
+      ) : null}
+      {error ? <ErrorMessage error={error} /> : null}
+      {members.error ? <ErrorMessage error={members.error} /> : null}
+      {members.isPending ? (
+        <p role="status">Loading members…</p>
+      ) : members.data && members.data.length === 0 ? (
+        <div className="empty">
+          <p>No members yet.</p>
+        </div>
+      ) : (
+        <table className="table">
+          <caption className="visually-hidden">Members</caption>
+          <thead>
+            <tr>
+              <th scope="col">Email</th>
+              <th scope="col">Role</th>
+              <th scope="col">Added</th>
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {members.data?.map((member) => (
+              <tr key={member.id}>
+                <th scope="row">{member.email}</th>
+                <td>
+                  {manage ? (
+                    <select
+                      aria-label={`Role of ${member.email}`}
+                      value={member.role}
+                      onChange={(event) =>
+                        void run(
+                          () => api.members.update(member.id, { role: event.target.value as Role }),
+                          `${member.email} is now ${event.target.value}`,
+                        )
+                      }
+                    >
+                      {ROLES.map((r) => (
+                        <option key={r} value={r}>
+                          {r}
+                        </option>
+                      ))}
+                    </select>
+                  ) : (
+                    member.role
+                  )}
+                </td>
+                <td>{new Date(member.createdAt).toLocaleDateString()}</td>
+                <td className="row-actions">
+                  {manage ? (
+                    <button
+                      type="button"
+                      className="button button-quiet danger"
+                      aria-label={`Remove ${member.email}`}
+                      onClick={() => setRemoving(member)}
+                    >
+                      Remove
+                    </button>
+                  ) : null}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <ConfirmDialog
+        title={`Remove ${removing?.email ?? ""}?`}
+        open={removing !== undefined}
+        confirmLabel="Remove member"
+        body={<p>They leave the organisation's member list. Keys they use stay until revoked.</p>}
+        onClose={() => setRemoving(undefined)}
+        onConfirm={() =>
+          void run(() => api.members.remove(removing?.id ?? ""), `Removed ${removing?.email}`).then(() =>
+            setRemoving(undefined),
+          )
+        }
+      />
+    </>
+  );
+}
