@@ -23,7 +23,9 @@ export const JsonEditor = forwardRef<{ focus(): void }, JsonEditorProps>(functio
   const editor = useRef<JsonEditorHandle | undefined>(undefined);
   const latest = useRef(props);
   latest.current = props;
-  const [enhanced, setEnhanced] = useState(false);
+  const [codeMirror, setCodeMirror] = useState<typeof import("./json-editor-cm")>();
+  const enhanced = codeMirror !== undefined;
+  const textareaFocused = useRef(false);
 
   useImperativeHandle(ref, () => ({
     focus: () => (editor.current ? editor.current.focus() : area.current?.focus()),
@@ -32,28 +34,34 @@ export const JsonEditor = forwardRef<{ focus(): void }, JsonEditorProps>(functio
   useEffect(() => {
     let cancelled = false;
     import("./json-editor-cm").then(
-      ({ createJsonEditor }) => {
-        if (cancelled || !host.current) return;
-        const hadFocus = document.activeElement === area.current;
-        editor.current = createJsonEditor(host.current, {
-          value: latest.current.value,
-          label: latest.current.label,
-          readOnly: latest.current.readOnly ?? false,
-          onChange: (text) => latest.current.onChange(text),
-          onSave: () => latest.current.onSave(),
-          onCancel: () => latest.current.onCancel(),
-        });
-        setEnhanced(true);
-        if (hadFocus) editor.current.focus();
+      (module) => {
+        if (!cancelled) setCodeMirror(module);
       },
       () => undefined,
     );
     return () => {
       cancelled = true;
-      editor.current?.destroy();
-      editor.current = undefined;
     };
   }, []);
+
+  // Created once the text area is gone, so that the page never holds two editors of one cell.
+  useEffect(() => {
+    if (!codeMirror || !host.current) return;
+    const view = codeMirror.createJsonEditor(host.current, {
+      value: latest.current.value,
+      label: latest.current.label,
+      readOnly: latest.current.readOnly ?? false,
+      onChange: (text) => latest.current.onChange(text),
+      onSave: () => latest.current.onSave(),
+      onCancel: () => latest.current.onCancel(),
+    });
+    editor.current = view;
+    if (textareaFocused.current) view.focus();
+    return () => {
+      view.destroy();
+      editor.current = undefined;
+    };
+  }, [codeMirror]);
 
   useEffect(() => editor.current?.setValue(props.value), [props.value]);
 
@@ -73,6 +81,12 @@ export const JsonEditor = forwardRef<{ focus(): void }, JsonEditorProps>(functio
           value={props.value}
           rows={Math.min(12, Math.max(2, props.value.split("\n").length))}
           onChange={(event) => props.onChange(event.target.value)}
+          onFocus={() => {
+            textareaFocused.current = true;
+          }}
+          onBlur={() => {
+            textareaFocused.current = false;
+          }}
           onKeyDown={(event) => {
             if ((event.metaKey || event.ctrlKey) && event.key.toLowerCase() === "s") {
               event.preventDefault();

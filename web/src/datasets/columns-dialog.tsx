@@ -32,6 +32,8 @@ export function ColumnsDialog({
   const [renaming, setRenaming] = useState<{ identifier: string; name: string }>();
   const [dragged, setDragged] = useState<string>();
   const [error, setError] = useState<unknown>();
+  // Undo lives in the dialog: while it is open, the page behind it (and its toasts) cannot be clicked.
+  const [lastRemoved, setLastRemoved] = useState<DatasetColumn>();
   const key = ["columns", projectSlug, datasetSlug];
   const columns = useQuery({
     queryKey: key,
@@ -53,19 +55,30 @@ export function ColumnsDialog({
       setError(failure);
     }
   };
-  const restore = (column: DatasetColumn) =>
-    run(
+  const restore = (column: DatasetColumn) => {
+    setLastRemoved(undefined);
+    return run(
       () => api.datasets.restoreColumn(projectSlug, datasetSlug, column.identifier),
       `Restored ${column.name}`,
     );
+  };
   const remove = (column: DatasetColumn) =>
     run(() => api.datasets.deleteColumn(projectSlug, datasetSlug, column.identifier)).then(() =>
+      setLastRemoved(column),
+    );
+  const close = () => {
+    // Closed with a removal just made: the undo goes on in a toast.
+    if (lastRemoved) {
+      const column = lastRemoved;
       toasts.show({
         kind: "info",
         message: `Removed ${column.name}; its data is kept`,
         action: { label: "Undo", run: () => void restore(column) },
-      }),
-    );
+      });
+    }
+    setLastRemoved(undefined);
+    onClose();
+  };
   const reorder = (order: string[]) =>
     run(() => api.datasets.reorderColumns(projectSlug, datasetSlug, { order }));
   const move = (identifier: string, delta: number) => {
@@ -93,8 +106,16 @@ export function ColumnsDialog({
   };
 
   return (
-    <Dialog title="Columns" open={open} onClose={onClose} wide>
+    <Dialog title="Columns" open={open} onClose={close} wide>
       {columns.isPending ? <p role="status">Loading columns…</p> : null}
+      {lastRemoved ? (
+        <div className="undo-bar" role="status">
+          <span>Removed {lastRemoved.name}; its data is kept.</span>
+          <button type="button" className="link-button" onClick={() => void restore(lastRemoved)}>
+            Undo
+          </button>
+        </div>
+      ) : null}
       <ol className="column-list" aria-label="Columns, left to right">
         {active.map((column, index) => (
           <li
@@ -240,7 +261,7 @@ export function ColumnsDialog({
       ) : null}
       {error ? <ErrorMessage error={error} /> : null}
       <div className="dialog-actions">
-        <button type="button" className="button" onClick={onClose}>
+        <button type="button" className="button" onClick={close}>
           Done
         </button>
       </div>

@@ -83,27 +83,45 @@ export function RowGrid(props: RowGridProps) {
     if (selectedIndex >= 0) virtualizer.scrollToIndex(selectedIndex, { align: "auto" });
   }, [selectedIndex, virtualizer]);
 
+  // Keys can come faster than the page re-renders with the new selection: move from the last key's
+  // row, and take the selection from the page only when it is not one this grid asked for (a deep link).
+  const cursor = useRef({ rowId: selectedRowId, index: selectedIndex });
+  const asked = useRef<string[]>([]);
+  if (
+    selectedRowId !== undefined &&
+    selectedRowId !== cursor.current.rowId &&
+    !asked.current.includes(selectedRowId)
+  ) {
+    cursor.current = { rowId: selectedRowId, index: selectedIndex };
+  }
+  const select = (rowId: string, index: number) => {
+    cursor.current = { rowId, index };
+    asked.current = [...asked.current.slice(-31), rowId];
+    props.onSelect(rowId);
+  };
+
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     if (event.target !== event.currentTarget) return;
+    const current = cursor.current;
     const move = (delta: number) => {
       event.preventDefault();
       const next = Math.min(
         tableRows.length - 1,
-        Math.max(0, (selectedIndex < 0 ? -1 : selectedIndex) + delta),
+        Math.max(0, (current.index < 0 ? -1 : current.index) + delta),
       );
       const row = tableRows[next];
-      if (row) props.onSelect(row.id);
+      if (row) select(row.id, next);
     };
     if (event.key === "ArrowDown" || event.key === "j") move(1);
     else if (event.key === "ArrowUp" || event.key === "k") move(-1);
     else if (event.key === "PageDown") move(10);
     else if (event.key === "PageUp") move(-10);
-    else if ((event.key === "Enter" || event.key === "F2") && selectedRowId !== undefined) {
+    else if ((event.key === "Enter" || event.key === "F2") && current.rowId !== undefined) {
       event.preventDefault();
-      props.onOpen(selectedRowId);
-    } else if (event.key === " " && selectedRowId !== undefined && props.selectable) {
+      props.onOpen(current.rowId);
+    } else if (event.key === " " && current.rowId !== undefined && props.selectable) {
       event.preventDefault();
-      props.onToggleChecked(selectedRowId);
+      props.onToggleChecked(current.rowId);
     }
   };
 
@@ -167,7 +185,7 @@ export function RowGrid(props: RowGridProps) {
               aria-selected={selected}
               className={classes.join(" ")}
               style={{ transform: `translateY(${item.start}px)`, height: ROW_HEIGHT }}
-              onClick={() => props.onSelect(row.id)}
+              onClick={() => select(row.id, item.index)}
               onDoubleClick={() => props.onOpen(row.id)}
             >
               {props.selectable ? (
