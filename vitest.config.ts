@@ -1,3 +1,5 @@
+import { fileURLToPath } from "node:url";
+import react from "@vitejs/plugin-react";
 import { defineConfig } from "vitest/config";
 
 const INFRA_SETUP = "shared/testing/src/global-setup.ts";
@@ -19,6 +21,18 @@ export default defineConfig({
           include: ["shared/**/src/**/*.test.ts", "services/**/src/**/*.test.ts"],
           testTimeout: 30_000,
           hookTimeout: 60_000,
+        },
+      },
+      {
+        // The web application's components, in a simulated DOM; its browser tests are in e2e/src/web.
+        plugins: [react()],
+        resolve: {
+          alias: { "@svc/sdk": fileURLToPath(new URL("sdks/typescript/src/index.ts", import.meta.url)) },
+        },
+        test: {
+          name: "web",
+          include: ["web/src/**/*.test.{ts,tsx}"],
+          environment: "happy-dom",
         },
       },
       {

@@ -1,0 +1,111 @@
+import type { DatasetColumn, DatasetRow } from "@svc/sdk";
+import { act, cleanup, render, screen } from "@testing-library/react";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { ROW_HEIGHT, RowGrid, type RowGridProps } from "./row-grid";
+
+const columns: DatasetColumn[] = [
+  { identifier: "input", name: "Input", source: { kind: "builtin", field: "input" } },
+  { identifier: "c1", name: "difficulty", source: { kind: "custom" } },
+];
+
+const rowsOf = (n: number): DatasetRow[] =>
+  Array.from({ length: n }, (_, i) => ({
+    rowId: `r${i}`,
+    datasetId: "d1",
+    input: { question: `q${i}` },
+    output: null,
+    expectedOutput: null,
+    metadata: {},
+    custom: { c1: i % 2 ? "hard" : "easy" },
+    createdAt: "2026-01-01T00:00:00.000Z",
+    version: 1,
+  }));
+
+const VIEWPORT = 720;
+
+// The simulated DOM has no layout: give every element the viewport's size, as the browser would.
+beforeAll(() => {
+  for (const [property, value] of [
+    ["clientHeight", VIEWPORT],
+    ["offsetHeight", VIEWPORT],
+    ["clientWidth", 1200],
+    ["offsetWidth", 1200],
+  ] as const) {
+    Object.defineProperty(HTMLElement.prototype, property, { configurable: true, get: () => value });
+  }
+});
+afterEach(cleanup);
+
+function renderGrid(overrides: Partial<RowGridProps>) {
+  const props: RowGridProps = {
+    columns,
+    rows: rowsOf(10_000),
+    total: undefined,
+    hasMore: false,
+    loadingMore: false,
+    loadMore: vi.fn(),
+    selectedRowId: undefined,
+    onSelect: vi.fn(),
+    onOpen: vi.fn(),
+    checked: new Set(),
+    onToggleChecked: vi.fn(),
+    selectable: true,
+    ...overrides,
+  };
+  return { ...render(<RowGrid {...props} />), props };
+}
+
+const renderedRows = () => screen.getAllByRole("row").filter((row) => row.id.startsWith("row-"));
+
+async function scrollTo(top: number) {
+  const grid = screen.getByRole("grid");
+  await act(async () => {
+    grid.scrollTop = top;
+    grid.dispatchEvent(new Event("scroll"));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  });
+}
+
+describe("the dataset grid", () => {
+  it("renders only the rows in view of 10,000, however far it scrolls", async () => {
+    renderGrid({});
+    const inView = Math.ceil(VIEWPORT / ROW_HEIGHT);
+    expect(renderedRows().length).toBeGreaterThanOrEqual(inView);
+    expect(renderedRows().length).toBeLessThan(inView + 30);
+    expect(renderedRows()[0]?.id).toBe("row-r0");
+
+    await scrollTo(5_000 * ROW_HEIGHT);
+    const ids = renderedRows().map((row) => row.id);
+    expect(ids).toContain("row-r5000");
+    expect(ids).not.toContain("row-r0");
+    expect(ids.length).toBeLessThan(inView + 30);
+    expect(screen.getByRole("grid").getAttribute("aria-rowcount")).toBe("10001");
+  });
+
+  it("asks for the next page when the last loaded rows come into view, and not before", async () => {
+    const loadMore = vi.fn();
+    renderGrid({ rows: rowsOf(200), hasMore: true, loadMore });
+    expect(loadMore).not.toHaveBeenCalled();
+    await scrollTo(150 * ROW_HEIGHT);
+    expect(loadMore).toHaveBeenCalled();
+    // While more rows may come, the grid does not claim to know how many there are.
+    expect(screen.getByRole("grid").getAttribute("aria-rowcount")).toBe("-1");
+  });
+
+  it("moves with J and K from the last key's row, and opens it with Enter", async () => {
+    const onSelect = vi.fn();
+    const onOpen = vi.fn();
+    renderGrid({ rows: rowsOf(50), onSelect, onOpen });
+    const grid = screen.getByRole("grid");
+    for (const key of ["j", "j", "j", "k", "ArrowDown", "ArrowDown"]) {
+      await act(async () => {
+        grid.dispatchEvent(new KeyboardEvent("keydown", { key, bubbles: true }));
+      });
+    }
+    expect(onSelect.mock.calls.map((call) => call[0])).toEqual(["r0", "r1", "r2", "r1", "r2", "r3"]);
+    await act(async () => {
+      grid.dispatchEvent(new KeyboardEvent("keydown", { key: "Enter", bubbles: true }));
+    });
+    expect(onOpen).toHaveBeenCalledWith("r3");
+  });
+});
