@@ -1,6 +1,8 @@
+import { realInfra } from "@svc/testing";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { client } from "../http";
+import { type Platform, startPlatform } from "../platform";
 import {
   chromiumAvailable,
   type EmbeddedPlatform,
@@ -340,3 +342,41 @@ async function replaceText(
   await page.keyboard.press("Backspace");
   await page.keyboard.type(text);
 }
+
+describe.runIf(chromiumAvailable() && realInfra())("the web application on the distributed platform", () => {
+  let platform: Platform;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    platform = await startPlatform({ gatewayEnv: { SVC_AUTH_CACHE_MS: "5000" } });
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await platform?.stop();
+  });
+
+  it("signs in through a gateway, and a revoked key's session ends at once", async () => {
+    const owner = client(platform.baseUrl, platform.ownerKey);
+    const key = await owner.post<{ id: string; token: string }>("/v1/api-keys", {
+      name: "Curator",
+      role: "member",
+    });
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const { page, problems } = await openPage(context, platform.baseUrl);
+    await page.goto(`${platform.baseUrl}/projects`);
+    await page.getByLabel("API key").fill(key.body.token);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.waitForURL(/\/projects$/);
+    await page.getByText("No projects yet.").waitFor();
+    await expectAccessible(page, "the projects page, distributed");
+
+    expect((await owner.delete(`/v1/api-keys/${key.body.id}`)).status).toBe(204);
+    await page.reload();
+    await page.waitForURL(/\/sign-in/);
+    await page.getByLabel("API key").waitFor();
+    await screenshot(page, "distributed-revoked");
+    expect(problems.filter((p) => !/status of 401/.test(p))).toEqual([]);
+    await context.close();
+  });
+});
