@@ -252,6 +252,21 @@ describe.runIf(chromiumAvailable())("the web application, as a curator uses it",
     expectNoProblems();
   });
 
+  it("shows only the rows missing an expected output with one click", async () => {
+    await page.goto(`${platform.baseUrl}/projects/support-bot/datasets/golden-answers`);
+    // q1 has an expected output; the thirty k rows do not.
+    await page.getByText("31 rows", { exact: true }).waitFor();
+    await page.getByRole("button", { name: "Missing expected output" }).click();
+    await page.getByText("30 rows match").waitFor();
+    expect(
+      await page.getByRole("button", { name: "Missing expected output" }).getAttribute("aria-pressed"),
+    ).toBe("true");
+    await page.getByRole("button", { name: /Sort by creation time/ }).click();
+    await page.getByRole("grid", { name: "Dataset rows" }).getByText("k00", { exact: true }).waitFor();
+    await screenshot(page, "missing-expected-output");
+    expectNoProblems();
+  });
+
   it("creates a key shown once, and its revocation ends a session opened with it", async () => {
     await page.goto(`${platform.baseUrl}/settings/keys`);
     await page.getByRole("button", { name: "New API key" }).click();

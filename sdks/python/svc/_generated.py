@@ -1682,6 +1682,8 @@ class DatasetsResource:
         cursor: Union[str, Unset] = UNSET,
         limit: Union[int, Unset] = UNSET,
         search: Union[str, Unset] = UNSET,
+        missing: Union[str, Unset] = UNSET,
+        present: Union[str, Unset] = UNSET,
         sort_direction: Union[Literal["asc", "desc"], Unset] = UNSET,
         version: Union[int, Unset] = UNSET,
         timeout: Optional[float] = None,
@@ -1692,13 +1694,15 @@ class DatasetsResource:
     ) -> ListDatasetRowsResponse:
         """List rows, newest first by default; `version` reads the dataset as it was.
 
-        The cursor pins the dataset version its first page saw: paging on while others edit returns one consistent snapshot.
+        The cursor pins the dataset version its first page saw: paging on while others edit returns one consistent snapshot. `search`, `missing` and `present` combine (all must hold), also with `version`; a cursor carries them, and a page asked with a cursor must repeat them. A column named in `missing` or `present` that is unknown or removed is 400 unknown_column.
 
         Requires an API key with role `viewer` or higher.
 
         Args:
             cursor: Opaque cursor from a previous page's nextCursor
             limit: Most items on a page, 1-200; a page of large items (over 768 KiB together) ends sooner, with hasMore
+            missing: Only rows whose cell in each of these columns is absent or null, such as missing=expectedOutput: the rows that still need an expected output. Column identifiers, comma-separated or the parameter repeated
+            present: Only rows whose cell in each of these columns is set and not null; as `missing`
             version: Read the dataset as it was at this version
 
         `GET /v1/projects/{projectSlug}/datasets/{datasetSlug}/rows` (operation `listDatasetRows`)
@@ -1706,7 +1710,7 @@ class DatasetsResource:
         return self._transport.request(
             "GET",
             f"/v1/projects/{path_segment(project_slug)}/datasets/{path_segment(dataset_slug)}/rows",
-            query=drop_unset({"cursor": cursor, "limit": limit, "search": search, "sortDirection": sort_direction, "version": version}),
+            query=drop_unset({"cursor": cursor, "limit": limit, "search": search, "missing": missing, "present": present, "sortDirection": sort_direction, "version": version}),
             options=CallOptions(timeout, max_retries, idempotency_key, request_id, headers),
             model=ListDatasetRowsResponse,
         )
@@ -1718,6 +1722,8 @@ class DatasetsResource:
         *,
         limit: Union[int, Unset] = UNSET,
         search: Union[str, Unset] = UNSET,
+        missing: Union[str, Unset] = UNSET,
+        present: Union[str, Unset] = UNSET,
         sort_direction: Union[Literal["asc", "desc"], Unset] = UNSET,
         version: Union[int, Unset] = UNSET,
         timeout: Optional[float] = None,
@@ -1734,6 +1740,8 @@ class DatasetsResource:
                 cursor=page_cursor,
                 limit=limit,
                 search=search,
+                missing=missing,
+                present=present,
                 sort_direction=sort_direction,
                 version=version,
                 timeout=timeout,

@@ -477,6 +477,10 @@ export type ListDatasetRowsQuery = {
   /** Most items on a page, 1-200; a page of large items (over 768 KiB together) ends sooner, with hasMore */
   limit?: number;
   search?: string;
+  /** Only rows whose cell in each of these columns is absent or null, such as missing=expectedOutput: the rows that still need an expected output. Column identifiers, comma-separated or the parameter repeated */
+  missing?: string;
+  /** Only rows whose cell in each of these columns is set and not null; as `missing` */
+  present?: string;
   sortDirection?: "asc" | "desc";
   /** Read the dataset as it was at this version */
   version?: number;
@@ -1113,7 +1117,7 @@ export class DatasetsResource {
   /**
    * List rows, newest first by default; `version` reads the dataset as it was.
    *
-   * The cursor pins the dataset version its first page saw: paging on while others edit returns one consistent snapshot.
+   * The cursor pins the dataset version its first page saw: paging on while others edit returns one consistent snapshot. `search`, `missing` and `present` combine (all must hold), also with `version`; a cursor carries them, and a page asked with a cursor must repeat them. A column named in `missing` or `present` that is unknown or removed is 400 unknown_column.
    *
    * Requires an API key with role `viewer` or higher.
    *

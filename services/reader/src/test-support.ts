@@ -35,7 +35,7 @@ export function call<O extends Operation>(
   harness: ReaderHarness,
   project: ProjectFixture,
   op: O,
-  input: { params?: Record<string, string>; query?: Record<string, string> } = {},
+  input: { params?: Record<string, string>; query?: Record<string, string | string[]> } = {},
   context: RequestContext = contextOf(project.organizationId),
 ): Promise<OperationOutput<O>> {
   const raw: RawInput = {

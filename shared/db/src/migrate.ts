@@ -8,6 +8,7 @@ import * as deferredLiveRevision from "./migrations/0007-deferred-live-revision"
 import * as datasetNames from "./migrations/0008-dataset-names";
 import * as jsonbMerge from "./migrations/0009-jsonb-merge";
 import * as browserSessions from "./migrations/0010-browser-sessions";
+import * as missingExpectedOutput from "./migrations/0011-missing-expected-output";
 import type { Database } from "./schema";
 
 /** Migrations in order. A new one is a new file here; a landed one is never edited. */
@@ -21,6 +22,7 @@ const migrations: Record<string, Migration> = {
   "0008-dataset-names": datasetNames,
   "0009-jsonb-merge": jsonbMerge,
   "0010-browser-sessions": browserSessions,
+  "0011-missing-expected-output": missingExpectedOutput,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

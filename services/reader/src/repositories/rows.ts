@@ -34,12 +34,21 @@ export interface CellSearch {
   customIdentifiers: readonly string[];
 }
 
+/** Cells that must be unset (absent or JSON null) or set: built-in fields and custom identifiers. */
+export interface CellPresence {
+  missing: readonly CellRef[];
+  present: readonly CellRef[];
+}
+
+export type CellRef = { kind: "builtin"; field: BuiltinField } | { kind: "custom"; identifier: string };
+
 export interface RowPageQuery {
   datasetId: string;
   direction: SortDirection;
   after: RowKey | undefined;
   limit: number;
   search: CellSearch | undefined;
+  presence?: CellPresence | undefined;
 }
 
 export interface RevisionRecord {
@@ -89,6 +98,7 @@ export async function listCurrentRows(db: Db, query: RowPageQuery): Promise<RowR
     .where("r.dataset_id", "=", query.datasetId)
     .$if(query.after !== undefined, (qb) => qb.where(afterKey(query)))
     .$if(query.search !== undefined, (qb) => qb.where(matchesSearch(query.search)))
+    .$if(query.presence !== undefined, (qb) => qb.where(matchesPresence(query.presence)))
     .orderBy("r.created_at", query.direction)
     .orderBy("r.row_id", query.direction)
     .limit(query.limit)
@@ -114,6 +124,7 @@ export async function listRowsAtVersion(
     .where("r.deleted", "=", false)
     .$if(query.after !== undefined, (qb) => qb.where(afterKey(query)))
     .$if(query.search !== undefined, (qb) => qb.where(matchesSearch(query.search)))
+    .$if(query.presence !== undefined, (qb) => qb.where(matchesPresence(query.presence)))
     .orderBy("r.created_at", query.direction)
     .orderBy("r.row_id", query.direction)
     .limit(query.limit)
@@ -214,6 +225,24 @@ function matchesSearch(search: CellSearch | undefined): RawBuilder<SqlBool> {
     )`);
   }
   return tests.length > 0 ? sql<SqlBool>`(${sql.join(tests, sql` OR `)})` : sql<SqlBool>`false`;
+}
+
+/**
+ * A cell is missing when it is SQL NULL or JSON null. Written as `r.expected_output IS NULL OR
+ * r.expected_output = 'null'` for built-in cells, the very predicate of the partial index that serves
+ * "missing expected output" on the current rows (migration 0011).
+ */
+function matchesPresence(presence: CellPresence | undefined): RawBuilder<SqlBool> {
+  if (presence === undefined) return sql<SqlBool>`true`;
+  const unset = (cell: CellRef) =>
+    cell.kind === "builtin"
+      ? sql<SqlBool>`(${sql.ref(`r.${storedColumnOf[cell.field]}`)} IS NULL OR ${sql.ref(`r.${storedColumnOf[cell.field]}`)} = 'null'::jsonb)`
+      : sql<SqlBool>`(r.custom -> ${cell.identifier} IS NULL OR r.custom -> ${cell.identifier} = 'null'::jsonb)`;
+  const tests = [
+    ...presence.missing.map(unset),
+    ...presence.present.map((cell) => sql<SqlBool>`NOT ${unset(cell)}`),
+  ];
+  return tests.length > 0 ? sql<SqlBool>`(${sql.join(tests, sql` AND `)})` : sql<SqlBool>`true`;
 }
 
 export function likePattern(text: string): string {

@@ -1,5 +1,7 @@
 import {
+  type DatasetColumn,
   type DatasetRow,
+  DomainError,
   type OperationInput,
   type operations,
   type Page,
@@ -12,7 +14,14 @@ import { decodeCursor, encodeCursor, fingerprint, invalidCursor, toPage } from "
 import { listColumns } from "../repositories/columns";
 import { type DatasetRecord, findDataset } from "../repositories/datasets";
 import { EXACT_TIMESTAMP_PATTERN, inSnapshot } from "../repositories/db";
-import { listCurrentRows, listRowsAtVersion, type RowKey, type RowPageQuery } from "../repositories/rows";
+import {
+  type CellPresence,
+  type CellRef,
+  listCurrentRows,
+  listRowsAtVersion,
+  type RowKey,
+  type RowPageQuery,
+} from "../repositories/rows";
 import { versionNotFound } from "./errors";
 import { toDatasetRow, visibilityOf } from "./visible-cells";
 
@@ -31,6 +40,8 @@ const rowCursorSchema = z.strictObject({
   createdAt: z.string().regex(EXACT_TIMESTAMP_PATTERN),
   rowId: z.string().min(1).max(128),
   search: z.string().nullable(),
+  /** A fingerprint of `missing` and `present`; absent from cursors issued before they existed. */
+  filters: z.string().nullable().optional(),
   sortDirection: sortDirectionSchema,
 });
 type RowCursor = z.infer<typeof rowCursorSchema>;
@@ -43,14 +54,18 @@ export async function listDatasetRows(
   return inSnapshot(db, async (trx) => {
     const dataset = await findDataset(trx, { organizationId, ...params });
     const { version, after } = startOf(query, dataset);
+    const columns = await listColumns(trx, dataset.id, { includeRemoved: false });
+    // Checked even when there is nothing to list: a filter naming a wrong column is wrong either way.
+    const presence = presenceOf(query, columns);
     if (version === 0) return { items: [], nextCursor: null, hasMore: false };
-    const visibility = visibilityOf(await listColumns(trx, dataset.id, { includeRemoved: false }));
+    const visibility = visibilityOf(columns);
     const page: RowPageQuery = {
       datasetId: dataset.id,
       direction: query.sortDirection,
       after,
       limit: query.limit + 1,
       search: query.search === undefined ? undefined : { text: query.search, ...visibility },
+      presence,
     };
     // The live table answers for the current version; history answers once the dataset has moved on.
     const records =
@@ -74,8 +89,34 @@ function cursorAfter(datasetId: string, version: number, key: RowKey, query: Lis
     createdAt: key.createdAt,
     rowId: key.rowId,
     search: fingerprint(query.search),
+    filters: fingerprint(filtersKey(query)),
     sortDirection: query.sortDirection,
   };
+}
+
+/** `missing` and `present` as one text, for a cursor's fingerprint; undefined when neither is given. */
+function filtersKey(query: ListRowsQuery): string | undefined {
+  if (query.missing === undefined && query.present === undefined) return undefined;
+  return JSON.stringify([query.missing ?? [], query.present ?? []]);
+}
+
+/** The cells `missing` and `present` name, each an active column; anything else is refused. */
+function presenceOf(query: ListRowsQuery, columns: readonly DatasetColumn[]): CellPresence | undefined {
+  if (query.missing === undefined && query.present === undefined) return undefined;
+  const refOf = (identifier: string): CellRef => {
+    const column = columns.find((c) => c.identifier === identifier);
+    if (!column) {
+      throw new DomainError(
+        "unknown_column",
+        `Unknown or removed column "${identifier}"; list the dataset's columns to see the active identifiers`,
+        { column: identifier },
+      );
+    }
+    return column.source.kind === "builtin"
+      ? { kind: "builtin", field: column.source.field }
+      : { kind: "custom", identifier };
+  };
+  return { missing: (query.missing ?? []).map(refOf), present: (query.present ?? []).map(refOf) };
 }
 
 /** The version a page reads and the row it starts after: from the cursor, or from the query. */
@@ -89,9 +130,13 @@ function startOf(query: ListRowsQuery, dataset: DatasetRecord): { version: numbe
   if (cursor.datasetId !== dataset.id || cursor.version > dataset.version) {
     throw invalidCursor("was issued for another dataset's rows; start again without a cursor");
   }
-  if (cursor.sortDirection !== query.sortDirection || cursor.search !== fingerprint(query.search)) {
+  if (
+    cursor.sortDirection !== query.sortDirection ||
+    cursor.search !== fingerprint(query.search) ||
+    (cursor.filters ?? null) !== fingerprint(filtersKey(query))
+  ) {
     throw invalidCursor(
-      "was issued for a different search or sortDirection; repeat the first page's search and sortDirection with its cursor, or start again without one",
+      "was issued for a different search, missing, present or sortDirection; repeat the first page's with its cursor, or start again without one",
     );
   }
   if (query.version !== undefined && query.version !== cursor.version) {

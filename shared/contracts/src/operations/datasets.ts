@@ -126,14 +126,14 @@ export const listDatasetRows = defineOperation({
   tag: "datasets",
   summary: "List rows, newest first by default; `version` reads the dataset as it was",
   description:
-    "The cursor pins the dataset version its first page saw: paging on while others edit returns one consistent snapshot.",
+    "The cursor pins the dataset version its first page saw: paging on while others edit returns one consistent snapshot. `search`, `missing` and `present` combine (all must hold), also with `version`; a cursor carries them, and a page asked with a cursor must repeat them. A column named in `missing` or `present` that is unknown or removed is 400 unknown_column.",
   subject: subjects.rows.list,
   access: "viewer",
   params: datasetPathSchema,
   query: listRowsQuerySchema,
   response: rowPageSchema,
   successStatus: 200,
-  errors: ["not_found"],
+  errors: ["not_found", "unknown_column"],
   paginated: true,
 });
 

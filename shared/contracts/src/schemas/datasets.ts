@@ -87,8 +87,31 @@ export const datasetRowSchema = z.object({
 });
 export type DatasetRow = z.infer<typeof datasetRowSchema>;
 
+/**
+ * Column identifiers in a query: comma-separated, or the parameter repeated (`?missing=a&missing=b`).
+ * At most 20, each a built-in field name or a custom column's identifier.
+ */
+const columnIdentifierListSchema = z.preprocess(
+  (value) => (Array.isArray(value) ? value.join(",") : value),
+  z
+    .string()
+    .regex(
+      /^[A-Za-z0-9_]{1,64}(,[A-Za-z0-9_]{1,64}){0,19}$/,
+      "must be up to 20 column identifiers separated by commas, such as expectedOutput",
+    )
+    .transform((text) => [...new Set(text.split(","))]),
+);
+
 export const listRowsQuerySchema = paginationQuerySchema.extend({
   search: z.string().min(1, "must not be empty").max(500, "must be at most 500 characters").optional(),
+  missing: columnIdentifierListSchema
+    .optional()
+    .describe(
+      "Only rows whose cell in each of these columns is absent or null, such as missing=expectedOutput: the rows that still need an expected output. Column identifiers, comma-separated or the parameter repeated",
+    ),
+  present: columnIdentifierListSchema
+    .optional()
+    .describe("Only rows whose cell in each of these columns is set and not null; as `missing`"),
   sortDirection: sortDirectionSchema.default("desc"),
   version: versionNumberSchema.optional().describe("Read the dataset as it was at this version"),
 });
