@@ -72,7 +72,10 @@ function madeUp(): OpenApiDocument {
       parameters: {
         IdempotencyKey: { name: "Idempotency-Key", in: "header", schema: { type: "string" } },
       },
-      securitySchemes: { ApiKeyAuth: { description: "An API key" } },
+      securitySchemes: {
+        ApiKeyAuth: { type: "http", scheme: "bearer", description: "An API key" },
+        SessionCookie: { type: "apiKey", description: "A browser session: not for a command line" },
+      },
     },
   };
 }

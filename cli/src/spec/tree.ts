@@ -209,7 +209,7 @@ export interface OpenApiDocument {
     schemas?: Components;
     parameters?: Record<string, OpenApiParameter>;
     responses?: Record<string, OpenApiResponse>;
-    securitySchemes?: Record<string, { description?: string }>;
+    securitySchemes?: Record<string, { description?: string; type?: string; scheme?: string }>;
   };
 }
 
@@ -252,11 +252,14 @@ export function buildTree(doc: OpenApiDocument): CommandTree {
       description: descriptions.get(name) ?? "",
       commands: commands.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
     }));
-  const schemes = Object.entries(doc.components?.securitySchemes ?? {}).map(([name, scheme]) => ({
-    name,
-    description: scheme.description ?? "",
-    env: envForScheme(name),
-  }));
+  // Bearer credentials only: the browser's session cookie is not something a command line holds.
+  const schemes = Object.entries(doc.components?.securitySchemes ?? {})
+    .filter(([, scheme]) => scheme.type === "http" && scheme.scheme?.toLowerCase() === "bearer")
+    .map(([name, scheme]) => ({
+      name,
+      description: scheme.description ?? "",
+      env: envForScheme(name),
+    }));
   return {
     title: doc.info.title,
     apiVersion: doc.info.version,
