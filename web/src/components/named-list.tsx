@@ -2,6 +2,7 @@ import { type FormEvent, type ReactNode, useMemo, useState } from "react";
 import { Link } from "react-router";
 import { ConfirmDialog, Dialog } from "./dialog";
 import { ErrorMessage } from "./errors";
+import { useAction } from "./use-action";
 
 export interface NamedItem {
   slug: string;
@@ -41,8 +42,7 @@ export function NamedList({
   const [creating, setCreating] = useState(false);
   const [renaming, setRenaming] = useState<NamedItem>();
   const [deleting, setDeleting] = useState<NamedItem>();
-  const [busy, setBusy] = useState(false);
-  const [actionError, setActionError] = useState<unknown>();
+  const { busy, error: actionError, run: runAction, clearError } = useAction();
   const shown = useMemo(() => {
     const needle = search.trim().toLowerCase();
     return (items ?? []).filter(
@@ -51,16 +51,7 @@ export function NamedList({
   }, [items, search]);
 
   const run = async (action: () => Promise<void>, done: () => void) => {
-    setBusy(true);
-    setActionError(undefined);
-    try {
-      await action();
-      done();
-    } catch (failure) {
-      setActionError(failure);
-    } finally {
-      setBusy(false);
-    }
+    if (await runAction(action)) done();
   };
 
   return (
@@ -147,7 +138,7 @@ export function NamedList({
         error={actionError}
         onClose={() => {
           setCreating(false);
-          setActionError(undefined);
+          clearError();
         }}
         onSubmit={(name) =>
           run(
@@ -165,7 +156,7 @@ export function NamedList({
         error={actionError}
         onClose={() => {
           setRenaming(undefined);
-          setActionError(undefined);
+          clearError();
         }}
         onSubmit={(name) =>
           run(
@@ -187,7 +178,7 @@ export function NamedList({
         }
         onClose={() => {
           setDeleting(undefined);
-          setActionError(undefined);
+          clearError();
         }}
         onConfirm={() =>
           run(

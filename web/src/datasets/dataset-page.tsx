@@ -8,6 +8,7 @@ import { ConfirmDialog } from "../components/dialog";
 import { ErrorMessage } from "../components/errors";
 import { PageHeader } from "../components/layout";
 import { useToasts } from "../components/toasts";
+import { useAction } from "../components/use-action";
 import { AddRowDialog } from "../rows/add-row-dialog";
 import { RowGrid } from "../rows/row-grid";
 import { RowPanel } from "../rows/row-panel";
@@ -35,8 +36,7 @@ export function DatasetPage() {
   const [dirty, setDirty] = useState<ReadonlySet<string>>(new Set());
   const [editing, setEditing] = useState(false);
   const [dialog, setDialog] = useState<"columns" | "add-row" | "delete-rows" | undefined>();
-  const [deleting, setDeleting] = useState(false);
-  const [deleteError, setDeleteError] = useState<unknown>();
+  const deletion = useAction();
 
   useEffect(() => {
     const timer = setTimeout(() => setDebounced(search), 250);
@@ -122,10 +122,8 @@ export function DatasetPage() {
   if (dataset.error) return <ErrorMessage error={dataset.error} />;
   const base = `/projects/${projectSlug}/datasets/${datasetSlug}`;
 
-  const deleteChecked = async () => {
-    setDeleting(true);
-    setDeleteError(undefined);
-    try {
+  const deleteChecked = () =>
+    deletion.run(async () => {
       const result = await api.datasets.deleteRows(projectSlug, datasetSlug, {
         selection: { mode: "selected", rowIds: [...checked] },
       });
@@ -137,12 +135,7 @@ export function DatasetPage() {
       setChecked(new Set());
       setDialog(undefined);
       await refresh();
-    } catch (failure) {
-      setDeleteError(failure);
-    } finally {
-      setDeleting(false);
-    }
-  };
+    });
 
   return (
     <div className="dataset-page">
@@ -322,14 +315,14 @@ export function DatasetPage() {
             title={`Delete ${checked.size} ${checked.size === 1 ? "row" : "rows"}?`}
             open={dialog === "delete-rows"}
             confirmLabel="Delete rows"
-            busy={deleting}
+            busy={deletion.busy}
             body={
               <>
                 <p>
                   The rows leave the current version as one new version; earlier versions keep them, and
                   restoring one brings them back.
                 </p>
-                {deleteError ? <ErrorMessage error={deleteError} /> : null}
+                {deletion.error ? <ErrorMessage error={deletion.error} /> : null}
               </>
             }
             onClose={() => setDialog(undefined)}

@@ -8,6 +8,7 @@ import { ErrorMessage } from "../components/errors";
 import { PageHeader } from "../components/layout";
 import { NameDialog } from "../components/named-list";
 import { useToasts } from "../components/toasts";
+import { useAction } from "../components/use-action";
 import { useSignedIn } from "../session";
 import { SettingsNav } from "./settings-nav";
 
@@ -24,21 +25,8 @@ export function KeysPage() {
   const [created, setCreated] = useState<CreatedApiKey>();
   const [renaming, setRenaming] = useState<ApiKey>();
   const [revoking, setRevoking] = useState<ApiKey>();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>();
+  const { busy, error, run } = useAction();
   const refresh = () => queryClient.invalidateQueries({ queryKey: ["api-keys"] });
-
-  const run = async (action: () => Promise<void>) => {
-    setBusy(true);
-    setError(undefined);
-    try {
-      await action();
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(false);
-    }
-  };
 
   return (
     <>

@@ -7,6 +7,7 @@ import { ConfirmDialog } from "../components/dialog";
 import { ErrorMessage } from "../components/errors";
 import { PageHeader } from "../components/layout";
 import { useToasts } from "../components/toasts";
+import { useAction } from "../components/use-action";
 import { useSignedIn } from "../session";
 import { ROLES } from "./keys-page";
 import { SettingsNav } from "./settings-nav";
@@ -24,19 +25,15 @@ export function MembersPage() {
   const [email, setEmail] = useState("");
   const [role, setRole] = useState<Role>("member");
   const [removing, setRemoving] = useState<Member>();
-  const [error, setError] = useState<unknown>();
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ["members"] });
-  const run = async (action: () => Promise<unknown>, success: string) => {
-    setError(undefined);
-    try {
-      await action();
-      await refresh();
-      toasts.show({ kind: "success", message: success });
-      return true;
-    } catch (failure) {
-      setError(failure);
-      return false;
-    }
+  const action = useAction();
+  const error = action.error;
+  const run = async (change: () => Promise<unknown>, success: string) => {
+    const done = await action.run(async () => {
+      await change();
+      await queryClient.invalidateQueries({ queryKey: ["members"] });
+    });
+    if (done) toasts.show({ kind: "success", message: success });
+    return done;
   };
   const add = async (event: FormEvent) => {
     event.preventDefault();
