@@ -24,6 +24,7 @@ const entries = [
   ["shared/db", "src/main.ts", "dist/migrate.js"],
   ["bench", "src/history.ts", "dist/history.js"],
   ["bench", "src/throughput.ts", "dist/throughput.js"],
+  ["bench", "src/web.ts", "dist/web.js"],
 ];
 
 const started = Date.now();
