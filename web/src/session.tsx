@@ -1,5 +1,14 @@
 import { useQueryClient } from "@tanstack/react-query";
-import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from "react";
+import {
+  createContext,
+  type ReactNode,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+} from "react";
 import { useLocation, useNavigate } from "react-router";
 import {
   type BrowserSession,
@@ -28,6 +37,9 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const [state, setState] = useState<SessionState>({ status: "loading" });
   const queryClient = useQueryClient();
 
+  // Bumped by every sign-in and sign-out: an answer to an older question must not undo them (the page
+  // asks who is signed in as it loads, while a sign-in link may already be signing the person in).
+  const generation = useRef(0);
   const adopt = useCallback((session: BrowserSession | undefined, reason?: string) => {
     setCsrfToken(session?.csrfToken);
     setState(
@@ -36,9 +48,14 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   }, []);
 
   useEffect(() => {
+    const asked = generation.current;
     fetchSession().then(
-      (session) => adopt(session),
-      (error: Error) => setState({ status: "unreachable", message: error.message }),
+      (session) => {
+        if (generation.current === asked) adopt(session);
+      },
+      (error: Error) => {
+        if (generation.current === asked) setState({ status: "unreachable", message: error.message });
+      },
     );
     whenSignedOut(() => {
       queryClient.clear();
@@ -49,9 +66,14 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const value = useMemo<SessionContextValue>(
     () => ({
       state,
-      signIn: async (credential) => adopt(await openSession(credential)),
+      signIn: async (credential) => {
+        const session = await openSession(credential);
+        generation.current++;
+        adopt(session);
+      },
       signOut: async () => {
         await endSession();
+        generation.current++;
         queryClient.clear();
         adopt(undefined, "You have signed out.");
       },

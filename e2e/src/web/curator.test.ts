@@ -46,6 +46,28 @@ describe.runIf(chromiumAvailable())("the web application, as a curator uses it",
   const expectNoProblems = () =>
     expect(watched.problems.filter((p) => !/status of (401|412)/.test(p))).toEqual([]);
 
+  it("signs the person who started the platform in with the link it printed, once", async () => {
+    const link = /open (http:\/\/\S+\/sign-in#code=\S+) to sign in/.exec(platform.proc.stdout.join(""))?.[1];
+    expect(link).toBeDefined();
+    const first = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const visitor = await openPage(first, platform.baseUrl);
+    await visitor.page.goto(link ?? "");
+    await visitor.page.waitForURL(/\/projects$/);
+    await visitor.page.getByText("No projects yet.").waitFor();
+    // The code left the address bar at once, and the session stays on the next page load.
+    expect(visitor.page.url()).not.toContain("code=");
+    await visitor.page.reload();
+    await visitor.page.getByText("No projects yet.").waitFor();
+    await screenshot(visitor.page, "signed-in-by-link");
+    await first.close();
+
+    const second = await browser.newContext();
+    const again = await second.newPage();
+    await again.goto(link ?? "");
+    await again.getByText(/This sign-in link is not valid: it works once/).waitFor();
+    await second.close();
+  });
+
   it("sends a signed-out visitor to sign in, and back to the page they asked for", async () => {
     await page.goto(`${platform.baseUrl}/settings/account`);
     await page.waitForURL(/\/sign-in\?next=%2Fsettings%2Faccount$/);
