@@ -65,7 +65,7 @@ describe("completion", () => {
   it("completes resources, commands, flags and flag values in bash", async () => {
     const path = await script("bash");
     expect(bashComplete(path, ["da"])).toEqual(["datasets"]);
-    expect(bashComplete(path, ["datasets", "update-r"])).toEqual(["update-row"]);
+    expect(bashComplete(path, ["datasets", "update-r"])).toEqual(["update-row", "update-rows"]);
     expect(bashComplete(path, ["datasets", "update-row", "--expected"])).toEqual(["--expected-output"]);
     expect(bashComplete(path, ["--format", "json", "datasets", "list-c"])).toEqual(["list-columns"]);
     expect(bashComplete(path, ["projects", "list", "--format", "j"])).toEqual(["json", "jsonl"]);
@@ -75,7 +75,7 @@ describe("completion", () => {
   it("completes in zsh, through compinit", async () => {
     const path = await script("zsh");
     expect(zshComplete(path, "svc da")).toEqual(["datasets"]);
-    expect(zshComplete(path, "svc datasets update-r")).toEqual(["update-row"]);
+    expect(zshComplete(path, "svc datasets update-r")).toEqual(["update-row", "update-rows"]);
     expect(zshComplete(path, "svc datasets ")).toContain("list-columns");
     expect(zshComplete(path, "svc datasets update-row --ro")).toEqual(["--row-id"]);
     expect(zshComplete(path, "svc --format json datasets list-c")).toEqual(["list-columns"]);
@@ -94,7 +94,7 @@ describe("completion", () => {
   it("completes in fish", async () => {
     const path = await script("fish");
     expect(fishComplete(path, "svc da")).toContain("datasets");
-    expect(fishComplete(path, "svc datasets update-r")).toEqual(["update-row"]);
+    expect(fishComplete(path, "svc datasets update-r")).toEqual(["update-row", "update-rows"]);
     expect(fishComplete(path, "svc datasets update-row --row")).toContain("--row-id");
     expect(fishComplete(path, "svc auth ")).toEqual(["login", "logout", "status"]);
   });

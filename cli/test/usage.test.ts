@@ -47,7 +47,7 @@ describe("svc without a server", () => {
 
   it.each([
     [["datset", "list"], "unknown command 'datset'", "datasets"],
-    [["datasets", "update-rows"], "unknown command 'update-rows'", "update-row"],
+    [["datasets", "updat-row"], "unknown command 'updat-row'", "update-row"],
     [["datasets", "update-row", "--row", "r"], "unknown option '--row'", "--row-id"],
     [["projects", "list", "--formt", "json"], "unknown option '--formt'", "--format"],
   ])("rejects %j with exit 3 and suggests the nearest name", async (args, message, suggestion) => {
@@ -66,7 +66,9 @@ describe("svc without a server", () => {
       code: "missing_command",
       status: null,
     });
-    expect(error.hint).toMatch(/^one of: create, create-column, .*update-row; see `svc datasets --help`$/);
+    expect(error.hint).toMatch(
+      /^one of: create, create-column, .*update-row, update-rows; see `svc datasets --help`$/,
+    );
     const local = expectFailure(await runSvc(["auth"]), 3);
     expect(local.hint).toBe("one of: login, status, logout; see `svc auth --help`");
     const root = expectFailure(await runSvc(["--format", "json"]), 3);

@@ -129,6 +129,52 @@ describe.each(targets())("HTTP API (%s)", (_name, start) => {
     expect(fresh.body.version).toBe(3);
   });
 
+  it("edits many rows as one version with PATCH /rows, shown in each row's history", async () => {
+    const { base, column } = await makeDataset(3);
+    const batch = await api.patch<{ versionId: string; version: number; rowsUpdated: number }>(
+      `${base}/rows`,
+      {
+        edits: [
+          { rowId: "r0", expectedOutput: "a0" },
+          { rowId: "r2", ifMatch: 1, custom: { [column]: "hard" } },
+        ],
+      },
+    );
+    expect(batch.status).toBe(200);
+    expect(batch.body).toMatchObject({ version: 2, rowsUpdated: 2 });
+    const version = await api.get<Record<string, unknown>>(`${base}/versions/2`);
+    expect(version.body).toMatchObject({ operation: "update", rowsUpdated: 2 });
+    const history = await api.get<{ items: { version: number }[] }>(`${base}/rows/r2/history`);
+    expect(history.body.items.map((entry) => entry.version)).toEqual([2, 1]);
+    const diff = await api.get<{ items: { rowId: string; change: string }[] }>(`${base}/diff?from=1&to=2`);
+    expect(diff.body.items.map((entry) => [entry.rowId, entry.change]).sort()).toEqual([
+      ["r0", "modified"],
+      ["r2", "modified"],
+    ]);
+
+    const again = await api.patch(`${base}/rows`, { edits: [{ rowId: "r0", expectedOutput: "a0" }] });
+    expect(again.body).toEqual({ versionId: null, version: 2, rowsUpdated: 0 });
+
+    const stale = await api.patch<ErrorBody>(`${base}/rows`, {
+      edits: [
+        { rowId: "r1", output: "never" },
+        { rowId: "r2", ifMatch: 1, output: "never" },
+      ],
+    });
+    expect(stale.status).toBe(412);
+    expect(stale.body).toMatchObject({
+      code: "version_mismatch",
+      details: { index: 1, rowId: "r2", currentVersion: 2 },
+    });
+    const tooMany = await api.patch<ErrorBody>(`${base}/rows`, {
+      edits: Array.from({ length: 1001 }, (_, i) => ({ rowId: `r${i}`, output: "x" })),
+    });
+    expect(tooMany.status).toBe(400);
+    expect(tooMany.body.error).toMatch(/at most 1000 edits/);
+    expect((await api.get<{ output: unknown }>(`${base}/rows/r1`)).body.output).toBe("a1");
+    expect((await api.get<Dataset>(base)).body.version).toBe(2);
+  });
+
   describe("bad input", () => {
     let base: string;
     beforeAll(async () => {

@@ -72,6 +72,7 @@ function validBodies(ids: Ids): Record<string, unknown> {
     reorderDatasetColumns: { order: ["input", "output", "expectedOutput", "metadata", ids.column] },
     insertDatasetRows: { rows: [{ id: "sweep-row", input: "new" }] },
     updateDatasetRow: { output: "edited by the sweep" },
+    updateDatasetRows: { edits: [{ rowId: "r0", output: "edited by the sweep" }] },
     deleteDatasetRows: { selection: { mode: "all" } },
     importDatasetRowsFromTraces: { traces: { by: "ids", ids: [ids.traceId] } },
     listTraces: { limit: 10 },

@@ -751,6 +751,21 @@ class UpdateDatasetRowResponse(Model):
     }
 
 
+class UpdateDatasetRowsResponse(Model):
+    """The `UpdateDatasetRowsResponse` object of the API."""
+    version_id: Optional[str]
+    """The new version; null when no cell changed and no version was made"""
+    version: int
+    rows_updated: int
+    """Rows with at least one cell changed"""
+
+    _svc_fields = {
+        "version_id": ("versionId", None, False),
+        "version": ("version", None, False),
+        "rows_updated": ("rowsUpdated", None, False),
+    }
+
+
 class ImportDatasetRowsFromTracesTracesFiltersParam(TypedDict):
     """The `ImportDatasetRowsFromTracesTracesFiltersParam` request object, keyed as sent."""
     by: Literal["filters"]
@@ -1088,6 +1103,21 @@ class TraceFilterUserIdParam(TypedDict):
     field: Literal["userId"]
     op: Literal["eq", "neq", "contains"]
     value: str
+
+
+class _UpdateDatasetRowsEditParamRequired(TypedDict):
+    rowId: str
+
+
+class UpdateDatasetRowsEditParam(_UpdateDatasetRowsEditParamRequired, total=False):
+    """The `UpdateDatasetRowsEditParam` request object, keyed as sent."""
+    output: Cell
+    expectedOutput: Cell
+    metadata: Cell
+    custom: Dict[str, Cell]
+    ifMatch: int
+    """Apply this edit only if the row's current version equals this one"""
+    input: Cell
 
 
 RowSelectionParam = Union["RowSelectionSelectedParam", "RowSelectionAllExceptParam", "RowSelectionAllParam"]
@@ -2041,6 +2071,34 @@ class DatasetsResource:
             model=UpdateDatasetRowResponse,
         )
 
+    def update_rows(
+        self,
+        project_slug: str,
+        dataset_slug: str,
+        *,
+        edits: List[UpdateDatasetRowsEditParam],
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        idempotency_key: Optional[str] = None,
+        request_id: Optional[str] = None,
+        headers: Optional[Mapping[str, str]] = None,
+    ) -> UpdateDatasetRowsResponse:
+        """Edit 1-1000 rows as one new dataset version, all or nothing.
+
+        Each edit names a row and the cells to change, as the row edit does: `input`, `output`, `expectedOutput` and `metadata` replace that cell, `custom` is merged by column identifier. `ifMatch` applies the whole batch only if that row's current version equals it. A row may appear once. Only cells whose value differs from the current one change; a batch that changes nothing makes no version (`versionId: null`). An error names the edit's index and its row, and nothing is written.
+
+        Requires an API key with role `member` or higher.
+
+        `PATCH /v1/projects/{projectSlug}/datasets/{datasetSlug}/rows` (operation `updateDatasetRows`)
+        """
+        return self._transport.request(
+            "PATCH",
+            f"/v1/projects/{path_segment(project_slug)}/datasets/{path_segment(dataset_slug)}/rows",
+            body=drop_unset({"edits": edits}),
+            options=CallOptions(timeout, max_retries, idempotency_key, request_id, headers),
+            model=UpdateDatasetRowsResponse,
+        )
+
 
 class MembersResource:
     """Members of the organisation"""
@@ -2559,6 +2617,7 @@ OPERATIONS: Dict[str, Dict[str, Optional[str]]] = {
     "updateDataset": {"resource": "datasets", "method": "update", "iterator": None, "http_method": "PATCH", "path": "/v1/projects/{projectSlug}/datasets/{datasetSlug}"},
     "updateDatasetColumn": {"resource": "datasets", "method": "update_column", "iterator": None, "http_method": "PATCH", "path": "/v1/projects/{projectSlug}/datasets/{datasetSlug}/columns/{identifier}"},
     "updateDatasetRow": {"resource": "datasets", "method": "update_row", "iterator": None, "http_method": "PATCH", "path": "/v1/projects/{projectSlug}/datasets/{datasetSlug}/rows/{rowId}"},
+    "updateDatasetRows": {"resource": "datasets", "method": "update_rows", "iterator": None, "http_method": "PATCH", "path": "/v1/projects/{projectSlug}/datasets/{datasetSlug}/rows"},
     "addMember": {"resource": "members", "method": "add", "iterator": None, "http_method": "POST", "path": "/v1/members"},
     "listMembers": {"resource": "members", "method": "list", "iterator": "iterate", "http_method": "GET", "path": "/v1/members"},
     "removeMember": {"resource": "members", "method": "remove", "iterator": None, "http_method": "DELETE", "path": "/v1/members/{id}"},
@@ -2676,4 +2735,6 @@ __all__ = [
     "TraceFilterUserIdParam",
     "TracesResource",
     "UpdateDatasetRowResponse",
+    "UpdateDatasetRowsEditParam",
+    "UpdateDatasetRowsResponse",
 ]

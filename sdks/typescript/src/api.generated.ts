@@ -578,6 +578,27 @@ export type UpdateDatasetRowResponse = {
   version: number;
 };
 
+export type UpdateDatasetRowsBody = {
+  edits: Array<{
+    output?: Cell;
+    expectedOutput?: Cell;
+    metadata?: Cell;
+    custom?: { [key: string]: Cell };
+    rowId: string;
+    /** Apply this edit only if the row's current version equals this one */
+    ifMatch?: number;
+    input?: Cell;
+  }>;
+};
+
+export type UpdateDatasetRowsResponse = {
+  /** The new version; null when no cell changed and no version was made */
+  versionId: string | null;
+  version: number;
+  /** Rows with at least one cell changed */
+  rowsUpdated: number;
+};
+
 export type AddMemberBody = {
   email: string;
   role: Role;
@@ -1291,6 +1312,24 @@ export class DatasetsResource {
       options: options,
     });
   }
+
+  /**
+   * Edit 1-1000 rows as one new dataset version, all or nothing.
+   *
+   * Each edit names a row and the cells to change, as the row edit does: `input`, `output`, `expectedOutput` and `metadata` replace that cell, `custom` is merged by column identifier. `ifMatch` applies the whole batch only if that row's current version equals it. A row may appear once. Only cells whose value differs from the current one change; a batch that changes nothing makes no version (`versionId: null`). An error names the edit's index and its row, and nothing is written.
+   *
+   * Requires an API key with role `member` or higher.
+   *
+   * `PATCH /v1/projects/{projectSlug}/datasets/{datasetSlug}/rows` (operation `updateDatasetRows`)
+   */
+  updateRows(projectSlug: string, datasetSlug: string, body: UpdateDatasetRowsBody, options?: RequestOptions): Promise<UpdateDatasetRowsResponse> {
+    return this.#transport.request<UpdateDatasetRowsResponse>({
+      method: "PATCH",
+      path: `/v1/projects/${encodePath(projectSlug)}/datasets/${encodePath(datasetSlug)}/rows`,
+      body: body,
+      options: options,
+    });
+  }
 }
 
 /** Members of the organisation */
@@ -1626,6 +1665,7 @@ export const operations = {
   updateDataset: { resource: "datasets", method: "update", httpMethod: "PATCH", path: "/v1/projects/{projectSlug}/datasets/{datasetSlug}" },
   updateDatasetColumn: { resource: "datasets", method: "updateColumn", httpMethod: "PATCH", path: "/v1/projects/{projectSlug}/datasets/{datasetSlug}/columns/{identifier}" },
   updateDatasetRow: { resource: "datasets", method: "updateRow", httpMethod: "PATCH", path: "/v1/projects/{projectSlug}/datasets/{datasetSlug}/rows/{rowId}" },
+  updateDatasetRows: { resource: "datasets", method: "updateRows", httpMethod: "PATCH", path: "/v1/projects/{projectSlug}/datasets/{datasetSlug}/rows" },
   addMember: { resource: "members", method: "add", httpMethod: "POST", path: "/v1/members" },
   listMembers: { resource: "members", method: "list", iterator: "iterate", httpMethod: "GET", path: "/v1/members" },
   removeMember: { resource: "members", method: "remove", httpMethod: "DELETE", path: "/v1/members/{id}" },

@@ -88,6 +88,17 @@ const bodyExamples: Record<string, Record<string, { summary: string; value: Json
       },
     },
   },
+  updateDatasetRows: {
+    edits: {
+      summary: "Fill in two expected outputs, one only if the row is still at version 7",
+      value: {
+        edits: [
+          { rowId: "q-001", expectedOutput: "Paris" },
+          { rowId: "q-002", ifMatch: 7, expectedOutput: { answer: 4 }, metadata: { reviewed: true } },
+        ],
+      },
+    },
+  },
   deleteDatasetRows: {
     selected: { summary: "Delete some rows", value: { selection: { mode: "selected", rowIds: ["q-001"] } } },
     all: { summary: "Delete every row", value: { selection: { mode: "all" } } },

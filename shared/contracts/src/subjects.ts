@@ -40,6 +40,7 @@ export const subjects = {
     history: "svc.v1.datasets.rows.history",
     insert: "svc.v1.datasets.rows.insert",
     update: "svc.v1.datasets.rows.update",
+    updateMany: "svc.v1.datasets.rows.update-many",
     delete: "svc.v1.datasets.rows.delete",
     importTraces: "svc.v1.datasets.rows.import-traces",
   },

@@ -5,12 +5,14 @@ import { importTraces } from "../use-cases/import-traces";
 import { restoreVersion } from "../use-cases/restore-version";
 import { defaultRowEditorOptions, RowEditor } from "../use-cases/row-editor";
 import { deleteRows, insertRows } from "../use-cases/rows";
+import { updateRows } from "../use-cases/update-rows";
 
 export function rowHandlers({ bus, db, logger, rowEditor }: WriterDeps): Subscription[] {
   const editor = new RowEditor(db, { ...defaultRowEditorOptions, ...rowEditor });
   return [
     serveOperation(bus, operations.insertDatasetRows, logger, (input, ctx) => insertRows(db, ctx, input)),
     serveOperation(bus, operations.updateDatasetRow, logger, (input, ctx) => editor.edit(ctx, input)),
+    serveOperation(bus, operations.updateDatasetRows, logger, (input, ctx) => updateRows(db, ctx, input)),
     serveOperation(bus, operations.deleteDatasetRows, logger, (input, ctx) => deleteRows(db, ctx, input)),
     serveOperation(bus, operations.importDatasetRowsFromTraces, logger, (input, ctx) =>
       importTraces(db, ctx, input),

@@ -75,6 +75,8 @@ describe("MCP tools from the operation table", () => {
     insertDatasetRows: ADD,
     // A new version at each call, even with the same cells.
     updateDatasetRow: [false, true, false],
+    // Cells already as asked are not written again, and no version is made for nothing.
+    updateDatasetRows: SET,
     // Rows already gone are not deleted again, and no version is made for nothing.
     deleteDatasetRows: SET,
     getDatasetRowHistory: R,

@@ -29,6 +29,8 @@ import {
   rowPathSchema,
   updateDatasetBodySchema,
   updateRowBodySchema,
+  updateRowsBodySchema,
+  updateRowsResultSchema,
   versionPageSchema,
   versionPathSchema,
   versionResultSchema,
@@ -188,6 +190,24 @@ export const updateDatasetRow = defineOperation({
   errors: ["not_found", "unknown_column", "version_mismatch"],
   // Each call is one more dataset version, even with the same cells.
   effect: { idempotent: false },
+});
+
+export const updateDatasetRows = defineOperation({
+  operationId: "updateDatasetRows",
+  command: "update-rows",
+  method: "PATCH",
+  path: `${DATASET}/rows`,
+  tag: "datasets",
+  summary: "Edit 1-1000 rows as one new dataset version, all or nothing",
+  description:
+    "Each edit names a row and the cells to change, as the row edit does: `input`, `output`, `expectedOutput` and `metadata` replace that cell, `custom` is merged by column identifier. `ifMatch` applies the whole batch only if that row's current version equals it. A row may appear once. Only cells whose value differs from the current one change; a batch that changes nothing makes no version (`versionId: null`). An error names the edit's index and its row, and nothing is written.",
+  subject: subjects.rows.updateMany,
+  access: "member",
+  params: datasetPathSchema,
+  body: updateRowsBodySchema,
+  response: updateRowsResultSchema,
+  successStatus: 200,
+  errors: ["not_found", "unknown_column", "version_mismatch"],
 });
 
 export const deleteDatasetRows = defineOperation({

@@ -154,6 +154,44 @@ export const updateRowBodySchema = newRowSchema
   });
 export type UpdateRowBody = z.infer<typeof updateRowBodySchema>;
 
+/** One edit of a batch: the row, its cells as in the row edit, and the row version it requires. */
+export const rowEditSchema = newRowSchema
+  .omit({ id: true, input: true })
+  .extend({
+    rowId: rowIdSchema,
+    ifMatch: z
+      .number({ error: "must be a non-negative integer" })
+      .int("must be a non-negative integer")
+      .min(0, "must be a non-negative integer")
+      .optional()
+      .describe("Apply this edit only if the row's current version equals this one"),
+    input: cellSchema.optional(),
+  })
+  .refine(
+    (edit) =>
+      Object.keys(edit).some((key) => key !== "rowId" && key !== "ifMatch" && key !== "custom") ||
+      (edit.custom !== undefined && !isEmptyObject(edit.custom)),
+    "must change at least one cell: input, output, expectedOutput, metadata or custom",
+  );
+export type RowEdit = z.infer<typeof rowEditSchema>;
+
+export const MAX_BATCH_EDITS = 1000;
+export const updateRowsBodySchema = z.strictObject({
+  edits: z
+    .array(rowEditSchema)
+    .min(1, "must hold at least one edit")
+    .max(MAX_BATCH_EDITS, `must hold at most ${MAX_BATCH_EDITS} edits`),
+});
+export const updateRowsResultSchema = z.object({
+  versionId: z
+    .string()
+    .nullable()
+    .describe("The new version; null when no cell changed and no version was made"),
+  version: z.number().int(),
+  rowsUpdated: z.number().int().describe("Rows with at least one cell changed"),
+});
+export type UpdateRowsResult = z.infer<typeof updateRowsResultSchema>;
+
 export const ifMatchSchema = z.object({
   ifMatch: versionNumberSchema.optional(),
 });

@@ -1,0 +1,81 @@
+import type { BuiltinField, Cell } from "@svc/contracts";
+import { unnestRows } from "@svc/db";
+import { sql } from "kysely";
+import type { Db } from "./datasets";
+
+/** The cells one row of a batch sets: built-in cells replace, custom cells merge by identifier. */
+export interface RowChange {
+  rowId: string;
+  builtins: Partial<Record<BuiltinField, Cell>>;
+  custom: Record<string, Cell>;
+}
+
+/** The live rows among `rowIds`, with their current versions. */
+export async function findRowVersions(
+  db: Db,
+  datasetId: string,
+  rowIds: readonly string[],
+): Promise<Map<string, number>> {
+  if (rowIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom("dataset_rows")
+    .select(["row_id", "version"])
+    .where("dataset_id", "=", datasetId)
+    .where("row_id", "=", sql<string>`ANY(${[...rowIds]}::text[])`)
+    .execute();
+  return new Map(rows.map((row) => [row.row_id, row.version]));
+}
+
+const changeColumns = { rowId: "text", builtins: "jsonb", custom: "jsonb" } as const;
+
+/**
+ * Applies a batch of changes to existing rows at `version`, in one statement: each row gets the
+ * cells its change sets, and only a row whose cells end up different from what it holds is written
+ * (its live revision ends and a new one starts). The caller holds the dataset's lock (it took the
+ * version number) and has checked that every row exists and appears once. Returns how many rows
+ * changed: zero means the batch changed nothing.
+ */
+export async function applyRowChanges(
+  db: Db,
+  datasetId: string,
+  version: number,
+  changes: readonly RowChange[],
+): Promise<number> {
+  if (changes.length === 0) return 0;
+  const { rows } = await sql<{ count: number }>`
+    WITH e AS (SELECT * FROM ${unnestRows("e", changeColumns, changes, { sizeHidden: true })}),
+    next AS (
+      SELECT r.row_id, r.created_at,
+             CASE WHEN e.builtins ? 'input' THEN e.builtins -> 'input' ELSE r.input END AS input,
+             CASE WHEN e.builtins ? 'output' THEN e.builtins -> 'output' ELSE r.output END AS output,
+             CASE WHEN e.builtins ? 'expectedOutput' THEN e.builtins -> 'expectedOutput' ELSE r.expected_output END AS expected_output,
+             CASE WHEN e.builtins ? 'metadata' THEN e.builtins -> 'metadata' ELSE r.metadata END AS metadata,
+             r.custom || e.custom AS custom,
+             (r.input, r.output, r.expected_output, r.metadata, r.custom) AS was
+      FROM e JOIN dataset_rows r ON r.dataset_id = ${datasetId} AND r.row_id = e."rowId"
+    ),
+    changed AS (
+      SELECT * FROM next n
+      WHERE (n.input, n.output, n.expected_output, n.metadata, n.custom) IS DISTINCT FROM n.was
+    ),
+    current_cells AS (
+      UPDATE dataset_rows r SET
+        input = c.input, output = c.output, expected_output = c.expected_output,
+        metadata = c.metadata, custom = c.custom, version = ${version}
+      FROM changed c WHERE r.dataset_id = ${datasetId} AND r.row_id = c.row_id
+    ),
+    ended AS (
+      UPDATE row_revisions v SET version_to = ${version}
+      FROM changed c
+      WHERE v.dataset_id = ${datasetId} AND v.row_id = c.row_id AND v.version_to IS NULL
+    ),
+    revisions AS (
+      INSERT INTO row_revisions
+        (dataset_id, row_id, version_from, deleted, input, output, expected_output, metadata, custom, created_at)
+      SELECT ${datasetId}, c.row_id, ${version}, false, c.input, c.output, c.expected_output, c.metadata,
+             c.custom, c.created_at
+      FROM changed c
+    )
+    SELECT count(*)::int AS count FROM changed`.execute(db);
+  return rows[0]?.count ?? 0;
+}

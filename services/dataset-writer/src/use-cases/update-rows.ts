@@ -1,0 +1,127 @@
+import {
+  type Cell,
+  DomainError,
+  type OperationInput,
+  operations,
+  type RequestContext,
+  type RowEdit,
+  type UpdateRowsResult,
+} from "@svc/contracts";
+import { type Database, runIdempotent } from "@svc/db";
+import type { Kysely } from "kysely";
+import { listColumns } from "../repositories/columns";
+import { findDataset } from "../repositories/datasets";
+import { applyRowChanges, findRowVersions, type RowChange } from "../repositories/row-changes";
+import { assertCellsAccepted, presentBuiltins } from "./column-check";
+import { idempotencyOf, NothingChanged, refOf, writeVersion } from "./versioning";
+
+/**
+ * Applies a batch of row edits as one dataset version, all or nothing: every edit is judged first
+ * (its cells against the active columns, its row, its If-Match), and the first that fails fails the
+ * batch with an error naming its index and row. Only rows whose cells change are written; a batch
+ * that changes nothing makes no version.
+ */
+export async function updateRows(
+  db: Kysely<Database>,
+  context: RequestContext,
+  input: OperationInput<typeof operations.updateDatasetRows>,
+): Promise<UpdateRowsResult> {
+  const { params, body } = input;
+  assertEachRowOnce(body.edits);
+  try {
+    return await runIdempotent(
+      db,
+      idempotencyOf(context, operations.updateDatasetRows, input),
+      async (trx) => {
+        const result = await writeVersion(trx, context, params, async (target) => {
+          const columns = await listColumns(trx, target.datasetId);
+          body.edits.forEach((edit, index) => {
+            atEdit(index, edit, () =>
+              assertCellsAccepted(columns, presentBuiltins(edit), Object.keys(edit.custom ?? {})),
+            );
+          });
+          const versions = await findRowVersions(
+            trx,
+            target.datasetId,
+            body.edits.map((edit) => edit.rowId),
+          );
+          body.edits.forEach((edit, index) => {
+            assertRowMatches(index, edit, versions.get(edit.rowId));
+          });
+          const changed = await applyRowChanges(
+            trx,
+            target.datasetId,
+            target.version,
+            body.edits.map(changeOf),
+          );
+          if (changed === 0) throw new NothingChanged();
+          return { operation: "update" as const, rowsUpdated: changed };
+        });
+        return { versionId: result.versionId, version: result.version, rowsUpdated: result.work.rowsUpdated };
+      },
+    );
+  } catch (error) {
+    if (!(error instanceof NothingChanged)) throw error;
+    const dataset = await findDataset(db, refOf(context, params));
+    return { versionId: null, version: dataset.version, rowsUpdated: 0 };
+  }
+}
+
+function changeOf(edit: RowEdit): RowChange {
+  const builtins: RowChange["builtins"] = {};
+  // Present in a parsed JSON body, a cell is a JSON value (null included), never undefined.
+  for (const field of presentBuiltins(edit)) builtins[field] = edit[field] as Cell;
+  return { rowId: edit.rowId, builtins, custom: edit.custom ?? {} };
+}
+
+function assertEachRowOnce(edits: readonly RowEdit[]): void {
+  const first = new Map<string, number>();
+  edits.forEach((edit, index) => {
+    const earlier = first.get(edit.rowId);
+    if (earlier === undefined) {
+      first.set(edit.rowId, index);
+      return;
+    }
+    throw new DomainError(
+      "validation_failed",
+      `Edit ${index} names row "${edit.rowId}" again (edit ${earlier} edits it already); put each row's cells in one edit`,
+      {
+        index,
+        rowId: edit.rowId,
+        issues: [
+          { path: `body.edits.${index}.rowId`, message: `row "${edit.rowId}" repeats`, code: "custom" },
+        ],
+      },
+    );
+  });
+}
+
+function assertRowMatches(index: number, edit: RowEdit, current: number | undefined): void {
+  if (current === undefined) {
+    throw new DomainError("not_found", `Edit ${index}: row "${edit.rowId}" not found`, {
+      index,
+      rowId: edit.rowId,
+    });
+  }
+  if (edit.ifMatch !== undefined && edit.ifMatch !== current) {
+    throw new DomainError(
+      "version_mismatch",
+      `Edit ${index}: row "${edit.rowId}" was changed at version ${current}, not ${edit.ifMatch}; read it again and retry`,
+      { index, rowId: edit.rowId, currentVersion: current, expectedVersion: edit.ifMatch },
+    );
+  }
+}
+
+/** Runs `check` and prefixes the error it throws with the edit it is about. */
+function atEdit(index: number, edit: RowEdit, check: () => void): void {
+  try {
+    check();
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    throw new DomainError(error.code, `Edit ${index}, row "${edit.rowId}": ${error.message}`, {
+      ...error.details,
+      index,
+      rowId: edit.rowId,
+    });
+  }
+}
