@@ -67,7 +67,7 @@ describe("svc without a server", () => {
       status: null,
     });
     expect(error.hint).toMatch(
-      /^one of: create, create-column, .*update-row, update-rows; see `svc datasets --help`$/,
+      /^one of: copy-rows, create, create-column, .*update-row, update-rows; see `svc datasets --help`$/,
     );
     const local = expectFailure(await runSvc(["auth"]), 3);
     expect(local.hint).toBe("one of: login, status, logout; see `svc auth --help`");
@@ -80,7 +80,7 @@ describe("svc without a server", () => {
     const result = runOnTerminal(["datasets"]);
     expect(result.code).toBe(3);
     expect(result.screen).toMatch(
-      /^svc: a command is required: svc datasets <command> \[flags\] \(missing_command\); one of: create, [^\n]*; see `svc datasets --help`\n$/,
+      /^svc: a command is required: svc datasets <command> \[flags\] \(missing_command\); one of: copy-rows, create, [^\n]*; see `svc datasets --help`\n$/,
     );
   });
 

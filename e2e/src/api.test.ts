@@ -175,6 +175,43 @@ describe.each(targets())("HTTP API (%s)", (_name, start) => {
     expect((await api.get<Dataset>(base)).body.version).toBe(2);
   });
 
+  it("copies the rows still missing an expected output into another dataset, noting where each came from", async () => {
+    const source = await makeDataset(3);
+    await api.patch(`${source.base}/rows`, {
+      edits: [{ rowId: "r1", expectedOutput: "a1", custom: { [source.column]: "easy" } }],
+    });
+    const target = await makeDataset(0);
+    const copied = await api.post<{
+      versionId: string;
+      version: number;
+      rowsCopied: number;
+      rowIds: string[];
+    }>(`${source.base}/rows/copy`, {
+      to: { datasetSlug: target.dataset.slug },
+      selection: { mode: "filter", missing: ["expectedOutput"] },
+    });
+    expect(copied.status).toBe(201);
+    expect(copied.body).toMatchObject({ version: 1, rowsCopied: 2 });
+    const rows = await api.get<{
+      items: { rowId: string; input: unknown; metadata: { copiedFrom: Record<string, unknown> } }[];
+    }>(`${target.base}/rows?sortDirection=asc`);
+    expect(rows.body.items.map((row) => row.input)).toEqual([{ q: 0 }, { q: 2 }]);
+    expect(rows.body.items.map((row) => row.rowId)).toEqual(copied.body.rowIds);
+    expect(rows.body.items[0]?.metadata.copiedFrom).toEqual({
+      projectSlug: project,
+      datasetSlug: source.dataset.slug,
+      datasetId: source.dataset.id,
+      rowId: "r0",
+      version: 2,
+    });
+    const unknown = await api.post<ErrorBody>(`${source.base}/rows/copy`, {
+      to: { datasetSlug: target.dataset.slug },
+      selection: { mode: "selected", rowIds: ["r0", "ghost"] },
+    });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error).toMatch(/ghost/);
+  });
+
   describe("bad input", () => {
     let base: string;
     beforeAll(async () => {

@@ -74,6 +74,7 @@ function validBodies(ids: Ids): Record<string, unknown> {
     updateDatasetRow: { output: "edited by the sweep" },
     updateDatasetRows: { edits: [{ rowId: "r0", output: "edited by the sweep" }] },
     deleteDatasetRows: { selection: { mode: "all" } },
+    copyDatasetRows: { to: { datasetSlug: ids.dataset }, selection: { mode: "all" } },
     importDatasetRowsFromTraces: { traces: { by: "ids", ids: [ids.traceId] } },
     listTraces: { limit: 10 },
     ingestTraces: { resourceSpans: [] },

@@ -44,6 +44,24 @@ class ApiKey(Model):
     }
 
 
+class CopyDatasetRowsResponse(Model):
+    """The `CopyDatasetRowsResponse` object of the API."""
+    version_id: Optional[str]
+    """The target's new version; null when nothing was selected"""
+    version: int
+    """The target's version"""
+    rows_copied: int
+    row_ids: List[str]
+    """The copies' ids in the target, in the source's order; the first 10000 of a larger copy"""
+
+    _svc_fields = {
+        "version_id": ("versionId", None, False),
+        "version": ("version", None, False),
+        "rows_copied": ("rowsCopied", None, False),
+        "row_ids": ("rowIds", None, False),
+    }
+
+
 class CreatedApiKey(Model):
     """The `CreatedApiKey` object of the API."""
     id: str
@@ -766,6 +784,44 @@ class UpdateDatasetRowsResponse(Model):
     }
 
 
+class CopyDatasetRowsSelectionAllExceptParam(TypedDict):
+    """The `CopyDatasetRowsSelectionAllExceptParam` request object, keyed as sent."""
+    mode: Literal["allExcept"]
+    rowIds: List[str]
+
+
+class CopyDatasetRowsSelectionAllParam(TypedDict):
+    """The `CopyDatasetRowsSelectionAllParam` request object, keyed as sent."""
+    mode: Literal["all"]
+
+
+class _CopyDatasetRowsSelectionFilterParamRequired(TypedDict):
+    mode: Literal["filter"]
+
+
+class CopyDatasetRowsSelectionFilterParam(_CopyDatasetRowsSelectionFilterParamRequired, total=False):
+    """Every row the list filters select, as GET …/rows takes them; no filter selects every row"""
+    search: str
+    missing: List[str]
+    present: List[str]
+
+
+class CopyDatasetRowsSelectionSelectedParam(TypedDict):
+    """The `CopyDatasetRowsSelectionSelectedParam` request object, keyed as sent."""
+    mode: Literal["selected"]
+    rowIds: List[str]
+
+
+class _CopyDatasetRowsToParamRequired(TypedDict):
+    datasetSlug: str
+
+
+class CopyDatasetRowsToParam(_CopyDatasetRowsToParamRequired, total=False):
+    """The `CopyDatasetRowsToParam` request object, keyed as sent."""
+    projectSlug: str
+    """The target's project; default: the source's"""
+
+
 class ImportDatasetRowsFromTracesTracesFiltersParam(TypedDict):
     """The `ImportDatasetRowsFromTracesTracesFiltersParam` request object, keyed as sent."""
     by: Literal["filters"]
@@ -1290,6 +1346,39 @@ class DatasetsResource:
 
     def __init__(self, transport: Transport) -> None:
         self._transport = transport
+
+    def copy_rows(
+        self,
+        project_slug: str,
+        dataset_slug: str,
+        *,
+        to: CopyDatasetRowsToParam,
+        selection: Union[CopyDatasetRowsSelectionSelectedParam, CopyDatasetRowsSelectionAllExceptParam, CopyDatasetRowsSelectionAllParam, CopyDatasetRowsSelectionFilterParam],
+        column_map: Union[Dict[str, Optional[str]], Unset] = UNSET,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        idempotency_key: Optional[str] = None,
+        request_id: Optional[str] = None,
+        headers: Optional[Mapping[str, str]] = None,
+    ) -> CopyDatasetRowsResponse:
+        """Copy rows into another dataset of the organisation, as one new version of the target.
+
+        Selects rows of this dataset at its current version (selected ids, all except some, all, or a list filter) and inserts copies with new ids into the target, all or nothing. Custom cells go to the target's column of the same name unless `columnMap` says otherwise; each copy's `metadata` gets `copiedFrom: {projectSlug, datasetSlug, datasetId, rowId, version}` (a metadata cell that is not an object moves to `metadata.value`). A selection that matches nothing makes no version (200, `versionId: null`).
+
+        Requires an API key with role `member` or higher.
+
+        Args:
+            column_map: From a source custom column's identifier to the target's: an identifier, "new:<display name>" to create one, or null to leave its cells out. A custom column not named here goes to the target's active custom column of the same name (case-insensitive), created if there is none
+
+        `POST /v1/projects/{projectSlug}/datasets/{datasetSlug}/rows/copy` (operation `copyDatasetRows`)
+        """
+        return self._transport.request(
+            "POST",
+            f"/v1/projects/{path_segment(project_slug)}/datasets/{path_segment(dataset_slug)}/rows/copy",
+            body=drop_unset({"to": to, "selection": selection, "columnMap": column_map}),
+            options=CallOptions(timeout, max_retries, idempotency_key, request_id, headers),
+            model=CopyDatasetRowsResponse,
+        )
 
     def create(
         self,
@@ -2595,6 +2684,7 @@ OPERATIONS: Dict[str, Dict[str, Optional[str]]] = {
     "getApiKey": {"resource": "api_keys", "method": "get", "iterator": None, "http_method": "GET", "path": "/v1/api-keys/{id}"},
     "listApiKeys": {"resource": "api_keys", "method": "list", "iterator": None, "http_method": "GET", "path": "/v1/api-keys"},
     "updateApiKey": {"resource": "api_keys", "method": "update", "iterator": None, "http_method": "PATCH", "path": "/v1/api-keys/{id}"},
+    "copyDatasetRows": {"resource": "datasets", "method": "copy_rows", "iterator": None, "http_method": "POST", "path": "/v1/projects/{projectSlug}/datasets/{datasetSlug}/rows/copy"},
     "createDataset": {"resource": "datasets", "method": "create", "iterator": None, "http_method": "POST", "path": "/v1/projects/{projectSlug}/datasets"},
     "createDatasetColumn": {"resource": "datasets", "method": "create_column", "iterator": None, "http_method": "POST", "path": "/v1/projects/{projectSlug}/datasets/{datasetSlug}/columns"},
     "deleteDataset": {"resource": "datasets", "method": "delete", "iterator": None, "http_method": "DELETE", "path": "/v1/projects/{projectSlug}/datasets/{datasetSlug}"},
@@ -2640,6 +2730,12 @@ __all__ = [
     "ApiKey",
     "ApiKeysResource",
     "Cell",
+    "CopyDatasetRowsResponse",
+    "CopyDatasetRowsSelectionAllExceptParam",
+    "CopyDatasetRowsSelectionAllParam",
+    "CopyDatasetRowsSelectionFilterParam",
+    "CopyDatasetRowsSelectionSelectedParam",
+    "CopyDatasetRowsToParam",
     "CreateOrganizationResponse",
     "CreatedApiKey",
     "Dataset",

@@ -351,6 +351,40 @@ export type UpdateApiKeyBody = {
 
 export type UpdateApiKeyResponse = ApiKey;
 
+export type CopyDatasetRowsBody = {
+  to: {
+    /** The target's project; default: the source's */
+    projectSlug?: string;
+    datasetSlug: string;
+  };
+  selection: {
+    mode: "selected";
+    rowIds: string[];
+  } | {
+    mode: "allExcept";
+    rowIds: string[];
+  } | {
+    mode: "all";
+  } | {
+    mode: "filter";
+    search?: string;
+    missing?: string[];
+    present?: string[];
+  };
+  /** From a source custom column's identifier to the target's: an identifier, "new:<display name>" to create one, or null to leave its cells out. A custom column not named here goes to the target's active custom column of the same name (case-insensitive), created if there is none */
+  columnMap?: { [key: string]: string | null };
+};
+
+export type CopyDatasetRowsResponse = {
+  /** The target's new version; null when nothing was selected */
+  versionId: string | null;
+  /** The target's version */
+  version: number;
+  rowsCopied: number;
+  /** The copies' ids in the target, in the source's order; the first 10000 of a larger copy */
+  rowIds: string[];
+};
+
 export type CreateDatasetBody = {
   name: string;
   description?: string | null;
@@ -896,6 +930,24 @@ export class DatasetsResource {
 
   constructor(transport: Transport) {
     this.#transport = transport;
+  }
+
+  /**
+   * Copy rows into another dataset of the organisation, as one new version of the target.
+   *
+   * Selects rows of this dataset at its current version (selected ids, all except some, all, or a list filter) and inserts copies with new ids into the target, all or nothing. Custom cells go to the target's column of the same name unless `columnMap` says otherwise; each copy's `metadata` gets `copiedFrom: {projectSlug, datasetSlug, datasetId, rowId, version}` (a metadata cell that is not an object moves to `metadata.value`). A selection that matches nothing makes no version (200, `versionId: null`).
+   *
+   * Requires an API key with role `member` or higher.
+   *
+   * `POST /v1/projects/{projectSlug}/datasets/{datasetSlug}/rows/copy` (operation `copyDatasetRows`)
+   */
+  copyRows(projectSlug: string, datasetSlug: string, body: CopyDatasetRowsBody, options?: RequestOptions): Promise<CopyDatasetRowsResponse> {
+    return this.#transport.request<CopyDatasetRowsResponse>({
+      method: "POST",
+      path: `/v1/projects/${encodePath(projectSlug)}/datasets/${encodePath(datasetSlug)}/rows/copy`,
+      body: body,
+      options: options,
+    });
   }
 
   /**
@@ -1643,6 +1695,7 @@ export const operations = {
   getApiKey: { resource: "apiKeys", method: "get", httpMethod: "GET", path: "/v1/api-keys/{id}" },
   listApiKeys: { resource: "apiKeys", method: "list", httpMethod: "GET", path: "/v1/api-keys" },
   updateApiKey: { resource: "apiKeys", method: "update", httpMethod: "PATCH", path: "/v1/api-keys/{id}" },
+  copyDatasetRows: { resource: "datasets", method: "copyRows", httpMethod: "POST", path: "/v1/projects/{projectSlug}/datasets/{datasetSlug}/rows/copy" },
   createDataset: { resource: "datasets", method: "create", httpMethod: "POST", path: "/v1/projects/{projectSlug}/datasets" },
   createDatasetColumn: { resource: "datasets", method: "createColumn", httpMethod: "POST", path: "/v1/projects/{projectSlug}/datasets/{datasetSlug}/columns" },
   deleteDataset: { resource: "datasets", method: "delete", httpMethod: "DELETE", path: "/v1/projects/{projectSlug}/datasets/{datasetSlug}" },

@@ -99,6 +99,23 @@ const bodyExamples: Record<string, Record<string, { summary: string; value: Json
       },
     },
   },
+  copyDatasetRows: {
+    selected: {
+      summary: "Copy two rows into another dataset",
+      value: {
+        to: { datasetSlug: "golden-answers" },
+        selection: { mode: "selected", rowIds: ["q-001", "q-002"] },
+      },
+    },
+    filter: {
+      summary: "Copy every row with an expected output, leaving one column out",
+      value: {
+        to: { projectSlug: "support-bot", datasetSlug: "regression" },
+        selection: { mode: "filter", present: ["expectedOutput"] },
+        columnMap: { k3v0q2m9w8x7y6z5a4b3c2d1: null },
+      },
+    },
+  },
   deleteDatasetRows: {
     selected: { summary: "Delete some rows", value: { selection: { mode: "selected", rowIds: ["q-001"] } } },
     all: { summary: "Delete every row", value: { selection: { mode: "all" } } },

@@ -41,6 +41,7 @@ export const subjects = {
     insert: "svc.v1.datasets.rows.insert",
     update: "svc.v1.datasets.rows.update",
     updateMany: "svc.v1.datasets.rows.update-many",
+    copy: "svc.v1.datasets.rows.copy",
     delete: "svc.v1.datasets.rows.delete",
     importTraces: "svc.v1.datasets.rows.import-traces",
   },

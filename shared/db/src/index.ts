@@ -4,6 +4,7 @@ export * from "./idempotency";
 export * from "./json";
 export * from "./migrate";
 export { prepared } from "./prepared";
+export * from "./row-filters";
 export type * from "./schema";
 export * from "./traces";
 export * from "./unique-violation";

@@ -72,7 +72,7 @@ export type DeleteSelection =
   | { mode: "allExcept"; rowIds: readonly string[] }
   | { mode: "all" };
 
-function selectionFilter(selection: DeleteSelection) {
+export function selectionFilter(selection: DeleteSelection) {
   if (selection.mode === "selected") return sql`row_id = ANY(${[...selection.rowIds]}::text[])`;
   if (selection.mode === "allExcept" && selection.rowIds.length > 0) {
     return sql`NOT (row_id = ANY(${[...selection.rowIds]}::text[]))`;

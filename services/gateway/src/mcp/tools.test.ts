@@ -77,6 +77,7 @@ describe("MCP tools from the operation table", () => {
     updateDatasetRow: [false, true, false],
     // Cells already as asked are not written again, and no version is made for nothing.
     updateDatasetRows: SET,
+    copyDatasetRows: ADD,
     // Rows already gone are not deleted again, and no version is made for nothing.
     deleteDatasetRows: SET,
     getDatasetRowHistory: R,

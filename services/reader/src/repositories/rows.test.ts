@@ -1,5 +1,5 @@
+import { likePattern } from "@svc/db";
 import { describe, expect, test } from "vitest";
-import { likePattern } from "./rows";
 
 describe("likePattern", () => {
   test("wraps the search in wildcards", () => {

@@ -1,4 +1,5 @@
 import { type BuiltinField, type Cell, type VersionOperation, versionOperationSchema } from "@svc/contracts";
+import { type CellPresence, type CellSearch, matchesPresence, matchesSearch } from "@svc/db";
 import { type RawBuilder, type SqlBool, sql } from "kysely";
 import type { SortDirection } from "./datasets";
 import { type Db, exactTimestamp } from "./db";
@@ -26,21 +27,6 @@ export interface RowRecord {
   version: number;
   cells: RowCells;
 }
-
-/** A case-insensitive text search over the cells named here, and only those. */
-export interface CellSearch {
-  text: string;
-  fields: readonly BuiltinField[];
-  customIdentifiers: readonly string[];
-}
-
-/** Cells that must be unset (absent or JSON null) or set: built-in fields and custom identifiers. */
-export interface CellPresence {
-  missing: readonly CellRef[];
-  present: readonly CellRef[];
-}
-
-export type CellRef = { kind: "builtin"; field: BuiltinField } | { kind: "custom"; identifier: string };
 
 export interface RowPageQuery {
   datasetId: string;
@@ -71,13 +57,6 @@ interface StoredCells {
   created_key: string;
   version: number;
 }
-
-const storedColumnOf = {
-  input: "input",
-  output: "output",
-  expectedOutput: "expected_output",
-  metadata: "metadata",
-} as const satisfies Record<BuiltinField, string>;
 
 const cellSelection = [
   "r.row_id",
@@ -204,50 +183,6 @@ export async function listRowRevisions(
 function afterKey({ after, direction }: RowPageQuery): RawBuilder<SqlBool> {
   const comparison = sql.raw(direction === "asc" ? ">" : "<");
   return sql<SqlBool>`(r.created_at, r.row_id) ${comparison} (${after?.createdAt}::timestamptz, ${after?.rowId})`;
-}
-
-/**
- * Matches the text of the searched cells, nested JSON included, case-insensitively. A cell's text is
- * its JSON, so the search text is written the way JSON writes it (quotes and backslashes escaped)
- * before `%`, `_` and `\` are escaped for LIKE.
- */
-function matchesSearch(search: CellSearch | undefined): RawBuilder<SqlBool> {
-  if (search === undefined) return sql<SqlBool>`true`;
-  const pattern = likePattern(search.text);
-  const tests = search.fields.map(
-    (field) => sql<SqlBool>`${sql.ref(`r.${storedColumnOf[field]}`)}::text ILIKE ${pattern} ESCAPE '\\'`,
-  );
-  if (search.customIdentifiers.length > 0) {
-    tests.push(sql<SqlBool>`EXISTS (
-      SELECT 1 FROM jsonb_each(r.custom) AS cell
-      WHERE cell.key IN (${sql.join(search.customIdentifiers)})
-        AND cell.value::text ILIKE ${pattern} ESCAPE '\\'
-    )`);
-  }
-  return tests.length > 0 ? sql<SqlBool>`(${sql.join(tests, sql` OR `)})` : sql<SqlBool>`false`;
-}
-
-/**
- * A cell is missing when it is SQL NULL or JSON null. Written as `r.expected_output IS NULL OR
- * r.expected_output = 'null'` for built-in cells, the very predicate of the partial index that serves
- * "missing expected output" on the current rows (migration 0011).
- */
-function matchesPresence(presence: CellPresence | undefined): RawBuilder<SqlBool> {
-  if (presence === undefined) return sql<SqlBool>`true`;
-  const unset = (cell: CellRef) =>
-    cell.kind === "builtin"
-      ? sql<SqlBool>`(${sql.ref(`r.${storedColumnOf[cell.field]}`)} IS NULL OR ${sql.ref(`r.${storedColumnOf[cell.field]}`)} = 'null'::jsonb)`
-      : sql<SqlBool>`(r.custom -> ${cell.identifier} IS NULL OR r.custom -> ${cell.identifier} = 'null'::jsonb)`;
-  const tests = [
-    ...presence.missing.map(unset),
-    ...presence.present.map((cell) => sql<SqlBool>`NOT ${unset(cell)}`),
-  ];
-  return tests.length > 0 ? sql<SqlBool>`(${sql.join(tests, sql` AND `)})` : sql<SqlBool>`true`;
-}
-
-export function likePattern(text: string): string {
-  const asJson = JSON.stringify(text).slice(1, -1);
-  return `%${asJson.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
 }
 
 function toRowRecord(row: StoredCells): RowRecord {

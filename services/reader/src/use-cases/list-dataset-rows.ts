@@ -7,21 +7,14 @@ import {
   type Page,
   sortDirectionSchema,
 } from "@svc/contracts";
-import type { Database } from "@svc/db";
+import type { CellPresence, CellRef, Database } from "@svc/db";
 import type { Kysely } from "kysely";
 import { z } from "zod";
 import { decodeCursor, encodeCursor, fingerprint, invalidCursor, toPage } from "../pagination";
 import { listColumns } from "../repositories/columns";
 import { type DatasetRecord, findDataset } from "../repositories/datasets";
 import { EXACT_TIMESTAMP_PATTERN, inSnapshot } from "../repositories/db";
-import {
-  type CellPresence,
-  type CellRef,
-  listCurrentRows,
-  listRowsAtVersion,
-  type RowKey,
-  type RowPageQuery,
-} from "../repositories/rows";
+import { listCurrentRows, listRowsAtVersion, type RowKey, type RowPageQuery } from "../repositories/rows";
 import { versionNotFound } from "./errors";
 import { toDatasetRow, visibilityOf } from "./visible-cells";
 

@@ -2,6 +2,8 @@ import { paginationQuerySchema } from "../schemas/common";
 import {
   columnListSchema,
   columnPathSchema,
+  copyRowsBodySchema,
+  copyRowsResultSchema,
   createColumnBodySchema,
   createDatasetBodySchema,
   datasetColumnSchema,
@@ -224,6 +226,24 @@ export const deleteDatasetRows = defineOperation({
   response: deleteRowsResultSchema,
   successStatus: 200,
   errors: ["not_found"],
+});
+
+export const copyDatasetRows = defineOperation({
+  operationId: "copyDatasetRows",
+  command: "copy-rows",
+  method: "POST",
+  path: `${DATASET}/rows/copy`,
+  tag: "datasets",
+  summary: "Copy rows into another dataset of the organisation, as one new version of the target",
+  description:
+    "Selects rows of this dataset at its current version (selected ids, all except some, all, or a list filter) and inserts copies with new ids into the target, all or nothing. Custom cells go to the target's column of the same name unless `columnMap` says otherwise; each copy's `metadata` gets `copiedFrom: {projectSlug, datasetSlug, datasetId, rowId, version}` (a metadata cell that is not an object moves to `metadata.value`). A selection that matches nothing makes no version (200, `versionId: null`).",
+  subject: subjects.rows.copy,
+  access: "member",
+  params: datasetPathSchema,
+  body: copyRowsBodySchema,
+  response: copyRowsResultSchema,
+  successStatus: 201,
+  errors: ["not_found", "unknown_column", "conflict"],
 });
 
 export const getDatasetRowHistory = defineOperation({

@@ -204,6 +204,59 @@ export const rowSelectionSchema = z.discriminatedUnion("mode", [
 export const deleteRowsBodySchema = z.strictObject({ selection: rowSelectionSchema });
 export type RowSelection = z.infer<typeof rowSelectionSchema>;
 
+/** The rows a list filter selects, as `GET …/rows` takes them: search, missing and present cells. */
+const filterSelectionSchema = z
+  .strictObject({
+    mode: z.literal("filter"),
+    search: z.string().min(1, "must not be empty").max(500, "must be at most 500 characters").optional(),
+    missing: z
+      .array(z.string().regex(/^[A-Za-z0-9_]{1,64}$/, "must be a column identifier"))
+      .max(20)
+      .optional(),
+    present: z
+      .array(z.string().regex(/^[A-Za-z0-9_]{1,64}$/, "must be a column identifier"))
+      .max(20)
+      .optional(),
+  })
+  .describe("Every row the list filters select, as GET …/rows takes them; no filter selects every row");
+export const copySelectionSchema = z.discriminatedUnion("mode", [
+  ...rowSelectionSchema.options,
+  filterSelectionSchema,
+]);
+export type CopySelection = z.infer<typeof copySelectionSchema>;
+
+/** A custom column of the target: its identifier, `new:<name>` to create it, or null to leave the cells out. */
+const copyTargetColumnSchema = z
+  .string()
+  .regex(/^(new:.+|[A-Za-z0-9_]{1,64})$/, 'must be a column identifier or "new:<display name>"')
+  .max(140)
+  .nullable();
+export const copyRowsBodySchema = z.strictObject({
+  to: z.strictObject({
+    projectSlug: slugSchema.optional().describe("The target's project; default: the source's"),
+    datasetSlug: slugSchema,
+  }),
+  selection: copySelectionSchema,
+  columnMap: z
+    .record(z.string().regex(/^[A-Za-z0-9_]{1,64}$/, "must be a column identifier"), copyTargetColumnSchema)
+    .optional()
+    .describe(
+      "From a source custom column's identifier to the target's: an identifier, \"new:<display name>\" to create one, or null to leave its cells out. A custom column not named here goes to the target's active custom column of the same name (case-insensitive), created if there is none",
+    ),
+});
+export const MAX_COPY_ROW_IDS = 10000;
+export const copyRowsResultSchema = z.object({
+  versionId: z.string().nullable().describe("The target's new version; null when nothing was selected"),
+  version: z.number().int().describe("The target's version"),
+  rowsCopied: z.number().int(),
+  rowIds: z
+    .array(z.string())
+    .describe(
+      `The copies' ids in the target, in the source's order; the first ${MAX_COPY_ROW_IDS} of a larger copy`,
+    ),
+});
+export type CopyRowsResult = z.infer<typeof copyRowsResultSchema>;
+
 export const versionResultSchema = z.object({ versionId: z.string(), version: z.number().int() });
 export type VersionResult = z.infer<typeof versionResultSchema>;
 export const insertRowsResultSchema = versionResultSchema.extend({ rowIds: z.array(z.string()) });
