@@ -144,6 +144,49 @@ describe("the commands of the brief, against the embedded platform", () => {
     ]);
     expect(row.custom).toEqual({ [column.identifier]: 5 });
   });
+
+  it("svc datasets update-rows edits many rows as one version, and export --format csv|jsonl writes the file", async () => {
+    const { at } = await makeDataset(3);
+    const edits = [
+      { rowId: "r1", expectedOutput: "one" },
+      { rowId: "r3", expectedOutput: { n: 3 } },
+    ];
+    const batch = await json<{ version: number; rowsUpdated: number }>([
+      "datasets",
+      "update-rows",
+      ...at,
+      "--edits",
+      JSON.stringify(edits),
+    ]);
+    expect(batch).toMatchObject({ version: 2, rowsUpdated: 2 });
+
+    const csv = await svc(["datasets", "export", ...at, "--format", "csv"]);
+    expect(csv.stderr).toBe("");
+    expect(csv.code).toBe(0);
+    expect(csv.stdout).toBe(
+      [
+        "id,Input,Output,Expected output,Metadata",
+        "r1,question 1,,one,",
+        "r2,question 2,,,",
+        'r3,question 3,,"{""n"":3}",',
+        "",
+      ].join("\r\n"),
+    );
+    const jsonl = await svc(["datasets", "export", ...at, "--format", "jsonl", "--version", "1"]);
+    expect(jsonl.code).toBe(0);
+    const rows = jsonl.stdout
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line));
+    expect(rows.map((row) => [row.rowId, row.expectedOutput])).toEqual([
+      ["r1", null],
+      ["r2", null],
+      ["r3", null],
+    ]);
+    const wrong = await svc(["datasets", "export", ...at, "--format", "yaml"]);
+    expect(wrong.code).toBe(3);
+    expect(wrong.stdout).toBe("");
+  });
 });
 
 describe("traces", () => {

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { Writable } from "node:stream";
 import { resolveCredential } from "../auth/credentials";
 import { type Context, note, write } from "../context";
 import { CliError, exitCodes, usageError } from "../errors";
@@ -59,6 +60,10 @@ export async function runApiCommand(
     ctx.io.stderr.write(text),
   );
   try {
+    if (command.output.file) {
+      await download(ctx, command, request, transport);
+      return;
+    }
     const pageAll = command.paginated && (ctx.globals.pageAll || ctx.globals.maxItems !== undefined);
     if (pageAll) await pageThrough(ctx, command, request, transport, query);
     else await output(ctx, command, await exchange(ctx, command, request, transport), query);
@@ -67,14 +72,52 @@ export async function runApiCommand(
   }
 }
 
+/**
+ * A file the API answers with (an export): the global --format picks it (csv, the default, or
+ * jsonl), and the body goes to standard output as it arrives, so that a million rows never sit in
+ * memory: `svc datasets export --dataset-slug golden --format csv > golden.csv`.
+ */
+async function download(
+  ctx: Context,
+  command: ApiCommand,
+  request: PreparedRequest,
+  transport: Transport,
+): Promise<void> {
+  const { format } = ctx.globals;
+  if (format !== "csv" && format !== "jsonl" && format !== "table" && format !== "json") {
+    throw usageError(
+      `svc ${command.resource} ${command.name} writes csv or jsonl, not ${format}`,
+      "use --format csv or --format jsonl",
+      "usage_error",
+    );
+  }
+  const url = new URL(request.url);
+  url.searchParams.set("format", format === "jsonl" ? "jsonl" : "csv");
+  request.url = url.toString();
+  request.headers.accept = "*/*";
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      if (ctx.globals.quiet || ctx.io.stdout.write(chunk) !== false) done();
+      else process.stdout.once("drain", () => done());
+    },
+  });
+  await exchange(ctx, command, request, transport, sink);
+}
+
 async function exchange(
   ctx: Context,
   command: ApiCommand,
   request: PreparedRequest,
   transport: Transport,
+  sink?: NodeJS.WritableStream,
 ): Promise<HttpResponse> {
   const debug = ctx.globals.debug ? (text: string) => ctx.io.stderr.write(`${text}\n`) : undefined;
-  const response = await send(request, { transport, timeoutMs: ctx.settings.timeoutMs, debug });
+  const response = await send(request, {
+    transport,
+    timeoutMs: ctx.settings.timeoutMs,
+    debug,
+    ...(sink ? { sink } : {}),
+  });
   if (response.status >= 200 && response.status < 300) return response;
   throw apiError(command, response, transport);
 }

@@ -1,3 +1,4 @@
+import { pipeline } from "node:stream/promises";
 import { CliError, exitCodes } from "../errors";
 import type { PreparedRequest } from "./request";
 import type { Transport } from "./transport";
@@ -17,6 +18,11 @@ export interface SendOptions {
   /** Attempts in all, the first included. */
   attempts?: number;
   sleep?: (ms: number) => Promise<void>;
+  /**
+   * Where a successful response's body goes as it arrives, instead of into memory (a file download);
+   * the timeout then bounds the wait for the response's head, not the whole transfer.
+   */
+  sink?: NodeJS.WritableStream;
 }
 
 const RETRY_STATUSES = new Set([408, 429, 502, 503, 504]);
@@ -38,15 +44,28 @@ export async function send(request: PreparedRequest, options: SendOptions): Prom
     if (remaining <= 0) throw timeoutError(request, options.timeoutMs);
     options.debug?.(describeRequest(request, attempt));
     let response: HttpResponse;
+    const abort = new AbortController();
+    // Once part of a body has gone to the sink, a retry would write it twice: a failure then is final.
+    let streaming = false;
+    const timer = setTimeout(
+      () => abort.abort(new DOMException("The operation timed out", "TimeoutError")),
+      remaining,
+    );
     try {
       const answer = await undiciRequest(request.url, {
         method: request.method as "GET",
         headers: request.headers,
         body: request.body ?? null,
         dispatcher: options.transport.dispatcher,
-        signal: AbortSignal.timeout(remaining),
+        signal: abort.signal,
       });
-      const body = Buffer.from(await answer.body.arrayBuffer());
+      let body = Buffer.alloc(0);
+      if (options.sink && answer.statusCode >= 200 && answer.statusCode < 300) {
+        clearTimeout(timer);
+        streaming = true;
+        await pipeline(answer.body, options.sink, { end: false });
+      } else body = Buffer.from(await answer.body.arrayBuffer());
+      clearTimeout(timer);
       response = {
         status: answer.statusCode,
         statusText: answer.statusText ?? "",
@@ -54,9 +73,11 @@ export async function send(request: PreparedRequest, options: SendOptions): Prom
         body,
       };
     } catch (error) {
+      clearTimeout(timer);
       const failure = networkError(error, request, options);
       const delay = backoff(attempt);
-      if (!failure.retryable || attempt >= attempts || Date.now() + delay >= deadline) throw failure.error;
+      if (streaming || !failure.retryable || attempt >= attempts || Date.now() + delay >= deadline)
+        throw failure.error;
       options.debug?.(`* ${failure.error.message}; retrying in ${delay} ms`);
       await sleep(delay);
       continue;

@@ -55,7 +55,12 @@ export interface ApiCommand {
   security: string[];
   inputs: Input[];
   body: { required: boolean; schema: JsonSchema; examples: unknown[] } | null;
-  output: { status: number; schema: JsonSchema | null };
+  /**
+   * `file`: the media types of a file the operation answers with instead of JSON (an export); its
+   * `format` query parameter is the global --format (csv or jsonl), and the body goes to standard
+   * output as it arrives.
+   */
+  output: { status: number; schema: JsonSchema | null; file?: string[] };
   errors: { status: number; codes: string[] }[];
 }
 
@@ -313,12 +318,18 @@ function buildCommand(
     const examples = Object.values(media.examples ?? {}).map((example) => example.value);
     body = { required: op.requestBody?.required === true, schema: media.schema, examples };
   }
-  avoidFlagClashes(inputs);
-
   const [status, success] = Object.entries(op.responses ?? {}).find(([code]) => code.startsWith("2")) ?? [
     "200",
     undefined,
   ];
+  const mediaTypes = Object.keys(success?.content ?? {});
+  const file = mediaTypes.length > 0 && !mediaTypes.includes("application/json") ? mediaTypes : undefined;
+  if (file) {
+    const format = inputs.findIndex((input) => input.location === "query" && input.name === "format");
+    if (format >= 0) inputs.splice(format, 1);
+  }
+  avoidFlagClashes(inputs);
+
   const errors = Object.entries(op.responses ?? {})
     .filter(([code]) => !code.startsWith("2"))
     .map(([code, response]) => ({ status: Number(code), codes: errorCodes(doc, response) }));
@@ -336,7 +347,11 @@ function buildCommand(
     security,
     inputs,
     body,
-    output: { status: Number(status), schema: success?.content?.["application/json"]?.schema ?? null },
+    output: {
+      status: Number(status),
+      schema: success?.content?.["application/json"]?.schema ?? null,
+      ...(file ? { file } : {}),
+    },
     errors,
   };
 }

@@ -444,6 +444,15 @@ export type DiffDatasetVersionsResponse = {
   hasMore: boolean;
 };
 
+export type ExportDatasetQuery = {
+  /** csv (a header row, then one line per row) or jsonl */
+  format?: "csv" | "jsonl";
+  /** Export the dataset as it was at this version; default: the current one */
+  version?: number;
+};
+
+export type ExportDatasetResponse = null;
+
 export type GetDatasetResponse = Dataset;
 
 export type GetDatasetRowQuery = {
@@ -1068,6 +1077,24 @@ export class DatasetsResource {
     } | null;
   }, void, undefined> {
     return paginate((cursor) => this.diff(projectSlug, datasetSlug, withCursor(query, cursor), options));
+  }
+
+  /**
+   * The dataset as a CSV or JSONL file, at its current version or any earlier one.
+   *
+   * Streamed, and one consistent snapshot however long it takes: the version is fixed when the export starts (`X-Svc-Version` says which). CSV: a header row, then one line per row (CRLF, RFC 4180); the first column `id` is the row id, then one column per active column in display order, headed by its display name (a custom column named like a built-in field or `id` gets its identifier appended in parentheses); `X-Svc-Columns` gives each header's column identifier as a JSON object. A field is empty for a null cell, a string as itself unless it is empty or reads as JSON (then it is written as a JSON string, such as `"42"`), and any other value as its JSON. JSONL: one object per row, `{rowId, input, output, expectedOutput, metadata, custom}` with custom cells by column identifier. Imported back with `mode=update`, an export changes nothing.
+   *
+   * Requires an API key with role `viewer` or higher.
+   *
+   * `GET /v1/projects/{projectSlug}/datasets/{datasetSlug}/export` (operation `exportDataset`)
+   */
+  export(projectSlug: string, datasetSlug: string, query?: ExportDatasetQuery, options?: RequestOptions): Promise<ExportDatasetResponse> {
+    return this.#transport.request<ExportDatasetResponse>({
+      method: "GET",
+      path: `/v1/projects/${encodePath(projectSlug)}/datasets/${encodePath(datasetSlug)}/export`,
+      query: query,
+      options: options,
+    });
   }
 
   /**
@@ -1702,6 +1729,7 @@ export const operations = {
   deleteDatasetColumn: { resource: "datasets", method: "deleteColumn", httpMethod: "DELETE", path: "/v1/projects/{projectSlug}/datasets/{datasetSlug}/columns/{identifier}" },
   deleteDatasetRows: { resource: "datasets", method: "deleteRows", httpMethod: "DELETE", path: "/v1/projects/{projectSlug}/datasets/{datasetSlug}/rows" },
   diffDatasetVersions: { resource: "datasets", method: "diff", iterator: "iterateDiff", httpMethod: "GET", path: "/v1/projects/{projectSlug}/datasets/{datasetSlug}/diff" },
+  exportDataset: { resource: "datasets", method: "export", httpMethod: "GET", path: "/v1/projects/{projectSlug}/datasets/{datasetSlug}/export" },
   getDataset: { resource: "datasets", method: "get", httpMethod: "GET", path: "/v1/projects/{projectSlug}/datasets/{datasetSlug}" },
   getDatasetRow: { resource: "datasets", method: "getRow", httpMethod: "GET", path: "/v1/projects/{projectSlug}/datasets/{datasetSlug}/rows/{rowId}" },
   getDatasetVersion: { resource: "datasets", method: "getVersion", httpMethod: "GET", path: "/v1/projects/{projectSlug}/datasets/{datasetSlug}/versions/{version}" },

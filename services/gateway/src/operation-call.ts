@@ -2,6 +2,7 @@ import { type Bus, callOperationWithStatus, parseOperationInput, type RawInput }
 import {
   DomainError,
   type Operation,
+  type OperationInput,
   type OperationOutput,
   type RequestContext,
   roleAtLeast,
@@ -27,10 +28,24 @@ export async function invokeOperation<O extends Operation>(
   context: RequestContext,
   raw: RawInput,
 ): Promise<{ status: Operation["successStatus"]; data: OperationOutput<O> }> {
+  await admitOperationCall(deps, op, context, raw);
+  return callOperationWithStatus(deps.bus, op, context, raw, { timeoutMs: deps.timeoutMs });
+}
+
+/**
+ * What every call of an operation passes before a service sees it, for the paths that call services
+ * themselves (a file streamed piece by piece): the caller's limits, role and input. Returns the input
+ * as the operation's schemas parse it.
+ */
+export async function admitOperationCall<O extends Operation>(
+  deps: OperationCallDeps,
+  op: O,
+  context: RequestContext,
+  raw: RawInput,
+): Promise<OperationInput<O>> {
   await enforceRateLimits(deps.rateLimiter, context);
   authorise(op, context);
-  parseOperationInput(op, raw);
-  return callOperationWithStatus(deps.bus, op, context, raw, { timeoutMs: deps.timeoutMs });
+  return parseOperationInput(op, raw);
 }
 
 /** Every credential of an organisation is limited; the operator token is not. */

@@ -10,6 +10,7 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { assertSameSiteWrite, sessionTokenOf } from "./browser-sessions";
 import type { CredentialCache } from "./credential-cache";
+import { sendFile } from "./file-download";
 import { invokeOperation, type OperationCallDeps } from "./operation-call";
 
 export interface RouteDeps extends OperationCallDeps {
@@ -32,6 +33,7 @@ export function registerOperations(app: FastifyInstance, deps: RouteDeps): void 
       url: op.path.replace(/\{(\w+)\}/g, ":$1"),
       handler: async (request, reply) => {
         const context = await authenticate(op, request, deps);
+        if (op.file) return sendFile(deps, op, context, rawInput(op, request), reply);
         const { status, data } = await invokeOperation(deps, op, context, rawInput(op, request));
         reply.status(status);
         return status === 204 ? reply.send() : reply.send(data);

@@ -5,6 +5,7 @@ import type { Logger } from "@svc/telemetry";
 import type { Kysely } from "kysely";
 import { columnHandlers } from "./handlers/columns";
 import { datasetHandlers } from "./handlers/datasets";
+import { exportHandlers } from "./handlers/exports";
 import { rowHandlers } from "./handlers/rows";
 import { traceHandlers } from "./handlers/traces";
 import { versionHandlers } from "./handlers/versions";
@@ -22,6 +23,7 @@ export function registerReader(deps: ReaderDeps): { stop(): void } {
     ...datasetHandlers(deps),
     ...columnHandlers(deps),
     ...rowHandlers(deps),
+    ...exportHandlers(deps),
     ...versionHandlers(deps),
     ...traceHandlers(deps),
   ];

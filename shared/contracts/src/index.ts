@@ -7,6 +7,7 @@ export * from "./operations/index";
 export * from "./schemas/auth";
 export * from "./schemas/common";
 export * from "./schemas/datasets";
+export * from "./schemas/files";
 export * from "./schemas/members";
 export * from "./schemas/oauth";
 export * from "./schemas/sessions";

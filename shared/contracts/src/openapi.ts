@@ -530,6 +530,25 @@ function responses(
     const examples = madeExample("A response", response, schemas, false);
     success.content = { "application/json": { schema: response, ...(examples ? { examples } : {}) } };
   }
+  if (op.file) {
+    success.content = Object.fromEntries(
+      Object.values(op.file.mediaTypes).map((type) => [
+        type.split(";")[0] as string,
+        { schema: { type: "string" } },
+      ]),
+    );
+    success.headers = {
+      ...(success.headers as JsonObject),
+      "X-Svc-Version": {
+        description: "The dataset version the file holds",
+        schema: { type: "integer" },
+      },
+      "X-Svc-Columns": {
+        description: "CSV only: each header of the file and the identifier of its column, as a JSON object",
+        schema: { type: "string" },
+      },
+    };
+  }
   out[String(op.successStatus)] = success;
 
   const byStatus = new Map<number, ErrorCode[]>();

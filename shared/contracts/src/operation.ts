@@ -43,6 +43,11 @@ export interface Operation<
   /** Request headers that become input (for example If-Match). */
   headers: H | null;
   response: R | null;
+  /**
+   * Set when the operation answers with a file rather than JSON: its media type per format (the
+   * query's `format`). The gateway streams it; it is not an MCP tool.
+   */
+  file?: { mediaTypes: Readonly<Record<string, string>> };
   successStatus: 200 | 201 | 204;
   errors: readonly ErrorCode[];
   paginated: boolean;

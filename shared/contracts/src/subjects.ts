@@ -45,6 +45,7 @@ export const subjects = {
     delete: "svc.v1.datasets.rows.delete",
     importTraces: "svc.v1.datasets.rows.import-traces",
   },
+  exports: { chunk: "svc.v1.datasets.export.chunk" },
   columns: {
     list: "svc.v1.datasets.columns.list",
     create: "svc.v1.datasets.columns.create",

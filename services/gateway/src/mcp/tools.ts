@@ -109,7 +109,10 @@ function toRawInput(
   return raw;
 }
 
-/** Every operation an organisation's credential may call; operator-only ones are not tools. */
+/**
+ * Every operation an organisation's credential may call; operator-only ones are not tools, nor are
+ * file downloads (an agent reads rows page by page instead).
+ */
 export function operationTools(operations: readonly Operation[] = operationList): OperationTool[] {
-  return operations.filter((op) => op.access !== "operator").map(operationTool);
+  return operations.filter((op) => op.access !== "operator" && !op.file).map(operationTool);
 }

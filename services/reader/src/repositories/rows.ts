@@ -1,4 +1,4 @@
-import { type BuiltinField, type Cell, type VersionOperation, versionOperationSchema } from "@svc/contracts";
+import { type Cell, type VersionOperation, versionOperationSchema } from "@svc/contracts";
 import { type CellPresence, type CellSearch, matchesPresence, matchesSearch } from "@svc/db";
 import { type RawBuilder, type SqlBool, sql } from "kysely";
 import type { SortDirection } from "./datasets";

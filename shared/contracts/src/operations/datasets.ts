@@ -37,6 +37,7 @@ import {
   versionPathSchema,
   versionResultSchema,
 } from "../schemas/datasets";
+import { exportMediaTypes, exportQuerySchema } from "../schemas/files";
 import { subjects } from "../subjects";
 import { defineOperation } from "./define";
 
@@ -244,6 +245,25 @@ export const copyDatasetRows = defineOperation({
   response: copyRowsResultSchema,
   successStatus: 201,
   errors: ["not_found", "unknown_column", "conflict"],
+});
+
+export const exportDataset = defineOperation({
+  operationId: "exportDataset",
+  command: "export",
+  method: "GET",
+  path: `${DATASET}/export`,
+  tag: "datasets",
+  summary: "The dataset as a CSV or JSONL file, at its current version or any earlier one",
+  description:
+    'Streamed, and one consistent snapshot however long it takes: the version is fixed when the export starts (`X-Svc-Version` says which). CSV: a header row, then one line per row (CRLF, RFC 4180); the first column `id` is the row id, then one column per active column in display order, headed by its display name (a custom column named like a built-in field or `id` gets its identifier appended in parentheses); `X-Svc-Columns` gives each header\'s column identifier as a JSON object. A field is empty for a null cell, a string as itself unless it is empty or reads as JSON (then it is written as a JSON string, such as `"42"`), and any other value as its JSON. JSONL: one object per row, `{rowId, input, output, expectedOutput, metadata, custom}` with custom cells by column identifier. Imported back with `mode=update`, an export changes nothing.',
+  subject: subjects.exports.chunk,
+  access: "viewer",
+  params: datasetPathSchema,
+  query: exportQuerySchema,
+  response: null,
+  file: { mediaTypes: exportMediaTypes },
+  successStatus: 200,
+  errors: ["not_found"],
 });
 
 export const getDatasetRowHistory = defineOperation({

@@ -1,0 +1,77 @@
+import { Readable } from "node:stream";
+import { callSubject, type RawInput } from "@svc/bus";
+import {
+  DomainError,
+  type ExportChunk,
+  type ExportFormat,
+  exportChunkSchema,
+  type Operation,
+  type RequestContext,
+} from "@svc/contracts";
+import type { FastifyReply } from "fastify";
+import { admitOperationCall, type OperationCallDeps } from "./operation-call";
+
+/**
+ * Answers an operation that returns a file (a dataset export): asks its service for the file piece
+ * by piece over the bus, each piece well under one bus message, and streams the pieces to the client
+ * as they come. The first piece is asked for before anything is sent, so that an unknown dataset or
+ * version is an ordinary error response; a failure later cuts the transfer short, which a client sees
+ * as an incomplete body rather than a file that looks whole.
+ */
+export async function sendFile(
+  deps: OperationCallDeps,
+  op: Operation,
+  context: RequestContext,
+  raw: RawInput,
+  reply: FastifyReply,
+): Promise<FastifyReply> {
+  const input = await admitOperationCall(deps, op, context, raw);
+  const params = input.params as { projectSlug: string; datasetSlug: string };
+  const { format, version } = input.query as { format: ExportFormat; version?: number };
+  const ask = async (request: { version?: number | undefined; after?: ExportChunk["after"] }) => {
+    const data = await callSubject(
+      deps.bus,
+      op.subject,
+      {
+        context,
+        input: {
+          params,
+          format,
+          ...(request.version === undefined ? {} : { version: request.version }),
+          ...(request.after ? { after: request.after } : {}),
+        },
+      },
+      { timeoutMs: deps.timeoutMs },
+    );
+    const parsed = exportChunkSchema.safeParse(data);
+    if (!parsed.success) throw new DomainError("internal_error", "The export service sent a malformed piece");
+    return parsed.data;
+  };
+
+  const first = await ask({ version });
+  const mediaType = op.file?.mediaTypes[format] ?? "application/octet-stream";
+  reply
+    .status(op.successStatus)
+    .header("content-type", mediaType)
+    .header("content-disposition", `attachment; filename="${params.datasetSlug}-v${first.version}.${format}"`)
+    .header("x-svc-version", String(first.version))
+    .header("cache-control", "no-store");
+  if (first.columns) reply.header("x-svc-columns", asciiJson(first.columns));
+
+  async function* pieces() {
+    let piece = first;
+    yield piece.text;
+    while (piece.after !== null) {
+      piece = await ask({ version: first.version, after: piece.after });
+      if (piece.text.length > 0) yield piece.text;
+    }
+  }
+  return reply.send(Readable.from(pieces(), { objectMode: false }));
+}
+
+/** JSON with every non-ASCII character escaped: a header value must be ASCII. */
+const asciiJson = (value: unknown) =>
+  JSON.stringify(value).replace(
+    /[\u007f-\uffff]/g,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
