@@ -93,6 +93,7 @@ describe.each(targets())("dataset export (%s)", (_name, start) => {
     expect(jsonl.headers.get("content-type")).toBe("application/x-ndjson");
     const lines = (await jsonl.text()).split("\n");
     expect(lines.pop()).toBe("");
+    expect(lines[0]).toMatch(/^\{"rowId":"a","input":.*"metadata":null,"custom":\{/);
     expect(lines.map((line) => JSON.parse(line))).toEqual([
       {
         rowId: "a",

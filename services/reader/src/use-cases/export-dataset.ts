@@ -13,7 +13,7 @@ import { findDataset } from "../repositories/datasets";
 import { inSnapshot } from "../repositories/db";
 import { listRowsAtVersion, type RowRecord } from "../repositories/rows";
 import { versionNotFound } from "./errors";
-import { visibilityOf, visibleCells } from "./visible-cells";
+import { type VisibleCells, visibilityOf, visibleCells } from "./visible-cells";
 
 /** A piece stops growing past this many characters, well under one bus message once JSON-encoded. */
 const CHUNK_CHARS = 384 * 1024;
@@ -50,8 +50,7 @@ export async function exportChunk(
     const writeRow =
       request.format === "csv"
         ? (row: RowRecord) => csvLine(row, columns)
-        : (row: RowRecord) =>
-            `${JSON.stringify({ rowId: row.rowId, ...visibleCells(row.cells, visibility) })}\n`;
+        : (row: RowRecord) => jsonLine(row.rowId, visibleCells(row.cells, visibility));
 
     const first = request.after === undefined;
     let text = first && request.format === "csv" ? csvHeader(headers) : "";
@@ -112,4 +111,9 @@ function csvLine(row: RowRecord, columns: readonly DatasetColumn[]): string {
     fields.push(csvField(cellToCsvText(value)));
   }
   return `${fields.join(",")}\r\n`;
+}
+
+/** One JSONL line, its keys in the documented order: rowId, the built-in cells shown, custom. */
+function jsonLine(rowId: string, { custom, ...builtins }: VisibleCells): string {
+  return `${JSON.stringify({ rowId, ...builtins, custom })}\n`;
 }
