@@ -104,6 +104,7 @@ function validParameter(op: Operation, name: string, ids: Ids): string {
     "X-Svc-Project": ids.project,
     from: "1",
     to: "1",
+    importId: "nosuchimport",
   };
   const value = values[name];
   if (value === undefined) throw new Error(`the sweep has no valid value for ${op.operationId}'s "${name}"`);
@@ -190,7 +191,8 @@ function badRequests(op: Operation, documented: DocumentedOperation, document: J
         .map((p) => [p.name, validParameter(op, p.name, ids)]),
     ),
   };
-  const bodySchema = documented.requestBody?.content["application/json"].schema;
+  // A file upload's body is the file, not JSON: its parameters are swept, the file is not.
+  const bodySchema = op.upload ? undefined : documented.requestBody?.content["application/json"].schema;
   const validBody = bodySchema ? validBodies(ids)[op.operationId] : undefined;
   if (bodySchema && validBody === undefined)
     throw new Error(`the sweep has no valid body for ${op.operationId}`);

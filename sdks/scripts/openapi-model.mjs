@@ -66,6 +66,9 @@ export function resolveRef(document, schema) {
   return current;
 }
 
+/** An operation whose request or success body is a file rather than JSON (an import, an export). */
+const isFileTransfer = (op) => op["x-svc-file"] !== undefined;
+
 export const refName = (schema) =>
   typeof schema?.$ref === "string" && schema.$ref.startsWith(COMPONENT_PREFIX)
     ? schema.$ref.slice(COMPONENT_PREFIX.length)
@@ -80,7 +83,9 @@ export function describeApi(document) {
   for (const [path, item] of Object.entries(document.paths ?? {})) {
     for (const method of HTTP_METHODS) {
       const op = item[method];
-      if (op) operations.push(describeOperation(document, path, method.toUpperCase(), op, item));
+      // A file sent or received as the body is not a JSON call: the SDKs' file helpers take these.
+      if (op && !isFileTransfer(op))
+        operations.push(describeOperation(document, path, method.toUpperCase(), op, item));
     }
   }
   const resources = new Map();

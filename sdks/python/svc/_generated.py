@@ -294,6 +294,54 @@ class GetAccountResponseOrganization(Model):
     }
 
 
+class GetDatasetImportResponse(Model):
+    """The `GetDatasetImportResponse` object of the API."""
+    import_id: str
+    state: Literal["receiving", "running", "succeeded", "failed"]
+    format: Literal["csv", "jsonl", "json"]
+    mode: Literal["insert", "update"]
+    bytes_read: int
+    rows_read: int
+    created_at: str
+    finished_at: Optional[str]
+    version_id: Optional[str]
+    """The version the import made; null when it changed nothing"""
+    version: Optional[int]
+    rows_inserted: Optional[int]
+    rows_updated: Optional[int]
+    error: Optional[GetDatasetImportResponseError]
+    """Why a failed import failed; details.line names the file's line"""
+
+    _svc_fields = {
+        "import_id": ("importId", None, False),
+        "state": ("state", None, False),
+        "format": ("format", None, False),
+        "mode": ("mode", None, False),
+        "bytes_read": ("bytesRead", None, False),
+        "rows_read": ("rowsRead", None, False),
+        "created_at": ("createdAt", None, False),
+        "finished_at": ("finishedAt", None, False),
+        "version_id": ("versionId", None, False),
+        "version": ("version", None, False),
+        "rows_inserted": ("rowsInserted", None, False),
+        "rows_updated": ("rowsUpdated", None, False),
+        "error": ("error", "GetDatasetImportResponseError", False),
+    }
+
+
+class GetDatasetImportResponseError(Model):
+    """Why a failed import failed; details.line names the file's line"""
+    code: str
+    error: str
+    details: Optional[Dict[str, Any]]
+
+    _svc_fields = {
+        "code": ("code", None, False),
+        "error": ("error", None, False),
+        "details": ("details", None, False),
+    }
+
+
 class GetDatasetRowHistoryResponse(Model):
     """The `GetDatasetRowHistoryResponse` object of the API."""
     items: List[GetDatasetRowHistoryResponseItem]
@@ -1573,38 +1621,6 @@ class DatasetsResource:
 
         return paginate(page)
 
-    def export(
-        self,
-        project_slug: str,
-        dataset_slug: str,
-        *,
-        format: Union[Literal["csv", "jsonl"], Unset] = UNSET,
-        version: Union[int, Unset] = UNSET,
-        timeout: Optional[float] = None,
-        max_retries: Optional[int] = None,
-        idempotency_key: Optional[str] = None,
-        request_id: Optional[str] = None,
-        headers: Optional[Mapping[str, str]] = None,
-    ) -> None:
-        """The dataset as a CSV or JSONL file, at its current version or any earlier one.
-
-        Streamed, and one consistent snapshot however long it takes: the version is fixed when the export starts (`X-Svc-Version` says which). CSV: a header row, then one line per row (CRLF, RFC 4180); the first column `id` is the row id, then one column per active column in display order, headed by its display name (a custom column named like a built-in field or `id` gets its identifier appended in parentheses); `X-Svc-Columns` gives each header's column identifier as a JSON object. A field is empty for a null cell, a string as itself unless it is empty or reads as JSON (then it is written as a JSON string, such as `"42"`), and any other value as its JSON. JSONL: one object per row, `{rowId, input, output, expectedOutput, metadata, custom}` with custom cells by column identifier. Imported back with `mode=update`, an export changes nothing.
-
-        Requires an API key with role `viewer` or higher.
-
-        Args:
-            format: csv (a header row, then one line per row) or jsonl
-            version: Export the dataset as it was at this version; default: the current one
-
-        `GET /v1/projects/{projectSlug}/datasets/{datasetSlug}/export` (operation `exportDataset`)
-        """
-        self._transport.request(
-            "GET",
-            f"/v1/projects/{path_segment(project_slug)}/datasets/{path_segment(dataset_slug)}/export",
-            query=drop_unset({"format": format, "version": version}),
-            options=CallOptions(timeout, max_retries, idempotency_key, request_id, headers),
-        )
-
     def get(
         self,
         project_slug: str,
@@ -1627,6 +1643,31 @@ class DatasetsResource:
             f"/v1/projects/{path_segment(project_slug)}/datasets/{path_segment(dataset_slug)}",
             options=CallOptions(timeout, max_retries, idempotency_key, request_id, headers),
             model=Dataset,
+        )
+
+    def get_import(
+        self,
+        project_slug: str,
+        dataset_slug: str,
+        import_id: str,
+        *,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        idempotency_key: Optional[str] = None,
+        request_id: Optional[str] = None,
+        headers: Optional[Mapping[str, str]] = None,
+    ) -> GetDatasetImportResponse:
+        """An import's progress (bytes and rows read) or outcome (its version, or why it failed).
+
+        Requires an API key with role `viewer` or higher.
+
+        `GET /v1/projects/{projectSlug}/datasets/{datasetSlug}/imports/{importId}` (operation `getDatasetImport`)
+        """
+        return self._transport.request(
+            "GET",
+            f"/v1/projects/{path_segment(project_slug)}/datasets/{path_segment(dataset_slug)}/imports/{path_segment(import_id)}",
+            options=CallOptions(timeout, max_retries, idempotency_key, request_id, headers),
+            model=GetDatasetImportResponse,
         )
 
     def get_row(
@@ -2723,8 +2764,8 @@ OPERATIONS: Dict[str, Dict[str, Optional[str]]] = {
     "deleteDatasetColumn": {"resource": "datasets", "method": "delete_column", "iterator": None, "http_method": "DELETE", "path": "/v1/projects/{projectSlug}/datasets/{datasetSlug}/columns/{identifier}"},
     "deleteDatasetRows": {"resource": "datasets", "method": "delete_rows", "iterator": None, "http_method": "DELETE", "path": "/v1/projects/{projectSlug}/datasets/{datasetSlug}/rows"},
     "diffDatasetVersions": {"resource": "datasets", "method": "diff", "iterator": "iterate_diff", "http_method": "GET", "path": "/v1/projects/{projectSlug}/datasets/{datasetSlug}/diff"},
-    "exportDataset": {"resource": "datasets", "method": "export", "iterator": None, "http_method": "GET", "path": "/v1/projects/{projectSlug}/datasets/{datasetSlug}/export"},
     "getDataset": {"resource": "datasets", "method": "get", "iterator": None, "http_method": "GET", "path": "/v1/projects/{projectSlug}/datasets/{datasetSlug}"},
+    "getDatasetImport": {"resource": "datasets", "method": "get_import", "iterator": None, "http_method": "GET", "path": "/v1/projects/{projectSlug}/datasets/{datasetSlug}/imports/{importId}"},
     "getDatasetRow": {"resource": "datasets", "method": "get_row", "iterator": None, "http_method": "GET", "path": "/v1/projects/{projectSlug}/datasets/{datasetSlug}/rows/{rowId}"},
     "getDatasetVersion": {"resource": "datasets", "method": "get_version", "iterator": None, "http_method": "GET", "path": "/v1/projects/{projectSlug}/datasets/{datasetSlug}/versions/{version}"},
     "importDatasetRowsFromTraces": {"resource": "datasets", "method": "import_traces", "iterator": None, "http_method": "POST", "path": "/v1/projects/{projectSlug}/datasets/{datasetSlug}/rows/import/traces"},
@@ -2783,6 +2824,8 @@ __all__ = [
     "DiffDatasetVersionsResponseItemBefore",
     "GetAccountResponse",
     "GetAccountResponseOrganization",
+    "GetDatasetImportResponse",
+    "GetDatasetImportResponseError",
     "GetDatasetRowHistoryResponse",
     "GetDatasetRowHistoryResponseItem",
     "GetDatasetRowHistoryResponseItemCells",

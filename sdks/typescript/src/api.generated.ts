@@ -444,16 +444,29 @@ export type DiffDatasetVersionsResponse = {
   hasMore: boolean;
 };
 
-export type ExportDatasetQuery = {
-  /** csv (a header row, then one line per row) or jsonl */
-  format?: "csv" | "jsonl";
-  /** Export the dataset as it was at this version; default: the current one */
-  version?: number;
-};
-
-export type ExportDatasetResponse = null;
-
 export type GetDatasetResponse = Dataset;
+
+export type GetDatasetImportResponse = {
+  importId: string;
+  state: "receiving" | "running" | "succeeded" | "failed";
+  format: "csv" | "jsonl" | "json";
+  mode: "insert" | "update";
+  bytesRead: number;
+  rowsRead: number;
+  createdAt: string;
+  finishedAt: string | null;
+  /** The version the import made; null when it changed nothing */
+  versionId?: string | null;
+  version?: number;
+  rowsInserted?: number;
+  rowsUpdated?: number;
+  /** Why a failed import failed; details.line names the file's line */
+  error?: {
+    code: string;
+    error: string;
+    details?: { [key: string]: unknown };
+  };
+};
 
 export type GetDatasetRowQuery = {
   /** Read the row as it was at this version */
@@ -1080,24 +1093,6 @@ export class DatasetsResource {
   }
 
   /**
-   * The dataset as a CSV or JSONL file, at its current version or any earlier one.
-   *
-   * Streamed, and one consistent snapshot however long it takes: the version is fixed when the export starts (`X-Svc-Version` says which). CSV: a header row, then one line per row (CRLF, RFC 4180); the first column `id` is the row id, then one column per active column in display order, headed by its display name (a custom column named like a built-in field or `id` gets its identifier appended in parentheses); `X-Svc-Columns` gives each header's column identifier as a JSON object. A field is empty for a null cell, a string as itself unless it is empty or reads as JSON (then it is written as a JSON string, such as `"42"`), and any other value as its JSON. JSONL: one object per row, `{rowId, input, output, expectedOutput, metadata, custom}` with custom cells by column identifier. Imported back with `mode=update`, an export changes nothing.
-   *
-   * Requires an API key with role `viewer` or higher.
-   *
-   * `GET /v1/projects/{projectSlug}/datasets/{datasetSlug}/export` (operation `exportDataset`)
-   */
-  export(projectSlug: string, datasetSlug: string, query?: ExportDatasetQuery, options?: RequestOptions): Promise<ExportDatasetResponse> {
-    return this.#transport.request<ExportDatasetResponse>({
-      method: "GET",
-      path: `/v1/projects/${encodePath(projectSlug)}/datasets/${encodePath(datasetSlug)}/export`,
-      query: query,
-      options: options,
-    });
-  }
-
-  /**
    * One dataset, with its active columns and current version.
    *
    * Requires an API key with role `viewer` or higher.
@@ -1108,6 +1103,21 @@ export class DatasetsResource {
     return this.#transport.request<GetDatasetResponse>({
       method: "GET",
       path: `/v1/projects/${encodePath(projectSlug)}/datasets/${encodePath(datasetSlug)}`,
+      options: options,
+    });
+  }
+
+  /**
+   * An import's progress (bytes and rows read) or outcome (its version, or why it failed).
+   *
+   * Requires an API key with role `viewer` or higher.
+   *
+   * `GET /v1/projects/{projectSlug}/datasets/{datasetSlug}/imports/{importId}` (operation `getDatasetImport`)
+   */
+  getImport(projectSlug: string, datasetSlug: string, importId: string, options?: RequestOptions): Promise<GetDatasetImportResponse> {
+    return this.#transport.request<GetDatasetImportResponse>({
+      method: "GET",
+      path: `/v1/projects/${encodePath(projectSlug)}/datasets/${encodePath(datasetSlug)}/imports/${encodePath(importId)}`,
       options: options,
     });
   }
@@ -1729,8 +1739,8 @@ export const operations = {
   deleteDatasetColumn: { resource: "datasets", method: "deleteColumn", httpMethod: "DELETE", path: "/v1/projects/{projectSlug}/datasets/{datasetSlug}/columns/{identifier}" },
   deleteDatasetRows: { resource: "datasets", method: "deleteRows", httpMethod: "DELETE", path: "/v1/projects/{projectSlug}/datasets/{datasetSlug}/rows" },
   diffDatasetVersions: { resource: "datasets", method: "diff", iterator: "iterateDiff", httpMethod: "GET", path: "/v1/projects/{projectSlug}/datasets/{datasetSlug}/diff" },
-  exportDataset: { resource: "datasets", method: "export", httpMethod: "GET", path: "/v1/projects/{projectSlug}/datasets/{datasetSlug}/export" },
   getDataset: { resource: "datasets", method: "get", httpMethod: "GET", path: "/v1/projects/{projectSlug}/datasets/{datasetSlug}" },
+  getDatasetImport: { resource: "datasets", method: "getImport", httpMethod: "GET", path: "/v1/projects/{projectSlug}/datasets/{datasetSlug}/imports/{importId}" },
   getDatasetRow: { resource: "datasets", method: "getRow", httpMethod: "GET", path: "/v1/projects/{projectSlug}/datasets/{datasetSlug}/rows/{rowId}" },
   getDatasetVersion: { resource: "datasets", method: "getVersion", httpMethod: "GET", path: "/v1/projects/{projectSlug}/datasets/{datasetSlug}/versions/{version}" },
   importDatasetRowsFromTraces: { resource: "datasets", method: "importTraces", httpMethod: "POST", path: "/v1/projects/{projectSlug}/datasets/{datasetSlug}/rows/import/traces" },

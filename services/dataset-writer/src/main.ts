@@ -2,7 +2,7 @@ import { createLogger, onShutdown, startHealthServer, startTelemetry } from "@sv
 
 // First, so that the SDK patches `http` and `pg` as they load: everything else is imported after it.
 const telemetry = await startTelemetry({ service: "dataset-writer" });
-const { connectBus } = await import("@svc/bus");
+const { connectBus, NatsUploadStore } = await import("@svc/bus");
 const { openDatabaseFromEnv } = await import("@svc/db");
 const { loadConfig, rowEditorOptionsOf } = await import("./config");
 const { registerDatasetWriter } = await import("./service");
@@ -18,6 +18,8 @@ const service = registerDatasetWriter({
   db: database.db,
   logger,
   rowEditor: rowEditorOptionsOf(config),
+  // The same object store the gateways put uploads in (see the gateway's main).
+  uploads: new NatsUploadStore(bus.connection, `${config.SVC_BUS_PREFIX ?? "svc"}_uploads`),
 });
 health.ready(async () => {
   await database.ping();

@@ -1,9 +1,10 @@
-import { type Bus, type Subscription, serveSubject, unsubscribeAll } from "@svc/bus";
+import { type Bus, type Subscription, serveSubject, type UploadStore, unsubscribeAll } from "@svc/bus";
 import { subjects } from "@svc/contracts";
 import type { Database } from "@svc/db";
 import type { Logger } from "@svc/telemetry";
 import type { Kysely } from "kysely";
 import { columnHandlers, datasetHandlers } from "./handlers/datasets";
+import { importHandlers } from "./handlers/imports";
 import { rowHandlers } from "./handlers/rows";
 import type { RowEditorOptions } from "./use-cases/row-editor";
 
@@ -13,15 +14,24 @@ export interface WriterDeps {
   logger: Logger;
   /** How row edits are grouped into transactions (see RowEditor); the defaults otherwise. */
   rowEditor?: Partial<RowEditorOptions>;
+  /** Where uploaded files wait to be imported; without it, imports are refused. */
+  uploads?: UploadStore;
 }
 
 /** Serves every dataset mutation on the bus. Returns a handle that stops serving. */
 export function registerDatasetWriter(deps: WriterDeps): { stop(): void } {
+  const imports = importHandlers(deps);
   const subscriptions: Subscription[] = [
     ...datasetHandlers(deps),
     ...columnHandlers(deps),
     ...rowHandlers(deps),
+    ...imports.subscriptions,
     serveSubject(deps.bus, subjects.writer.ping, deps.logger, async () => ({ service: "dataset-writer" })),
   ];
-  return { stop: () => unsubscribeAll(subscriptions) };
+  return {
+    stop: () => {
+      unsubscribeAll(subscriptions);
+      imports.stop();
+    },
+  };
 }

@@ -8,7 +8,7 @@ const telemetry = await startTelemetry({ service: "svc" });
 const { ensureBootstrap, oauthLifetimesOf, registerAuthService, sessionLifetimesOf } = await import(
   "@svc/auth"
 );
-const { InProcessBus, callSubject } = await import("@svc/bus");
+const { DirectoryUploadStore, InProcessBus, callSubject } = await import("@svc/bus");
 const { issuedSignInCodeSchema, subjects } = await import("@svc/contracts");
 const { registerDatasetWriter } = await import("@svc/dataset-writer");
 const { migrateToLatest, openDatabase } = await import("@svc/db");
@@ -46,6 +46,8 @@ const database = await openDatabase({ dataDir: join(dataDir, "db") });
 await migrateToLatest(database.db);
 
 const bus = new InProcessBus();
+// Uploaded files wait on disk beside the database until the writer has imported them.
+const uploads = new DirectoryUploadStore(join(dataDir, "uploads"));
 const deps = { bus, db: database.db, logger };
 const services = [
   registerAuthService({
@@ -53,7 +55,7 @@ const services = [
     oauthLifetimes: oauthLifetimesOf(config),
     sessionLifetimes: sessionLifetimesOf(config),
   }),
-  registerDatasetWriter(deps),
+  registerDatasetWriter({ ...deps, uploads }),
   registerReader(deps),
   registerTraceIngest(deps),
 ];
@@ -68,7 +70,7 @@ process.stdout.write(`${ownerKeyNote()}\n`);
 
 // From this file, not from the gateway's module: bundling moves that into a chunk one folder down.
 const webRoot = fileURLToPath(new URL("../../../web/dist", import.meta.url));
-const gateway = buildGateway({ bus, logger, options: config, webRoot });
+const gateway = buildGateway({ bus, logger, options: config, webRoot, uploads });
 
 async function stop(): Promise<void> {
   gateway.markDraining();

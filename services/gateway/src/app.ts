@@ -1,5 +1,5 @@
 import { randomUUID, timingSafeEqual } from "node:crypto";
-import { type Bus, callSubject } from "@svc/bus";
+import { type Bus, callSubject, type UploadStore } from "@svc/bus";
 import { buildOpenApiDocument, DomainError, pingSubjects } from "@svc/contracts";
 import { type Logger, tagHttpRequest } from "@svc/telemetry";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from "fastify";
@@ -8,6 +8,7 @@ import { registerBrowserSessions } from "./browser-sessions";
 import { type GatewayOptions, rateLimitsOf } from "./config";
 import { CredentialCache } from "./credential-cache";
 import { invalidJsonBody, invalidUtf8Body, sendError, toDomainError } from "./errors";
+import { registerUploads } from "./file-upload";
 import { shedLoadAbove } from "./load-shedding";
 import { registerMcp } from "./mcp/endpoint";
 import { registerOAuthRoutes } from "./oauth/routes";
@@ -30,6 +31,8 @@ export interface GatewayDeps {
   rateLimitStore?: BucketStore;
   /** The web application's built files; `web/dist` of this repository by default. */
   webRoot?: string;
+  /** Where uploaded files (imports) wait for the writer; uploads are refused without it. */
+  uploads?: UploadStore;
 }
 
 export interface Gateway {
@@ -54,7 +57,14 @@ function badPath(code: string): DomainError {
 const JSON_MEDIA_TYPE = /^application\/(?:[\w!#$&^.+-]+\+)?json(?:\s*;|$)/i;
 
 /** The HTTP face of the platform. Only `main.ts` listens; tests use `app.inject()`. */
-export function buildGateway({ bus, logger, options, rateLimitStore, webRoot }: GatewayDeps): Gateway {
+export function buildGateway({
+  bus,
+  logger,
+  options,
+  rateLimitStore,
+  webRoot,
+  uploads,
+}: GatewayDeps): Gateway {
   const app = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
     // One line per request, written by the onResponse hook below with the fields that matter.
@@ -165,6 +175,15 @@ export function buildGateway({ bus, logger, options, rateLimitStore, webRoot }: 
     rateLimiter,
     isOperator: operatorCheck(options.SVC_ADMIN_TOKEN),
     publicUrl,
+  });
+  registerUploads(app, {
+    bus,
+    credentials,
+    timeoutMs,
+    rateLimiter,
+    isOperator: operatorCheck(options.SVC_ADMIN_TOKEN),
+    publicUrl,
+    uploads,
   });
   registerBrowserSessions(app, { bus, credentials, timeoutMs, rateLimiter, publicUrl, clientAddress });
   registerOAuthRoutes(app, { bus, timeoutMs, publicUrl });

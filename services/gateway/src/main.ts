@@ -4,7 +4,7 @@ import { createLogger, onShutdown, startTelemetry } from "@svc/telemetry";
 
 // First, so that the SDK patches `http` and `pg` as they load: everything else is imported after it.
 const telemetry = await startTelemetry({ service: "gateway" });
-const { connectBus } = await import("@svc/bus");
+const { connectBus, NatsUploadStore } = await import("@svc/bus");
 const { buildGateway } = await import("./app");
 const { loadConfig } = await import("./config");
 const { KvBucketStore } = await import("./rate-limit");
@@ -21,7 +21,9 @@ const rateLimitStore = new KvBucketStore(
 );
 // From this file, not from the module that serves it: bundling moves that into a chunk one folder down.
 const webRoot = fileURLToPath(new URL("../../../web/dist", import.meta.url));
-const gateway = buildGateway({ bus, logger, options: config, rateLimitStore, webRoot });
+// Uploaded files wait for the writers in a JetStream object store, never in bus messages.
+const uploads = new NatsUploadStore(bus.connection, `${config.SVC_BUS_PREFIX ?? "svc"}_uploads`);
+const gateway = buildGateway({ bus, logger, options: config, rateLimitStore, webRoot, uploads });
 // A burst of new connections waits in the kernel, not refused for want of room in the accept queue.
 await gateway.app.listen({ port: config.PORT, host: config.HOST, backlog: 4096 });
 

@@ -28,6 +28,8 @@ const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 export function registerOperations(app: FastifyInstance, deps: RouteDeps): void {
   for (const op of operationList) {
     if (op.access === "operator" && !deps.isOperator) continue;
+    // A file upload streams its body: see file-upload.ts.
+    if (op.upload) continue;
     app.route({
       method: op.method,
       url: op.path.replace(/\{(\w+)\}/g, ":$1"),
@@ -61,7 +63,7 @@ export function bearerToken(request: FastifyRequest): string {
   return match[1];
 }
 
-async function authenticate(
+export async function authenticate(
   op: Operation,
   request: FastifyRequest,
   deps: RouteDeps,
@@ -114,7 +116,7 @@ function idempotencyKeyOf(request: FastifyRequest): string | undefined {
   return key;
 }
 
-function rawInput(op: Operation, request: FastifyRequest): RawInput {
+export function rawInput(op: Operation, request: FastifyRequest): RawInput {
   return {
     params: (request.params ?? {}) as Record<string, unknown>,
     query: (request.query ?? {}) as Record<string, unknown>,

@@ -1,6 +1,7 @@
+import { firstInvalidByte } from "@svc/contracts";
 import { describe, expect, it } from "vitest";
 import { type FakePlatform, fakePlatform } from "./testing/fake-platform";
-import { decodeUtf8, firstInvalidByte } from "./utf8";
+import { decodeUtf8 } from "./utf8";
 
 const bytes = (...values: number[]) => Uint8Array.from(values);
 const text = (s: string) => new TextEncoder().encode(s);

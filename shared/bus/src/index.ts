@@ -4,3 +4,4 @@ export * from "./from-env";
 export * from "./in-process";
 export * from "./nats";
 export * from "./operations";
+export * from "./uploads";

@@ -14,3 +14,4 @@ export * from "./schemas/sessions";
 export * from "./schemas/traces";
 export * from "./storable";
 export * from "./subjects";
+export { firstInvalidByte } from "./utf8";

@@ -157,6 +157,7 @@ const OMITTED_FROM_REQUEST_EXAMPLES = new Set(["cursor"]);
 const statusDescriptions: Record<number, string> = {
   200: "OK",
   201: "Created",
+  202: "Accepted",
   204: "No Content",
   400: "Bad Request",
   401: "Unauthorized",
@@ -448,10 +449,24 @@ function describeOperation(
     const media: JsonObject = { schema: body, ...(examples ? { examples } : {}) };
     operation.requestBody = { required: true, content: { "application/json": media } };
   }
+  if (op.upload) {
+    operation.requestBody = {
+      required: true,
+      description: "The file itself, streamed",
+      content: Object.fromEntries(
+        Object.values(op.upload.mediaTypes).map((type) => [
+          type,
+          { schema: { type: "string", format: "binary" } },
+        ]),
+      ),
+    };
+  }
   operation.responses = responses(op, schemas, errorResponses);
   operation.security = op.access === "operator" ? [{ OperatorToken: [] }] : [{ ApiKeyAuth: [] }];
   operation["x-svc-command"] = op.command;
   operation["x-svc-paginated"] = op.paginated;
+  // The body sent or received is a file, not JSON: generated JSON clients leave these to file helpers.
+  if (op.upload || op.file) operation["x-svc-file"] = op.upload ? "upload" : "download";
   operation["x-svc-access"] = op.access;
   return operation;
 }

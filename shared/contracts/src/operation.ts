@@ -48,7 +48,12 @@ export interface Operation<
    * query's `format`). The gateway streams it; it is not an MCP tool.
    */
   file?: { mediaTypes: Readonly<Record<string, string>> };
-  successStatus: 200 | 201 | 204;
+  /**
+   * Set when the request body is a file rather than JSON (an import): the media type per format. The
+   * gateway streams it into the upload store and hands the service its name, never its bytes.
+   */
+  upload?: { mediaTypes: Readonly<Record<string, string>> };
+  successStatus: 200 | 201 | 202 | 204;
   errors: readonly ErrorCode[];
   paginated: boolean;
   effect: OperationEffect;

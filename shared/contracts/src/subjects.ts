@@ -46,6 +46,7 @@ export const subjects = {
     importTraces: "svc.v1.datasets.rows.import-traces",
   },
   exports: { chunk: "svc.v1.datasets.export.chunk" },
+  imports: { start: "svc.v1.datasets.imports.start", get: "svc.v1.datasets.imports.get" },
   columns: {
     list: "svc.v1.datasets.columns.list",
     create: "svc.v1.datasets.columns.create",

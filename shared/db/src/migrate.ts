@@ -9,6 +9,7 @@ import * as datasetNames from "./migrations/0008-dataset-names";
 import * as jsonbMerge from "./migrations/0009-jsonb-merge";
 import * as browserSessions from "./migrations/0010-browser-sessions";
 import * as missingExpectedOutput from "./migrations/0011-missing-expected-output";
+import * as imports from "./migrations/0012-imports";
 import type { Database } from "./schema";
 
 /** Migrations in order. A new one is a new file here; a landed one is never edited. */
@@ -23,6 +24,7 @@ const migrations: Record<string, Migration> = {
   "0009-jsonb-merge": jsonbMerge,
   "0010-browser-sessions": browserSessions,
   "0011-missing-expected-output": missingExpectedOutput,
+  "0012-imports": imports,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -104,6 +104,35 @@ export interface DatasetVersionsTable {
   created_at: Timestamp;
 }
 
+export interface ImportsTable {
+  id: string;
+  organization_id: string;
+  dataset_id: string;
+  idempotency_key: string | null;
+  state: string;
+  format: string;
+  mode: string;
+  bytes_read: ColumnType<string, string | number | bigint | undefined, string | number | bigint>;
+  rows_read: ColumnType<string, string | number | bigint | undefined, string | number | bigint>;
+  version_id: string | null;
+  version: number | null;
+  rows_inserted: number | null;
+  rows_updated: number | null;
+  error: ColumnType<unknown, string | null | undefined, string | null>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  finished_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+}
+
+export interface ImportRowsTable {
+  import_id: string;
+  seq: number;
+  line: Int64;
+  row_id: string;
+  cells: Json;
+  custom: Json;
+}
+
 export interface IdempotencyRecordsTable {
   organization_id: string;
   key: string;
@@ -241,6 +270,8 @@ export interface Database {
   dataset_rows: DatasetRowsTable;
   row_revisions: RowRevisionsTable;
   dataset_versions: DatasetVersionsTable;
+  imports: ImportsTable;
+  import_rows: ImportRowsTable;
   idempotency_records: IdempotencyRecordsTable;
   spans: SpansTable;
   traces: TracesTable;

@@ -1,6 +1,6 @@
 import type { BuiltinField, Cell } from "@svc/contracts";
 import { unnestRows } from "@svc/db";
-import { sql } from "kysely";
+import { type RawBuilder, sql } from "kysely";
 import type { Db } from "./datasets";
 
 /** The cells one row of a batch sets: built-in cells replace, custom cells merge by identifier. */
@@ -42,8 +42,38 @@ export async function applyRowChanges(
   changes: readonly RowChange[],
 ): Promise<number> {
   if (changes.length === 0) return 0;
+  return changeRows(
+    db,
+    datasetId,
+    version,
+    sql`SELECT * FROM ${unnestRows("e", changeColumns, changes, { sizeHidden: true })}`,
+  );
+}
+
+/** As `applyRowChanges`, for the rows an import staged (see repositories/imports.ts). */
+export async function applyStagedChanges(
+  db: Db,
+  importId: string,
+  datasetId: string,
+  version: number,
+): Promise<number> {
+  return changeRows(
+    db,
+    datasetId,
+    version,
+    sql`SELECT row_id AS "rowId", cells AS builtins, custom FROM import_rows WHERE import_id = ${importId}`,
+  );
+}
+
+/** `source` gives the changes as rows of ("rowId", builtins, custom). */
+async function changeRows(
+  db: Db,
+  datasetId: string,
+  version: number,
+  source: RawBuilder<unknown>,
+): Promise<number> {
   const { rows } = await sql<{ count: number }>`
-    WITH e AS (SELECT * FROM ${unnestRows("e", changeColumns, changes, { sizeHidden: true })}),
+    WITH e AS (${source}),
     next AS (
       SELECT r.row_id, r.created_at,
              CASE WHEN e.builtins ? 'input' THEN e.builtins -> 'input' ELSE r.input END AS input,

@@ -10,7 +10,7 @@ describe("MCP tools from the operation table", () => {
   it("makes one tool per operation an organisation may call, named by operationId", () => {
     const names = operationTools().map((t) => t.definition.name);
     const expected = operationList
-      .filter((op) => op.access !== "operator" && !op.file)
+      .filter((op) => op.access !== "operator" && !op.file && !op.upload)
       .map((op) => op.operationId);
     expect(names).toEqual(expected);
     expect(new Set(names).size).toBe(names.length);
@@ -80,6 +80,7 @@ describe("MCP tools from the operation table", () => {
     // Cells already as asked are not written again, and no version is made for nothing.
     updateDatasetRows: SET,
     copyDatasetRows: ADD,
+    getDatasetImport: R,
     // Rows already gone are not deleted again, and no version is made for nothing.
     deleteDatasetRows: SET,
     getDatasetRowHistory: R,

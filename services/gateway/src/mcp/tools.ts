@@ -111,8 +111,8 @@ function toRawInput(
 
 /**
  * Every operation an organisation's credential may call; operator-only ones are not tools, nor are
- * file downloads (an agent reads rows page by page instead).
+ * file downloads or uploads (an agent reads rows page by page, and writes them as JSON).
  */
 export function operationTools(operations: readonly Operation[] = operationList): OperationTool[] {
-  return operations.filter((op) => op.access !== "operator" && !op.file).map(operationTool);
+  return operations.filter((op) => op.access !== "operator" && !op.file && !op.upload).map(operationTool);
 }

@@ -37,7 +37,14 @@ import {
   versionPathSchema,
   versionResultSchema,
 } from "../schemas/datasets";
-import { exportMediaTypes, exportQuerySchema } from "../schemas/files";
+import {
+  exportMediaTypes,
+  exportQuerySchema,
+  importMediaTypes,
+  importPathSchema,
+  importQuerySchema,
+  importSchema,
+} from "../schemas/files";
 import { subjects } from "../subjects";
 import { defineOperation } from "./define";
 
@@ -262,6 +269,40 @@ export const exportDataset = defineOperation({
   query: exportQuerySchema,
   response: null,
   file: { mediaTypes: exportMediaTypes },
+  successStatus: 200,
+  errors: ["not_found"],
+});
+
+export const importDatasetFile = defineOperation({
+  operationId: "importDatasetFile",
+  command: "import",
+  method: "POST",
+  path: `${DATASET}/imports`,
+  tag: "datasets",
+  summary: "Import a CSV, JSONL or JSON file into the dataset as one new version, as a job",
+  description:
+    "The body is the file, up to 1 GiB, its Content-Type naming the format: text/csv (RFC 4180 with a header row), application/x-ndjson (one JSON object per line) or application/json (an array of objects). The answer (202, with Location) is the import as it starts; poll it until its state is succeeded or failed. The whole file is one version (operation import), all or nothing: a bad line fails the import with details.line and writes nothing. In a CSV field, JSON (an object, array, number, true, false, null or a quoted string) is that value, other text is a string, and an empty field gives no value (null on insert, unchanged on update). mode=update keys each line by its row id and changes only the cells that differ; a file that changes nothing makes no version.",
+  subject: subjects.imports.start,
+  access: "member",
+  params: datasetPathSchema,
+  query: importQuerySchema,
+  response: importSchema,
+  upload: { mediaTypes: importMediaTypes },
+  successStatus: 202,
+  errors: ["not_found", "unknown_column", "conflict", "payload_too_large", "unsupported_media_type"],
+});
+
+export const getDatasetImport = defineOperation({
+  operationId: "getDatasetImport",
+  command: "get-import",
+  method: "GET",
+  path: `${DATASET}/imports/{importId}`,
+  tag: "datasets",
+  summary: "An import's progress (bytes and rows read) or outcome (its version, or why it failed)",
+  subject: subjects.imports.get,
+  access: "viewer",
+  params: importPathSchema,
+  response: importSchema,
   successStatus: 200,
   errors: ["not_found"],
 });

@@ -86,3 +86,107 @@ function readsAsJson(text: string): boolean {
     return false;
   }
 }
+
+export const importFormats = ["csv", "jsonl", "json"] as const;
+export type ImportFormat = (typeof importFormats)[number];
+/** The Content-Type of an upload names its format. */
+export const importMediaTypes: Record<ImportFormat, string> = {
+  csv: "text/csv",
+  jsonl: "application/x-ndjson",
+  json: "application/json",
+};
+/** The largest file an import takes. */
+export const MAX_IMPORT_BYTES = 1024 ** 3;
+
+const mapTargetSchema = z
+  .string()
+  .regex(/^(new:.{1,128}|[A-Za-z0-9_]{1,64})$/, 'must be a column identifier or "new:<display name>"');
+
+export const importQuerySchema = z.strictObject({
+  mode: z
+    .enum(["insert", "update"])
+    .default("insert")
+    .describe("insert: every line is a new row; update: every line edits the row its id names"),
+  map: z
+    .string()
+    .max(8000, "must be at most 8000 characters")
+    .transform((text, ctx) => {
+      let value: unknown;
+      try {
+        value = JSON.parse(text);
+      } catch {
+        ctx.addIssue({ code: "custom", message: "must be a JSON object from file field to column" });
+        return z.NEVER;
+      }
+      const parsed = z.record(z.string().min(1).max(256), mapTargetSchema).safeParse(value);
+      if (!parsed.success) {
+        ctx.addIssue({
+          code: "custom",
+          message: `must be a JSON object from file field to a column identifier or "new:<name>": ${parsed.error.issues[0]?.message ?? ""}`,
+        });
+        return z.NEVER;
+      }
+      return parsed.data;
+    })
+    .optional()
+    .describe(
+      'A JSON object from a file field to the column it feeds: a cell identifier (input, output, expectedOutput, metadata, or a custom column\'s identifier) or "new:<display name>" to create a custom column. Fields not named are not imported. Without map, fields go by name: built-in cells (expected_output too), active columns by identifier or display name, the id field, and every other field to a new custom column of its name',
+    ),
+  idField: z
+    .string()
+    .min(1)
+    .max(256)
+    .optional()
+    .describe(
+      "The field that holds row ids (default: id; JSONL and JSON also accept rowId); required by mode=update",
+    ),
+});
+export type ImportQuery = z.output<typeof importQuerySchema>;
+
+export const importStates = ["receiving", "running", "succeeded", "failed"] as const;
+export const importSchema = z.object({
+  importId: z.string(),
+  state: z.enum(importStates),
+  format: z.enum(importFormats),
+  mode: z.enum(["insert", "update"]),
+  bytesRead: z.number().int(),
+  rowsRead: z.number().int(),
+  createdAt: z.string(),
+  finishedAt: z.string().nullable(),
+  versionId: z
+    .string()
+    .nullable()
+    .optional()
+    .describe("The version the import made; null when it changed nothing"),
+  version: z.number().int().optional(),
+  rowsInserted: z.number().int().optional(),
+  rowsUpdated: z.number().int().optional(),
+  error: z
+    .object({ code: z.string(), error: z.string(), details: z.record(z.string(), z.unknown()).optional() })
+    .optional()
+    .describe("Why a failed import failed; details.line names the file's line"),
+});
+export type Import = z.infer<typeof importSchema>;
+
+export const importPathSchema = z.strictObject({
+  projectSlug: slugSchema,
+  datasetSlug: slugSchema,
+  importId: z.string().regex(/^[a-z0-9]{1,64}$/, "must be an import id"),
+});
+
+/** Internal: the gateway hands an uploaded file to the writer, which imports it as a job. */
+export const importStartSchema = z.strictObject({
+  params: z.strictObject({ projectSlug: slugSchema, datasetSlug: slugSchema }),
+  query: z.strictObject({
+    mode: z.enum(["insert", "update"]),
+    map: z.record(z.string(), z.string()).optional(),
+    idField: z.string().optional(),
+  }),
+  upload: z.strictObject({
+    /** The file's name in the upload store. */
+    objectName: z.string(),
+    format: z.enum(importFormats),
+    bytes: z.number().int().min(0),
+  }),
+});
+export type ImportStart = z.infer<typeof importStartSchema>;

@@ -1,0 +1,103 @@
+import { DomainError, type ImportFormat } from "@svc/contracts";
+import { describe, expect, it } from "vitest";
+import { type FileRecord, readRecords } from "./file-records";
+
+/** Reads a file given as text, cut into pieces of `size` bytes to cross every boundary. */
+async function read(format: ImportFormat, text: string | Uint8Array, size = 3): Promise<FileRecord[]> {
+  const bytes = typeof text === "string" ? new TextEncoder().encode(text) : text;
+  async function* chunks() {
+    for (let i = 0; i < bytes.length; i += size) yield bytes.slice(i, i + size);
+  }
+  const records: FileRecord[] = [];
+  for await (const { line, fields } of readRecords(format, chunks(), { bytesRead: 0 }))
+    records.push({ line, fields });
+  return records;
+}
+
+async function failure(format: ImportFormat, text: string | Uint8Array) {
+  try {
+    await read(format, text);
+  } catch (error) {
+    if (error instanceof DomainError) return { message: error.message, details: error.details };
+    throw error;
+  }
+  throw new Error("expected the file to be refused");
+}
+
+describe("CSV", () => {
+  it("reads RFC 4180 with quotes, embedded line breaks, unicode and JSON cells, each with its line", async () => {
+    const file =
+      '\uFEFFid,input,note\r\nr1,"say ""hi"", then\nleave",日本語\r\nr2,"{""a"":[1,2]}",42\r\nr3,,"""42"""\r\n';
+    expect(await read("csv", file)).toEqual([
+      { line: 2, fields: { id: "r1", input: 'say "hi", then\nleave', note: "日本語" } },
+      { line: 4, fields: { id: "r2", input: { a: [1, 2] }, note: 42 } },
+      { line: 5, fields: { id: "r3", note: "42" } },
+    ]);
+  });
+
+  it("names the line of an unclosed quote, a short line, a duplicate header, and refuses an empty file", async () => {
+    expect((await failure("csv", 'id,input\nr1,ok\nr2,"never closed\n')).details).toMatchObject({ line: 3 });
+    const short = await failure("csv", "id,input\nr1,ok\nr2\n");
+    expect(short.message).toMatch(/^Line 3: the line has another number of fields than the header row/);
+    const duplicate = await failure("csv", "id,input,input\nr1,a,b\n");
+    expect(duplicate.message).toBe('Line 1: the header names "input" twice (columns 2 and 3)');
+    expect((await failure("csv", "")).message).toMatch(/empty/);
+  });
+
+  it("refuses bytes that are not UTF-8, naming the line", async () => {
+    const bytes = new Uint8Array([...new TextEncoder().encode("id,input\nr1,ok\nr2,"), 0xff, 0xfe, 10]);
+    const refused = await failure("csv", bytes);
+    expect(refused.message).toMatch(/^Line 3: the file is not valid UTF-8/);
+  });
+});
+
+describe("JSONL", () => {
+  it("reads one object per line, skipping blank lines, with CRLF too", async () => {
+    expect(await read("jsonl", '{"input":"a\\nb"}\r\n\n{"input":{"x":"ü"}}')).toEqual([
+      { line: 1, fields: { input: "a\nb" } },
+      { line: 3, fields: { input: { x: "ü" } } },
+    ]);
+  });
+
+  it("names the line of bad JSON and of a value that is not an object", async () => {
+    expect((await failure("jsonl", '{"input":1}\n{"input":\n')).message).toMatch(/^Line 2: not valid JSON/);
+    expect((await failure("jsonl", '{"input":1}\n[1]\n')).message).toBe(
+      "Line 2: each record must be a JSON object of fields",
+    );
+    expect((await failure("jsonl", "\n\n")).message).toMatch(/empty/);
+  });
+});
+
+describe("JSON array", () => {
+  it("reads each element as it completes, strings with brackets and escapes included", async () => {
+    const file = '[\n  {"input": "a ] b, \\" c"},\n  {"input": {"nested": [1, {"x": "}"}]}}\n]\n';
+    expect(await read("json", file)).toEqual([
+      { line: 2, fields: { input: 'a ] b, " c' } },
+      { line: 3, fields: { input: { nested: [1, { x: "}" }] } } },
+    ]);
+  });
+
+  it("refuses what is not an array of objects, an empty array, a trailing comma and an unclosed array", async () => {
+    expect((await failure("json", '{"input": 1}')).message).toMatch(/must be an array of objects/);
+    expect((await failure("json", "[]")).message).toMatch(/empty array/);
+    expect((await failure("json", '[{"a":1},\n]')).message).toBe("Line 2: an empty element in the array");
+    expect((await failure("json", '[{"a":1},\n{"a":2}')).message).toMatch(/never closed/);
+    expect((await failure("json", '[{"a":1}, 5]')).message).toBe(
+      "Line 1: each record must be a JSON object of fields",
+    );
+  });
+});
+
+describe("CSV field text", () => {
+  it("keeps each field as written, for row ids that look like numbers", async () => {
+    async function* chunks() {
+      yield new TextEncoder().encode("id,input\n1e5,x\n007,y\n");
+    }
+    const records = [];
+    for await (const record of readRecords("csv", chunks(), { bytesRead: 0 })) records.push(record);
+    expect(records.map((record) => [record.fields.id, record.text?.id])).toEqual([
+      [100000, "1e5"],
+      ["007", "007"],
+    ]);
+  });
+});

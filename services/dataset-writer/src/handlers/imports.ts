@@ -1,0 +1,43 @@
+import { type Subscription, serveSubject } from "@svc/bus";
+import { DomainError, importStartSchema, roleAtLeast, subjects, validationError } from "@svc/contracts";
+import { failAbandonedImports } from "../repositories/imports";
+import type { WriterDeps } from "../service";
+import { FileImports } from "../use-cases/import-file";
+
+/** An import nothing has been heard of for this long lost its writer; it is failed and cleared. */
+const ABANDONED_AFTER_MS = 60_000;
+
+/** Internal: the gateway hands over an uploaded file (its name in the upload store) to import. */
+export function importHandlers({ bus, db, logger, uploads }: WriterDeps): {
+  subscriptions: Subscription[];
+  stop(): void;
+} {
+  const imports = uploads ? new FileImports({ db, uploads, logger }) : undefined;
+  const sweep = () =>
+    failAbandonedImports(db, ABANDONED_AFTER_MS)
+      .then((count) => {
+        if (count > 0) logger.warn({ count }, "failed imports whose writer stopped");
+      })
+      .catch((error: unknown) => logger.warn({ err: error }, "could not sweep abandoned imports"));
+  void sweep();
+  const timer = setInterval(sweep, ABANDONED_AFTER_MS);
+  timer.unref();
+  const subscriptions = [
+    serveSubject(bus, subjects.imports.start, logger, async (request) => {
+      const { context } = request;
+      if (context.role === null || !roleAtLeast(context.role, "member")) {
+        throw new DomainError("forbidden", "Importing a file needs a member key or higher");
+      }
+      const parsed = importStartSchema.safeParse(request.input);
+      if (!parsed.success) throw validationError(parsed.error.issues, [], "Import request");
+      if (!imports) throw new Error("imports need an upload store, and this writer has none");
+      return imports.start(context, parsed.data);
+    }),
+  ];
+  return {
+    subscriptions,
+    stop: () => {
+      clearInterval(timer);
+    },
+  };
+}

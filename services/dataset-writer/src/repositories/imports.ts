@@ -1,0 +1,285 @@
+import type { Import, ImportFormat } from "@svc/contracts";
+import { jsonb, unnestRows } from "@svc/db";
+import { sql } from "kysely";
+import type { Db } from "./datasets";
+
+export interface ImportRecord {
+  id: string;
+  organizationId: string;
+  datasetId: string;
+  idempotencyKey: string | null;
+  format: ImportFormat;
+  mode: "insert" | "update";
+}
+
+const importColumns = [
+  "id",
+  "state",
+  "format",
+  "mode",
+  sql<string>`bytes_read::text`.as("bytes_read"),
+  sql<string>`rows_read::text`.as("rows_read"),
+  "created_at",
+  "finished_at",
+  "version_id",
+  "version",
+  "rows_inserted",
+  "rows_updated",
+  "error",
+] as const;
+
+/** Records a new import; undefined when the organisation has an import with that Idempotency-Key. */
+export async function insertImport(db: Db, record: ImportRecord): Promise<boolean> {
+  const result = await db
+    .insertInto("imports")
+    .values({
+      id: record.id,
+      organization_id: record.organizationId,
+      dataset_id: record.datasetId,
+      idempotency_key: record.idempotencyKey,
+      state: "running",
+      format: record.format,
+      mode: record.mode,
+    })
+    .onConflict((oc) =>
+      oc.columns(["organization_id", "idempotency_key"]).where("idempotency_key", "is not", null).doNothing(),
+    )
+    .executeTakeFirst();
+  return (result.numInsertedOrUpdatedRows ?? 0n) > 0n;
+}
+
+export async function findImport(
+  db: Db,
+  organizationId: string,
+  importId: string,
+): Promise<Import | undefined> {
+  const row = await db
+    .selectFrom("imports")
+    .select(importColumns)
+    .where("organization_id", "=", organizationId)
+    .where("id", "=", importId)
+    .executeTakeFirst();
+  return row && toImport(row);
+}
+
+export async function findImportByKey(
+  db: Db,
+  organizationId: string,
+  key: string,
+): Promise<(Import & { datasetId: string }) | undefined> {
+  const row = await db
+    .selectFrom("imports")
+    .select([...importColumns, "dataset_id"])
+    .where("organization_id", "=", organizationId)
+    .where("idempotency_key", "=", key)
+    .executeTakeFirst();
+  return row && { ...toImport(row), datasetId: row.dataset_id };
+}
+
+/** Frees an Idempotency-Key held by an import that failed because its writer stopped, for a retry. */
+export async function releaseInterruptedKey(db: Db, organizationId: string, key: string): Promise<void> {
+  await db
+    .updateTable("imports")
+    .set({ idempotency_key: null })
+    .where("organization_id", "=", organizationId)
+    .where("idempotency_key", "=", key)
+    .where("state", "=", "failed")
+    .where(sql<boolean>`error ->> 'code' = 'service_unavailable'`)
+    .execute();
+}
+
+export async function recordProgress(
+  db: Db,
+  importId: string,
+  progress: { bytesRead: number; rowsRead: number },
+): Promise<void> {
+  await db
+    .updateTable("imports")
+    .set({ bytes_read: progress.bytesRead, rows_read: progress.rowsRead, updated_at: sql`now()` })
+    .where("id", "=", importId)
+    .where("state", "=", "running")
+    .execute();
+}
+
+export async function finishImport(
+  db: Db,
+  importId: string,
+  outcome:
+    | {
+        state: "succeeded";
+        versionId: string | null;
+        version: number;
+        rowsInserted: number;
+        rowsUpdated: number;
+      }
+    | { state: "failed"; error: { code: string; error: string; details?: Record<string, unknown> } },
+  progress: { bytesRead: number; rowsRead: number },
+): Promise<void> {
+  await db
+    .updateTable("imports")
+    .set({
+      state: outcome.state,
+      bytes_read: progress.bytesRead,
+      rows_read: progress.rowsRead,
+      updated_at: sql`now()`,
+      finished_at: sql`now()`,
+      ...(outcome.state === "succeeded"
+        ? {
+            version_id: outcome.versionId,
+            version: outcome.version,
+            rows_inserted: outcome.rowsInserted,
+            rows_updated: outcome.rowsUpdated,
+          }
+        : { error: jsonb(outcome.error) }),
+    })
+    .where("id", "=", importId)
+    .execute();
+}
+
+/**
+ * Fails the imports whose writer stopped while running them (nothing has been heard of them for
+ * `staleMs`) and drops their staged rows; they wrote nothing to their datasets.
+ */
+export async function failAbandonedImports(db: Db, staleMs: number): Promise<number> {
+  const { rows } = await sql<{ id: string }>`
+    UPDATE imports SET state = 'failed', finished_at = now(), updated_at = now(),
+      error = ${jsonb({
+        code: "service_unavailable",
+        error:
+          "The import stopped before it finished (its writer stopped); nothing was written. Upload the file again.",
+      })}
+    WHERE state IN ('receiving', 'running') AND updated_at < now() - make_interval(secs => ${staleMs / 1000})
+    RETURNING id`.execute(db);
+  for (const { id } of rows) await deleteStagedRows(db, id);
+  return rows.length;
+}
+
+/** One staged row: its line in the file, its id, and the cells it gives (built-in and custom). */
+export interface StagedRow {
+  seq: number;
+  line: number;
+  rowId: string;
+  cells: Record<string, unknown>;
+  custom: Record<string, unknown>;
+}
+
+const stagedColumns = { seq: "int", line: "int", rowId: "text", cells: "jsonb", custom: "jsonb" } as const;
+
+export async function stageRows(db: Db, importId: string, rows: readonly StagedRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  await sql`
+    INSERT INTO import_rows (import_id, seq, line, row_id, cells, custom)
+    SELECT ${importId}, s.seq, s.line, s."rowId", s.cells, s.custom
+    FROM ${unnestRows("s", stagedColumns, rows)}`.execute(db);
+}
+
+export async function deleteStagedRows(db: Db, importId: string): Promise<void> {
+  await db.deleteFrom("import_rows").where("import_id", "=", importId).execute();
+}
+
+/** A row id the file gives twice, with the lines it is on. */
+export async function findRepeatedRowId(
+  db: Db,
+  importId: string,
+): Promise<{ rowId: string; lines: number[] } | undefined> {
+  const { rows } = await sql<{ row_id: string; lines: string[] }>`
+    SELECT row_id, (array_agg(line::text ORDER BY line))[1:5] AS lines
+    FROM import_rows WHERE import_id = ${importId}
+    GROUP BY row_id HAVING count(*) > 1
+    ORDER BY min(line) LIMIT 1`.execute(db);
+  const row = rows[0];
+  return row && { rowId: row.row_id, lines: row.lines.map(Number) };
+}
+
+/** Staged rows whose id the dataset has as a live row (insert) or has not (update): id and line. */
+export async function findStagedRows(
+  db: Db,
+  importId: string,
+  datasetId: string,
+  which: "existing" | "missing",
+): Promise<{ rowId: string; line: number }[]> {
+  const test = which === "existing" ? sql`EXISTS` : sql`NOT EXISTS`;
+  const { rows } = await sql<{ row_id: string; line: string }>`
+    SELECT s.row_id, s.line::text AS line FROM import_rows s
+    WHERE s.import_id = ${importId}
+      AND ${test} (SELECT FROM dataset_rows r WHERE r.dataset_id = ${datasetId} AND r.row_id = s.row_id)
+    ORDER BY s.line LIMIT 10`.execute(db);
+  return rows.map((row) => ({ rowId: row.row_id, line: Number(row.line) }));
+}
+
+/**
+ * Inserts the staged rows into the dataset at `version`, in the file's order (creation times a
+ * microsecond apart). An id that a deleted row had ends that row's tombstone first.
+ */
+export async function insertStagedRows(
+  db: Db,
+  importId: string,
+  datasetId: string,
+  version: number,
+): Promise<number> {
+  await sql`
+    UPDATE row_revisions v SET version_to = ${version}
+    FROM import_rows s
+    WHERE s.import_id = ${importId} AND v.dataset_id = ${datasetId} AND v.row_id = s.row_id AND v.version_to IS NULL`.execute(
+    db,
+  );
+  const { rows } = await sql<{ count: number }>`
+    WITH s AS (
+      SELECT s.row_id, s.custom,
+             coalesce(s.cells -> 'input', 'null'::jsonb) AS input,
+             coalesce(s.cells -> 'output', 'null'::jsonb) AS output,
+             coalesce(s.cells -> 'expectedOutput', 'null'::jsonb) AS expected_output,
+             coalesce(s.cells -> 'metadata', 'null'::jsonb) AS metadata,
+             now() + s.seq * interval '1 microsecond' AS created_at
+      FROM import_rows s WHERE s.import_id = ${importId}
+    ),
+    live AS (
+      INSERT INTO dataset_rows (dataset_id, row_id, input, output, expected_output, metadata, custom, created_at, version)
+      SELECT ${datasetId}, row_id, input, output, expected_output, metadata, custom, created_at, ${version} FROM s
+    ),
+    revisions AS (
+      INSERT INTO row_revisions
+        (dataset_id, row_id, version_from, deleted, input, output, expected_output, metadata, custom, created_at)
+      SELECT ${datasetId}, row_id, ${version}, false, input, output, expected_output, metadata, custom, created_at FROM s
+    )
+    SELECT count(*)::int AS count FROM s`.execute(db);
+  return rows[0]?.count ?? 0;
+}
+
+type StoredImport = {
+  id: string;
+  state: string;
+  format: string;
+  mode: string;
+  bytes_read: string;
+  rows_read: string;
+  created_at: Date;
+  finished_at: Date | null;
+  version_id: string | null;
+  version: number | null;
+  rows_inserted: number | null;
+  rows_updated: number | null;
+  error: unknown;
+};
+
+function toImport(row: StoredImport): Import {
+  return {
+    importId: row.id,
+    state: row.state as Import["state"],
+    format: row.format as Import["format"],
+    mode: row.mode as Import["mode"],
+    bytesRead: Number(row.bytes_read),
+    rowsRead: Number(row.rows_read),
+    createdAt: row.created_at.toISOString(),
+    finishedAt: row.finished_at?.toISOString() ?? null,
+    ...(row.state === "succeeded"
+      ? {
+          versionId: row.version_id,
+          version: row.version ?? 0,
+          rowsInserted: row.rows_inserted ?? 0,
+          rowsUpdated: row.rows_updated ?? 0,
+        }
+      : {}),
+    ...(row.error ? { error: row.error as NonNullable<Import["error"]> } : {}),
+  };
+}

@@ -1,0 +1,97 @@
+import { createReadStream, createWriteStream } from "node:fs";
+import { mkdir, rename, rm } from "node:fs/promises";
+import { join } from "node:path";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import { type NatsConnection, nanos, type ObjectStore, StorageType } from "nats";
+
+/**
+ * Where uploaded files wait for the service that reads them: files never cross the bus as
+ * messages. The gateway puts a file under a fresh name; the writer reads it once and deletes it.
+ */
+export interface UploadStore {
+  /** Stores the file; a failure of `data` (a dropped upload) stores nothing and rethrows. */
+  put(name: string, data: AsyncIterable<Uint8Array>): Promise<void>;
+  /** The file, read as it is needed; throws when there is no file of that name. */
+  get(name: string): AsyncIterable<Uint8Array>;
+  delete(name: string): Promise<void>;
+}
+
+/** Files in a directory: the single-process platform's store. */
+export class DirectoryUploadStore implements UploadStore {
+  constructor(private readonly dir: string) {}
+
+  async put(name: string, data: AsyncIterable<Uint8Array>): Promise<void> {
+    await mkdir(this.dir, { recursive: true });
+    const partial = join(this.dir, `${safe(name)}.partial`);
+    try {
+      await pipeline(Readable.from(data), createWriteStream(partial));
+      await rename(partial, join(this.dir, safe(name)));
+    } catch (error) {
+      await rm(partial, { force: true });
+      throw error;
+    }
+  }
+
+  get(name: string): AsyncIterable<Uint8Array> {
+    return createReadStream(join(this.dir, safe(name)), { highWaterMark: 256 * 1024 });
+  }
+
+  async delete(name: string): Promise<void> {
+    await rm(join(this.dir, safe(name)), { force: true });
+  }
+}
+
+/** An upload nobody read within this long is dropped by the store itself. */
+const UPLOAD_TTL_MS = 24 * 3_600_000;
+
+/**
+ * Files in a NATS JetStream object store, which chunks them into messages of its own and keeps them
+ * on disk: every gateway and writer of the installation sees the same files.
+ */
+export class NatsUploadStore implements UploadStore {
+  private store: Promise<ObjectStore> | undefined;
+
+  constructor(
+    private readonly nc: NatsConnection,
+    private readonly bucket: string,
+  ) {}
+
+  private open(): Promise<ObjectStore> {
+    this.store ??= this.nc
+      .jetstream()
+      .views.os(this.bucket, { storage: StorageType.File, ttl: nanos(UPLOAD_TTL_MS) })
+      .catch((error: unknown) => {
+        this.store = undefined;
+        throw error;
+      });
+    return this.store;
+  }
+
+  async put(name: string, data: AsyncIterable<Uint8Array>): Promise<void> {
+    const store = await this.open();
+    const source = Readable.toWeb(Readable.from(data)) as ReadableStream<Uint8Array>;
+    try {
+      await store.put({ name }, source);
+    } catch (error) {
+      await store.delete(name).catch(() => undefined);
+      throw error;
+    }
+  }
+
+  async *get(name: string): AsyncIterable<Uint8Array> {
+    const store = await this.open();
+    const result = await store.get(name);
+    if (!result) throw new Error(`no uploaded file named ${name}`);
+    for await (const chunk of result.data as unknown as AsyncIterable<Uint8Array>) yield chunk;
+    const error = await result.error;
+    if (error) throw error;
+  }
+
+  async delete(name: string): Promise<void> {
+    const store = await this.open();
+    await store.delete(name).catch(() => undefined);
+  }
+}
+
+const safe = (name: string) => name.replace(/[^A-Za-z0-9_-]/g, "_");
