@@ -1,5 +1,8 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { createServer, request as httpRequest, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Platform, startPlatform } from "./platform";
 import { expectFailure, runSvc, type SvcOptions } from "./run-svc";
@@ -183,6 +186,30 @@ describe("the commands of the brief, against the embedded platform", () => {
       ["r2", null],
       ["r3", null],
     ]);
+    const exported = join(mkdtempSync(join(tmpdir(), "svc-import-")), "golden.csv");
+    writeFileSync(exported, csv.stdout.replace('r3,question 3,,"{""n"":3}",', "r3,question 3,,three,"));
+    const updated = await json<{ state: string; version: number; rowsUpdated: number }>([
+      "datasets",
+      "import",
+      ...at,
+      "--file",
+      exported,
+      "--mode",
+      "update",
+    ]);
+    expect(updated).toMatchObject({ state: "succeeded", version: 3, rowsUpdated: 1 });
+    const bad = join(dirname(exported), "bad.jsonl");
+    writeFileSync(bad, '{"input":"fine"}\n{"input":\n');
+    const failed = await svc(["datasets", "import", ...at, "--file", bad]);
+    expect(failed.code).toBe(1);
+    expect(failed.stdout).toBe("");
+    expect(JSON.parse(failed.stderr)).toMatchObject({
+      code: "validation_failed",
+      error: expect.stringMatching(/^Line 2: not valid JSON/),
+      details: { line: 2 },
+    });
+    const unnamed = await svc(["datasets", "import", ...at, "--file", join(dirname(exported), "data.txt")]);
+    expect(unnamed.code).toBe(3);
     const wrong = await svc(["datasets", "export", ...at, "--format", "yaml"]);
     expect(wrong.code).toBe(3);
     expect(wrong.stdout).toBe("");

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { statSync } from "node:fs";
 import { Writable } from "node:stream";
 import { resolveCredential } from "../auth/credentials";
 import { type Context, note, write } from "../context";
@@ -64,6 +65,10 @@ export async function runApiCommand(
       await download(ctx, command, request, transport);
       return;
     }
+    if (command.upload) {
+      await uploadFile(ctx, command, values, request, transport, query);
+      return;
+    }
     const pageAll = command.paginated && (ctx.globals.pageAll || ctx.globals.maxItems !== undefined);
     if (pageAll) await pageThrough(ctx, command, request, transport, query);
     else await output(ctx, command, await exchange(ctx, command, request, transport), query);
@@ -102,6 +107,121 @@ async function download(
     },
   });
   await exchange(ctx, command, request, transport, sink);
+}
+
+const MEDIA_TYPE_OF_EXTENSION: Record<string, string> = {
+  csv: "text/csv",
+  jsonl: "application/x-ndjson",
+  ndjson: "application/x-ndjson",
+  json: "application/json",
+};
+
+interface ImportState {
+  importId: string;
+  state: string;
+  bytesRead: number;
+  rowsRead: number;
+  error?: { code: string; error: string; details?: unknown };
+}
+
+/**
+ * An upload (a file import): streams the file as the body, then follows the import the answer
+ * points at until it ends, with a progress bar on standard error when that is a terminal. The
+ * import's outcome is the output; a failed import exits 1 with its reason (and line).
+ */
+async function uploadFile(
+  ctx: Context,
+  command: ApiCommand,
+  values: Map<Input, string | true>,
+  request: PreparedRequest,
+  transport: Transport,
+  query: Query | undefined,
+): Promise<void> {
+  const input = command.inputs.find((candidate) => candidate.location === "file");
+  const path = input ? values.get(input) : undefined;
+  if (typeof path !== "string")
+    throw usageError(
+      "missing required flag --file",
+      `see \`svc ${command.resource} ${command.name} --help\``,
+    );
+  const extension = path.split(".").pop()?.toLowerCase() ?? "";
+  const mediaType = MEDIA_TYPE_OF_EXTENSION[extension];
+  if (!mediaType || !(command.upload ?? []).includes(mediaType)) {
+    throw usageError(
+      `--file ${path}: the name must end in .csv, .jsonl, .ndjson or .json, which says the file's format`,
+      "rename the file, or save it in one of those formats",
+    );
+  }
+  let size: number;
+  try {
+    size = statSync(path).size;
+  } catch (error) {
+    throw usageError(
+      `--file ${path}: ${(error as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (error as Error).message}`,
+    );
+  }
+  const bar = ctx.io.stderr.isTTY && !ctx.globals.quiet ? progressBar(ctx, path, size) : undefined;
+  let sent = 0;
+  request.headers["content-type"] = mediaType;
+  request.headers["content-length"] = String(size);
+  request.file = {
+    path,
+    sent: (bytes) => {
+      sent += bytes;
+      bar?.show("uploading", sent, undefined);
+    },
+  };
+  const first = await exchange(ctx, command, request, transport);
+  const location = header(first, "location");
+  let current = parseJson(first) as ImportState;
+  while (location && (current.state === "receiving" || current.state === "running")) {
+    // Once the whole file is read, its rows are being saved as one version.
+    bar?.show(current.bytesRead >= size ? "saving" : "importing", current.bytesRead, current.rowsRead);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const poll: PreparedRequest = {
+      method: "GET",
+      url: new URL(location, request.url).toString(),
+      headers: {
+        accept: "application/json",
+        "user-agent": request.headers["user-agent"] ?? "svc",
+        ...(request.headers.authorization ? { authorization: request.headers.authorization } : {}),
+      },
+    };
+    current = parseJson(await exchange(ctx, command, poll, transport)) as ImportState;
+  }
+  bar?.done(current.state === "succeeded" ? `imported ${current.rowsRead} rows` : "failed");
+  if (current.state === "failed" && current.error) {
+    throw new CliError(current.error.error, {
+      exit: exitCodes.api,
+      code: current.error.code,
+      details: { importId: current.importId, ...(current.error.details as object | undefined) },
+      hint: "fix the file and import it again; nothing was written",
+    });
+  }
+  await emit(ctx, query ? query(current) : current, query !== undefined);
+}
+
+/** One line on standard error, redrawn in place: what is happening, a bar, bytes and rows. */
+function progressBar(ctx: Context, path: string, size: number) {
+  const name = path.split(/[\\/]/).pop() ?? path;
+  const width = 24;
+  let last = 0;
+  return {
+    show(phase: string, bytes: number, rows: number | undefined) {
+      const now = Date.now();
+      if (now - last < 100) return;
+      last = now;
+      const share = size > 0 ? Math.min(1, bytes / size) : 1;
+      const filled = Math.round(share * width);
+      const rowsText = rows === undefined ? "" : `  ${rows.toLocaleString("en-US")} rows`;
+      ctx.io.stderr.write(
+        `\r\u001b[2K${phase} ${name} [${"#".repeat(filled)}${"-".repeat(width - filled)}] ${Math.floor(share * 100)}%${rowsText}`,
+      );
+    },
+    done(outcome: string) {
+      ctx.io.stderr.write(`\r\u001b[2K${name}: ${outcome}\n`);
+    },
+  };
 }
 
 async function exchange(

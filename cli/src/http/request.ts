@@ -11,6 +11,8 @@ export interface PreparedRequest {
   url: string;
   headers: Record<string, string>;
   body?: string;
+  /** A file sent as the body instead, read afresh by each attempt; `sent` hears of each piece sent. */
+  file?: { path: string; sent?: (bytes: number) => void };
 }
 
 export interface RequestInput {

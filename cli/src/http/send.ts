@@ -1,3 +1,5 @@
+import { createReadStream } from "node:fs";
+import { type Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { CliError, exitCodes } from "../errors";
 import type { PreparedRequest } from "./request";
@@ -55,7 +57,7 @@ export async function send(request: PreparedRequest, options: SendOptions): Prom
       const answer = await undiciRequest(request.url, {
         method: request.method as "GET",
         headers: request.headers,
-        body: request.body ?? null,
+        body: request.file ? fileBody(request.file) : (request.body ?? null),
         dispatcher: options.transport.dispatcher,
         signal: abort.signal,
       });
@@ -89,6 +91,21 @@ export async function send(request: PreparedRequest, options: SendOptions): Prom
     options.debug?.(`* HTTP ${response.status}; retrying in ${delay} ms`);
     await sleep(delay);
   }
+}
+
+/** The file, read as it is sent, each piece reported to `sent`. */
+function fileBody(file: NonNullable<PreparedRequest["file"]>): Readable {
+  const stream = createReadStream(file.path, { highWaterMark: 256 * 1024 });
+  const sent = file.sent;
+  if (!sent) return stream;
+  const counted = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      sent(chunk.length);
+      done(null, chunk);
+    },
+  });
+  stream.on("error", (error) => counted.destroy(error));
+  return stream.pipe(counted);
 }
 
 function backoff(attempt: number): number {

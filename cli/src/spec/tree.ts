@@ -20,7 +20,8 @@ export interface Resource {
   commands: ApiCommand[];
 }
 
-export type Location = "path" | "query" | "header" | "body";
+/** `file`: a path on this machine whose content is the request body (an upload). */
+export type Location = "path" | "query" | "header" | "body" | "file";
 /** How a flag's text becomes a value: as is, as a number, as a boolean, or as JSON. */
 export type ValueKind = "string" | "integer" | "number" | "boolean" | "json";
 
@@ -61,6 +62,8 @@ export interface ApiCommand {
    * output as it arrives.
    */
   output: { status: number; schema: JsonSchema | null; file?: string[] };
+  /** Set for an upload: the media types the body may have, the file's extension choosing one. */
+  upload?: string[];
   errors: { status: number; codes: string[] }[];
 }
 
@@ -197,6 +200,7 @@ interface OpenApiOperation {
   security?: Record<string, string[]>[];
   "x-svc-command"?: string;
   "x-svc-paginated"?: boolean;
+  "x-svc-file"?: "upload" | "download";
 }
 
 interface OpenApiResponse {
@@ -328,6 +332,20 @@ function buildCommand(
     const format = inputs.findIndex((input) => input.location === "query" && input.name === "format");
     if (format >= 0) inputs.splice(format, 1);
   }
+  const upload = op["x-svc-file"] === "upload" ? Object.keys(op.requestBody?.content ?? {}) : undefined;
+  if (upload) {
+    inputs.push({
+      name: "file",
+      flag: "file",
+      location: "file",
+      kind: "string",
+      required: true,
+      nullable: false,
+      acceptsString: true,
+      description: "The file to send: a path ending in .csv, .jsonl (or .ndjson) or .json",
+      schema: { type: "string" },
+    });
+  }
   avoidFlagClashes(inputs);
 
   const errors = Object.entries(op.responses ?? {})
@@ -347,6 +365,7 @@ function buildCommand(
     security,
     inputs,
     body,
+    ...(upload ? { upload } : {}),
     output: {
       status: Number(status),
       schema: success?.content?.["application/json"]?.schema ?? null,
