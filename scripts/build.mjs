@@ -25,6 +25,7 @@ const entries = [
   ["bench", "src/history.ts", "dist/history.js"],
   ["bench", "src/throughput.ts", "dist/throughput.js"],
   ["bench", "src/web.ts", "dist/web.js"],
+  ["bench", "src/bulk.ts", "dist/bulk.js"],
 ];
 
 const started = Date.now();

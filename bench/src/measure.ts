@@ -46,11 +46,11 @@ export interface Row {
 }
 
 /** Prints the ratios side by side with the raw numbers, as a Markdown table, and returns it. */
-export function printTable(title: string, rows: readonly Row[]): string {
+export function printTable(title: string, rows: readonly Row[], unit = "median ms"): string {
   const lines = [
     `### ${title}`,
     "",
-    "| measurement | subject (median ms) | baseline (median ms) | ratio | target | |",
+    `| measurement | subject (${unit}) | baseline (${unit}) | ratio | target | |`,
     "|---|---|---|---|---|---|",
     ...rows.map((row) => {
       const ratio = row.subjectMs / row.baselineMs;

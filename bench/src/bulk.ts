@@ -1,0 +1,283 @@
+import { spawnSync } from "node:child_process";
+import { createReadStream, createWriteStream, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Readable } from "node:stream";
+import { finished } from "node:stream/promises";
+import { openDatabase } from "@svc/db";
+import { sql } from "kysely";
+import { startPlatform } from "../../e2e/src/platform";
+import { measureInTurns, printTable, type Row, type Timing } from "./measure";
+import { machine, writeSection } from "./report";
+import { seedDatasets } from "./seed";
+
+/**
+ * The bulk paths of the distributed platform, each beside a baseline measured in the same run:
+ * importing a generated CSV against `psql \copy` of the same file into a plain table; exporting at an
+ * old version against `COPY (SELECT …) TO STDOUT` of the current rows; the first page of "missing
+ * expected output" on a million rows against a hundred; a 1,000-edit batch against 1,000 single
+ * edits. Peak RSS of every process is sampled during the import and the export.
+ */
+const ROWS = Number(process.env.BENCH_IMPORT_ROWS ?? 1_000_000);
+const FILTER_ROWS = Number(process.env.BENCH_FILTER_ROWS ?? 1_000_000);
+
+const platform = await startPlatform({ writers: 1 });
+const handle = await openDatabase({ url: platform.databaseUrl, poolSize: 2 });
+const dir = mkdtempSync(join(tmpdir(), "svc-bench-bulk-"));
+const owner = { authorization: `Bearer ${platform.ownerKey}` };
+const api = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
+  const response = await fetch(`${platform.baseUrl}${path}`, {
+    method,
+    headers: { ...owner, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
+  return (await response.json()) as T;
+};
+
+/** The highest resident set of each platform process while `work` runs, sampled every 100 ms. */
+async function peakRss<T>(work: () => Promise<T>): Promise<{ result: T; peaks: Record<string, number> }> {
+  const peaks: Record<string, number> = {};
+  const sample = () => {
+    for (const proc of platform.processes) {
+      try {
+        const status = readFileSync(`/proc/${proc.child.pid}/status`, "utf8");
+        const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+        const name = `${proc.name}:${proc.child.pid}`;
+        peaks[name] = Math.max(peaks[name] ?? 0, kb / 1024);
+      } catch {
+        // The process has gone; its last sample stands.
+      }
+    }
+  };
+  const timer = setInterval(sample, 100);
+  try {
+    const result = await work();
+    sample();
+    return { result, peaks };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+const seconds = (started: bigint) => Number(process.hrtime.bigint() - started) / 1e9;
+
+try {
+  const project = (await api<{ slug: string }>("POST", "/v1/projects", { name: "Bulk" })).slug;
+  const dataset = async (name: string) =>
+    `/v1/projects/${project}/datasets/${(await api<{ slug: string }>("POST", `/v1/projects/${project}/datasets`, { name })).slug}`;
+
+  // A file of about 200 bytes a row, like a dataset hub's question-answer exports.
+  const file = join(dir, "rows.csv");
+  console.log(`writing a ${ROWS}-row CSV…`);
+  const out = createWriteStream(file);
+  out.write("id,input,output,expected_output\n");
+  for (let i = 0; i < ROWS; i++) {
+    const line = `q${i},"{""question"":""What is ${i} plus ${i + 7}? Show the steps."",""lang"":""en""}",The sum is ${2 * i + 7}.,${2 * i + 7}\n`;
+    if (!out.write(line)) await new Promise<void>((resolve) => out.once("drain", () => resolve()));
+  }
+  out.end();
+  await finished(out);
+  const bytes = statSync(file).size;
+
+  // Baseline: psql \copy of the same file into a plain table of the same shape.
+  await sql`CREATE TABLE bench_copy (id text, input text, output text, expected_output text)`.execute(
+    handle.db,
+  );
+  const copyStarted = process.hrtime.bigint();
+  const copied = spawnSync(
+    "psql",
+    [platform.databaseUrl, "-q", "-c", `\\copy bench_copy FROM '${file}' CSV HEADER`],
+    {
+      encoding: "utf8",
+    },
+  );
+  if (copied.status !== 0) throw new Error(`psql \\copy failed: ${copied.stderr}`);
+  const copySeconds = seconds(copyStarted);
+
+  console.log("importing it through the platform…");
+  const target = await dataset("Imported");
+  const importStarted = process.hrtime.bigint();
+  const imported = await peakRss(async () => {
+    const response = await fetch(`${platform.baseUrl}${target}/imports`, {
+      method: "POST",
+      headers: { ...owner, "content-type": "text/csv", "content-length": String(bytes) },
+      body: Readable.toWeb(createReadStream(file)) as ReadableStream,
+      duplex: "half",
+    } as RequestInit);
+    const first = (await response.json()) as { importId: string };
+    for (;;) {
+      const state = await api<{ state: string; error?: unknown }>(
+        "GET",
+        `${target}/imports/${first.importId}`,
+      );
+      if (state.state === "succeeded") return state;
+      if (state.state === "failed") throw new Error(`the import failed: ${JSON.stringify(state.error)}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  });
+  const importSeconds = seconds(importStarted);
+
+  // Export version 1 once a later edit has moved the dataset on, against COPY of the current rows.
+  await api("PATCH", `${target}/rows/q0`, { expectedOutput: "edited" });
+  const datasetId = (await api<{ id: string }>("GET", target)).id;
+  const exportStarted = process.hrtime.bigint();
+  const exported = await peakRss(async () => {
+    const response = await fetch(`${platform.baseUrl}${target}/export?format=csv&version=1`, {
+      headers: owner,
+    });
+    let size = 0;
+    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) size += chunk.byteLength;
+    return size;
+  });
+  const exportSeconds = seconds(exportStarted);
+  const dumpStarted = process.hrtime.bigint();
+  const dumped = spawnSync(
+    "psql",
+    [
+      platform.databaseUrl,
+      "-q",
+      "-c",
+      `\\copy (SELECT row_id, input, output, expected_output, metadata, custom FROM dataset_rows WHERE dataset_id = '${datasetId}' ORDER BY created_at, row_id) TO '/dev/null' CSV HEADER`,
+    ],
+    { encoding: "utf8" },
+  );
+  if (dumped.status !== 0) throw new Error(`psql \\copy out failed: ${dumped.stderr}`);
+  const dumpSeconds = seconds(dumpStarted);
+
+  // "Missing expected output": a million rows of which one in a thousand lacks one, against a hundred.
+  console.log(`seeding ${FILTER_ROWS} rows for the filter…`);
+  const projectId = (
+    await handle.db.selectFrom("projects").select("id").where("slug", "=", project).executeTakeFirstOrThrow()
+  ).id;
+  const organizationId = (
+    await handle.db
+      .selectFrom("projects")
+      .select("organization_id")
+      .where("id", "=", projectId)
+      .executeTakeFirstOrThrow()
+  ).organization_id;
+  await seedDatasets(handle.db, {
+    organizationId,
+    projectId,
+    idPrefix: "bigf",
+    slugPrefix: "bigf",
+    count: 1,
+    rows: FILTER_ROWS,
+  });
+  await seedDatasets(handle.db, {
+    organizationId,
+    projectId,
+    idPrefix: "smallf",
+    slugPrefix: "smallf",
+    count: 1,
+    rows: 100,
+  });
+  for (const id of ["bigf1", "smallf1"]) {
+    await sql`UPDATE dataset_rows SET expected_output = to_jsonb('answer'::text) WHERE dataset_id = ${id} AND (substr(row_id, 2)::int % 1000) <> 7`.execute(
+      handle.db,
+    );
+  }
+  await sql`ANALYZE dataset_rows`.execute(handle.db);
+  const missing = (slug: string) => () =>
+    api("GET", `/v1/projects/${project}/datasets/${slug}/rows?missing=expectedOutput&limit=50`);
+  const [big, small] = (await measureInTurns([missing("bigf1"), missing("smallf1")], { samples: 100 })) as [
+    Timing,
+    Timing,
+  ];
+
+  // A 1,000-edit batch against 1,000 single edits of the same rows, in turns.
+  const edited = await dataset("Edited");
+  for (let from = 0; from < 1000; from += 1000) {
+    await api("POST", `${edited}/rows`, {
+      rows: Array.from({ length: 1000 }, (_, i) => ({ id: `e${from + i}`, input: { n: from + i } })),
+    });
+  }
+  let round = 0;
+  const batch = () => {
+    round++;
+    return api("PATCH", `${edited}/rows`, {
+      edits: Array.from({ length: 1000 }, (_, i) => ({ rowId: `e${i}`, expectedOutput: { round, i } })),
+    });
+  };
+  const singles = async () => {
+    round++;
+    for (let i = 0; i < 1000; i++)
+      await api("PATCH", `${edited}/rows/e${i}`, { expectedOutput: { round, i } });
+  };
+  const [batched, single] = (await measureInTurns([batch, singles], { warmup: 1, samples: 3 })) as [
+    Timing,
+    Timing,
+  ];
+
+  const rows: Row[] = [
+    {
+      // Rates in rows per second rather than times: the ratio is the platform's share of the baseline's rate.
+      measurement: `import a ${ROWS.toLocaleString("en")}-row CSV (${(bytes / 2 ** 20).toFixed(0)} MiB), rows/s`,
+      subject: "platform",
+      baseline: "psql \\copy",
+      subjectMs: ROWS / importSeconds,
+      baselineMs: ROWS / copySeconds,
+      target: "≥ 0.5",
+      pass: copySeconds / importSeconds >= 0.5,
+    },
+    {
+      measurement: `export ${ROWS.toLocaleString("en")} rows at an old version, rows/s`,
+      subject: "platform",
+      baseline: "COPY TO STDOUT",
+      subjectMs: ROWS / exportSeconds,
+      baselineMs: ROWS / dumpSeconds,
+      target: "≥ 0.5",
+      pass: dumpSeconds / exportSeconds >= 0.5,
+    },
+    {
+      measurement: "missing=expectedOutput, first page of 50",
+      subject: `${FILTER_ROWS.toLocaleString("en")} rows`,
+      baseline: "100 rows",
+      subjectMs: big.median,
+      baselineMs: small.median,
+      target: "≤ 1.2",
+      pass: big.median / small.median <= 1.2,
+    },
+    {
+      measurement: "1,000 edits: one batch vs one by one, ms",
+      subject: "PATCH /rows",
+      baseline: "1,000 × PATCH /rows/{id}",
+      subjectMs: batched.median,
+      baselineMs: single.median,
+      target: "≤ 0.1",
+      pass: batched.median / single.median <= 0.1,
+    },
+  ];
+  const table = printTable("Bulk paths (distributed platform, PostgreSQL)", rows, "rows/s or median ms");
+  const peaks = (label: string, of: Record<string, number>) =>
+    `${label}: ${Object.entries(of)
+      .map(([name, mb]) => `${name.split(":")[0]} ${mb.toFixed(0)} MB`)
+      .join(", ")}`;
+  const memory = [peaks("import", imported.peaks), peaks("export", exported.peaks)];
+  const worst = Math.max(...Object.values(imported.peaks), ...Object.values(exported.peaks));
+  console.log(`${memory.join("\n")}\npeak RSS of any process: ${worst.toFixed(0)} MB (target ≤ 200 MB)`);
+  console.log(`exported ${(exported.result / 2 ** 20).toFixed(0)} MiB`);
+  if (process.argv.includes("--write")) {
+    writeSection(
+      "bulk",
+      `## Bulk paths: import, export, filters, batches
+
+Measured by \`npm run bench -- bulk --write\` (bench/src/bulk.ts) on ${new Date().toISOString().slice(0, 10)}, on
+${machine()}, everything on the one machine: PostgreSQL, NATS, the distributed platform's processes and
+the client. The import and export rows compare rates in rows per second (0.5 means half the
+baseline's rate); the filter row compares median times in ms of 100 requests taken in turns; the
+batch row, median times in ms of 3 rounds of each, in turns (0.1 means ten times faster).
+
+${table}
+
+Peak resident memory, sampled every 100 ms: ${memory.join("; ")} (target ≤ 200 MB for every process:
+${worst <= 200 ? "met" : "MISSED"}).`,
+    );
+  }
+  process.exitCode = rows.every((row) => row.pass) && worst <= 200 ? 0 : 1;
+} finally {
+  await handle.close();
+  await platform.stop();
+  rmSync(dir, { recursive: true, force: true });
+}
