@@ -163,6 +163,23 @@ describe("the commands of the brief, against the embedded platform", () => {
     ]);
     expect(batch).toMatchObject({ version: 2, rowsUpdated: 2 });
 
+    const filtered = await json<{ items: { rowId: string }[] }>([
+      "datasets",
+      "list-rows",
+      ...at,
+      "--where",
+      "expectedOutput.n=3",
+    ]);
+    expect(filtered.items.map((row) => row.rowId)).toEqual(["r3"]);
+    const lacking = await json<{ items: { rowId: string }[] }>([
+      "datasets",
+      "list-rows",
+      ...at,
+      "--missing",
+      "expectedOutput",
+    ]);
+    expect(lacking.items.map((row) => row.rowId)).toEqual(["r2"]);
+
     const csv = await svc(["datasets", "export", ...at, "--format", "csv"]);
     expect(csv.stderr).toBe("");
     expect(csv.code).toBe(0);

@@ -852,6 +852,8 @@ class CopyDatasetRowsSelectionFilterParam(_CopyDatasetRowsSelectionFilterParamRe
     search: str
     missing: List[str]
     present: List[str]
+    where: Union[str, List[str]]
+    """Value filters as GET …/rows takes them, such as ["metadata.source=\\"prod\\""]"""
 
 
 class CopyDatasetRowsSelectionSelectedParam(TypedDict):
@@ -1876,6 +1878,7 @@ class DatasetsResource:
         search: Union[str, Unset] = UNSET,
         missing: Union[str, Unset] = UNSET,
         present: Union[str, Unset] = UNSET,
+        where: Union[Union[str, List[str]], Unset] = UNSET,
         sort_direction: Union[Literal["asc", "desc"], Unset] = UNSET,
         version: Union[int, Unset] = UNSET,
         timeout: Optional[float] = None,
@@ -1895,6 +1898,7 @@ class DatasetsResource:
             limit: Most items on a page, 1-200; a page of large items (over 768 KiB together) ends sooner, with hasMore
             missing: Only rows whose cell in each of these columns is absent or null, such as missing=expectedOutput: the rows that still need an expected output. Column identifiers, comma-separated or the parameter repeated
             present: Only rows whose cell in each of these columns is set and not null; as `missing`
+            where: Only rows whose cell, or the value at a JSON path inside it, equals a JSON value: `<column>[.<key or index>…]=<JSON>`, such as where=metadata.source="prod", where=expectedOutput=4 or where=metadata.tags.0="a". Repeat the parameter for several (all must hold)
             version: Read the dataset as it was at this version
 
         `GET /v1/projects/{projectSlug}/datasets/{datasetSlug}/rows` (operation `listDatasetRows`)
@@ -1902,7 +1906,7 @@ class DatasetsResource:
         return self._transport.request(
             "GET",
             f"/v1/projects/{path_segment(project_slug)}/datasets/{path_segment(dataset_slug)}/rows",
-            query=drop_unset({"cursor": cursor, "limit": limit, "search": search, "missing": missing, "present": present, "sortDirection": sort_direction, "version": version}),
+            query=drop_unset({"cursor": cursor, "limit": limit, "search": search, "missing": missing, "present": present, "where": where, "sortDirection": sort_direction, "version": version}),
             options=CallOptions(timeout, max_retries, idempotency_key, request_id, headers),
             model=ListDatasetRowsResponse,
         )
@@ -1916,6 +1920,7 @@ class DatasetsResource:
         search: Union[str, Unset] = UNSET,
         missing: Union[str, Unset] = UNSET,
         present: Union[str, Unset] = UNSET,
+        where: Union[Union[str, List[str]], Unset] = UNSET,
         sort_direction: Union[Literal["asc", "desc"], Unset] = UNSET,
         version: Union[int, Unset] = UNSET,
         timeout: Optional[float] = None,
@@ -1934,6 +1939,7 @@ class DatasetsResource:
                 search=search,
                 missing=missing,
                 present=present,
+                where=where,
                 sort_direction=sort_direction,
                 version=version,
                 timeout=timeout,

@@ -370,6 +370,8 @@ export type CopyDatasetRowsBody = {
     search?: string;
     missing?: string[];
     present?: string[];
+    /** Value filters as GET …/rows takes them, such as ["metadata.source=\"prod\""] */
+    where?: string | string[];
   };
   /** From a source custom column's identifier to the target's: an identifier, "new:<display name>" to create one, or null to leave its cells out. A custom column not named here goes to the target's active custom column of the same name (case-insensitive), created if there is none */
   columnMap?: { [key: string]: string | null };
@@ -537,6 +539,8 @@ export type ListDatasetRowsQuery = {
   missing?: string;
   /** Only rows whose cell in each of these columns is set and not null; as `missing` */
   present?: string;
+  /** Only rows whose cell, or the value at a JSON path inside it, equals a JSON value: `<column>[.<key or index>…]=<JSON>`, such as where=metadata.source="prod", where=expectedOutput=4 or where=metadata.tags.0="a". Repeat the parameter for several (all must hold) */
+  where?: string | string[];
   sortDirection?: "asc" | "desc";
   /** Read the dataset as it was at this version */
   version?: number;

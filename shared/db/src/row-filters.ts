@@ -17,6 +17,8 @@ export interface CellSearch {
 export interface CellPresence {
   missing: readonly CellRef[];
   present: readonly CellRef[];
+  /** Cells, or values at JSON paths inside them, that must equal a JSON value. */
+  equal?: readonly { cell: CellRef; path: readonly (string | number)[]; value: unknown }[];
 }
 
 export type CellRef = { kind: "builtin"; field: BuiltinField } | { kind: "custom"; identifier: string };
@@ -60,9 +62,19 @@ export function matchesPresence(presence: CellPresence | undefined): RawBuilder<
     cell.kind === "builtin"
       ? sql<SqlBool>`(${sql.ref(`r.${storedColumnOf[cell.field]}`)} IS NULL OR ${sql.ref(`r.${storedColumnOf[cell.field]}`)} = 'null'::jsonb)`
       : sql<SqlBool>`(r.custom -> ${cell.identifier} IS NULL OR r.custom -> ${cell.identifier} = 'null'::jsonb)`;
+  const cellOf = (cell: CellRef) =>
+    cell.kind === "builtin"
+      ? sql`${sql.ref(`r.${storedColumnOf[cell.field]}`)}`
+      : sql`(r.custom -> ${cell.identifier})`;
   const tests = [
     ...presence.missing.map(unset),
     ...presence.present.map((cell) => sql<SqlBool>`NOT ${unset(cell)}`),
+    // jsonb equality: 1 and 1.0 are equal, keys compare whatever their order.
+    ...(presence.equal ?? []).map(({ cell, path, value }) =>
+      path.length === 0
+        ? sql<SqlBool>`${cellOf(cell)} = ${JSON.stringify(value)}::jsonb`
+        : sql<SqlBool>`${cellOf(cell)} #> ${path.map(String)}::text[] = ${JSON.stringify(value)}::jsonb`,
+    ),
   ];
   return tests.length > 0 ? sql<SqlBool>`(${sql.join(tests, sql` AND `)})` : sql<SqlBool>`true`;
 }

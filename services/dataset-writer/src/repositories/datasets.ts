@@ -180,3 +180,8 @@ export async function existsDatasetName(
   if (exceptId) query = query.where("id", "<>", exceptId);
   return (await query.executeTakeFirst()) !== undefined;
 }
+
+/** Refreshes the planner's statistics of the row tables (a sample, so seconds at most). */
+export async function refreshStatistics(db: Db): Promise<void> {
+  await sql`ANALYZE dataset_rows, row_revisions`.execute(db);
+}

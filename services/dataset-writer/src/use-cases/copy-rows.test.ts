@@ -146,6 +146,17 @@ describe.each(availableBackends())("copying rows (%s)", (backendName) => {
     expect(columns.map((column) => column.name)).not.toContain("Label");
   });
 
+  it("copies the rows a value filter selects", async () => {
+    const source = await makeSource();
+    const target = await makeDataset();
+    const { data } = await copy(source.params, {
+      to: { datasetSlug: target.slug },
+      selection: { mode: "filter", where: ['expectedOutput="e2"', `${source.score}=3`] },
+    });
+    expect(data.rowsCopied).toBe(1);
+    expect((await stored(target.id)).map((row) => row.input)).toEqual(["q2"]);
+  });
+
   it("copies all rows, all but some, and nothing (no version)", async () => {
     const source = await makeSource();
     const target = await makeDataset();

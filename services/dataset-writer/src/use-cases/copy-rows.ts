@@ -11,11 +11,14 @@ import {
 import { type CellPresence, type CellRef, type Database, runIdempotent } from "@svc/db";
 import type { Kysely, Transaction } from "kysely";
 import { type ColumnRecord, insertCustomColumn, listColumns } from "../repositories/columns";
-import { findDataset } from "../repositories/datasets";
+import { findDataset, refreshStatistics } from "../repositories/datasets";
 import { copyRows as copyRowRecords, listMissingRowIds } from "../repositories/row-copies";
 import { idempotencyOf, NothingChanged, refOf, writeVersion } from "./versioning";
 
 type CopyInput = OperationInput<typeof operations.copyDatasetRows>;
+
+/** A copy of this many rows or more refreshes the planner's statistics before it answers. */
+const ANALYZE_AFTER_ROWS = 10_000;
 
 /**
  * Copies rows of a dataset, as they are at its current version, into another dataset (or the same
@@ -35,66 +38,74 @@ export async function copyRows(
     datasetSlug: body.to.datasetSlug,
   });
   try {
-    return await runIdempotent(db, idempotencyOf(context, operations.copyDatasetRows, input), async (trx) => {
-      const source = await findDataset(trx, sourceRef);
-      const sourceColumns = (await listColumns(trx, source.id)).filter((column) => !column.removed);
-      const { selection } = body;
-      const result = await writeVersion(trx, context, targetRef, async (target) => {
-        const targetColumns = await listColumns(trx, target.datasetId);
-        const customMap = await mapColumns(
-          trx,
-          target.datasetId,
-          sourceColumns,
-          targetColumns,
-          body.columnMap,
-        );
-        const from = {
-          datasetId: source.id,
-          version: source.version,
-          provenance: {
-            projectSlug: sourceRef.projectSlug,
-            datasetSlug: sourceRef.datasetSlug,
+    const { analyze, ...copied } = await runIdempotent(
+      db,
+      idempotencyOf(context, operations.copyDatasetRows, input),
+      async (trx) => {
+        const source = await findDataset(trx, sourceRef);
+        const sourceColumns = (await listColumns(trx, source.id)).filter((column) => !column.removed);
+        const { selection } = body;
+        const result = await writeVersion(trx, context, targetRef, async (target) => {
+          const targetColumns = await listColumns(trx, target.datasetId);
+          const customMap = await mapColumns(
+            trx,
+            target.datasetId,
+            sourceColumns,
+            targetColumns,
+            body.columnMap,
+          );
+          const from = {
             datasetId: source.id,
             version: source.version,
-          },
-        };
-        if (selection.mode === "selected") {
-          const missing = await listMissingRowIds(trx, from, selection.rowIds);
-          if (missing.length > 0) {
-            throw new DomainError(
-              "not_found",
-              `No rows with these ids in the source dataset: ${missing.slice(0, 10).join(", ")}`,
-              { rowIds: missing },
-            );
+            provenance: {
+              projectSlug: sourceRef.projectSlug,
+              datasetSlug: sourceRef.datasetSlug,
+              datasetId: source.id,
+              version: source.version,
+            },
+          };
+          if (selection.mode === "selected") {
+            const missing = await listMissingRowIds(trx, from, selection.rowIds);
+            if (missing.length > 0) {
+              throw new DomainError(
+                "not_found",
+                `No rows with these ids in the source dataset: ${missing.slice(0, 10).join(", ")}`,
+                { rowIds: missing },
+              );
+            }
           }
-        }
-        const filter = selection.mode === "filter" ? selection : undefined;
-        const copied = await copyRowRecords(trx, {
-          source: from,
-          selection: selection.mode === "filter" ? { mode: "all" } : selection,
-          search:
-            filter?.search === undefined
-              ? undefined
-              : { text: filter.search, ...searchedCells(sourceColumns) },
-          presence: filter && presenceOf(filter, sourceColumns),
-          fields: sourceColumns.flatMap((column) =>
-            column.kind === "builtin" ? [column.field as BuiltinField] : [],
-          ),
-          customMap,
-          target,
-          idLimit: MAX_COPY_ROW_IDS,
+          const filter = selection.mode === "filter" ? selection : undefined;
+          const copied = await copyRowRecords(trx, {
+            source: from,
+            selection: selection.mode === "filter" ? { mode: "all" } : selection,
+            search:
+              filter?.search === undefined
+                ? undefined
+                : { text: filter.search, ...searchedCells(sourceColumns) },
+            presence: filter && presenceOf(filter, sourceColumns),
+            fields: sourceColumns.flatMap((column) =>
+              column.kind === "builtin" ? [column.field as BuiltinField] : [],
+            ),
+            customMap,
+            target,
+            idLimit: MAX_COPY_ROW_IDS,
+          });
+          if (copied.count === 0) throw new NothingChanged();
+          return { operation: "insert" as const, rowsInserted: copied.count, rowIds: copied.rowIds };
         });
-        if (copied.count === 0) throw new NothingChanged();
-        return { operation: "insert" as const, rowsInserted: copied.count, rowIds: copied.rowIds };
-      });
-      return {
-        versionId: result.versionId,
-        version: result.version,
-        rowsCopied: result.work.rowsInserted,
-        rowIds: result.work.rowIds,
-        created: true,
-      };
-    });
+        return {
+          versionId: result.versionId,
+          version: result.version,
+          rowsCopied: result.work.rowsInserted,
+          analyze: result.work.rowsInserted >= ANALYZE_AFTER_ROWS,
+          rowIds: result.work.rowIds,
+          created: true,
+        };
+      },
+    );
+    // As after a large import: the planner must know the copies are there (see import-file.ts).
+    if (analyze) await refreshStatistics(db);
+    return copied;
   } catch (error) {
     if (!(error instanceof NothingChanged)) throw error;
     const target = await findDataset(db, targetRef);
@@ -170,10 +181,15 @@ function searchedCells(columns: readonly ColumnRecord[]) {
 }
 
 function presenceOf(
-  filter: { missing?: string[] | undefined; present?: string[] | undefined },
+  filter: {
+    missing?: string[] | undefined;
+    present?: string[] | undefined;
+    where?: { column: string; path: (string | number)[]; value: unknown }[] | undefined;
+  },
   columns: readonly ColumnRecord[],
 ): CellPresence | undefined {
-  if (filter.missing === undefined && filter.present === undefined) return undefined;
+  if (filter.missing === undefined && filter.present === undefined && filter.where === undefined)
+    return undefined;
   const refOf = (identifier: string): CellRef => {
     const column = columns.find((c) => c.identifier === identifier);
     if (!column) {
@@ -187,5 +203,9 @@ function presenceOf(
       ? { kind: "builtin", field: column.field as BuiltinField }
       : { kind: "custom", identifier };
   };
-  return { missing: (filter.missing ?? []).map(refOf), present: (filter.present ?? []).map(refOf) };
+  return {
+    missing: (filter.missing ?? []).map(refOf),
+    present: (filter.present ?? []).map(refOf),
+    equal: (filter.where ?? []).map(({ column, path, value }) => ({ cell: refOf(column), path, value })),
+  };
 }

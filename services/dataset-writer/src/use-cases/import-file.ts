@@ -16,7 +16,7 @@ import type { Logger } from "@svc/telemetry";
 import type { Kysely } from "kysely";
 import { badLine, type FileRecord, readRecords } from "../domain/file-records";
 import { type ColumnRecord, insertCustomColumn, listColumns } from "../repositories/columns";
-import { findDataset } from "../repositories/datasets";
+import { findDataset, refreshStatistics } from "../repositories/datasets";
 import {
   deleteStagedRows,
   findImport,
@@ -42,6 +42,8 @@ export interface ImportDeps {
 
 /** Rows staged per statement while the file is read. */
 const STAGE_BATCH = 1000;
+/** An import of this many rows or more refreshes the planner's statistics before it reports success. */
+const ANALYZE_AFTER_ROWS = 10_000;
 /** How often a running import writes its progress (and so shows it is alive). */
 const PROGRESS_EVERY_MS = 1000;
 
@@ -113,6 +115,9 @@ export class FileImports {
     heartbeat.unref();
     try {
       const outcome = await this.importFile(context, importId, start, progress);
+      // The planner must know the rows are there before anyone reads them: until the next automatic
+      // ANALYZE it would still think the tables small and read a page of a big import by sorting it all.
+      if (outcome.rowsInserted >= ANALYZE_AFTER_ROWS) await refreshStatistics(db);
       await finishImport(db, importId, { state: "succeeded", ...outcome }, progress);
     } catch (error) {
       const failure =

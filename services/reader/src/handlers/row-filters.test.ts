@@ -77,7 +77,9 @@ describe.each(availableBackends())("listDatasetRows with missing and present (%s
       list({ missing: "expectedOutput", limit: "2", cursor: first.nextCursor ?? "" }),
     );
     expect(error.code).toBe("validation_failed");
-    expect(error.message).toMatch(/was issued for a different search, missing, present or sortDirection/);
+    expect(error.message).toMatch(
+      /was issued for a different search, missing, present, where or sortDirection/,
+    );
   });
 
   test("refuses an unknown or removed column with unknown_column, naming it", async () => {
@@ -105,5 +107,43 @@ describe.each(availableBackends())("listDatasetRows with missing and present (%s
       expect(error.code, missing).toBe("validation_failed");
       expect(error.message).toContain("must be up to 20 column identifiers separated by commas");
     }
+  });
+
+  test("where= finds rows whose cell, or a value at a JSON path inside it, equals a JSON value", async () => {
+    expect(ids((await list({ where: 'expectedOutput="4"' })).items)).toEqual(["a"]);
+    expect(ids((await list({ where: 'expectedOutput.text="hi"' })).items)).toEqual(["c"]);
+    expect(ids((await list({ where: `${topic}="math"` })).items)).toEqual(["a"]);
+    expect(ids((await list({ where: `${level}=0` })).items)).toEqual(["c"]);
+    expect(ids((await list({ where: `${level}=false` })).items)).toEqual(["d"]);
+    // Several must all hold, and combine with the other filters and with an old version.
+    expect(ids((await list({ where: [`${topic}="chat"`, `${level}=false`] })).items)).toEqual(["d"]);
+    expect(ids((await list({ where: `${topic}="chat"`, missing: level })).items)).toEqual([]);
+    expect(ids((await list({ where: 'expectedOutput.text="hi"', version: "1" })).items)).toEqual([]);
+  });
+
+  test("where= reads into arrays by index and compares numbers as numbers", async () => {
+    const other = await makeDataset(harness.backend.database.db, project, { customColumns: 0 });
+    await insertRows(harness.backend.database.db, other, [
+      { id: "x", input: { tags: ["a", "b"], score: 1.0 } },
+      { id: "y", input: { tags: ["b"], score: 2 } },
+    ]);
+    const listOther = (where: string) =>
+      call(harness, project, operations.listDatasetRows, {
+        params: { datasetSlug: other.slug },
+        query: { where },
+      }) as Promise<Page<DatasetRow>>;
+    expect(ids((await listOther('input.tags.0="b"')).items)).toEqual(["y"]);
+    expect(ids((await listOther("input.score=1")).items)).toEqual(["x"]);
+    expect(ids((await listOther('input={"tags":["b"],"score":2}')).items)).toEqual(["y"]);
+  });
+
+  test("refuses a malformed where= with validation_failed, and an unknown column with unknown_column", async () => {
+    for (const where of ["expectedOutput", "expectedOutput=Paris", "=1", "bad column=1", "metadata..x=1"]) {
+      const error = await failure(list({ where }));
+      expect(error.code, where).toBe("validation_failed");
+      expect(error.message, where).toMatch(/where=metadata.source="prod"/);
+    }
+    const unknown = await failure(list({ where: "nope=1" }));
+    expect(unknown).toMatchObject({ code: "unknown_column", details: { column: "nope" } });
   });
 });

@@ -337,7 +337,7 @@ describe.each(availableBackends())("listDatasetRows (%s)", (backendName) => {
         const error = await failure(list(dataset, query));
         expect(error.code).toBe("validation_failed");
         expect(error.message).toMatch(
-          /^Request is invalid: query\.cursor: was issued for a different search, missing, present or sortDirection/,
+          /^Request is invalid: query\.cursor: was issued for a different search, missing, present, where or sortDirection/,
         );
         expect(error.details).toEqual({
           issues: [{ path: "query.cursor", message: expect.any(String), code: "custom" }],

@@ -87,15 +87,17 @@ function cursorAfter(datasetId: string, version: number, key: RowKey, query: Lis
   };
 }
 
-/** `missing` and `present` as one text, for a cursor's fingerprint; undefined when neither is given. */
+/** `missing`, `present` and `where` as one text, for a cursor's fingerprint; undefined when none is given. */
 function filtersKey(query: ListRowsQuery): string | undefined {
-  if (query.missing === undefined && query.present === undefined) return undefined;
-  return JSON.stringify([query.missing ?? [], query.present ?? []]);
+  if (query.missing === undefined && query.present === undefined && query.where === undefined)
+    return undefined;
+  return JSON.stringify([query.missing ?? [], query.present ?? [], ...(query.where ? [query.where] : [])]);
 }
 
 /** The cells `missing` and `present` name, each an active column; anything else is refused. */
 function presenceOf(query: ListRowsQuery, columns: readonly DatasetColumn[]): CellPresence | undefined {
-  if (query.missing === undefined && query.present === undefined) return undefined;
+  if (query.missing === undefined && query.present === undefined && query.where === undefined)
+    return undefined;
   const refOf = (identifier: string): CellRef => {
     const column = columns.find((c) => c.identifier === identifier);
     if (!column) {
@@ -109,7 +111,11 @@ function presenceOf(query: ListRowsQuery, columns: readonly DatasetColumn[]): Ce
       ? { kind: "builtin", field: column.source.field }
       : { kind: "custom", identifier };
   };
-  return { missing: (query.missing ?? []).map(refOf), present: (query.present ?? []).map(refOf) };
+  return {
+    missing: (query.missing ?? []).map(refOf),
+    present: (query.present ?? []).map(refOf),
+    equal: (query.where ?? []).map(({ column, path, value }) => ({ cell: refOf(column), path, value })),
+  };
 }
 
 /** The version a page reads and the row it starts after: from the cursor, or from the query. */
@@ -129,7 +135,7 @@ function startOf(query: ListRowsQuery, dataset: DatasetRecord): { version: numbe
     (cursor.filters ?? null) !== fingerprint(filtersKey(query))
   ) {
     throw invalidCursor(
-      "was issued for a different search, missing, present or sortDirection; repeat the first page's with its cursor, or start again without one",
+      "was issued for a different search, missing, present, where or sortDirection; repeat the first page's with its cursor, or start again without one",
     );
   }
   if (query.version !== undefined && query.version !== cursor.version) {

@@ -102,6 +102,52 @@ const columnIdentifierListSchema = z.preprocess(
     .transform((text) => [...new Set(text.split(","))]),
 );
 
+/** One value filter: a cell, or a JSON path inside it, and the JSON value it must equal. */
+export interface CellEquals {
+  column: string;
+  path: (string | number)[];
+  value: unknown;
+}
+
+const WHERE_EXAMPLE = 'such as where=metadata.source="prod" or where=expectedOutput=4';
+
+/** `column[.key|.index]*=<JSON>`: the JSON path is dot-separated keys, a number indexing an array. */
+function parseWhere(text: string, ctx: z.RefinementCtx): CellEquals | typeof z.NEVER {
+  const at = text.indexOf("=");
+  const target = at < 0 ? text : text.slice(0, at);
+  const segments = target.split(".");
+  const [column, ...path] = segments;
+  if (
+    at < 0 ||
+    !column ||
+    !/^[A-Za-z0-9_]{1,64}$/.test(column) ||
+    path.some((key) => !/^[^\s=]{1,128}$/.test(key))
+  ) {
+    ctx.addIssue({
+      code: "custom",
+      message: `"${text.slice(0, 80)}" is not a column, or a malformed JSON path inside one, followed by =<JSON value>, ${WHERE_EXAMPLE}`,
+    });
+    return z.NEVER;
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text.slice(at + 1));
+  } catch {
+    ctx.addIssue({
+      code: "custom",
+      message: `the value after "${target}=" must be JSON (a string in double quotes), ${WHERE_EXAMPLE}`,
+    });
+    return z.NEVER;
+  }
+  return { column, path: path.map((key) => (/^(0|[1-9][0-9]{0,8})$/.test(key) ? Number(key) : key)), value };
+}
+
+const whereItemSchema = z.string().min(1, "must not be empty").max(2000, "must be at most 2000 characters");
+/** One filter, or several (the parameter repeated), each parsed by `parseWhere`. */
+const whereListSchema = z
+  .union([whereItemSchema, z.array(whereItemSchema).max(10, "may be given at most 10 times")])
+  .transform((given, ctx) => (Array.isArray(given) ? given : [given]).map((item) => parseWhere(item, ctx)));
+
 export const listRowsQuerySchema = paginationQuerySchema.extend({
   search: z.string().min(1, "must not be empty").max(500, "must be at most 500 characters").optional(),
   missing: columnIdentifierListSchema
@@ -112,6 +158,11 @@ export const listRowsQuerySchema = paginationQuerySchema.extend({
   present: columnIdentifierListSchema
     .optional()
     .describe("Only rows whose cell in each of these columns is set and not null; as `missing`"),
+  where: whereListSchema
+    .optional()
+    .describe(
+      'Only rows whose cell, or the value at a JSON path inside it, equals a JSON value: `<column>[.<key or index>…]=<JSON>`, such as where=metadata.source="prod", where=expectedOutput=4 or where=metadata.tags.0="a". Repeat the parameter for several (all must hold)',
+    ),
   sortDirection: sortDirectionSchema.default("desc"),
   version: versionNumberSchema.optional().describe("Read the dataset as it was at this version"),
 });
@@ -217,6 +268,9 @@ const filterSelectionSchema = z
       .array(z.string().regex(/^[A-Za-z0-9_]{1,64}$/, "must be a column identifier"))
       .max(20)
       .optional(),
+    where: whereListSchema
+      .optional()
+      .describe('Value filters as GET …/rows takes them, such as ["metadata.source=\\"prod\\""]'),
   })
   .describe("Every row the list filters select, as GET …/rows takes them; no filter selects every row");
 export const copySelectionSchema = z.discriminatedUnion("mode", [
