@@ -1,5 +1,6 @@
 import { createReadStream, createWriteStream } from "node:fs";
-import { mkdir, rename, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, rename, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
@@ -79,13 +80,26 @@ export class NatsUploadStore implements UploadStore {
     }
   }
 
+  /**
+   * The object store pushes a file's chunks as fast as the server sends them, without waiting for
+   * them to be read: read straight from it, a slow reader would hold the whole file in memory. So
+   * the file is spooled to a temporary file first (disk keeps up with the network) and read from
+   * there at the reader's pace.
+   */
   async *get(name: string): AsyncIterable<Uint8Array> {
     const store = await this.open();
     const result = await store.get(name);
     if (!result) throw new Error(`no uploaded file named ${name}`);
-    for await (const chunk of result.data as unknown as AsyncIterable<Uint8Array>) yield chunk;
-    const error = await result.error;
-    if (error) throw error;
+    const dir = await mkdtemp(join(tmpdir(), "svc-upload-"));
+    const spooled = join(dir, "file");
+    try {
+      await pipeline(Readable.fromWeb(result.data as never), createWriteStream(spooled));
+      const error = await result.error;
+      if (error) throw error;
+      yield* createReadStream(spooled, { highWaterMark: 256 * 1024 });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   }
 
   async delete(name: string): Promise<void> {
