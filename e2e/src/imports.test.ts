@@ -294,6 +294,41 @@ describe.each(targets())("file imports (%s)", (_name, start) => {
     expect(await version(base)).toBe(0);
   });
 
+  it("lets the dataset be edited while a large file is read, and lands as one version after those edits", async () => {
+    const base = await makeDataset();
+    await api.post(`${base}/rows`, { rows: [{ id: "keep", input: "edited meanwhile" }] });
+    const rows = 60_000;
+    const file = Array.from({ length: rows }, (_, i) =>
+      JSON.stringify({ input: { q: i, pad: "y".repeat(60) } }),
+    ).join("\n");
+    const first = await upload(base, file, "application/x-ndjson");
+    expect(first.status).toBe(202);
+    let edits = 0;
+    const latencies: number[] = [];
+    for (;;) {
+      const state = (await api.get<Import>(`${base}/imports/${first.body.importId}`)).body;
+      if (state.state !== "running") break;
+      const started = Date.now();
+      const edit = await api.patch(`${base}/rows/keep`, { output: `edit ${++edits}` });
+      expect(edit.status).toBe(200);
+      latencies.push(Date.now() - started);
+    }
+    // The import holds the dataset's lock only for its final statement: while the file is read,
+    // edits go through (a lock held throughout would have let one edit through, at the very end).
+    latencies.sort((a, b) => a - b);
+    expect(latencies.length).toBeGreaterThanOrEqual(3);
+    expect(latencies[Math.floor(latencies.length / 2)]).toBeLessThan(1_000);
+    const done = await waitFor(base, first.body.importId);
+    expect(done).toMatchObject({ state: "succeeded", rowsInserted: rows });
+    // Versions stay gapless: the row's insert, each edit, then the import.
+    expect(await version(base)).toBe(1 + edits + 1);
+    const made = await api.get<{ operation: string; rowsInserted: number }>(
+      `${base}/versions/${done.version}`,
+    );
+    expect(made.body).toMatchObject({ operation: "import", rowsInserted: rows });
+    expect((await api.get<Row>(`${base}/rows/keep`)).body.output).toMatch(/^edit \d+$/);
+  });
+
   it("imports once for a retry with the same Idempotency-Key", async () => {
     const base = await makeDataset();
     const file = '{"input":"once"}\n';

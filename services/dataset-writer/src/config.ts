@@ -24,6 +24,15 @@ export const configSchema = busEnvSchema
       .max(60_000)
       .default(defaultRowEditorOptions.stallMs)
       .describe("How long a row-edit transaction runs before another may start beside it"),
+    SVC_IMPORT_ABANDONED_MS: z.coerce
+      .number()
+      .int()
+      .min(1_000)
+      .max(3_600_000)
+      .default(60_000)
+      .describe(
+        "An import nothing has been heard of for this long lost its writer: it is failed and cleared",
+      ),
   });
 
 export type WriterConfig = z.output<typeof configSchema>;

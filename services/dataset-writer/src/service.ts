@@ -16,6 +16,8 @@ export interface WriterDeps {
   rowEditor?: Partial<RowEditorOptions>;
   /** Where uploaded files wait to be imported; without it, imports are refused. */
   uploads?: UploadStore;
+  /** How long an import may go unheard of before it is taken for abandoned (its writer died). */
+  importAbandonedMs?: number;
 }
 
 /** Serves every dataset mutation on the bus. Returns a handle that stops serving. */

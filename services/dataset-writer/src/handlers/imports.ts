@@ -5,22 +5,23 @@ import type { WriterDeps } from "../service";
 import { FileImports } from "../use-cases/import-file";
 
 /** An import nothing has been heard of for this long lost its writer; it is failed and cleared. */
-const ABANDONED_AFTER_MS = 60_000;
+const DEFAULT_ABANDONED_MS = 60_000;
 
 /** Internal: the gateway hands over an uploaded file (its name in the upload store) to import. */
-export function importHandlers({ bus, db, logger, uploads }: WriterDeps): {
+export function importHandlers({ bus, db, logger, uploads, importAbandonedMs }: WriterDeps): {
   subscriptions: Subscription[];
   stop(): void;
 } {
   const imports = uploads ? new FileImports({ db, uploads, logger }) : undefined;
+  const abandonedMs = importAbandonedMs ?? DEFAULT_ABANDONED_MS;
   const sweep = () =>
-    failAbandonedImports(db, ABANDONED_AFTER_MS)
+    failAbandonedImports(db, abandonedMs)
       .then((count) => {
         if (count > 0) logger.warn({ count }, "failed imports whose writer stopped");
       })
       .catch((error: unknown) => logger.warn({ err: error }, "could not sweep abandoned imports"));
   void sweep();
-  const timer = setInterval(sweep, ABANDONED_AFTER_MS);
+  const timer = setInterval(sweep, Math.min(abandonedMs, DEFAULT_ABANDONED_MS));
   timer.unref();
   const subscriptions = [
     serveSubject(bus, subjects.imports.start, logger, async (request) => {

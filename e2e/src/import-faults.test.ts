@@ -1,0 +1,165 @@
+import { request as httpRequest } from "node:http";
+import { openDatabase } from "@svc/db";
+import { realInfra } from "@svc/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { client } from "./http";
+import { type Platform, startPlatform, waitFor } from "./platform";
+
+const infra = realInfra();
+
+interface Import {
+  importId: string;
+  state: string;
+  rowsRead: number;
+  rowsInserted?: number;
+  error?: { code: string; error: string };
+}
+
+/** A JSONL file of `rows` rows, large enough that reading it takes the writer a few seconds. */
+const fileOf = (rows: number) =>
+  Array.from({ length: rows }, (_, i) =>
+    JSON.stringify({ id: `r${i}`, input: { q: i, text: "x".repeat(60) } }),
+  ).join("\n");
+
+describe.runIf(infra)("an import under faults (distributed)", () => {
+  let platform: Platform;
+  const writerEnv = { SVC_IMPORT_ABANDONED_MS: "1500" };
+
+  beforeAll(async () => {
+    platform = await startPlatform({ writers: 1, writerEnv: () => writerEnv });
+  });
+  afterAll(async () => {
+    await platform?.stop();
+  });
+
+  async function makeDataset(name: string) {
+    const api = client(platform.baseUrl, platform.ownerKey);
+    const project = (await api.post<{ slug: string }>("/v1/projects", { name: `${name} ${Date.now()}` })).body
+      .slug;
+    const dataset = await api.post<{ slug: string; id: string }>(`/v1/projects/${project}/datasets`, {
+      name,
+    });
+    return { api, base: `/v1/projects/${project}/datasets/${dataset.body.slug}`, datasetId: dataset.body.id };
+  }
+
+  async function stored(datasetId: string) {
+    const handle = await openDatabase({ url: platform.databaseUrl, poolSize: 1 });
+    try {
+      const rows = await handle.db
+        .selectFrom("dataset_rows")
+        .select((eb) => eb.fn.countAll<string>().as("n"))
+        .where("dataset_id", "=", datasetId)
+        .executeTakeFirstOrThrow();
+      const staged = await handle.db
+        .selectFrom("import_rows")
+        .innerJoin("imports", "imports.id", "import_rows.import_id")
+        .select((eb) => eb.fn.countAll<string>().as("n"))
+        .where("imports.dataset_id", "=", datasetId)
+        .executeTakeFirstOrThrow();
+      const dataset = await handle.db
+        .selectFrom("datasets")
+        .select("current_version")
+        .where("id", "=", datasetId)
+        .executeTakeFirstOrThrow();
+      return { rows: Number(rows.n), staged: Number(staged.n), version: dataset.current_version };
+    } finally {
+      await handle.close();
+    }
+  }
+
+  it("writes nothing when the writer is SIGKILLed mid-import, and the retry with the same key imports once", async () => {
+    const { api, base, datasetId } = await makeDataset("Killed import");
+    const rows = 200_000;
+    const file = fileOf(rows);
+    const key = `import-kill-${Date.now()}`;
+    const upload = () =>
+      fetch(`${platform.baseUrl}${base}/imports`, {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${platform.ownerKey}`,
+          "content-type": "application/x-ndjson",
+          "idempotency-key": key,
+        },
+        body: file,
+      }).then(async (response) => ({ status: response.status, body: (await response.json()) as Import }));
+
+    const first = await upload();
+    expect(first.status).toBe(202);
+    await waitFor("the import to be part-way", async () => {
+      const now = await api.get<Import>(`${base}/imports/${first.body.importId}`);
+      return now.body.rowsRead > 1000 ? now.body : undefined;
+    });
+    const victim = platform.processes.find((p) => p.name === "dataset-writer" && p.child.exitCode === null);
+    victim?.child.kill("SIGKILL");
+    await victim?.exited;
+    await platform.start("dataset-writer", writerEnv);
+
+    const failed = await waitFor(
+      "the next writer to fail the abandoned import",
+      async () => {
+        const now = await api.get<Import>(`${base}/imports/${first.body.importId}`);
+        return now.body.state === "failed" ? now.body : undefined;
+      },
+      30_000,
+    );
+    expect(failed.error?.code).toBe("service_unavailable");
+    expect(failed.error?.error).toMatch(/nothing was written/);
+    expect(await stored(datasetId)).toEqual({ rows: 0, staged: 0, version: 0 });
+
+    const retry = await upload();
+    expect(retry.status).toBe(202);
+    expect(retry.body.importId).not.toBe(first.body.importId);
+    const done = await waitFor(
+      "the retry to finish",
+      async () => {
+        const now = await api.get<Import>(`${base}/imports/${retry.body.importId}`);
+        return now.body.state === "succeeded" || now.body.state === "failed" ? now.body : undefined;
+      },
+      60_000,
+    );
+    expect(done).toMatchObject({ state: "succeeded", rowsInserted: rows });
+    expect(await stored(datasetId)).toEqual({ rows, staged: 0, version: 1 });
+    // The key now belongs to the import that succeeded: asking again answers it, importing nothing more.
+    const again = await upload();
+    expect(again.body.importId).toBe(retry.body.importId);
+    expect(await stored(datasetId)).toEqual({ rows, staged: 0, version: 1 });
+  });
+
+  it("records nothing for an upload the client drops half-way", async () => {
+    const { base, datasetId } = await makeDataset("Dropped upload");
+    const url = new URL(`${platform.baseUrl}${base}/imports`);
+    const half = Buffer.from(fileOf(20_000));
+    await new Promise<void>((resolve) => {
+      const request = httpRequest(url, {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${platform.ownerKey}`,
+          "content-type": "application/x-ndjson",
+          "content-length": String(half.length * 2),
+        },
+      });
+      request.on("error", () => resolve());
+      request.on("response", () => resolve());
+      request.write(half, () => {
+        setTimeout(() => {
+          request.destroy();
+          resolve();
+        }, 200);
+      });
+    });
+    // The gateway gave up on the upload: no import was recorded, and nothing reached the dataset.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const handle = await openDatabase({ url: platform.databaseUrl, poolSize: 1 });
+    try {
+      const imports = await handle.db
+        .selectFrom("imports")
+        .select("id")
+        .where("dataset_id", "=", datasetId)
+        .execute();
+      expect(imports).toEqual([]);
+    } finally {
+      await handle.close();
+    }
+    expect(await stored(datasetId)).toEqual({ rows: 0, staged: 0, version: 0 });
+  });
+});
