@@ -1,6 +1,7 @@
 export * from "./connect";
 export * from "./from-env";
 export * from "./idempotency";
+export * from "./imports";
 export * from "./json";
 export * from "./migrate";
 export { prepared } from "./prepared";

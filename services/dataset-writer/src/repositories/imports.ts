@@ -1,5 +1,5 @@
 import type { Import, ImportFormat } from "@svc/contracts";
-import { jsonb, unnestRows } from "@svc/db";
+import { importColumns, jsonb, toImport, unnestRows } from "@svc/db";
 import { sql } from "kysely";
 import type { Db } from "./datasets";
 
@@ -11,22 +11,6 @@ export interface ImportRecord {
   format: ImportFormat;
   mode: "insert" | "update";
 }
-
-const importColumns = [
-  "id",
-  "state",
-  "format",
-  "mode",
-  sql<string>`bytes_read::text`.as("bytes_read"),
-  sql<string>`rows_read::text`.as("rows_read"),
-  "created_at",
-  "finished_at",
-  "version_id",
-  "version",
-  "rows_inserted",
-  "rows_updated",
-  "error",
-] as const;
 
 /** Records a new import; undefined when the organisation has an import with that Idempotency-Key. */
 export async function insertImport(db: Db, record: ImportRecord): Promise<boolean> {
@@ -66,14 +50,14 @@ export async function findImportByKey(
   db: Db,
   organizationId: string,
   key: string,
-): Promise<(Import & { datasetId: string }) | undefined> {
+): Promise<Import | undefined> {
   const row = await db
     .selectFrom("imports")
-    .select([...importColumns, "dataset_id"])
+    .select(importColumns)
     .where("organization_id", "=", organizationId)
     .where("idempotency_key", "=", key)
     .executeTakeFirst();
-  return row && { ...toImport(row), datasetId: row.dataset_id };
+  return row && toImport(row);
 }
 
 /** Frees an Idempotency-Key held by an import that failed because its writer stopped, for a retry. */
@@ -244,42 +228,4 @@ export async function insertStagedRows(
     )
     SELECT count(*)::int AS count FROM s`.execute(db);
   return rows[0]?.count ?? 0;
-}
-
-type StoredImport = {
-  id: string;
-  state: string;
-  format: string;
-  mode: string;
-  bytes_read: string;
-  rows_read: string;
-  created_at: Date;
-  finished_at: Date | null;
-  version_id: string | null;
-  version: number | null;
-  rows_inserted: number | null;
-  rows_updated: number | null;
-  error: unknown;
-};
-
-function toImport(row: StoredImport): Import {
-  return {
-    importId: row.id,
-    state: row.state as Import["state"],
-    format: row.format as Import["format"],
-    mode: row.mode as Import["mode"],
-    bytesRead: Number(row.bytes_read),
-    rowsRead: Number(row.rows_read),
-    createdAt: row.created_at.toISOString(),
-    finishedAt: row.finished_at?.toISOString() ?? null,
-    ...(row.state === "succeeded"
-      ? {
-          versionId: row.version_id,
-          version: row.version ?? 0,
-          rowsInserted: row.rows_inserted ?? 0,
-          rowsUpdated: row.rows_updated ?? 0,
-        }
-      : {}),
-    ...(row.error ? { error: row.error as NonNullable<Import["error"]> } : {}),
-  };
 }

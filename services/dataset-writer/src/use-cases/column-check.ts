@@ -43,7 +43,7 @@ export function cellsRejection(
   return undefined;
 }
 
-const unknownColumn = (identifier: string) =>
+export const unknownColumn = (identifier: string) =>
   new DomainError(
     "unknown_column",
     `Unknown or removed column "${identifier}"; list the dataset's columns to see the active identifiers`,

@@ -13,6 +13,7 @@ import type { Kysely, Transaction } from "kysely";
 import { type ColumnRecord, insertCustomColumn, listColumns } from "../repositories/columns";
 import { findDataset, refreshStatistics } from "../repositories/datasets";
 import { copyRows as copyRowRecords, listMissingRowIds } from "../repositories/row-copies";
+import { unknownColumn } from "./column-check";
 import { idempotencyOf, NothingChanged, refOf, writeVersion } from "./versioning";
 
 type CopyInput = OperationInput<typeof operations.copyDatasetRows>;
@@ -192,13 +193,7 @@ function presenceOf(
     return undefined;
   const refOf = (identifier: string): CellRef => {
     const column = columns.find((c) => c.identifier === identifier);
-    if (!column) {
-      throw new DomainError(
-        "unknown_column",
-        `Unknown or removed column "${identifier}"; list the dataset's columns to see the active identifiers`,
-        { column: identifier },
-      );
-    }
+    if (!column) throw unknownColumn(identifier);
     return column.kind === "builtin"
       ? { kind: "builtin", field: column.field as BuiltinField }
       : { kind: "custom", identifier };

@@ -102,8 +102,7 @@ export class FileImports {
   /** A retry of an import: the first one answers, and the file uploaded again is not needed. */
   private async replay(first: Import, start: ImportStart): Promise<Import> {
     await this.deps.uploads.delete(start.upload.objectName).catch(() => undefined);
-    const { datasetId: _dataset, ...answer } = first as Import & { datasetId?: string };
-    return answer;
+    return first;
   }
 
   private async run(context: RequestContext, importId: string, start: ImportStart): Promise<void> {
