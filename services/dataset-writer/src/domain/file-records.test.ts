@@ -44,6 +44,20 @@ describe("CSV", () => {
     expect((await failure("csv", "")).message).toMatch(/empty/);
   });
 
+  it("fails, and does not hang, when a long line arrives in one piece or in many", async () => {
+    const long = "input,output\nb1,one\nb2,two,three\nb3,four\n";
+    for (const size of [1, 3, long.length]) {
+      const bytes = new TextEncoder().encode(long);
+      async function* chunks() {
+        for (let i = 0; i < bytes.length; i += size) yield bytes.slice(i, i + size);
+      }
+      const reading = (async () => {
+        for await (const _ of readRecords("csv", chunks(), { bytesRead: 0 })) void _;
+      })();
+      await expect(reading).rejects.toThrow(/^Line 3: the line has another number of fields/);
+    }
+  });
+
   it("refuses bytes that are not UTF-8, naming the line", async () => {
     const bytes = new Uint8Array([...new TextEncoder().encode("id,input\nr1,ok\nr2,"), 0xff, 0xfe, 10]);
     const refused = await failure("csv", bytes);

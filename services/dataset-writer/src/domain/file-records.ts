@@ -1,3 +1,4 @@
+import type { Writable } from "node:stream";
 import { csvTextToCell, DomainError, firstInvalidByte, type ImportFormat } from "@svc/contracts";
 import { parse as parseCsv } from "csv-parse";
 
@@ -64,6 +65,19 @@ async function* decodeUtf8(chunks: AsyncIterable<Uint8Array>, progress: ReadProg
   }
 }
 
+/** Resolves when a full stream has room again, or is closed and never will. */
+function roomIn(stream: Writable): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      stream.off("drain", done);
+      stream.off("close", done);
+      resolve();
+    };
+    stream.on("drain", done);
+    stream.on("close", done);
+  });
+}
+
 function countNewlines(text: string): number {
   let count = 0;
   for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) count++;
@@ -78,13 +92,15 @@ async function* readCsv(text: AsyncIterable<string>): AsyncIterable<FileRecord> 
     skip_empty_lines: true,
     max_record_size: MAX_RECORD_CHARS,
   });
-  // Feed the parser from the text, and stop feeding when it fails or is no longer read.
+  // Feed the parser from the text, and stop feeding when it fails or is no longer read: a parser
+  // that failed never drains, so waiting for room ends when it closes too.
   const feeding = (async () => {
     try {
       for await (const piece of text) {
-        if (!parser.write(piece)) await new Promise((resolve) => parser.once("drain", resolve));
+        if (parser.destroyed) return;
+        if (!parser.write(piece)) await roomIn(parser);
       }
-      parser.end();
+      if (!parser.destroyed) parser.end();
     } catch (error) {
       parser.destroy(error as Error);
     }
