@@ -26,9 +26,11 @@ const toolsList = (mcpUrl: URL, token: string) =>
 
 describe.runIf(realInfra())("MCP tokens end to end, with gateways that cache verifications", () => {
   const agents: ConnectedAgent[] = [];
-  afterAll(async () => {
-    await Promise.allSettled(agents.map((agent) => agent.client.close()));
-  });
+  /** Agents hang up before their platform stops, which would otherwise wait for their streams. */
+  const stop = async (platform: Platform | undefined) => {
+    await Promise.allSettled(agents.splice(0).map((agent) => agent.client.close()));
+    await platform?.stop();
+  };
 
   describe("an access token that expires (lifetime 2 s, gateway cache 5 s)", () => {
     let platform: Platform;
@@ -40,9 +42,7 @@ describe.runIf(realInfra())("MCP tokens end to end, with gateways that cache ver
       });
       mcpUrl = new URL(`${platform.baseUrl}/v1/mcp`);
     });
-    afterAll(async () => {
-      await platform?.stop();
-    });
+    afterAll(() => stop(platform));
 
     it("stops working when it expires, though the gateway has it cached, and refresh brings a working one", async () => {
       const agent = await connectAgent(mcpUrl, { apiKey: platform.ownerKey, role: "member" });
@@ -90,9 +90,7 @@ describe.runIf(realInfra())("MCP tokens end to end, with gateways that cache ver
       platform = await startPlatform({ gatewayEnv: { SVC_AUTH_CACHE_MS: String(CACHE_MS) } });
       secondGateway = await platform.startGateway();
     });
-    afterAll(async () => {
-      await platform?.stop();
-    });
+    afterAll(() => stop(platform));
 
     it("ends the grant's access token at every gateway at once, and the agent cannot refresh", async () => {
       const owner = httpClient(platform.baseUrl, platform.ownerKey);
