@@ -12,6 +12,7 @@ interface Session {
   role: string;
   organization: { id: string };
   expiresAt: string;
+  sessionId: string;
 }
 
 /** A browser, as far as the gateway can tell: one cookie jar, this site's Origin, the CSRF token. */
@@ -108,7 +109,8 @@ describe.runIf(realInfra())("browser sessions on the distributed platform", () =
       `/v1/projects/${project}/datasets/golden/versions`,
     );
     expect(versions.body.items).toEqual([
-      expect.objectContaining({ version: 1, actor: { kind: "session", id: expect.any(String) } }),
+      // The session names itself as history does, so the page can say "You".
+      expect.objectContaining({ version: 1, actor: { kind: "session", id: signedIn.body.sessionId } }),
     ]);
     // A write without the CSRF token is refused, whichever gateway gets it.
     const forged = await elsewhere.send("POST", "/v1/projects", { name: "forged" }, { "x-csrf-token": "" });

@@ -34,6 +34,7 @@ interface HistoryEntry {
   versionId: string;
   createdAt: string;
   operation: string;
+  actor: { kind: string; id: string };
   cells: Record<string, unknown> | null;
 }
 interface VersionResult {
@@ -347,6 +348,10 @@ describe.each(targets())("versions, diffs, restore and history through the gatew
         history.results[1]?.versionId,
         history.results[0]?.versionId,
       ]);
+      // Each entry names who made it: here the editor's key, for the edits and the restore alike.
+      expect(answer.body.items.map((e) => e.actor)).toEqual(
+        Array(3).fill({ kind: "apiKey", id: editorKeyId }),
+      );
     });
 
     it("shows a deletion as null cells, and the row's return after a restore", async () => {

@@ -362,6 +362,8 @@ class GetDatasetRowHistoryResponseItem(Model):
     created_at: str
     """ISO-8601 timestamp in UTC"""
     operation: Literal["insert", "update", "delete", "import", "restore"]
+    actor: Actor
+    """Who made this version of the row"""
     cells: Optional[GetDatasetRowHistoryResponseItemCells]
     """The row's cells after this version; null when it was deleted"""
 
@@ -370,6 +372,7 @@ class GetDatasetRowHistoryResponseItem(Model):
         "version_id": ("versionId", None, False),
         "created_at": ("createdAt", None, False),
         "operation": ("operation", None, False),
+        "actor": ("actor", "Actor", False),
         "cells": ("cells", "GetDatasetRowHistoryResponseItemCells", False),
     }
 

@@ -594,6 +594,8 @@ export type GetDatasetRowHistoryResponse = {
     /** ISO-8601 timestamp in UTC */
     createdAt: string;
     operation: "insert" | "update" | "delete" | "import" | "restore";
+    /** Who made this version of the row */
+    actor: Actor;
     /** The row's cells after this version; null when it was deleted */
     cells: {
       input?: Cell;
@@ -1343,6 +1345,8 @@ export class DatasetsResource {
     /** ISO-8601 timestamp in UTC */
     createdAt: string;
     operation: "insert" | "update" | "delete" | "import" | "restore";
+    /** Who made this version of the row */
+    actor: Actor;
     /** The row's cells after this version; null when it was deleted */
     cells: {
       input?: Cell;

@@ -51,6 +51,7 @@ describe("signing in", () => {
       role: "member",
       csrfToken: csrfTokenOf(token),
       expiresAt: expect.any(String),
+      sessionId: expect.stringMatching(/^session_/),
     });
     // Neither the key nor the session token reaches the page's JavaScript.
     expect(JSON.stringify(body)).not.toContain(key);

@@ -199,6 +199,7 @@ async function describe(
     role: account.role,
     csrfToken: csrfTokenOf(token),
     expiresAt: credential.expiresAt ?? new Date(Date.now()).toISOString(),
+    sessionId: credential.actor.id,
   };
 }
 

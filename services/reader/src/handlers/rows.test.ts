@@ -614,6 +614,7 @@ describe.each(availableBackends())("getDatasetRowHistory (%s)", (backendName) =>
     });
     const versionId = (version: number) => versions.items.find((v) => v.version === version)?.versionId;
     const createdAt = (version: number) => versions.items.find((v) => v.version === version)?.createdAt;
+    const actor = (version: number) => versions.items.find((v) => v.version === version)?.actor;
 
     const page = await history(dataset, "r");
 
@@ -624,14 +625,23 @@ describe.each(availableBackends())("getDatasetRowHistory (%s)", (backendName) =>
           version: 6,
           versionId: versionId(6),
           createdAt: createdAt(6),
+          actor: actor(6),
           operation: "insert",
           cells: { input: "again", ...empty, custom: {} },
         },
-        { version: 5, versionId: versionId(5), createdAt: createdAt(5), operation: "delete", cells: null },
+        {
+          version: 5,
+          versionId: versionId(5),
+          createdAt: createdAt(5),
+          actor: actor(5),
+          operation: "delete",
+          cells: null,
+        },
         {
           version: 4,
           versionId: versionId(4),
           createdAt: createdAt(4),
+          actor: actor(4),
           operation: "update",
           cells: { input: "v2", ...empty, custom: { [label]: "b" } },
         },
@@ -639,6 +649,7 @@ describe.each(availableBackends())("getDatasetRowHistory (%s)", (backendName) =>
           version: 2,
           versionId: versionId(2),
           createdAt: createdAt(2),
+          actor: actor(2),
           operation: "insert",
           cells: { input: "v2", ...empty, custom: { [label]: "a" } },
         },

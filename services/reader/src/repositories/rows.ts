@@ -1,4 +1,10 @@
-import { type Cell, type VersionOperation, versionOperationSchema } from "@svc/contracts";
+import {
+  type Actor,
+  actorSchema,
+  type Cell,
+  type VersionOperation,
+  versionOperationSchema,
+} from "@svc/contracts";
 import { type CellPresence, type CellSearch, matchesPresence, matchesSearch } from "@svc/db";
 import { type RawBuilder, type SqlBool, sql } from "kysely";
 import type { SortDirection } from "./datasets";
@@ -42,6 +48,7 @@ export interface RevisionRecord {
   versionId: string;
   createdAt: Date;
   operation: VersionOperation;
+  actor: Actor;
   /** Null for the tombstone a deletion leaves. */
   cells: RowCells | null;
 }
@@ -164,6 +171,8 @@ export async function listRowRevisions(
       "v.id as version_id",
       "v.created_at as version_created_at",
       "v.operation",
+      "v.actor_kind",
+      "v.actor_id",
     ])
     .where("r.dataset_id", "=", query.datasetId)
     .where("r.row_id", "=", query.rowId)
@@ -176,6 +185,7 @@ export async function listRowRevisions(
     versionId: row.version_id,
     createdAt: row.version_created_at,
     operation: versionOperationSchema.parse(row.operation),
+    actor: { kind: actorSchema.shape.kind.parse(row.actor_kind), id: row.actor_id },
     cells: row.deleted ? null : toRowRecord(row).cells,
   }));
 }

@@ -41,6 +41,7 @@ export async function getDatasetRowHistory(
       versionId: revision.versionId,
       createdAt: revision.createdAt.toISOString(),
       operation: revision.operation,
+      actor: revision.actor,
       cells: revision.cells === null ? null : visibleCells(revision.cells, visibility),
     }),
     (revision) =>

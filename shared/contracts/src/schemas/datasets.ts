@@ -358,6 +358,7 @@ export const rowHistoryEntrySchema = z.object({
   versionId: z.string(),
   createdAt: timestampSchema,
   operation: versionOperationSchema,
+  actor: actorSchema.describe("Who made this version of the row"),
   cells: rowCellsSchema.nullable().describe("The row's cells after this version; null when it was deleted"),
 });
 

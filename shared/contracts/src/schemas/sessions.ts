@@ -41,5 +41,8 @@ export const browserSessionSchema = accountSchema.pick({ organization: true, rol
     .string()
     .describe("Send it as the X-CSRF-Token header on every write made with the session cookie"),
   expiresAt: timestampSchema.describe("When the session ends at the latest; it also ends when idle"),
+  sessionId: z
+    .string()
+    .describe('The session\'s id, as history names it in `actor: {kind: "session", id}`; not a credential'),
 });
 export type BrowserSession = z.infer<typeof browserSessionSchema>;
