@@ -13,6 +13,7 @@ import { AccountPage } from "./settings/account-page";
 import { KeysPage } from "./settings/keys-page";
 import { MembersPage } from "./settings/members-page";
 import "./styles.css";
+import { DiffPage } from "./versions/diff-page";
 import { VersionsPage } from "./versions/versions-page";
 
 const queryClient = new QueryClient({
@@ -48,6 +49,10 @@ if (root) {
                 <Route
                   path="/projects/:projectSlug/datasets/:datasetSlug/versions"
                   element={signedIn(<VersionsPage />)}
+                />
+                <Route
+                  path="/projects/:projectSlug/datasets/:datasetSlug/diff"
+                  element={signedIn(<DiffPage />)}
                 />
                 <Route path="/settings" element={<Navigate to="/settings/keys" replace />} />
                 <Route path="/settings/keys" element={signedIn(<KeysPage />)} />

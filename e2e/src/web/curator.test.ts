@@ -9,6 +9,7 @@ import {
   expectAccessible,
   launchChromium,
   openPage,
+  replaceText,
   screenshot,
   startEmbedded,
   type WatchedPage,
@@ -255,14 +256,6 @@ describe.runIf(chromiumAvailable())("the web application, as a curator uses it",
     await page.keyboard.press("j");
     await expect.poll(() => new URL(page.url()).searchParams.get("row")).toBe("k28");
     await page.keyboard.press("Enter");
-    await page.waitForTimeout(500);
-    console.log(
-      "DBG",
-      page.url(),
-      await page.evaluate<string>(
-        "[...document.querySelectorAll('aside')].map(a => a.getAttribute('aria-label')).join(',') + ' | ' + (document.activeElement?.outerHTML.slice(0,120))",
-      ),
-    );
     await page.getByRole("complementary", { name: "Row k28" }).waitFor();
     // Enter put the cursor in the row's first cell editor.
     await expect
@@ -362,23 +355,6 @@ describe.runIf(chromiumAvailable())("the web application, as a curator uses it",
     expectNoProblems();
   });
 });
-
-/**
- * Replaces the whole text of a cell editor, as a person types it: select all, delete, type. (Pasting
- * over a selection of several lines makes Chromium's own editing write a `style` attribute, which the
- * CSP blocks and CodeMirror redraws anyway; typing does not.)
- */
-async function replaceText(
-  page: Page,
-  label: string,
-  text: string,
-  within = page.getByRole("complementary"),
-) {
-  await within.getByLabel(label, { exact: true }).click();
-  await page.keyboard.press("Control+a");
-  await page.keyboard.press("Backspace");
-  await page.keyboard.type(text);
-}
 
 describe.runIf(chromiumAvailable() && realInfra())("the web application on the distributed platform", () => {
   let platform: Platform;

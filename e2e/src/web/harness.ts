@@ -134,3 +134,28 @@ export async function expectAccessible(page: Page, label: string): Promise<void>
     `accessibility of ${label}`,
   ).toEqual([]);
 }
+
+/**
+ * Replaces the whole text of a cell editor, as a person types it: select all, delete, type. (Pasting
+ * over a selection of several lines makes Chromium's own editing write a `style` attribute, which the
+ * CSP blocks and CodeMirror redraws anyway; typing does not.)
+ */
+export async function replaceText(
+  page: Page,
+  label: string,
+  text: string,
+  within = page.getByRole("complementary"),
+) {
+  await within.getByLabel(label, { exact: true }).click();
+  await page.keyboard.press("Control+a");
+  await page.keyboard.press("Backspace");
+  await page.keyboard.type(text);
+}
+
+/** Signs the page's browser in with an API key through the sign-in page, as a person does. */
+export async function signIn(page: Page, baseUrl: string, apiKey: string): Promise<void> {
+  await page.goto(`${baseUrl}/sign-in`);
+  await page.getByLabel("API key").fill(apiKey);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.waitForURL(/\/projects$/);
+}

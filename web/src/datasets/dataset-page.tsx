@@ -1,7 +1,7 @@
 import type { DatasetRow } from "@svc/sdk";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useMemo, useState } from "react";
-import { Link, useParams, useSearchParams } from "react-router";
+import { Link, useNavigate, useParams, useSearchParams } from "react-router";
 import { api } from "../api";
 import { canWrite } from "../components/collect";
 import { ConfirmDialog } from "../components/dialog";
@@ -9,12 +9,19 @@ import { ErrorMessage } from "../components/errors";
 import { PageHeader } from "../components/layout";
 import { useToasts } from "../components/toasts";
 import { useAction } from "../components/use-action";
+import { stageDraft, storageKey } from "../edits/edit-session";
+import { EditSessionBar } from "../edits/edit-session-bar";
+import { useEditSession } from "../edits/use-edit-session";
 import { AddRowDialog } from "../rows/add-row-dialog";
+import type { RowDraft } from "../rows/row-draft";
 import { RowGrid } from "../rows/row-grid";
+import { RowHistory } from "../rows/row-history";
 import { RowPanel } from "../rows/row-panel";
 import { type RowFilters, rowsKey, useRowPages } from "../rows/use-rows";
 import { useSignedIn } from "../session";
+import { RestoreDialog } from "../versions/restore-dialog";
 import { ColumnsDialog } from "./columns-dialog";
+import { ImportDialog } from "./import-dialog";
 
 export function DatasetPage() {
   const { projectSlug = "", datasetSlug = "" } = useParams();
@@ -22,6 +29,7 @@ export function DatasetPage() {
   const session = useSignedIn();
   const queryClient = useQueryClient();
   const toasts = useToasts();
+  const navigate = useNavigate();
   const versionParam = params.get("version");
   const pinnedVersion =
     versionParam !== null && /^\d+$/.test(versionParam) ? Number(versionParam) : undefined;
@@ -33,10 +41,10 @@ export function DatasetPage() {
   const [sortDirection, setSortDirection] = useState<"asc" | "desc">("desc");
   const [missingExpectedOutput, setMissingExpectedOutput] = useState(false);
   const [checked, setChecked] = useState<ReadonlySet<string>>(new Set());
-  const [dirty, setDirty] = useState<ReadonlySet<string>>(new Set());
   const [editing, setEditing] = useState(false);
-  const [dialog, setDialog] = useState<"columns" | "add-row" | "delete-rows" | undefined>();
+  const [dialog, setDialog] = useState<"columns" | "add-row" | "delete-rows" | "import" | undefined>();
   const deletion = useAction();
+  const [restoring, setRestoring] = useState<number | undefined>();
 
   useEffect(() => {
     const timer = setTimeout(() => setDebounced(search), 250);
@@ -82,15 +90,13 @@ export function DatasetPage() {
       ),
     [setParams],
   );
-  const onDirtyChange = useCallback((rowId: string, isDirty: boolean) => {
-    setDirty((current) => {
-      if (current.has(rowId) === isDirty) return current;
-      const next = new Set(current);
-      if (isDirty) next.add(rowId);
-      else next.delete(rowId);
-      return next;
-    });
-  }, []);
+  const edits = useEditSession(storageKey(session.organization.id, projectSlug, datasetSlug));
+  const updateEdits = edits.update;
+  const onDraftChange = useCallback(
+    (draft: RowDraft) => updateEdits((current) => stageDraft(current, draft)),
+    [updateEdits],
+  );
+  const dirty = useMemo(() => new Set(edits.session.map((row) => row.rowId)), [edits.session]);
   const refresh = useCallback(async () => {
     await Promise.all([
       queryClient.invalidateQueries({ queryKey: ["dataset", projectSlug, datasetSlug] }),
@@ -153,6 +159,22 @@ export function DatasetPage() {
             <Link to={`${base}/versions`} className="button button-quiet">
               Versions
             </Link>
+            <ExportMenu
+              href={(format) =>
+                `/v1/projects/${encodeURIComponent(projectSlug)}/datasets/${encodeURIComponent(datasetSlug)}/export?format=${format}${pinnedVersion === undefined ? "" : `&version=${pinnedVersion}`}`
+              }
+              version={pinnedVersion}
+            />
+            {readOnly ? null : (
+              <button
+                type="button"
+                className="button"
+                onClick={() => setDialog("import")}
+                disabled={!dataset.data}
+              >
+                Import
+              </button>
+            )}
             <button
               type="button"
               className="button"
@@ -178,6 +200,22 @@ export function DatasetPage() {
         <div className="banner" role="status">
           You are looking at version {pinnedVersion}, read-only.{" "}
           <Link to={base}>Back to the current version</Link>
+          {dataset.data && pinnedVersion < dataset.data.version ? (
+            <>
+              {" · "}
+              <Link to={`${base}/diff?from=${pinnedVersion}&to=${dataset.data.version}`}>
+                What changed since
+              </Link>
+              {canWrite(session.role) ? (
+                <>
+                  {" · "}
+                  <button type="button" className="link-button" onClick={() => setRestoring(pinnedVersion)}>
+                    Restore this version
+                  </button>
+                </>
+              ) : null}
+            </>
+          ) : null}
         </div>
       ) : null}
       <div className="toolbar">
@@ -214,6 +252,17 @@ export function DatasetPage() {
           </button>
         ) : null}
       </div>
+      {readOnly ? null : (
+        <EditSessionBar
+          projectSlug={projectSlug}
+          datasetSlug={datasetSlug}
+          columns={columns}
+          session={edits.session}
+          update={edits.update}
+          onOpenRow={(rowId) => setRow(rowId)}
+          onSaved={() => void refresh()}
+        />
+      )}
       {pages.error ? <ErrorMessage error={pages.error} /> : null}
       <div className={selectedRow ? "dataset-body with-panel" : "dataset-body"}>
         {pages.isPending || !dataset.data ? (
@@ -277,12 +326,24 @@ export function DatasetPage() {
             columns={columns}
             readOnly={readOnly}
             focusOnOpen={editing}
-            onDirtyChange={onDirtyChange}
+            staged={edits.session.find((row) => row.rowId === selectedRow.rowId)}
+            onDraftChange={onDraftChange}
             onClose={() => {
               setRow(undefined);
               document.querySelector<HTMLElement>(".grid-scroller")?.focus();
             }}
             onSaved={() => void refresh()}
+            history={
+              <RowHistory
+                projectSlug={projectSlug}
+                datasetSlug={datasetSlug}
+                row={selectedRow}
+                columns={columns}
+                ownSessionId={session.sessionId}
+                readOnly={readOnly}
+                onRestored={() => void refresh()}
+              />
+            }
           />
         ) : selectedRowId && linkedRow.error ? (
           <ErrorMessage error={linkedRow.error} />
@@ -311,6 +372,28 @@ export function DatasetPage() {
               setRow(rowId);
             }}
           />
+          <ImportDialog
+            open={dialog === "import"}
+            projectSlug={projectSlug}
+            datasetSlug={datasetSlug}
+            columns={columns}
+            onClose={() => setDialog(undefined)}
+            onImported={(job) => {
+              if (job.version !== undefined)
+                toasts.show({ kind: "success", message: `Imported the file as version ${job.version}` });
+              void refresh();
+            }}
+          />
+          <RestoreDialog
+            projectSlug={projectSlug}
+            datasetSlug={datasetSlug}
+            version={restoring}
+            onClose={() => setRestoring(undefined)}
+            onRestored={() => {
+              setRestoring(undefined);
+              navigate(base);
+            }}
+          />
           <ConfirmDialog
             title={`Delete ${checked.size} ${checked.size === 1 ? "row" : "rows"}?`}
             open={dialog === "delete-rows"}
@@ -331,5 +414,28 @@ export function DatasetPage() {
         </>
       ) : null}
     </div>
+  );
+}
+
+/** Export the dataset, at the version being viewed, as a file the browser downloads. */
+function ExportMenu({
+  href,
+  version,
+}: {
+  href: (format: "csv" | "jsonl") => string;
+  version: number | undefined;
+}) {
+  return (
+    <details className="menu">
+      <summary className="button button-quiet">Export</summary>
+      <div className="menu-items">
+        <a href={href("csv")} download>
+          CSV{version === undefined ? "" : ` at version ${version}`}
+        </a>
+        <a href={href("jsonl")} download>
+          JSONL{version === undefined ? "" : ` at version ${version}`}
+        </a>
+      </div>
+    </details>
   );
 }

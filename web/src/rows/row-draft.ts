@@ -105,3 +105,15 @@ export function mergeOnto(draft: RowDraft, theirs: DatasetRow): RowDraft {
     }),
   };
 }
+
+/** The draft once saved as `version`: what it holds is now the row's value, so nothing is changed. */
+export function savedDraft(draft: RowDraft, version: number): RowDraft {
+  return {
+    ...draft,
+    baseVersion: version,
+    cells: draft.cells.map((cell) => {
+      const parsed = parseJson(cell.text);
+      return parsed.ok ? { ...cell, original: parsed.value } : cell;
+    }),
+  };
+}

@@ -67,7 +67,6 @@ function renderPanel(onSaved = vi.fn()) {
         focusOnOpen={false}
         onSaved={onSaved}
         onClose={vi.fn()}
-        onDirtyChange={vi.fn()}
       />
     </ToastProvider>,
   );

@@ -1,9 +1,10 @@
 import type { DatasetColumn, DatasetRow } from "@svc/sdk";
-import { useEffect, useMemo, useRef, useState } from "react";
+import { type ReactNode, useEffect, useMemo, useRef, useState } from "react";
 import { api, SvcError } from "../api";
 import { ErrorMessage } from "../components/errors";
 import { JsonEditor } from "../components/json-editor";
 import { useToasts } from "../components/toasts";
+import { applyStaged, draftMatches, type StagedRow } from "../edits/edit-session";
 import { compact } from "./cells";
 import { editAsCommands } from "./copy-as";
 import {
@@ -16,6 +17,7 @@ import {
   mergeOnto,
   patchOf,
   type RowDraft,
+  savedDraft,
 } from "./row-draft";
 
 export interface RowPanelProps {
@@ -27,9 +29,14 @@ export interface RowPanelProps {
   /** Called with the version a save made. */
   onSaved(version: number): void;
   onClose(): void;
-  onDirtyChange(rowId: string, dirty: boolean): void;
   /** Focus the first editor when the panel opens (Enter or F2 in the grid). */
   focusOnOpen: boolean;
+  /** Shown below the editor: the row's history. */
+  history?: ReactNode;
+  /** What the edit session holds for this row: the editor starts from it. */
+  staged?: StagedRow | undefined;
+  /** Every change of the draft, to keep the edit session in step. */
+  onDraftChange?(draft: RowDraft): void;
 }
 
 /**
@@ -39,7 +46,7 @@ export interface RowPanelProps {
 export function RowPanel(props: RowPanelProps) {
   const { row, columns, projectSlug, datasetSlug } = props;
   const toasts = useToasts();
-  const [draft, setDraft] = useState<RowDraft>(() => draftOf(row, columns));
+  const [draft, setDraft] = useState<RowDraft>(() => applyStaged(draftOf(row, columns), props.staged));
   const [saving, setSaving] = useState(false);
   const [error, setError] = useState<unknown>();
   const [conflict, setConflict] = useState<Conflict>();
@@ -55,9 +62,16 @@ export function RowPanel(props: RowPanelProps) {
     setConflict(undefined);
     setError(undefined);
   }, [row, columns]);
+  // The session changed elsewhere (a staged cell undone, everything saved or discarded): follow it.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only a change of the session counts, not of the draft
   useEffect(() => {
-    props.onDirtyChange(row.rowId, changed.length > 0);
-  }, [row.rowId, changed.length, props.onDirtyChange]);
+    setDraft((current) =>
+      draftMatches(current, props.staged) ? current : applyStaged(draftOf(row, columns), props.staged),
+    );
+  }, [props.staged]);
+  useEffect(() => {
+    if (!props.readOnly) props.onDraftChange?.(draft);
+  }, [draft, props.readOnly, props.onDraftChange]);
   useEffect(() => {
     if (props.focusOnOpen) firstEditor.current?.focus();
   }, [props.focusOnOpen]);
@@ -72,6 +86,7 @@ export function RowPanel(props: RowPanelProps) {
         ifMatch: target.baseVersion,
       });
       setConflict(undefined);
+      setDraft(savedDraft(target, saved.version));
       toasts.show({ kind: "success", message: `Saved row ${row.rowId} as version ${saved.version}` });
       props.onSaved(saved.version);
     } catch (failure) {
@@ -236,6 +251,7 @@ export function RowPanel(props: RowPanelProps) {
           ))}
         </details>
       ) : null}
+      {props.history}
     </aside>
   );
 }

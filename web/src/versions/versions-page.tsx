@@ -1,12 +1,24 @@
-import { useInfiniteQuery } from "@tanstack/react-query";
+import type { DatasetVersion } from "@svc/sdk";
+import { useInfiniteQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
 import { Link, useParams } from "react-router";
 import { api } from "../api";
+import { canWrite } from "../components/collect";
 import { ErrorMessage } from "../components/errors";
 import { PageHeader } from "../components/layout";
+import { useSignedIn } from "../session";
+import { actorLabel } from "./changes";
+import { RestoreDialog } from "./restore-dialog";
 
-/** The dataset's versions, newest first; each opens the dataset as it was, read-only. */
+/**
+ * The dataset's timeline, newest first: each version opens the dataset as it was (read-only), shows
+ * what it changed, and can be restored as a new version.
+ */
 export function VersionsPage() {
   const { projectSlug = "", datasetSlug = "" } = useParams();
+  const session = useSignedIn();
+  const queryClient = useQueryClient();
+  const [restoring, setRestoring] = useState<number | undefined>();
   const versions = useInfiniteQuery({
     queryKey: ["versions", projectSlug, datasetSlug],
     initialPageParam: undefined as string | undefined,
@@ -18,7 +30,9 @@ export function VersionsPage() {
     getNextPageParam: (page) => (page.hasMore && page.nextCursor ? page.nextCursor : undefined),
   });
   const items = versions.data?.pages.flatMap((page) => page.items) ?? [];
+  const latest = items[0]?.version;
   const base = `/projects/${projectSlug}/datasets/${datasetSlug}`;
+  const writable = canWrite(session.role);
   return (
     <>
       <PageHeader
@@ -28,6 +42,13 @@ export function VersionsPage() {
           { label: projectSlug, to: `/projects/${projectSlug}` },
           { label: datasetSlug, to: base },
         ]}
+        actions={
+          latest !== undefined && latest > 0 ? (
+            <Link to={`${base}/diff?from=${Math.max(0, latest - 1)}&to=${latest}`} className="button">
+              Compare versions
+            </Link>
+          ) : null
+        }
       />
       {versions.error ? <ErrorMessage error={versions.error} /> : null}
       {versions.isPending ? (
@@ -39,41 +60,38 @@ export function VersionsPage() {
           <p>No versions yet: the dataset is as it was created, empty.</p>
         </div>
       ) : (
-        <table className="table">
+        <table className="table versions-table">
           <caption className="visually-hidden">Versions, newest first</caption>
           <thead>
             <tr>
               <th scope="col">Version</th>
               <th scope="col">When</th>
               <th scope="col">Operation</th>
-              <th scope="col">Inserted</th>
-              <th scope="col">Updated</th>
-              <th scope="col">Deleted</th>
+              <th scope="col" className="numeric">
+                Inserted
+              </th>
+              <th scope="col" className="numeric">
+                Updated
+              </th>
+              <th scope="col" className="numeric">
+                Deleted
+              </th>
               <th scope="col">By</th>
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
             </tr>
           </thead>
           <tbody>
             {items.map((version) => (
-              <tr key={version.versionId}>
-                <th scope="row">
-                  <Link to={`${base}?version=${version.version}`}>{version.version}</Link>
-                </th>
-                <td>{new Date(version.createdAt).toLocaleString()}</td>
-                <td>{version.operation}</td>
-                <td>{version.rowsInserted}</td>
-                <td>{version.rowsUpdated}</td>
-                <td>{version.rowsDeleted}</td>
-                <td>
-                  <span className="actor">
-                    {version.actor.kind === "apiKey"
-                      ? "API key"
-                      : version.actor.kind === "oauth"
-                        ? "Agent"
-                        : "Session"}{" "}
-                    <code>{version.actor.id.slice(0, 8)}</code>
-                  </span>
-                </td>
-              </tr>
+              <VersionRow
+                key={version.versionId}
+                version={version}
+                base={base}
+                latest={version.version === latest}
+                ownSessionId={session.sessionId}
+                onRestore={writable ? () => setRestoring(version.version) : undefined}
+              />
             ))}
           </tbody>
         </table>
@@ -88,6 +106,75 @@ export function VersionsPage() {
           {versions.isFetchingNextPage ? "Loading…" : "Older versions"}
         </button>
       ) : null}
+      <RestoreDialog
+        projectSlug={projectSlug}
+        datasetSlug={datasetSlug}
+        version={restoring}
+        onClose={() => setRestoring(undefined)}
+        onRestored={async () => {
+          setRestoring(undefined);
+          await queryClient.invalidateQueries({ queryKey: ["versions", projectSlug, datasetSlug] });
+        }}
+      />
     </>
+  );
+}
+
+function VersionRow({
+  version,
+  base,
+  latest,
+  ownSessionId,
+  onRestore,
+}: {
+  version: DatasetVersion;
+  base: string;
+  latest: boolean;
+  ownSessionId: string;
+  onRestore: (() => void) | undefined;
+}) {
+  const n = version.version;
+  return (
+    <tr>
+      <th scope="row">
+        <Link to={latest ? base : `${base}?version=${n}`} aria-label={`Open version ${n}`}>
+          {n}
+        </Link>
+        {latest ? <span className="badge">current</span> : null}
+      </th>
+      <td>
+        <time dateTime={version.createdAt}>{new Date(version.createdAt).toLocaleString()}</time>
+      </td>
+      <td>{version.operation}</td>
+      <td className="numeric">{version.rowsInserted.toLocaleString()}</td>
+      <td className="numeric">{version.rowsUpdated.toLocaleString()}</td>
+      <td className="numeric">{version.rowsDeleted.toLocaleString()}</td>
+      <td>
+        <span className="actor" title={`${version.actor.kind} ${version.actor.id}`}>
+          {actorLabel(version.actor, ownSessionId)}
+        </span>
+      </td>
+      <td className="row-actions">
+        {n > 0 ? (
+          <Link
+            to={`${base}/diff?from=${n - 1}&to=${n}`}
+            className="button button-quiet"
+            aria-label={`Changes made by version ${n}`}
+          >
+            Changes
+          </Link>
+        ) : null}
+        {onRestore && !latest ? (
+          <button
+            type="button"
+            className="button button-quiet"
+            onClick={onRestore}
+            aria-label={`Restore version ${n}`}
+          >
+            Restore
+          </button>
+        ) : null}
+      </td>
+    </tr>
   );
 }

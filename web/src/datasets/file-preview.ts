@@ -1,0 +1,145 @@
+import type { DatasetColumn } from "@svc/sdk";
+import { parse } from "csv-parse/browser/esm/sync";
+
+export type FileFormat = "csv" | "jsonl" | "json";
+
+/** What each format is uploaded as: the Content-Type names the format to the API. */
+export const MEDIA_TYPES: Record<FileFormat, string> = {
+  csv: "text/csv",
+  jsonl: "application/x-ndjson",
+  json: "application/json",
+};
+
+/** The format a file is in, from its name first (browsers guess types poorly), then its type. */
+export function formatOf(file: { name: string; type: string }): FileFormat | undefined {
+  const name = file.name.toLowerCase();
+  if (name.endsWith(".csv")) return "csv";
+  if (name.endsWith(".jsonl") || name.endsWith(".ndjson")) return "jsonl";
+  if (name.endsWith(".json")) return "json";
+  if (file.type === "text/csv") return "csv";
+  if (file.type === "application/x-ndjson") return "jsonl";
+  if (file.type === "application/json") return "json";
+  return undefined;
+}
+
+export interface FilePreview {
+  /** The file's fields, in the order they first appear. */
+  fields: string[];
+  /** The first rows, each field's value as text. */
+  rows: Record<string, string>[];
+}
+
+const PREVIEW_ROWS = 5;
+/** Enough of the file for the first rows; the file itself is streamed to the platform, never read whole. */
+const PREVIEW_BYTES = 256 * 1024;
+/** A JSON array has no line boundaries: one this small is read whole for its preview. */
+const JSON_PREVIEW_LIMIT = 16 * 1024 * 1024;
+
+/** The first rows of a file, read from its beginning only; throws with the reason when they do not parse. */
+export async function previewFile(file: Blob, format: FileFormat): Promise<FilePreview> {
+  if (format === "json") {
+    if (file.size > JSON_PREVIEW_LIMIT) return { fields: [], rows: [] };
+    const value: unknown = JSON.parse(await file.text());
+    if (!Array.isArray(value)) throw new Error("The file is not a JSON array of objects");
+    return fromObjects(value.slice(0, PREVIEW_ROWS));
+  }
+  const head = await file.slice(0, PREVIEW_BYTES).text();
+  if (format === "csv") {
+    const records = parse(head, {
+      bom: true,
+      to: PREVIEW_ROWS + 1,
+      relax_column_count: true,
+      skip_empty_lines: true,
+    }) as string[][];
+    const [header = [], ...body] = records;
+    return {
+      fields: header,
+      rows: body.map((record) => Object.fromEntries(header.map((field, i) => [field, record[i] ?? ""]))),
+    };
+  }
+  const lines = head.split(/\r?\n/);
+  if (file.size > PREVIEW_BYTES) lines.pop(); // cut short: the last line may be partial
+  const objects = lines
+    .filter((line) => line.trim() !== "")
+    .slice(0, PREVIEW_ROWS)
+    .map((line, index) => {
+      try {
+        return JSON.parse(line) as unknown;
+      } catch {
+        throw new Error(`Line ${index + 1} is not valid JSON`);
+      }
+    });
+  return fromObjects(objects);
+}
+
+function fromObjects(objects: unknown[]): FilePreview {
+  const fields: string[] = [];
+  const rows = objects.map((object, index) => {
+    if (object === null || typeof object !== "object" || Array.isArray(object)) {
+      throw new Error(`Row ${index + 1} is not a JSON object`);
+    }
+    const row: Record<string, string> = {};
+    for (const [field, value] of Object.entries(object)) {
+      if (!fields.includes(field)) fields.push(field);
+      row[field] = typeof value === "string" ? value : JSON.stringify(value);
+    }
+    return row;
+  });
+  return { fields, rows };
+}
+
+/** Where one field of the file goes: a column's identifier, a new column, the row id, or nowhere. */
+export type FieldTarget =
+  | { kind: "column"; identifier: string }
+  | { kind: "new" }
+  | { kind: "id" }
+  | { kind: "skip" };
+
+const BUILTIN_NAMES: Record<string, string> = {
+  input: "input",
+  output: "output",
+  expectedoutput: "expectedOutput",
+  expected_output: "expectedOutput",
+  metadata: "metadata",
+};
+
+/** The mapping the platform applies when none is given, so that the form starts where it would. */
+export function defaultTargets(
+  fields: readonly string[],
+  columns: readonly DatasetColumn[],
+  format: FileFormat,
+): Record<string, FieldTarget> {
+  const targets: Record<string, FieldTarget> = {};
+  const ids = format === "csv" ? ["id"] : ["id", "rowId"];
+  let idTaken = false;
+  for (const field of fields) {
+    const builtin = BUILTIN_NAMES[field.toLowerCase()];
+    const active = columns.filter((c) => !c.removed);
+    // A built-in cell by its field names, then any active column by identifier or display name (an
+    // export's headers), as the platform does.
+    const column =
+      (builtin && active.find((c) => c.identifier === builtin)) ??
+      active.find((c) => c.identifier === field || c.name === field);
+    if (!idTaken && ids.includes(field)) {
+      targets[field] = { kind: "id" };
+      idTaken = true;
+    } else if (column) targets[field] = { kind: "column", identifier: column.identifier };
+    else targets[field] = { kind: "new" };
+  }
+  return targets;
+}
+
+/** The import's `map` and `idField` for the targets chosen; an explicit map imports only what it names. */
+export function importQuery(targets: Record<string, FieldTarget>): {
+  map: Record<string, string>;
+  idField?: string;
+} {
+  const map: Record<string, string> = {};
+  let idField: string | undefined;
+  for (const [field, target] of Object.entries(targets)) {
+    if (target.kind === "column") map[field] = target.identifier;
+    else if (target.kind === "new") map[field] = `new:${field}`;
+    else if (target.kind === "id") idField = field;
+  }
+  return idField === undefined ? { map } : { map, idField };
+}

@@ -1,0 +1,89 @@
+import type { DatasetColumn, DatasetRow } from "@svc/sdk";
+import { describe, expect, it } from "vitest";
+import { draftOf, editCell } from "../rows/row-draft";
+import { applyStaged, batchOf, draftMatches, stageDraft, stagedCells, withoutCell } from "./edit-session";
+
+const columns: DatasetColumn[] = [
+  { identifier: "input", name: "Input", source: { kind: "builtin", field: "input" } },
+  {
+    identifier: "expectedOutput",
+    name: "Expected output",
+    source: { kind: "builtin", field: "expectedOutput" },
+  },
+  { identifier: "c1", name: "difficulty", source: { kind: "custom" } },
+];
+
+const row = (rowId: string, version: number): DatasetRow => ({
+  rowId,
+  datasetId: "d1",
+  input: { q: rowId },
+  output: null,
+  expectedOutput: null,
+  metadata: null,
+  custom: { c1: "easy" },
+  createdAt: "2026-01-01T00:00:00.000Z",
+  version,
+});
+
+describe("an edit session", () => {
+  it("keeps each row's changed cells with the version its editing began from", () => {
+    let draft = draftOf(row("r1", 3), columns);
+    draft = editCell(draft, "expectedOutput", '"four"');
+    draft = editCell(draft, "c1", '"hard"');
+    const session = stageDraft([], draftOf(row("r0", 1), columns));
+    expect(session).toEqual([]);
+    const staged = stageDraft(session, draft);
+    expect(staged).toEqual([
+      {
+        rowId: "r1",
+        baseVersion: 3,
+        texts: { expectedOutput: '"four"', c1: '"hard"' },
+        before: { expectedOutput: null, c1: "easy" },
+      },
+    ]);
+    // Staging the same draft again changes nothing; a clean draft takes the row out.
+    expect(stageDraft(staged, draft)).toBe(staged);
+    expect(stageDraft(staged, draftOf(row("r1", 3), columns))).toEqual([]);
+  });
+
+  it("keeps a half-typed value as text, and does not save until it is JSON", () => {
+    const draft = editCell(draftOf(row("r1", 3), columns), "expectedOutput", '{"answer": ');
+    const session = stageDraft([], draft);
+    expect(stagedCells(session, columns)).toEqual([
+      expect.objectContaining({ rowId: "r1", text: '{"answer": ', after: undefined }),
+    ]);
+    expect(batchOf(session, columns)).toBeUndefined();
+  });
+
+  it("saves as one batch edit with each row's If-Match, custom cells by identifier", () => {
+    let session = stageDraft([], editCell(draftOf(row("r1", 3), columns), "expectedOutput", '"4"'));
+    const second = editCell(editCell(draftOf(row("r2", 5), columns), "c1", '"hard"'), "input", '{"q": 2}');
+    session = stageDraft(session, second);
+    expect(batchOf(session, columns)).toEqual({
+      edits: [
+        { rowId: "r1", ifMatch: 3, expectedOutput: "4" },
+        { rowId: "r2", ifMatch: 5, input: { q: 2 }, custom: { c1: "hard" } },
+      ],
+    });
+  });
+
+  it("undoes one cell, and the row leaves the session with its last cell", () => {
+    const draft = editCell(editCell(draftOf(row("r1", 3), columns), "expectedOutput", '"4"'), "c1", '"hard"');
+    let session = stageDraft([], draft);
+    session = withoutCell(session, "r1", "c1");
+    expect(session[0]?.texts).toEqual({ expectedOutput: '"4"' });
+    expect(withoutCell(session, "r1", "expectedOutput")).toEqual([]);
+  });
+
+  it("gives the editor back what was staged, and tells a draft that matches the session", () => {
+    const edited = editCell(draftOf(row("r1", 3), columns), "expectedOutput", '"4"');
+    const staged = stageDraft([], edited)[0];
+    // The row moved on to version 7 meanwhile: the editor shows the staged cell and keeps version 3.
+    const reopened = applyStaged(draftOf(row("r1", 7), columns), staged);
+    expect(reopened.baseVersion).toBe(3);
+    expect(reopened.cells.find((c) => c.column.identifier === "expectedOutput")?.text).toBe('"4"');
+    expect(draftMatches(edited, staged)).toBe(true);
+    expect(draftMatches(draftOf(row("r1", 3), columns), staged)).toBe(false);
+    expect(draftMatches(draftOf(row("r1", 3), columns), undefined)).toBe(true);
+  });
+});

@@ -1,0 +1,67 @@
+import { useQueryClient } from "@tanstack/react-query";
+import { api } from "../api";
+import { ConfirmDialog } from "../components/dialog";
+import { ErrorMessage } from "../components/errors";
+import { useToasts } from "../components/toasts";
+import { useAction } from "../components/use-action";
+
+/**
+ * "Restore version N?": the dataset becomes equal to version N again as one new version, which the
+ * toast names; history keeps everything in between.
+ */
+export function RestoreDialog({
+  projectSlug,
+  datasetSlug,
+  version,
+  onClose,
+  onRestored,
+}: {
+  projectSlug: string;
+  datasetSlug: string;
+  /** The version to restore; the dialog is open while it is set. */
+  version: number | undefined;
+  onClose(): void;
+  onRestored(newVersion: number): void | Promise<void>;
+}) {
+  const action = useAction();
+  const toasts = useToasts();
+  const queryClient = useQueryClient();
+  const restore = () =>
+    action.run(async () => {
+      if (version === undefined) return;
+      const current = (await api.datasets.get(projectSlug, datasetSlug)).version;
+      const result = await api.datasets.restoreVersion(projectSlug, datasetSlug, version);
+      toasts.show({
+        kind: "success",
+        message:
+          result.version === current
+            ? `The dataset already equals version ${version}; nothing changed`
+            : `Restored version ${version} as version ${result.version}`,
+      });
+      await Promise.all(
+        [["dataset"], ["rows"], ["row"], ["row-history"]].map((key) =>
+          queryClient.invalidateQueries({ queryKey: [...key, projectSlug, datasetSlug] }),
+        ),
+      );
+      await onRestored(result.version);
+    });
+  return (
+    <ConfirmDialog
+      title={`Restore version ${version ?? ""}?`}
+      open={version !== undefined}
+      confirmLabel={`Restore version ${version ?? ""}`}
+      busy={action.busy}
+      body={
+        <>
+          <p>
+            The dataset becomes exactly as it was at version {version}, as one new version. Nothing is lost:
+            the versions in between stay in the history, and can be restored in turn.
+          </p>
+          {action.error ? <ErrorMessage error={action.error} /> : null}
+        </>
+      }
+      onClose={onClose}
+      onConfirm={() => void restore()}
+    />
+  );
+}
