@@ -10,6 +10,9 @@ export default defineConfig({
   test: {
     // PostgreSQL and NATS from containers when the environment names none and Docker is there.
     globalSetup: [INFRA_SETUP],
+    // Two files at a time for the unit and service projects (Vitest would take one on two cores);
+    // the browser and end-to-end projects then run alone, one file at a time, in that order.
+    maxWorkers: 2,
     // These ship TypeScript under the "source" condition that the workspace uses for its own packages:
     // Vite must transform them, as Node cannot load .ts from node_modules.
     server: { deps: { inline: ["@modelcontextprotocol/sdk", "eventsource-parser", "eventsource"] } },
@@ -46,11 +49,24 @@ export default defineConfig({
       {
         extends: true,
         test: {
-          name: "e2e",
-          include: ["e2e/**/*.test.ts"],
+          name: "browser",
+          include: ["e2e/src/web/**/*.test.ts"],
           testTimeout: 120_000,
           hookTimeout: 120_000,
           fileParallelism: false,
+          sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "e2e",
+          include: ["e2e/**/*.test.ts"],
+          exclude: ["e2e/src/web/**"],
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+          sequence: { groupOrder: 2 },
         },
       },
       {

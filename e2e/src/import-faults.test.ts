@@ -118,7 +118,8 @@ describe.runIf(infra)("an import under faults (distributed)", () => {
       60_000,
     );
     expect(done).toMatchObject({ state: "succeeded", rowsInserted: rows });
-    expect(await stored(datasetId)).toEqual({ rows, staged: 0, version: 1 });
+    // The staged copy is cleared just after the import is recorded as done.
+    await expect.poll(() => stored(datasetId), { timeout: 15_000 }).toEqual({ rows, staged: 0, version: 1 });
     // The key now belongs to the import that succeeded: asking again answers it, importing nothing more.
     const again = await upload();
     expect(again.body.importId).toBe(retry.body.importId);
