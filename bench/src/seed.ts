@@ -69,3 +69,38 @@ export async function seedHistory(db: Kysely<Database>, datasetId: string, versi
     FROM generate_series(1, ${versions}) AS n`.execute(db);
   await sql`UPDATE datasets SET current_version = ${1 + versions} WHERE id = ${datasetId}`.execute(db);
 }
+
+/**
+ * Gives a dataset `versions` more versions, each an edit of one of its first `rows` rows in turn: a
+ * long history that changes few rows, so that two versions far apart differ in just those rows.
+ */
+export async function seedCyclingHistory(
+  db: Kysely<Database>,
+  datasetId: string,
+  versions: number,
+  rows: number,
+): Promise<void> {
+  const last = 1 + versions;
+  // Version 1 + n edits row r((n - 1) % rows); a row's revision lasts until its next edit.
+  await sql`
+    UPDATE row_revisions SET version_to = 2 + substr(row_id, 2)::int
+    WHERE dataset_id = ${datasetId} AND version_from = 1 AND substr(row_id, 2)::int < ${rows}
+      AND row_id ~ '^r[0-9]+$'`.execute(db);
+  await sql`
+    INSERT INTO row_revisions (dataset_id, row_id, version_from, version_to, deleted, input, output, expected_output, metadata, custom, created_at)
+    SELECT r.dataset_id, r.row_id, 1 + n, CASE WHEN 1 + n + ${rows} <= ${last} THEN 1 + n + ${rows} END, false,
+           r.input, r.output, jsonb_build_object('edit', n), r.metadata, r.custom, r.created_at
+    FROM generate_series(1, ${versions}) AS n
+    JOIN dataset_rows r ON r.dataset_id = ${datasetId} AND r.row_id = 'r' || ((n - 1) % ${rows})`.execute(db);
+  await sql`
+    UPDATE dataset_rows d SET expected_output = v.expected_output, version = v.version_from
+    FROM row_revisions v
+    WHERE d.dataset_id = ${datasetId} AND v.dataset_id = d.dataset_id AND v.row_id = d.row_id
+      AND v.version_from > 1 AND v.version_to IS NULL`.execute(db);
+  await sql`
+    INSERT INTO dataset_versions (id, dataset_id, version, operation, rows_inserted, rows_updated, rows_deleted, actor_kind, actor_id)
+    SELECT ${datasetId} || 'v' || (1 + n), ${datasetId}, 1 + n, 'update', 0, 1, 0, 'apiKey', 'bench'
+    FROM generate_series(1, ${versions}) AS n`.execute(db);
+  await sql`UPDATE datasets SET current_version = ${last} WHERE id = ${datasetId}`.execute(db);
+  await sql`ANALYZE row_revisions`.execute(db);
+}

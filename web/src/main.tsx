@@ -13,6 +13,8 @@ import { AccountPage } from "./settings/account-page";
 import { KeysPage } from "./settings/keys-page";
 import { MembersPage } from "./settings/members-page";
 import "./styles.css";
+import { TracePage } from "./traces/trace-page";
+import { TracesPage } from "./traces/traces-page";
 import { DiffPage } from "./versions/diff-page";
 import { VersionsPage } from "./versions/versions-page";
 
@@ -54,6 +56,8 @@ if (root) {
                   path="/projects/:projectSlug/datasets/:datasetSlug/diff"
                   element={signedIn(<DiffPage />)}
                 />
+                <Route path="/projects/:projectSlug/traces" element={signedIn(<TracesPage />)} />
+                <Route path="/projects/:projectSlug/traces/:traceId" element={signedIn(<TracePage />)} />
                 <Route path="/settings" element={<Navigate to="/settings/keys" replace />} />
                 <Route path="/settings/keys" element={signedIn(<KeysPage />)} />
                 <Route path="/settings/members" element={signedIn(<MembersPage />)} />

@@ -170,7 +170,7 @@ describe.runIf(chromiumAvailable())("the web application, as a curator uses it",
     await panel.getByText("1 changed cell").waitFor();
     await page.keyboard.press("Control+s");
     await page.getByText("Saved row q1 as version 2").waitFor();
-    await page.getByText(/^Version\s*2$/).waitFor();
+    await expect.poll(() => page.locator(".version-chip").textContent()).toMatch(/^Version\s*2$/);
 
     expect(patches).toEqual([{ body: { expectedOutput: { answer: "4" } }, ifMatch: "1" }]);
     const row = await api().get<{ input: unknown; output: unknown; expectedOutput: unknown; custom: object }>(

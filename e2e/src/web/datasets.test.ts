@@ -83,7 +83,7 @@ describe.runIf(chromiumAvailable())("the web application's history and files of 
     await screenshot(page, "history-version-1");
 
     await page.getByRole("link", { name: "Back to the current version" }).click();
-    await page.getByText(/^Version\s*3$/).waitFor();
+    await expect.poll(() => page.locator(".version-chip").textContent()).toMatch(/^Version\s*3$/);
     expect(await grid.getByText("r3", { exact: true }).count()).toBe(0);
     expectNoProblems();
   });
@@ -386,6 +386,233 @@ describe.runIf(chromiumAvailable())("the web application's history and files of 
       expect(s4.body).toMatchObject({ output: "theirs", expectedOutput: "mine" });
       const s1 = await api().get<{ metadata: unknown }>(`${edits}/rows/s1`);
       expect(s1.body.metadata).toEqual({ reviewed: true });
+      expectNoProblems();
+    });
+  });
+
+  describe("bulk work", () => {
+    const bulk = "/v1/projects/history/datasets/bulk";
+    const bulkAt = (path = "") => `${platform.baseUrl}/projects/history/datasets/bulk${path}`;
+    beforeAll(async () => {
+      expect((await api().post("/v1/projects/history/datasets", { name: "Bulk" })).status).toBe(201);
+      expect((await api().post("/v1/projects/history/datasets", { name: "Golden" })).status).toBe(201);
+      // 250 rows, more than the grid's first page; the 100 newest lack an expected output.
+      const rows = Array.from({ length: 250 }, (_, i) => {
+        const id = `b${String(i).padStart(3, "0")}`;
+        return {
+          id,
+          input: { n: i },
+          output: `out ${i}`,
+          ...(i < 150 ? { expectedOutput: `exp ${i}` } : {}),
+        };
+      });
+      expect((await api().post(`${bulk}/rows`, { rows })).status).toBe(201);
+    });
+    const selection = () => page.getByRole("region", { name: "Selected rows" });
+
+    it("selects rows with a click and a shift-click, and copies them to another dataset", async () => {
+      await page.goto(bulkAt());
+      const grid = page.getByRole("grid", { name: "Dataset rows" });
+      await grid.getByText("b249", { exact: true }).waitFor();
+      await page.getByRole("checkbox", { name: "Select row b249" }).click();
+      await page.getByRole("checkbox", { name: "Select row b245" }).click({ modifiers: ["Shift"] });
+      await selection().getByText("5 selected").waitFor();
+      await selection().getByRole("button", { name: "Copy to…" }).click();
+      const dialog = page.getByRole("dialog", { name: "Copy 5 rows to another dataset" });
+      await dialog.getByLabel("Copy into").selectOption({ label: "Golden" });
+      await expectAccessible(page, "the copy dialog");
+      await dialog.getByRole("button", { name: "Copy 5 rows" }).click();
+      await page.getByText("Copied 5 rows to Golden as its version 1").waitFor();
+      const copies = await api().get<Page_<{ output: unknown; metadata: { copiedFrom: { rowId: string } } }>>(
+        "/v1/projects/history/datasets/golden/rows",
+      );
+      expect(copies.body.items.map((r) => r.metadata.copiedFrom.rowId).sort()).toEqual([
+        "b245",
+        "b246",
+        "b247",
+        "b248",
+        "b249",
+      ]);
+      expectNoProblems();
+    });
+
+    it("sets the expected output from the output on the 100 rows missing one, as one version, after a preview", async () => {
+      await page.goto(bulkAt());
+      await page.getByRole("button", { name: "Missing expected output" }).click();
+      await page.getByText("100 rows match").waitFor();
+      await page.getByRole("checkbox", { name: "Select every loaded row" }).check();
+      await selection().getByText("100 selected").waitFor();
+      await selection().getByRole("button", { name: "Set a cell…" }).click();
+      const dialog = page.getByRole("dialog", { name: "Set a cell in 100 rows" });
+      expect(await dialog.getByLabel("Cell to set").inputValue()).toBe("expectedOutput");
+      expect(await dialog.getByLabel("Copy from").inputValue()).toBe("output");
+      await dialog.getByText("100 rows of 100 will change, as one version.").waitFor();
+      const preview = dialog.getByRole("table", { name: "Preview of the change" });
+      expect(await preview.locator("tbody tr").count()).toBe(8);
+      await preview.getByText("out 249").waitFor();
+      await expectAccessible(page, "the set-a-cell preview");
+      await screenshot(page, "bulk-set-cell");
+      await dialog.getByRole("button", { name: "Set Expected output in 100 rows" }).click();
+      await page.getByText("Set the cell in 100 rows as version 2").waitFor();
+
+      const version = await api().get<Version & { rowsUpdated: number }>(`${bulk}/versions/2`);
+      expect(version.body).toMatchObject({ operation: "update", rowsUpdated: 100 });
+      const missing = await api().get<Page_<unknown>>(`${bulk}/rows?missing=expectedOutput`);
+      expect(missing.body.items).toEqual([]);
+      const b200 = await api().get<{ expectedOutput: unknown }>(`${bulk}/rows/b200`);
+      expect(b200.body.expectedOutput).toBe("out 200");
+      expectNoProblems();
+    });
+
+    it("selects every row, beyond those loaded, and deletes them as one version", async () => {
+      await page.goto(bulkAt());
+      // The grid has the first page of 200; the rest are beyond it.
+      await page.getByText(/^(250|200\+) rows$/).waitFor();
+      await page.getByRole("checkbox", { name: "Select every loaded row" }).check();
+      await selection().getByText("200 selected").waitFor();
+      await selection().getByRole("button", { name: "Select all rows" }).click();
+      await selection().getByText("250 selected").waitFor();
+      await screenshot(page, "bulk-all-selected");
+      await selection().getByRole("button", { name: "Delete 250 rows" }).click();
+      await page
+        .getByRole("dialog", { name: "Delete 250 rows?" })
+        .getByRole("button", { name: "Delete rows" })
+        .click();
+      await page.getByText("Deleted 250 rows as version 3").waitFor();
+      await page.getByText("This dataset has no rows yet.").waitFor();
+      expectNoProblems();
+    });
+  });
+
+  describe("filters", () => {
+    const filtersBase = "/v1/projects/history/datasets/filters";
+    beforeAll(async () => {
+      expect((await api().post("/v1/projects/history/datasets", { name: "Filters" })).status).toBe(201);
+      const rows = [
+        { id: "f1", input: "capital of France?", metadata: { source: "prod" }, expectedOutput: "Paris" },
+        { id: "f2", input: "capital of Spain?", metadata: { source: "prod" } },
+        { id: "f3", input: "capital of Italy?", metadata: { source: "dev" } },
+        { id: "f4", input: "2+2?", metadata: { source: "prod" } },
+      ];
+      expect((await api().post(`${filtersBase}/rows`, { rows })).status).toBe(201);
+    });
+
+    it("combines a value filter, an empty cell and search, in an address another person can open", async () => {
+      await page.goto(`${platform.baseUrl}/projects/history/datasets/filters`);
+      await page.getByText("4 rows", { exact: true }).waitFor();
+      await page.getByRole("button", { name: "Add filter" }).click();
+      const dialog = page.getByRole("dialog", { name: "Add a filter" });
+      await dialog.getByLabel("Cell").selectOption({ label: "Metadata" });
+      await dialog.getByLabel("Condition").selectOption("equals");
+      await dialog.getByLabel("Path inside the cell (optional)").fill("source");
+      await dialog.getByLabel("Value (JSON)").fill("prod");
+      await dialog.getByText(/A string needs its quotes/).waitFor();
+      await dialog.getByLabel("Value (JSON)").fill('"prod"');
+      await expectAccessible(page, "the filter dialog");
+      await dialog.getByRole("button", { name: "Add filter" }).click();
+      await page.getByText("3 rows match").waitFor();
+      await page.getByRole("button", { name: "Missing expected output" }).click();
+      await page.getByText("2 rows match").waitFor();
+      await page.getByRole("searchbox", { name: "Search rows" }).fill("capital");
+      await page.getByText("1 row matches").waitFor();
+      const grid = page.getByRole("grid", { name: "Dataset rows" });
+      await grid.getByText("f2", { exact: true }).waitFor();
+      await screenshot(page, "filters");
+
+      const address = new URL(page.url());
+      expect(address.searchParams.getAll("where")).toEqual(['metadata.source="prod"']);
+      expect(address.searchParams.get("missing")).toBe("expectedOutput");
+      expect(address.searchParams.get("q")).toBe("capital");
+      // The same address in another tab shows the same rows, with the filters named.
+      const other = await context.newPage();
+      await other.goto(address.toString());
+      await other.getByText("1 row matches").waitFor();
+      await other.getByRole("grid", { name: "Dataset rows" }).getByText("f2", { exact: true }).waitFor();
+      expect(await other.getByRole("searchbox", { name: "Search rows" }).inputValue()).toBe("capital");
+      await other.getByRole("button", { name: 'Remove the filter Metadata.source = "prod"' }).click();
+      await other.getByText("2 rows match").waitFor();
+      expect(new URL(other.url()).searchParams.getAll("where")).toEqual([]);
+      await other.close();
+      expectNoProblems();
+    });
+  });
+
+  describe("traces to rows", () => {
+    /** An OTLP/HTTP JSON export of one root span with a prompt, a completion and a tag. */
+    const exportOf = (traceId: string, name: string, question: string, answer: string, tag: string) => ({
+      resourceSpans: [
+        {
+          scopeSpans: [
+            {
+              scope: { name: "agent" },
+              spans: [
+                {
+                  traceId,
+                  spanId: traceId.slice(0, 16),
+                  name,
+                  kind: 1,
+                  startTimeUnixNano: "1714564800000000000",
+                  endTimeUnixNano: "1714564801500000000",
+                  attributes: [
+                    { key: "gen_ai.prompt", value: { stringValue: question } },
+                    { key: "gen_ai.completion", value: { stringValue: answer } },
+                    { key: "tags", value: { stringValue: tag } },
+                  ],
+                },
+              ],
+            },
+          ],
+        },
+      ],
+    });
+    const traceIds = ["a", "b", "c"].map((c) => c.repeat(32));
+    beforeAll(async () => {
+      expect((await api().post("/v1/projects/history/datasets", { name: "From traces" })).status).toBe(201);
+      const traces = [
+        exportOf(traceIds[0] as string, "answer-question", "capital of France?", "Paris", "geo"),
+        exportOf(traceIds[1] as string, "answer-question", "capital of Peru?", "Lima", "geo"),
+        exportOf(traceIds[2] as string, "summarize", "a long text", "short", "docs"),
+      ];
+      for (const body of traces) {
+        const sent = await api().post("/v1/traces", body, { "x-svc-project": "history" });
+        expect(sent.status).toBe(200);
+      }
+    });
+
+    it("filters the project's traces, imports the selected ones, and each row links back to its trace", async () => {
+      await page.goto(`${platform.baseUrl}/projects/history`);
+      await page.getByRole("link", { name: "Traces" }).click();
+      const table = page.getByRole("table", { name: "Traces, newest first" });
+      await table.locator("tbody tr").nth(2).waitFor();
+      await page.getByRole("textbox", { name: "Tag" }).fill("geo");
+      await page.getByRole("button", { name: "Filter", exact: true }).click();
+      await page.waitForURL(/tag=geo/);
+      await expect.poll(() => table.locator("tbody tr").count()).toBe(2);
+      await expectAccessible(page, "the traces page");
+      await page.getByRole("checkbox", { name: "Select every loaded trace" }).check();
+      await page.getByRole("region", { name: "Selected traces" }).getByText("2 selected").waitFor();
+      await page.getByRole("button", { name: "Add to a dataset…" }).click();
+      const dialog = page.getByRole("dialog", { name: "Add 2 traces to a dataset" });
+      await dialog.getByLabel("Dataset").selectOption({ label: "From traces" });
+      await dialog.getByText("capital of Peru?").waitFor();
+      await expectAccessible(page, "the preview of rows from traces");
+      await screenshot(page, "traces-import");
+      await dialog.getByRole("button", { name: "Add 2 traces" }).click();
+      await page.getByText(/^Added 2 rows to From traces as version 1/).waitFor();
+
+      const rows = await api().get<
+        Page_<{ rowId: string; input: unknown; output: unknown; metadata: { traceId: string } }>
+      >("/v1/projects/history/datasets/from-traces/rows?sortDirection=asc");
+      expect(rows.body.items.map((r) => r.metadata.traceId).sort()).toEqual([traceIds[0], traceIds[1]]);
+      const lima = rows.body.items.find((r) => r.metadata.traceId === traceIds[1]);
+      await page.goto(`${platform.baseUrl}/projects/history/datasets/from-traces?row=${lima?.rowId}`);
+      const panel = page.getByRole("complementary", { name: `Row ${lima?.rowId}` });
+      await panel.getByRole("link", { name: /^From trace bbbbbbbbbbbb/ }).click();
+      await page.waitForURL(new RegExp(`/traces/${traceIds[1]}$`));
+      await page.getByRole("heading", { name: "answer-question" }).waitFor();
+      await page.getByText('"Lima"').or(page.getByText("Lima")).first().waitFor();
+      await expectAccessible(page, "a trace");
+      await screenshot(page, "trace");
       expectNoProblems();
     });
   });

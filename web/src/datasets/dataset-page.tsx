@@ -1,6 +1,6 @@
 import type { DatasetRow } from "@svc/sdk";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { useCallback, useEffect, useMemo, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { Link, useNavigate, useParams, useSearchParams } from "react-router";
 import { api } from "../api";
 import { canWrite } from "../components/collect";
@@ -13,14 +13,22 @@ import { stageDraft, storageKey } from "../edits/edit-session";
 import { EditSessionBar } from "../edits/edit-session-bar";
 import { useEditSession } from "../edits/use-edit-session";
 import { AddRowDialog } from "../rows/add-row-dialog";
+import { filtersFrom, isFiltered, type ListFilters, withFilters } from "../rows/filters";
 import type { RowDraft } from "../rows/row-draft";
 import { RowGrid } from "../rows/row-grid";
 import { RowHistory } from "../rows/row-history";
 import { RowPanel } from "../rows/row-panel";
-import { type RowFilters, rowsKey, useRowPages } from "../rows/use-rows";
+import { listQuery, type RowFilters, rowsKey, useRowPages } from "../rows/use-rows";
+
+/** The most rows one selection holds (a delete or a copy by ids takes 10,000). */
+const MAX_SELECTED = 10_000;
+
+import { toggleChecked } from "../rows/selection";
 import { useSignedIn } from "../session";
 import { RestoreDialog } from "../versions/restore-dialog";
+import { CopyDialog, SetCellDialog } from "./bulk-dialogs";
 import { ColumnsDialog } from "./columns-dialog";
+import { FilterChips } from "./filter-chips";
 import { ImportDialog } from "./import-dialog";
 
 export function DatasetPage() {
@@ -36,31 +44,40 @@ export function DatasetPage() {
   const selectedRowId = params.get("row") ?? undefined;
   const readOnly = pinnedVersion !== undefined || !canWrite(session.role);
 
-  const [search, setSearch] = useState("");
-  const [debounced, setDebounced] = useState("");
-  const [sortDirection, setSortDirection] = useState<"asc" | "desc">("desc");
-  const [missingExpectedOutput, setMissingExpectedOutput] = useState(false);
+  // The filters live in the address; the search box follows it, a quarter second behind typing.
+  const listFilters = useMemo(() => filtersFrom(params), [params]);
+  const [search, setSearch] = useState(listFilters.search);
+  const setFilters = useCallback(
+    (change: (filters: ListFilters) => ListFilters) =>
+      setParams((current) => withFilters(current, change(filtersFrom(current))), { replace: true }),
+    [setParams],
+  );
+  const missingExpectedOutput = listFilters.missing.includes("expectedOutput");
   const [checked, setChecked] = useState<ReadonlySet<string>>(new Set());
+  const anchor = useRef<string | undefined>(undefined);
+  // Rows selected with "all matching" that the grid has not loaded: the bulk dialogs need their cells.
+  const [fetched, setFetched] = useState<ReadonlyMap<string, DatasetRow>>(new Map());
+  const selectingAll = useAction();
   const [editing, setEditing] = useState(false);
-  const [dialog, setDialog] = useState<"columns" | "add-row" | "delete-rows" | "import" | undefined>();
+  const [dialog, setDialog] = useState<
+    "columns" | "add-row" | "delete-rows" | "import" | "set-cell" | "copy" | undefined
+  >();
   const deletion = useAction();
   const [restoring, setRestoring] = useState<number | undefined>();
 
   useEffect(() => {
-    const timer = setTimeout(() => setDebounced(search), 250);
+    const timer = setTimeout(
+      () => setFilters((filters) => (filters.search === search ? filters : { ...filters, search })),
+      250,
+    );
     return () => clearTimeout(timer);
-  }, [search]);
+  }, [search, setFilters]);
 
   const dataset = useQuery({
     queryKey: ["dataset", projectSlug, datasetSlug],
     queryFn: () => api.datasets.get(projectSlug, datasetSlug),
   });
-  const filters: RowFilters = {
-    search: debounced,
-    sortDirection,
-    missingExpectedOutput,
-    version: pinnedVersion,
-  };
+  const filters: RowFilters = { ...listFilters, version: pinnedVersion };
   const pages = useRowPages(projectSlug, datasetSlug, filters);
   const selectedInPages = pages.rows.find((row) => row.rowId === selectedRowId);
   // A deep link to a row not (yet) loaded in the grid: fetch it on its own.
@@ -115,18 +132,46 @@ export function DatasetPage() {
 
   const columns = dataset.data?.columns ?? [];
   const rowCount = (dataset.data as { rowCount?: number } | undefined)?.rowCount;
-  const filtered = debounced.trim() !== "" || missingExpectedOutput;
+  const filtered = isFiltered(listFilters);
   const countLabel = useMemo(() => {
     const loaded = pages.rows.length.toLocaleString();
     if (!filtered && rowCount !== undefined && pinnedVersion === undefined)
       return `${rowCount.toLocaleString()} rows`;
     return pages.hasNextPage
       ? `${loaded}+ rows${filtered ? " match" : ""}`
-      : `${loaded} ${pages.rows.length === 1 ? "row" : "rows"}${filtered ? " match" : ""}`;
+      : `${loaded} ${pages.rows.length === 1 ? "row" : "rows"}${filtered ? (pages.rows.length === 1 ? " matches" : " match") : ""}`;
   }, [pages.rows.length, pages.hasNextPage, rowCount, filtered, pinnedVersion]);
 
   if (dataset.error) return <ErrorMessage error={dataset.error} />;
   const base = `/projects/${projectSlug}/datasets/${datasetSlug}`;
+
+  /** Every row the list's filters match, up to what one selection holds. */
+  const selectAllMatching = () =>
+    selectingAll.run(async () => {
+      const found = new Map<string, DatasetRow>();
+      let cursor: string | undefined;
+      do {
+        const page = await api.datasets.listRows(projectSlug, datasetSlug, {
+          ...listQuery(filters),
+          limit: 200,
+          ...(cursor ? { cursor } : {}),
+        });
+        for (const row of page.items) found.set(row.rowId, row);
+        cursor = page.hasMore && page.nextCursor ? page.nextCursor : undefined;
+      } while (cursor && found.size < MAX_SELECTED);
+      setFetched(found);
+      setChecked(new Set([...found.keys()].slice(0, MAX_SELECTED)));
+      if (cursor)
+        toasts.show({
+          kind: "info",
+          message: `Selected the first ${MAX_SELECTED.toLocaleString()} matching rows, the most one change takes`,
+        });
+    });
+  const loaded = new Map(pages.rows.map((row) => [row.rowId, row]));
+  const checkedRows = [...checked].flatMap((rowId) => {
+    const row = loaded.get(rowId) ?? fetched.get(rowId);
+    return row ? [row] : [];
+  });
 
   const deleteChecked = () =>
     deletion.run(async () => {
@@ -231,27 +276,63 @@ export function DatasetPage() {
           type="button"
           className={missingExpectedOutput ? "chip chip-on" : "chip"}
           aria-pressed={missingExpectedOutput}
-          onClick={() => setMissingExpectedOutput((on) => !on)}
+          onClick={() =>
+            setFilters((current) => ({
+              ...current,
+              missing: missingExpectedOutput
+                ? current.missing.filter((id) => id !== "expectedOutput")
+                : [...current.missing, "expectedOutput"],
+            }))
+          }
         >
           Missing expected output
         </button>
+        <FilterChips filters={listFilters} columns={columns} onChange={(next) => setFilters(() => next)} />
         <button
           type="button"
           className="button button-quiet"
-          onClick={() => setSortDirection((direction) => (direction === "desc" ? "asc" : "desc"))}
-          aria-label={`Sort by creation time, ${sortDirection === "desc" ? "newest" : "oldest"} first; change`}
+          onClick={() =>
+            setFilters((current) => ({
+              ...current,
+              sortDirection: current.sortDirection === "desc" ? "asc" : "desc",
+            }))
+          }
+          aria-label={`Sort by creation time, ${listFilters.sortDirection === "desc" ? "newest" : "oldest"} first; change`}
         >
-          {sortDirection === "desc" ? "Newest first" : "Oldest first"}
+          {listFilters.sortDirection === "desc" ? "Newest first" : "Oldest first"}
         </button>
         <span className="row-count" role="status">
           {pages.isPending ? "Loading rows…" : countLabel}
         </span>
-        {checked.size > 0 && !readOnly ? (
+      </div>
+      {checked.size > 0 && !readOnly ? (
+        <section className="selection-bar" aria-label="Selected rows">
+          <strong>{checked.size.toLocaleString()} selected</strong>
+          {pages.hasNextPage && checked.size >= pages.rows.length ? (
+            <button
+              type="button"
+              className="button button-quiet"
+              disabled={selectingAll.busy}
+              onClick={() => void selectAllMatching()}
+            >
+              {selectingAll.busy ? "Selecting…" : filtered ? "Select all matching rows" : "Select all rows"}
+            </button>
+          ) : null}
+          <button type="button" className="button" onClick={() => setDialog("set-cell")}>
+            Set a cell…
+          </button>
+          <button type="button" className="button" onClick={() => setDialog("copy")}>
+            Copy to…
+          </button>
           <button type="button" className="button button-danger" onClick={() => setDialog("delete-rows")}>
             Delete {checked.size} {checked.size === 1 ? "row" : "rows"}
           </button>
-        ) : null}
-      </div>
+          <button type="button" className="button button-quiet" onClick={() => setChecked(new Set())}>
+            Clear selection
+          </button>
+          {selectingAll.error ? <ErrorMessage error={selectingAll.error} /> : null}
+        </section>
+      ) : null}
       {readOnly ? null : (
         <EditSessionBar
           projectSlug={projectSlug}
@@ -306,12 +387,24 @@ export function DatasetPage() {
               setEditing(true);
             }}
             checked={checked}
-            onToggleChecked={(rowId) =>
-              setChecked((current) => {
-                const next = new Set(current);
-                if (!next.delete(rowId)) next.add(rowId);
-                return next;
-              })
+            onToggleChecked={(rowId, range) => {
+              setChecked((current) =>
+                toggleChecked(
+                  current,
+                  rowId,
+                  range,
+                  anchor.current,
+                  pages.rows.map((row) => row.rowId),
+                ),
+              );
+              anchor.current = rowId;
+            }}
+            onToggleAll={() =>
+              setChecked((current) =>
+                pages.rows.length > 0 && pages.rows.every((row) => current.has(row.rowId))
+                  ? new Set()
+                  : new Set(pages.rows.map((row) => row.rowId)),
+              )
             }
             selectable={!readOnly}
             dirty={dirty}
@@ -382,6 +475,42 @@ export function DatasetPage() {
               if (job.version !== undefined)
                 toasts.show({ kind: "success", message: `Imported the file as version ${job.version}` });
               void refresh();
+            }}
+          />
+          <SetCellDialog
+            open={dialog === "set-cell"}
+            projectSlug={projectSlug}
+            datasetSlug={datasetSlug}
+            columns={columns}
+            rows={checkedRows}
+            onClose={() => setDialog(undefined)}
+            onDone={(version, changed) => {
+              setDialog(undefined);
+              toasts.show({
+                kind: "success",
+                message:
+                  version === null
+                    ? "Nothing changed: every selected row already held that value"
+                    : `Set the cell in ${changed.toLocaleString()} rows as version ${version}`,
+              });
+              void refresh();
+            }}
+          />
+          <CopyDialog
+            open={dialog === "copy"}
+            projectSlug={projectSlug}
+            datasetSlug={datasetSlug}
+            rowIds={[...checked]}
+            onClose={() => setDialog(undefined)}
+            onDone={(target, version, copied) => {
+              setDialog(undefined);
+              toasts.show({
+                kind: "success",
+                message:
+                  version === null
+                    ? `Nothing was copied to ${target.name}`
+                    : `Copied ${copied.toLocaleString()} rows to ${target.name} as its version ${version}`,
+              });
             }}
           />
           <RestoreDialog

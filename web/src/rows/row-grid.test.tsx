@@ -49,6 +49,7 @@ function renderGrid(overrides: Partial<RowGridProps>) {
     onOpen: vi.fn(),
     checked: new Set(),
     onToggleChecked: vi.fn(),
+    onToggleAll: vi.fn(),
     selectable: true,
     ...overrides,
   };

@@ -18,7 +18,10 @@ export interface RowGridProps {
   onSelect(rowId: string): void;
   onOpen(rowId: string): void;
   checked: ReadonlySet<string>;
-  onToggleChecked(rowId: string): void;
+  /** A checkbox was clicked; with Shift, every row from the last one clicked to this one. */
+  onToggleChecked(rowId: string, range: boolean): void;
+  /** The header's checkbox: every loaded row, or none. */
+  onToggleAll(): void;
   selectable: boolean;
   /** Rows with unsaved edits, marked in the grid. */
   dirty?: ReadonlySet<string>;
@@ -121,7 +124,7 @@ export function RowGrid(props: RowGridProps) {
       props.onOpen(current.rowId);
     } else if (event.key === " " && current.rowId !== undefined && props.selectable) {
       event.preventDefault();
-      props.onToggleChecked(current.rowId);
+      props.onToggleChecked(current.rowId, event.shiftKey);
     }
   };
 
@@ -141,8 +144,13 @@ export function RowGrid(props: RowGridProps) {
     >
       <div className="grid-header" role="row" aria-rowindex={1} style={{ width }}>
         {props.selectable ? (
-          <div role="columnheader" className="grid-check" aria-label="Selected">
-            {props.checked.size > 0 ? props.checked.size : ""}
+          <div role="columnheader" className="grid-check">
+            <input
+              type="checkbox"
+              aria-label="Select every loaded row"
+              checked={rows.length > 0 && rows.every((row) => props.checked.has(row.rowId))}
+              onChange={props.onToggleAll}
+            />
           </div>
         ) : null}
         {headers.map((header) => {
@@ -194,8 +202,12 @@ export function RowGrid(props: RowGridProps) {
                     type="checkbox"
                     aria-label={`Select row ${row.id}`}
                     checked={props.checked.has(row.id)}
-                    onChange={() => props.onToggleChecked(row.id)}
-                    onClick={(event) => event.stopPropagation()}
+                    // The click, not the change, carries Shift; the state is the page's.
+                    onChange={() => undefined}
+                    onClick={(event) => {
+                      event.stopPropagation();
+                      props.onToggleChecked(row.id, event.shiftKey);
+                    }}
                   />
                 </div>
               ) : null}

@@ -1,5 +1,6 @@
 import type { DatasetColumn, DatasetRow } from "@svc/sdk";
 import { type ReactNode, useEffect, useMemo, useRef, useState } from "react";
+import { Link } from "react-router";
 import { api, SvcError } from "../api";
 import { ErrorMessage } from "../components/errors";
 import { JsonEditor } from "../components/json-editor";
@@ -124,6 +125,13 @@ export function RowPanel(props: RowPanelProps) {
           <p className="muted">
             version {row.version} · created {new Date(row.createdAt).toLocaleString()}
           </p>
+          {traceOf(row) ? (
+            <p>
+              <Link to={`/projects/${projectSlug}/traces/${traceOf(row)}`}>
+                From trace {traceOf(row)?.slice(0, 12)}
+              </Link>
+            </p>
+          ) : null}
         </div>
         <div className="row-panel-tools">
           <button
@@ -254,6 +262,14 @@ export function RowPanel(props: RowPanelProps) {
       {props.history}
     </aside>
   );
+}
+
+/** The trace a row was made from, as the import from traces records it in the row's metadata. */
+function traceOf(row: DatasetRow): string | undefined {
+  const metadata = row.metadata;
+  if (metadata === null || typeof metadata !== "object" || Array.isArray(metadata)) return undefined;
+  const traceId = (metadata as Record<string, unknown>).traceId;
+  return typeof traceId === "string" && /^[0-9a-f]{32}$/.test(traceId) ? traceId : undefined;
 }
 
 function ConflictView({

@@ -1,14 +1,23 @@
 import type { DatasetRow, ListDatasetRowsQuery } from "@svc/sdk";
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { api } from "../api";
+import type { ListFilters } from "./filters";
 
 export const PAGE_SIZE = 200;
 
-export interface RowFilters {
-  search: string;
-  sortDirection: "asc" | "desc";
-  missingExpectedOutput: boolean;
+export interface RowFilters extends ListFilters {
   version: number | undefined;
+}
+
+/** The list's query for the filters: what the grid shows and what "select all matching" selects. */
+export function listQuery(filters: RowFilters): ListDatasetRowsQuery {
+  const params: ListDatasetRowsQuery = { sortDirection: filters.sortDirection };
+  if (filters.search.trim()) params.search = filters.search.trim();
+  if (filters.version !== undefined) params.version = filters.version;
+  if (filters.missing.length > 0) params.missing = filters.missing.join(",");
+  if (filters.present.length > 0) params.present = filters.present.join(",");
+  if (filters.where.length > 0) params.where = filters.where;
+  return params;
 }
 
 export const rowsKey = (projectSlug: string, datasetSlug: string) => ["rows", projectSlug, datasetSlug];
@@ -21,17 +30,13 @@ export function useRowPages(projectSlug: string, datasetSlug: string, filters: R
   const query = useInfiniteQuery({
     queryKey: [...rowsKey(projectSlug, datasetSlug), filters],
     initialPageParam: undefined as string | undefined,
-    queryFn: ({ pageParam, signal }) => {
-      const params: ListDatasetRowsQuery & { missing?: string } = {
-        limit: PAGE_SIZE,
-        sortDirection: filters.sortDirection,
-      };
-      if (pageParam) params.cursor = pageParam;
-      if (filters.search.trim()) params.search = filters.search.trim();
-      if (filters.version !== undefined) params.version = filters.version;
-      if (filters.missingExpectedOutput) params.missing = "expectedOutput";
-      return api.datasets.listRows(projectSlug, datasetSlug, params, { signal });
-    },
+    queryFn: ({ pageParam, signal }) =>
+      api.datasets.listRows(
+        projectSlug,
+        datasetSlug,
+        { ...listQuery(filters), limit: PAGE_SIZE, ...(pageParam ? { cursor: pageParam } : {}) },
+        { signal },
+      ),
     getNextPageParam: (page) => (page.hasMore && page.nextCursor ? page.nextCursor : undefined),
   });
   const rows: DatasetRow[] = query.data?.pages.flatMap((page) => page.items) ?? [];

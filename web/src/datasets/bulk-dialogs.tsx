@@ -1,0 +1,270 @@
+import type { DatasetColumn, DatasetRow } from "@svc/sdk";
+import { useQuery } from "@tanstack/react-query";
+import { type FormEvent, useId, useState } from "react";
+import { api } from "../api";
+import { Dialog } from "../components/dialog";
+import { ErrorMessage } from "../components/errors";
+import { useAction } from "../components/use-action";
+import { parseJson } from "../rows/cells";
+import { type CellSource, previewSetCell, setCellBatch } from "../rows/selection";
+import { CellText } from "../versions/diff-page";
+
+/** The most rows one batch edit changes, as one version. */
+const MAX_BATCH = 1_000;
+const PREVIEW_ROWS = 8;
+
+/**
+ * One cell set across the selected rows, from a value or from another cell of each row (say the
+ * expected output from the output): a preview of what changes first, then one batch edit, one
+ * version, each row with its If-Match.
+ */
+export function SetCellDialog({
+  open,
+  projectSlug,
+  datasetSlug,
+  columns,
+  rows,
+  onClose,
+  onDone,
+}: {
+  open: boolean;
+  projectSlug: string;
+  datasetSlug: string;
+  columns: readonly DatasetColumn[];
+  rows: readonly DatasetRow[];
+  onClose(): void;
+  onDone(version: number | null, changed: number): void;
+}) {
+  const id = useId();
+  const action = useAction();
+  const [targetId, setTargetId] = useState("expectedOutput");
+  const [from, setFrom] = useState<"cell" | "value">("cell");
+  const [sourceId, setSourceId] = useState("output");
+  const [text, setText] = useState('""');
+  const target = columns.find((column) => column.identifier === targetId) ?? columns[0];
+  const sourceColumn = columns.find((column) => column.identifier === sourceId);
+  const parsed = parseJson(text);
+  const source: CellSource | undefined =
+    from === "cell"
+      ? sourceColumn && { kind: "cell", column: sourceColumn }
+      : parsed.ok
+        ? { kind: "value", value: parsed.value }
+        : undefined;
+  const changes = target && source ? previewSetCell(rows, target, source) : [];
+  const problem =
+    from === "value" && !parsed.ok
+      ? `The value is not JSON: ${parsed.problem.message} at line ${parsed.problem.line}, column ${parsed.problem.column}. A string needs its quotes.`
+      : changes.length > MAX_BATCH
+        ? `${changes.length.toLocaleString()} rows would change; one version changes at most ${MAX_BATCH.toLocaleString()}. Select fewer rows.`
+        : undefined;
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!target || problem || changes.length === 0) return;
+    void action.run(async () => {
+      const result = await api.datasets.updateRows(
+        projectSlug,
+        datasetSlug,
+        setCellBatch(changes, rows, target),
+      );
+      onDone(result.versionId === null ? null : result.version, result.rowsUpdated);
+    });
+  };
+
+  return (
+    <Dialog title={`Set a cell in ${plural(rows.length, "row")}`} open={open} onClose={onClose} wide>
+      <form onSubmit={submit}>
+        <label htmlFor={`${id}-target`}>Cell to set</label>
+        <select id={`${id}-target`} value={targetId} onChange={(event) => setTargetId(event.target.value)}>
+          {columns.map((column) => (
+            <option key={column.identifier} value={column.identifier}>
+              {column.name}
+            </option>
+          ))}
+        </select>
+        <fieldset className="import-mode">
+          <legend>Its new value</legend>
+          <label className="checkbox">
+            <input type="radio" name="from" checked={from === "cell"} onChange={() => setFrom("cell")} />
+            Copied from another cell of the same row
+          </label>
+          <label className="checkbox">
+            <input type="radio" name="from" checked={from === "value"} onChange={() => setFrom("value")} />
+            One value for every row (JSON)
+          </label>
+          {from === "cell" ? (
+            <>
+              <label htmlFor={`${id}-source`}>Copy from</label>
+              <select
+                id={`${id}-source`}
+                value={sourceId}
+                onChange={(event) => setSourceId(event.target.value)}
+              >
+                {columns
+                  .filter((column) => column.identifier !== targetId)
+                  .map((column) => (
+                    <option key={column.identifier} value={column.identifier}>
+                      {column.name}
+                    </option>
+                  ))}
+              </select>
+            </>
+          ) : (
+            <>
+              <label htmlFor={`${id}-value`}>Value</label>
+              <textarea
+                id={`${id}-value`}
+                className="value-input"
+                rows={2}
+                spellCheck={false}
+                value={text}
+                onChange={(event) => setText(event.target.value)}
+              />
+            </>
+          )}
+        </fieldset>
+        {problem ? (
+          <p className="field-problem" role="alert">
+            {problem}
+          </p>
+        ) : (
+          <>
+            <p role="status">
+              {changes.length === 0
+                ? "No selected row would change."
+                : `${plural(changes.length, "row")} of ${rows.length.toLocaleString()} will change, as one version.`}
+            </p>
+            {changes.length > 0 && target ? (
+              <table className="table">
+                <caption className="visually-hidden">Preview of the change</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Row</th>
+                    <th scope="col">{target.name} now</th>
+                    <th scope="col">After</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {changes.slice(0, PREVIEW_ROWS).map((change) => (
+                    <tr key={change.rowId}>
+                      <td>
+                        <code>{change.rowId}</code>
+                      </td>
+                      <td className="diff-before">
+                        <CellText value={change.now} />
+                      </td>
+                      <td className="diff-after">
+                        <CellText value={change.next} />
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            ) : null}
+            {changes.length > PREVIEW_ROWS ? (
+              <p className="muted">and {plural(changes.length - PREVIEW_ROWS, "more row")}.</p>
+            ) : null}
+          </>
+        )}
+        {action.error ? <ErrorMessage error={action.error} /> : null}
+        <div className="dialog-actions">
+          <button type="button" className="button" onClick={onClose}>
+            Cancel
+          </button>
+          <button
+            type="submit"
+            className="button button-primary"
+            disabled={action.busy || problem !== undefined || changes.length === 0}
+          >
+            {action.busy ? "Saving…" : `Set ${target?.name ?? "cell"} in ${plural(changes.length, "row")}`}
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
+
+/** The selected rows copied into another dataset of the project, as one version of that dataset. */
+export function CopyDialog({
+  open,
+  projectSlug,
+  datasetSlug,
+  rowIds,
+  onClose,
+  onDone,
+}: {
+  open: boolean;
+  projectSlug: string;
+  datasetSlug: string;
+  rowIds: readonly string[];
+  onClose(): void;
+  onDone(target: { slug: string; name: string }, version: number | null, copied: number): void;
+}) {
+  const id = useId();
+  const action = useAction();
+  const [target, setTarget] = useState("");
+  const datasets = useQuery({
+    queryKey: ["datasets", projectSlug, "copy-targets"],
+    queryFn: () => api.datasets.list(projectSlug, { limit: 200 }),
+    enabled: open,
+  });
+  const others = (datasets.data?.items ?? []).filter((dataset) => dataset.slug !== datasetSlug);
+  const chosen = others.find((dataset) => dataset.slug === target) ?? others[0];
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!chosen) return;
+    void action.run(async () => {
+      const result = await api.datasets.copyRows(projectSlug, datasetSlug, {
+        to: { datasetSlug: chosen.slug },
+        selection: { mode: "selected", rowIds: [...rowIds] },
+      });
+      onDone(
+        { slug: chosen.slug, name: chosen.name },
+        result.versionId === null ? null : result.version,
+        result.rowsCopied,
+      );
+    });
+  };
+  return (
+    <Dialog title={`Copy ${plural(rowIds.length, "row")} to another dataset`} open={open} onClose={onClose}>
+      <form onSubmit={submit}>
+        {datasets.error ? <ErrorMessage error={datasets.error} /> : null}
+        {datasets.isPending ? (
+          <p role="status">Loading datasets…</p>
+        ) : others.length === 0 ? (
+          <p>This project has no other dataset to copy into; create one first.</p>
+        ) : (
+          <>
+            <label htmlFor={`${id}-target`}>Copy into</label>
+            <select
+              id={`${id}-target`}
+              value={chosen?.slug ?? ""}
+              onChange={(event) => setTarget(event.target.value)}
+            >
+              {others.map((dataset) => (
+                <option key={dataset.slug} value={dataset.slug}>
+                  {dataset.name}
+                </option>
+              ))}
+            </select>
+            <p className="muted">
+              The copies get new row ids; custom columns go to the target&rsquo;s columns of the same name,
+              created where missing. The copy is one new version of the target.
+            </p>
+          </>
+        )}
+        {action.error ? <ErrorMessage error={action.error} /> : null}
+        <div className="dialog-actions">
+          <button type="button" className="button" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" className="button button-primary" disabled={action.busy || !chosen}>
+            {action.busy ? "Copying…" : `Copy ${plural(rowIds.length, "row")}`}
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
+
+const plural = (count: number, noun: string) => `${count.toLocaleString()} ${noun}${count === 1 ? "" : "s"}`;

@@ -1,0 +1,67 @@
+import type { DatasetColumn, DatasetRow } from "@svc/sdk";
+import { describe, expect, it } from "vitest";
+import { previewSetCell, setCellBatch, toggleChecked } from "./selection";
+
+const order = ["a", "b", "c", "d", "e"];
+
+describe("checking rows", () => {
+  it("toggles one row, and with Shift the whole range from the last row clicked", () => {
+    let checked = toggleChecked(new Set(), "b", false, undefined, order);
+    expect([...checked]).toEqual(["b"]);
+    checked = toggleChecked(checked, "e", true, "b", order);
+    expect([...checked].sort()).toEqual(["b", "c", "d", "e"]);
+    // Shift-clicking a checked row clears the range up to it.
+    checked = toggleChecked(checked, "c", true, "e", order);
+    expect([...checked]).toEqual(["b"]);
+    // Without an anchor, or with one no longer loaded, Shift toggles the one row.
+    expect([...toggleChecked(new Set(), "c", true, "zz", order)]).toEqual(["c"]);
+  });
+});
+
+const columns: DatasetColumn[] = [
+  { identifier: "output", name: "Output", source: { kind: "builtin", field: "output" } },
+  {
+    identifier: "expectedOutput",
+    name: "Expected output",
+    source: { kind: "builtin", field: "expectedOutput" },
+  },
+  { identifier: "c1", name: "label", source: { kind: "custom" } },
+];
+const [output, expected, label] = columns as [DatasetColumn, DatasetColumn, DatasetColumn];
+const row = (rowId: string, version: number, cells: Partial<DatasetRow>): DatasetRow => ({
+  rowId,
+  datasetId: "d",
+  input: null,
+  output: null,
+  expectedOutput: null,
+  metadata: null,
+  custom: {},
+  createdAt: "2026-01-01T00:00:00.000Z",
+  version,
+  ...cells,
+});
+
+describe("setting a cell across rows", () => {
+  const rows = [
+    row("r1", 1, { output: "4", expectedOutput: null }),
+    row("r2", 3, { output: { a: 1 }, expectedOutput: { a: 1 } }),
+    row("r3", 2, { output: null, custom: { c1: "x" } }),
+  ];
+
+  it("copies another cell of each row, leaving out rows it would not change", () => {
+    const changes = previewSetCell(rows, expected, { kind: "cell", column: output });
+    expect(changes).toEqual([{ rowId: "r1", now: null, next: "4" }]);
+    expect(setCellBatch(changes, rows, expected)).toEqual({
+      edits: [{ rowId: "r1", ifMatch: 1, expectedOutput: "4" }],
+    });
+  });
+
+  it("sets a custom column to one value, by identifier, with each row's If-Match", () => {
+    const changes = previewSetCell(rows, label, { kind: "value", value: "x" });
+    expect(changes.map((c) => c.rowId)).toEqual(["r1", "r2"]);
+    expect(setCellBatch(changes, rows, label).edits).toEqual([
+      { rowId: "r1", ifMatch: 1, custom: { c1: "x" } },
+      { rowId: "r2", ifMatch: 3, custom: { c1: "x" } },
+    ]);
+  });
+});

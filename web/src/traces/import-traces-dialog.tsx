@@ -1,0 +1,128 @@
+import type { Trace, TraceFilterInput } from "@svc/sdk";
+import { useQuery } from "@tanstack/react-query";
+import { type FormEvent, useId, useState } from "react";
+import { useNavigate } from "react-router";
+import { api } from "../api";
+import { Dialog } from "../components/dialog";
+import { ErrorMessage } from "../components/errors";
+import { useToasts } from "../components/toasts";
+import { useAction } from "../components/use-action";
+import { compact } from "../rows/cells";
+
+export type TraceSelection = { by: "ids"; ids: string[] } | { by: "filters"; filters: TraceFilterInput[] };
+
+/**
+ * The selected traces into a dataset, one row each (the trace's input and output; its id and summary
+ * in the row's metadata, which links the row back), previewed first, as one version.
+ */
+export function ImportTracesDialog({
+  open,
+  projectSlug,
+  selection,
+  count,
+  preview,
+  onClose,
+  onDone,
+}: {
+  open: boolean;
+  projectSlug: string;
+  selection: TraceSelection;
+  /** How many traces are selected; undefined for "every matching one". */
+  count: number | undefined;
+  preview: readonly Trace[];
+  onClose(): void;
+  onDone(): void;
+}) {
+  const id = useId();
+  const action = useAction();
+  const toasts = useToasts();
+  const navigate = useNavigate();
+  const [target, setTarget] = useState("");
+  const datasets = useQuery({
+    queryKey: ["datasets", projectSlug, "trace-targets"],
+    queryFn: () => api.datasets.list(projectSlug, { limit: 200 }),
+    enabled: open,
+  });
+  const items = datasets.data?.items ?? [];
+  const chosen = items.find((dataset) => dataset.slug === target) ?? items[0];
+  const what = count === undefined ? "every matching trace" : `${count} ${count === 1 ? "trace" : "traces"}`;
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!chosen) return;
+    void action.run(async () => {
+      const result = await api.datasets.importTraces(projectSlug, chosen.slug, { traces: selection });
+      toasts.show({
+        kind: "success",
+        message: `Added ${result.rowIds.length} ${result.rowIds.length === 1 ? "row" : "rows"} to ${chosen.name} as version ${result.version}`,
+        action: {
+          label: "Open",
+          run: () => navigate(`/projects/${projectSlug}/datasets/${chosen.slug}`),
+        },
+      });
+      onDone();
+    });
+  };
+  return (
+    <Dialog title={`Add ${what} to a dataset`} open={open} onClose={onClose} wide>
+      <form onSubmit={submit}>
+        {datasets.error ? <ErrorMessage error={datasets.error} /> : null}
+        {datasets.isPending ? (
+          <p role="status">Loading datasets…</p>
+        ) : items.length === 0 ? (
+          <p>This project has no dataset yet; create one first.</p>
+        ) : (
+          <>
+            <label htmlFor={`${id}-target`}>Dataset</label>
+            <select
+              id={`${id}-target`}
+              value={chosen?.slug ?? ""}
+              onChange={(event) => setTarget(event.target.value)}
+            >
+              {items.map((dataset) => (
+                <option key={dataset.slug} value={dataset.slug}>
+                  {dataset.name}
+                </option>
+              ))}
+            </select>
+          </>
+        )}
+        <table className="table">
+          <caption>
+            The rows they make{count === undefined || count > preview.length ? ", the first ones" : ""}
+          </caption>
+          <thead>
+            <tr>
+              <th scope="col">Input</th>
+              <th scope="col">Output</th>
+              <th scope="col">Metadata</th>
+            </tr>
+          </thead>
+          <tbody>
+            {preview.map((trace) => (
+              <tr key={trace.traceId}>
+                <td>
+                  <code>{compact(trace.input, 140)}</code>
+                </td>
+                <td>
+                  <code>{compact(trace.output, 140)}</code>
+                </td>
+                <td>
+                  <code>{`traceId ${trace.traceId.slice(0, 12)}…`}</code>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        {action.error ? <ErrorMessage error={action.error} /> : null}
+        <div className="dialog-actions">
+          <button type="button" className="button" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" className="button button-primary" disabled={action.busy || !chosen}>
+            {action.busy ? "Adding…" : `Add ${what}`}
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

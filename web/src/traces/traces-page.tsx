@@ -1,0 +1,299 @@
+import type { Trace, TraceFilterInput } from "@svc/sdk";
+import { useInfiniteQuery } from "@tanstack/react-query";
+import { type FormEvent, useMemo, useState } from "react";
+import { Link, useParams, useSearchParams } from "react-router";
+import { api } from "../api";
+import { canWrite } from "../components/collect";
+import { ErrorMessage } from "../components/errors";
+import { PageHeader } from "../components/layout";
+import { compact } from "../rows/cells";
+import { useSignedIn } from "../session";
+import { ImportTracesDialog, type TraceSelection } from "./import-traces-dialog";
+
+const PAGE = 100;
+
+/** The list's filters, from the address so that a filtered list can be shared. */
+interface TraceQuery {
+  name: string;
+  tag: string;
+  model: string;
+  session: string;
+  errors: boolean;
+}
+
+function queryFrom(params: URLSearchParams): TraceQuery {
+  return {
+    name: params.get("name") ?? "",
+    tag: params.get("tag") ?? "",
+    model: params.get("model") ?? "",
+    session: params.get("session") ?? "",
+    errors: params.get("errors") === "1",
+  };
+}
+
+/** The conditions the API takes for those filters: every one must hold. */
+export function traceFilters(query: TraceQuery): TraceFilterInput[] {
+  const filters: TraceFilterInput[] = [];
+  if (query.name.trim()) filters.push({ field: "rootSpanName", op: "contains", value: query.name.trim() });
+  if (query.tag.trim()) filters.push({ field: "tags", op: "contains", value: query.tag.trim() });
+  if (query.model.trim()) filters.push({ field: "models", op: "contains", value: query.model.trim() });
+  if (query.session.trim()) filters.push({ field: "sessionId", op: "eq", value: query.session.trim() });
+  if (query.errors) filters.push({ field: "errorCount", op: "gt", value: 0 });
+  return filters;
+}
+
+/**
+ * The project's traces, newest first, with the filters curators use; select some (or every one that
+ * matches) and add them to a dataset as rows that link back to their traces.
+ */
+export function TracesPage() {
+  const { projectSlug = "" } = useParams();
+  const session = useSignedIn();
+  const [params, setParams] = useSearchParams();
+  const query = useMemo(() => queryFrom(params), [params]);
+  const filters = useMemo(() => traceFilters(query), [query]);
+  const [checked, setChecked] = useState<ReadonlySet<string>>(new Set());
+  const [allMatching, setAllMatching] = useState(false);
+  const [importing, setImporting] = useState(false);
+
+  const traces = useInfiniteQuery({
+    queryKey: ["traces", projectSlug, filters],
+    initialPageParam: undefined as string | undefined,
+    queryFn: ({ pageParam, signal }) =>
+      api.traces.list(
+        projectSlug,
+        {
+          limit: PAGE,
+          sortBy: "startTime",
+          sortDirection: "desc",
+          filters,
+          ...(pageParam ? { cursor: pageParam } : {}),
+        },
+        { signal },
+      ),
+    getNextPageParam: (page) => (page.hasMore && page.nextCursor ? page.nextCursor : undefined),
+  });
+  const items = traces.data?.pages.flatMap((page) => page.items) ?? [];
+  const selection: TraceSelection = allMatching
+    ? { by: "filters", filters }
+    : { by: "ids", ids: items.filter((t) => checked.has(t.traceId)).map((t) => t.traceId) };
+  const selectedCount = allMatching ? undefined : selection.by === "ids" ? selection.ids.length : 0;
+  const previewTraces = allMatching
+    ? items.slice(0, 5)
+    : items.filter((t) => checked.has(t.traceId)).slice(0, 5);
+
+  const applyFilters = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const next = new URLSearchParams();
+    for (const name of ["name", "tag", "model", "session"]) {
+      const value = String(form.get(name) ?? "").trim();
+      if (value) next.set(name, value);
+    }
+    if (form.get("errors") === "on") next.set("errors", "1");
+    setParams(next, { replace: true });
+    setChecked(new Set());
+    setAllMatching(false);
+  };
+  const toggle = (traceId: string) =>
+    setChecked((current) => {
+      const next = new Set(current);
+      if (!next.delete(traceId)) next.add(traceId);
+      return next;
+    });
+  const everyLoaded = items.length > 0 && items.every((t) => checked.has(t.traceId));
+
+  return (
+    <>
+      <PageHeader
+        title="Traces"
+        crumbs={[
+          { label: "Projects", to: "/projects" },
+          { label: projectSlug, to: `/projects/${projectSlug}` },
+        ]}
+      />
+      <form className="toolbar trace-filters" onSubmit={applyFilters} key={params.toString()}>
+        <input
+          name="name"
+          className="search"
+          aria-label="Root span name contains"
+          placeholder="Root span name contains"
+          defaultValue={query.name}
+        />
+        <input name="tag" aria-label="Tag" placeholder="Tag" defaultValue={query.tag} />
+        <input name="model" aria-label="Model" placeholder="Model" defaultValue={query.model} />
+        <input name="session" aria-label="Session id" placeholder="Session id" defaultValue={query.session} />
+        <label className="checkbox">
+          <input type="checkbox" name="errors" defaultChecked={query.errors} /> With errors
+        </label>
+        <button type="submit" className="button">
+          Filter
+        </button>
+      </form>
+      {checked.size > 0 || allMatching ? (
+        <section className="selection-bar" aria-label="Selected traces">
+          <strong>
+            {allMatching
+              ? filters.length > 0
+                ? "Every matching trace selected"
+                : "Every trace selected"
+              : `${selectedCount} selected`}
+          </strong>
+          {!allMatching && traces.hasNextPage && everyLoaded ? (
+            <button type="button" className="button button-quiet" onClick={() => setAllMatching(true)}>
+              Select every matching trace
+            </button>
+          ) : null}
+          {canWrite(session.role) ? (
+            <button type="button" className="button button-primary" onClick={() => setImporting(true)}>
+              Add to a dataset…
+            </button>
+          ) : null}
+          <button
+            type="button"
+            className="button button-quiet"
+            onClick={() => {
+              setChecked(new Set());
+              setAllMatching(false);
+            }}
+          >
+            Clear selection
+          </button>
+        </section>
+      ) : null}
+      {traces.error ? <ErrorMessage error={traces.error} /> : null}
+      {traces.isPending ? (
+        <p className="page-status" role="status">
+          Loading traces…
+        </p>
+      ) : items.length === 0 ? (
+        <div className="empty">
+          <p>
+            {filters.length > 0
+              ? "No trace matches these filters."
+              : "No traces yet: send them from any OpenTelemetry exporter to /v1/traces."}
+          </p>
+        </div>
+      ) : (
+        <table className="table traces-table">
+          <caption className="visually-hidden">Traces, newest first</caption>
+          <thead>
+            <tr>
+              <th scope="col">
+                <input
+                  type="checkbox"
+                  aria-label="Select every loaded trace"
+                  checked={everyLoaded || allMatching}
+                  onChange={() => {
+                    setAllMatching(false);
+                    setChecked(everyLoaded ? new Set() : new Set(items.map((t) => t.traceId)));
+                  }}
+                />
+              </th>
+              <th scope="col">Trace</th>
+              <th scope="col">Started</th>
+              <th scope="col" className="numeric">
+                Duration
+              </th>
+              <th scope="col" className="numeric">
+                Spans
+              </th>
+              <th scope="col" className="numeric">
+                Errors
+              </th>
+              <th scope="col" className="numeric">
+                Tokens
+              </th>
+              <th scope="col">Input</th>
+              <th scope="col">Tags</th>
+            </tr>
+          </thead>
+          <tbody>
+            {items.map((trace) => (
+              <TraceRow
+                key={trace.traceId}
+                trace={trace}
+                projectSlug={projectSlug}
+                checked={allMatching || checked.has(trace.traceId)}
+                onToggle={() => {
+                  setAllMatching(false);
+                  toggle(trace.traceId);
+                }}
+              />
+            ))}
+          </tbody>
+        </table>
+      )}
+      {traces.hasNextPage ? (
+        <button
+          type="button"
+          className="button"
+          onClick={() => void traces.fetchNextPage()}
+          disabled={traces.isFetchingNextPage}
+        >
+          {traces.isFetchingNextPage ? "Loading…" : "More traces"}
+        </button>
+      ) : null}
+      <ImportTracesDialog
+        open={importing}
+        projectSlug={projectSlug}
+        selection={selection}
+        count={selectedCount}
+        preview={previewTraces}
+        onClose={() => setImporting(false)}
+        onDone={() => {
+          setImporting(false);
+          setChecked(new Set());
+          setAllMatching(false);
+        }}
+      />
+    </>
+  );
+}
+
+function TraceRow({
+  trace,
+  projectSlug,
+  checked,
+  onToggle,
+}: {
+  trace: Trace;
+  projectSlug: string;
+  checked: boolean;
+  onToggle(): void;
+}) {
+  return (
+    <tr>
+      <td>
+        <input
+          type="checkbox"
+          aria-label={`Select trace ${trace.rootSpanName ?? trace.traceId}`}
+          checked={checked}
+          onChange={onToggle}
+        />
+      </td>
+      <th scope="row">
+        <Link to={`/projects/${projectSlug}/traces/${trace.traceId}`}>
+          {trace.rootSpanName ?? "(no root span)"}
+        </Link>
+        <div className="muted">
+          <code>{trace.traceId.slice(0, 12)}</code>
+        </div>
+      </th>
+      <td>
+        <time dateTime={trace.startTime}>{new Date(trace.startTime).toLocaleString()}</time>
+      </td>
+      <td className="numeric">{formatDuration(trace.durationNs)}</td>
+      <td className="numeric">{trace.spanCount}</td>
+      <td className="numeric">{trace.errorCount}</td>
+      <td className="numeric">{trace.tokensTotal.toLocaleString()}</td>
+      <td className="trace-input">{compact(trace.input, 120)}</td>
+      <td>{trace.tags.join(", ")}</td>
+    </tr>
+  );
+}
+
+export function formatDuration(durationNs: string): string {
+  const ms = Number(BigInt(durationNs) / 1_000n) / 1_000;
+  return ms < 1_000 ? `${ms.toFixed(ms < 10 ? 1 : 0)} ms` : `${(ms / 1_000).toFixed(2)} s`;
+}
