@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { parse } from "csv-parse/sync";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { client } from "../http";
 import {
   chromiumAvailable,
@@ -67,6 +67,10 @@ describe.runIf(chromiumAvailable())("the web application's history and files of 
   });
   beforeEach(() => {
     watched.problems.length = 0;
+  });
+  // A failed test leaves a picture of where it stopped.
+  afterEach(async ({ task }) => {
+    if (task.result?.state === "fail") await screenshot(page, `failed ${task.name}`.slice(0, 60));
   });
   const expectNoProblems = () =>
     expect(watched.problems.filter((p) => !/status of (401|412)/.test(p))).toEqual([]);
@@ -318,8 +322,14 @@ describe.runIf(chromiumAvailable())("the web application's history and files of 
       await bar().getByText("6 unsaved edits in 3 rows").waitFor();
       expect(await page.locator("#row-s2").getAttribute("class")).toContain("dirty");
 
-      // Kept in this browser: a reload, and a visit elsewhere, lose nothing.
+      // Leaving asks first; kept in this browser, a visit elsewhere loses nothing.
+      const asked: string[] = [];
+      page.once("dialog", (dialog) => {
+        asked.push(dialog.type());
+        void dialog.accept();
+      });
       await page.goto(`${platform.baseUrl}/projects`);
+      expect(asked).toEqual(["beforeunload"]);
       await page.goto(sessionAt());
       await bar().getByText("6 unsaved edits in 3 rows").waitFor();
       await openRow("s1");
@@ -338,7 +348,7 @@ describe.runIf(chromiumAvailable())("the web application's history and files of 
       expect(await review.locator("tbody tr").count()).toBe(5);
       await review.getByRole("button", { name: "Save all as one version" }).click();
       await page.getByText("Saved 5 edits in 3 rows as version 2").waitFor();
-      expect(await bar().count()).toBe(0);
+      await expect.poll(() => bar().count()).toBe(0);
 
       const version = await api().get<Version & { rowsUpdated: number }>(`${edits}/versions/2`);
       expect(version.body).toMatchObject({ operation: "update", rowsUpdated: 3, actor: { kind: "session" } });
@@ -375,6 +385,8 @@ describe.runIf(chromiumAvailable())("the web application's history and files of 
       // Nothing was saved, and nothing is lost.
       expect((await api().get<{ version: number }>(edits)).body.version).toBe(theirs.body.version);
       await conflict.getByRole("button", { name: "Decide later" }).click();
+      // Unsaved edits make the reload ask first; the person goes on.
+      page.once("dialog", (dialog) => void dialog.accept());
       await page.reload();
       await bar().getByText("2 unsaved edits in 2 rows").waitFor();
 

@@ -1,5 +1,6 @@
 import type { Cell, DatasetColumn, DatasetRow } from "@svc/sdk";
 import { useState } from "react";
+import { flushSync } from "react-dom";
 import { api, SvcError } from "../api";
 import { Dialog } from "../components/dialog";
 import { ErrorMessage } from "../components/errors";
@@ -55,21 +56,31 @@ export function EditSessionBar({
   const saveAll = async (current: EditSession) => {
     const body = batchOf(current, columns);
     if (!body) return;
+    if (body.edits.length === 0) {
+      update(() => []);
+      return;
+    }
     setSaving(true);
     setError(undefined);
     try {
       const result = await api.datasets.updateRows(projectSlug, datasetSlug, body);
       const count = stagedCells(current, columns).length;
-      update((now) => withoutRows(now, new Set(current.map((row) => row.rowId))));
-      setDialog(undefined);
-      toasts.show({
-        kind: "success",
-        message:
-          result.versionId === null
-            ? "Nothing to save: every staged cell already holds its value"
-            : `Saved ${plural(count, "edit")} in ${plural(current.length, "row")} as version ${result.version}`,
+      // The version made is on screen first; clearing the session and reloading the rows redraw the
+      // grid, which waits until that frame is painted.
+      flushSync(() => {
+        setDialog(undefined);
+        toasts.show({
+          kind: "success",
+          message:
+            result.versionId === null
+              ? "Nothing to save: every staged cell already holds its value"
+              : `Saved ${plural(count, "edit")} in ${plural(current.length, "row")} as version ${result.version}`,
+        });
       });
-      onSaved(result.version);
+      afterPaint(() => {
+        update((now) => withoutRows(now, new Set(current.map((row) => row.rowId))));
+        onSaved(result.version);
+      });
     } catch (failure) {
       if (failure instanceof SvcError && failure.code === "version_mismatch") {
         try {
@@ -365,6 +376,11 @@ async function conflictsOf(
   await Promise.all(Array.from({ length: Math.min(8, queue.length) }, worker));
   const order = new Map(session.map((row, i) => [row.rowId, i]));
   return found.sort((a, b) => (order.get(a.staged.rowId) ?? 0) - (order.get(b.staged.rowId) ?? 0));
+}
+
+/** Runs once the next frame has been painted. */
+function afterPaint(run: () => void): void {
+  requestAnimationFrame(() => setTimeout(run, 0));
 }
 
 const plural = (count: number, noun: string) => `${count.toLocaleString()} ${noun}${count === 1 ? "" : "s"}`;

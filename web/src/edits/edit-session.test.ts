@@ -67,6 +67,16 @@ describe("an edit session", () => {
     });
   });
 
+  it("leaves out the cells of a column removed since they were staged", () => {
+    let session = stageDraft([], editCell(draftOf(row("r1", 3), columns), "c1", '"hard"'));
+    session = stageDraft(session, editCell(draftOf(row("r2", 4), columns), "expectedOutput", '"4"'));
+    const remaining = columns.filter((column) => column.identifier !== "c1");
+    expect(batchOf(session, remaining)).toEqual({
+      edits: [{ rowId: "r2", ifMatch: 4, expectedOutput: "4" }],
+    });
+    expect(stagedCells(session, remaining).map((cell) => cell.rowId)).toEqual(["r2"]);
+  });
+
   it("undoes one cell, and the row leaves the session with its last cell", () => {
     const draft = editCell(editCell(draftOf(row("r1", 3), columns), "expectedOutput", '"4"'), "c1", '"hard"');
     let session = stageDraft([], draft);

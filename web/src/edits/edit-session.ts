@@ -123,7 +123,8 @@ export function batchOf(
       else custom[identifier] = parsed.value;
     }
     if (Object.keys(custom).length > 0) edit.custom = custom;
-    edits.push(edit);
+    // A row whose only staged cells belong to columns removed since has nothing left to save.
+    if (Object.keys(edit).length > 2) edits.push(edit);
   }
   return { edits };
 }
