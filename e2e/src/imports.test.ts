@@ -1,3 +1,4 @@
+import { request as httpRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Client, client } from "./http";
 import { type Target, targets } from "./targets";
@@ -291,6 +292,53 @@ describe.each(targets())("file imports (%s)", (_name, start) => {
     const badMap = await upload(base, "id,input\nr1,a\n", "text/csv", "?map=not-json");
     expect(badMap.status).toBe(400);
     expect(String(badMap.body.error)).toMatch(/map/);
+    // A map to a removed column says so, and how to go on.
+    const column = await api.post<{ identifier: string }>(`${base}/columns`, { name: "topic" });
+    expect((await api.delete(`${base}/columns/${column.body.identifier}`)).status).toBe(204);
+    const removed = await upload(
+      base,
+      "id,input,topic\nr1,a,b\n",
+      "text/csv",
+      `?map=${encodeURIComponent(JSON.stringify({ input: "input", topic: column.body.identifier }))}`,
+    );
+    expect(removed.status).toBe(400);
+    expect(removed.body.code).toBe("unknown_column");
+    expect(String(removed.body.error)).toMatch(/was removed.*restore the column or map the field elsewhere/);
+    expect(await version(base)).toBe(0);
+  });
+
+  it("refuses a file declared larger than 1 GiB before reading it (413)", async () => {
+    const base = await makeDataset();
+    const url = new URL(`${target.baseUrl}${base}/imports`);
+    const answer = await new Promise<{ status: number; body: { code?: string; error?: string } }>(
+      (resolve, reject) => {
+        const request = httpRequest(url, {
+          method: "POST",
+          headers: {
+            authorization: `Bearer ${target.ownerKey}`,
+            "content-type": "text/csv",
+            "content-length": String(1024 ** 3 + 1),
+          },
+        });
+        request.on("error", reject);
+        request.on("response", (response) => {
+          let text = "";
+          response.setEncoding("utf8");
+          response.on("data", (piece: string) => {
+            text += piece;
+          });
+          response.on("end", () => {
+            request.destroy();
+            resolve({ status: response.statusCode ?? 0, body: JSON.parse(text) });
+          });
+        });
+        // A first piece only: the platform answers from the declared length.
+        request.write("id,input\n");
+      },
+    );
+    expect(answer.status).toBe(413);
+    expect(answer.body.code).toBe("payload_too_large");
+    expect(answer.body.error).toMatch(/larger than the limit .* \(1 GiB\)/);
     expect(await version(base)).toBe(0);
   });
 

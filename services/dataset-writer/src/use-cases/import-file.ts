@@ -248,6 +248,7 @@ class FieldMapping {
   private readonly targets = new Map<string, Target>();
   private readonly created = new Map<string, { identifier: string; name: string }>();
   private readonly active: ColumnRecord[];
+  private readonly removed: ColumnRecord[];
   private readonly idFields: Set<string>;
 
   constructor(
@@ -256,6 +257,7 @@ class FieldMapping {
     private readonly format: ImportFormat,
   ) {
     this.active = columns.filter((column) => !column.removed);
+    this.removed = columns.filter((column) => column.removed);
     this.idFields = new Set(query.idField ? [query.idField] : format === "csv" ? ["id"] : ["id", "rowId"]);
     for (const [field, to] of Object.entries(query.map ?? {}))
       this.targets.set(field, this.mapped(field, to));
@@ -367,6 +369,7 @@ class FieldMapping {
     }
     if (isBuiltinField(to)) return this.builtinTarget(to, field);
     const column = this.active.find((c) => c.identifier === to && c.kind === "custom");
+    if (!column && this.removed.some((c) => c.identifier === to)) throw removedColumn(to, field);
     if (!column)
       throw unknownColumn(to, `is not an active column of the dataset (map sends "${field}" to it)`);
     return { kind: "custom", identifier: column.identifier };
@@ -374,10 +377,7 @@ class FieldMapping {
 
   private builtinTarget(field: BuiltinField, from: string): Target {
     if (!this.active.some((column) => column.kind === "builtin" && column.field === field)) {
-      throw unknownColumn(
-        field,
-        `was removed, so the field "${from}" has nowhere to go; restore the column or map the field elsewhere`,
-      );
+      throw removedColumn(field, from);
     }
     return { kind: "builtin", field };
   }
@@ -417,6 +417,12 @@ class FieldMapping {
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
+
+const removedColumn = (identifier: string, field: string) =>
+  unknownColumn(
+    identifier,
+    `was removed, so the field "${field}" has nowhere to go; restore the column or map the field elsewhere`,
+  );
 
 const unknownColumn = (identifier: string, why: string) =>
   new DomainError("unknown_column", `Unknown or removed column "${identifier}": it ${why}`, {
