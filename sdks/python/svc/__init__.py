@@ -9,6 +9,7 @@
 from . import _generated
 from ._client import DEFAULT_BASE_URL, DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT, Client
 from ._errors import SvcError
+from ._files import DatasetsWithFiles
 from ._generated import *  # noqa: F403
 from ._generated import OPERATIONS, Resources
 from ._models import UNSET, Model, Unset
@@ -23,6 +24,7 @@ __all__ = [  # noqa: F405
     "UNSET",
     "CallOptions",
     "Client",
+    "DatasetsWithFiles",
     "Model",
     "Resources",
     "SvcError",

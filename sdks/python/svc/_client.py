@@ -3,6 +3,7 @@ from __future__ import annotations
 import os
 from typing import Optional
 
+from ._files import DatasetsWithFiles
 from ._generated import Resources
 from ._transport import Opener, Transport
 
@@ -28,6 +29,8 @@ class Client(Resources):
             or logging. Defaults to urllib's own opener.
     """
 
+    datasets: DatasetsWithFiles  # pyright: ignore[reportIncompatibleVariableOverride]
+
     def __init__(
         self,
         api_key: Optional[str] = None,
@@ -45,6 +48,8 @@ class Client(Resources):
         self.base_url = resolved_url
         self._transport = Transport(resolved_key, resolved_url, float(timeout), max_retries, opener)
         super().__init__(self._transport)
+        # Datasets with the file helpers import_file, wait_for_import and export_file.
+        self.datasets = DatasetsWithFiles(self._transport)  # pyright: ignore[reportIncompatibleVariableOverride]
 
     def __repr__(self) -> str:
         return f"Client(base_url={self.base_url!r})"

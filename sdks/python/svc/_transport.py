@@ -79,13 +79,22 @@ class Transport:
         options: CallOptions = CallOptions(),
         model: Union[str, Type[Model], None] = None,
         many: bool = False,
+        file: Optional[FileBody] = None,
     ) -> Any:
-        send_body = body is not None
+        send_body = body is not None or file is not None
         timeout = options.timeout if options.timeout is not None else self.timeout
         max_retries = options.max_retries if options.max_retries is not None else self.max_retries
         url = self._url(path, query)
         request_headers = self._headers(method, send_body, headers, options)
-        data = _encode_json(body) if send_body else None
+        data: Any = _encode_json(body) if body is not None else None
+        if file is not None:
+            request_headers["Content-Type"] = file.content_type
+            if file.length is not None:
+                request_headers["Content-Length"] = str(file.length)
+            data = file.data
+            # A file object is read as it is sent: a second attempt could not send it again.
+            if not isinstance(file.data, bytes):
+                max_retries = 0
 
         attempt = 0
         while True:
@@ -130,8 +139,32 @@ class Transport:
             headers[name] = value
         return headers
 
+    def download(
+        self, path: str, *, query: Optional[Mapping[str, Any]] = None, options: CallOptions = CallOptions()
+    ) -> Any:
+        """A GET whose answer is a file: the open response, its status checked, its body not yet read."""
+        timeout = options.timeout if options.timeout is not None else self.timeout
+        url = self._url(path, query)
+        headers = self._headers("GET", False, None, options)
+        headers["Accept"] = "*/*"
+        request = urllib.request.Request(url, headers=headers, method="GET")
+        try:
+            return self._open(request, timeout)
+        except urllib.error.HTTPError as error:
+            try:
+                text = error.read().decode("utf-8", errors="replace")
+            except (OSError, http.client.HTTPException):
+                text = ""
+            raise SvcError.from_response(
+                error.code, str(error.reason or ""), text, error.headers.get("X-Request-Id")
+            ) from None
+        except (socket.timeout, TimeoutError):
+            raise SvcError(0, "timeout", f"No answer from {url} within {timeout:g} s") from None
+        except (urllib.error.URLError, OSError, http.client.HTTPException) as error:
+            raise SvcError(0, "connection_error", f"Could not reach {url}: {error!r}") from None
+
     def _attempt(
-        self, method: str, url: str, headers: Dict[str, str], data: Optional[bytes], timeout: float
+        self, method: str, url: str, headers: Dict[str, str], data: Any, timeout: float
     ) -> Union[_Success, _Failure]:
         request = urllib.request.Request(url, data=data, headers=headers, method=method)
         try:
@@ -155,6 +188,14 @@ class Transport:
         except (OSError, http.client.HTTPException) as error:
             return _Failure(SvcError(0, "connection_error", f"Could not reach {url}: {error!r}"), True)
         return _Success(_parse_body(status, text, request_id))
+
+
+class FileBody(NamedTuple):
+    """A file sent as a request's body: bytes (retried like any call) or a binary file object (sent once)."""
+
+    data: Any
+    content_type: str
+    length: Optional[int]
 
 
 class _Success(NamedTuple):

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import io
+import json
 import os
 import secrets
+import tempfile
 import unittest
 import urllib.request
 from typing import Callable, List, Tuple
@@ -302,3 +305,61 @@ class EnvironmentTest(unittest.TestCase):
                 Client(api_key="svc_wrong_key_for_this_test_000000").account.get()
         self.assertEqual(raised.exception.status, 401)
         self.assertEqual(raised.exception.code, "unauthenticated")
+
+
+class FilesTest(PlatformTest):
+    def test_imports_a_csv_from_a_path_with_a_map_and_exports_it_to_a_file(self) -> None:
+        project, dataset, _ = self.make_dataset()
+        with tempfile.TemporaryDirectory() as folder:
+            source = os.path.join(folder, "golden.csv")
+            with open(source, "w", encoding="utf-8", newline="") as handle:
+                handle.write('key,question,answer\nq1,"2+2, then?",4\nq2,"línea\nдва",""\n')
+            seen: List[str] = []
+            done = self.client.datasets.import_file(
+                project.slug,
+                dataset.slug,
+                source,
+                map={"question": "input", "answer": "expectedOutput"},
+                id_field="key",
+                poll_interval=0.05,
+                on_progress=lambda job: seen.append(job.state),
+            )
+            self.assertEqual((done.state, done.format, done.rows_inserted), ("succeeded", "csv", 2))
+            self.assertEqual(seen[-1], "succeeded")
+            rows = self.client.datasets.list_rows(project.slug, dataset.slug, sort_direction="asc").items
+            self.assertEqual(
+                [(row.row_id, row.input, row.expected_output) for row in rows],
+                [("q1", "2+2, then?", 4), ("q2", "línea\nдва", None)],
+            )
+
+            target = os.path.join(folder, "export.jsonl")
+            written = self.client.datasets.export_file(project.slug, dataset.slug, format="jsonl", to=target)
+            with open(target, encoding="utf-8") as handle:
+                lines = [json.loads(line) for line in handle]
+            self.assertEqual(written, os.path.getsize(target))
+            self.assertEqual([(line["rowId"], line["expectedOutput"]) for line in lines], [("q1", 4), ("q2", None)])
+
+            # The CSV export, imported back as an update from a file object, changes nothing.
+            exported = self.client.datasets.export_file(project.slug, dataset.slug, format="csv")
+            assert isinstance(exported, bytes)
+            again = self.client.datasets.import_file(
+                project.slug, dataset.slug, io.BytesIO(exported), format="csv", mode="update", poll_interval=0.05
+            )
+            self.assertEqual((again.state, again.version_id, again.version), ("succeeded", None, done.version))
+
+    def test_a_bad_line_raises_its_number_and_writes_nothing(self) -> None:
+        project, dataset, _ = self.make_dataset()
+        error = self.capture(
+            self.client.datasets.import_file,
+            project.slug,
+            dataset.slug,
+            b'{"input": 1}\n{"input": \n',
+            format="jsonl",
+            poll_interval=0.05,
+        )
+        self.assertEqual(error.code, "validation_failed")
+        self.assertEqual((error.details or {}).get("line"), 2)
+        self.assertTrue(str(error).startswith("Line 2: "))
+        self.assertEqual(self.client.datasets.get(project.slug, dataset.slug).version, 0)
+        with self.assertRaisesRegex(ValueError, "needs format="):
+            self.client.datasets.import_file(project.slug, dataset.slug, b"a,b\n")

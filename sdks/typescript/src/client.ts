@@ -1,4 +1,5 @@
 import { Resources } from "./api.generated.js";
+import { DatasetsWithFiles } from "./files.js";
 import { type FetchLike, Transport } from "./transport.js";
 
 export const DEFAULT_BASE_URL = "http://127.0.0.1:8080";
@@ -24,6 +25,8 @@ export interface ClientOptions {
  */
 export class Client extends Resources {
   readonly baseUrl: string;
+  /** Datasets, with the file helpers `importFile`, `waitForImport` and `exportFile`. */
+  declare readonly datasets: DatasetsWithFiles;
 
   constructor(options: ClientOptions = {}) {
     const baseUrl = (options.baseUrl ?? readEnv("SVC_BASE_URL") ?? DEFAULT_BASE_URL).replace(/\/+$/, "");
@@ -33,15 +36,15 @@ export class Client extends Resources {
     if (!(Number.isInteger(maxRetries) && maxRetries >= 0)) {
       throw new RangeError("maxRetries must be a whole number, 0 or more");
     }
-    super(
-      new Transport({
-        apiKey: options.apiKey ?? readEnv("SVC_API_KEY"),
-        baseUrl,
-        timeoutMs,
-        maxRetries,
-        fetch: options.fetch ?? ((url, init) => globalThis.fetch(url, init)),
-      }),
-    );
+    const transport = new Transport({
+      apiKey: options.apiKey ?? readEnv("SVC_API_KEY"),
+      baseUrl,
+      timeoutMs,
+      maxRetries,
+      fetch: options.fetch ?? ((url, init) => globalThis.fetch(url, init)),
+    });
+    super(transport);
+    Object.defineProperty(this, "datasets", { value: new DatasetsWithFiles(transport), enumerable: true });
     this.baseUrl = baseUrl;
   }
 }

@@ -7,5 +7,13 @@ export {
   DEFAULT_TIMEOUT_MS,
 } from "./client.js";
 export { type ClientErrorCode, SvcError, type SvcErrorFields } from "./errors.js";
+export {
+  type DatasetImport,
+  DatasetsWithFiles,
+  type ExportFileOptions,
+  type ImportFileBody,
+  type ImportFileFormat,
+  type ImportFileOptions,
+} from "./files.js";
 export type { Page } from "./pagination.js";
 export type { FetchLike, HttpMethod, RequestOptions } from "./transport.js";

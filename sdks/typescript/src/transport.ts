@@ -29,11 +29,16 @@ export interface TransportConfig {
   fetch: FetchLike;
 }
 
+/** What a request's body may be, as `fetch` takes it. */
+export type FileData = NonNullable<RequestInit["body"]>;
+
 export interface ApiRequest {
   method: HttpMethod;
   path: string;
   query?: object | undefined;
   body?: unknown;
+  /** A file sent as the body instead of JSON; one that can be read only once is not retried. */
+  file?: { data: FileData; contentType: string; replayable: boolean } | undefined;
   headers?: Record<string, string | number | boolean | undefined> | undefined;
   options?: RequestOptions | undefined;
 }
@@ -54,12 +59,27 @@ export class Transport {
   }
 
   async request<T>(request: ApiRequest): Promise<T> {
+    return (await this.#send(request, "json")) as T;
+  }
+
+  /** A call whose answer is a file: the response with its status checked and its body not yet read. */
+  async download(request: ApiRequest): Promise<Response> {
+    return (await this.#send(request, "raw")) as Response;
+  }
+
+  async #send(request: ApiRequest, answer: "json" | "raw"): Promise<unknown> {
     const options = request.options ?? {};
-    const maxRetries = options.maxRetries ?? this.#config.maxRetries;
     const timeoutMs = options.timeoutMs ?? this.#config.timeoutMs;
     const url = this.#url(request.path, request.query);
     const headers = this.#headers(request, options);
-    const body = request.body === undefined ? undefined : JSON.stringify(request.body);
+    const body = request.file
+      ? request.file.data
+      : request.body === undefined
+        ? undefined
+        : JSON.stringify(request.body);
+    // A stream is gone once sent: no second attempt could send it again.
+    const maxRetries =
+      request.file?.replayable === false ? 0 : (options.maxRetries ?? this.#config.maxRetries);
 
     for (let attempt = 0; ; attempt++) {
       options.signal?.throwIfAborted();
@@ -68,8 +88,9 @@ export class Transport {
         { method: request.method, headers, body },
         timeoutMs,
         options.signal,
+        answer,
       );
-      if (outcome.ok) return outcome.value as T;
+      if (outcome.ok) return outcome.value;
       const delay = attempt < maxRetries ? retryDelayMs(outcome, attempt) : undefined;
       if (delay === undefined) throw outcome.error;
       await sleep(delay, options.signal);
@@ -90,7 +111,8 @@ export class Transport {
   #headers(request: ApiRequest, options: RequestOptions): Record<string, string> {
     const headers: Record<string, string> = { accept: "application/json" };
     if (this.#config.apiKey) headers.authorization = `Bearer ${this.#config.apiKey}`;
-    if (request.body !== undefined) headers["content-type"] = "application/json";
+    if (request.file) headers["content-type"] = request.file.contentType;
+    else if (request.body !== undefined) headers["content-type"] = "application/json";
     if (WRITE_METHODS.has(request.method)) {
       headers["idempotency-key"] = options.idempotencyKey ?? newIdempotencyKey();
     }
@@ -104,9 +126,10 @@ export class Transport {
 
   async #attempt(
     url: string,
-    init: { method: HttpMethod; headers: Record<string, string>; body: string | undefined },
+    init: { method: HttpMethod; headers: Record<string, string>; body: FileData | undefined },
     timeoutMs: number,
     signal: AbortSignal | undefined,
+    answer: "json" | "raw",
   ): Promise<Outcome> {
     const controller = new AbortController();
     let timedOut = false;
@@ -120,9 +143,12 @@ export class Transport {
       const response = await this.#config.fetch(url, {
         method: init.method,
         headers: init.headers,
-        ...(init.body === undefined ? {} : { body: init.body }),
+        // A stream as the body needs half-duplex in Node's fetch.
+        ...(init.body === undefined ? {} : { body: init.body, duplex: "half" }),
         signal: controller.signal,
-      });
+      } as RequestInit);
+      // A file's body is the caller's to read, at its own pace: the time limit covers the answer's start.
+      if (answer === "raw" && response.ok) return { ok: true, value: response };
       const text = await response.text();
       if (!response.ok) {
         const error = SvcError.fromResponse(

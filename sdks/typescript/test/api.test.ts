@@ -405,6 +405,78 @@ describe.each(platforms())("the TypeScript SDK against the %s platform", (_name,
       }
     });
   });
+
+  describe("files", () => {
+    it("imports a CSV from a named Blob, with a map and its progress, then exports it back", async () => {
+      const { project, dataset } = await makeDataset();
+      const csv = 'key,question,answer\nq1,"2+2, then?",4\nq2,"line one\nline two",""\n';
+      const seen: string[] = [];
+      const done = await client.datasets.importFile(
+        project.slug,
+        dataset.slug,
+        new File([csv], "golden.csv", { type: "text/csv" }),
+        {
+          map: { question: "input", answer: "expectedOutput" },
+          idField: "key",
+          pollIntervalMs: 50,
+          onProgress: (job) => seen.push(job.state),
+        },
+      );
+      expect(done).toMatchObject({ state: "succeeded", format: "csv", mode: "insert", rowsInserted: 2 });
+      expect(seen.at(-1)).toBe("succeeded");
+      const rows = await client.datasets.listRows(project.slug, dataset.slug, { sortDirection: "asc" });
+      expect(rows.items.map((row) => [row.rowId, row.input, row.expectedOutput])).toEqual([
+        ["q1", "2+2, then?", 4],
+        ["q2", "line one\nline two", null],
+      ]);
+
+      const exported = await client.datasets.exportFile(project.slug, dataset.slug, { format: "jsonl" });
+      expect(exported.headers.get("content-type")).toMatch(/ndjson/);
+      const lines = (await exported.text())
+        .trim()
+        .split("\n")
+        .map((line) => JSON.parse(line));
+      expect(lines.map((line) => [line.rowId, line.expectedOutput])).toEqual([
+        ["q1", 4],
+        ["q2", null],
+      ]);
+      // The same file, as an update: nothing differs, so no version.
+      const csvExport = await client.datasets.exportFile(project.slug, dataset.slug, { format: "csv" });
+      const again = await client.datasets.importFile(project.slug, dataset.slug, await csvExport.text(), {
+        format: "csv",
+        mode: "update",
+        pollIntervalMs: 50,
+      });
+      expect(again).toMatchObject({ state: "succeeded", versionId: null, version: done.version });
+    });
+
+    it("streams JSONL from an async iterable, and throws a bad line's number with nothing written", async () => {
+      const { project, dataset } = await makeDataset();
+      async function* lines() {
+        for (let i = 0; i < 500; i++) yield new TextEncoder().encode(`${JSON.stringify({ input: i })}\n`);
+      }
+      const done = await client.datasets.importFile(project.slug, dataset.slug, lines(), {
+        format: "jsonl",
+        pollIntervalMs: 50,
+      });
+      expect(done.rowsInserted).toBe(500);
+
+      const error = await captureError(
+        client.datasets.importFile(project.slug, dataset.slug, '{"input": 1}\n{"input": \n', {
+          format: "jsonl",
+          pollIntervalMs: 50,
+        }),
+      );
+      expect(error.code).toBe("validation_failed");
+      expect(error.details).toMatchObject({ line: 2, importId: expect.any(String) });
+      expect(error.message).toMatch(/^Line 2: /);
+      expect((await client.datasets.get(project.slug, dataset.slug)).version).toBe(done.version);
+      // Without a name or a format, the SDK cannot tell what the file is.
+      await expect(client.datasets.importFile(project.slug, dataset.slug, "a,b\n")).rejects.toThrow(
+        /needs options.format/,
+      );
+    });
+  });
 });
 
 function restoreEnv(name: string, value: string | undefined): void {
