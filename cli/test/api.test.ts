@@ -227,6 +227,17 @@ describe("the commands of the brief, against the embedded platform", () => {
     });
     const unnamed = await svc(["datasets", "import", ...at, "--file", join(dirname(exported), "data.txt")]);
     expect(unnamed.code).toBe(3);
+    // Standard input, its format named: a pipe from another program, sent once.
+    const piped = await json<{ state: string; version: number; rowsInserted: number }>(
+      ["datasets", "import", ...at, "--file", "-", "--file-format", "jsonl"],
+      { input: '{"id":"p1","input":"from a pipe"}\n{"id":"p2","input":"ünïcode"}\n' },
+    );
+    expect(piped).toMatchObject({ state: "succeeded", version: 4, rowsInserted: 2 });
+    const p2 = await json<{ input: unknown }>(["datasets", "get-row", ...at, "--row-id", "p2"]);
+    expect(p2.input).toBe("ünïcode");
+    const nameless = await svc(["datasets", "import", ...at, "--file", "-"], { input: "id,input\n" });
+    expect(nameless.code).toBe(3);
+    expect(nameless.stderr).toMatch(/standard input has no name to say its format; add --file-format/);
     const wrong = await svc(["datasets", "export", ...at, "--format", "yaml"]);
     expect(wrong.code).toBe(3);
     expect(wrong.stdout).toBe("");

@@ -137,33 +137,50 @@ async function uploadFile(
   transport: Transport,
   query: Query | undefined,
 ): Promise<void> {
-  const input = command.inputs.find((candidate) => candidate.location === "file");
+  const input = command.inputs.find(
+    (candidate) => candidate.name === "file" && candidate.location === "file",
+  );
+  const formatInput = command.inputs.find((candidate) => candidate.name === "fileFormat");
   const path = input ? values.get(input) : undefined;
+  const named = formatInput ? values.get(formatInput) : undefined;
   if (typeof path !== "string")
     throw usageError(
       "missing required flag --file",
       `see \`svc ${command.resource} ${command.name} --help\``,
     );
-  const extension = path.split(".").pop()?.toLowerCase() ?? "";
+  const stdin = path === "-";
+  const extension =
+    typeof named === "string" ? named : stdin ? "" : (path.split(".").pop()?.toLowerCase() ?? "");
   const mediaType = MEDIA_TYPE_OF_EXTENSION[extension];
   if (!mediaType || !(command.upload ?? []).includes(mediaType)) {
     throw usageError(
-      `--file ${path}: the name must end in .csv, .jsonl, .ndjson or .json, which says the file's format`,
-      "rename the file, or save it in one of those formats",
+      typeof named === "string"
+        ? `--file-format ${named}: the format is csv, jsonl or json`
+        : stdin
+          ? "--file -: standard input has no name to say its format; add --file-format csv, jsonl or json"
+          : `--file ${path}: the name must end in .csv, .jsonl, .ndjson or .json, which says the file's format`,
+      stdin ? undefined : "rename the file, give --file-format, or save it in one of those formats",
     );
   }
-  let size: number;
+  if (stdin && ctx.io.stdinIsTTY)
+    throw usageError(
+      "--file -: standard input is a terminal; pipe the file in, as in `svc … --file - < data.csv`",
+    );
+  let size: number | undefined;
   try {
-    size = statSync(path).size;
+    size = stdin ? undefined : statSync(path).size;
   } catch (error) {
     throw usageError(
       `--file ${path}: ${(error as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (error as Error).message}`,
     );
   }
-  const bar = ctx.io.stderr.isTTY && !ctx.globals.quiet ? progressBar(ctx, path, size) : undefined;
+  const bar =
+    ctx.io.stderr.isTTY && !ctx.globals.quiet
+      ? progressBar(ctx, stdin ? "standard input" : path, size)
+      : undefined;
   let sent = 0;
   request.headers["content-type"] = mediaType;
-  request.headers["content-length"] = String(size);
+  if (size !== undefined) request.headers["content-length"] = String(size);
   request.file = {
     path,
     sent: (bytes) => {
@@ -176,7 +193,11 @@ async function uploadFile(
   let current = parseJson(first) as ImportState;
   while (location && (current.state === "receiving" || current.state === "running")) {
     // Once the whole file is read, its rows are being saved as one version.
-    bar?.show(current.bytesRead >= size ? "saving" : "importing", current.bytesRead, current.rowsRead);
+    bar?.show(
+      size !== undefined && current.bytesRead >= size ? "saving" : "importing",
+      current.bytesRead,
+      current.rowsRead,
+    );
     await new Promise((resolve) => setTimeout(resolve, 200));
     const poll: PreparedRequest = {
       method: "GET",
@@ -202,7 +223,8 @@ async function uploadFile(
 }
 
 /** One line on standard error, redrawn in place: what is happening, a bar, bytes and rows. */
-function progressBar(ctx: Context, path: string, size: number) {
+/** A progress bar on standard error; of unknown size (standard input), it counts bytes instead. */
+function progressBar(ctx: Context, path: string, size: number | undefined) {
   const name = path.split(/[\\/]/).pop() ?? path;
   const width = 24;
   let last = 0;
@@ -211,9 +233,13 @@ function progressBar(ctx: Context, path: string, size: number) {
       const now = Date.now();
       if (now - last < 100) return;
       last = now;
+      const rowsText = rows === undefined ? "" : `  ${rows.toLocaleString("en-US")} rows`;
+      if (size === undefined) {
+        ctx.io.stderr.write(`\r\u001b[2K${phase} ${name} ${formatBytes(bytes)}${rowsText}`);
+        return;
+      }
       const share = size > 0 ? Math.min(1, bytes / size) : 1;
       const filled = Math.round(share * width);
-      const rowsText = rows === undefined ? "" : `  ${rows.toLocaleString("en-US")} rows`;
       ctx.io.stderr.write(
         `\r\u001b[2K${phase} ${name} [${"#".repeat(filled)}${"-".repeat(width - filled)}] ${Math.floor(share * 100)}%${rowsText}`,
       );
@@ -420,4 +446,9 @@ function apiError(command: ApiCommand, response: HttpResponse, transport: Transp
   if (id) init.requestId = id;
   if (body.details !== undefined) init.details = body.details;
   return new CliError(typeof body.error === "string" ? body.error : `HTTP ${response.status}`, init);
+}
+
+function formatBytes(bytes: number): string {
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(0)} KB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }

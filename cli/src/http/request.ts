@@ -11,7 +11,10 @@ export interface PreparedRequest {
   url: string;
   headers: Record<string, string>;
   body?: string;
-  /** A file sent as the body instead, read afresh by each attempt; `sent` hears of each piece sent. */
+  /**
+   * A file sent as the body instead, read afresh by each attempt; `sent` hears of each piece sent.
+   * `-` is standard input, which can be read once: a request that sends it is not retried.
+   */
   file?: { path: string; sent?: (bytes: number) => void };
 }
 

@@ -39,7 +39,8 @@ const MAX_DELAY_MS = 4000;
 export async function send(request: PreparedRequest, options: SendOptions): Promise<HttpResponse> {
   const { request: undiciRequest } = await import("undici");
   const deadline = Date.now() + options.timeoutMs;
-  const attempts = options.attempts ?? 4;
+  // Standard input is gone once sent: one attempt only.
+  const attempts = request.file?.path === "-" ? 1 : (options.attempts ?? 4);
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((done) => setTimeout(done, ms)));
   for (let attempt = 1; ; attempt++) {
     const remaining = deadline - Date.now();
@@ -95,7 +96,8 @@ export async function send(request: PreparedRequest, options: SendOptions): Prom
 
 /** The file, read as it is sent, each piece reported to `sent`. */
 function fileBody(file: NonNullable<PreparedRequest["file"]>): Readable {
-  const stream = createReadStream(file.path, { highWaterMark: 256 * 1024 });
+  const stream: Readable =
+    file.path === "-" ? process.stdin : createReadStream(file.path, { highWaterMark: 256 * 1024 });
   const sent = file.sent;
   if (!sent) return stream;
   const counted = new Transform({

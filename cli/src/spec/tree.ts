@@ -342,8 +342,22 @@ function buildCommand(
       required: true,
       nullable: false,
       acceptsString: true,
-      description: "The file to send: a path ending in .csv, .jsonl (or .ndjson) or .json",
+      description:
+        "The file to send: a path ending in .csv, .jsonl (or .ndjson) or .json, or - for standard input (with --file-format)",
       schema: { type: "string" },
+    });
+    inputs.push({
+      name: "fileFormat",
+      flag: "file-format",
+      location: "file",
+      kind: "string",
+      required: false,
+      nullable: false,
+      acceptsString: true,
+      description:
+        "The file's format when its name does not say it, as for standard input: csv, jsonl or json",
+      enum: ["csv", "jsonl", "json"],
+      schema: { type: "string", enum: ["csv", "jsonl", "json"] },
     });
   }
   avoidFlagClashes(inputs);
