@@ -85,6 +85,17 @@ describe.runIf(chromiumAvailable())("the web application's history and files of 
     expect(await page.getByRole("button", { name: "Add row" }).count()).toBe(0);
     await expectAccessible(page, "a version, read-only");
     await screenshot(page, "history-version-1");
+    // The export is of the version being viewed: the row deleted since is in it.
+    await page.getByText("Export", { exact: true }).click();
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("link", { name: "JSONL at version 1" }).click(),
+    ]);
+    const exported = (await readFile((await download.path()) ?? "", "utf8"))
+      .trim()
+      .split("\n")
+      .map((line) => (JSON.parse(line) as { rowId: string }).rowId);
+    expect(exported.sort()).toEqual(["r1", "r2", "r3"]);
 
     await page.getByRole("link", { name: "Back to the current version" }).click();
     await expect.poll(() => page.locator(".version-chip").textContent()).toMatch(/^Version\s*3$/);
