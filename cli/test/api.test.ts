@@ -3,6 +3,7 @@ import { createServer, request as httpRequest, type IncomingMessage, type Server
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { parquetWriteBuffer } from "hyparquet-writer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Platform, startPlatform } from "./platform";
 import { expectFailure, runSvc, type SvcOptions } from "./run-svc";
@@ -235,6 +236,27 @@ describe("the commands of the brief, against the embedded platform", () => {
     expect(piped).toMatchObject({ state: "succeeded", version: 4, rowsInserted: 2 });
     const p2 = await json<{ input: unknown }>(["datasets", "get-row", ...at, "--row-id", "p2"]);
     expect(p2.input).toBe("ünïcode");
+    // A Parquet file, its name saying so.
+    const parquet = join(dirname(exported), "hub.parquet");
+    writeFileSync(
+      parquet,
+      new Uint8Array(
+        parquetWriteBuffer({
+          columnData: [
+            { name: "id", data: ["h1", "h2"], type: "STRING" },
+            { name: "input", data: ["from the hub", "again"], type: "STRING" },
+          ],
+        }),
+      ),
+    );
+    const hub = await json<{ state: string; format: string; rowsInserted: number }>([
+      "datasets",
+      "import",
+      ...at,
+      "--file",
+      parquet,
+    ]);
+    expect(hub).toMatchObject({ state: "succeeded", format: "parquet", rowsInserted: 2 });
     const nameless = await svc(["datasets", "import", ...at, "--file", "-"], { input: "id,input\n" });
     expect(nameless.code).toBe(3);
     expect(nameless.stderr).toMatch(/standard input has no name to say its format; add --file-format/);

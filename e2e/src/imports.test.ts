@@ -1,4 +1,5 @@
 import { request as httpRequest } from "node:http";
+import { parquetWriteBuffer } from "hyparquet-writer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Client, client } from "./http";
 import { type Target, targets } from "./targets";
@@ -269,15 +270,50 @@ describe.each(targets())("file imports (%s)", (_name, start) => {
     expect(columns).toHaveLength(4);
   });
 
-  it("refuses at once a wrong Content-Type, Parquet, an empty file and a map to an unknown column", async () => {
+  it("imports a Parquet file, as dataset hubs publish them, mapped by name or by map", async () => {
+    const base = await makeDataset();
+    const rows = 1_200;
+    const file = new Uint8Array(
+      parquetWriteBuffer({
+        columnData: [
+          { name: "id", data: Array.from({ length: rows }, (_, i) => `p${i}`), type: "STRING" },
+          {
+            name: "question",
+            data: Array.from({ length: rows }, (_, i) => `question ${i} ✓`),
+            type: "STRING",
+          },
+          {
+            name: "answer",
+            data: Array.from({ length: rows }, (_, i) => (i % 2 ? null : BigInt(i))),
+            type: "INT64",
+          },
+          { name: "source", data: Array.from({ length: rows }, () => ({ hub: "hf" })), type: "JSON" },
+        ],
+        rowGroupSize: 500,
+      }),
+    );
+    const map = encodeURIComponent(
+      JSON.stringify({ question: "input", answer: "expectedOutput", source: "metadata" }),
+    );
+    const done = await imported(base, file, "application/vnd.apache.parquet", `?map=${map}`);
+    expect(done).toMatchObject({ state: "succeeded", format: "parquet", rowsRead: rows, rowsInserted: rows });
+    expect(done.bytesRead).toBe(file.byteLength);
+    const p2 = (await api.get<Row>(`${base}/rows/p2`)).body;
+    expect(p2).toMatchObject({ input: "question 2 ✓", expectedOutput: 2, metadata: { hub: "hf" } });
+    expect((await api.get<Row>(`${base}/rows/p1`)).body.expectedOutput).toBeNull();
+    // Not Parquet at all: a bad file, nothing written.
+    const bad = await imported(base, "PAR1 but nothing else", "application/vnd.apache.parquet");
+    expect(bad.state).toBe("failed");
+    expect(bad.error?.error).toMatch(/not a Parquet file/);
+    expect(await version(base)).toBe(1);
+  });
+
+  it("refuses at once a wrong Content-Type, an empty file and a map to an unknown column", async () => {
     const base = await makeDataset();
     const plain = await upload(base, "id,input\n", "text/plain");
     expect(plain.status).toBe(415);
     expect(plain.body.code).toBe("unsupported_media_type");
     expect(String(plain.body.error)).toMatch(/text\/csv, application\/x-ndjson, application\/json/);
-    const parquet = await upload(base, "PAR1", "application/vnd.apache.parquet");
-    expect(parquet.status).toBe(415);
-    expect(String(parquet.body.error)).toMatch(/Parquet/);
     const empty = await upload(base, "", "text/csv");
     expect(empty.status).toBe(400);
     expect(String(empty.body.error)).toMatch(/empty/);

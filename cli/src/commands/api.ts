@@ -114,6 +114,7 @@ const MEDIA_TYPE_OF_EXTENSION: Record<string, string> = {
   jsonl: "application/x-ndjson",
   ndjson: "application/x-ndjson",
   json: "application/json",
+  parquet: "application/vnd.apache.parquet",
 };
 
 interface ImportState {
@@ -155,10 +156,10 @@ async function uploadFile(
   if (!mediaType || !(command.upload ?? []).includes(mediaType)) {
     throw usageError(
       typeof named === "string"
-        ? `--file-format ${named}: the format is csv, jsonl or json`
+        ? `--file-format ${named}: the format is csv, jsonl, json or parquet`
         : stdin
-          ? "--file -: standard input has no name to say its format; add --file-format csv, jsonl or json"
-          : `--file ${path}: the name must end in .csv, .jsonl, .ndjson or .json, which says the file's format`,
+          ? "--file -: standard input has no name to say its format; add --file-format csv, jsonl, json or parquet"
+          : `--file ${path}: the name must end in .csv, .jsonl, .ndjson, .json or .parquet, which says the file's format`,
       stdin ? undefined : "rename the file, give --file-format, or save it in one of those formats",
     );
   }

@@ -343,7 +343,7 @@ function buildCommand(
       nullable: false,
       acceptsString: true,
       description:
-        "The file to send: a path ending in .csv, .jsonl (or .ndjson) or .json, or - for standard input (with --file-format)",
+        "The file to send: a path ending in .csv, .jsonl (or .ndjson), .json or .parquet, or - for standard input (with --file-format)",
       schema: { type: "string" },
     });
     inputs.push({
@@ -356,8 +356,8 @@ function buildCommand(
       acceptsString: true,
       description:
         "The file's format when its name does not say it, as for standard input: csv, jsonl or json",
-      enum: ["csv", "jsonl", "json"],
-      schema: { type: "string", enum: ["csv", "jsonl", "json"] },
+      enum: ["csv", "jsonl", "json", "parquet"],
+      schema: { type: "string", enum: ["csv", "jsonl", "json", "parquet"] },
     });
   }
   avoidFlagClashes(inputs);

@@ -12,8 +12,13 @@ from ._errors import SvcError
 from ._generated import DatasetsResource, GetDatasetImportResponse
 from ._transport import CallOptions, FileBody, path_segment
 
-MEDIA_TYPES = {"csv": "text/csv", "jsonl": "application/x-ndjson", "json": "application/json"}
-_EXTENSIONS = {".csv": "csv", ".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "json"}
+MEDIA_TYPES = {
+    "csv": "text/csv",
+    "jsonl": "application/x-ndjson",
+    "json": "application/json",
+    "parquet": "application/vnd.apache.parquet",
+}
+_EXTENSIONS = {".csv": "csv", ".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "json", ".parquet": "parquet"}
 
 PathOrFile = Union[str, "os.PathLike[str]", bytes, IO[bytes]]
 
@@ -49,7 +54,7 @@ class DatasetsWithFiles(DatasetsResource):
         """
         resolved = format or _format_of(file)
         if resolved not in MEDIA_TYPES:
-            raise ValueError('import_file needs format="csv", "jsonl" or "json" for a file without such a name')
+            raise ValueError('import_file needs format="csv", "jsonl", "json" or "parquet" for a file without such a name')
         options = CallOptions(timeout, max_retries, idempotency_key, request_id, headers)
         query: Dict[str, Any] = {
             "mode": mode,

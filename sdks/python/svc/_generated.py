@@ -298,7 +298,7 @@ class GetDatasetImportResponse(Model):
     """The `GetDatasetImportResponse` object of the API."""
     import_id: str
     state: Literal["receiving", "running", "succeeded", "failed"]
-    format: Literal["csv", "jsonl", "json"]
+    format: Literal["csv", "jsonl", "json", "parquet"]
     mode: Literal["insert", "update"]
     bytes_read: int
     rows_read: int

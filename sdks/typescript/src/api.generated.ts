@@ -451,7 +451,7 @@ export type GetDatasetResponse = Dataset;
 export type GetDatasetImportResponse = {
   importId: string;
   state: "receiving" | "running" | "succeeded" | "failed";
-  format: "csv" | "jsonl" | "json";
+  format: "csv" | "jsonl" | "json" | "parquet";
   mode: "insert" | "update";
   bytesRead: number;
   rowsRead: number;

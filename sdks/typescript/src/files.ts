@@ -4,12 +4,13 @@ import { encodePath, type FileData, type RequestOptions, type Transport } from "
 
 /** An import's progress or outcome. */
 export type DatasetImport = GetDatasetImportResponse;
-export type ImportFileFormat = "csv" | "jsonl" | "json";
+export type ImportFileFormat = "csv" | "jsonl" | "json" | "parquet";
 
 const MEDIA_TYPES: Record<ImportFileFormat, string> = {
   csv: "text/csv",
   jsonl: "application/x-ndjson",
   json: "application/json",
+  parquet: "application/vnd.apache.parquet",
 };
 
 /** What a file to import may be: bytes, text, a `Blob` (`fs.openAsBlob(path)` in Node), or a stream. */
@@ -22,7 +23,7 @@ export type ImportFileBody =
   | AsyncIterable<Uint8Array>;
 
 export interface ImportFileOptions extends RequestOptions {
-  /** The file's format; by default taken from a `File`'s name (`.csv`, `.jsonl`/`.ndjson`, `.json`). */
+  /** The file's format; by default taken from a `File`'s name (`.csv`, `.jsonl`/`.ndjson`, `.json`, `.parquet`). */
   format?: ImportFileFormat | undefined;
   /** `insert` (default): every line is a new row; `update`: every line edits the row its id names. */
   mode?: "insert" | "update" | undefined;
@@ -71,7 +72,7 @@ export class DatasetsWithFiles extends DatasetsResource {
     const format = options.format ?? formatOfName(file);
     if (!format) {
       throw new TypeError(
-        'importFile needs options.format ("csv", "jsonl" or "json") for a file without a name',
+        'importFile needs options.format ("csv", "jsonl", "json" or "parquet") for a file without a name',
       );
     }
     const { data, replayable } = bodyOf(file);
@@ -140,6 +141,7 @@ function formatOfName(file: ImportFileBody): ImportFileFormat | undefined {
   if (lower.endsWith(".csv")) return "csv";
   if (lower.endsWith(".jsonl") || lower.endsWith(".ndjson")) return "jsonl";
   if (lower.endsWith(".json")) return "json";
+  if (lower.endsWith(".parquet")) return "parquet";
   return undefined;
 }
 

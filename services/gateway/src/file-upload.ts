@@ -85,7 +85,11 @@ export function registerUploads(app: FastifyInstance, deps: UploadDeps): void {
 function formatOf(op: Operation, request: FastifyRequest): ImportFormat {
   const type = (request.headers["content-type"] ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
   const types = op.upload?.mediaTypes ?? {};
-  const aliases: Record<string, string> = { "application/jsonl": "jsonl", "application/ndjson": "jsonl" };
+  const aliases: Record<string, string> = {
+    "application/jsonl": "jsonl",
+    "application/ndjson": "jsonl",
+    "application/x-parquet": "parquet",
+  };
   const format = Object.entries(types).find(([, mediaType]) => mediaType === type)?.[0] ?? aliases[type];
   if (format) return format as ImportFormat;
   const accepted = Object.values(types).join(", ");
@@ -93,9 +97,7 @@ function formatOf(op: Operation, request: FastifyRequest): ImportFormat {
     "unsupported_media_type",
     type === ""
       ? `Send the file with a Content-Type naming its format: ${accepted}`
-      : type === "application/vnd.apache.parquet"
-        ? `Parquet files cannot be imported yet; convert the file to one of ${accepted}`
-        : `Content-Type ${type} is not a format an import takes; send one of ${accepted}`,
+      : `Content-Type ${type} is not a format an import takes; send one of ${accepted}`,
     { accepted: Object.values(types) },
   );
 }

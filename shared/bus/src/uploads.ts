@@ -1,5 +1,5 @@
 import { createReadStream, createWriteStream } from "node:fs";
-import { mkdir, mkdtemp, rename, rm } from "node:fs/promises";
+import { access, mkdir, mkdtemp, rename, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
@@ -15,7 +15,17 @@ export interface UploadStore {
   put(name: string, data: AsyncIterable<Uint8Array>): Promise<void>;
   /** The file, read as it is needed; throws when there is no file of that name. */
   get(name: string): AsyncIterable<Uint8Array>;
+  /**
+   * The file on this machine's disk, for a reader that needs to seek (Parquet keeps its index at the
+   * end); `release` lets go of any copy made for it.
+   */
+  local(name: string): Promise<LocalFile>;
   delete(name: string): Promise<void>;
+}
+
+export interface LocalFile {
+  path: string;
+  release(): Promise<void>;
 }
 
 /** Files in a directory: the single-process platform's store. */
@@ -36,6 +46,12 @@ export class DirectoryUploadStore implements UploadStore {
 
   get(name: string): AsyncIterable<Uint8Array> {
     return createReadStream(join(this.dir, safe(name)), { highWaterMark: 256 * 1024 });
+  }
+
+  async local(name: string): Promise<LocalFile> {
+    const path = join(this.dir, safe(name));
+    await access(path);
+    return { path, release: async () => undefined };
   }
 
   async delete(name: string): Promise<void> {
@@ -87,18 +103,30 @@ export class NatsUploadStore implements UploadStore {
    * there at the reader's pace.
    */
   async *get(name: string): AsyncIterable<Uint8Array> {
+    const file = await this.local(name);
+    try {
+      yield* createReadStream(file.path, { highWaterMark: 256 * 1024 });
+    } finally {
+      await file.release();
+    }
+  }
+
+  /** The file spooled to a temporary file of its own (see `get`), removed on release. */
+  async local(name: string): Promise<LocalFile> {
     const store = await this.open();
     const result = await store.get(name);
     if (!result) throw new Error(`no uploaded file named ${name}`);
     const dir = await mkdtemp(join(tmpdir(), "svc-upload-"));
-    const spooled = join(dir, "file");
+    const release = () => rm(dir, { recursive: true, force: true });
+    const path = join(dir, "file");
     try {
-      await pipeline(Readable.fromWeb(result.data as never), createWriteStream(spooled));
+      await pipeline(Readable.fromWeb(result.data as never), createWriteStream(path));
       const error = await result.error;
       if (error) throw error;
-      yield* createReadStream(spooled, { highWaterMark: 256 * 1024 });
-    } finally {
-      await rm(dir, { recursive: true, force: true });
+      return { path, release };
+    } catch (error) {
+      await release();
+      throw error;
     }
   }
 

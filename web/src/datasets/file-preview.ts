@@ -1,13 +1,14 @@
 import type { DatasetColumn } from "@svc/sdk";
 import { parse } from "csv-parse/browser/esm/sync";
 
-export type FileFormat = "csv" | "jsonl" | "json";
+export type FileFormat = "csv" | "jsonl" | "json" | "parquet";
 
 /** What each format is uploaded as: the Content-Type names the format to the API. */
 export const MEDIA_TYPES: Record<FileFormat, string> = {
   csv: "text/csv",
   jsonl: "application/x-ndjson",
   json: "application/json",
+  parquet: "application/vnd.apache.parquet",
 };
 
 /** The format a file is in, from its name first (browsers guess types poorly), then its type. */
@@ -16,6 +17,7 @@ export function formatOf(file: { name: string; type: string }): FileFormat | und
   if (name.endsWith(".csv")) return "csv";
   if (name.endsWith(".jsonl") || name.endsWith(".ndjson")) return "jsonl";
   if (name.endsWith(".json")) return "json";
+  if (name.endsWith(".parquet")) return "parquet";
   if (file.type === "text/csv") return "csv";
   if (file.type === "application/x-ndjson") return "jsonl";
   if (file.type === "application/json") return "json";
@@ -37,6 +39,8 @@ const JSON_PREVIEW_LIMIT = 16 * 1024 * 1024;
 
 /** The first rows of a file, read from its beginning only; throws with the reason when they do not parse. */
 export async function previewFile(file: Blob, format: FileFormat): Promise<FilePreview> {
+  // Parquet is binary with its index at the end: its fields go by name, unpreviewed.
+  if (format === "parquet") return { fields: [], rows: [] };
   if (format === "json") {
     if (file.size > JSON_PREVIEW_LIMIT) return { fields: [], rows: [] };
     const value: unknown = JSON.parse(await file.text());

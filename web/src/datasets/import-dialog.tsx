@@ -65,7 +65,7 @@ export function ImportDialog({
     if (!format) {
       setStep({
         kind: "choose",
-        problem: `${file.name} is not a file the import reads: choose a .csv, .jsonl or .json file`,
+        problem: `${file.name} is not a file the import reads: choose a .csv, .jsonl, .json or .parquet file`,
       });
       return;
     }
@@ -186,7 +186,7 @@ function DropZone({ problem, onFile }: { problem: string | undefined; onFile(fil
         onDragLeave={() => setOver(false)}
         onDrop={drop}
       >
-        <p>Drop a CSV, JSONL or JSON file here, or</p>
+        <p>Drop a CSV, JSONL, JSON or Parquet file here, or</p>
         <label htmlFor={inputId} className="button button-primary">
           Choose a file
         </label>
@@ -194,7 +194,7 @@ function DropZone({ problem, onFile }: { problem: string | undefined; onFile(fil
           id={inputId}
           type="file"
           className="visually-hidden"
-          accept=".csv,.jsonl,.ndjson,.json,text/csv,application/x-ndjson,application/json"
+          accept=".csv,.jsonl,.ndjson,.json,.parquet,text/csv,application/x-ndjson,application/json"
           onChange={(event) => {
             const file = event.target.files?.[0];
             if (file) onFile(file);

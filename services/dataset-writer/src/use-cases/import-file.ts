@@ -15,6 +15,7 @@ import type { Database } from "@svc/db";
 import type { Logger } from "@svc/telemetry";
 import type { Kysely } from "kysely";
 import { badLine, type FileRecord, readRecords } from "../domain/file-records";
+import { readParquet } from "../domain/parquet-records";
 import { type ColumnRecord, insertCustomColumn, listColumns } from "../repositories/columns";
 import { findDataset, refreshStatistics } from "../repositories/datasets";
 import {
@@ -155,11 +156,7 @@ export class FileImports {
     const mapping = new FieldMapping(await listColumns(db, dataset.id), start.query, start.upload.format);
 
     let batch: StagedRow[] = [];
-    for await (const record of readRecords(
-      start.upload.format,
-      uploads.get(start.upload.objectName),
-      progress,
-    )) {
+    for await (const record of fileRecords(uploads, start.upload, progress)) {
       progress.rowsRead++;
       batch.push(mapping.stage(record, progress.rowsRead));
       if (batch.length >= STAGE_BATCH) {
@@ -222,6 +219,24 @@ export class FileImports {
       const now = await findDataset(db, ref);
       return { versionId: null, version: now.version, rowsInserted: 0, rowsUpdated: 0 };
     }
+  }
+}
+
+/** The file's records: a stream for the text formats; Parquet, which must seek, from a file on disk. */
+async function* fileRecords(
+  uploads: UploadStore,
+  upload: ImportStart["upload"],
+  progress: { bytesRead: number },
+): AsyncIterable<FileRecord> {
+  if (upload.format !== "parquet") {
+    yield* readRecords(upload.format, uploads.get(upload.objectName), progress);
+    return;
+  }
+  const file = await uploads.local(upload.objectName);
+  try {
+    yield* readParquet(file.path, progress);
+  } finally {
+    await file.release();
   }
 }
 

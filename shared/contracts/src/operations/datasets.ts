@@ -279,9 +279,9 @@ export const importDatasetFile = defineOperation({
   method: "POST",
   path: `${DATASET}/imports`,
   tag: "datasets",
-  summary: "Import a CSV, JSONL or JSON file into the dataset as one new version, as a job",
+  summary: "Import a CSV, JSONL, JSON or Parquet file into the dataset as one new version, as a job",
   description:
-    "The body is the file, up to 1 GiB, its Content-Type naming the format: text/csv (RFC 4180 with a header row), application/x-ndjson (one JSON object per line) or application/json (an array of objects). The answer (202, with Location) is the import as it starts; poll it until its state is succeeded or failed. The whole file is one version (operation import), all or nothing: a bad line fails the import with details.line and writes nothing. In a CSV field, JSON (an object, array, number, true, false, null or a quoted string) is that value, other text is a string, and an empty field gives no value (null on insert, unchanged on update). mode=update keys each line by its row id and changes only the cells that differ; a file that changes nothing makes no version.",
+    "The body is the file, up to 1 GiB, its Content-Type naming the format: text/csv (RFC 4180 with a header row), application/x-ndjson (one JSON object per line), application/json (an array of objects) or application/vnd.apache.parquet (each row an object; 64-bit integers beyond 2^53 as digit strings, times as ISO-8601, binary as base64, lists and structs as JSON; details.line of a bad row is its number in the file). The answer (202, with Location) is the import as it starts; poll it until its state is succeeded or failed. The whole file is one version (operation import), all or nothing: a bad line fails the import with details.line and writes nothing. In a CSV field, JSON (an object, array, number, true, false, null or a quoted string) is that value, other text is a string, and an empty field gives no value (null on insert, unchanged on update). mode=update keys each line by its row id and changes only the cells that differ; a file that changes nothing makes no version.",
   subject: subjects.imports.start,
   access: "member",
   params: datasetPathSchema,

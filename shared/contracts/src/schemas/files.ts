@@ -87,13 +87,14 @@ function readsAsJson(text: string): boolean {
   }
 }
 
-export const importFormats = ["csv", "jsonl", "json"] as const;
+export const importFormats = ["csv", "jsonl", "json", "parquet"] as const;
 export type ImportFormat = (typeof importFormats)[number];
 /** The Content-Type of an upload names its format. */
 export const importMediaTypes: Record<ImportFormat, string> = {
   csv: "text/csv",
   jsonl: "application/x-ndjson",
   json: "application/json",
+  parquet: "application/vnd.apache.parquet",
 };
 /** The largest file an import takes. */
 export const MAX_IMPORT_BYTES = 1024 ** 3;

@@ -1,0 +1,71 @@
+import { DomainError } from "@svc/contracts";
+import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects } from "hyparquet";
+import { compressors } from "hyparquet-compressors";
+import type { FileRecord, ReadProgress } from "./file-records";
+
+/**
+ * The rows of a Parquet file on disk, one row group at a time (memory holds one group, never the
+ * file), each a record whose `line` is the row's number in the file. Values become JSON: 64-bit
+ * integers as numbers where exact (else their digits as a string), times as ISO-8601 text, bytes
+ * that are not text as base64, lists and structs as arrays and objects.
+ */
+export async function* readParquet(path: string, progress: ReadProgress): AsyncIterable<FileRecord> {
+  const file = await asyncBufferFromFile(path);
+  let metadata: Awaited<ReturnType<typeof parquetMetadataAsync>>;
+  try {
+    metadata = await parquetMetadataAsync(file);
+  } catch (error) {
+    throw new DomainError(
+      "validation_failed",
+      `The file is not a Parquet file that can be read: ${(error as Error).message}`,
+      { line: 1 },
+    );
+  }
+  let rowStart = 0;
+  for (const group of metadata.row_groups) {
+    const rowEnd = rowStart + Number(group.num_rows);
+    let rows: Record<string, unknown>[];
+    try {
+      rows = await parquetReadObjects({ file, metadata, rowStart, rowEnd, compressors });
+    } catch (error) {
+      throw new DomainError(
+        "validation_failed",
+        `Line ${rowStart + 1}: the rows from here on cannot be read (${(error as Error).message})`,
+        { line: rowStart + 1 },
+      );
+    }
+    for (const [index, row] of rows.entries()) {
+      yield { line: rowStart + index + 1, fields: jsonOf(row) as Record<string, unknown> };
+    }
+    progress.bytesRead = Math.min(
+      file.byteLength,
+      progress.bytesRead +
+        group.columns.reduce(
+          (total, column) => total + Number(column.meta_data?.total_compressed_size ?? 0),
+          0,
+        ),
+    );
+    rowStart = rowEnd;
+  }
+  progress.bytesRead = file.byteLength;
+}
+
+/** A Parquet value as the JSON value a cell holds. */
+export function jsonOf(value: unknown): unknown {
+  if (value === null || value === undefined) return null;
+  if (typeof value === "bigint") {
+    return value <= BigInt(Number.MAX_SAFE_INTEGER) && value >= BigInt(Number.MIN_SAFE_INTEGER)
+      ? Number(value)
+      : value.toString();
+  }
+  if (typeof value === "number") return Number.isFinite(value) ? value : String(value);
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value.toISOString();
+  if (value instanceof Uint8Array) return Buffer.from(value).toString("base64");
+  if (Array.isArray(value)) return value.map(jsonOf);
+  if (typeof value === "object") {
+    return Object.fromEntries(
+      Object.entries(value as Record<string, unknown>).map(([key, item]) => [key, jsonOf(item)]),
+    );
+  }
+  return value;
+}
