@@ -639,4 +639,38 @@ describe.runIf(chromiumAvailable())("the web application's history and files of 
       expectNoProblems();
     });
   });
+
+  describe("a jump to a position", () => {
+    beforeAll(async () => {
+      expect((await api().post("/v1/projects/history/datasets", { name: "Long" })).status).toBe(201);
+      const rows = Array.from({ length: 1_000 }, (_, i) => ({
+        id: `j${String(i).padStart(4, "0")}`,
+        input: i,
+      }));
+      expect((await api().post("/v1/projects/history/datasets/long/rows", { rows })).status).toBe(201);
+    });
+
+    it("goes to row 700 of 1,000 without scrolling there, in the address, and back", async () => {
+      await page.goto(`${platform.baseUrl}/projects/history/datasets/long`);
+      const grid = page.getByRole("grid", { name: "Dataset rows" });
+      await grid.getByText("j0999", { exact: true }).waitFor();
+      await page.getByRole("textbox", { name: "Go to row number" }).fill("700");
+      await page.keyboard.press("Enter");
+      await page.getByText("Showing the list from row 700.").waitFor();
+      await page.getByText("Rows 700–899 and on").waitFor();
+      // Newest first: row 700 of 1,000 is the 301st created.
+      const first = grid.locator('[role="row"][id^="row-"]').first();
+      await expect.poll(() => first.getAttribute("id")).toBe("row-j0300");
+      expect(await first.getAttribute("aria-rowindex")).toBe("701");
+      expect(new URL(page.url()).searchParams.get("from")).toBe("700");
+      await expectAccessible(page, "the list from a position");
+      await screenshot(page, "jump");
+      // The address opens at the same place.
+      await page.reload();
+      await expect.poll(() => first.getAttribute("id")).toBe("row-j0300");
+      await page.getByRole("button", { name: "Back to the first rows" }).click();
+      await expect.poll(() => first.getAttribute("id")).toBe("row-j0999");
+      expectNoProblems();
+    });
+  });
 });

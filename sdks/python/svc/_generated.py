@@ -1884,6 +1884,7 @@ class DatasetsResource:
         where: Union[Union[str, List[str]], Unset] = UNSET,
         sort_direction: Union[Literal["asc", "desc"], Unset] = UNSET,
         version: Union[int, Unset] = UNSET,
+        offset: Union[int, Unset] = UNSET,
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         idempotency_key: Optional[str] = None,
@@ -1903,13 +1904,14 @@ class DatasetsResource:
             present: Only rows whose cell in each of these columns is set and not null; as `missing`
             where: Only rows whose cell, or the value at a JSON path inside it, equals a JSON value: `<column>[.<key or index>…]=<JSON>`, such as where=metadata.source="prod", where=expectedOutput=4 or where=metadata.tags.0="a". Repeat the parameter for several (all must hold)
             version: Read the dataset as it was at this version
+            offset: Start the first page this many rows into the list (in its order and filters): a jump to a position, such as offset=500000. Only without a cursor; the page's nextCursor goes on from there
 
         `GET /v1/projects/{projectSlug}/datasets/{datasetSlug}/rows` (operation `listDatasetRows`)
         """
         return self._transport.request(
             "GET",
             f"/v1/projects/{path_segment(project_slug)}/datasets/{path_segment(dataset_slug)}/rows",
-            query=drop_unset({"cursor": cursor, "limit": limit, "search": search, "missing": missing, "present": present, "where": where, "sortDirection": sort_direction, "version": version}),
+            query=drop_unset({"cursor": cursor, "limit": limit, "search": search, "missing": missing, "present": present, "where": where, "sortDirection": sort_direction, "version": version, "offset": offset}),
             options=CallOptions(timeout, max_retries, idempotency_key, request_id, headers),
             model=ListDatasetRowsResponse,
         )
@@ -1926,6 +1928,7 @@ class DatasetsResource:
         where: Union[Union[str, List[str]], Unset] = UNSET,
         sort_direction: Union[Literal["asc", "desc"], Unset] = UNSET,
         version: Union[int, Unset] = UNSET,
+        offset: Union[int, Unset] = UNSET,
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         request_id: Optional[str] = None,
@@ -1945,6 +1948,7 @@ class DatasetsResource:
                 where=where,
                 sort_direction=sort_direction,
                 version=version,
+                offset=offset,
                 timeout=timeout,
                 max_retries=max_retries,
                 request_id=request_id,

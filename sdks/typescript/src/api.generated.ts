@@ -544,6 +544,8 @@ export type ListDatasetRowsQuery = {
   sortDirection?: "asc" | "desc";
   /** Read the dataset as it was at this version */
   version?: number;
+  /** Start the first page this many rows into the list (in its order and filters): a jump to a position, such as offset=500000. Only without a cursor; the page's nextCursor goes on from there */
+  offset?: number;
 };
 
 export type ListDatasetRowsResponse = {

@@ -77,7 +77,10 @@ export function DatasetPage() {
     queryKey: ["dataset", projectSlug, datasetSlug],
     queryFn: () => api.datasets.get(projectSlug, datasetSlug),
   });
-  const filters: RowFilters = { ...listFilters, version: pinnedVersion };
+  // A jump to a position: `from` is the 1-based number of the first row shown.
+  const fromParam = params.get("from");
+  const offset = fromParam !== null && /^[1-9]\d{0,7}$/.test(fromParam) ? Number(fromParam) - 1 : 0;
+  const filters: RowFilters = { ...listFilters, version: pinnedVersion, offset };
   const pages = useRowPages(projectSlug, datasetSlug, filters);
   const selectedInPages = pages.rows.find((row) => row.rowId === selectedRowId);
   // A deep link to a row not (yet) loaded in the grid: fetch it on its own.
@@ -135,12 +138,16 @@ export function DatasetPage() {
   const filtered = isFiltered(listFilters);
   const countLabel = useMemo(() => {
     const loaded = pages.rows.length.toLocaleString();
+    if (offset > 0) {
+      const last = (offset + pages.rows.length).toLocaleString();
+      return `Rows ${(offset + 1).toLocaleString()}–${last}${pages.hasNextPage ? " and on" : ""}`;
+    }
     if (!filtered && rowCount !== undefined && pinnedVersion === undefined)
       return `${rowCount.toLocaleString()} rows`;
     return pages.hasNextPage
       ? `${loaded}+ rows${filtered ? " match" : ""}`
       : `${loaded} ${pages.rows.length === 1 ? "row" : "rows"}${filtered ? (pages.rows.length === 1 ? " matches" : " match") : ""}`;
-  }, [pages.rows.length, pages.hasNextPage, rowCount, filtered, pinnedVersion]);
+  }, [pages.rows.length, pages.hasNextPage, rowCount, filtered, pinnedVersion, offset]);
 
   if (dataset.error) return <ErrorMessage error={dataset.error} />;
   const base = `/projects/${projectSlug}/datasets/${datasetSlug}`;
@@ -304,7 +311,41 @@ export function DatasetPage() {
         <span className="row-count" role="status">
           {pages.isPending ? "Loading rows…" : countLabel}
         </span>
+        <GoToRow
+          onGo={(position) =>
+            setParams(
+              (current) => {
+                const next = new URLSearchParams(current);
+                if (position <= 1) next.delete("from");
+                else next.set("from", String(position));
+                return next;
+              },
+              { replace: true },
+            )
+          }
+        />
       </div>
+      {offset > 0 ? (
+        <div className="banner" role="status">
+          Showing the list from row {(offset + 1).toLocaleString()}.{" "}
+          <button
+            type="button"
+            className="link-button"
+            onClick={() =>
+              setParams(
+                (current) => {
+                  const next = new URLSearchParams(current);
+                  next.delete("from");
+                  return next;
+                },
+                { replace: true },
+              )
+            }
+          >
+            Back to the first rows
+          </button>
+        </div>
+      ) : null}
       {checked.size > 0 && !readOnly ? (
         <section className="selection-bar" aria-label="Selected rows">
           <strong>{checked.size.toLocaleString()} selected</strong>
@@ -373,7 +414,8 @@ export function DatasetPage() {
           <RowGrid
             columns={columns}
             rows={pages.rows}
-            total={filtered || pinnedVersion !== undefined ? undefined : rowCount}
+            total={filtered || pinnedVersion !== undefined || offset > 0 ? undefined : rowCount}
+            rowIndexOffset={offset}
             hasMore={pages.hasNextPage}
             loadingMore={pages.isFetchingNextPage}
             loadMore={() => void pages.fetchNextPage()}
@@ -566,5 +608,29 @@ function ExportMenu({
         </a>
       </div>
     </details>
+  );
+}
+
+/** "Go to row N": the list from that position, read from the platform at once, not scrolled to. */
+function GoToRow({ onGo }: { onGo(position: number): void }) {
+  const [text, setText] = useState("");
+  return (
+    <form
+      className="go-to-row"
+      onSubmit={(event) => {
+        event.preventDefault();
+        const position = Number(text.replaceAll(/[\s,_]/g, ""));
+        if (Number.isInteger(position) && position >= 1 && position <= 10_000_001) onGo(position);
+      }}
+    >
+      <input
+        className="input"
+        inputMode="numeric"
+        aria-label="Go to row number"
+        placeholder="Go to row"
+        value={text}
+        onChange={(event) => setText(event.target.value)}
+      />
+    </form>
   );
 }

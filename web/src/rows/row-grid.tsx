@@ -25,6 +25,8 @@ export interface RowGridProps {
   selectable: boolean;
   /** Rows with unsaved edits, marked in the grid. */
   dirty?: ReadonlySet<string>;
+  /** The list's rows before the first one here, after a jump: row positions count from there. */
+  rowIndexOffset?: number;
 }
 
 /**
@@ -189,7 +191,7 @@ export function RowGrid(props: RowGridProps) {
               key={row.id}
               id={`row-${row.id}`}
               role="row"
-              aria-rowindex={item.index + 2}
+              aria-rowindex={item.index + 2 + (props.rowIndexOffset ?? 0)}
               aria-selected={selected}
               className={classes.join(" ")}
               style={{ transform: `translateY(${item.start}px)`, height: ROW_HEIGHT }}

@@ -7,6 +7,8 @@ export const PAGE_SIZE = 200;
 
 export interface RowFilters extends ListFilters {
   version: number | undefined;
+  /** Rows of the list before the first one shown: a jump to a position (0 for the start). */
+  offset?: number | undefined;
 }
 
 /** The list's query for the filters: what the grid shows and what "select all matching" selects. */
@@ -34,7 +36,12 @@ export function useRowPages(projectSlug: string, datasetSlug: string, filters: R
       api.datasets.listRows(
         projectSlug,
         datasetSlug,
-        { ...listQuery(filters), limit: PAGE_SIZE, ...(pageParam ? { cursor: pageParam } : {}) },
+        {
+          ...listQuery(filters),
+          limit: PAGE_SIZE,
+          // The first page starts at the position jumped to; the next ones go on by cursor.
+          ...(pageParam ? { cursor: pageParam } : filters.offset ? { offset: filters.offset } : {}),
+        },
         { signal },
       ),
     getNextPageParam: (page) => (page.hasMore && page.nextCursor ? page.nextCursor : undefined),

@@ -244,6 +244,36 @@ describe.each(availableBackends())("listDatasetRows (%s)", (backendName) => {
     ]);
   });
 
+  test("jumps to a position with offset, in the list's order and filters, and pages on from there", async () => {
+    const dataset = await makeDataset(db(), project);
+    const v1 = await insertRows(db(), dataset, seeds(10));
+    await deleteRows(db(), dataset, ["row-0001"]);
+
+    const jump = await list(dataset, { offset: "6", limit: "2", sortDirection: "asc" });
+    expect(ids(jump.items)).toEqual(["row-0007", "row-0008"]);
+    const rest = await list(dataset, { cursor: jump.nextCursor as string, limit: "2", sortDirection: "asc" });
+    expect(ids(rest.items)).toEqual(["row-0009"]);
+    expect(rest.hasMore).toBe(false);
+    // Newest first, at an older version, past the end.
+    expect(ids((await list(dataset, { offset: "8", limit: "5" })).items)).toEqual(["row-0000"]);
+    expect(ids((await list(dataset, { offset: "1", limit: "1", version: String(v1) })).items)).toEqual([
+      "row-0008",
+    ]);
+    expect(await list(dataset, { offset: "50" })).toEqual({ items: [], nextCursor: null, hasMore: false });
+
+    const both = await failure(
+      list(dataset, { offset: "1", cursor: jump.nextCursor as string, sortDirection: "asc" }),
+    );
+    expect(both).toMatchObject({
+      code: "validation_failed",
+      message: "offset starts a list at a position and a cursor goes on from a page: give one or the other",
+    });
+    for (const offset of ["-1", "1.5", "x", "10000001"]) {
+      const error = await failure(list(dataset, { offset }));
+      expect(error.details).toEqual({ issues: [expect.objectContaining({ path: "query.offset" })] });
+    }
+  });
+
   test("answers 404 for a version beyond the current one", async () => {
     const dataset = await makeDataset(db(), project);
     await insertRows(db(), dataset, seeds(2));

@@ -6,7 +6,7 @@ import {
   versionOperationSchema,
 } from "@svc/contracts";
 import { type CellPresence, type CellSearch, matchesPresence, matchesSearch } from "@svc/db";
-import { type RawBuilder, type SqlBool, sql } from "kysely";
+import { type Expression, type RawBuilder, type SqlBool, sql } from "kysely";
 import type { SortDirection } from "./datasets";
 import { type Db, exactTimestamp } from "./db";
 
@@ -39,6 +39,8 @@ export interface RowPageQuery {
   direction: SortDirection;
   after: RowKey | undefined;
   limit: number;
+  /** Rows of the list to skip first: a jump to a position (only without `after`). */
+  offset?: number | undefined;
   search: CellSearch | undefined;
   presence?: CellPresence | undefined;
 }
@@ -78,13 +80,29 @@ const cellSelection = [
 
 /** A page (of `limit` rows) of the dataset as it is now, in creation order. */
 export async function listCurrentRows(db: Db, query: RowPageQuery): Promise<RowRecord[]> {
-  const rows = await db
-    .selectFrom("dataset_rows as r")
+  const listed = () =>
+    db
+      .selectFrom("dataset_rows as r")
+      .where("r.dataset_id", "=", query.datasetId)
+      .$if(query.search !== undefined, (qb) => qb.where(matchesSearch(query.search)))
+      .$if(query.presence !== undefined, (qb) => qb.where(matchesPresence(query.presence)));
+  const offset = query.offset ?? 0;
+  const rows = await listed()
     .select([...cellSelection, "r.version"])
-    .where("r.dataset_id", "=", query.datasetId)
     .$if(query.after !== undefined, (qb) => qb.where(afterKey(query)))
-    .$if(query.search !== undefined, (qb) => qb.where(matchesSearch(query.search)))
-    .$if(query.presence !== undefined, (qb) => qb.where(matchesPresence(query.presence)))
+    .$if(offset > 0, (qb) =>
+      qb.where(
+        fromKey(
+          query,
+          listed()
+            .select(["r.created_at", "r.row_id"])
+            .orderBy("r.created_at", query.direction)
+            .orderBy("r.row_id", query.direction)
+            .offset(offset)
+            .limit(1),
+        ),
+      ),
+    )
     .orderBy("r.created_at", query.direction)
     .orderBy("r.row_id", query.direction)
     .limit(query.limit)
@@ -101,21 +119,47 @@ export async function listRowsAtVersion(
   db: Db,
   query: RowPageQuery & { version: number },
 ): Promise<RowRecord[]> {
-  const rows = await db
-    .selectFrom("row_revisions as r")
+  const listed = () =>
+    db
+      .selectFrom("row_revisions as r")
+      .where("r.dataset_id", "=", query.datasetId)
+      .where("r.version_from", "<=", query.version)
+      .where((eb) => eb.or([eb("r.version_to", "is", null), eb("r.version_to", ">", query.version)]))
+      .where("r.deleted", "=", false)
+      .$if(query.search !== undefined, (qb) => qb.where(matchesSearch(query.search)))
+      .$if(query.presence !== undefined, (qb) => qb.where(matchesPresence(query.presence)));
+  const offset = query.offset ?? 0;
+  const rows = await listed()
     .select([...cellSelection, "r.version_from as version"])
-    .where("r.dataset_id", "=", query.datasetId)
-    .where("r.version_from", "<=", query.version)
-    .where((eb) => eb.or([eb("r.version_to", "is", null), eb("r.version_to", ">", query.version)]))
-    .where("r.deleted", "=", false)
     .$if(query.after !== undefined, (qb) => qb.where(afterKey(query)))
-    .$if(query.search !== undefined, (qb) => qb.where(matchesSearch(query.search)))
-    .$if(query.presence !== undefined, (qb) => qb.where(matchesPresence(query.presence)))
+    .$if(offset > 0, (qb) =>
+      qb.where(
+        fromKey(
+          query,
+          listed()
+            .select(["r.created_at", "r.row_id"])
+            .orderBy("r.created_at", query.direction)
+            .orderBy("r.row_id", query.direction)
+            .offset(offset)
+            .limit(1),
+        ),
+      ),
+    )
     .orderBy("r.created_at", query.direction)
     .orderBy("r.row_id", query.direction)
     .limit(query.limit)
     .execute();
   return rows.map(toRowRecord);
+}
+
+/**
+ * From the row at `offset` in the list's order on: the key of that row is found first, reading only
+ * keys (no cells), and the page starts there, so a jump half-way down a million rows skips the
+ * million keys, not the million rows' cells.
+ */
+function fromKey({ direction }: RowPageQuery, position: Expression<unknown>): RawBuilder<SqlBool> {
+  const comparison = sql.raw(direction === "asc" ? ">=" : "<=");
+  return sql<SqlBool>`(r.created_at, r.row_id) ${comparison} (${position})`;
 }
 
 export async function findOptionalCurrentRow(

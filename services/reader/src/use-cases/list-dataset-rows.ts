@@ -57,6 +57,7 @@ export async function listDatasetRows(
       direction: query.sortDirection,
       after,
       limit: query.limit + 1,
+      offset: query.offset,
       search: query.search === undefined ? undefined : { text: query.search, ...visibility },
       presence,
     };
@@ -120,6 +121,13 @@ function presenceOf(query: ListRowsQuery, columns: readonly DatasetColumn[]): Ce
 
 /** The version a page reads and the row it starts after: from the cursor, or from the query. */
 function startOf(query: ListRowsQuery, dataset: DatasetRecord): { version: number; after?: RowKey } {
+  if (query.cursor !== undefined && query.offset !== undefined) {
+    throw new DomainError(
+      "validation_failed",
+      "offset starts a list at a position and a cursor goes on from a page: give one or the other",
+      { issues: [{ path: "query.offset", message: "cannot be combined with cursor", code: "custom" }] },
+    );
+  }
   if (query.cursor === undefined) {
     const version = query.version ?? dataset.version;
     if (version > dataset.version) throw versionNotFound(version, dataset.version);

@@ -42,7 +42,7 @@ export const nameSchema = z
  * version 0. Anything but digits is left as it is for `inner` to refuse; a JSON number (a body, an
  * internal caller) goes to `inner` unchanged.
  */
-function wholeNumberFromText<T extends z.ZodType<number>>(inner: T) {
+export function wholeNumberFromText<T extends z.ZodType<number>>(inner: T) {
   return z.preprocess(
     (value) => (typeof value === "string" && /^\d+$/.test(value) ? Number(value) : value),
     inner,

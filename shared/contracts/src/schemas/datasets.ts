@@ -9,6 +9,7 @@ import {
   sortDirectionSchema,
   timestampSchema,
   versionNumberSchema,
+  wholeNumberFromText,
 } from "./common";
 
 /** A cell is any JSON value; `{}` stays `{}` and `""` stays `""`. */
@@ -165,6 +166,17 @@ export const listRowsQuerySchema = paginationQuerySchema.extend({
     ),
   sortDirection: sortDirectionSchema.default("desc"),
   version: versionNumberSchema.optional().describe("Read the dataset as it was at this version"),
+  offset: wholeNumberFromText(
+    z
+      .number({ error: "must be a non-negative integer" })
+      .int("must be a non-negative integer")
+      .min(0, "must be a non-negative integer")
+      .max(10_000_000, "must be at most 10000000"),
+  )
+    .optional()
+    .describe(
+      "Start the first page this many rows into the list (in its order and filters): a jump to a position, such as offset=500000. Only without a cursor; the page's nextCursor goes on from there",
+    ),
 });
 export const getRowQuerySchema = z.strictObject({
   version: versionNumberSchema.optional().describe("Read the row as it was at this version"),
