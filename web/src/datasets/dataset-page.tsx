@@ -81,6 +81,19 @@ export function DatasetPage() {
   const fromParam = params.get("from");
   const offset = fromParam !== null && /^[1-9]\d{0,7}$/.test(fromParam) ? Number(fromParam) - 1 : 0;
   const filters: RowFilters = { ...listFilters, version: pinnedVersion, offset };
+  const setFrom = useCallback(
+    (position: number) =>
+      setParams(
+        (current) => {
+          const next = new URLSearchParams(current);
+          if (position <= 1) next.delete("from");
+          else next.set("from", String(position));
+          return next;
+        },
+        { replace: true },
+      ),
+    [setParams],
+  );
   const pages = useRowPages(projectSlug, datasetSlug, filters);
   const selectedInPages = pages.rows.find((row) => row.rowId === selectedRowId);
   // A deep link to a row not (yet) loaded in the grid: fetch it on its own.
@@ -311,37 +324,12 @@ export function DatasetPage() {
         <span className="row-count" role="status">
           {pages.isPending ? "Loading rows…" : countLabel}
         </span>
-        <GoToRow
-          onGo={(position) =>
-            setParams(
-              (current) => {
-                const next = new URLSearchParams(current);
-                if (position <= 1) next.delete("from");
-                else next.set("from", String(position));
-                return next;
-              },
-              { replace: true },
-            )
-          }
-        />
+        <GoToRow onGo={setFrom} />
       </div>
       {offset > 0 ? (
         <div className="banner" role="status">
           Showing the list from row {(offset + 1).toLocaleString()}.{" "}
-          <button
-            type="button"
-            className="link-button"
-            onClick={() =>
-              setParams(
-                (current) => {
-                  const next = new URLSearchParams(current);
-                  next.delete("from");
-                  return next;
-                },
-                { replace: true },
-              )
-            }
-          >
+          <button type="button" className="link-button" onClick={() => setFrom(1)}>
             Back to the first rows
           </button>
         </div>

@@ -91,17 +91,7 @@ export async function listCurrentRows(db: Db, query: RowPageQuery): Promise<RowR
     .select([...cellSelection, "r.version"])
     .$if(query.after !== undefined, (qb) => qb.where(afterKey(query)))
     .$if(offset > 0, (qb) =>
-      qb.where(
-        fromKey(
-          query,
-          listed()
-            .select(["r.created_at", "r.row_id"])
-            .orderBy("r.created_at", query.direction)
-            .orderBy("r.row_id", query.direction)
-            .offset(offset)
-            .limit(1),
-        ),
-      ),
+      qb.where(fromKey(query, inOrder(listed().select(keyColumns), query).offset(offset).limit(1))),
     )
     .orderBy("r.created_at", query.direction)
     .orderBy("r.row_id", query.direction)
@@ -133,17 +123,7 @@ export async function listRowsAtVersion(
     .select([...cellSelection, "r.version_from as version"])
     .$if(query.after !== undefined, (qb) => qb.where(afterKey(query)))
     .$if(offset > 0, (qb) =>
-      qb.where(
-        fromKey(
-          query,
-          listed()
-            .select(["r.created_at", "r.row_id"])
-            .orderBy("r.created_at", query.direction)
-            .orderBy("r.row_id", query.direction)
-            .offset(offset)
-            .limit(1),
-        ),
-      ),
+      qb.where(fromKey(query, inOrder(listed().select(keyColumns), query).offset(offset).limit(1))),
     )
     .orderBy("r.created_at", query.direction)
     .orderBy("r.row_id", query.direction)
@@ -151,6 +131,14 @@ export async function listRowsAtVersion(
     .execute();
   return rows.map(toRowRecord);
 }
+
+const keyColumns = ["r.created_at", "r.row_id"] as const;
+
+/** A list in the page's order: creation time, then row id, either way. */
+function inOrder<T extends OrderableByKey<T>>(list: T, { direction }: RowPageQuery): T {
+  return list.orderBy("r.created_at", direction).orderBy("r.row_id", direction);
+}
+type OrderableByKey<T> = { orderBy(column: "r.created_at" | "r.row_id", direction: SortDirection): T };
 
 /**
  * From the row at `offset` in the list's order on: the key of that row is found first, reading only
