@@ -176,4 +176,48 @@ describe("the row editor", () => {
     expect(editor instanceof HTMLTextAreaElement ? editor.value : editor.textContent).toBe('"4"');
     expect(screen.getByText("1 changed cell")).toBeTruthy();
   });
+
+  it.each([
+    [
+      "a removed column",
+      400,
+      {
+        error: 'Unknown or removed column "c1"; list the dataset\'s columns',
+        code: "unknown_column",
+        requestId: "r-1",
+      },
+      /Unknown or removed column "c1"/,
+    ],
+    [
+      "a deleted row",
+      404,
+      { error: 'Row "r1" not found in dataset "d"', code: "not_found", requestId: "r-2" },
+      /Row "r1" not found/,
+    ],
+    [
+      "a rate limit",
+      429,
+      { error: "Rate limit exceeded: 100 requests per minute", code: "rate_limited", requestId: "r-3" },
+      /Too many requests right now; wait a moment and try again/,
+    ],
+  ])(
+    "says what went wrong on %s, with the request id, and keeps the edit",
+    async (_what, status, body, shown) => {
+      // No retry is left to hide the answer: every attempt gets it.
+      fakeApi([
+        { status, body },
+        { status, body },
+      ]);
+      renderPanel();
+      type("difficulty", '"hard"');
+      await act(async () => {
+        fireEvent.click(screen.getByRole("button", { name: "Save" }));
+        await new Promise((resolve) => setTimeout(resolve, status === 429 ? 1_500 : 50));
+      });
+      const alert = screen.getByRole("alert").textContent ?? "";
+      expect(alert).toMatch(shown);
+      expect(alert).toContain(`Request id ${body.requestId}`);
+      expect(screen.getByText("1 changed cell")).toBeTruthy();
+    },
+  );
 });
