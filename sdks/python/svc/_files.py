@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -62,15 +63,12 @@ class DatasetsWithFiles(DatasetsResource):
             "idField": id_field,
         }
         path = f"/v1/projects/{path_segment(project_slug)}/datasets/{path_segment(dataset_slug)}/imports"
-        if isinstance(file, (str, os.PathLike)):
-            with open(file, "rb") as handle:
+        with contextlib.ExitStack() as stack:
+            if isinstance(file, (str, os.PathLike)):
+                handle = stack.enter_context(open(file, "rb"))
                 body = FileBody(handle, MEDIA_TYPES[resolved], os.fstat(handle.fileno()).st_size)
-                started = self._transport.request(
-                    "POST", path, query=query, file=body, options=options, model=GetDatasetImportResponse
-                )
-        else:
-            length = len(file) if isinstance(file, bytes) else None
-            body = FileBody(file, MEDIA_TYPES[resolved], length)
+            else:
+                body = FileBody(file, MEDIA_TYPES[resolved], len(file) if isinstance(file, bytes) else None)
             started = self._transport.request(
                 "POST", path, query=query, file=body, options=options, model=GetDatasetImportResponse
             )

@@ -1,13 +1,14 @@
 import type { DatasetColumn, DatasetRow } from "@svc/sdk";
-import { useQuery } from "@tanstack/react-query";
 import { type FormEvent, useId, useState } from "react";
 import { api } from "../api";
+import { CellText } from "../components/cell-text";
 import { Dialog } from "../components/dialog";
 import { ErrorMessage } from "../components/errors";
 import { useAction } from "../components/use-action";
+import { plural } from "../components/words";
 import { parseJson } from "../rows/cells";
 import { type CellSource, previewSetCell, setCellBatch } from "../rows/selection";
-import { CellText } from "../versions/diff-page";
+import { DatasetChoice, useDatasetChoice } from "./dataset-choice";
 
 /** The most rows one batch edit changes, as one version. */
 const MAX_BATCH = 1_000;
@@ -200,16 +201,9 @@ export function CopyDialog({
   onClose(): void;
   onDone(target: { slug: string; name: string }, version: number | null, copied: number): void;
 }) {
-  const id = useId();
   const action = useAction();
-  const [target, setTarget] = useState("");
-  const datasets = useQuery({
-    queryKey: ["datasets", projectSlug, "copy-targets"],
-    queryFn: () => api.datasets.list(projectSlug, { limit: 200 }),
-    enabled: open,
-  });
-  const others = (datasets.data?.items ?? []).filter((dataset) => dataset.slug !== datasetSlug);
-  const chosen = others.find((dataset) => dataset.slug === target) ?? others[0];
+  const choice = useDatasetChoice(projectSlug, open, datasetSlug);
+  const chosen = choice.chosen;
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (!chosen) return;
@@ -228,31 +222,17 @@ export function CopyDialog({
   return (
     <Dialog title={`Copy ${plural(rowIds.length, "row")} to another dataset`} open={open} onClose={onClose}>
       <form onSubmit={submit}>
-        {datasets.error ? <ErrorMessage error={datasets.error} /> : null}
-        {datasets.isPending ? (
-          <p role="status">Loading datasets…</p>
-        ) : others.length === 0 ? (
-          <p>This project has no other dataset to copy into; create one first.</p>
-        ) : (
-          <>
-            <label htmlFor={`${id}-target`}>Copy into</label>
-            <select
-              id={`${id}-target`}
-              value={chosen?.slug ?? ""}
-              onChange={(event) => setTarget(event.target.value)}
-            >
-              {others.map((dataset) => (
-                <option key={dataset.slug} value={dataset.slug}>
-                  {dataset.name}
-                </option>
-              ))}
-            </select>
-            <p className="muted">
-              The copies get new row ids; custom columns go to the target&rsquo;s columns of the same name,
-              created where missing. The copy is one new version of the target.
-            </p>
-          </>
-        )}
+        <DatasetChoice
+          choice={choice}
+          label="Copy into"
+          none="This project has no other dataset to copy into; create one first."
+        />
+        {chosen ? (
+          <p className="muted">
+            The copies get new row ids; custom columns go to the target&rsquo;s columns of the same name,
+            created where missing. The copy is one new version of the target.
+          </p>
+        ) : null}
         {action.error ? <ErrorMessage error={action.error} /> : null}
         <div className="dialog-actions">
           <button type="button" className="button" onClick={onClose}>
@@ -266,5 +246,3 @@ export function CopyDialog({
     </Dialog>
   );
 }
-
-const plural = (count: number, noun: string) => `${count.toLocaleString()} ${noun}${count === 1 ? "" : "s"}`;

@@ -547,6 +547,7 @@ export function DatasetPage() {
             projectSlug={projectSlug}
             datasetSlug={datasetSlug}
             version={restoring}
+            currentVersion={dataset.data.version}
             onClose={() => setRestoring(undefined)}
             onRestored={() => {
               setRestoring(undefined);

@@ -1,6 +1,6 @@
 import type { DatasetColumn, GetDatasetImportResponse } from "@svc/sdk";
 import { type DragEvent, useEffect, useId, useRef, useState } from "react";
-import { api, upload } from "../api";
+import { api, SvcError, upload } from "../api";
 import { Dialog } from "../components/dialog";
 import { ErrorMessage } from "../components/errors";
 import {
@@ -91,7 +91,7 @@ export function ImportDialog({
     }
     setStep({ kind: "upload", file, sent: 0 });
     try {
-      let job = await upload<Import>(
+      const started = await upload<Import>(
         `/v1/projects/${encodeURIComponent(projectSlug)}/datasets/${encodeURIComponent(datasetSlug)}/imports`,
         file,
         {
@@ -101,14 +101,14 @@ export function ImportDialog({
           onProgress: (sent) => setStep({ kind: "upload", file, sent }),
         },
       );
-      while (job.state === "receiving" || job.state === "running") {
-        setStep({ kind: "import", file, job });
-        await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-        if (signal.aborted) return;
-        job = await api.datasets.getImport(projectSlug, datasetSlug, job.importId, { signal });
-      }
+      setStep({ kind: "import", file, job: started });
+      const job = await api.datasets.waitForImport(projectSlug, datasetSlug, started.importId, {
+        pollIntervalMs: POLL_MS,
+        signal,
+        onProgress: (progress) => setStep({ kind: "import", file, job: progress }),
+      });
       setStep({ kind: "done", file, job });
-      if (job.state === "succeeded") onImported(job);
+      onImported(job);
     } catch (error) {
       if (!signal.aborted) setStep({ kind: "error", file, error });
     }
@@ -148,7 +148,7 @@ export function ImportDialog({
         />
       ) : null}
       {step.kind === "done" ? <Outcome job={step.job} /> : null}
-      {step.kind === "error" ? <ErrorMessage error={step.error} /> : null}
+      {step.kind === "error" ? <Failure error={step.error} /> : null}
       {step.kind === "map" ? null : (
         <div className="dialog-actions">
           {step.kind === "done" || step.kind === "error" ? (
@@ -380,19 +380,26 @@ function Progress({
   );
 }
 
-function Outcome({ job }: { job: Import }) {
-  if (job.state === "failed") {
-    const line = job.error?.details?.line;
-    return (
-      <div className="error-message" role="alert">
-        <strong>
-          {typeof line === "number" ? `Line ${line} stopped the import.` : "The import failed."}
-        </strong>
-        <span>{job.error?.error ?? "No reason was given."}</span>
-        <span className="muted">Nothing was written; fix the file and import it again.</span>
-      </div>
-    );
+/**
+ * Why the import did not happen: a bad line (the import ran and failed, naming it) or a refusal at
+ * once (a wrong mapping, a file too large), as the platform said.
+ */
+function Failure({ error }: { error: unknown }) {
+  if (!(error instanceof SvcError && typeof error.details?.importId === "string")) {
+    return <ErrorMessage error={error} />;
   }
+  const line = error.details.line;
+  return (
+    <div className="error-message" role="alert">
+      <strong>{typeof line === "number" ? `Line ${line} stopped the import.` : "The import failed."}</strong>
+      <span>{error.message}</span>
+      <span className="muted">Nothing was written; fix the file and import it again.</span>
+    </div>
+  );
+}
+
+/** What a finished import made. */
+function Outcome({ job }: { job: Import }) {
   const version = job.version ?? null;
   return (
     <p className="import-outcome" role="status">

@@ -1,16 +1,19 @@
-import type { Cell, DatasetColumn, DatasetRow } from "@svc/sdk";
+import type { DatasetColumn, DatasetRow } from "@svc/sdk";
 import { useState } from "react";
 import { flushSync } from "react-dom";
 import { api, SvcError } from "../api";
+import { CellText } from "../components/cell-text";
 import { Dialog } from "../components/dialog";
 import { ErrorMessage } from "../components/errors";
 import { useToasts } from "../components/toasts";
-import { cellOf } from "../rows/cells";
-import { CellText } from "../versions/diff-page";
+import { plural } from "../components/words";
+import { cellOf, parseJson } from "../rows/cells";
+import { ConflictCells } from "../rows/conflict-cells";
 import {
   batchOf,
   type EditSession,
   type StagedCell,
+  type StagedRow,
   stagedCells,
   withoutCell,
   withoutRows,
@@ -291,35 +294,11 @@ function ConflictsDialog({
           <legend>
             Row <code>{staged.rowId}</code>: now at version {row.version}, you began at {staged.baseVersion}
           </legend>
-          <table className="table">
-            <caption className="visually-hidden">{`Cells of row ${staged.rowId}`}</caption>
-            <thead>
-              <tr>
-                <th scope="col">Cell</th>
-                <th scope="col">When you began</th>
-                <th scope="col">Theirs (now)</th>
-                <th scope="col">Yours</th>
-              </tr>
-            </thead>
-            <tbody>
-              {columns
-                .filter((column) => staged.texts[column.identifier] !== undefined)
-                .map((column) => (
-                  <tr key={column.identifier}>
-                    <th scope="row">{column.name}</th>
-                    <td>
-                      <CellText value={staged.before[column.identifier] as Cell} />
-                    </td>
-                    <td>
-                      <CellText value={cellOf(row, column)} />
-                    </td>
-                    <td>
-                      <code>{staged.texts[column.identifier]}</code>
-                    </td>
-                  </tr>
-                ))}
-            </tbody>
-          </table>
+          <ConflictCells
+            cells={conflictCells(staged, row, columns)}
+            className="table"
+            caption={`Cells of row ${staged.rowId}`}
+          />
           <label className="checkbox">
             <input
               type="radio"
@@ -359,6 +338,23 @@ function ConflictsDialog({
   );
 }
 
+/** A staged row's cells beside theirs, as the row editor's conflict view shows them. */
+function conflictCells(staged: StagedRow, theirs: DatasetRow, columns: readonly DatasetColumn[]) {
+  return columns.flatMap((column) => {
+    const text = staged.texts[column.identifier];
+    if (text === undefined) return [];
+    const parsed = parseJson(text);
+    return [
+      {
+        column,
+        base: staged.before[column.identifier] ?? null,
+        theirs: cellOf(theirs, column),
+        mine: parsed.ok ? parsed.value : text,
+      },
+    ];
+  });
+}
+
 /** The staged rows whose version moved on since their editing began, read a few at a time. */
 async function conflictsOf(
   projectSlug: string,
@@ -382,5 +378,3 @@ async function conflictsOf(
 function afterPaint(run: () => void): void {
   requestAnimationFrame(() => setTimeout(run, 0));
 }
-
-const plural = (count: number, noun: string) => `${count.toLocaleString()} ${noun}${count === 1 ? "" : "s"}`;

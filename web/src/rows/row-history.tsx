@@ -2,10 +2,10 @@ import type { Cell, DatasetColumn, DatasetRow } from "@svc/sdk";
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { api } from "../api";
+import { CellText } from "../components/cell-text";
 import { ErrorMessage } from "../components/errors";
 import { useToasts } from "../components/toasts";
 import { actorLabel, type CellChange, cellChanges, type RowCells } from "../versions/changes";
-import { CellText } from "../versions/diff-page";
 import { cellOf, sameJson } from "./cells";
 
 const HISTORY_PAGE = 20;

@@ -6,7 +6,7 @@ import { ErrorMessage } from "../components/errors";
 import { JsonEditor } from "../components/json-editor";
 import { useToasts } from "../components/toasts";
 import { applyStaged, draftMatches, type StagedRow } from "../edits/edit-session";
-import { compact } from "./cells";
+import { ConflictCells } from "./conflict-cells";
 import { editAsCommands } from "./copy-as";
 import {
   type Conflict,
@@ -296,32 +296,7 @@ function ConflictView({
       <p id="conflict-text">
         It is now at version {conflict.theirs.version}. Nothing was saved. Compare, then choose.
       </p>
-      <table className="conflict-table">
-        <thead>
-          <tr>
-            <th scope="col">Cell</th>
-            <th scope="col">When you began</th>
-            <th scope="col">Theirs (now)</th>
-            <th scope="col">Yours</th>
-          </tr>
-        </thead>
-        <tbody>
-          {conflict.cells.map((cell) => (
-            <tr key={cell.column.identifier}>
-              <th scope="row">{cell.column.name}</th>
-              <td>
-                <code>{compact(cell.base, 200)}</code>
-              </td>
-              <td>
-                <code>{compact(cell.theirs, 200)}</code>
-              </td>
-              <td>
-                <code>{compact(cell.mine, 200)}</code>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <ConflictCells cells={conflict.cells} className="conflict-table" />
       <div className="conflict-actions">
         <button type="button" className="button button-primary" disabled={saving} onClick={onKeepMine}>
           Keep mine

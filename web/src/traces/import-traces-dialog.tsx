@@ -1,12 +1,13 @@
 import type { Trace, TraceFilterInput } from "@svc/sdk";
-import { useQuery } from "@tanstack/react-query";
-import { type FormEvent, useId, useState } from "react";
+import type { FormEvent } from "react";
 import { useNavigate } from "react-router";
 import { api } from "../api";
 import { Dialog } from "../components/dialog";
 import { ErrorMessage } from "../components/errors";
 import { useToasts } from "../components/toasts";
 import { useAction } from "../components/use-action";
+import { plural } from "../components/words";
+import { DatasetChoice, useDatasetChoice } from "../datasets/dataset-choice";
 import { compact } from "../rows/cells";
 
 export type TraceSelection = { by: "ids"; ids: string[] } | { by: "filters"; filters: TraceFilterInput[] };
@@ -33,19 +34,12 @@ export function ImportTracesDialog({
   onClose(): void;
   onDone(): void;
 }) {
-  const id = useId();
   const action = useAction();
   const toasts = useToasts();
   const navigate = useNavigate();
-  const [target, setTarget] = useState("");
-  const datasets = useQuery({
-    queryKey: ["datasets", projectSlug, "trace-targets"],
-    queryFn: () => api.datasets.list(projectSlug, { limit: 200 }),
-    enabled: open,
-  });
-  const items = datasets.data?.items ?? [];
-  const chosen = items.find((dataset) => dataset.slug === target) ?? items[0];
-  const what = count === undefined ? "every matching trace" : `${count} ${count === 1 ? "trace" : "traces"}`;
+  const choice = useDatasetChoice(projectSlug, open);
+  const chosen = choice.chosen;
+  const what = count === undefined ? "every matching trace" : plural(count, "trace");
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (!chosen) return;
@@ -53,7 +47,7 @@ export function ImportTracesDialog({
       const result = await api.datasets.importTraces(projectSlug, chosen.slug, { traces: selection });
       toasts.show({
         kind: "success",
-        message: `Added ${result.rowIds.length} ${result.rowIds.length === 1 ? "row" : "rows"} to ${chosen.name} as version ${result.version}`,
+        message: `Added ${plural(result.rowIds.length, "row")} to ${chosen.name} as version ${result.version}`,
         action: {
           label: "Open",
           run: () => navigate(`/projects/${projectSlug}/datasets/${chosen.slug}`),
@@ -65,27 +59,11 @@ export function ImportTracesDialog({
   return (
     <Dialog title={`Add ${what} to a dataset`} open={open} onClose={onClose} wide>
       <form onSubmit={submit}>
-        {datasets.error ? <ErrorMessage error={datasets.error} /> : null}
-        {datasets.isPending ? (
-          <p role="status">Loading datasets…</p>
-        ) : items.length === 0 ? (
-          <p>This project has no dataset yet; create one first.</p>
-        ) : (
-          <>
-            <label htmlFor={`${id}-target`}>Dataset</label>
-            <select
-              id={`${id}-target`}
-              value={chosen?.slug ?? ""}
-              onChange={(event) => setTarget(event.target.value)}
-            >
-              {items.map((dataset) => (
-                <option key={dataset.slug} value={dataset.slug}>
-                  {dataset.name}
-                </option>
-              ))}
-            </select>
-          </>
-        )}
+        <DatasetChoice
+          choice={choice}
+          label="Dataset"
+          none="This project has no dataset yet; create one first."
+        />
         <table className="table">
           <caption>
             The rows they make{count === undefined || count > preview.length ? ", the first ones" : ""}

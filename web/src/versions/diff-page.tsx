@@ -1,11 +1,12 @@
-import type { Cell, DatasetColumn } from "@svc/sdk";
+import type { DatasetColumn } from "@svc/sdk";
 import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { Link, useParams, useSearchParams } from "react-router";
 import { api } from "../api";
+import { CellText } from "../components/cell-text";
 import { ErrorMessage } from "../components/errors";
 import { PageHeader } from "../components/layout";
-import { compact } from "../rows/cells";
+import { plural } from "../components/words";
 import { type CellChange, cellChanges, type RowCells } from "./changes";
 
 const DIFF_PAGE = 50;
@@ -233,13 +234,6 @@ function CellRow({ cell, change }: { cell: CellChange; change: "added" | "remove
   );
 }
 
-export function CellText({ value }: { value: Cell | undefined }) {
-  if (value === undefined) return <span className="muted">not set</span>;
-  return <code>{compact(value, 2_000)}</code>;
-}
-
 function versionParam(value: string | null): number | undefined {
   return value !== null && /^\d{1,9}$/.test(value.trim()) ? Number(value.trim()) : undefined;
 }
-
-const plural = (count: number, noun: string) => `${count.toLocaleString()} ${noun}${count === 1 ? "" : "s"}`;

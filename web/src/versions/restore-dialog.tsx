@@ -13,6 +13,7 @@ export function RestoreDialog({
   projectSlug,
   datasetSlug,
   version,
+  currentVersion,
   onClose,
   onRestored,
 }: {
@@ -20,6 +21,8 @@ export function RestoreDialog({
   datasetSlug: string;
   /** The version to restore; the dialog is open while it is set. */
   version: number | undefined;
+  /** The dataset's version now: a restore that answers it made no version. */
+  currentVersion: number | undefined;
   onClose(): void;
   onRestored(newVersion: number): void | Promise<void>;
 }) {
@@ -29,12 +32,11 @@ export function RestoreDialog({
   const restore = () =>
     action.run(async () => {
       if (version === undefined) return;
-      const current = (await api.datasets.get(projectSlug, datasetSlug)).version;
       const result = await api.datasets.restoreVersion(projectSlug, datasetSlug, version);
       toasts.show({
         kind: "success",
         message:
-          result.version === current
+          result.version === currentVersion
             ? `The dataset already equals version ${version}; nothing changed`
             : `Restored version ${version} as version ${result.version}`,
       });

@@ -110,6 +110,7 @@ export function VersionsPage() {
         projectSlug={projectSlug}
         datasetSlug={datasetSlug}
         version={restoring}
+        currentVersion={latest}
         onClose={() => setRestoring(undefined)}
         onRestored={async () => {
           setRestoring(undefined);

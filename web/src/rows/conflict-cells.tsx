@@ -1,0 +1,43 @@
+import { compact } from "./cells";
+import type { Conflict } from "./row-draft";
+
+/** A conflict's cells side by side: when the person began, theirs now, and the person's own. */
+export function ConflictCells({
+  cells,
+  className,
+  caption,
+}: {
+  cells: Conflict["cells"];
+  className: string;
+  caption?: string;
+}) {
+  return (
+    <table className={className}>
+      {caption ? <caption className="visually-hidden">{caption}</caption> : null}
+      <thead>
+        <tr>
+          <th scope="col">Cell</th>
+          <th scope="col">When you began</th>
+          <th scope="col">Theirs (now)</th>
+          <th scope="col">Yours</th>
+        </tr>
+      </thead>
+      <tbody>
+        {cells.map((cell) => (
+          <tr key={cell.column.identifier}>
+            <th scope="row">{cell.column.name}</th>
+            <td>
+              <code>{compact(cell.base, 200)}</code>
+            </td>
+            <td>
+              <code>{compact(cell.theirs, 200)}</code>
+            </td>
+            <td>
+              <code>{compact(cell.mine, 200)}</code>
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
