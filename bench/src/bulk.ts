@@ -173,8 +173,13 @@ try {
     count: 1,
     rows: 100,
   });
-  for (const id of ["bigf1", "smallf1"]) {
-    await sql`UPDATE dataset_rows SET expected_output = to_jsonb('answer'::text) WHERE dataset_id = ${id} AND (substr(row_id, 2)::int % 1000) <> 7`.execute(
+  // Both first pages hold 50 rows, so that the two sides differ in the dataset's size alone: one row
+  // in a thousand lacks an expected output in the big dataset, one in two in the small one.
+  for (const [id, every] of [
+    ["bigf1", 1000],
+    ["smallf1", 2],
+  ] as const) {
+    await sql`UPDATE dataset_rows SET expected_output = to_jsonb('answer'::text) WHERE dataset_id = ${id} AND (substr(row_id, 2)::int % ${every}) <> 1`.execute(
       handle.db,
     );
   }

@@ -1,10 +1,18 @@
+import { createHash } from "node:crypto";
 import { createReadStream, createWriteStream } from "node:fs";
 import { access, mkdir, mkdtemp, rename, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { type NatsConnection, nanos, type ObjectStore, StorageType } from "nats";
+import {
+  type JetStreamManager,
+  type NatsConnection,
+  nanos,
+  type ObjectStore,
+  StorageType,
+  type StoredMsg,
+} from "nats";
 
 /**
  * Where uploaded files wait for the service that reads them: files never cross the bus as
@@ -59,6 +67,11 @@ export class DirectoryUploadStore implements UploadStore {
   }
 }
 
+/** JetStream's direct get of a stream's messages: the manager has it, its published type leaves it out. */
+interface DirectGet {
+  direct: { getMessage(stream: string, query: { seq: number; next_by_subj: string }): Promise<StoredMsg> };
+}
+
 /** An upload nobody read within this long is dropped by the store itself. */
 const UPLOAD_TTL_MS = 24 * 3_600_000;
 
@@ -97,32 +110,51 @@ export class NatsUploadStore implements UploadStore {
   }
 
   /**
-   * The object store pushes a file's chunks as fast as the server sends them, without waiting for
-   * them to be read: read straight from it, a slow reader would hold the whole file in memory. So
-   * the file is spooled to a temporary file first (disk keeps up with the network) and read from
-   * there at the reader's pace.
+   * The file's chunks, pulled from the bucket's stream a few at a time as they are read. The object
+   * store's own `get` pushes a file's chunks as fast as the server sends them, without waiting for
+   * them to be read, so a slow reader (an import writing to the database) held most of the file in
+   * memory; here each chunk is fetched by itself (JetStream's direct get, the next message of the
+   * file's subject) once the reader is near it. The file's digest is checked at the end, as the
+   * object store checks it.
    */
   async *get(name: string): AsyncIterable<Uint8Array> {
-    const file = await this.local(name);
-    try {
-      yield* createReadStream(file.path, { highWaterMark: 256 * 1024 });
-    } finally {
-      await file.release();
+    const store = await this.open();
+    const info = await store.info(name);
+    if (!info || info.deleted) throw new Error(`no uploaded file named ${name}`);
+    if (info.size === 0) return;
+    const jsm = (await this.nc.jetstreamManager()) as JetStreamManager & DirectGet;
+    const stream = `OBJ_${this.bucket}`;
+    const subject = `$O.${this.bucket}.C.${info.nuid}`;
+    const chunkFrom = (seq: number) => {
+      const chunk = jsm.direct.getMessage(stream, { seq, next_by_subj: subject });
+      chunk.catch(() => undefined); // A reader that stops early leaves the next chunk unread.
+      return chunk;
+    };
+    const digest = createHash("sha256");
+    let received = 0;
+    // One chunk is asked for ahead of the one being read, no more.
+    let next = chunkFrom(1);
+    while (received < info.size) {
+      const chunk = await next;
+      if (!chunk.subject.endsWith(info.nuid)) break;
+      received += chunk.data.length;
+      if (received < info.size) next = chunkFrom(chunk.seq + 1);
+      digest.update(chunk.data);
+      yield chunk.data;
+    }
+    const expected = info.digest.replace(/^SHA-256=/, "");
+    if (received !== info.size || digest.digest("base64url") !== expected.replace(/=+$/, "")) {
+      throw new Error(`the uploaded file ${name} was read back incomplete or corrupt`);
     }
   }
 
-  /** The file spooled to a temporary file of its own (see `get`), removed on release. */
+  /** The file in a temporary file of its own, for a reader that seeks; removed on release. */
   async local(name: string): Promise<LocalFile> {
-    const store = await this.open();
-    const result = await store.get(name);
-    if (!result) throw new Error(`no uploaded file named ${name}`);
     const dir = await mkdtemp(join(tmpdir(), "svc-upload-"));
     const release = () => rm(dir, { recursive: true, force: true });
     const path = join(dir, "file");
     try {
-      await pipeline(Readable.fromWeb(result.data as never), createWriteStream(path));
-      const error = await result.error;
-      if (error) throw error;
+      await pipeline(Readable.from(this.get(name)), createWriteStream(path));
       return { path, release };
     } catch (error) {
       await release();
