@@ -58,11 +58,20 @@ export async function sendFile(
     .header("cache-control", "no-store");
   if (first.columns) reply.header("x-svc-columns", asciiJson(first.columns));
 
+  // The next piece is asked for as soon as one arrives, before that one is sent: the service reads
+  // the next rows while this process writes the last ones out. One piece ahead, no more.
+  const after = (piece: ExportChunk) => {
+    if (piece.after === null) return undefined;
+    const next = ask({ version: first.version, after: piece.after });
+    next.catch(() => undefined); // A client that goes away leaves it unread.
+    return next;
+  };
   async function* pieces() {
-    let piece = first;
-    yield piece.text;
-    while (piece.after !== null) {
-      piece = await ask({ version: first.version, after: piece.after });
+    let next = after(first);
+    yield first.text;
+    while (next) {
+      const piece = await next;
+      next = after(piece);
       if (piece.text.length > 0) yield piece.text;
     }
   }
