@@ -10,6 +10,7 @@ import * as jsonbMerge from "./migrations/0009-jsonb-merge";
 import * as browserSessions from "./migrations/0010-browser-sessions";
 import * as missingExpectedOutput from "./migrations/0011-missing-expected-output";
 import * as imports from "./migrations/0012-imports";
+import * as rowsWithoutRowLevelKeys from "./migrations/0013-rows-without-row-level-keys";
 import type { Database } from "./schema";
 
 /** Migrations in order. A new one is a new file here; a landed one is never edited. */
@@ -25,6 +26,7 @@ const migrations: Record<string, Migration> = {
   "0010-browser-sessions": browserSessions,
   "0011-missing-expected-output": missingExpectedOutput,
   "0012-imports": imports,
+  "0013-rows-without-row-level-keys": rowsWithoutRowLevelKeys,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -155,16 +155,31 @@ export class FileImports {
     const dataset = await findDataset(db, ref);
     const mapping = new FieldMapping(await listColumns(db, dataset.id), start.query, start.upload.format);
 
-    let batch: StagedRow[] = [];
-    for await (const record of fileRecords(uploads, start.upload, progress)) {
-      progress.rowsRead++;
-      batch.push(mapping.stage(record, progress.rowsRead));
-      if (batch.length >= STAGE_BATCH) {
-        await stageRows(db, importId, batch);
-        batch = [];
+    // A batch is written while the next is read: the database and this process work side by side,
+    // one batch apart. Whatever happens, the batch being written has settled before this returns, so
+    // that nothing is staged after the import cleans up.
+    let staging: Promise<void> = Promise.resolve();
+    const stage = async (rows: StagedRow[]) => {
+      await staging;
+      staging = stageRows(db, importId, rows);
+      staging.catch(() => undefined); // awaited by the next batch or below
+    };
+    try {
+      let batch: StagedRow[] = [];
+      for await (const record of fileRecords(uploads, start.upload, progress)) {
+        progress.rowsRead++;
+        batch.push(mapping.stage(record, progress.rowsRead));
+        if (batch.length >= STAGE_BATCH) {
+          await stage(batch);
+          batch = [];
+        }
       }
+      await stage(batch);
+      await staging;
+    } catch (error) {
+      await staging.catch(() => undefined);
+      throw error;
     }
-    await stageRows(db, importId, batch);
 
     try {
       const result = await db.transaction().execute((trx) =>
