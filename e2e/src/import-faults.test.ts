@@ -1,7 +1,9 @@
 import { request as httpRequest } from "node:http";
+import { Readable } from "node:stream";
 import { openDatabase } from "@svc/db";
 import { realInfra } from "@svc/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { rssMb } from "./edit-load";
 import { client } from "./http";
 import { type Platform, startPlatform, waitFor } from "./platform";
 
@@ -163,4 +165,75 @@ describe.runIf(infra)("an import under faults (distributed)", () => {
     }
     expect(await stored(datasetId)).toEqual({ rows: 0, staged: 0, version: 0 });
   });
+
+  it("imports a 200 MB file with every process's memory bounded", async () => {
+    const { api, base, datasetId } = await makeDataset("Big file");
+    // 21,000 rows of 10 kB each, generated as they are sent: nothing holds the file, not even the
+    // test. Each row's text differs, so that no layer could keep it cheaply.
+    const rows = 21_000;
+    const filler = "curated answer text ".repeat(550).slice(0, 10_000);
+    const lineOf = (i: number) =>
+      `r${String(i).padStart(5, "0")},${filler.slice(0, 9_990)}${String(i).padStart(10, "0")}\n`;
+    const header = "id,input\n";
+    const bytes = header.length + rows * lineOf(0).length;
+    expect(bytes).toBeGreaterThan(200 * 2 ** 20);
+    async function* file() {
+      yield Buffer.from(header);
+      for (let from = 0; from < rows; from += 100) {
+        yield Buffer.from(Array.from({ length: 100 }, (_, k) => lineOf(from + k)).join(""));
+      }
+    }
+
+    // The processes running now (an earlier test killed a writer and started another).
+    const sample = () => {
+      const now = new Map<string, number>();
+      for (const p of platform.processes) {
+        try {
+          now.set(p.name, rssMb(p.child.pid ?? 0));
+        } catch {
+          // A process that has gone.
+        }
+      }
+      return now;
+    };
+    const before = sample();
+    const peak = new Map(before);
+    const sampler = setInterval(() => {
+      for (const [name, mb] of sample()) peak.set(name, Math.max(peak.get(name) ?? 0, mb));
+    }, 50);
+    try {
+      const response = await fetch(`${platform.baseUrl}${base}/imports`, {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${platform.ownerKey}`,
+          "content-type": "text/csv",
+          "content-length": String(bytes),
+        },
+        body: Readable.toWeb(Readable.from(file())) as ReadableStream,
+        duplex: "half",
+      } as RequestInit);
+      expect(response.status).toBe(202);
+      const { importId } = (await response.json()) as Import;
+      const done = await waitFor(
+        "the big import to finish",
+        async () => {
+          const now = await api.get<Import>(`${base}/imports/${importId}`);
+          return now.body.state === "succeeded" || now.body.state === "failed" ? now.body : undefined;
+        },
+        180_000,
+      );
+      expect(done, JSON.stringify(done.error)).toMatchObject({ state: "succeeded", rowsInserted: rows });
+    } finally {
+      clearInterval(sampler);
+    }
+    const grew = [...peak].map(([name, mb]) => ({ name, before: before.get(name) ?? 0, peak: mb }));
+    console.log(
+      `200 MB import, RSS before → peak: ${grew.map((p) => `${p.name} ${p.before.toFixed(0)} → ${p.peak.toFixed(0)} MB`).join(", ")}`,
+    );
+    // Holding the file, or most of it, would show here: the allowance is well under its 200 MB.
+    for (const p of grew) {
+      expect(p.peak - p.before, `${p.name} grew by ${(p.peak - p.before).toFixed(0)} MB`).toBeLessThan(120);
+    }
+    expect(await stored(datasetId)).toEqual({ rows, staged: 0, version: 1 });
+  }, 240_000);
 });

@@ -125,16 +125,20 @@ export async function finishImport(
  * `staleMs`) and drops their staged rows; they wrote nothing to their datasets.
  */
 export async function failAbandonedImports(db: Db, staleMs: number): Promise<number> {
+  // One statement: an import is seen failed only once its staged rows are gone with it.
   const { rows } = await sql<{ id: string }>`
-    UPDATE imports SET state = 'failed', finished_at = now(), updated_at = now(),
-      error = ${jsonb({
-        code: "service_unavailable",
-        error:
-          "The import stopped before it finished (its writer stopped); nothing was written. Upload the file again.",
-      })}
-    WHERE state IN ('receiving', 'running') AND updated_at < now() - make_interval(secs => ${staleMs / 1000})
-    RETURNING id`.execute(db);
-  for (const { id } of rows) await deleteStagedRows(db, id);
+    WITH failed AS (
+      UPDATE imports SET state = 'failed', finished_at = now(), updated_at = now(),
+        error = ${jsonb({
+          code: "service_unavailable",
+          error:
+            "The import stopped before it finished (its writer stopped); nothing was written. Upload the file again.",
+        })}
+      WHERE state IN ('receiving', 'running') AND updated_at < now() - make_interval(secs => ${staleMs / 1000})
+      RETURNING id
+    ),
+    staged AS (DELETE FROM import_rows WHERE import_id IN (SELECT id FROM failed))
+    SELECT id FROM failed`.execute(db);
   return rows.length;
 }
 

@@ -41,8 +41,12 @@ export interface ImportDeps {
   logger: Logger;
 }
 
-/** Rows staged per statement while the file is read. */
+/**
+ * Rows staged per statement while the file is read: this many, or fewer when they came from this
+ * many bytes of the file (a batch of large rows is held several times over while it is sent).
+ */
 const STAGE_BATCH = 1000;
+const STAGE_BYTES = 2 * 2 ** 20;
 /** An import of this many rows or more refreshes the planner's statistics before it reports success. */
 const ANALYZE_AFTER_ROWS = 10_000;
 /** How often a running import writes its progress (and so shows it is alive). */
@@ -166,12 +170,14 @@ export class FileImports {
     };
     try {
       let batch: StagedRow[] = [];
+      let batchFrom = 0;
       for await (const record of fileRecords(uploads, start.upload, progress)) {
         progress.rowsRead++;
         batch.push(mapping.stage(record, progress.rowsRead));
-        if (batch.length >= STAGE_BATCH) {
+        if (batch.length >= STAGE_BATCH || progress.bytesRead - batchFrom >= STAGE_BYTES) {
           await stage(batch);
           batch = [];
+          batchFrom = progress.bytesRead;
         }
       }
       await stage(batch);
