@@ -1,5 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { parse } from "csv-parse/sync";
+import { parquetReadObjects } from "hyparquet";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { client } from "../http";
@@ -267,6 +268,24 @@ describe.runIf(chromiumAvailable())("the web application's history and files of 
       expect(byId.a1).toMatchObject({ Input: '{"q":1}', "Expected output": "four", notes: "two\nlines" });
       expect(byId.a2).toMatchObject({ Input: "hello", "Expected output": "", notes: "42" });
       expect(byId.a3).toMatchObject({ Input: "with, comma", "Expected output": "", notes: "quoted" });
+      // The same rows as Parquet, each cell its JSON value (the menu is still open).
+      if (!(await page.locator("details.menu").evaluate((menu) => (menu as HTMLDetailsElement).open))) {
+        await page.getByText("Export", { exact: true }).click();
+      }
+      const [parquetDownload] = await Promise.all([
+        page.waitForEvent("download"),
+        page.getByRole("link", { name: "Parquet", exact: true }).click(),
+      ]);
+      expect(parquetDownload.suggestedFilename()).toMatch(/\.parquet$/);
+      const parquet = await readFile((await parquetDownload.path()) ?? "");
+      const parquetRows = await parquetReadObjects({
+        file: parquet.buffer.slice(parquet.byteOffset, parquet.byteOffset + parquet.byteLength),
+      });
+      expect(Object.fromEntries(parquetRows.map((row) => [row.id, row.notes]))).toEqual({
+        a1: "two\nlines",
+        a2: 42,
+        a3: "quoted",
+      });
 
       // And that file, imported back as an update, changes nothing: the round trip is exact.
       await page.getByRole("button", { name: "Import", exact: true }).click();

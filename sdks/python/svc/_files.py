@@ -119,13 +119,13 @@ class DatasetsWithFiles(DatasetsResource):
         request_id: Optional[str] = None,
         headers: Optional[Mapping[str, str]] = None,
     ) -> Union[bytes, int]:
-        """The dataset (at `version`, default the current one) as a "csv" or "jsonl" file.
+        """The dataset (at `version`, default the current one) as a "csv", "jsonl" or "parquet" file.
 
         With `to` (a path or a binary file object) the file is streamed there and the number of bytes
         written is returned; without, its bytes are returned.
         """
-        if format not in ("csv", "jsonl"):
-            raise ValueError('export_file takes format="csv" or "jsonl"')
+        if format not in ("csv", "jsonl", "parquet"):
+            raise ValueError('export_file takes format="csv", "jsonl" or "parquet"')
         response = self._transport.download(
             f"/v1/projects/{path_segment(project_slug)}/datasets/{path_segment(dataset_slug)}/export",
             query={"format": format, "version": version},

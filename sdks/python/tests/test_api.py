@@ -347,6 +347,15 @@ class FilesTest(PlatformTest):
             )
             self.assertEqual((again.state, again.version_id, again.version), ("succeeded", None, done.version))
 
+            # So does the Parquet export.
+            parquet = self.client.datasets.export_file(project.slug, dataset.slug, format="parquet")
+            assert isinstance(parquet, bytes)
+            self.assertEqual((parquet[:4], parquet[-4:]), (b"PAR1", b"PAR1"))
+            same = self.client.datasets.import_file(
+                project.slug, dataset.slug, io.BytesIO(parquet), format="parquet", mode="update", poll_interval=0.05
+            )
+            self.assertEqual((same.state, same.version_id, same.version), ("succeeded", None, done.version))
+
     def test_a_bad_line_raises_its_number_and_writes_nothing(self) -> None:
         project, dataset, _ = self.make_dataset()
         error = self.capture(

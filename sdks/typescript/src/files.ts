@@ -40,7 +40,7 @@ export interface ImportFileOptions extends RequestOptions {
 }
 
 export interface ExportFileOptions extends RequestOptions {
-  format: "csv" | "jsonl";
+  format: "csv" | "jsonl" | "parquet";
   /** The version to export; the current one by default. */
   version?: number | undefined;
 }
@@ -120,7 +120,7 @@ export class DatasetsWithFiles extends DatasetsResource {
   }
 
   /**
-   * The dataset (at `version`, default the current one) as a CSV or JSONL file: the response, its body
+   * The dataset (at `version`, default the current one) as a CSV, JSONL or Parquet file: the response, its body
    * not yet read, so that a large export streams (`response.body`) or is read whole (`response.text()`).
    * A CSV's `X-Svc-Columns` header maps each heading to its column identifier.
    */

@@ -448,6 +448,17 @@ describe.each(platforms())("the TypeScript SDK against the %s platform", (_name,
         pollIntervalMs: 50,
       });
       expect(again).toMatchObject({ state: "succeeded", versionId: null, version: done.version });
+      // So does the Parquet export.
+      const parquet = await client.datasets.exportFile(project.slug, dataset.slug, { format: "parquet" });
+      expect(parquet.headers.get("content-type")).toBe("application/vnd.apache.parquet");
+      const bytes = new Uint8Array(await parquet.arrayBuffer());
+      expect(new TextDecoder().decode(bytes.subarray(0, 4))).toBe("PAR1");
+      const same = await client.datasets.importFile(project.slug, dataset.slug, bytes, {
+        format: "parquet",
+        mode: "update",
+        pollIntervalMs: 50,
+      });
+      expect(same).toMatchObject({ state: "succeeded", versionId: null, version: done.version });
     });
 
     it("streams JSONL from an async iterable, and throws a bad line's number with nothing written", async () => {

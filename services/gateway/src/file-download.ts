@@ -10,11 +10,12 @@ import {
 } from "@svc/contracts";
 import type { FastifyReply } from "fastify";
 import { admitOperationCall, type OperationCallDeps } from "./operation-call";
+import { parquetFile } from "./parquet-file";
 
 /**
  * Answers an operation that returns a file (a dataset export): asks its service for the file piece
  * by piece over the bus, each piece well under one bus message, and streams the pieces to the client
- * as they come. The first piece is asked for before anything is sent, so that an unknown dataset or
+ * as they come (a Parquet file is written here from them, a row group at a time). The first piece is asked for before anything is sent, so that an unknown dataset or
  * version is an ordinary error response; a failure later cuts the transfer short, which a client sees
  * as an incomplete body rather than a file that looks whole.
  */
@@ -75,7 +76,8 @@ export async function sendFile(
       if (piece.text.length > 0) yield piece.text;
     }
   }
-  return reply.send(Readable.from(pieces(), { objectMode: false }));
+  const body = format === "parquet" ? parquetFile(first.headers ?? ["id"], pieces()) : pieces();
+  return reply.send(Readable.from(body, { objectMode: false }));
 }
 
 /** JSON with every non-ASCII character escaped: a header value must be ASCII. */

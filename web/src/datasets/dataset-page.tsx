@@ -582,7 +582,7 @@ function ExportMenu({
   href,
   version,
 }: {
-  href: (format: "csv" | "jsonl") => string;
+  href: (format: "csv" | "jsonl" | "parquet") => string;
   version: number | undefined;
 }) {
   return (
@@ -594,6 +594,9 @@ function ExportMenu({
         </a>
         <a href={href("jsonl")} download>
           JSONL{version === undefined ? "" : ` at version ${version}`}
+        </a>
+        <a href={href("parquet")} download>
+          Parquet{version === undefined ? "" : ` at version ${version}`}
         </a>
       </div>
     </details>

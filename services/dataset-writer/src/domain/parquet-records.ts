@@ -7,7 +7,7 @@ import type { FileRecord, ReadProgress } from "./file-records";
  * The rows of a Parquet file on disk, one row group at a time (memory holds one group, never the
  * file), each a record whose `line` is the row's number in the file. Values become JSON: 64-bit
  * integers as numbers where exact (else their digits as a string), times as ISO-8601 text, bytes
- * that are not text as base64, lists and structs as arrays and objects.
+ * that are not text as base64, lists and structs as arrays and objects; a null field is left out.
  */
 export async function* readParquet(path: string, progress: ReadProgress): AsyncIterable<FileRecord> {
   const file = await asyncBufferFromFile(path);
@@ -35,7 +35,7 @@ export async function* readParquet(path: string, progress: ReadProgress): AsyncI
       );
     }
     for (const [index, row] of rows.entries()) {
-      yield { line: rowStart + index + 1, fields: jsonOf(row) as Record<string, unknown> };
+      yield { line: rowStart + index + 1, fields: fieldsOf(row) };
     }
     progress.bytesRead = Math.min(
       file.byteLength,
@@ -48,6 +48,18 @@ export async function* readParquet(path: string, progress: ReadProgress): AsyncI
     rowStart = rowEnd;
   }
   progress.bytesRead = file.byteLength;
+}
+
+/**
+ * A row's fields as JSON values. A null field gives no value, as an empty CSV field does: Parquet
+ * writes an unset cell as null, so an exported file imported back as an update changes nothing.
+ */
+function fieldsOf(row: Record<string, unknown>): Record<string, unknown> {
+  const fields: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(row)) {
+    if (value !== null && value !== undefined) fields[name] = jsonOf(value);
+  }
+  return fields;
 }
 
 /** A Parquet value as the JSON value a cell holds. */

@@ -50,9 +50,12 @@ export async function exportChunk(
     const writeRow =
       request.format === "csv"
         ? (row: RowRecord) => csvLine(row, columns)
-        : (row: RowRecord) => jsonLine(row.rowId, visibleCells(row.cells, visibility));
+        : request.format === "parquet"
+          ? (row: RowRecord) => `${JSON.stringify([row.rowId, ...cellsInOrder(row, columns)])}\n`
+          : (row: RowRecord) => jsonLine(row.rowId, visibleCells(row.cells, visibility));
 
     const first = request.after === undefined;
+    const firstOnly = { columns: headerMap(headers), headers: headers.map((header) => header.text) };
     let text = first && request.format === "csv" ? csvHeader(headers) : "";
     let after = request.after;
     while (version > 0 && text.length < CHUNK_CHARS) {
@@ -67,12 +70,11 @@ export async function exportChunk(
       for (const row of page) {
         text += writeRow(row);
         after = row.key;
-        if (text.length >= CHUNK_CHARS)
-          return { version, text, after, ...(first ? { columns: headerMap(headers) } : {}) };
+        if (text.length >= CHUNK_CHARS) return { version, text, after, ...(first ? firstOnly : {}) };
       }
       if (page.length < PAGE_ROWS) break;
     }
-    return { version, text, after: null, ...(first ? { columns: headerMap(headers) } : {}) };
+    return { version, text, after: null, ...(first ? firstOnly : {}) };
   });
 }
 
@@ -103,14 +105,18 @@ const csvHeader = (headers: readonly Header[]) => `${headers.map((h) => csvField
 
 function csvLine(row: RowRecord, columns: readonly DatasetColumn[]): string {
   const fields = [csvField(row.rowId)];
-  for (const column of columns) {
-    const value =
-      column.source.kind === "builtin"
-        ? row.cells[column.source.field as BuiltinField]
-        : row.cells.custom[column.identifier];
-    fields.push(csvField(cellToCsvText(value)));
-  }
+  for (const value of cellsInOrder(row, columns)) fields.push(csvField(cellToCsvText(value)));
   return `${fields.join(",")}\r\n`;
+}
+
+/** The row's cells in the order of the columns (and of the headers after `id`); null where unset. */
+function cellsInOrder(row: RowRecord, columns: readonly DatasetColumn[]): unknown[] {
+  return columns.map(
+    (column) =>
+      (column.source.kind === "builtin"
+        ? row.cells[column.source.field as BuiltinField]
+        : row.cells.custom[column.identifier]) ?? null,
+  );
 }
 
 /** One JSONL line, its keys in the documented order: rowId, the built-in cells shown, custom. */

@@ -7,15 +7,21 @@ import { versionNumberSchema } from "./common";
  * field back gives the same JSON value, whatever it holds.
  */
 
-export const exportFormats = ["csv", "jsonl"] as const;
+export const exportFormats = ["csv", "jsonl", "parquet"] as const;
 export type ExportFormat = (typeof exportFormats)[number];
 export const exportMediaTypes: Record<ExportFormat, string> = {
   csv: "text/csv; charset=utf-8",
   jsonl: "application/x-ndjson",
+  parquet: "application/vnd.apache.parquet",
 };
 
 export const exportQuerySchema = z.strictObject({
-  format: z.enum(exportFormats).default("csv").describe("csv (a header row, then one line per row) or jsonl"),
+  format: z
+    .enum(exportFormats)
+    .default("csv")
+    .describe(
+      "csv (a header row, then one line per row), jsonl, or parquet (a string column `id`, then one JSON column per active column, headed as in CSV)",
+    ),
   version: versionNumberSchema
     .optional()
     .describe("Export the dataset as it was at this version; default: the current one"),
@@ -36,8 +42,14 @@ export type ExportChunkRequest = z.infer<typeof exportChunkRequestSchema>;
 
 export const exportChunkSchema = z.object({
   version: z.number().int(),
-  /** On the first piece of a CSV: each header's column identifier (`id` for the row id). */
+  /**
+   * On the first piece: each header's column identifier (`id` for the row id). A Parquet export's
+   * pieces are JSON arrays, one per line, of the row id and the cells in the order of these headers;
+   * the gateway writes the file from them.
+   */
   columns: z.record(z.string(), z.string()).optional(),
+  /** On the first piece: the headers in order, `id` first. */
+  headers: z.array(z.string()).optional(),
   text: z.string(),
   /** Where the next piece starts; null when this piece ends the file. */
   after: rowKeySchema.nullable(),
