@@ -83,6 +83,10 @@ async function runLocal(
   argument: string | undefined,
 ): Promise<number> {
   const key = group ? `${group} ${name}` : name;
+  if (ctx.globals.format === "parquet") {
+    const { parquetIsForFiles } = await import("./commands/api");
+    throw parquetIsForFiles();
+  }
   switch (key) {
     case "auth login": {
       const [{ login }, { promptSecret }] = await Promise.all([

@@ -3,6 +3,7 @@ import { createServer, request as httpRequest, type IncomingMessage, type Server
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { parquetReadObjects } from "hyparquet";
 import { parquetWriteBuffer } from "hyparquet-writer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Platform, startPlatform } from "./platform";
@@ -149,7 +150,7 @@ describe("the commands of the brief, against the embedded platform", () => {
     expect(row.custom).toEqual({ [column.identifier]: 5 });
   });
 
-  it("svc datasets update-rows edits many rows as one version, and export --format csv|jsonl writes the file", async () => {
+  it("svc datasets update-rows edits many rows as one version, and export --format csv|jsonl|parquet writes the file", async () => {
     const { at } = await makeDataset(3);
     const edits = [
       { rowId: "r1", expectedOutput: "one" },
@@ -204,6 +205,20 @@ describe("the commands of the brief, against the embedded platform", () => {
       ["r2", null],
       ["r3", null],
     ]);
+    const parquetFile = await svc(["datasets", "export", ...at, "--format", "parquet"]);
+    expect(parquetFile.code).toBe(0);
+    const bytes = parquetFile.stdoutBytes ?? Buffer.alloc(0);
+    const parquetRows = await parquetReadObjects({ file: new Uint8Array(bytes).buffer });
+    expect(parquetRows.map((row) => [row.id, row["Expected output"]])).toEqual([
+      ["r1", "one"],
+      ["r2", null],
+      ["r3", { n: 3 }],
+    ]);
+    // Parquet is a file format: a command that answers JSON refuses it, saying where it belongs.
+    const notAFile = await svc(["projects", "list", "--format", "parquet"]);
+    expect(notAFile.code).toBe(3);
+    expect(notAFile.stdout).toBe("");
+    expect(notAFile.stderr).toMatch(/--format parquet is for a file the API answers with/);
     const exported = join(mkdtempSync(join(tmpdir(), "svc-import-")), "golden.csv");
     writeFileSync(exported, csv.stdout.replace('r3,question 3,,"{""n"":3}",', "r3,question 3,,three,"));
     const updated = await json<{ state: string; version: number; rowsUpdated: number }>([

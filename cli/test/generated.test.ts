@@ -87,6 +87,7 @@ describe("completion", () => {
       "csv",
       "raw",
       "http",
+      "parquet",
     ]);
     expect(zshComplete(path, "svc auth ")).toEqual(["login", "status", "logout"]);
   });

@@ -39,6 +39,7 @@ export async function runApiCommand(
   values: Map<Input, string | true>,
   json: string | undefined,
 ): Promise<void> {
+  if (ctx.globals.format === "parquet" && !command.output.file) throw parquetIsForFiles();
   const query = await compileQuery(ctx.globals.query);
   const request = prepareRequest(ctx.tree, command, {
     values,
@@ -78,8 +79,8 @@ export async function runApiCommand(
 }
 
 /**
- * A file the API answers with (an export): the global --format picks it (csv, the default, or
- * jsonl), and the body goes to standard output as it arrives, so that a million rows never sit in
+ * A file the API answers with (an export): the global --format picks it (csv, the default, jsonl or
+ * parquet), and the body goes to standard output as it arrives, so that a million rows never sit in
  * memory: `svc datasets export --dataset-slug golden --format csv > golden.csv`.
  */
 async function download(
@@ -89,15 +90,21 @@ async function download(
   transport: Transport,
 ): Promise<void> {
   const { format } = ctx.globals;
-  if (format !== "csv" && format !== "jsonl" && format !== "table" && format !== "json") {
+  if (
+    format !== "csv" &&
+    format !== "jsonl" &&
+    format !== "parquet" &&
+    format !== "table" &&
+    format !== "json"
+  ) {
     throw usageError(
-      `svc ${command.resource} ${command.name} writes csv or jsonl, not ${format}`,
-      "use --format csv or --format jsonl",
+      `svc ${command.resource} ${command.name} writes csv, jsonl or parquet, not ${format}`,
+      "use --format csv, --format jsonl or --format parquet",
       "usage_error",
     );
   }
   const url = new URL(request.url);
-  url.searchParams.set("format", format === "jsonl" ? "jsonl" : "csv");
+  url.searchParams.set("format", format === "jsonl" || format === "parquet" ? format : "csv");
   request.url = url.toString();
   request.headers.accept = "*/*";
   const sink = new Writable({
@@ -287,6 +294,7 @@ async function output(ctx: Context, command: ApiCommand, response: HttpResponse,
 /** Writes a value in the chosen format (raw: strings bare, the rest as compact JSON). */
 async function emit(ctx: Context, value: unknown, queried: boolean): Promise<void> {
   const { format } = ctx.globals;
+  if (format === "parquet") throw parquetIsForFiles();
   if (format === "raw" || format === "http") {
     write(ctx, typeof value === "string" ? `${value}\n` : `${JSON.stringify(value)}\n`);
     return;
@@ -453,3 +461,11 @@ function formatBytes(bytes: number): string {
   if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(0)} KB`;
   return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
+
+/** --format parquet names a file format: only an export writes one. */
+export const parquetIsForFiles = () =>
+  usageError(
+    "--format parquet is for a file the API answers with, such as svc datasets export",
+    "use --format table, json, jsonl, yaml or csv here",
+    "usage_error",
+  );

@@ -1,7 +1,7 @@
 import type { Format } from "../spec/tree";
 
 export interface RenderOptions {
-  format: Exclude<Format, "raw" | "http">;
+  format: Exclude<Format, "raw" | "http" | "parquet">;
   /** Standard output is a terminal: tables may be truncated to its width. */
   tty: boolean;
   color: boolean;

@@ -58,8 +58,8 @@ export interface ApiCommand {
   body: { required: boolean; schema: JsonSchema; examples: unknown[] } | null;
   /**
    * `file`: the media types of a file the operation answers with instead of JSON (an export); its
-   * `format` query parameter is the global --format (csv or jsonl), and the body goes to standard
-   * output as it arrives.
+   * `format` query parameter is the global --format (csv, jsonl or parquet), and the body goes to
+   * standard output as it arrives.
    */
   output: { status: number; schema: JsonSchema | null; file?: string[] };
   /** Set for an upload: the media types the body may have, the file's extension choosing one. */
@@ -98,7 +98,7 @@ export interface SecurityScheme {
   env: string;
 }
 
-export const formats = ["table", "json", "jsonl", "yaml", "csv", "raw", "http"] as const;
+export const formats = ["table", "json", "jsonl", "yaml", "csv", "raw", "http", "parquet"] as const;
 export type Format = (typeof formats)[number];
 export const shells = ["bash", "zsh", "fish", "powershell", "elvish"] as const;
 
