@@ -105,10 +105,10 @@ describe.each(targets())("file imports (%s)", (_name, start) => {
       })
     ).text();
 
-  it("imports a CSV with quotes, line breaks, unicode and JSON cells as one version, new columns included", async () => {
+  it("imports a CSV with quotes, line breaks, backslashes, tabs, unicode and JSON cells as one version, new columns included", async () => {
     const base = await makeDataset();
     const csv =
-      'id,input,expected_output,Topic\r\nq1,"Capital of ""France""?\nAnswer briefly.",Paris,géographie\r\nq2,"{""q"":""2+2""}",4,\r\nq3,日本の首都は?,"""東京""",null\r\n';
+      'id,input,expected_output,Topic\r\nq1,"Capital of ""France""?\nAnswer briefly.",Paris,géo\\gra\tphie\r\nq2,"{""q"":""2+2""}",4,\r\nq3,日本の首都は?,"""東京""",null\r\n';
     const done = await imported(base, csv, "text/csv");
     expect(done).toMatchObject({
       state: "succeeded",
@@ -135,7 +135,7 @@ describe.each(targets())("file imports (%s)", (_name, start) => {
         rowId: "q1",
         input: 'Capital of "France"?\nAnswer briefly.',
         expectedOutput: "Paris",
-        custom: { [topic]: "géographie" },
+        custom: { [topic]: "géo\\gra\tphie" },
       },
       { rowId: "q2", input: { q: "2+2" }, expectedOutput: 4, custom: {} },
       { rowId: "q3", input: "日本の首都は?", expectedOutput: "東京", custom: { [topic]: null } },

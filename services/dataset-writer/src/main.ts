@@ -21,6 +21,7 @@ const service = registerDatasetWriter({
   // The same object store the gateways put uploads in (see the gateway's main).
   uploads: new NatsUploadStore(bus.connection, `${config.SVC_BUS_PREFIX ?? "svc"}_uploads`),
   importAbandonedMs: config.SVC_IMPORT_ABANDONED_MS,
+  copyFrom: database.copyFrom,
 });
 health.ready(async () => {
   await database.ping();

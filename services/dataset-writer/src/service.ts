@@ -6,6 +6,7 @@ import type { Kysely } from "kysely";
 import { columnHandlers, datasetHandlers } from "./handlers/datasets";
 import { importHandlers } from "./handlers/imports";
 import { rowHandlers } from "./handlers/rows";
+import type { CopyFrom } from "./repositories/imports";
 import type { RowEditorOptions } from "./use-cases/row-editor";
 
 export interface WriterDeps {
@@ -18,6 +19,8 @@ export interface WriterDeps {
   uploads?: UploadStore;
   /** How long an import may go unheard of before it is taken for abandoned (its writer died). */
   importAbandonedMs?: number;
+  /** The database's COPY, where it has one (PostgreSQL): imports stage their rows with it. */
+  copyFrom?: CopyFrom | undefined;
 }
 
 /** Serves every dataset mutation on the bus. Returns a handle that stops serving. */

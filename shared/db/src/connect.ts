@@ -1,7 +1,10 @@
 import { mkdirSync } from "node:fs";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
 import { PGlite } from "@electric-sql/pglite";
 import { Kysely, PostgresDialect, sql } from "kysely";
 import pg from "pg";
+import { from as copyStream } from "pg-copy-streams";
 import { pglitePool } from "./pglite-pool";
 import { preparingPool } from "./prepared";
 import type { Database } from "./schema";
@@ -9,6 +12,12 @@ import type { Database } from "./schema";
 export interface DatabaseHandle {
   db: Kysely<Database>;
   kind: "postgres" | "pglite";
+  /**
+   * PostgreSQL's `COPY … FROM STDIN` on a connection of its own, with `data` (text-format lines) as
+   * its input, streamed: a failure of `data` aborts the COPY, which then writes nothing. Absent on
+   * PGlite.
+   */
+  copyFrom?: (statement: string, data: AsyncIterable<string>) => Promise<void>;
   /** Resolves when the database answers a trivial query: readiness probes use it. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -39,7 +48,18 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     // comes back; an idle client's error reaches the pool's listener above.
     pool.on("connect", (client) => client.on("error", () => undefined));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: preparingPool(pool) }) });
-    return { db, kind: "postgres", ping: () => ping(db), close: () => db.destroy() };
+    const copyFrom = async (statement: string, data: AsyncIterable<string>) => {
+      const client = await pool.connect();
+      try {
+        await pipeline(Readable.from(data), client.query(copyStream(statement)));
+        client.release();
+      } catch (error) {
+        // The connection is let go rather than reused: a COPY cut short may leave it mid-protocol.
+        client.release(true);
+        throw error;
+      }
+    };
+    return { db, kind: "postgres", copyFrom, ping: () => ping(db), close: () => db.destroy() };
   }
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
   const pglite = await PGlite.create(options.dataDir ? { dataDir: options.dataDir } : {});

@@ -8,11 +8,11 @@ import { FileImports } from "../use-cases/import-file";
 const DEFAULT_ABANDONED_MS = 60_000;
 
 /** Internal: the gateway hands over an uploaded file (its name in the upload store) to import. */
-export function importHandlers({ bus, db, logger, uploads, importAbandonedMs }: WriterDeps): {
+export function importHandlers({ bus, db, logger, uploads, importAbandonedMs, copyFrom }: WriterDeps): {
   subscriptions: Subscription[];
   stop(): void;
 } {
-  const imports = uploads ? new FileImports({ db, uploads, logger }) : undefined;
+  const imports = uploads ? new FileImports({ db, uploads, logger, copyFrom }) : undefined;
   const abandonedMs = importAbandonedMs ?? DEFAULT_ABANDONED_MS;
   const sweep = () =>
     failAbandonedImports(db, abandonedMs)

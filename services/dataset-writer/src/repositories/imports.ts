@@ -161,6 +161,35 @@ export async function stageRows(db: Db, importId: string, rows: readonly StagedR
     FROM ${unnestRows("s", stagedColumns, rows)}`.execute(db);
 }
 
+/** PostgreSQL's `COPY … FROM STDIN`, its data given as text-format lines; see @svc/db. */
+export type CopyFrom = (statement: string, data: AsyncIterable<string>) => Promise<void>;
+
+/** Text handed to COPY at a time: many rows per write, a bounded amount in memory. */
+const COPY_PIECE_CHARS = 256 * 1024;
+
+/**
+ * Stages an import's rows with one COPY as they are read: the database parses the rows while the
+ * file is still being read, and a failure anywhere (a bad line) aborts the COPY, staging nothing.
+ */
+export async function copyStagedRows(copy: CopyFrom, importId: string, rows: AsyncIterable<StagedRow>) {
+  async function* lines(): AsyncIterable<string> {
+    let piece = "";
+    for await (const row of rows) {
+      // COPY's text format: tab-separated, a backslash escapes. JSON text has no raw tab or line
+      // break (it writes them as \t and \n), row ids have neither, so doubling backslashes suffices.
+      piece += `${importId}\t${row.seq}\t${row.line}\t${row.rowId}\t${copyText(JSON.stringify(row.cells))}\t${copyText(JSON.stringify(row.custom))}\n`;
+      if (piece.length >= COPY_PIECE_CHARS) {
+        yield piece;
+        piece = "";
+      }
+    }
+    if (piece !== "") yield piece;
+  }
+  await copy("COPY import_rows (import_id, seq, line, row_id, cells, custom) FROM STDIN", lines());
+}
+
+const copyText = (text: string) => text.replaceAll("\\", "\\\\");
+
 export async function deleteStagedRows(db: Db, importId: string): Promise<void> {
   await db.deleteFrom("import_rows").where("import_id", "=", importId).execute();
 }

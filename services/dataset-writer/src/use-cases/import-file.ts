@@ -19,6 +19,8 @@ import { readParquet } from "../domain/parquet-records";
 import { type ColumnRecord, insertCustomColumn, listColumns } from "../repositories/columns";
 import { findDataset, refreshStatistics } from "../repositories/datasets";
 import {
+  type CopyFrom,
+  copyStagedRows,
   deleteStagedRows,
   findImport,
   findImportByKey,
@@ -39,11 +41,13 @@ export interface ImportDeps {
   db: Kysely<Database>;
   uploads: UploadStore;
   logger: Logger;
+  /** COPY into the database, where it has it (PostgreSQL): rows are then staged by one COPY. */
+  copyFrom?: CopyFrom | undefined;
 }
 
 /**
- * Rows staged per statement while the file is read: this many, or fewer when they came from this
- * many bytes of the file (a batch of large rows is held several times over while it is sent).
+ * Without COPY, rows staged per statement while the file is read: this many, or fewer when they came
+ * from this many bytes of the file (a batch of large rows is held several times over while it is sent).
  */
 const STAGE_BATCH = 1000;
 const STAGE_BYTES = 2 * 2 ** 20;
@@ -159,33 +163,14 @@ export class FileImports {
     const dataset = await findDataset(db, ref);
     const mapping = new FieldMapping(await listColumns(db, dataset.id), start.query, start.upload.format);
 
-    // A batch is written while the next is read: the database and this process work side by side,
-    // one batch apart. Whatever happens, the batch being written has settled before this returns, so
-    // that nothing is staged after the import cleans up.
-    let staging: Promise<void> = Promise.resolve();
-    const stage = async (rows: StagedRow[]) => {
-      await staging;
-      staging = stageRows(db, importId, rows);
-      staging.catch(() => undefined); // awaited by the next batch or below
-    };
-    try {
-      let batch: StagedRow[] = [];
-      let batchFrom = 0;
+    const staged = async function* () {
       for await (const record of fileRecords(uploads, start.upload, progress)) {
         progress.rowsRead++;
-        batch.push(mapping.stage(record, progress.rowsRead));
-        if (batch.length >= STAGE_BATCH || progress.bytesRead - batchFrom >= STAGE_BYTES) {
-          await stage(batch);
-          batch = [];
-          batchFrom = progress.bytesRead;
-        }
+        yield mapping.stage(record, progress.rowsRead);
       }
-      await stage(batch);
-      await staging;
-    } catch (error) {
-      await staging.catch(() => undefined);
-      throw error;
-    }
+    };
+    if (this.deps.copyFrom) await copyStagedRows(this.deps.copyFrom, importId, staged());
+    else await stageInBatches(db, importId, staged(), progress);
 
     try {
       const result = await db.transaction().execute((trx) =>
@@ -240,6 +225,43 @@ export class FileImports {
       const now = await findDataset(db, ref);
       return { versionId: null, version: now.version, rowsInserted: 0, rowsUpdated: 0 };
     }
+  }
+}
+
+/**
+ * Stages the rows a batch per statement where COPY is not there (the embedded database): a batch is
+ * written while the next is read, so the database and this process work side by side. Whatever
+ * happens, the batch being written has settled before this returns, so that nothing is staged after
+ * the import cleans up.
+ */
+async function stageInBatches(
+  db: Kysely<Database>,
+  importId: string,
+  rows: AsyncIterable<StagedRow>,
+  progress: { bytesRead: number },
+): Promise<void> {
+  let staging: Promise<void> = Promise.resolve();
+  const stage = async (batch: StagedRow[]) => {
+    await staging;
+    staging = stageRows(db, importId, batch);
+    staging.catch(() => undefined); // awaited by the next batch or below
+  };
+  try {
+    let batch: StagedRow[] = [];
+    let batchFrom = 0;
+    for await (const row of rows) {
+      batch.push(row);
+      if (batch.length >= STAGE_BATCH || progress.bytesRead - batchFrom >= STAGE_BYTES) {
+        await stage(batch);
+        batch = [];
+        batchFrom = progress.bytesRead;
+      }
+    }
+    await stage(batch);
+    await staging;
+  } catch (error) {
+    await staging.catch(() => undefined);
+    throw error;
   }
 }
 
