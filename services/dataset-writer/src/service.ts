@@ -1,12 +1,11 @@
 import { type Bus, type Subscription, serveSubject, type UploadStore, unsubscribeAll } from "@svc/bus";
 import { subjects } from "@svc/contracts";
-import type { Database } from "@svc/db";
+import type { CopyFrom, Database } from "@svc/db";
 import type { Logger } from "@svc/telemetry";
 import type { Kysely } from "kysely";
 import { columnHandlers, datasetHandlers } from "./handlers/datasets";
 import { importHandlers } from "./handlers/imports";
 import { rowHandlers } from "./handlers/rows";
-import type { CopyFrom } from "./repositories/imports";
 import type { RowEditorOptions } from "./use-cases/row-editor";
 
 export interface WriterDeps {

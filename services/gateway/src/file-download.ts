@@ -15,9 +15,10 @@ import { parquetFile } from "./parquet-file";
 /**
  * Answers an operation that returns a file (a dataset export): asks its service for the file piece
  * by piece over the bus, each piece well under one bus message, and streams the pieces to the client
- * as they come (a Parquet file is written here from them, a row group at a time). The first piece is asked for before anything is sent, so that an unknown dataset or
- * version is an ordinary error response; a failure later cuts the transfer short, which a client sees
- * as an incomplete body rather than a file that looks whole.
+ * as they come (a Parquet file is written here from them, a row group at a time). The first piece
+ * is asked for before anything is sent, so that an unknown dataset or version is an ordinary error
+ * response; a failure later cuts the transfer short, which a client sees as an incomplete body
+ * rather than a file that looks whole.
  */
 export async function sendFile(
   deps: OperationCallDeps,

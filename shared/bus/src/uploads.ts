@@ -131,7 +131,7 @@ export class NatsUploadStore implements UploadStore {
   }
 
   /**
-   * The file's chunks, pulled from the bucket's stream a few at a time as they are read. The object
+   * The file's chunks, pulled from the bucket's stream as they are read. The object
    * store's own `get` pushes a file's chunks as fast as the server sends them, without waiting for
    * them to be read, so a slow reader (an import writing to the database) held most of the file in
    * memory; here each chunk is fetched by itself (JetStream's direct get, the next message of the
@@ -157,7 +157,6 @@ export class NatsUploadStore implements UploadStore {
     let next = chunkFrom(1);
     while (received < info.size) {
       const chunk = await next;
-      if (!chunk.subject.endsWith(info.nuid)) break;
       received += chunk.data.length;
       if (received < info.size) next = chunkFrom(chunk.seq + 1);
       digest.update(chunk.data);

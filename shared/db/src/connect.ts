@@ -9,15 +9,17 @@ import { pglitePool } from "./pglite-pool";
 import { preparingPool } from "./prepared";
 import type { Database } from "./schema";
 
+/**
+ * PostgreSQL's `COPY … FROM STDIN` on a connection of its own, with `data` (text-format lines) as its
+ * input, streamed: a failure of `data` aborts the COPY, which then writes nothing.
+ */
+export type CopyFrom = (statement: string, data: AsyncIterable<string>) => Promise<void>;
+
 export interface DatabaseHandle {
   db: Kysely<Database>;
   kind: "postgres" | "pglite";
-  /**
-   * PostgreSQL's `COPY … FROM STDIN` on a connection of its own, with `data` (text-format lines) as
-   * its input, streamed: a failure of `data` aborts the COPY, which then writes nothing. Absent on
-   * PGlite.
-   */
-  copyFrom?: (statement: string, data: AsyncIterable<string>) => Promise<void>;
+  /** COPY from a stream (see `CopyFrom`); absent on PGlite. */
+  copyFrom?: CopyFrom;
   /** Resolves when the database answers a trivial query: readiness probes use it. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -48,7 +50,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     // comes back; an idle client's error reaches the pool's listener above.
     pool.on("connect", (client) => client.on("error", () => undefined));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: preparingPool(pool) }) });
-    const copyFrom = async (statement: string, data: AsyncIterable<string>) => {
+    const copyFrom: CopyFrom = async (statement, data) => {
       const client = await pool.connect();
       try {
         await pipeline(Readable.from(data), client.query(copyStream(statement)));

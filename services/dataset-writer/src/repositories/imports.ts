@@ -1,5 +1,5 @@
 import type { Import, ImportFormat } from "@svc/contracts";
-import { importColumns, jsonb, toImport, unnestRows } from "@svc/db";
+import { type CopyFrom, importColumns, jsonb, toImport, unnestRows } from "@svc/db";
 import { sql } from "kysely";
 import type { Db } from "./datasets";
 
@@ -160,9 +160,6 @@ export async function stageRows(db: Db, importId: string, rows: readonly StagedR
     SELECT ${importId}, s.seq, s.line, s."rowId", s.cells, s.custom
     FROM ${unnestRows("s", stagedColumns, rows)}`.execute(db);
 }
-
-/** PostgreSQL's `COPY … FROM STDIN`, its data given as text-format lines; see @svc/db. */
-export type CopyFrom = (statement: string, data: AsyncIterable<string>) => Promise<void>;
 
 /** Text handed to COPY at a time: many rows per write, a bounded amount in memory. */
 const COPY_PIECE_CHARS = 256 * 1024;

@@ -11,7 +11,7 @@ import {
   type RequestContext,
   ROW_ID_PATTERN,
 } from "@svc/contracts";
-import type { Database } from "@svc/db";
+import type { CopyFrom, Database } from "@svc/db";
 import type { Logger } from "@svc/telemetry";
 import type { Kysely } from "kysely";
 import { badLine, type FileRecord, readRecords } from "../domain/file-records";
@@ -19,7 +19,6 @@ import { readParquet } from "../domain/parquet-records";
 import { type ColumnRecord, insertCustomColumn, listColumns } from "../repositories/columns";
 import { findDataset, refreshStatistics } from "../repositories/datasets";
 import {
-  type CopyFrom,
   copyStagedRows,
   deleteStagedRows,
   findImport,

@@ -55,7 +55,9 @@ export async function exportChunk(
           : (row: RowRecord) => jsonLine(row.rowId, visibleCells(row.cells, visibility));
 
     const first = request.after === undefined;
-    const firstOnly = { columns: headerMap(headers), headers: headers.map((header) => header.text) };
+    const firstOnly = first
+      ? { columns: headerMap(headers), headers: headers.map((header) => header.text) }
+      : {};
     let text = first && request.format === "csv" ? csvHeader(headers) : "";
     let after = request.after;
     while (version > 0 && text.length < CHUNK_CHARS) {
@@ -70,11 +72,11 @@ export async function exportChunk(
       for (const row of page) {
         text += writeRow(row);
         after = row.key;
-        if (text.length >= CHUNK_CHARS) return { version, text, after, ...(first ? firstOnly : {}) };
+        if (text.length >= CHUNK_CHARS) return { version, text, after, ...firstOnly };
       }
       if (page.length < PAGE_ROWS) break;
     }
-    return { version, text, after: null, ...(first ? firstOnly : {}) };
+    return { version, text, after: null, ...firstOnly };
   });
 }
 
