@@ -612,6 +612,18 @@ describe("formats on a terminal", () => {
     expect(JSON.parse(piped.stdout)).toMatchObject({ slug: project });
   });
 
+  it("refuses to write a Parquet export's bytes to a terminal, saying to send them to a file", async () => {
+    const { at } = await makeDataset(1);
+    const tty = runOnTerminal(["datasets", "export", ...at, "--format", "parquet"], {
+      env: terminalEnv(),
+      onTerminal: { stdout: true, stderr: false },
+    });
+    expect(tty.code).toBe(3);
+    expect(tty.screen).not.toContain("PAR1");
+    expect(tty.stderr).toMatch(/a Parquet file is binary and standard output is a terminal/);
+    expect(tty.stderr).toMatch(/> datasets\.parquet/);
+  });
+
   it("drops colour on a terminal when NO_COLOR is set", () => {
     const result = runOnTerminal(["account", "get"], {
       env: { ...terminalEnv(), NO_COLOR: "1" },

@@ -103,6 +103,13 @@ async function download(
       "usage_error",
     );
   }
+  if (format === "parquet" && ctx.io.stdout.isTTY) {
+    throw usageError(
+      "a Parquet file is binary and standard output is a terminal",
+      `send it to a file: svc ${command.resource} ${command.name} … --format parquet > ${command.resource}.parquet`,
+      "usage_error",
+    );
+  }
   const url = new URL(request.url);
   url.searchParams.set("format", format === "jsonl" || format === "parquet" ? format : "csv");
   request.url = url.toString();
