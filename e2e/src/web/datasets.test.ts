@@ -100,7 +100,7 @@ describe.runIf(chromiumAvailable())("the web application's history and files of 
 
     await page.getByRole("link", { name: "Back to the current version" }).click();
     await expect.poll(() => page.locator(".version-chip").textContent()).toMatch(/^Version\s*3$/);
-    expect(await grid.getByText("r3", { exact: true }).count()).toBe(0);
+    await expect.poll(() => grid.getByText("r3", { exact: true }).count()).toBe(0);
     expectNoProblems();
   });
 
@@ -623,7 +623,7 @@ describe.runIf(chromiumAvailable())("the web application's history and files of 
 
     it("filters the project's traces, imports the selected ones, and each row links back to its trace", async () => {
       await page.goto(`${platform.baseUrl}/projects/history`);
-      await page.getByRole("link", { name: "Traces" }).click();
+      await page.getByRole("link", { name: "Traces", exact: true }).click();
       const table = page.getByRole("table", { name: "Traces, newest first" });
       await table.locator("tbody tr").nth(2).waitFor();
       await page.getByRole("textbox", { name: "Tag" }).fill("geo");
@@ -649,7 +649,13 @@ describe.runIf(chromiumAvailable())("the web application's history and files of 
       const lima = rows.body.items.find((r) => r.metadata.traceId === traceIds[1]);
       await page.goto(`${platform.baseUrl}/projects/history/datasets/from-traces?row=${lima?.rowId}`);
       const panel = page.getByRole("complementary", { name: `Row ${lima?.rowId}` });
-      await panel.getByRole("link", { name: /^From trace bbbbbbbbbbbb/ }).click();
+      const link = panel.getByRole("link", { name: /^From trace bbbbbbbbbbbb/ });
+      await link.waitFor();
+      // The page writes nothing to the address on its own: a late write would undo a link's navigation.
+      const entry = await page.evaluate(() => (history.state as { key?: string } | null)?.key);
+      await page.waitForTimeout(400);
+      expect(await page.evaluate(() => (history.state as { key?: string } | null)?.key)).toBe(entry);
+      await link.click();
       await page.waitForURL(new RegExp(`/traces/${traceIds[1]}$`));
       await page.getByRole("heading", { name: "answer-question" }).waitFor();
       await page.getByText('"Lima"').or(page.getByText("Lima")).first().waitFor();

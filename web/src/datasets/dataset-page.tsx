@@ -65,13 +65,13 @@ export function DatasetPage() {
   const deletion = useAction();
   const [restoring, setRestoring] = useState<number | undefined>();
 
+  // Only a search that differs from the address writes it: a write of the same address, landing
+  // while a link's navigation is under way, would bring the page back.
   useEffect(() => {
-    const timer = setTimeout(
-      () => setFilters((filters) => (filters.search === search ? filters : { ...filters, search })),
-      250,
-    );
+    if (search === listFilters.search) return;
+    const timer = setTimeout(() => setFilters((filters) => ({ ...filters, search })), 250);
     return () => clearTimeout(timer);
-  }, [search, setFilters]);
+  }, [search, listFilters.search, setFilters]);
 
   const dataset = useQuery({
     queryKey: ["dataset", projectSlug, datasetSlug],
