@@ -62,6 +62,20 @@ function fishComplete(path: string, commandLine: string): string[] {
 }
 
 describe("completion", () => {
+  // Two commands' flags of one name take different values: each command offers its own.
+  const datasetsSortBy = ["name", "updatedAt"];
+  const tracesSortBy = [
+    "startTime",
+    "endTime",
+    "durationNs",
+    "spanCount",
+    "errorCount",
+    "tokensTotal",
+    "costTotalMicrocents",
+  ];
+  /** --format of a command that prints a response; parquet is only for a file such as an export. */
+  const printed = ["table", "json", "jsonl", "yaml", "csv", "raw", "http"];
+
   it("completes resources, commands, flags and flag values in bash", async () => {
     const path = await script("bash");
     expect(bashComplete(path, ["da"])).toEqual(["datasets"]);
@@ -79,16 +93,7 @@ describe("completion", () => {
     expect(zshComplete(path, "svc datasets ")).toContain("list-columns");
     expect(zshComplete(path, "svc datasets update-row --ro")).toEqual(["--row-id"]);
     expect(zshComplete(path, "svc --format json datasets list-c")).toEqual(["list-columns"]);
-    expect(zshComplete(path, "svc projects list --format ")).toEqual([
-      "table",
-      "json",
-      "jsonl",
-      "yaml",
-      "csv",
-      "raw",
-      "http",
-      "parquet",
-    ]);
+    expect(zshComplete(path, "svc projects list --format ")).toEqual(printed);
     expect(zshComplete(path, "svc auth ")).toEqual(["login", "status", "logout"]);
   });
 
@@ -98,6 +103,38 @@ describe("completion", () => {
     expect(fishComplete(path, "svc datasets update-r")).toEqual(["update-row", "update-rows"]);
     expect(fishComplete(path, "svc datasets update-row --row")).toContain("--row-id");
     expect(fishComplete(path, "svc auth ")).toEqual(["login", "logout", "status"]);
+  });
+
+  it("offers each command's own values for a flag in bash", async () => {
+    const path = await script("bash");
+    expect(bashComplete(path, ["datasets", "list", "--sort-by", ""])).toEqual(datasetsSortBy);
+    expect(bashComplete(path, ["traces", "list", "--sort-by", ""])).toEqual(tracesSortBy);
+    expect(bashComplete(path, ["traces", "list", "--limit", "5", "--sort-by", "s"])).toEqual([
+      "startTime",
+      "spanCount",
+    ]);
+    expect(bashComplete(path, ["datasets", "export", "--format", ""])).toEqual(["csv", "jsonl", "parquet"]);
+    expect(bashComplete(path, ["projects", "list", "--format", ""])).toEqual(printed);
+    expect(bashComplete(path, ["auth", "status", "--format", ""])).toEqual(printed);
+    expect(bashComplete(path, ["--format", ""])).toEqual([...printed, "parquet"]);
+  });
+
+  it("offers each command's own values for a flag in zsh", async () => {
+    const path = await script("zsh");
+    expect(zshComplete(path, "svc datasets list --sort-by ")).toEqual(datasetsSortBy);
+    expect(zshComplete(path, "svc traces list --sort-by ")).toEqual(tracesSortBy);
+    expect(zshComplete(path, "svc datasets export --format ")).toEqual(["csv", "jsonl", "parquet"]);
+    expect(zshComplete(path, "svc --format ")).toEqual([...printed, "parquet"]);
+  });
+
+  it("offers each command's own values for a flag in fish", async () => {
+    const path = await script("fish");
+    // fish sorts what it offers.
+    const sorted = (list: string[]) => [...list].sort((a, b) => a.localeCompare(b));
+    expect(fishComplete(path, "svc datasets list --sort-by ")).toEqual(sorted(datasetsSortBy));
+    expect(fishComplete(path, "svc traces list --sort-by ")).toEqual(sorted(tracesSortBy));
+    expect(fishComplete(path, "svc datasets export --format ")).toEqual(["csv", "jsonl", "parquet"]);
+    expect(fishComplete(path, "svc projects list --format ")).toEqual(sorted(printed));
   });
 
   it("prints scripts for powershell and elvish too", async () => {

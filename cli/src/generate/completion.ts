@@ -1,4 +1,4 @@
-import type { CommandTree, FlagSpec } from "../spec/tree";
+import { type ApiCommand, type CommandTree, type FlagSpec, formats } from "../spec/tree";
 
 /**
  * What can follow each position: `""` (the root) lists resources and top-level commands, `"datasets"`
@@ -9,16 +9,19 @@ export interface CompletionTable {
   words: Record<string, { word: string; description: string }[]>;
   /** Flags that take a value, so that the value is not taken for a command name. */
   valueFlags: string[];
-  /** Values offered after a flag, or after a command's argument position. */
-  values: Record<string, string[]>;
+  /**
+   * Values offered after a flag, by position (a key of `words`) and then flag: two commands may give
+   * one flag different values (`--sort-by` of `datasets list` and of `traces list`). The root's lists
+   * stand for any position that has none of its own.
+   */
+  values: Record<string, Record<string, string[]>>;
 }
 
 export function completionTable(tree: CommandTree): CompletionTable {
   const globals = tree.globalFlags.map((flag) => flagWord(flag));
   const words: CompletionTable["words"] = { "": [] };
-  const values: CompletionTable["values"] = {};
+  const values: CompletionTable["values"] = { "": globalValues(tree.globalFlags, [...formats]) };
   const valueFlags = new Set(tree.globalFlags.filter((flag) => flag.value).map((flag) => `--${flag.flag}`));
-  for (const flag of tree.globalFlags) if (flag.values) values[`--${flag.flag}`] = flag.values;
   const root = words[""] ?? [];
 
   for (const resource of tree.resources) {
@@ -28,16 +31,19 @@ export function completionTable(tree: CommandTree): CompletionTable {
       description: command.summary,
     }));
     for (const command of resource.commands) {
+      const key = `${resource.name} ${command.name}`;
+      const own = globalValues(tree.globalFlags, outputFormats(command));
       const flags = command.inputs.map((input) => {
         valueFlags.add(`--${input.flag}`);
-        if (input.enum) values[`--${input.flag}`] = input.enum;
+        if (input.enum) own[`--${input.flag}`] = input.enum;
         return { word: `--${input.flag}`, description: oneLine(input.description ?? input.name) };
       });
       if (command.body) {
         valueFlags.add("--json");
         flags.push({ word: "--json", description: "The whole request body (JSON, @file or -)" });
       }
-      words[`${resource.name} ${command.name}`] = [...flags, ...globals, helpWord];
+      words[key] = [...flags, ...globals, helpWord];
+      values[key] = own;
     }
   }
   for (const group of tree.local) {
@@ -51,17 +57,47 @@ export function completionTable(tree: CommandTree): CompletionTable {
     for (const command of group.commands) {
       const key = group.group ? `${group.group} ${command.name}` : command.name;
       if (!group.group) root.push({ word: command.name, description: command.summary });
-      for (const flag of command.flags) if (flag.value) valueFlags.add(`--${flag.flag}`);
-      const own = command.flags.map((flag) => flagWord(flag));
+      const own = globalValues(tree.globalFlags, outputFormats(undefined));
+      for (const flag of command.flags) {
+        if (flag.value) valueFlags.add(`--${flag.flag}`);
+        if (flag.values) own[`--${flag.flag}`] = flag.values;
+      }
       const argumentWords = (command.argument?.values ?? []).map((value) => ({
         word: value,
         description: "",
       }));
-      words[key] = [...argumentWords, ...own, ...globals, helpWord];
+      words[key] = [...argumentWords, ...command.flags.map((flag) => flagWord(flag)), ...globals, helpWord];
+      values[key] = own;
     }
   }
   root.push(...globals, helpWord, { word: "--version", description: "Print the version" });
   return { words, valueFlags: [...valueFlags].sort(), values };
+}
+
+/** The formats named by the media types of a file the API answers with (an export). */
+const FORMAT_OF_MEDIA_TYPE: Record<string, string> = {
+  "text/csv": "csv",
+  "application/x-ndjson": "jsonl",
+  "application/vnd.apache.parquet": "parquet",
+};
+
+/**
+ * What --format may be for a command: a command answering with a file writes that file's formats;
+ * any other prints its response in every format but parquet, which only a file can be.
+ */
+function outputFormats(command: ApiCommand | undefined): string[] {
+  const file = command?.output.file;
+  if (file) return file.flatMap((type) => FORMAT_OF_MEDIA_TYPE[type] ?? []);
+  return formats.filter((format) => format !== "parquet");
+}
+
+/** The global flags' values at one position, --format being that position's formats. */
+function globalValues(flags: FlagSpec[], formatValues: string[]): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const flag of flags) {
+    if (flag.values) out[`--${flag.flag}`] = flag.flag === "format" ? formatValues : flag.values;
+  }
+  return out;
 }
 
 const helpWord = { word: "--help", description: "Show help" };
@@ -92,13 +128,37 @@ export function completionScript(tree: CommandTree, shell: string): string {
 
 const sq = (text: string): string => `'${text.replace(/'/g, `'\\''`)}'`;
 
+/**
+ * The value lists as shell `case` patterns on "<position> <flag>": each position's own, then the
+ * root's as a fallback for any position without its own (`*' --format'`).
+ */
+function valueCases(table: CompletionTable): { pattern: string; values: string[] }[] {
+  const cases: { pattern: string; values: string[] }[] = [];
+  for (const [key, flags] of Object.entries(table.values)) {
+    if (key === "") continue;
+    for (const [flag, values] of Object.entries(flags)) cases.push({ pattern: sq(`${key} ${flag}`), values });
+  }
+  for (const [flag, values] of Object.entries(table.values[""] ?? {})) {
+    cases.push({ pattern: `*${sq(` ${flag}`)}`, values });
+  }
+  return cases;
+}
+
+/** The value lists keyed "<position> <flag>", the root's being " <flag>". */
+function flatValues(table: CompletionTable): [string, string[]][] {
+  return Object.entries(table.values).flatMap(([key, flags]) =>
+    Object.entries(flags).map(([flag, values]): [string, string[]] => [`${key} ${flag}`, values]),
+  );
+}
+
 function bash(table: CompletionTable): string {
   const cases = Object.entries(table.words)
     .map(([key, list]) => `    ${sq(key)}) words=${sq(list.map((entry) => entry.word).join(" "))} ;;`)
     .join("\n");
-  const valueCases = Object.entries(table.values)
+  const values = valueCases(table)
     .map(
-      ([flag, list]) => `    ${flag}) COMPREPLY=($(compgen -W ${sq(list.join(" "))} -- "$cur")); return ;;`,
+      ({ pattern, values }) =>
+        `    ${pattern}) COMPREPLY=($(compgen -W ${sq(values.join(" "))} -- "$cur")); return ;;`,
     )
     .join("\n");
   return `# bash completion for svc. Load it with: source <(svc completion bash)
@@ -114,13 +174,13 @@ _svc_completion() {
     esac
     [[ $word == -* ]] || positional+=("$word")
   done
-  case "$prev" in
-${valueCases}
+  key="\${positional[*]:0:2}"
+  case "$key $prev" in
+${values}
   esac
   case " ${table.valueFlags.join(" ")} " in
     *" $prev "*) COMPREPLY=(); return ;;
   esac
-  key="\${positional[*]:0:2}"
   case "$key" in
 ${cases}
     *) words="" ;;
@@ -140,8 +200,8 @@ function zsh(table: CompletionTable): string {
       return `    ${sq(key)}) candidates=(${items}) ;;`;
     })
     .join("\n");
-  const valueCases = Object.entries(table.values)
-    .map(([flag, list]) => `    ${flag}) compadd -- ${list.map(sq).join(" ")}; return ;;`)
+  const values = valueCases(table)
+    .map(({ pattern, values }) => `    ${pattern}) compadd -- ${values.map(sq).join(" ")}; return ;;`)
     .join("\n");
   return `#compdef svc
 # zsh completion for svc. Load it with: source <(svc completion zsh)
@@ -157,13 +217,13 @@ _svc() {
     [[ $word == -* ]] || positional+=("$word")
   done
   prev="\${words[CURRENT-1]}"
-  case "$prev" in
-${valueCases}
+  key="\${(j: :)positional[1,2]}"
+  case "$key $prev" in
+${values}
   esac
   case " ${table.valueFlags.join(" ")} " in
     *" $prev "*) return ;;
   esac
-  key="\${(j: :)positional[1,2]}"
   case "$key" in
 ${entries}
     *) return ;;
@@ -209,7 +269,7 @@ function fish(table: CompletionTable): string {
       if (entry.word.startsWith("--")) {
         const flag = entry.word.slice(2);
         const takesValue = table.valueFlags.includes(entry.word);
-        const values = table.values[entry.word];
+        const values = table.values[key]?.[entry.word] ?? table.values[""]?.[entry.word];
         const valuePart = takesValue ? (values ? ` -x -a ${sq(values.join(" "))}` : " -r") : "";
         lines.push(`complete -c svc ${condition} -l ${flag}${valuePart} ${description}`);
       } else {
@@ -225,8 +285,8 @@ function powershell(table: CompletionTable): string {
   const entries = Object.entries(table.words)
     .map(([key, list]) => `    ${ps(key)} = @(${list.map((entry) => ps(entry.word)).join(", ")})`)
     .join("\n");
-  const values = Object.entries(table.values)
-    .map(([flag, list]) => `    ${ps(flag)} = @(${list.map(ps).join(", ")})`)
+  const values = flatValues(table)
+    .map(([key, list]) => `    ${ps(key)} = @(${list.map(ps).join(", ")})`)
     .join("\n");
   return `# PowerShell completion for svc. Load it with: svc completion powershell | Out-String | Invoke-Expression
 Register-ArgumentCompleter -Native -CommandName svc -ScriptBlock {
@@ -248,12 +308,11 @@ ${values}
     if (-not $token.StartsWith('-')) { $positional += $token }
   }
   $previous = if ($tokens.Count -gt 0) { $tokens[-1] } else { '' }
-  if ($values.ContainsKey($previous)) { $candidates = $values[$previous] }
+  $key = ($positional | Select-Object -First 2) -join ' '
+  if ($values.ContainsKey("$key $previous")) { $candidates = $values["$key $previous"] }
+  elseif ($values.ContainsKey(" $previous")) { $candidates = $values[" $previous"] }
   elseif ($valueFlags -contains $previous) { return }
-  else {
-    $key = ($positional | Select-Object -First 2) -join ' '
-    $candidates = if ($table.ContainsKey($key)) { $table[$key] } else { @() }
-  }
+  else { $candidates = if ($table.ContainsKey($key)) { $table[$key] } else { @() } }
   $candidates | Where-Object { $_ -like "$wordToComplete*" } | ForEach-Object {
     [System.Management.Automation.CompletionResult]::new($_, $_, 'ParameterValue', $_)
   }
@@ -266,8 +325,8 @@ function elvish(table: CompletionTable): string {
   const entries = Object.entries(table.words)
     .map(([key, list]) => `  &${el(key)}=[${list.map((entry) => el(entry.word)).join(" ")}]`)
     .join("\n");
-  const values = Object.entries(table.values)
-    .map(([flag, list]) => `  &${el(flag)}=[${list.map(el).join(" ")}]`)
+  const values = flatValues(table)
+    .map(([key, list]) => `  &${el(key)}=[${list.map(el).join(" ")}]`)
     .join("\n");
   return `# elvish completion for svc. Load it with: eval (svc completion elvish | slurp)
 use str
@@ -290,15 +349,19 @@ set edit:completion:arg-completer[svc] = {|@words|
   }
   var previous = ''
   if (> (count $before) 0) { set previous = $before[-1] }
-  if (has-key $svc-values $previous) {
-    all $svc-values[$previous]
+  var n = (count $positional)
+  if (> $n 2) { set n = 2 }
+  var key = (str:join ' ' $positional[0..$n])
+  var own = (str:join ' ' [$key $previous])
+  var fallback = (str:join ' ' ['' $previous])
+  if (has-key $svc-values $own) {
+    all $svc-values[$own]
+  } elif (has-key $svc-values $fallback) {
+    all $svc-values[$fallback]
   } elif (has-value $svc-value-flags $previous) {
     return
-  } else {
-    var n = (count $positional)
-    if (> $n 2) { set n = 2 }
-    var key = (str:join ' ' $positional[0..$n])
-    if (has-key $svc-table $key) { all $svc-table[$key] }
+  } elif (has-key $svc-table $key) {
+    all $svc-table[$key]
   }
 }
 `;
