@@ -115,16 +115,53 @@ export function manPage(tree: CommandTree): string {
     "On failure standard output stays empty and standard error gets one line, or, when the format is",
     "json or jsonl or standard error is not a terminal, one JSON object with the fields",
     '.IR error , code , status , requestId " and" hint .',
-    ".SH EXAMPLES",
-    ".EX",
-    "svc projects list",
-    "svc datasets list \\-\\-project\\-slug support",
-    "svc datasets update\\-row \\-\\-project\\-slug p \\-\\-dataset\\-slug d \\-\\-row\\-id r \\e",
-    '    \\-\\-expected\\-output \\(aq{"a":1}\\(aq',
-    "svc datasets list\\-rows \\-\\-project\\-slug p \\-\\-dataset\\-slug d \\-\\-page\\-all \\-\\-format jsonl",
-    ".EE",
   );
-  return `${out.flatMap(wrap).join("\n")}\n`;
+  // The examples are added after the filled text is wrapped: a wrapped example is a broken command.
+  return `${[...out.flatMap(wrap), ".SH EXAMPLES", ...exampleBlock(manExamples)].join("\n")}\n`;
+}
+
+/** The EXAMPLES section as typed at a shell prompt; the page shows each line exactly so. */
+export const manExamples = [
+  "svc projects list",
+  "svc datasets list --project-slug support",
+  "svc datasets update-row --project-slug p --dataset-slug d --row-id r \\",
+  `    --expected-output '{"a":1}'`,
+  "svc datasets list-rows --project-slug p --dataset-slug d --page-all --format jsonl",
+];
+
+/** Characters that roff would change: each becomes the escape that prints it as typed. */
+const LITERAL: Record<string, string> = {
+  "\\": "\\e",
+  "-": "\\-",
+  "'": "\\(aq",
+  "`": "\\(ga",
+  "^": "\\(ha",
+  "~": "\\(ti",
+};
+
+/**
+ * Lines shown verbatim: in no-fill mode (.EX/.EE), so the formatter neither joins nor breaks them,
+ * whatever the width of the terminal. A source line over 80 bytes (mandoc's style check) is split
+ * with an escaped newline, which roff joins back before formatting.
+ */
+export function exampleBlock(lines: string[]): string[] {
+  return [".EX", ...lines.flatMap(literalLine), ".EE"];
+}
+
+function literalLine(text: string): string[] {
+  const pieces = [...text].map((char) => LITERAL[char] ?? char);
+  const out: string[] = [];
+  let current = "";
+  for (const piece of pieces) {
+    // 79 bytes leave room for the `\`; `\&` keeps a line's leading dot from reading as a request.
+    if (current !== "" && Buffer.byteLength(current + piece) > 79) {
+      out.push(`${current}\\`);
+      current = "";
+    }
+    current += current === "" && piece === "." ? "\\&." : piece;
+  }
+  out.push(current === "" ? "\\&" : current);
+  return out;
 }
 
 /** Text lines longer than 80 bytes are split at spaces (mandoc's style check asks for it). */
