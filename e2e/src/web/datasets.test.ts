@@ -652,9 +652,13 @@ describe.runIf(chromiumAvailable())("the web application's history and files of 
       const link = panel.getByRole("link", { name: /^From trace bbbbbbbbbbbb/ });
       await link.waitFor();
       // The page writes nothing to the address on its own: a late write would undo a link's navigation.
-      const entry = await page.evaluate(() => (history.state as { key?: string } | null)?.key);
+      const entryKey = () =>
+        page.evaluate(
+          () => (globalThis as unknown as { history: { state: { key?: string } | null } }).history.state?.key,
+        );
+      const entry = await entryKey();
       await page.waitForTimeout(400);
-      expect(await page.evaluate(() => (history.state as { key?: string } | null)?.key)).toBe(entry);
+      expect(await entryKey()).toBe(entry);
       await link.click();
       await page.waitForURL(new RegExp(`/traces/${traceIds[1]}$`));
       await page.getByRole("heading", { name: "answer-question" }).waitFor();
