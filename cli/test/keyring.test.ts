@@ -88,6 +88,7 @@ describe("credentials in a real Secret Service (gnome-keyring)", () => {
     expect(JSON.parse(status?.stdout ?? "{}").schemes[0]).toMatchObject({
       secretStore: { state: "set" },
       used: "secret store",
+      check: { state: "accepted", role: "owner" },
     });
     for (const step of [login, status]) {
       expect(`${step?.stdout}${step?.stderr}`).not.toContain(platform.apiKey);
@@ -139,6 +140,7 @@ describe("auth login on a terminal, in a real Secret Service", () => {
         "  environment (SVC_API_KEY): unset",
         "  secret store (svc:ApiKeyAuth): set",
         "  using: secret store",
+        `  API (${platform.baseUrl}): accepted (organisation default, role owner)`,
         "OperatorToken",
         "  environment (SVC_ADMIN_TOKEN): unset",
         "  secret store (svc:OperatorToken): unset",
@@ -181,10 +183,14 @@ describe("a machine without a secret store", () => {
     expectNoStackTrace(result.stderr);
   });
 
-  it("uses SVC_API_KEY without asking the store", async () => {
-    const result = await runSvc(["auth", "status", "--format", "json"], { env: { SVC_API_KEY: "svc_x" } });
+  it("uses SVC_API_KEY without the store", async () => {
+    const result = await runSvc(["auth", "status", "--format", "json"], {
+      env: { SVC_API_KEY: platform.apiKey, SVC_BASE_URL: platform.baseUrl },
+    });
     expect(result.code).toBe(0);
-    expect(JSON.parse(result.stdout).schemes[0].used).toBe("environment");
-    expect(result.stdout).not.toContain("svc_x");
+    const report = JSON.parse(result.stdout).schemes[0];
+    expect(report).toMatchObject({ used: "environment", check: { state: "accepted" } });
+    expect(report.secretStore.state).toBe("unavailable");
+    expect(result.stdout).not.toContain(platform.apiKey);
   });
 });

@@ -2,7 +2,7 @@ import { missingCredential, storeEntryName } from "../auth/credentials";
 import { deleteSecret, readSecret, storeUnavailable, writeSecret } from "../auth/store";
 import { type Context, note, write } from "../context";
 import { CliError, exitCodes, usageError } from "../errors";
-import { send } from "../http/send";
+import { header, send } from "../http/send";
 import { createTransport } from "../http/transport";
 import { render } from "../output/render";
 import type { SecurityScheme } from "../spec/tree";
@@ -36,31 +36,55 @@ export async function login(ctx: Context, withToken: boolean, prompt: () => Prom
   }
   if (!token) throw usageError("no API key was given", "paste the key, or pipe it to --with-token");
 
-  const account = await checkKey(ctx, token);
+  const check = await checkKey(ctx, token);
+  if (check.state === "unreachable") throw check.error;
+  if (check.state === "refused") {
+    throw new CliError("the API rejected this key; nothing was stored", {
+      exit: exitCodes.auth,
+      code: "unauthenticated",
+      status: check.status,
+      hint: "check that you copied the whole key (it starts with svc_)",
+      ...(check.requestId ? { requestId: check.requestId } : {}),
+    });
+  }
+  if (check.state === "failed") throw checkFailed(check, "could not check the key");
   await writeSecret(scheme.name, token);
-  const organization = account.organization?.name ?? "the organisation";
-  if (ctx.globals.format === "json" || ctx.globals.format === "jsonl" || ctx.globals.format === "yaml") {
+  const organization = check.organization?.name ?? "the organisation";
+  if (isData(ctx.globals.format)) {
     const value = {
       stored: storeEntryName(scheme.name),
-      organization: account.organization,
-      role: account.role,
+      organization: check.organization,
+      role: check.role,
     };
     write(ctx, await render(value, { format: ctx.globals.format, tty: false, color: false, columns: 80 }));
   } else {
     note(
       ctx,
-      `Logged in to ${organization} as ${account.role ?? "unknown role"}; the key is stored as ${storeEntryName(scheme.name)}.`,
+      `Logged in to ${organization} as ${check.role ?? "unknown role"}; the key is stored as ${storeEntryName(scheme.name)}.`,
     );
   }
 }
 
-interface Account {
-  organization?: { id: string; name: string; slug: string };
-  role?: string;
-}
+const isData = (format: string): format is "json" | "jsonl" | "yaml" =>
+  format === "json" || format === "jsonl" || format === "yaml";
 
-/** GET /v1/account with the key: the only way to know it is good. */
-async function checkKey(ctx: Context, token: string): Promise<Account> {
+/** What the API said of a key, asked with GET /v1/account: the only way to know it is good. */
+type KeyCheck =
+  | {
+      state: "accepted";
+      url: string;
+      status: number;
+      organization?: { id: string; name: string; slug: string };
+      role?: string;
+    }
+  /** 401 or 403: the key is not valid, or was revoked. */
+  | { state: "refused"; url: string; status: number; requestId?: string }
+  /** Any other answer, after the retries that every request gets. */
+  | { state: "failed"; url: string; status: number; requestId?: string }
+  /** No answer at all: connection, proxy, TLS or timeout (the error says which). */
+  | { state: "unreachable"; url: string; error: CliError };
+
+async function checkKey(ctx: Context, token: string): Promise<KeyCheck> {
   const url = `${ctx.settings.baseUrl}/v1/account`;
   const transport = await createTransport(ctx.settings, new URL(url), ctx.io.env, (text) =>
     ctx.io.stderr.write(text),
@@ -78,49 +102,87 @@ async function checkKey(ctx: Context, token: string): Promise<Account> {
         debug: ctx.globals.debug ? (text) => ctx.io.stderr.write(`${text}\n`) : undefined,
       },
     );
-    if (response.status === 401 || response.status === 403) {
-      throw new CliError("the API rejected this key; nothing was stored", {
-        exit: exitCodes.auth,
-        code: "unauthenticated",
-        status: response.status,
-        hint: "check that you copied the whole key (it starts with svc_)",
-      });
+    const requestId = header(response, "x-request-id");
+    const answer = { url, status: response.status, ...(requestId ? { requestId } : {}) };
+    if (response.status === 401 || response.status === 403) return { state: "refused", ...answer };
+    if (response.status !== 200) return { state: "failed", ...answer };
+    const account = JSON.parse(response.body.toString("utf8")) as Pick<
+      Extract<KeyCheck, { state: "accepted" }>,
+      "organization" | "role"
+    >;
+    return { state: "accepted", url, status: response.status, ...account };
+  } catch (error) {
+    if (error instanceof CliError && error.exit === exitCodes.network) {
+      return { state: "unreachable", url, error };
     }
-    if (response.status !== 200) {
-      throw new CliError(`could not check the key: the API answered HTTP ${response.status}`, {
-        exit: exitCodes.api,
-        code: "http_error",
-        status: response.status,
-      });
-    }
-    return JSON.parse(response.body.toString("utf8")) as Account;
+    throw error;
   } finally {
     await transport.dispatcher.destroy().catch(() => undefined);
   }
 }
 
-/** `svc auth status`: every source of every scheme, and which one is used. Never the secret. */
-export async function status(ctx: Context): Promise<number> {
-  const schemes = await Promise.all(
-    ctx.tree.schemes.map(async (scheme) => {
-      const env = ctx.io.env[scheme.env]?.trim() ? "set" : "unset";
-      const stored = await readSecret(scheme.name);
-      const store: Record<string, string> = { entry: storeEntryName(scheme.name), state: stored.state };
-      if (stored.state === "unavailable") store.reason = stored.reason;
-      const used = env === "set" ? "environment" : stored.state === "set" ? "secret store" : null;
+const checkFailed = (check: { status: number; requestId?: string }, what: string): CliError =>
+  new CliError(`${what}: the API answered HTTP ${check.status}`, {
+    exit: exitCodes.api,
+    code: "http_error",
+    status: check.status,
+    ...(check.requestId ? { requestId: check.requestId } : {}),
+  });
+
+/** The credential's standing with the API, as `auth status` reports it: never the secret. */
+function checkReport(check: KeyCheck): Record<string, unknown> {
+  switch (check.state) {
+    case "accepted":
       return {
-        scheme: scheme.name,
-        environment: { variable: scheme.env, state: env },
-        secretStore: store,
-        used,
+        state: check.state,
+        url: check.url,
+        status: check.status,
+        organization: check.organization ?? null,
+        role: check.role ?? null,
       };
-    }),
+    case "refused":
+    case "failed":
+      return { state: check.state, url: check.url, status: check.status, requestId: check.requestId ?? null };
+    case "unreachable":
+      return { state: check.state, url: check.url, code: check.error.code, reason: check.error.message };
+  }
+}
+
+function checkLine(check: KeyCheck): string {
+  const origin = new URL(check.url).origin;
+  switch (check.state) {
+    case "accepted": {
+      const organization = check.organization ? `organisation ${check.organization.name}, ` : "";
+      return `  API (${origin}): accepted (${organization}role ${check.role ?? "unknown"})`;
+    }
+    case "refused":
+      return `  API (${origin}): refused (HTTP ${check.status}): the key is not valid or was revoked`;
+    case "failed":
+      return `  API (${origin}): could not tell (HTTP ${check.status})`;
+    case "unreachable":
+      return `  API (${origin}): unreachable: ${check.error.message}`;
+  }
+}
+
+/**
+ * `svc auth status`: every source of every scheme, which one is used, and, for the API key, whether
+ * the platform accepts it (asked with GET /v1/account). Never the secret. Exit 0 when the key is
+ * accepted, 2 when there is none or it is refused, 4 when the platform cannot be reached, 1 when it
+ * answers with another error.
+ */
+export async function status(ctx: Context): Promise<number> {
+  const main = defaultScheme(ctx);
+  // Only the API key is checked: the operator token has no operation that reads without changing.
+  const schemes = await Promise.all(
+    ctx.tree.schemes.map((scheme) => schemeStatus(ctx, scheme, scheme.name === main.name)),
   );
-  const main = schemes.find((entry) => entry.scheme === DEFAULT_SCHEME) ?? schemes[0];
-  const usable = main?.used !== null && main !== undefined;
+  const mainStatus = schemes.find((entry) => entry.scheme === main.name);
+  const check = mainStatus?.check;
   const { format } = ctx.globals;
-  if (format === "json" || format === "jsonl" || format === "yaml") {
-    write(ctx, await render({ usable, schemes }, { format, tty: false, color: false, columns: 80 }));
+  if (isData(format)) {
+    const data = schemes.map((entry) => ({ ...entry, check: entry.check ? checkReport(entry.check) : null }));
+    const usable = check?.state === "accepted";
+    write(ctx, await render({ usable, schemes: data }, { format, tty: false, color: false, columns: 80 }));
   } else {
     const lines: string[] = [];
     for (const entry of schemes) {
@@ -129,15 +191,64 @@ export async function status(ctx: Context): Promise<number> {
       const reason = entry.secretStore.reason ? ` (${entry.secretStore.reason})` : "";
       lines.push(`  secret store (${entry.secretStore.entry}): ${entry.secretStore.state}${reason}`);
       lines.push(`  using: ${entry.used ?? "nothing"}`);
+      if (entry.check) lines.push(checkLine(entry.check));
     }
     write(ctx, `${lines.join("\n")}\n`);
   }
-  if (usable) return exitCodes.ok;
-  const stored = main?.secretStore.state === "unavailable" ? (main.secretStore.reason ?? "") : undefined;
+  if (check?.state === "accepted") return exitCodes.ok;
+  if (check) throw checkError(check, main, mainStatus?.used ?? null);
+  const store = mainStatus?.secretStore;
   throw missingCredential(
-    defaultScheme(ctx),
-    stored === undefined ? { state: "unset" } : { state: "unavailable", reason: stored },
+    main,
+    store?.state === "unavailable"
+      ? { state: "unavailable", reason: store.reason ?? "" }
+      : { state: "unset" },
   );
+}
+
+/** One scheme's sources, the one used, and (when `check`) what the API says of its credential. */
+async function schemeStatus(ctx: Context, scheme: SecurityScheme, check: boolean) {
+  const fromEnv = ctx.io.env[scheme.env]?.trim();
+  const stored = await readSecret(scheme.name);
+  const secretStore: { entry: string; state: string; reason?: string } = {
+    entry: storeEntryName(scheme.name),
+    state: stored.state,
+  };
+  if (stored.state === "unavailable") secretStore.reason = stored.reason;
+  const token = fromEnv || (stored.state === "set" ? stored.secret : undefined);
+  return {
+    scheme: scheme.name,
+    environment: { variable: scheme.env, state: fromEnv ? "set" : "unset" },
+    secretStore,
+    used: fromEnv ? "environment" : token ? "secret store" : null,
+    check: check && token ? await checkKey(ctx, token) : undefined,
+  };
+}
+
+/** Why a credential that exists is not usable, with the exit code of CLI.md. */
+function checkError(
+  check: Exclude<KeyCheck, { state: "accepted" }>,
+  scheme: SecurityScheme,
+  source: string | null,
+): CliError {
+  const from = source === "environment" ? scheme.env : storeEntryName(scheme.name);
+  switch (check.state) {
+    case "unreachable":
+      return check.error;
+    case "failed":
+      return checkFailed(check, `could not check the key from ${from}`);
+    case "refused":
+      return new CliError(`the API refused the key from ${from}: it is not valid or was revoked`, {
+        exit: exitCodes.auth,
+        code: "unauthenticated",
+        status: check.status,
+        hint:
+          source === "environment"
+            ? `set ${scheme.env} to a valid key, or unset it to use the stored one`
+            : "run `svc auth login` with a valid key",
+        ...(check.requestId ? { requestId: check.requestId } : {}),
+      });
+  }
 }
 
 /** `svc auth logout`: removes the stored key. */

@@ -37,7 +37,7 @@ function skillPage(tree: CommandTree): string {
     "",
     "## Before you start",
     "",
-    "- Credentials: `SVC_API_KEY` (wins), else the key stored by `svc auth login`. `svc auth status` tells which.",
+    "- Credentials: `SVC_API_KEY` (wins), else the key stored by `svc auth login`. `svc auth status` tells which, and whether the platform accepts it (exit 0 accepted, 2 none or refused, 4 unreachable).",
     "- `SVC_BASE_URL` (default `http://127.0.0.1:8080`), `SVC_PROJECT_SLUG` (default for `--project-slug`).",
     "- Use `--format json` (or `jsonl`) and `--query '<JMESPath>'` to get exactly the data you need.",
     "- Use `--dry-run` to check a request without sending it, and `<command> --schema` for its inputs and output.",
