@@ -1,1 +1,1 @@
-export function buildCli(options?: { outdir?: string; quiet?: boolean }): Promise<string>;
+export function buildCli(options?: { outdir?: string; quiet?: boolean; node?: string }): Promise<string>;

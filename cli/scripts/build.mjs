@@ -80,7 +80,11 @@ export const sharedOptions = {
   logLevel: "warning",
 };
 
-export async function buildCli({ outdir = join(cli, "dist"), quiet = false } = {}) {
+/**
+ * Builds the CLI into `outdir`. Its code caches are made by `node` (the running Node by default), as
+ * V8 accepts a cache only in the Node release that made it.
+ */
+export async function buildCli({ outdir = join(cli, "dist"), quiet = false, node = process.execPath } = {}) {
   const started = Date.now();
   rmSync(outdir, { recursive: true, force: true });
   const entry = join(outdir, "svc.cjs");
@@ -111,7 +115,7 @@ export async function buildCli({ outdir = join(cli, "dist"), quiet = false } = {
     ),
   ]);
   chmodSync(entry, 0o755);
-  writeCodeCache(entry);
+  writeCodeCache(entry, node);
   if (!quiet) console.log(`built ${entry} in ${Date.now() - started} ms`);
   return entry;
 }
@@ -120,8 +124,8 @@ export async function buildCli({ outdir = join(cli, "dist"), quiet = false } = {
  * Runs the CLI once (a resource's help, the commonest start) so that V8 compiles what a start needs,
  * and keeps the compiled code beside app.cjs.
  */
-function writeCodeCache(entry) {
-  const run = spawnSync(process.execPath, [entry, "datasets", "--help"], {
+function writeCodeCache(entry, node) {
+  const run = spawnSync(node, [entry, "datasets", "--help"], {
     env: { ...process.env, SVC_WRITE_CODE_CACHE: "1" },
     encoding: "utf8",
   });

@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // Builds the single-executable `svc` for each target with Node's single executable applications:
 // a small entry script, the CLI's bundles (with V8 code caches) and the secret-store addon as embedded
-// assets, injected into the Node binary of the target. Everything comes from the npm registry: the Node binaries from the
-// node-<os>-<arch> packages, the addons from @napi-rs/keyring-<target>, postject to inject.
+// assets, injected into the Node binary of the target. Everything comes from the npm registry: the Node binaries
+// (one release, targets.mjs's nodeVersion, for all five) from the node-<os>-<arch> packages, the
+// addons from @napi-rs/keyring-<target>, postject to inject.
 // Usage: release.mjs [--only linux-amd64,...] [--out release] [--tag cli-vX.Y.Z]
 // A release tag (--tag, or a CI run's `cli-` tag in GITHUB_REF_NAME) must name package.json's version.
 import { execFileSync, spawnSync } from "node:child_process";
@@ -22,7 +23,8 @@ import { fileURLToPath } from "node:url";
 import * as esbuild from "esbuild";
 import { buildCli, lazyPackages, sharedOptions } from "./build.mjs";
 import { tagMismatch, tagToCheck } from "./check-tag.mjs";
-import { executableName, packArchive, targets } from "./targets.mjs";
+import { signAdHoc } from "./macho.mjs";
+import { executableName, nodeVersion, packArchive, targets } from "./targets.mjs";
 
 const cli = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const require = createRequire(import.meta.url);
@@ -30,7 +32,6 @@ const version = JSON.parse(readFileSync(join(cli, "package.json"), "utf8")).vers
 const keyringVersion = JSON.parse(
   readFileSync(require.resolve("@napi-rs/keyring/package.json"), "utf8"),
 ).version;
-const nodeVersion = process.versions.node;
 const SENTINEL = "NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2";
 
 const args = process.argv.slice(2);
@@ -51,6 +52,14 @@ const cache = join(cli, ".release-cache");
 
 mkdirSync(work, { recursive: true });
 mkdirSync(cache, { recursive: true });
+// The preparation blob and the code caches must come from the very Node release they run in: this
+// machine's own binary of that release makes them.
+const host = targets.find((target) => target.host === `${process.platform}-${process.arch}`);
+if (!host) {
+  console.error(`release: no target runs on ${process.platform}-${process.arch}, where the build runs`);
+  process.exit(1);
+}
+const hostNode = nodeFor(host);
 const bundle = await bundleCli();
 const results = [];
 for (const target of targets.filter((t) => !only || only.includes(t.name))) {
@@ -72,7 +81,7 @@ if (!results.some((result) => result.archive)) process.exitCode = 1;
  */
 async function bundleCli() {
   const dist = join(work, "dist");
-  await buildCli({ outdir: dist, quiet: true });
+  await buildCli({ outdir: dist, quiet: true, node: hostNode });
   const outfile = join(work, "svc.cjs");
   await esbuild.build({
     ...sharedOptions,
@@ -88,14 +97,14 @@ async function bundleCli() {
 }
 
 async function buildTarget(target) {
-  const nodeBinary = await nodeFor(target);
+  const nodeBinary = nodeFor(target);
   const addon = await addonFor(target);
   const dir = join(work, target.name);
   mkdirSync(dir, { recursive: true });
   const exe = join(dir, executableName(target));
 
   // The preparation blob holds V8's code cache only for the host, where it was compiled.
-  const isHost = `${process.platform}-${process.arch}` === target.host;
+  const isHost = target === host;
   const config = join(dir, "sea-config.json");
   const blob = join(dir, "sea-prep.blob");
   writeFileSync(
@@ -108,7 +117,7 @@ async function buildTarget(target) {
       assets: { ...bundle.assets, "keyring.node": addon },
     }),
   );
-  execFileSync(process.execPath, ["--experimental-sea-config", config], { stdio: "pipe" });
+  execFileSync(hostNode, ["--experimental-sea-config", config], { stdio: "pipe" });
   copyFileSync(nodeBinary, exe);
   chmodSync(exe, 0o755);
   const postject = [
@@ -122,6 +131,8 @@ async function buildTarget(target) {
   if (target.os === "macos") postject.push("--macho-segment-name", "NODE_SEA");
   const injected = spawnSync(process.execPath, postject, { encoding: "utf8" });
   if (injected.status !== 0) throw new Error(`postject failed: ${injected.stderr}`);
+  // The injection drops Node's signature, and a Mac runs no unsigned arm64 code: sign it ad hoc.
+  if (target.os === "macos") writeFileSync(exe, signAdHoc(readFileSync(exe), executableName(target)));
 
   if (isHost) {
     const check = spawnSync(exe, ["--version"], { encoding: "utf8" });
@@ -131,9 +142,8 @@ async function buildTarget(target) {
   return packArchive(target, exe, out);
 }
 
-/** The Node binary of a target, at the version running this script (the blob must match it). */
-async function nodeFor(target) {
-  if (`${process.platform}-${process.arch}` === target.host) return process.execPath;
+/** The Node binary of a target, at the release every executable is built on. */
+function nodeFor(target) {
   const dir = fetchPackage(target.node, nodeVersion);
   const binary = target.os === "windows" ? join(dir, "bin", "node.exe") : join(dir, "bin", "node");
   if (!existsSync(binary)) throw new Error(`${target.node}@${nodeVersion} has no Node binary`);

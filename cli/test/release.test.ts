@@ -1,11 +1,19 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { packageVersion, tagMismatch, tagToCheck } from "../scripts/check-tag.mjs";
-import { archiveName, executableName, packArchive, targets } from "../scripts/targets.mjs";
+import { cpuTypes, readMachO, verifySignature } from "../scripts/macho.mjs";
+import {
+  archiveName,
+  executableName,
+  nodeVersion,
+  packArchive,
+  type Target,
+  targets,
+} from "../scripts/targets.mjs";
 import { runSvc } from "./run-svc";
 
 const script = (name: string) => fileURLToPath(new URL(`../scripts/${name}`, import.meta.url));
@@ -113,4 +121,80 @@ describe("the release archives", () => {
     writeFileSync(wrong, "x");
     expect(() => windows && packArchive(windows, wrong, dir)).toThrow("must be named svc.exe");
   });
+});
+
+/**
+ * `npm run release -w cli` for all five targets: the linux-amd64 archive is the one the global setup
+ * built (and every CLI test runs); the four others are built here. This machine runs only the first,
+ * so the others are checked by their format: the executable's header and architecture, the CLI
+ * injected and switched on, and on macOS a code signature that holds.
+ */
+describe("the five executables", () => {
+  const binary = inject("svcBinary");
+  const out = mkdtempSync(join(tmpdir(), "svc-release-"));
+  const others = targets.filter((target) => target.name !== "linux-amd64");
+  const archiveOf = (target: Target) =>
+    target.name === "linux-amd64"
+      ? join(dirname(binary), archiveName(target))
+      : join(out, archiveName(target));
+  beforeAll(() => {
+    execFileSync(
+      process.execPath,
+      [script("release.mjs"), "--only", others.map((t) => t.name).join(","), "--out", out],
+      {
+        stdio: "pipe",
+      },
+    );
+  }, 600_000);
+  afterAll(() => rmSync(out, { recursive: true, force: true }));
+
+  it.runIf(binary !== "").each(targets.map((target) => [target.name, target] as const))(
+    "%s: the archive holds svc, injected into Node's binary for that system and architecture",
+    (_name, target) => {
+      const executable = unpack(target, archiveOf(target));
+      // The fuse Node checks at start-up is switched on, and the Node release is the pinned one.
+      expect(executable.includes("NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2:1")).toBe(true);
+      expect(executable.includes(`download/release/v${nodeVersion}/node-v${nodeVersion}.tar.gz`)).toBe(true);
+      if (target.os === "linux") {
+        expect(executable.subarray(0, 4).toString("latin1")).toBe("\x7fELF");
+        expect(executable[4]).toBe(2); // 64-bit
+        expect(executable.readUInt16LE(18)).toBe(target.name === "linux-amd64" ? 62 : 183); // x86-64, AArch64
+      } else if (target.os === "macos") {
+        const macho = readMachO(executable);
+        expect(macho.header.cpuType).toBe(target.name === "macos-arm64" ? cpuTypes.arm64 : cpuTypes.x86_64);
+        expect(macho.header.fileType).toBe(2); // an executable
+        expect(macho.segments.map((segment) => segment.name)).toContain("NODE_SEA");
+        expect(verifySignature(executable)).toBe("svc");
+      } else {
+        expect(executable.subarray(0, 2).toString("latin1")).toBe("MZ");
+        const pe = executable.readUInt32LE(0x3c);
+        expect(executable.subarray(pe, pe + 4).toString("latin1")).toBe("PE\0\0");
+        expect(executable.readUInt16LE(pe + 4)).toBe(0x8664); // x86-64
+        expect(executable.readUInt16LE(pe + 24 + 68)).toBe(3); // a console program
+        expect(executable.includes(Buffer.from("NODE_SEA_BLOB", "utf16le"))).toBe(true);
+      }
+    },
+    60_000,
+  );
+
+  it.runIf(binary !== "")("linux-amd64 runs here and prints the release's version", () => {
+    expect(execFileSync(binary, ["--version"], { encoding: "utf8" })).toBe(`svc ${version}\n`);
+  });
+
+  /** The one file of a target's archive, as bytes. */
+  function unpack(target: Target, archive: string): Buffer {
+    const dir = mkdtempSync(join(out, `unpacked-${target.name}-`));
+    if (target.os === "windows") {
+      execFileSync("python3", [
+        "-c",
+        "import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2])",
+        archive,
+        dir,
+      ]);
+    } else {
+      execFileSync("tar", ["-xzf", archive, "-C", dir]);
+    }
+    expect(execFileSync("ls", ["-A", dir], { encoding: "utf8" })).toBe(`${executableName(target)}\n`);
+    return readFileSync(join(dir, executableName(target)));
+  }
 });

@@ -1,10 +1,9 @@
-import { randomUUID } from "node:crypto";
 import { statSync } from "node:fs";
 import { Writable } from "node:stream";
 import { resolveCredential } from "../auth/credentials";
 import { type Context, note, write } from "../context";
 import { CliError, exitCodes, usageError } from "../errors";
-import { type PreparedRequest, prepareRequest } from "../http/request";
+import { newIdempotencyKey, type PreparedRequest, prepareRequest } from "../http/request";
 import { type HttpResponse, header, redactHeader, send } from "../http/send";
 import { createTransport, type Transport } from "../http/transport";
 import { recordsOf, render } from "../output/render";
@@ -74,7 +73,7 @@ export async function runApiCommand(
     if (pageAll) await pageThrough(ctx, command, request, transport, query);
     else await output(ctx, command, await exchange(ctx, command, request, transport), query);
   } finally {
-    await transport.dispatcher.destroy().catch(() => undefined);
+    await transport.close();
   }
 }
 
@@ -357,7 +356,7 @@ async function pageThrough(
  */
 export function withCursor(command: ApiCommand, request: PreparedRequest, cursor: string): PreparedRequest {
   const headers = { ...request.headers };
-  if (headers["idempotency-key"] !== undefined) headers["idempotency-key"] = randomUUID();
+  if (headers["idempotency-key"] !== undefined) headers["idempotency-key"] = newIdempotencyKey();
   const inBody = command.inputs.some((input) => input.location === "body" && input.name === "cursor");
   if (inBody && request.body !== undefined) {
     return { ...request, headers, body: JSON.stringify({ ...JSON.parse(request.body), cursor }) };

@@ -117,7 +117,7 @@ async function checkKey(ctx: Context, token: string): Promise<KeyCheck> {
     }
     throw error;
   } finally {
-    await transport.dispatcher.destroy().catch(() => undefined);
+    await transport.close();
   }
 }
 

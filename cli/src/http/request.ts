@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { CliError, exitCodes, usageError } from "../errors";
 import { type JsonSchema, resolveSchema, type SchemaIssue, validateSchema } from "../spec/json-schema";
@@ -74,7 +73,7 @@ export function prepareRequest(tree: CommandTree, command: ApiCommand, input: Re
     if (spec.location === "query") url.searchParams.append(spec.name, asText(value));
     if (spec.location === "header") headers[spec.name.toLowerCase()] = asText(value);
   }
-  if (MUTATING.has(command.method)) headers["idempotency-key"] = randomUUID();
+  if (MUTATING.has(command.method)) headers["idempotency-key"] = newIdempotencyKey();
   const request: PreparedRequest = { method: command.method, url: url.toString(), headers };
   if (body !== undefined) {
     headers["content-type"] = "application/json";
@@ -118,8 +117,11 @@ function buildBody(tree: CommandTree, command: ApiCommand, input: RequestInput, 
   }
   if (body === undefined) return undefined;
   const flagOf = new Map(fields.map((spec) => [spec.name, spec.flag]));
+  // A required field that is missing was reported above, by its flag; a field that a rule of the body
+  // asks for (one of several, or under a condition) was not.
+  const reported = new Set(fields.filter((spec) => spec.required).map((spec) => spec.name));
   for (const issue of validateSchema(schema, body, tree.components)) {
-    if (issue.message === "is required" && flagOf.has(issue.path)) continue;
+    if (issue.message === "is required" && reported.has(issue.path)) continue;
     issues.push(describeBodyIssue(issue, flagOf, resolveSchema(schema, tree.components)));
   }
   return body;
@@ -205,3 +207,8 @@ export function parseValue(spec: Input, raw: string | true): unknown {
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === "object" && !Array.isArray(value);
+
+/** A fresh Idempotency-Key. node:crypto is loaded on first use: a read needs none, and it takes 4 ms. */
+export function newIdempotencyKey(): string {
+  return (require("node:crypto") as typeof import("node:crypto")).randomUUID();
+}

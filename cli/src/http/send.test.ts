@@ -1,8 +1,8 @@
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
-import { Agent } from "undici";
 import { afterEach, describe, expect, it } from "vitest";
 import { isSecretField, redactBody, redactHeader, redactUrl, send } from "./send";
+import { directTransport } from "./transport";
 
 const servers: ReturnType<typeof createServer>[] = [];
 afterEach(() => {
@@ -23,7 +23,7 @@ async function scripted(statuses: [number, Record<string, string>?][]) {
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/x`, seen };
 }
 
-const transport = () => ({ dispatcher: new Agent(), proxy: undefined });
+const transport = () => directTransport({});
 const sleeps: number[] = [];
 const sleep = async (ms: number) => {
   sleeps.push(ms);

@@ -37,7 +37,6 @@ const MAX_DELAY_MS = 4000;
  * invocation, so a retry cannot apply an edit twice.
  */
 export async function send(request: PreparedRequest, options: SendOptions): Promise<HttpResponse> {
-  const { request: undiciRequest } = await import("undici");
   const deadline = Date.now() + options.timeoutMs;
   // Standard input is gone once sent: one attempt only.
   const attempts = request.file?.path === "-" ? 1 : (options.attempts ?? 4);
@@ -55,11 +54,10 @@ export async function send(request: PreparedRequest, options: SendOptions): Prom
       remaining,
     );
     try {
-      const answer = await undiciRequest(request.url, {
-        method: request.method as "GET",
+      const answer = await options.transport.exchange(request.url, {
+        method: request.method,
         headers: request.headers,
         body: request.file ? fileBody(request.file) : (request.body ?? null),
-        dispatcher: options.transport.dispatcher,
         signal: abort.signal,
       });
       let body = Buffer.alloc(0);
@@ -67,11 +65,11 @@ export async function send(request: PreparedRequest, options: SendOptions): Prom
         clearTimeout(timer);
         streaming = true;
         await pipeline(answer.body, options.sink, { end: false });
-      } else body = Buffer.from(await answer.body.arrayBuffer());
+      } else body = Buffer.concat(await answer.body.toArray());
       clearTimeout(timer);
       response = {
         status: answer.statusCode,
-        statusText: answer.statusText ?? "",
+        statusText: answer.statusText,
         headers: flattenHeaders(answer.headers),
         body,
       };
@@ -157,7 +155,7 @@ const TLS_CODES = new Set([
   "CERT_REJECTED",
 ]);
 
-/** Classifies an error of undici: what to tell the person, and whether trying again may help. */
+/** Classifies an error of the transport: what to tell the person, and whether trying again may help. */
 function networkError(
   error: unknown,
   request: PreparedRequest,

@@ -1,22 +1,41 @@
 import { readFileSync } from "node:fs";
-import { rootCertificates } from "node:tls";
-import type { Dispatcher } from "undici";
+import type { IncomingHttpHeaders } from "node:http";
+import type { Readable } from "node:stream";
 import type { Settings } from "../env";
 import { usageError } from "../errors";
 
+/** One request as the transport sends it. */
+export interface Outgoing {
+  method: string;
+  headers: Record<string, string>;
+  body: string | Readable | null;
+  signal: AbortSignal;
+}
+
+/** The head of an answer; its body streams (aborted with the request's signal). */
+export interface Incoming {
+  statusCode: number;
+  statusText: string;
+  headers: IncomingHttpHeaders;
+  body: Readable;
+}
+
 export interface Transport {
-  dispatcher: Dispatcher;
+  exchange(url: string, outgoing: Outgoing): Promise<Incoming>;
   /** The proxy in use for the base address, if any (credentials stripped). */
   proxy: string | undefined;
+  close(): Promise<void>;
 }
 
 export const INSECURE_WARNING = "svc: warning: SVC_INSECURE is set: TLS certificates are not verified\n";
 
 /**
- * The undici dispatcher for one invocation: direct or through a proxy (SVC_PROXY, else HTTPS_PROXY /
- * HTTP_PROXY by scheme, unless NO_PROXY matches), with the trust roots of SVC_CA_BUNDLE / SSL_CERT_FILE
- * applied to the origin and to an HTTPS proxy alike. Every command that sends a request gets its
- * transport here, so SVC_INSECURE is announced on standard error (`warn`) every time it applies.
+ * The transport of one invocation: direct, with Node's own HTTP client (loaded with Node, so a
+ * request costs no more start-up than the command), or through a proxy (SVC_PROXY, else HTTPS_PROXY /
+ * HTTP_PROXY by scheme, unless NO_PROXY matches) with undici's proxy agent, loaded only then. The
+ * trust roots of SVC_CA_BUNDLE / SSL_CERT_FILE apply to the origin and to an HTTPS proxy alike.
+ * Every command that sends a request gets its transport here, so SVC_INSECURE is announced on
+ * standard error (`warn`) every time it applies.
  */
 export async function createTransport(
   settings: Settings,
@@ -24,12 +43,12 @@ export async function createTransport(
   env: NodeJS.ProcessEnv,
   warn: (text: string) => void,
 ): Promise<Transport> {
-  const undici = await import("undici");
   if (settings.insecure) warn(INSECURE_WARNING);
   const tls = tlsOptions(settings);
   const proxy = proxyFor(target, settings, env);
-  if (!proxy) return { dispatcher: new undici.Agent({ connect: tls }), proxy: undefined };
+  if (!proxy) return directTransport(tls);
   const proxyUrl = parseProxy(proxy);
+  const undici = await import("undici");
   const dispatcher = new undici.ProxyAgent({
     uri: proxyUrl.toString(),
     requestTls: tls,
@@ -39,7 +58,56 @@ export async function createTransport(
   });
   proxyUrl.username = "";
   proxyUrl.password = "";
-  return { dispatcher, proxy: proxyUrl.toString() };
+  return {
+    async exchange(url, { method, headers, body, signal }) {
+      const answer = await undici.request(url, {
+        method: method as "GET",
+        headers,
+        body,
+        dispatcher,
+        signal,
+      });
+      return { statusCode: answer.statusCode, statusText: "", headers: answer.headers, body: answer.body };
+    },
+    proxy: proxyUrl.toString(),
+    close: () => dispatcher.destroy().catch(() => undefined),
+  };
+}
+
+/** Requests straight to the origin with node:http / node:https. */
+export function directTransport(tls: TlsOptions): Transport {
+  return {
+    exchange: (url, { method, headers, body, signal }) =>
+      new Promise((resolve, reject) => {
+        const target = new URL(url);
+        const secure = target.protocol === "https:";
+        const { request } = (
+          secure ? require("node:https") : require("node:http")
+        ) as typeof import("node:https");
+        const head = { ...headers };
+        if (typeof body === "string") head["content-length"] = String(Buffer.byteLength(body));
+        const outgoing = request(
+          target,
+          { method, headers: head, signal, ...(secure ? tls : {}) },
+          (answer) =>
+            resolve({
+              statusCode: answer.statusCode ?? 0,
+              statusText: answer.statusMessage ?? "",
+              headers: answer.headers,
+              body: answer,
+            }),
+        );
+        outgoing.on("error", reject);
+        if (body === null) outgoing.end();
+        else if (typeof body === "string") outgoing.end(body);
+        else {
+          body.on("error", (error) => outgoing.destroy(error));
+          body.pipe(outgoing);
+        }
+      }),
+    proxy: undefined,
+    close: async () => undefined,
+  };
 }
 
 function parseProxy(raw: string): URL {
@@ -50,7 +118,7 @@ function parseProxy(raw: string): URL {
   }
 }
 
-interface TlsOptions {
+export interface TlsOptions {
   ca?: string[];
   rejectUnauthorized?: boolean;
 }
@@ -62,7 +130,8 @@ export function tlsOptions(settings: Settings): TlsOptions {
   const roots =
     settings.sslCertFile !== undefined
       ? [readPem(settings.sslCertFile, "SSL_CERT_FILE")]
-      : [...rootCertificates];
+      : // node:tls (and with it node:crypto) is loaded only here, or by an https request.
+        [...(require("node:tls") as typeof import("node:tls")).rootCertificates];
   if (settings.caBundle !== undefined) roots.push(readPem(settings.caBundle, "SVC_CA_BUNDLE"));
   options.ca = roots;
   return options;
