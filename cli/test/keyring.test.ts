@@ -14,7 +14,9 @@ beforeAll(async () => {
 afterAll(() => platform?.stop());
 
 interface Step {
-  args: string[];
+  args?: string[];
+  /** Another program to run instead of svc, such as secret-tool. */
+  command?: string[];
   input?: string;
   env?: Record<string, string | null>;
   /** Run on a real terminal, typing `answer` once `prompt` is shown and echo is off. */
@@ -109,6 +111,70 @@ describe("credentials in a real Secret Service (gnome-keyring)", () => {
       expectNoStackTrace(failed?.stderr ?? "");
       expect(errorOf(failed as SvcResult).code).toMatch(/^(no_credential|unauthenticated)$/);
     }
+  });
+});
+
+describe("the Secret Service entry, as other tools look it up", () => {
+  const lookup = { command: ["secret-tool", "lookup", "service", "svc", "account", "ApiKeyAuth"] };
+  const searchAll = { command: ["secret-tool", "search", "--all", "service", "svc"] };
+  /** The attributes of each item that `secret-tool search --all` lists. */
+  const items = (result: StepResult | undefined) =>
+    `${result?.stdout}${result?.stderr}`
+      .split(/^\[/m)
+      .slice(1)
+      .map((item) =>
+        [...item.matchAll(/^attribute\.(\S+) = (.*)$/gm)].map(([, name, value]) => `${name}=${value}`),
+      );
+
+  it("is found by service and account after login, as one item, until logout", () => {
+    const [login, found, listed, again, listedAgain, logout, gone] = inKeyringSession([
+      { args: ["auth", "login", "--with-token"], input: `${platform.apiKey}\n` },
+      lookup,
+      searchAll,
+      { args: ["auth", "login", "--with-token"], input: `${platform.apiKey}\n` },
+      searchAll,
+      { args: ["auth", "logout"] },
+      lookup,
+    ]);
+    expect(login?.code, login?.stderr).toBe(0);
+    expect(found?.code, found?.stderr).toBe(0);
+    expect(found?.stdout).toBe(platform.apiKey);
+    const expected = [["account=ApiKeyAuth", "service=svc", "username=ApiKeyAuth"]];
+    expect(items(listed).map((item) => item.sort())).toEqual(expected);
+    expect(again?.code, again?.stderr).toBe(0);
+    expect(items(listedAgain).map((item) => item.sort())).toEqual(expected);
+    expect(logout?.code).toBe(0);
+    expect(gone?.code).toBe(1);
+    expect(gone?.stdout).toBe("");
+  });
+
+  it("reads a key an earlier svc stored under username alone, and adds the account", () => {
+    const [stored, before, status, after, listed, account] = inKeyringSession([
+      {
+        command: ["secret-tool", "store", "--label=svc", "service", "svc", "username", "ApiKeyAuth"],
+        input: platform.apiKey,
+      },
+      lookup,
+      { args: ["auth", "status", "--format", "json"] },
+      lookup,
+      searchAll,
+      { args: ["account", "get", "--format", "json"] },
+    ]);
+    expect(stored?.code, stored?.stderr).toBe(0);
+    expect(before?.code).toBe(1);
+    expect(status?.code, status?.stderr).toBe(0);
+    expect(JSON.parse(status?.stdout ?? "{}").schemes[0]).toMatchObject({
+      secretStore: { state: "set" },
+      used: "secret store",
+      check: { state: "accepted" },
+    });
+    expect(after?.code, after?.stderr).toBe(0);
+    expect(after?.stdout).toBe(platform.apiKey);
+    expect(items(listed).map((item) => item.sort())).toEqual([
+      ["account=ApiKeyAuth", "service=svc", "username=ApiKeyAuth"],
+    ]);
+    expect(account?.code, account?.stderr).toBe(0);
+    expect(JSON.parse(account?.stdout ?? "{}").role).toBe("owner");
   });
 });
 

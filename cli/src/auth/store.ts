@@ -49,12 +49,15 @@ export function reasonOf(error: unknown): string {
 }
 
 export async function readSecret(account: string): Promise<StoreRead> {
+  let secret: string | null;
   try {
-    const secret = await withDeadline(async (signal) => (await entry(account)).getPassword(signal));
-    return secret ? { state: "set", secret } : { state: "unset" };
+    secret = await withDeadline(async (signal) => (await entry(account)).getPassword(signal));
   } catch (error) {
     return { state: "unavailable", reason: reasonOf(error) };
   }
+  if (!secret) return { state: "unset" };
+  await nameAccount(account);
+  return { state: "set", secret };
 }
 
 export async function writeSecret(account: string, secret: string): Promise<void> {
@@ -62,6 +65,22 @@ export async function writeSecret(account: string, secret: string): Promise<void
     await withDeadline(async (signal) => (await entry(account)).setPassword(secret, signal));
   } catch (error) {
     throw storeUnavailable(reasonOf(error));
+  }
+  await nameAccount(account);
+}
+
+/**
+ * On Linux, makes the entry findable by `account` as well as by the addon's `username` (see
+ * secret-service.ts), for an entry just written and for one an earlier svc wrote. Best effort: the
+ * key is stored and readable either way, so a failure here fails nothing.
+ */
+async function nameAccount(account: string): Promise<void> {
+  if (process.platform !== "linux") return;
+  try {
+    const { addAccountAttribute } = await import("./secret-service");
+    await withDeadline((signal) => addAccountAttribute(SERVICE, account, process.env, signal));
+  } catch {
+    // the entry stays findable as service/username
   }
 }
 

@@ -106,7 +106,10 @@ export function manPage(tree: CommandTree): string {
     "lives in the system's secret store (the Secret Service on Linux) under service",
     ".I svc",
     "and account",
-    ".IR ApiKeyAuth .",
+    ".IR ApiKeyAuth ;",
+    "on Linux,",
+    ".B secret\\-tool lookup service svc account ApiKeyAuth",
+    "prints it.",
     ".SH EXIT STATUS",
   );
   for (const [code, meaning] of Object.entries(exitCodeTable)) out.push(".TP", `.B ${code}`, prose(meaning));
