@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { selfContained, validateSchema } from "./json-schema";
+import { type JsonSchema, selfContained, validateSchema } from "./json-schema";
 
 const components = {
   Cell: { anyOf: [{ type: "string" }, { type: "number" }, { type: "null" }, { type: "object" }] },
@@ -62,6 +62,44 @@ describe("validateSchema", () => {
     expect(validateSchema(union, { mode: "selected", rowIds: [] }, {})).toEqual([
       { path: "rowIds", message: "must hold at least 1 item" },
     ]);
+  });
+});
+
+describe("validateSchema with the rules of an edit", () => {
+  // The row edit's body as the document states it: at least one field, and without a built-in cell,
+  // a custom that names at least one.
+  const edit = {
+    type: "object",
+    properties: { input: {}, output: {}, custom: { type: "object" } },
+    additionalProperties: false,
+    minProperties: 1,
+    // `false`: the field must be absent (the interface types `properties` as the document's top levels use them).
+    if: { properties: { input: false, output: false } } as unknown as JsonSchema,
+    // biome-ignore lint/suspicious/noThenProperty: the JSON Schema keyword, in a schema never awaited
+    then: { required: ["custom"], properties: { custom: { minProperties: 1 } } },
+  };
+
+  it("accepts an edit that names a cell", () => {
+    expect(validateSchema(edit, { input: "x" }, {})).toEqual([]);
+    expect(validateSchema(edit, { output: null, custom: {} }, {})).toEqual([]);
+    expect(validateSchema(edit, { custom: { c1: 1 } }, {})).toEqual([]);
+  });
+
+  it("refuses an empty edit, and a custom that names nothing, saying when the rule applies", () => {
+    expect(validateSchema(edit, {}, {})).toEqual([
+      { path: "", message: "must not be empty" },
+      { path: "custom", message: "is required when none of input, output is given" },
+    ]);
+    expect(validateSchema(edit, { custom: {} }, {})).toEqual([
+      { path: "custom", message: "must not be empty when none of input, output is given" },
+    ]);
+  });
+
+  it("refuses a repeated item where items must be unique", () => {
+    expect(validateSchema({ type: "array", uniqueItems: true }, ["a", "b", "a"], {})).toEqual([
+      { path: "", message: "must not hold the same item twice (item 2 repeats an earlier one)" },
+    ]);
+    expect(validateSchema({ type: "array", uniqueItems: true }, ["a", "b"], {})).toEqual([]);
   });
 });
 

@@ -12,8 +12,13 @@ export interface JsonSchema {
   anyOf?: JsonSchema[];
   oneOf?: JsonSchema[];
   allOf?: JsonSchema[];
+  /** A rule that holds only when `if` does; a subschema may be `false` (a property that must be absent). */
+  if?: JsonSchema | boolean;
+  then?: JsonSchema | boolean;
+  else?: JsonSchema | boolean;
   minItems?: number;
   maxItems?: number;
+  uniqueItems?: boolean;
   minLength?: number;
   maxLength?: number;
   minProperties?: number;
@@ -86,12 +91,18 @@ export function validateSchema(schema: JsonSchema, value: unknown, components: C
 }
 
 function check(
-  input: JsonSchema,
+  input: JsonSchema | boolean,
   value: unknown,
   path: string,
   components: Components,
   issues: SchemaIssue[],
 ): void {
+  // `true` accepts anything; `false` nothing (in `properties`, a field that must not be there).
+  if (input === true) return;
+  if (input === false) {
+    issues.push({ path, message: "must not be given" });
+    return;
+  }
   const schema = resolveSchema(input, components);
   const fail = (message: string) => issues.push({ path, message });
 
@@ -128,6 +139,10 @@ function check(
     if (schema.maxItems !== undefined && value.length > schema.maxItems) {
       fail(`must hold at most ${schema.maxItems} items`);
     }
+    if (schema.uniqueItems === true) {
+      const repeated = value.findIndex((item, index) => value.slice(0, index).some((e) => sameJson(e, item)));
+      if (repeated >= 0) fail(`must not hold the same item twice (item ${repeated} repeats an earlier one)`);
+    }
     const items = schema.items;
     if (items) {
       for (const [index, item] of value.entries()) check(items, item, join(path, index), components, issues);
@@ -135,6 +150,40 @@ function check(
   } else if (isObject(value)) {
     checkObject(schema, value, path, components, issues);
   }
+  if (schema.if !== undefined) checkCondition(schema, value, path, components, issues);
+}
+
+/**
+ * `if`/`then`/`else`: the branch that applies must hold. A `then` that fails says when it applies, as
+ * far as the condition can be put in words (fields that are all absent).
+ */
+function checkCondition(
+  schema: JsonSchema,
+  value: unknown,
+  path: string,
+  components: Components,
+  issues: SchemaIssue[],
+): void {
+  const found: SchemaIssue[] = [];
+  check(schema.if ?? true, value, path, components, found);
+  const branch = found.length === 0 ? schema.then : schema.else;
+  if (branch === undefined) return;
+  const failed: SchemaIssue[] = [];
+  check(branch, value, path, components, failed);
+  const when = found.length === 0 ? conditionInWords(schema.if) : undefined;
+  for (const issue of failed) issues.push(when ? { ...issue, message: `${issue.message} ${when}` } : issue);
+}
+
+/** `when none of input, output is given` for an `if` that only says those fields are absent. */
+function conditionInWords(condition: JsonSchema | boolean | undefined): string | undefined {
+  if (typeof condition !== "object") return undefined;
+  const { properties, ...rest } = condition;
+  if (!properties || Object.keys(rest).length > 0) return undefined;
+  const absent = Object.entries(properties as Record<string, JsonSchema | boolean>).filter(
+    ([, inner]) => inner === false,
+  );
+  if (absent.length === 0 || absent.length !== Object.keys(properties).length) return undefined;
+  return `when none of ${absent.map(([name]) => name).join(", ")} is given`;
 }
 
 function checkString(schema: JsonSchema, value: string, fail: (message: string) => void): void {
@@ -146,9 +195,14 @@ function checkString(schema: JsonSchema, value: string, fail: (message: string) 
     fail(`must be at most ${schema.maxLength} characters`);
   }
   if (schema.pattern !== undefined && !new RegExp(schema.pattern, "u").test(value)) {
-    fail(`must match ${schema.pattern}`);
+    fail(patternMeanings[schema.pattern] ?? `must match ${schema.pattern}`);
   }
 }
+
+/** Patterns of the document whose meaning reads better in words. */
+const patternMeanings: Record<string, string> = {
+  "\\S": "must not be only white space",
+};
 
 function checkNumber(schema: JsonSchema, value: number, fail: (message: string) => void): void {
   if (schema.minimum !== undefined && value < schema.minimum) fail(`must be at least ${schema.minimum}`);
@@ -173,16 +227,18 @@ function checkObject(
     if (!(key in value)) issues.push({ path: join(path, key), message: "is required" });
   }
   if (schema.minProperties !== undefined && keys.length < schema.minProperties) {
-    issues.push({ path, message: `must have at least ${schema.minProperties} field(s)` });
+    const message =
+      schema.minProperties === 1 ? "must not be empty" : `must have at least ${schema.minProperties} fields`;
+    issues.push({ path, message });
   }
   if (schema.maxProperties !== undefined && keys.length > schema.maxProperties) {
     issues.push({ path, message: `must have at most ${schema.maxProperties} fields` });
   }
-  const properties = schema.properties ?? {};
+  const properties: Record<string, JsonSchema | boolean> = schema.properties ?? {};
   for (const key of keys) {
     const property = properties[key];
     if (schema.propertyNames) check(schema.propertyNames, key, join(path, key), components, issues);
-    if (property) check(property, value[key], join(path, key), components, issues);
+    if (property !== undefined) check(property, value[key], join(path, key), components, issues);
     else if (schema.additionalProperties === false) {
       issues.push({ path: join(path, key), message: "is not a known field" });
     } else if (typeof schema.additionalProperties === "object") {

@@ -951,7 +951,7 @@ class IngestTracesResourceSpanScopeSpanSpanEventAttributeParam(_IngestTracesReso
 
 
 class _IngestTracesResourceSpanScopeSpanSpanEventParamRequired(TypedDict):
-    timeUnixNano: Union[str, float]
+    timeUnixNano: Union[str, int]
 
 
 class IngestTracesResourceSpanScopeSpanSpanEventParam(_IngestTracesResourceSpanScopeSpanSpanEventParamRequired, total=False):
@@ -984,8 +984,8 @@ class _IngestTracesResourceSpanScopeSpanSpanParamRequired(TypedDict):
     traceId: str
     """Trace id: 32 hex characters, as OpenTelemetry writes it"""
     spanId: str
-    startTimeUnixNano: Union[str, float]
-    endTimeUnixNano: Union[str, float]
+    startTimeUnixNano: Union[str, int]
+    endTimeUnixNano: Union[str, int]
 
 
 class IngestTracesResourceSpanScopeSpanSpanParam(_IngestTracesResourceSpanScopeSpanSpanParamRequired, total=False):
@@ -1042,7 +1042,7 @@ class OtlpAnyValueParam(TypedDict, total=False):
     """The `OtlpAnyValueParam` request object, keyed as sent."""
     stringValue: str
     boolValue: bool
-    intValue: Union[str, float]
+    intValue: Union[str, int]
     doubleValue: Union[float, Literal["NaN", "Infinity", "-Infinity"]]
     bytesValue: str
     arrayValue: OtlpAnyValueArrayValueParam
@@ -1771,6 +1771,8 @@ class DatasetsResource:
         headers: Optional[Mapping[str, str]] = None,
     ) -> InsertDatasetRowsResponse:
         """Insert 1-1000 rows as one new dataset version.
+
+        A row without `id` gets a generated one. Ids must be unique within the request (400 validation_failed naming the id that repeats); an id that a row of the dataset already has is 409 conflict, and nothing is written.
 
         Requires an API key with role `member` or higher.
 
@@ -2653,7 +2655,7 @@ class TracesResource:
 
         Spans of one trace may arrive in several requests: each span is stored once per (project, traceId, spanId), a re-sent span replaces the earlier copy, and the trace's summary is recomputed from all its spans.
 
-        A request is all or nothing: a body that is not OTLP, or any span with a missing or malformed id or time, is 400 validation_failed naming the problem, and nothing of the request is stored. Success is OTLP's `{partialSuccess: {}}`.
+        A request is all or nothing: a body that is not OTLP, or any span with a missing or malformed id or time (a time is at most 9223372036854775807 ns, and a span must not end before it starts), is 400 validation_failed naming the problem, and nothing of the request is stored. Success is OTLP's `{partialSuccess: {}}`.
 
         Text that cannot be stored as Unicode (the character U+0000, a UTF-16 surrogate without its pair) is stored with U+FFFD in its place, where every other operation refuses it.
 

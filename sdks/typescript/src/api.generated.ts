@@ -1182,6 +1182,8 @@ export class DatasetsResource {
   /**
    * Insert 1-1000 rows as one new dataset version.
    *
+   * A row without `id` gets a generated one. Ids must be unique within the request (400 validation_failed naming the id that repeats); an id that a row of the dataset already has is 409 conflict, and nothing is written.
+   *
    * Requires an API key with role `member` or higher.
    *
    * `POST /v1/projects/{projectSlug}/datasets/{datasetSlug}/rows` (operation `insertDatasetRows`)
@@ -1671,7 +1673,7 @@ export class TracesResource {
    *
    * Spans of one trace may arrive in several requests: each span is stored once per (project, traceId, spanId), a re-sent span replaces the earlier copy, and the trace's summary is recomputed from all its spans.
    *
-   * A request is all or nothing: a body that is not OTLP, or any span with a missing or malformed id or time, is 400 validation_failed naming the problem, and nothing of the request is stored. Success is OTLP's `{partialSuccess: {}}`.
+   * A request is all or nothing: a body that is not OTLP, or any span with a missing or malformed id or time (a time is at most 9223372036854775807 ns, and a span must not end before it starts), is 400 validation_failed naming the problem, and nothing of the request is stored. Success is OTLP's `{partialSuccess: {}}`.
    *
    * Text that cannot be stored as Unicode (the character U+0000, a UTF-16 surrogate without its pair) is stored with U+FFFD in its place, where every other operation refuses it.
    *

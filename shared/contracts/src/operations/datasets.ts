@@ -172,6 +172,8 @@ export const insertDatasetRows = defineOperation({
   path: `${DATASET}/rows`,
   tag: "datasets",
   summary: "Insert 1-1000 rows as one new dataset version",
+  description:
+    "A row without `id` gets a generated one. Ids must be unique within the request (400 validation_failed naming the id that repeats); an id that a row of the dataset already has is 409 conflict, and nothing is written.",
   subject: subjects.rows.insert,
   access: "member",
   params: datasetPathSchema,

@@ -30,11 +30,16 @@ export type RequestContext = z.infer<typeof requestContextSchema>;
 
 export const timestampSchema = z.string().describe("ISO-8601 timestamp in UTC");
 
+/**
+ * Checked as sent, then trimmed: the document's minLength, maxLength and pattern then say exactly what
+ * is refused (a limit checked after trimming would refuse less than the document says).
+ */
 export const nameSchema = z
   .string()
-  .trim()
-  .min(1, "must not be empty")
-  .max(200, "must be at most 200 characters");
+  .min(1, { error: "must not be empty", abort: true })
+  .max(200, "must be at most 200 characters")
+  .regex(/\S/, "must not be empty")
+  .trim();
 
 /**
  * A whole number that arrives as text (query string, path, header): digits only. `z.coerce` would
@@ -49,17 +54,18 @@ export function wholeNumberFromText<T extends z.ZodType<number>>(inner: T) {
   );
 }
 
-export const limitSchema = wholeNumberFromText(
-  z
-    .number({ error: "must be an integer from 1 to 200" })
-    .int("must be an integer from 1 to 200")
-    .min(1, "must be at least 1")
-    .max(200, "must be at most 200")
-    .default(50)
-    .describe(
-      "Most items on a page, 1-200; a page of large items (over 768 KiB together) ends sooner, with hasMore",
-    ),
-);
+/** A page's size in a JSON body: a number, as the document says (a query's arrives as text: `limitSchema`). */
+export const bodyLimitSchema = z
+  .number({ error: "must be an integer from 1 to 200" })
+  .int("must be an integer from 1 to 200")
+  .min(1, "must be at least 1")
+  .max(200, "must be at most 200")
+  .default(50)
+  .describe(
+    "Most items on a page, 1-200; a page of large items (over 768 KiB together) ends sooner, with hasMore",
+  );
+
+export const limitSchema = wholeNumberFromText(bodyLimitSchema);
 
 export const cursorSchema = z
   .string()

@@ -73,7 +73,8 @@ export const createDatasetBodySchema = z.strictObject({
 });
 export const updateDatasetBodySchema = createDatasetBodySchema
   .partial()
-  .refine((body) => Object.keys(body).length > 0, "must change at least one of name, description");
+  .refine((body) => Object.keys(body).length > 0, "must change at least one of name, description")
+  .meta({ minProperties: 1 });
 
 export const datasetRowSchema = z.object({
   rowId: z.string(),
@@ -112,24 +113,22 @@ export interface CellEquals {
 
 const WHERE_EXAMPLE = 'such as where=metadata.source="prod" or where=expectedOutput=4';
 
-/** `column[.key|.index]*=<JSON>`: the JSON path is dot-separated keys, a number indexing an array. */
+/** A column, then a JSON path inside it: dot-separated keys, a number indexing an array. */
+const WHERE_TARGET = "[A-Za-z0-9_]{1,64}(?:\\.[^\\s=.]{1,128})*";
+const WHERE_TARGET_PATTERN = new RegExp(`^${WHERE_TARGET}=`);
+
+/** `column[.key|.index]*=<JSON>`. */
 function parseWhere(text: string, ctx: z.RefinementCtx): CellEquals | typeof z.NEVER {
-  const at = text.indexOf("=");
-  const target = at < 0 ? text : text.slice(0, at);
-  const segments = target.split(".");
-  const [column, ...path] = segments;
-  if (
-    at < 0 ||
-    !column ||
-    !/^[A-Za-z0-9_]{1,64}$/.test(column) ||
-    path.some((key) => !/^[^\s=]{1,128}$/.test(key))
-  ) {
+  if (!WHERE_TARGET_PATTERN.test(text)) {
     ctx.addIssue({
       code: "custom",
       message: `"${text.slice(0, 80)}" is not a column, or a malformed JSON path inside one, followed by =<JSON value>, ${WHERE_EXAMPLE}`,
     });
     return z.NEVER;
   }
+  const at = text.indexOf("=");
+  const target = text.slice(0, at);
+  const [column = "", ...path] = target.split(".");
   let value: unknown;
   try {
     value = JSON.parse(text.slice(at + 1));
@@ -143,7 +142,12 @@ function parseWhere(text: string, ctx: z.RefinementCtx): CellEquals | typeof z.N
   return { column, path: path.map((key) => (/^(0|[1-9][0-9]{0,8})$/.test(key) ? Number(key) : key)), value };
 }
 
-const whereItemSchema = z.string().min(1, "must not be empty").max(2000, "must be at most 2000 characters");
+// What `parseWhere` refuses, as far as a pattern can say it: the value's JSON it cannot check.
+const whereItemSchema = z
+  .string()
+  .min(1, "must not be empty")
+  .max(2000, "must be at most 2000 characters")
+  .meta({ pattern: `^${WHERE_TARGET}=\\s*\\S` });
 /** One filter, or several (the parameter repeated), each parsed by `parseWhere`. */
 const whereListSchema = z
   .union([whereItemSchema, z.array(whereItemSchema).max(10, "may be given at most 10 times")])
@@ -185,6 +189,17 @@ export const getRowQuerySchema = z.strictObject({
 const isEmptyObject = (value: unknown) =>
   typeof value === "object" && value !== null && Object.keys(value).length === 0;
 
+/**
+ * An edit's rule that `.refine` checks, as JSON Schema says it (the document cannot see a refine):
+ * without a built-in cell, `custom` must name at least one cell. Said with if/then rather than anyOf,
+ * which generated clients would read as a union of bodies instead of one body with a rule.
+ */
+const NAMES_A_CELL = {
+  if: { properties: { input: false, output: false, expectedOutput: false, metadata: false } },
+  // biome-ignore lint/suspicious/noThenProperty: the JSON Schema keyword, in a schema never awaited
+  then: { required: ["custom"], properties: { custom: { minProperties: 1 } } },
+};
+
 const customCellsSchema = z.record(z.string().min(1).max(128), cellSchema);
 
 export const newRowSchema = z.strictObject({
@@ -214,7 +229,8 @@ export const updateRowBodySchema = newRowSchema
     message:
       "the edit names no cell: custom is empty and no input, output, expectedOutput or metadata is given",
     path: ["custom"],
-  });
+  })
+  .meta({ minProperties: 1, ...NAMES_A_CELL });
 export type UpdateRowBody = z.infer<typeof updateRowBodySchema>;
 
 /** One edit of a batch: the row, its cells as in the row edit, and the row version it requires. */
@@ -235,7 +251,8 @@ export const rowEditSchema = newRowSchema
       Object.keys(edit).some((key) => key !== "rowId" && key !== "ifMatch" && key !== "custom") ||
       (edit.custom !== undefined && !isEmptyObject(edit.custom)),
     "must change at least one cell: input, output, expectedOutput, metadata or custom",
-  );
+  )
+  .meta(NAMES_A_CELL);
 export type RowEdit = z.infer<typeof rowEditSchema>;
 
 export const MAX_BATCH_EDITS = 1000;
@@ -339,7 +356,8 @@ export const columnListSchema = z.object({ columns: z.array(datasetColumnSchema)
 export const createColumnBodySchema = z.strictObject({ name: nameSchema });
 export const renameColumnBodySchema = createColumnBodySchema;
 export const reorderColumnsBodySchema = z.strictObject({
-  order: z.array(z.string().min(1)).min(1, "must list the columns"),
+  // The writer refuses a repeated identifier (naming each); the document says so with uniqueItems.
+  order: z.array(z.string().min(1)).min(1, "must list the columns").meta({ uniqueItems: true }),
 });
 
 export const versionOperations = ["insert", "update", "delete", "import", "restore"] as const;

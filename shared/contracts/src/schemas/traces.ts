@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { cursorSchema, limitSchema, page, sortDirectionSchema, timestampSchema } from "./common";
+import { bodyLimitSchema, cursorSchema, page, sortDirectionSchema, timestampSchema } from "./common";
 import { cellSchema, projectPathSchema } from "./datasets";
 
 /*
@@ -8,9 +8,19 @@ import { cellSchema, projectPathSchema } from "./datasets";
  * enums as integers. Unknown fields are ignored, as the OTLP specification asks of receivers.
  */
 
-const HEX_TRACE_ID = /^[0-9a-fA-F]{32}$/;
-const HEX_SPAN_ID = /^[0-9a-fA-F]{16}$/;
+/**
+ * Hex, but not all zeros (OpenTelemetry's invalid id): one pattern, not a refine, so that the document
+ * says both.
+ */
+const HEX_TRACE_ID = /^(?!0+$)[0-9a-fA-F]{32}$/;
+const HEX_SPAN_ID = /^(?!0+$)[0-9a-fA-F]{16}$/;
 const ALL_ZERO = /^0+$/;
+/**
+ * A JSON number that must be whole, of any size: `.int()` would stop at 2^53, below today's time in
+ * nanoseconds, so a refine checks it and the document says `integer`.
+ */
+const wholeNumber = (schema: z.ZodNumber) => schema.meta({ type: "integer" });
+
 /** Nanoseconds fit in a signed 64-bit integer until the year 2262. */
 const MAX_INT64 = 9_223_372_036_854_775_807n;
 
@@ -21,8 +31,9 @@ function hexId(bytes: 8 | 16, pattern: RegExp, what: string) {
   const shape = `${bytes * 2} hex characters (${bytes} bytes)`;
   return z
     .string({ error: requiredOr(`the ${what} as ${shape}`) })
-    .regex(pattern, `must be ${shape}`)
-    .refine((value) => !ALL_ZERO.test(value), "must not be all zeros")
+    .regex(pattern, {
+      error: (issue) => (ALL_ZERO.test(String(issue.input)) ? "must not be all zeros" : `must be ${shape}`),
+    })
     .transform((value) => value.toLowerCase());
 }
 
@@ -35,17 +46,24 @@ export const spanIdSchema = hexId(8, HEX_SPAN_ID, "span id");
 export const nanosSchema = z.string().regex(/^\d{1,19}$/);
 
 /** OTLP's fixed64 `*UnixNano`: a string of digits or a JSON number; normalised to a string of digits. */
+const UNIX_NANOS = "nanoseconds since the Unix epoch, as a string of digits or an integer";
 const unixNanoSchema = z
-  .union([z.string().regex(/^\d{1,20}$/), z.number().nonnegative().refine(Number.isInteger)], {
-    error: requiredOr("nanoseconds since the Unix epoch, as a string of digits or an integer"),
-  })
+  .union(
+    [
+      z.string().regex(/^\d{1,20}$/, `must be ${UNIX_NANOS}`),
+      wholeNumber(
+        z.number().nonnegative(`must be ${UNIX_NANOS}`).refine(Number.isInteger, `must be ${UNIX_NANOS}`),
+      ),
+    ],
+    { error: requiredOr(UNIX_NANOS) },
+  )
   .transform((value) => BigInt(value))
   .refine((value) => value <= MAX_INT64, "must be at most 9223372036854775807")
   .transform((value) => value.toString());
 
 const int64Schema = z.union([
   z.string().regex(/^-?\d{1,20}$/, "must be an integer"),
-  z.number().refine(Number.isInteger, "must be an integer"),
+  wholeNumber(z.number().refine(Number.isInteger, "must be an integer")),
 ]);
 /** proto3 JSON writes non-finite doubles as strings. */
 const doubleSchema = z.union([z.number(), z.enum(["NaN", "Infinity", "-Infinity"])]);
@@ -149,6 +167,9 @@ export const otlpSpanSchema = z
   .refine((span) => BigInt(span.endTimeUnixNano) >= BigInt(span.startTimeUnixNano), {
     message: "endTimeUnixNano must not be before startTimeUnixNano",
     path: ["endTimeUnixNano"],
+    // Only once both times are digits: zod runs an object's refine after a field's own check failed,
+    // and BigInt of "abc" or 1.5 would throw (a 500 for the client's mistake).
+    when: (payload) => payload.issues.length === 0,
   });
 export type OtlpSpan = z.output<typeof otlpSpanSchema>;
 
@@ -414,7 +435,7 @@ export type TraceSortField = (typeof traceSortFields)[number];
 export const listTracesBodySchema = z
   .strictObject({
     cursor: cursorSchema.optional(),
-    limit: limitSchema,
+    limit: bodyLimitSchema,
     sortBy: z.enum(traceSortFields).default("startTime"),
     sortDirection: sortDirectionSchema.default("desc"),
     filters: traceFiltersSchema.default([]),
