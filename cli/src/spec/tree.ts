@@ -132,9 +132,11 @@ export const localGroups: LocalGroup[] = [
       },
       {
         name: "status",
-        summary: "Show every credential source and which one is used (never the secret)",
+        summary: "Show every credential source, which one is used, and whether the platform accepts it",
         description:
-          "Exit 0 when a credential is usable, 2 when none is. With --format json the same as data.",
+          "Asks the platform (GET /v1/account) whether the key in use is accepted, never showing it. " +
+          "Exit 0 when it is accepted, 2 when there is none or it is refused, 4 when the platform " +
+          "cannot be reached. With --format json the same as data.",
         flags: [],
       },
       {

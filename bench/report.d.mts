@@ -1,0 +1,2 @@
+export function machine(): string;
+export function writeSection(name: string, text: string): void;
