@@ -2,8 +2,8 @@
 // Bundles each deployable into one ES module under its dist/: workspace packages are inlined, registry
 // packages stay external (they are installed beside it). What an entry loads with `await import()`
 // goes into dist/chunks/ and is evaluated only then: a service starts OpenTelemetry before it imports
-// `pg` or `http`, which the instrumentations patch as they load. Then the web application, and the
-// Python SDK's wheel. Usage: build.mjs [--quiet] [package ...]
+// `pg` or `http`, which the instrumentations patch as they load. Then the web application, the
+// command-line client (svc) and the Python SDK's wheel. Usage: build.mjs [--quiet] [package ...]
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
@@ -59,6 +59,9 @@ const results = await Promise.all(
 // The web application, which the gateway serves: built by Vite, after the processes (in parallel it
 // would only share the two cores), unless another package alone was asked for.
 if (only.length === 0 || only.includes("@svc/web") || only.includes("web")) await buildWeb();
+// svc, by its own build script, so that `npm run build` leaves nothing unbuilt: a bundle and its code
+// cache, about 0.25 s of the whole build's 1.5 s (`npm start` too); a filter naming others skips it.
+if (only.length === 0 || only.includes("svc-cli") || only.includes("cli")) await buildSvc();
 // The Python SDK's wheel, which pip installs with no package index (about 0.1 s).
 if (only.length === 0 || only.includes("svc-sdk") || only.includes("sdks/python")) buildPythonWheel();
 
@@ -92,6 +95,11 @@ function readPackage(dir) {
 async function buildWeb() {
   const { build } = await import("vite");
   await build({ root: join(root, "web"), logLevel: quiet ? "warn" : "info" });
+}
+
+async function buildSvc() {
+  const { buildCli } = await import("../cli/scripts/build.mjs");
+  await buildCli({ quiet });
 }
 
 /** Without Python the rest of the build goes on, and says so, unless the wheel alone was asked for. */
