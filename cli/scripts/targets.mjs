@@ -7,7 +7,8 @@ import { zip } from "./zip.mjs";
 
 /**
  * The Node release every executable is built on, the same for all five: the newest LTS line whose
- * binaries the npm registry serves for every target (its start is 2.5 times faster than Node 20's).
+ * binaries the npm registry serves for every target. It also reads NODE_EXTRA_CA_CERTS only when a
+ * TLS connection needs it, where Node 20 read it at every start (25 ms for Debian's whole bundle).
  */
 export const nodeVersion = "26.10.0";
 
