@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// Bundles the CLI into dist/svc.cjs. The HTTP client, YAML and JMESPath go into dist/vendor/*.cjs and
-// are required only when a command needs them, so `svc --version` and help read one small file.
-// The secret-store addon (a native module) stays in node_modules.
+// Bundles the CLI into dist/svc.cjs. The HTTP client, YAML, JMESPath and the D-Bus client go into
+// dist/vendor/*.cjs and are required only when a command needs them, so `svc --version` and help read
+// one small file. The secret-store addon (a native module) stays in node_modules.
 import { spawnSync } from "node:child_process";
 import { chmodSync, readFileSync, rmSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
@@ -10,7 +10,7 @@ import * as esbuild from "esbuild";
 
 const cli = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 /** Registry packages loaded on demand, each bundled on its own. */
-export const lazyPackages = ["undici", "yaml", "jmespath"];
+export const lazyPackages = ["undici", "yaml", "jmespath", "dbus-native"];
 
 /** JSON is parsed at run time with JSON.parse, which is faster than evaluating an object literal. */
 export const jsonAsText = {

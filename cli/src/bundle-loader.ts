@@ -11,7 +11,7 @@ export interface BundleSource {
 }
 
 /** The vendor bundles, as build.mjs writes them and app.cjs requires them. */
-export const VENDORS = ["undici", "yaml", "jmespath"].map((name) => `vendor/${name}.cjs`);
+export const VENDORS = ["undici", "yaml", "jmespath", "dbus-native"].map((name) => `vendor/${name}.cjs`);
 
 export interface BundleLoader {
   /** Runs a bundle once (CommonJS) and returns its exports. */

@@ -238,12 +238,23 @@ describe("startup", () => {
     for (const args of [
       ["datasets", "--help"],
       ["datasets", "update-row", "--help"],
+      ["projects", "--help"],
     ]) {
       const files = loaded(args);
       expect(files, args.join(" ")).toContain("bundle app.cjs");
-      expect(files.join("\n"), args.join(" ")).not.toMatch(/vendor\/|keyring/);
+      expect(files.join("\n"), args.join(" ")).not.toMatch(/vendor\/|keyring|dbus/);
     }
-    expect(loaded(["--version"]).join("\n")).not.toMatch(/app\.cjs|vendor\/|keyring/);
+    expect(loaded(["--version"]).join("\n")).not.toMatch(/app\.cjs|vendor\/|keyring|dbus/);
+  });
+
+  it("leaves the secret store and its D-Bus client unloaded when SVC_API_KEY is set", () => {
+    const files = loaded(["account", "get"], {
+      SVC_API_KEY: "svc_x",
+      SVC_BASE_URL: "http://127.0.0.1:9",
+      SVC_TIMEOUT_SECS: "1",
+    });
+    expect(files).toContain("bundle app.cjs");
+    expect(files.join("\n")).not.toMatch(/keyring|dbus/);
   });
 
   it("loads JMESPath only for --query, and the proxy's HTTP client only to send through a proxy", () => {

@@ -155,7 +155,7 @@ describe("the Secret Service entry, as other tools look it up", () => {
         input: platform.apiKey,
       },
       lookup,
-      { args: ["auth", "status", "--format", "json"] },
+      { args: ["auth", "status", "--format", "json"], env: { SVC_DEBUG_CODE_CACHE: "1" } },
       lookup,
       searchAll,
       { args: ["account", "get", "--format", "json"] },
@@ -163,6 +163,8 @@ describe("the Secret Service entry, as other tools look it up", () => {
     expect(stored?.code, stored?.stderr).toBe(0);
     expect(before?.code).toBe(1);
     expect(status?.code, status?.stderr).toBe(0);
+    // The D-Bus client is its own bundle, loaded only here, where the store is used.
+    expect(status?.stderr).toContain("svc: code cache of vendor/dbus-native.cjs: accepted");
     expect(JSON.parse(status?.stdout ?? "{}").schemes[0]).toMatchObject({
       secretStore: { state: "set" },
       used: "secret store",
