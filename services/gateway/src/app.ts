@@ -17,6 +17,7 @@ import { acceptOtlpExporters } from "./otlp";
 import { publicUrlOf } from "./public-url";
 import { type BucketStore, MemoryBucketStore, RateLimiter } from "./rate-limit";
 import { registerOperations } from "./routes";
+import { parseQueryString, refuseUndecodableQuery } from "./url-encoded";
 import { decodeUtf8 } from "./utf8";
 import { defaultWebRoot, registerWebApp } from "./web-app";
 
@@ -77,7 +78,11 @@ export function buildGateway({
       return typeof given === "string" && REQUEST_ID.test(given) ? given : randomUUID();
     },
     // Long enough that an over-long id reaches validation and gets its 400 with a reason.
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
+    routerOptions: {
+      ignoreTrailingSlash: true,
+      maxParamLength: MAX_PARAM_LENGTH,
+      querystringParser: parseQueryString,
+    },
     // A path the router cannot take apart gets the API's error shape, like every other mistake.
     frameworkErrors: (error, request, reply) => {
       reply.header("x-request-id", request.id);
@@ -106,6 +111,8 @@ export function buildGateway({
   app.addHook("onRequest", async (request, reply) => {
     reply.header("x-request-id", request.id);
     tagHttpRequest(request.routeOptions.url, request.id);
+    // The web application's pages read their own address; the API and OAuth read the query string.
+    if (request.url.startsWith("/v1/") || request.url.startsWith("/oauth/")) refuseUndecodableQuery(request);
   });
   shedLoadAbove(app, options.SVC_GATEWAY_MAX_IN_FLIGHT);
   const rateLimiter = new RateLimiter(

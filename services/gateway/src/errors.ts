@@ -9,9 +9,9 @@ export function invalidJsonBody(reason: string): DomainError {
 }
 
 /** A body with bytes that are not UTF-8: refused, never stored with U+FFFD in their place. */
-export function invalidUtf8Body(offset: number): DomainError {
+export function invalidUtf8Body(offset: number, format = "JSON"): DomainError {
   const message = `is not valid UTF-8: the byte at offset ${offset} does not begin or continue a character`;
-  return new DomainError("validation_failed", `The body ${message}; send JSON encoded as UTF-8`, {
+  return new DomainError("validation_failed", `The body ${message}; send ${format} encoded as UTF-8`, {
     issues: [{ path: "body", message, code: "invalid_utf8" }],
   });
 }

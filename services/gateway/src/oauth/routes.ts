@@ -18,7 +18,9 @@ import {
 } from "@svc/contracts";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { z } from "zod";
-import { toDomainError } from "../errors";
+import { invalidUtf8Body, toDomainError } from "../errors";
+import { parseUrlEncoded, placeOf, reasonOf, type UrlEncodedFields } from "../url-encoded";
+import { decodeUtf8 } from "../utf8";
 import { consentPage, errorPage } from "./consent-page";
 
 export interface OAuthRouteDeps {
@@ -54,8 +56,11 @@ export function registerOAuthRoutes(app: FastifyInstance, deps: OAuthRouteDeps):
   app.register(async (scope) => {
     scope.addContentTypeParser(
       "application/x-www-form-urlencoded",
-      { parseAs: "string" },
-      (_request, body, done) => done(null, formFields(String(body))),
+      { parseAs: "buffer" },
+      (_request, body, done) => {
+        const fields = formFields(typeof body === "string" ? Buffer.from(body) : body);
+        return fields instanceof DomainError ? done(fields) : done(null, fields);
+      },
     );
     scope.setErrorHandler((error, request, reply) => sendOAuthError(request, reply, error));
 
@@ -235,15 +240,18 @@ function pick(source: unknown, schema: z.ZodObject): Record<string, unknown> {
   return values;
 }
 
-/** `a=1&b=2&b=3` → `{a: "1", b: ["2", "3"]}`. */
-function formFields(body: string): Record<string, string | string[]> {
-  const values: Record<string, string | string[]> = {};
-  for (const [key, value] of new URLSearchParams(body)) {
-    const existing = values[key];
-    values[key] =
-      existing === undefined ? value : [...(Array.isArray(existing) ? existing : [existing]), value];
-  }
-  return values;
+/** `a=1&b=2&b=3` → `{a: "1", b: ["2", "3"]}`; bytes or escapes that are not UTF-8 are refused, not replaced. */
+function formFields(body: Buffer): UrlEncodedFields | DomainError {
+  const decoded = decodeUtf8(body);
+  if ("invalidAt" in decoded) return invalidUtf8Body(decoded.invalidAt, "the form");
+  const parsed = parseUrlEncoded(decoded.text);
+  if ("fields" in parsed) return parsed.fields;
+  const reason = reasonOf(parsed.undecodable);
+  return new DomainError(
+    "validation_failed",
+    `The form body is not percent-encoded UTF-8 ${placeOf(parsed.undecodable)}: ${reason}`,
+    { issues: [{ path: "body", message: `is not percent-encoded UTF-8: ${reason}`, code: "invalid_utf8" }] },
+  );
 }
 
 function asDomainError(request: FastifyRequest, error: unknown): DomainError {
