@@ -1,20 +1,30 @@
 import { type ContainersOutcome, startInfraContainers } from "./containers";
+import { findLocalInfra } from "./local-infra";
 
 /** The outcome of this run's one attempt, shared by every project's run of this setup. */
 const ATTEMPT = Symbol.for("svc.testing.infra-containers");
 type Holder = { [ATTEMPT]?: Promise<ContainersOutcome> };
 
 /**
- * Vitest global setup: gives the run PostgreSQL and NATS from containers when the environment names
- * none and Docker is there. It sets the variables in this process, which every test worker and every
- * process a test starts inherits. Each project runs its global setup; only the first attempts
- * anything, and only the one that started the containers stops them.
+ * Vitest global setup: when the environment names neither PostgreSQL nor NATS, gives the run the
+ * ones answering on their standard local ports, else throw-away containers where Docker is there. It
+ * sets the variables in this process, which every test worker and every process a test starts
+ * inherits. Each project runs its global setup; only the first attempts anything, and only the one
+ * that started the containers stops them.
  */
 export default async function setup(): Promise<(() => Promise<void>) | undefined> {
   const holder = globalThis as Holder;
   if (holder[ATTEMPT]) {
     await holder[ATTEMPT];
     return undefined;
+  }
+  if (!process.env.DATABASE_URL && !process.env.NATS_URL && process.env.SVC_LOCAL_INFRA !== "0") {
+    const local = await findLocalInfra();
+    if (local.found) {
+      process.env.DATABASE_URL = local.databaseUrl;
+      process.env.NATS_URL = local.natsUrl;
+      console.log(`\nPostgreSQL and NATS answer on their standard local ports: this run uses them\n`);
+    }
   }
   holder[ATTEMPT] = startInfraContainers();
   const outcome = await holder[ATTEMPT];
