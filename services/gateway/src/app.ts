@@ -5,6 +5,7 @@ import { type Logger, tagHttpRequest } from "@svc/telemetry";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from "fastify";
 import { bearerChallenge } from "./bearer-challenge";
 import { registerBrowserSessions } from "./browser-sessions";
+import { answerClientErrors } from "./client-errors";
 import { type GatewayOptions, rateLimitsOf } from "./config";
 import { CredentialCache } from "./credential-cache";
 import { invalidJsonBody, invalidUtf8Body, sendError, toDomainError } from "./errors";
@@ -88,6 +89,8 @@ export function buildGateway({
       reply.header("x-request-id", request.id);
       return sendError(request, reply, badPath(error.code));
     },
+    // And a request that is not even HTTP, which Node's parser refuses before the router sees it.
+    clientErrorHandler: answerClientErrors(logger),
   });
   let draining = false;
 
