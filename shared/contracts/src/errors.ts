@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { unescapeProtoKey } from "./schemas/proto-keys";
 
 /**
  * The one error vocabulary of the platform: every code a client can see, with its HTTP status.
@@ -82,7 +83,8 @@ export function validationError(
   what = "Request",
 ): DomainError {
   const list = issues.map((issue) => ({
-    path: [...prefix, ...issue.path].map(String).join("."),
+    // A `__proto__` key goes through the schemas escaped (see proto-keys.ts): named as it was sent.
+    path: [...prefix, ...issue.path].map((key) => unescapeProtoKey(String(key))).join("."),
     message: issue.message,
     code: issue.code,
   }));

@@ -11,9 +11,10 @@ import {
   versionNumberSchema,
   wholeNumberFromText,
 } from "./common";
+import { jsonValueSchema, recordOf } from "./proto-keys";
 
-/** A cell is any JSON value; `{}` stays `{}` and `""` stays `""`. */
-export const cellSchema = z.json();
+/** A cell is any JSON value; `{}` stays `{}`, `""` stays `""` and a key `__proto__` stays a key. */
+export const cellSchema = jsonValueSchema;
 export type Cell = z.infer<typeof cellSchema>;
 
 export const builtinFields = ["input", "output", "expectedOutput", "metadata"] as const;
@@ -83,7 +84,7 @@ export const datasetRowSchema = z.object({
   output: cellSchema.optional(),
   expectedOutput: cellSchema.optional(),
   metadata: cellSchema.optional(),
-  custom: z.record(z.string(), cellSchema),
+  custom: recordOf(z.string(), cellSchema),
   createdAt: timestampSchema,
   version: z.number().int(),
 });
@@ -200,7 +201,7 @@ const NAMES_A_CELL = {
   then: { required: ["custom"], properties: { custom: { minProperties: 1 } } },
 };
 
-const customCellsSchema = z.record(z.string().min(1).max(128), cellSchema);
+const customCellsSchema = recordOf(z.string().min(1).max(128), cellSchema);
 
 export const newRowSchema = z.strictObject({
   id: rowIdSchema.optional(),
@@ -320,8 +321,10 @@ export const copyRowsBodySchema = z.strictObject({
     datasetSlug: slugSchema,
   }),
   selection: copySelectionSchema,
-  columnMap: z
-    .record(z.string().regex(/^[A-Za-z0-9_]{1,64}$/, "must be a column identifier"), copyTargetColumnSchema)
+  columnMap: recordOf(
+    z.string().regex(/^[A-Za-z0-9_]{1,64}$/, "must be a column identifier"),
+    copyTargetColumnSchema,
+  )
     .optional()
     .describe(
       "From a source custom column's identifier to the target's: an identifier, \"new:<display name>\" to create one, or null to leave its cells out. A custom column not named here goes to the target's active custom column of the same name (case-insensitive), created if there is none",

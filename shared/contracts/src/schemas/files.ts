@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { slugSchema } from "../ids";
 import { versionNumberSchema } from "./common";
+import { recordOf } from "./proto-keys";
 
 /*
  * Datasets as files: the formats, and how a cell is written in a CSV field so that reading the
@@ -131,7 +132,7 @@ export const importQuerySchema = z.strictObject({
         ctx.addIssue({ code: "custom", message: "must be a JSON object from file field to column" });
         return z.NEVER;
       }
-      const parsed = z.record(z.string().min(1).max(256), mapTargetSchema).safeParse(value);
+      const parsed = recordOf(z.string().min(1).max(256), mapTargetSchema).safeParse(value);
       if (!parsed.success) {
         ctx.addIssue({
           code: "custom",
