@@ -75,7 +75,7 @@ export async function verify(bus: Bus, token: unknown) {
 }
 
 /** The context the gateway builds after verifying `token`. */
-export async function contextFor(bus: Bus, token: string): Promise<RequestContext> {
+async function contextFor(bus: Bus, token: string): Promise<RequestContext> {
   const credential = await verify(bus, token);
   return { ...credential, requestId: requestId() };
 }

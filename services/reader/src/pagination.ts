@@ -61,7 +61,7 @@ export function fingerprint(value: string | undefined): string | null {
  * 200 of them may weigh far more. `limit` is a maximum: a page ends early, with `hasMore` and a cursor
  * after its last item, once the next item would take it past this.
  */
-export const PAGE_MAX_BYTES = 768 * 1024;
+const PAGE_MAX_BYTES = 768 * 1024;
 
 /**
  * Builds a page from up to `limit + 1` records: the extra one only says that there is more, and the

@@ -10,7 +10,7 @@ export type AttributeValue = string | number | boolean | AttributeValue[] | { [k
 export const newTraceId = (): string => randomBytes(16).toString("hex");
 export const newSpanId = (): string => randomBytes(8).toString("hex");
 
-export function anyValue(value: AttributeValue): Record<string, unknown> {
+function anyValue(value: AttributeValue): Record<string, unknown> {
   if (typeof value === "string") return { stringValue: value };
   if (typeof value === "boolean") return { boolValue: value };
   if (typeof value === "number")

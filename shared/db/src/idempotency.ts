@@ -24,7 +24,7 @@ export const idempotencyKeyReused = (key: string): DomainError =>
   );
 
 /** Thrown to roll back a transaction that found its key already answered; carries the first answer. */
-export class IdempotentReplay extends Error {
+class IdempotentReplay extends Error {
   constructor(readonly response: unknown) {
     super("idempotent replay");
   }
@@ -36,10 +36,7 @@ export class IdempotentReplay extends Error {
  * claim; a key already answered throws IdempotentReplay with the stored response; a key used with
  * another request is `409 idempotency_key_reused`.
  */
-export async function claimIdempotencyKey(
-  trx: Transaction<Database>,
-  scope: IdempotencyScope,
-): Promise<void> {
+async function claimIdempotencyKey(trx: Transaction<Database>, scope: IdempotencyScope): Promise<void> {
   const requestHash = hashRequest(scope.operationId, scope.request);
   const claimed = await trx
     .insertInto("idempotency_records")
@@ -63,7 +60,7 @@ export async function claimIdempotencyKey(
   throw new IdempotentReplay(record.response);
 }
 
-export async function storeIdempotentResponse(
+async function storeIdempotentResponse(
   trx: Transaction<Database>,
   scope: Pick<IdempotencyScope, "organizationId" | "key">,
   response: unknown,
@@ -164,18 +161,6 @@ const compareKeys = (a: IdempotencyScope, b: IdempotencyScope) =>
     : a.organizationId < b.organizationId
       ? -1
       : 1;
-
-/** Gives a claimed key back, for a request that turned out to fail after claiming it. */
-export async function releaseIdempotencyKey(
-  trx: Transaction<Database>,
-  scope: Pick<IdempotencyScope, "organizationId" | "key">,
-): Promise<void> {
-  await trx
-    .deleteFrom("idempotency_records")
-    .where("organization_id", "=", scope.organizationId)
-    .where("key", "=", scope.key)
-    .execute();
-}
 
 /**
  * Runs a mutation's transaction at most once per idempotency key: the first call's answer is stored

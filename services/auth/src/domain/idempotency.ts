@@ -20,7 +20,7 @@ export function idempotencyOf(caller: Caller, op: Operation, input: unknown): Id
  * Where operator calls keep their idempotency keys: they have no organisation, and records are scoped
  * by one. Organisation ids are CUID2 strings (lower-case letters and digits), so this never collides.
  */
-export const OPERATOR_IDEMPOTENCY_SCOPE = "@operator";
+const OPERATOR_IDEMPOTENCY_SCOPE = "@operator";
 
 /** The idempotency scope of an operator request (the operator token, no organisation). */
 export function operatorIdempotencyOf(

@@ -26,7 +26,7 @@ type CreateOrganization = typeof operations.createOrganization;
 /** Two creations racing for one slug: the loser looks again; losing this often means something is wrong. */
 const SLUG_ATTEMPTS = 5;
 
-export const FIRST_OWNER_KEY_NAME = "First owner key";
+const FIRST_OWNER_KEY_NAME = "First owner key";
 
 /**
  * A retry with the operator's Idempotency-Key gets the first organisation and its owner key back

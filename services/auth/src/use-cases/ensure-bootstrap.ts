@@ -6,8 +6,8 @@ import { findOptionalOldestOrganization, lockBootstrap } from "../repositories/o
 import { insertOrganizationWithOwner } from "./create-organization";
 import { issueApiKey } from "./issue-api-key";
 
-export const BOOTSTRAP_ORGANIZATION_NAME = "default";
-export const BOOTSTRAP_KEY_NAME = "Bootstrap key";
+const BOOTSTRAP_ORGANIZATION_NAME = "default";
+const BOOTSTRAP_KEY_NAME = "Bootstrap key";
 
 export interface BootstrapResult {
   organizationId: string;

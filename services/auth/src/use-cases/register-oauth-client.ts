@@ -26,7 +26,7 @@ export async function registerOAuthClient(
   return toOAuthClient(client);
 }
 
-export function toOAuthClient(client: OAuthClientRecord): OAuthClient {
+function toOAuthClient(client: OAuthClientRecord): OAuthClient {
   return {
     client_id: client.id,
     client_id_issued_at: Math.floor(client.createdAt.getTime() / 1000),

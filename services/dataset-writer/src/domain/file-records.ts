@@ -16,7 +16,7 @@ export interface ReadProgress {
 }
 
 /** The most text one record may hold: a larger one is refused, not held in memory. */
-export const MAX_RECORD_CHARS = 16 * 1024 * 1024;
+const MAX_RECORD_CHARS = 16 * 1024 * 1024;
 
 /**
  * The records of a file, read as it streams in: CSV (RFC 4180, a header row), JSONL (an object per

@@ -17,16 +17,16 @@ export interface SpanFacts {
   output: Cell;
 }
 
-export const SESSION_KEYS = ["session.id", "gen_ai.conversation.id"] as const;
-export const USER_KEYS = ["user.id", "enduser.id"] as const;
-export const TAG_KEYS = ["svc.tags", "tags"] as const;
-export const MODEL_KEYS = ["gen_ai.request.model", "gen_ai.response.model"] as const;
-export const INPUT_TOKEN_KEYS = ["gen_ai.usage.input_tokens", "gen_ai.usage.prompt_tokens"] as const;
-export const OUTPUT_TOKEN_KEYS = ["gen_ai.usage.output_tokens", "gen_ai.usage.completion_tokens"] as const;
+const SESSION_KEYS = ["session.id", "gen_ai.conversation.id"] as const;
+const USER_KEYS = ["user.id", "enduser.id"] as const;
+const TAG_KEYS = ["svc.tags", "tags"] as const;
+const MODEL_KEYS = ["gen_ai.request.model", "gen_ai.response.model"] as const;
+const INPUT_TOKEN_KEYS = ["gen_ai.usage.input_tokens", "gen_ai.usage.prompt_tokens"] as const;
+const OUTPUT_TOKEN_KEYS = ["gen_ai.usage.output_tokens", "gen_ai.usage.completion_tokens"] as const;
 /** Cost of the span's model calls in US dollars. */
-export const COST_USD_KEY = "gen_ai.usage.cost";
-export const INPUT_KEYS = ["gen_ai.input.messages", "gen_ai.prompt"] as const;
-export const OUTPUT_KEYS = ["gen_ai.output.messages", "gen_ai.completion"] as const;
+const COST_USD_KEY = "gen_ai.usage.cost";
+const INPUT_KEYS = ["gen_ai.input.messages", "gen_ai.prompt"] as const;
+const OUTPUT_KEYS = ["gen_ai.output.messages", "gen_ai.completion"] as const;
 
 /** 1 US dollar = 100 cents = 10^8 microcents. */
 const MICROCENTS_PER_USD = 100_000_000;
@@ -83,7 +83,7 @@ function indexedMessages(attributes: Attributes, prefix: string): Cell[] {
 }
 
 /** A string holding a JSON object or array becomes that value; any other value stays as it is. */
-export function parseJsonText(value: Cell): Cell {
+function parseJsonText(value: Cell): Cell {
   if (typeof value !== "string") return value;
   const text = value.trim();
   if (!(text.startsWith("{") || text.startsWith("["))) return value;

@@ -81,14 +81,14 @@ function toReceivedSpan(
 }
 
 /** OTLP's key-value list as an object; a key repeated keeps its last value. */
-export function toAttributes(list: readonly OtlpKeyValue[] | undefined): Attributes {
+function toAttributes(list: readonly OtlpKeyValue[] | undefined): Attributes {
   const out: Attributes = {};
   for (const { key, value } of list ?? []) out[clean(key)] = toJson(value);
   return out;
 }
 
 /** An OTLP AnyValue as the JSON value it stands for. */
-export function toJson(value: OtlpAnyValue | undefined): Cell {
+function toJson(value: OtlpAnyValue | undefined): Cell {
   if (value === undefined) return null;
   if (value.stringValue !== undefined) return clean(value.stringValue);
   if (value.boolValue !== undefined) return value.boolValue;
