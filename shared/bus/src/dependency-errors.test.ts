@@ -63,7 +63,10 @@ describe("serveSubject", () => {
       },
     });
     const bug = await bus.request("svc.v1.datasets.rows.get", { context, input: {} });
-    expect(bug).toMatchObject({ ok: false, error: { code: "internal_error" } });
+    expect(bug).toEqual({
+      ok: false,
+      error: { code: "internal_error", message: "Internal error; quote request id r1 when reporting it" },
+    });
     await bus.close();
   });
 });

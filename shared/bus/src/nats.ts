@@ -1,4 +1,5 @@
 import { type Context, context, propagation } from "@opentelemetry/api";
+import { internalErrorMessage } from "@svc/contracts";
 import type { Logger } from "@svc/telemetry";
 import {
   connect,
@@ -146,7 +147,7 @@ export class NatsBus implements Bus {
             this.options.logger.error({ err: failure, subject }, "bus handler failed");
             this.respond(msg, subject, {
               ok: false,
-              error: { code: "internal_error", message: "Internal error" },
+              error: { code: "internal_error", message: internalErrorMessage() },
             });
           },
         );

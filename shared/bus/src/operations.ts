@@ -2,6 +2,7 @@ import {
   DomainError,
   findUnstorableInput,
   headerName,
+  internalErrorMessage,
   type Operation,
   type OperationInput,
   type OperationOutput,
@@ -131,7 +132,7 @@ export function serveSubject(
         ok: false,
         error: {
           code: "internal_error",
-          message: `Internal error; quote request id ${request.context?.requestId ?? "unknown"} when reporting it`,
+          message: internalErrorMessage(`request id ${request.context?.requestId ?? "unknown"}`),
         },
       };
     }

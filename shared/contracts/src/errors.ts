@@ -74,6 +74,13 @@ export class DomainError extends Error {
   }
 }
 
+/**
+ * The one message a client gets for anything unexpected: nothing of the cause (that goes to the log),
+ * only the id to quote when reporting it, where there is one.
+ */
+export const internalErrorMessage = (reference?: string): string =>
+  reference === undefined ? "Internal error" : `Internal error; quote ${reference} when reporting it`;
+
 export const notFound = (what: string): DomainError => new DomainError("not_found", `${what} not found`);
 
 /** Turns zod issues into the `details.issues` list of a `validation_failed` error. */

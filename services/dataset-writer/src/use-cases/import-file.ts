@@ -6,6 +6,7 @@ import {
   type Import,
   type ImportFormat,
   type ImportStart,
+  internalErrorMessage,
   isBuiltinField,
   newId,
   type RequestContext,
@@ -137,7 +138,7 @@ export class FileImports {
               }
             : {
                 code: "internal_error",
-                error: `Internal error; quote import id ${importId} when reporting it`,
+                error: internalErrorMessage(`import id ${importId}`),
               };
       if (!(error instanceof DomainError)) logger.error({ err: error, importId }, "import failed");
       await finishImport(db, importId, { state: "failed", error: failure }, progress).catch(
