@@ -1,3 +1,4 @@
+export { canonicalJson } from "./canonical-json";
 export * from "./errors";
 export { headerName } from "./header-name";
 export * from "./ids";

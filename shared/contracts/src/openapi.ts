@@ -1,5 +1,6 @@
 import { z } from "zod";
 import packageJson from "../package.json" with { type: "json" };
+import { canonicalJson } from "./canonical-json";
 import { type ErrorCode, errorBodySchema, errorStatus } from "./errors";
 import { exampleFor } from "./examples";
 import { headerName } from "./header-name";
@@ -308,7 +309,7 @@ function convertSchemas(ops: readonly Operation[]): ConvertedSchemas {
   const converted = { input: convertAll(ops, "input"), output: convertAll(ops, "output") };
   const inputNames = new Map<string, string>();
   for (const name of Object.keys(namedSchemas)) {
-    const same = stableJson(converted.input[name]) === stableJson(converted.output[name]);
+    const same = canonicalJson(converted.input[name]) === canonicalJson(converted.output[name]);
     inputNames.set(name, same ? name : `${name}Input`);
   }
   const renameInput = (value: Json): Json => mapRefs(value, (name) => inputNames.get(name) ?? name) as Json;
@@ -410,14 +411,6 @@ function mapRefs(value: Json, rename: (name: string) => string): Json {
     }
   }
   return out;
-}
-
-function stableJson(value: unknown): string {
-  return JSON.stringify(value, (_key, inner: unknown) =>
-    inner && typeof inner === "object" && !Array.isArray(inner)
-      ? Object.fromEntries(Object.entries(inner).sort(([a], [b]) => a.localeCompare(b)))
-      : inner,
-  );
 }
 
 function describeOperation(

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { DomainError } from "@svc/contracts";
+import { canonicalJson, DomainError } from "@svc/contracts";
 import { type Kysely, sql, type Transaction } from "kysely";
 import { jsonb } from "./json";
 import type { Database } from "./schema";
@@ -199,17 +199,5 @@ export async function pruneIdempotencyRecords(db: Kysely<Database>, now = new Da
 }
 
 function hashRequest(operationId: string, request: unknown): string {
-  return createHash("sha256").update(operationId).update("\0").update(stableJson(request)).digest("hex");
-}
-
-/** JSON with object keys sorted, so that the same request always hashes the same. */
-function stableJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(stableJson).join(",")}]`;
-  if (value && typeof value === "object") {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableJson(v)}`).join(",")}}`;
-  }
-  return JSON.stringify(value ?? null);
+  return createHash("sha256").update(operationId).update("\0").update(canonicalJson(request)).digest("hex");
 }
