@@ -1,4 +1,5 @@
 export { canonicalJson } from "./canonical-json";
+export * from "./cursor";
 export * from "./errors";
 export { headerName } from "./header-name";
 export * from "./ids";

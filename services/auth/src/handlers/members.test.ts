@@ -258,6 +258,19 @@ describe.each(availableBackends())("members (%s)", (backendName) => {
     });
   });
 
+  it("rejects a cursor it did not give out, as every list does", async () => {
+    const { owner } = await makeOrganization(auth.bus);
+    const reason =
+      "is not a cursor this list issued; pass a page's nextCursor unchanged, or start again without a cursor";
+
+    expect(await failureOf(list(owner, { cursor: "garbage" }))).toEqual({
+      status: 400,
+      code: "validation_failed",
+      message: `Request is invalid: query.cursor: ${reason}`,
+      details: { issues: [{ path: "query.cursor", message: reason, code: "custom" }] },
+    });
+  });
+
   it("pages through members oldest first, each exactly once", async () => {
     const { owner } = await makeOrganization(auth.bus);
     const added: Member[] = [];

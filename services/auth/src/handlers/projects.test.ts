@@ -4,21 +4,13 @@ import { availableBackends } from "@svc/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AuthHarness, failureOf, makeKey, makeOrganization, raw, startAuth } from "../test-support";
 
+const foreignCursor =
+  "is not a cursor this list issued; pass a page's nextCursor unchanged, or start again without a cursor";
 const invalidCursor = {
   status: 400,
   code: "validation_failed",
-  message:
-    "cursor is invalid: pass the nextCursor of a previous page unchanged, or leave cursor out to start from the first page",
-  details: {
-    issues: [
-      {
-        path: "query.cursor",
-        message:
-          "cursor is invalid: pass the nextCursor of a previous page unchanged, or leave cursor out to start from the first page",
-        code: "custom",
-      },
-    ],
-  },
+  message: `Request is invalid: query.cursor: ${foreignCursor}`,
+  details: { issues: [{ path: "query.cursor", message: foreignCursor, code: "custom" }] },
 };
 
 /** The order lists promise: creation time, then id for projects created in the same millisecond. */

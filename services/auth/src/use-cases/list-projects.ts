@@ -3,7 +3,7 @@ import type { Database } from "@svc/db";
 import type { Kysely } from "kysely";
 import type { Caller } from "../domain/caller";
 import { toProject } from "../domain/contract-views";
-import { decodeCursor, encodeCursor } from "../domain/cursor";
+import { decodePosition, encodePosition } from "../domain/cursor";
 import { listProjects as listProjectRecords } from "../repositories/projects";
 
 type ListProjects = typeof operations.listProjects;
@@ -14,7 +14,7 @@ export async function listProjects(
   caller: Caller,
   { query }: OperationInput<ListProjects>,
 ): Promise<OperationOutput<ListProjects>> {
-  const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
+  const after = query.cursor === undefined ? undefined : decodePosition(query.cursor);
   // One extra row says whether another page exists without a count.
   const records = await listProjectRecords(db, caller.organizationId, after, query.limit + 1);
   const items = records.slice(0, query.limit);
@@ -22,7 +22,7 @@ export async function listProjects(
   const last = items.at(-1);
   return {
     items: items.map(toProject),
-    nextCursor: hasMore && last ? encodeCursor(last) : null,
+    nextCursor: hasMore && last ? encodePosition(last) : null,
     hasMore,
   };
 }

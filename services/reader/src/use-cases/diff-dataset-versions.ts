@@ -1,9 +1,10 @@
 import { isDeepStrictEqual } from "node:util";
 import type { DiffEntry, OperationInput, operations, Page } from "@svc/contracts";
+import { decodeCursor, encodeCursor, invalidCursor } from "@svc/contracts";
 import type { Database } from "@svc/db";
 import type { Kysely } from "kysely";
 import { z } from "zod";
-import { decodeCursor, encodeCursor, invalidCursor, toPage } from "../pagination";
+import { toPage } from "../pagination";
 import { listColumns } from "../repositories/columns";
 import { findDataset } from "../repositories/datasets";
 import { inSnapshot } from "../repositories/db";

@@ -1,8 +1,9 @@
 import type { OperationInput, OperationOutput, operations } from "@svc/contracts";
+import { decodeCursor, encodeCursor, invalidCursor } from "@svc/contracts";
 import type { Database } from "@svc/db";
 import type { Kysely } from "kysely";
 import { z } from "zod";
-import { decodeCursor, encodeCursor, invalidCursor, toPage } from "../pagination";
+import { toPage } from "../pagination";
 import { listColumns } from "../repositories/columns";
 import { findDataset } from "../repositories/datasets";
 import { listRowRevisions } from "../repositories/rows";

@@ -1,7 +1,11 @@
 import {
+  cursorFingerprint,
   type DatasetColumn,
   type DatasetRow,
   DomainError,
+  decodeCursor,
+  encodeCursor,
+  invalidCursor,
   type OperationInput,
   type operations,
   type Page,
@@ -10,7 +14,7 @@ import {
 import type { CellPresence, CellRef, Database } from "@svc/db";
 import type { Kysely } from "kysely";
 import { z } from "zod";
-import { decodeCursor, encodeCursor, fingerprint, invalidCursor, toPage } from "../pagination";
+import { toPage } from "../pagination";
 import { listColumns } from "../repositories/columns";
 import { type DatasetRecord, findDataset } from "../repositories/datasets";
 import { EXACT_TIMESTAMP_PATTERN, inSnapshot } from "../repositories/db";
@@ -82,8 +86,8 @@ function cursorAfter(datasetId: string, version: number, key: RowKey, query: Lis
     version,
     createdAt: key.createdAt,
     rowId: key.rowId,
-    search: fingerprint(query.search),
-    filters: fingerprint(filtersKey(query)),
+    search: cursorFingerprint(query.search),
+    filters: cursorFingerprint(filtersKey(query)),
     sortDirection: query.sortDirection,
   };
 }
@@ -139,8 +143,8 @@ function startOf(query: ListRowsQuery, dataset: DatasetRecord): { version: numbe
   }
   if (
     cursor.sortDirection !== query.sortDirection ||
-    cursor.search !== fingerprint(query.search) ||
-    (cursor.filters ?? null) !== fingerprint(filtersKey(query))
+    cursor.search !== cursorFingerprint(query.search) ||
+    (cursor.filters ?? null) !== cursorFingerprint(filtersKey(query))
   ) {
     throw invalidCursor(
       "was issued for a different search, missing, present, where or sortDirection; repeat the first page's with its cursor, or start again without one",

@@ -1,5 +1,8 @@
 import {
   type Dataset,
+  decodeCursor,
+  encodeCursor,
+  invalidCursor,
   type OperationInput,
   type operations,
   type Page,
@@ -8,7 +11,7 @@ import {
 import type { Database } from "@svc/db";
 import type { Kysely } from "kysely";
 import { z } from "zod";
-import { decodeCursor, encodeCursor, invalidCursor, toPage } from "../pagination";
+import { toPage } from "../pagination";
 import { listActiveColumnsByDataset } from "../repositories/columns";
 import { findProjectId, listDatasets as listDatasetRecords } from "../repositories/datasets";
 import { EXACT_TIMESTAMP_PATTERN } from "../repositories/db";

@@ -1,4 +1,8 @@
 import {
+  cursorFingerprint,
+  decodeCursor,
+  encodeCursor,
+  invalidCursor,
   type OperationInput,
   type operations,
   type Page,
@@ -9,7 +13,7 @@ import {
 import { type Database, listTraceRecords } from "@svc/db";
 import type { Kysely } from "kysely";
 import { z } from "zod";
-import { decodeCursor, encodeCursor, fingerprint, invalidCursor, toPage } from "../pagination";
+import { toPage } from "../pagination";
 import { findProjectId } from "../repositories/datasets";
 
 type ListTracesBody = OperationInput<typeof operations.listTraces>["body"];
@@ -63,7 +67,7 @@ export async function listTraces(
 }
 
 const filtersFingerprint = (body: ListTracesBody): string | null =>
-  body.filters.length === 0 ? null : fingerprint(JSON.stringify(body.filters));
+  body.filters.length === 0 ? null : cursorFingerprint(JSON.stringify(body.filters));
 
 function readCursor(
   raw: string,
