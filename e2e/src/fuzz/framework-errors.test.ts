@@ -85,6 +85,15 @@ describe.each(targets())("requests refused before any route runs (%s)", (_name, 
     );
   });
 
+  it("survives a body that claims to be gzip and is not, on a request that never reads it", async () => {
+    const body = "this is not gzip";
+    const head = [`GET ${base} HTTP/1.1`, `Authorization: Bearer ${key}`, "Content-Encoding: gzip"];
+    const answer = await raw([...head, `Content-Length: ${body.length}`].join("\r\n"), body);
+    expect(answer.status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect((await api.get(base)).status).toBe(200);
+  });
+
   it.each([
     ["a path segment over 1,000 characters", `/v1/projects/${"p".repeat(1_500)}/datasets`, "invalid_path"],
     ["a stray % in the path", "/v1/projects/100%/datasets", "invalid_path"],

@@ -43,6 +43,9 @@ export function acceptOtlpExporters(app: FastifyInstance): void {
         }),
       ),
     );
+    // Fastify listens for errors only while it reads a body; one it never reads (a GET's, or a request
+    // refused first) would otherwise throw its error out of the process.
+    body.on("error", () => {});
     payload.pipe(gunzip).pipe(body);
     return body;
   });
