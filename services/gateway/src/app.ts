@@ -8,7 +8,7 @@ import { registerBrowserSessions } from "./browser-sessions";
 import { answerClientErrors } from "./client-errors";
 import { type GatewayOptions, rateLimitsOf } from "./config";
 import { CredentialCache } from "./credential-cache";
-import { invalidJsonBody, invalidUtf8Body, sendError, toDomainError } from "./errors";
+import { invalidJsonBody, invalidUtf8Body, sendError, toDomainError, unsupportedMediaType } from "./errors";
 import { registerUploads } from "./file-upload";
 import { shedLoadAbove } from "./load-shedding";
 import { registerMcp } from "./mcp/endpoint";
@@ -108,6 +108,10 @@ export function buildGateway({
       done(invalidJsonBody((error as Error).message));
     }
   });
+  // Any other type: an empty body is no body here too (some clients send a Content-Type on every request).
+  app.addContentTypeParser("*", { parseAs: "buffer" }, (_request, body, done) =>
+    body.length === 0 ? done(null, undefined) : done(unsupportedMediaType()),
+  );
 
   acceptOtlpExporters(app);
 
@@ -116,6 +120,10 @@ export function buildGateway({
     tagHttpRequest(request.routeOptions.url, request.id);
     // The web application's pages read their own address; the API and OAuth read the query string.
     if (request.url.startsWith("/v1/") || request.url.startsWith("/oauth/")) refuseUndecodableQuery(request);
+    // A request without a body has no media type to refuse, even an empty or malformed one.
+    const { "content-length": length, "transfer-encoding": chunked } = request.headers;
+    if (chunked === undefined && (length === undefined || length === "0"))
+      delete request.headers["content-type"];
   });
   shedLoadAbove(app, options.SVC_GATEWAY_MAX_IN_FLIGHT);
   const rateLimiter = new RateLimiter(

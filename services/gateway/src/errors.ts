@@ -16,6 +16,12 @@ export function invalidUtf8Body(offset: number, format = "JSON"): DomainError {
   });
 }
 
+export const unsupportedMediaType = (): DomainError =>
+  new DomainError(
+    "unsupported_media_type",
+    `Unsupported Content-Type; send the body as JSON with "Content-Type: application/json"`,
+  );
+
 /** Fastify's own errors for bad requests, in the platform's vocabulary. */
 function fromFastify(error: FastifyError, bodyLimit: number): DomainError | undefined {
   switch (error.code) {
@@ -24,10 +30,7 @@ function fromFastify(error: FastifyError, bodyLimit: number): DomainError | unde
         limit: bodyLimit,
       });
     case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
-      return new DomainError(
-        "unsupported_media_type",
-        `Unsupported Content-Type; send the body as JSON with "Content-Type: application/json"`,
-      );
+      return unsupportedMediaType();
     case "FST_ERR_CTP_INVALID_CONTENT_LENGTH":
     case "FST_ERR_CTP_EMPTY_JSON_BODY":
     case "FST_ERR_CTP_INVALID_JSON_BODY":

@@ -11,18 +11,24 @@ export function acceptOtlpExporters(app: FastifyInstance): void {
   app.addContentTypeParser(
     ["application/x-protobuf", "application/protobuf"],
     { parseAs: "buffer" },
-    (_request, _body, done) =>
-      done(
-        new DomainError(
-          "unsupported_media_type",
-          'OTLP protobuf is not accepted; configure the OpenTelemetry exporter for OTLP/HTTP JSON (for example @opentelemetry/exporter-trace-otlp-http, or OTEL_EXPORTER_OTLP_PROTOCOL=http/json) so that it sends "Content-Type: application/json"',
-        ),
-      ),
+    (_request, body, done) =>
+      // An empty body is no body, as with every other type.
+      body.length === 0
+        ? done(null, undefined)
+        : done(
+            new DomainError(
+              "unsupported_media_type",
+              'OTLP protobuf is not accepted; configure the OpenTelemetry exporter for OTLP/HTTP JSON (for example @opentelemetry/exporter-trace-otlp-http, or OTEL_EXPORTER_OTLP_PROTOCOL=http/json) so that it sends "Content-Type: application/json"',
+            ),
+          ),
   );
 
   app.addHook("preParsing", async (request, _reply, payload) => {
     const encoding = request.headers["content-encoding"]?.trim().toLowerCase();
     if (encoding === undefined || encoding === "" || encoding === "identity") return payload;
+    // Without a body, the encoding of none is no reason to refuse the request.
+    const { "content-length": length, "transfer-encoding": chunked } = request.headers;
+    if (chunked === undefined && (length === undefined || length === "0")) return payload;
     if (encoding !== "gzip") {
       throw new DomainError(
         "unsupported_media_type",
