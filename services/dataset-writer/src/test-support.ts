@@ -1,10 +1,17 @@
 import { callOperation, callOperationWithStatus, type RawInput } from "@svc/bus";
-import { newId, type Operation, type OperationOutput, type RequestContext, type Role } from "@svc/contracts";
+import {
+  type Caller as CredentialedContext,
+  newId,
+  type Operation,
+  type OperationOutput,
+  type Role,
+} from "@svc/contracts";
 import type { Backend } from "@svc/testing";
 
 /** A caller of one organisation, with a project to work in. */
 export interface Caller {
-  context: RequestContext;
+  /** The context the gateway sends for this caller's key, as the bus hands it to a handler. */
+  context: CredentialedContext;
   projectSlug: string;
   call<O extends Operation>(
     op: O,
@@ -31,7 +38,7 @@ export async function makeCaller(backend: Backend, role: Role = "member"): Promi
     .insertInto("projects")
     .values({ id: newId(), organization_id: organizationId, slug: projectSlug, name: projectSlug })
     .execute();
-  const context: RequestContext = {
+  const context: CredentialedContext = {
     organizationId,
     role,
     actor: { kind: "apiKey", id: newId() },

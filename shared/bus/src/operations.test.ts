@@ -1,6 +1,14 @@
-import { DomainError, MAX_INPUT_DEPTH, operations } from "@svc/contracts";
+import { type Caller, DomainError, MAX_INPUT_DEPTH, operations, type RequestContext } from "@svc/contracts";
+import { silentLogger } from "@svc/telemetry";
 import { describe, expect, test } from "vitest";
-import { parseOperationInput, type RawInput } from "./operations";
+import { InProcessBus } from "./in-process";
+import {
+  callOperation,
+  parseOperationInput,
+  type RawInput,
+  serveOperation,
+  serveOperatorOperation,
+} from "./operations";
 
 const nul = "must not contain the character U+0000 (\\u0000), which cannot be stored";
 const datasetPath = { projectSlug: "p", datasetSlug: "d" };
@@ -95,5 +103,82 @@ describe("parseOperationInput names where each problem is", () => {
     );
     expect(failure.issues).toEqual([{ path: "header.If-Match", message: "must be a non-negative integer" }]);
     expect(failure.message).toBe("Request is invalid: header.If-Match: must be a non-negative integer");
+  });
+});
+
+describe("serveOperation hands a handler a caller known to be present", () => {
+  const owner = {
+    organizationId: "org1",
+    role: "owner",
+    actor: { kind: "apiKey", id: "k1" },
+    requestId: "r1",
+  } as const;
+  const serve = () => {
+    const bus = new InProcessBus();
+    const seen: Caller[] = [];
+    serveOperation(bus, operations.createProject, silentLogger(), async (_input, caller) => {
+      seen.push(caller);
+      const at = "2026-01-01T00:00:00.000Z";
+      return {
+        id: "p1",
+        organizationId: caller.organizationId,
+        name: "P",
+        slug: "p",
+        createdAt: at,
+        updatedAt: at,
+      };
+    });
+    const call = (context: RequestContext) =>
+      callOperation(bus, operations.createProject, context, raw({ body: { name: "P" } })).catch(
+        (error: unknown) => error,
+      );
+    return { bus, seen, call };
+  };
+
+  test("passes the credential's organisation, role and actor through", async () => {
+    const { bus, seen, call } = serve();
+    await call({ ...owner, idempotencyKey: "i1" });
+    expect(seen).toEqual([{ ...owner, idempotencyKey: "i1" }]);
+    await bus.close();
+  });
+
+  test.each([
+    ["no organisation", { organizationId: null }],
+    ["no role", { role: null }],
+    ["no actor", { actor: null }],
+  ])("refuses a context with %s, before the handler runs", async (_, missing) => {
+    const { bus, seen, call } = serve();
+    const error = await call({ ...owner, ...missing } as RequestContext);
+    expect(error).toBeInstanceOf(DomainError);
+    expect((error as DomainError).toData()).toEqual({
+      code: "unauthenticated",
+      message: "This operation needs an API key",
+    });
+    expect(seen).toEqual([]);
+    await bus.close();
+  });
+
+  test("refuses a role below the operation's least role", async () => {
+    const { bus, seen, call } = serve();
+    const error = await call({ ...owner, role: "viewer" });
+    expect((error as DomainError).toData()).toEqual({
+      code: "forbidden",
+      message: "This key's role (viewer) may not do this; createProject needs member or higher",
+    });
+    expect(seen).toEqual([]);
+    await bus.close();
+  });
+
+  test("keeps the operator's operations apart: each has its own way to be served", () => {
+    const bus = new InProcessBus();
+    const answer = async () => {
+      throw new Error("not called");
+    };
+    expect(() => serveOperation(bus, operations.createOrganization, silentLogger(), answer)).toThrow(
+      /serveOperatorOperation/,
+    );
+    expect(() => serveOperatorOperation(bus, operations.createProject, silentLogger(), answer)).toThrow(
+      /serveOperation/,
+    );
   });
 });

@@ -1,4 +1,5 @@
 import {
+  type Caller,
   DomainError,
   findUnstorableInput,
   headerName,
@@ -88,21 +89,80 @@ export class AnsweredWith<T> {
 export const answeredWith = <T>(status: ReplyStatus, data: T): AnsweredWith<T> =>
   new AnsweredWith(status, data);
 
-/** Serves one operation: parses and authorises its input, calls the use-case, turns errors into data. */
+/** What an operation's handler answers: its output, or its output with another success status. */
+type Answer<O extends Operation> = Promise<OperationOutput<O> | AnsweredWith<OperationOutput<O>>>;
+
+/**
+ * Serves one operation of an organisation: authorises the caller (see `callerOf`), parses the input,
+ * and hands both to the use-case, so that a handler never meets a request without a credential.
+ */
 export function serveOperation<O extends Operation>(
   bus: Bus,
   op: O,
   logger: Logger,
-  handler: (
-    input: OperationInput<O>,
-    context: RequestContext,
-  ) => Promise<OperationOutput<O> | AnsweredWith<OperationOutput<O>>>,
+  handler: (input: OperationInput<O>, caller: Caller) => Answer<O>,
 ) {
+  if (op.access === "operator")
+    throw new Error(`${op.operationId} is the operator's: serve it with serveOperatorOperation`);
   return serveSubject(bus, op.subject, logger, async (request) => {
-    authorise(op, request.context);
-    const input = parseOperationInput(op, request.input as RawInput);
-    return handler(input, request.context);
+    const caller = callerOf(op, request.context);
+    return handler(parseOperationInput(op, request.input as RawInput), caller);
   });
+}
+
+/**
+ * Serves an operation that the operator token calls (the gateway checked the token): there is no
+ * organisation, so the handler gets the raw context.
+ */
+export function serveOperatorOperation<O extends Operation>(
+  bus: Bus,
+  op: O,
+  logger: Logger,
+  handler: (input: OperationInput<O>, context: RequestContext) => Answer<O>,
+) {
+  if (op.access !== "operator")
+    throw new Error(`${op.operationId} needs a caller: serve it with serveOperation`);
+  return serveSubject(bus, op.subject, logger, async (request) => {
+    if (request.context.organizationId !== null) {
+      throw new DomainError("unauthenticated", "This route needs the operator token");
+    }
+    return handler(parseOperationInput(op, request.input as RawInput), request.context);
+  });
+}
+
+/**
+ * Serves the subject of an operation whose input on the bus is not its HTTP input (a file the gateway
+ * already stored, an export piece by piece): the caller is checked as `serveOperation` checks it, and
+ * the handler parses the input.
+ */
+export function serveOperationSubject<O extends Operation>(
+  bus: Bus,
+  op: O,
+  logger: Logger,
+  handler: (input: unknown, caller: Caller) => Promise<unknown>,
+) {
+  return serveSubject(bus, op.subject, logger, async (request) =>
+    handler(request.input, callerOf(op, request.context)),
+  );
+}
+
+/**
+ * The one check of who may call an operation of an organisation: a credential (an organisation, a
+ * role and who acts), whose role reaches the operation's least role. Returns the caller, now known
+ * to be present.
+ */
+export function callerOf(op: Operation, context: RequestContext): Caller {
+  const { organizationId, role, actor } = context;
+  if (organizationId === null || role === null || actor === null) {
+    throw new DomainError("unauthenticated", "This operation needs an API key");
+  }
+  if (op.access === "operator" || !roleAtLeast(role, op.access)) {
+    throw new DomainError(
+      "forbidden",
+      `This key's role (${role}) may not do this; ${op.operationId} needs ${op.access} or higher`,
+    );
+  }
+  return { ...context, organizationId, role, actor };
 }
 
 /**
@@ -137,19 +197,6 @@ export function serveSubject(
       };
     }
   });
-}
-
-function authorise(op: Operation, context: RequestContext): void {
-  if (op.access === "operator") return;
-  if (context.organizationId === null || context.role === null) {
-    throw new DomainError("unauthenticated", "This operation needs an API key");
-  }
-  if (!roleAtLeast(context.role, op.access)) {
-    throw new DomainError(
-      "forbidden",
-      `This key's role (${context.role}) may not do this; ${op.operationId} needs ${op.access} or higher`,
-    );
-  }
 }
 
 /** Calls a subject and returns its data, or throws the DomainError it answered with. */

@@ -1,6 +1,5 @@
-import type { Operation, RequestContext } from "@svc/contracts";
+import type { Caller, Operation, RequestContext } from "@svc/contracts";
 import type { IdempotencyScope } from "@svc/db";
-import type { Caller } from "./caller";
 
 /**
  * The idempotency scope of a request, present when the client sent an Idempotency-Key. `input` is the

@@ -1,13 +1,8 @@
 import { type Subscription, serveOperation } from "@svc/bus";
 import { operations } from "@svc/contracts";
-import { callerOf } from "../domain/caller";
 import type { AuthDeps } from "../service";
 import { getAccount } from "../use-cases/get-account";
 
 export function serveAccount({ bus, db, logger }: AuthDeps): Subscription[] {
-  return [
-    serveOperation(bus, operations.getAccount, logger, (_input, context) =>
-      getAccount(db, callerOf(context)),
-    ),
-  ];
+  return [serveOperation(bus, operations.getAccount, logger, (_input, caller) => getAccount(db, caller))];
 }

@@ -1,6 +1,5 @@
 import { type Subscription, serveOperation } from "@svc/bus";
 import { credentialRevokedEventSchema, operations, subjects } from "@svc/contracts";
-import { callerOf } from "../domain/caller";
 import type { AuthDeps } from "../service";
 import { createApiKey } from "../use-cases/create-api-key";
 import { getApiKey } from "../use-cases/get-api-key";
@@ -14,20 +13,12 @@ export function serveApiKeys({ bus, db, logger }: AuthDeps): Subscription[] {
       bus.publish(subjects.auth.credentialRevoked, credentialRevokedEventSchema.parse(event)),
   };
   return [
-    serveOperation(bus, operations.listApiKeys, logger, (_input, context) =>
-      listApiKeys(db, callerOf(context)),
-    ),
-    serveOperation(bus, operations.createApiKey, logger, (input, context) =>
-      createApiKey(db, callerOf(context), input),
-    ),
-    serveOperation(bus, operations.getApiKey, logger, (input, context) =>
-      getApiKey(db, callerOf(context), input),
-    ),
-    serveOperation(bus, operations.updateApiKey, logger, (input, context) =>
-      renameApiKey(db, callerOf(context), input),
-    ),
-    serveOperation(bus, operations.deleteApiKey, logger, (input, context) =>
-      revokeApiKey(db, events, callerOf(context), input),
+    serveOperation(bus, operations.listApiKeys, logger, (_input, caller) => listApiKeys(db, caller)),
+    serveOperation(bus, operations.createApiKey, logger, (input, caller) => createApiKey(db, caller, input)),
+    serveOperation(bus, operations.getApiKey, logger, (input, caller) => getApiKey(db, caller, input)),
+    serveOperation(bus, operations.updateApiKey, logger, (input, caller) => renameApiKey(db, caller, input)),
+    serveOperation(bus, operations.deleteApiKey, logger, (input, caller) =>
+      revokeApiKey(db, events, caller, input),
     ),
   ];
 }

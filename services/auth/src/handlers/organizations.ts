@@ -1,4 +1,4 @@
-import { type Subscription, serveOperation } from "@svc/bus";
+import { type Subscription, serveOperatorOperation } from "@svc/bus";
 import { operations } from "@svc/contracts";
 import type { AuthDeps } from "../service";
 import { createOrganization } from "../use-cases/create-organization";
@@ -6,7 +6,7 @@ import { createOrganization } from "../use-cases/create-organization";
 /** Operators only: the gateway admits this operation with the operator token, never an API key. */
 export function serveOrganizations({ bus, db, logger }: AuthDeps): Subscription[] {
   return [
-    serveOperation(bus, operations.createOrganization, logger, (input, context) =>
+    serveOperatorOperation(bus, operations.createOrganization, logger, (input, context) =>
       createOrganization(db, context, input),
     ),
   ];

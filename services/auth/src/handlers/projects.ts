@@ -1,6 +1,5 @@
 import { type Subscription, serveOperation } from "@svc/bus";
 import { operations } from "@svc/contracts";
-import { callerOf } from "../domain/caller";
 import type { AuthDeps } from "../service";
 import { createProject } from "../use-cases/create-project";
 import { deleteProject } from "../use-cases/delete-project";
@@ -10,20 +9,16 @@ import { renameProject } from "../use-cases/rename-project";
 
 export function serveProjects({ bus, db, logger }: AuthDeps): Subscription[] {
   return [
-    serveOperation(bus, operations.listProjects, logger, (input, context) =>
-      listProjects(db, callerOf(context), input),
+    serveOperation(bus, operations.listProjects, logger, (input, caller) => listProjects(db, caller, input)),
+    serveOperation(bus, operations.createProject, logger, (input, caller) =>
+      createProject(db, caller, input),
     ),
-    serveOperation(bus, operations.createProject, logger, (input, context) =>
-      createProject(db, callerOf(context), input),
+    serveOperation(bus, operations.getProject, logger, (input, caller) => getProject(db, caller, input)),
+    serveOperation(bus, operations.updateProject, logger, (input, caller) =>
+      renameProject(db, caller, input),
     ),
-    serveOperation(bus, operations.getProject, logger, (input, context) =>
-      getProject(db, callerOf(context), input),
-    ),
-    serveOperation(bus, operations.updateProject, logger, (input, context) =>
-      renameProject(db, callerOf(context), input),
-    ),
-    serveOperation(bus, operations.deleteProject, logger, (input, context) =>
-      deleteProject(db, callerOf(context), input),
+    serveOperation(bus, operations.deleteProject, logger, (input, caller) =>
+      deleteProject(db, caller, input),
     ),
   ];
 }

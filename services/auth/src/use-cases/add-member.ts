@@ -1,7 +1,13 @@
-import { DomainError, newId, type OperationInput, type OperationOutput, operations } from "@svc/contracts";
+import {
+  type Caller,
+  DomainError,
+  newId,
+  type OperationInput,
+  type OperationOutput,
+  operations,
+} from "@svc/contracts";
 import { type Database, runIdempotent } from "@svc/db";
 import type { Kysely } from "kysely";
-import type { Caller } from "../domain/caller";
 import { toMember } from "../domain/contract-views";
 import { idempotencyOf } from "../domain/idempotency";
 import { assertMayGrant } from "../domain/roles";

@@ -1,4 +1,5 @@
 import {
+  type Caller,
   DomainError,
   newId,
   type OperationInput,
@@ -8,7 +9,6 @@ import {
 } from "@svc/contracts";
 import { type Database, runIdempotent } from "@svc/db";
 import type { Kysely } from "kysely";
-import type { Caller } from "../domain/caller";
 import { toProject } from "../domain/contract-views";
 import { idempotencyOf } from "../domain/idempotency";
 import { existsProjectName, insertProjectIfFree, projectNameTaken } from "../repositories/projects";

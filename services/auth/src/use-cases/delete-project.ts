@@ -1,7 +1,6 @@
-import { type OperationInput, operations } from "@svc/contracts";
+import { type Caller, type OperationInput, operations } from "@svc/contracts";
 import { type Database, runIdempotent } from "@svc/db";
 import type { Kysely } from "kysely";
-import type { Caller } from "../domain/caller";
 import { idempotencyOf } from "../domain/idempotency";
 import { deleteProjectRecord, findProjectForUpdate } from "../repositories/projects";
 

@@ -1,7 +1,6 @@
-import { DomainError, type OperationOutput, type operations } from "@svc/contracts";
+import { type Caller, DomainError, type OperationOutput, type operations } from "@svc/contracts";
 import type { Database } from "@svc/db";
 import type { Kysely } from "kysely";
-import type { Caller } from "../domain/caller";
 import { findOptionalOrganization } from "../repositories/organizations";
 
 export async function getAccount(

@@ -1,7 +1,6 @@
-import type { OperationInput, OperationOutput, operations } from "@svc/contracts";
+import type { Caller, OperationInput, OperationOutput, operations } from "@svc/contracts";
 import type { Database } from "@svc/db";
 import type { Kysely } from "kysely";
-import type { Caller } from "../domain/caller";
 import { toProject } from "../domain/contract-views";
 import { findProject } from "../repositories/projects";
 

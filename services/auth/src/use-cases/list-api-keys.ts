@@ -1,7 +1,6 @@
-import type { OperationOutput, operations } from "@svc/contracts";
+import type { Caller, OperationOutput, operations } from "@svc/contracts";
 import type { Database } from "@svc/db";
 import type { Kysely } from "kysely";
-import type { Caller } from "../domain/caller";
 import { toApiKey } from "../domain/contract-views";
 import { listActiveApiKeys } from "../repositories/api-keys";
 

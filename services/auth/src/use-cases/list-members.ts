@@ -1,7 +1,6 @@
-import type { OperationInput, OperationOutput, operations } from "@svc/contracts";
+import type { Caller, OperationInput, OperationOutput, operations } from "@svc/contracts";
 import type { Database } from "@svc/db";
 import type { Kysely } from "kysely";
-import type { Caller } from "../domain/caller";
 import { toMember } from "../domain/contract-views";
 import { decodePosition, encodePosition } from "../domain/cursor";
 import { listMembers as listMemberRecords } from "../repositories/members";

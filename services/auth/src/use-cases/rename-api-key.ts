@@ -1,7 +1,6 @@
-import { type OperationInput, type OperationOutput, operations } from "@svc/contracts";
+import { type Caller, type OperationInput, type OperationOutput, operations } from "@svc/contracts";
 import { type Database, runIdempotent } from "@svc/db";
 import type { Kysely } from "kysely";
-import type { Caller } from "../domain/caller";
 import { toApiKey } from "../domain/contract-views";
 import { idempotencyOf } from "../domain/idempotency";
 import { updateApiKeyName } from "../repositories/api-keys";

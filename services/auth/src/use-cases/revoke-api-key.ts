@@ -1,7 +1,12 @@
-import { type CredentialRevokedEvent, DomainError, type OperationInput, operations } from "@svc/contracts";
+import {
+  type Caller,
+  type CredentialRevokedEvent,
+  DomainError,
+  type OperationInput,
+  operations,
+} from "@svc/contracts";
 import { type Database, runIdempotent } from "@svc/db";
 import type { Kysely } from "kysely";
-import type { Caller } from "../domain/caller";
 import { idempotencyOf } from "../domain/idempotency";
 import { grantRevoked } from "../domain/oauth";
 import { assertMayManage } from "../domain/roles";

@@ -12,22 +12,34 @@ import { createDataset, deleteDataset, updateDataset } from "../use-cases/datase
 
 export function datasetHandlers({ bus, db, logger }: WriterDeps): Subscription[] {
   return [
-    serveOperation(bus, operations.createDataset, logger, (input, ctx) => createDataset(db, ctx, input)),
-    serveOperation(bus, operations.updateDataset, logger, (input, ctx) => updateDataset(db, ctx, input)),
-    serveOperation(bus, operations.deleteDataset, logger, (input, ctx) => deleteDataset(db, ctx, input)),
+    serveOperation(bus, operations.createDataset, logger, (input, caller) =>
+      createDataset(db, caller, input),
+    ),
+    serveOperation(bus, operations.updateDataset, logger, (input, caller) =>
+      updateDataset(db, caller, input),
+    ),
+    serveOperation(bus, operations.deleteDataset, logger, (input, caller) =>
+      deleteDataset(db, caller, input),
+    ),
   ];
 }
 
 export function columnHandlers({ bus, db, logger }: WriterDeps): Subscription[] {
   return [
-    serveOperation(bus, operations.createDatasetColumn, logger, (input, ctx) => createColumn(db, ctx, input)),
-    serveOperation(bus, operations.updateDatasetColumn, logger, (input, ctx) => renameColumn(db, ctx, input)),
-    serveOperation(bus, operations.deleteDatasetColumn, logger, (input, ctx) => removeColumn(db, ctx, input)),
-    serveOperation(bus, operations.restoreDatasetColumn, logger, (input, ctx) =>
-      restoreColumn(db, ctx, input),
+    serveOperation(bus, operations.createDatasetColumn, logger, (input, caller) =>
+      createColumn(db, caller, input),
     ),
-    serveOperation(bus, operations.reorderDatasetColumns, logger, (input, ctx) =>
-      reorderColumns(db, ctx, input),
+    serveOperation(bus, operations.updateDatasetColumn, logger, (input, caller) =>
+      renameColumn(db, caller, input),
+    ),
+    serveOperation(bus, operations.deleteDatasetColumn, logger, (input, caller) =>
+      removeColumn(db, caller, input),
+    ),
+    serveOperation(bus, operations.restoreDatasetColumn, logger, (input, caller) =>
+      restoreColumn(db, caller, input),
+    ),
+    serveOperation(bus, operations.reorderDatasetColumns, logger, (input, caller) =>
+      reorderColumns(db, caller, input),
     ),
   ];
 }

@@ -1,5 +1,5 @@
-import { type Subscription, serveSubject } from "@svc/bus";
-import { DomainError, importStartSchema, roleAtLeast, subjects, validationError } from "@svc/contracts";
+import { type Subscription, serveOperationSubject } from "@svc/bus";
+import { importStartSchema, operations, validationError } from "@svc/contracts";
 import { failAbandonedImports } from "../repositories/imports";
 import type { WriterDeps } from "../service";
 import { FileImports } from "../use-cases/import-file";
@@ -24,15 +24,11 @@ export function importHandlers({ bus, db, logger, uploads, importAbandonedMs, co
   const timer = setInterval(sweep, Math.min(abandonedMs, DEFAULT_ABANDONED_MS));
   timer.unref();
   const subscriptions = [
-    serveSubject(bus, subjects.imports.start, logger, async (request) => {
-      const { context } = request;
-      if (context.role === null || !roleAtLeast(context.role, "member")) {
-        throw new DomainError("forbidden", "Importing a file needs a member key or higher");
-      }
-      const parsed = importStartSchema.safeParse(request.input);
+    serveOperationSubject(bus, operations.importDatasetFile, logger, async (input, caller) => {
+      const parsed = importStartSchema.safeParse(input);
       if (!parsed.success) throw validationError(parsed.error.issues, [], "Import request");
       if (!imports) throw new Error("imports need an upload store, and this writer has none");
-      return imports.start(context, parsed.data);
+      return imports.start(caller, parsed.data);
     }),
   ];
   return {

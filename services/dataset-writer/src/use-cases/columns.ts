@@ -1,11 +1,11 @@
 import {
+  type Caller,
   type DatasetColumn,
   DomainError,
   newId,
   type Operation,
   type OperationInput,
   operations,
-  type RequestContext,
 } from "@svc/contracts";
 import { type Database, runIdempotent } from "@svc/db";
 import type { Kysely, Transaction } from "kysely";
@@ -24,13 +24,13 @@ type ColumnRequest = { params: { projectSlug: string; datasetSlug: string } };
 /** Runs a column change with the dataset locked, so it serialises with row edits; no new version. */
 async function withColumns<T>(
   db: Kysely<Database>,
-  context: RequestContext,
+  caller: Caller,
   op: Operation,
   input: ColumnRequest,
   change: (trx: Transaction<Database>, datasetId: string, columns: ColumnRecord[]) => Promise<T>,
 ): Promise<T> {
-  return runIdempotent(db, idempotencyOf(context, op, input), async (trx) => {
-    const dataset = await findDatasetForUpdate(trx, refOf(context, input.params));
+  return runIdempotent(db, idempotencyOf(caller, op, input), async (trx) => {
+    const dataset = await findDatasetForUpdate(trx, refOf(caller, input.params));
     const result = await change(trx, dataset.id, await listColumns(trx, dataset.id));
     await touchDataset(trx, dataset.id);
     return result;
@@ -71,11 +71,11 @@ function assertNameFree(columns: readonly ColumnRecord[], name: string, except?:
 
 export function createColumn(
   db: Kysely<Database>,
-  context: RequestContext,
+  caller: Caller,
   input: OperationInput<typeof operations.createDatasetColumn>,
 ): Promise<DatasetColumn> {
   const { body } = input;
-  return withColumns(db, context, operations.createDatasetColumn, input, async (trx, datasetId, columns) => {
+  return withColumns(db, caller, operations.createDatasetColumn, input, async (trx, datasetId, columns) => {
     assertNameFree(columns, body.name);
     const identifier = newId();
     await insertCustomColumn(trx, { datasetId, identifier, name: body.name });
@@ -85,11 +85,11 @@ export function createColumn(
 
 export function renameColumn(
   db: Kysely<Database>,
-  context: RequestContext,
+  caller: Caller,
   input: OperationInput<typeof operations.updateDatasetColumn>,
 ): Promise<DatasetColumn> {
   const { params, body } = input;
-  return withColumns(db, context, operations.updateDatasetColumn, input, async (trx, datasetId, columns) => {
+  return withColumns(db, caller, operations.updateDatasetColumn, input, async (trx, datasetId, columns) => {
     const column = findColumn(columns, params.identifier, "active");
     assertNameFree(columns, body.name, column.identifier);
     await updateColumn(trx, datasetId, column.identifier, { name: body.name });
@@ -99,10 +99,10 @@ export function renameColumn(
 
 export async function removeColumn(
   db: Kysely<Database>,
-  context: RequestContext,
+  caller: Caller,
   input: OperationInput<typeof operations.deleteDatasetColumn>,
 ): Promise<null> {
-  return withColumns(db, context, operations.deleteDatasetColumn, input, async (trx, datasetId, columns) => {
+  return withColumns(db, caller, operations.deleteDatasetColumn, input, async (trx, datasetId, columns) => {
     const column = findColumn(columns, input.params.identifier, "active");
     await updateColumn(trx, datasetId, column.identifier, { removed: true });
     return null;
@@ -111,10 +111,10 @@ export async function removeColumn(
 
 export function restoreColumn(
   db: Kysely<Database>,
-  context: RequestContext,
+  caller: Caller,
   input: OperationInput<typeof operations.restoreDatasetColumn>,
 ): Promise<DatasetColumn> {
-  return withColumns(db, context, operations.restoreDatasetColumn, input, async (trx, datasetId, columns) => {
+  return withColumns(db, caller, operations.restoreDatasetColumn, input, async (trx, datasetId, columns) => {
     const column = findColumn(columns, input.params.identifier, "any");
     if (!column.removed) return toContractColumn(column);
     assertNameFree(columns, column.name, column.identifier);
@@ -125,29 +125,23 @@ export function restoreColumn(
 
 export function reorderColumns(
   db: Kysely<Database>,
-  context: RequestContext,
+  caller: Caller,
   input: OperationInput<typeof operations.reorderDatasetColumns>,
 ): Promise<{ columns: DatasetColumn[] }> {
   const { body } = input;
-  return withColumns(
-    db,
-    context,
-    operations.reorderDatasetColumns,
-    input,
-    async (trx, datasetId, columns) => {
-      const active = columns.filter((c) => !c.removed);
-      assertPermutation(
-        body.order,
-        active.map((c) => c.identifier),
-      );
-      const removed = columns.filter((c) => c.removed);
-      const ordered = [...body.order.map((id) => findColumn(active, id, "active")), ...removed];
-      for (const [position, column] of ordered.entries()) {
-        if (column.position !== position) await updateColumn(trx, datasetId, column.identifier, { position });
-      }
-      return { columns: ordered.filter((c) => !c.removed).map(toContractColumn) };
-    },
-  );
+  return withColumns(db, caller, operations.reorderDatasetColumns, input, async (trx, datasetId, columns) => {
+    const active = columns.filter((c) => !c.removed);
+    assertPermutation(
+      body.order,
+      active.map((c) => c.identifier),
+    );
+    const removed = columns.filter((c) => c.removed);
+    const ordered = [...body.order.map((id) => findColumn(active, id, "active")), ...removed];
+    for (const [position, column] of ordered.entries()) {
+      if (column.position !== position) await updateColumn(trx, datasetId, column.identifier, { position });
+    }
+    return { columns: ordered.filter((c) => !c.removed).map(toContractColumn) };
+  });
 }
 
 function assertPermutation(order: readonly string[], active: readonly string[]): void {

@@ -1,12 +1,12 @@
 import {
   type BuiltinField,
+  type Caller,
   type CopyRowsResult,
   DomainError,
   MAX_COPY_ROW_IDS,
   newId,
   type OperationInput,
   operations,
-  type RequestContext,
 } from "@svc/contracts";
 import { type CellPresence, type CellRef, type Database, runIdempotent } from "@svc/db";
 import type { Kysely, Transaction } from "kysely";
@@ -29,24 +29,24 @@ const ANALYZE_AFTER_ROWS = 10_000;
  */
 export async function copyRows(
   db: Kysely<Database>,
-  context: RequestContext,
+  caller: Caller,
   input: CopyInput,
 ): Promise<CopyRowsResult & { created: boolean }> {
   const { params, body } = input;
-  const sourceRef = refOf(context, params);
-  const targetRef = refOf(context, {
+  const sourceRef = refOf(caller, params);
+  const targetRef = refOf(caller, {
     projectSlug: body.to.projectSlug ?? params.projectSlug,
     datasetSlug: body.to.datasetSlug,
   });
   try {
     const { analyze, ...copied } = await runIdempotent(
       db,
-      idempotencyOf(context, operations.copyDatasetRows, input),
+      idempotencyOf(caller, operations.copyDatasetRows, input),
       async (trx) => {
         const source = await findDataset(trx, sourceRef);
         const sourceColumns = (await listColumns(trx, source.id)).filter((column) => !column.removed);
         const { selection } = body;
-        const result = await writeVersion(trx, context, targetRef, async (target) => {
+        const result = await writeVersion(trx, caller, targetRef, async (target) => {
           const targetColumns = await listColumns(trx, target.datasetId);
           const customMap = await mapColumns(
             trx,

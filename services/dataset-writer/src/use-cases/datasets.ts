@@ -1,10 +1,10 @@
 import {
+  type Caller,
   type Dataset,
   DomainError,
   newId,
   type OperationInput,
   operations,
-  type RequestContext,
   slugify,
 } from "@svc/contracts";
 import { type Database, runIdempotent } from "@svc/db";
@@ -71,12 +71,12 @@ async function refusingClashes<T>(name: string, slug: string, write: () => Promi
 
 export async function createDataset(
   db: Kysely<Database>,
-  context: RequestContext,
+  caller: Caller,
   input: OperationInput<typeof operations.createDataset>,
 ): Promise<Dataset> {
   const { params, body } = input;
-  const organizationId = refOf(context, { ...params, datasetSlug: "" }).organizationId;
-  return runIdempotent(db, idempotencyOf(context, operations.createDataset, input), async (trx) => {
+  const organizationId = refOf(caller, { ...params, datasetSlug: "" }).organizationId;
+  return runIdempotent(db, idempotencyOf(caller, operations.createDataset, input), async (trx) => {
     const projectId = await findProjectId(trx, organizationId, params.projectSlug);
     const slug = slugify(body.name);
     // Checked first for the common case; the unique indexes settle a race with a concurrent create.
@@ -103,12 +103,12 @@ export async function createDataset(
 
 export async function updateDataset(
   db: Kysely<Database>,
-  context: RequestContext,
+  caller: Caller,
   input: OperationInput<typeof operations.updateDataset>,
 ): Promise<Dataset> {
   const { params, body } = input;
-  const ref = refOf(context, params);
-  return runIdempotent(db, idempotencyOf(context, operations.updateDataset, input), async (trx) => {
+  const ref = refOf(caller, params);
+  return runIdempotent(db, idempotencyOf(caller, operations.updateDataset, input), async (trx) => {
     const dataset = await findDatasetForUpdate(trx, ref);
     if (body.name !== undefined && (await existsDatasetName(trx, dataset.projectId, body.name, dataset.id))) {
       throw nameTaken(body.name);
@@ -122,11 +122,11 @@ export async function updateDataset(
 
 export async function deleteDataset(
   db: Kysely<Database>,
-  context: RequestContext,
+  caller: Caller,
   input: OperationInput<typeof operations.deleteDataset>,
 ): Promise<null> {
-  const ref = refOf(context, input.params);
-  return runIdempotent(db, idempotencyOf(context, operations.deleteDataset, input), async (trx) => {
+  const ref = refOf(caller, input.params);
+  return runIdempotent(db, idempotencyOf(caller, operations.deleteDataset, input), async (trx) => {
     const dataset = await findDatasetForUpdate(trx, ref);
     await deleteDatasetRecord(trx, dataset.id);
     return null;

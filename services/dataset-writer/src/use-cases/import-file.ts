@@ -1,6 +1,7 @@
 import { isDependencyUnavailable, type UploadStore } from "@svc/bus";
 import {
   type BuiltinField,
+  type Caller,
   DomainError,
   findUnstorableInput,
   type Import,
@@ -9,7 +10,6 @@ import {
   internalErrorMessage,
   isBuiltinField,
   newId,
-  type RequestContext,
   ROW_ID_PATTERN,
 } from "@svc/contracts";
 import type { CopyFrom, Database } from "@svc/db";
@@ -67,17 +67,17 @@ export class FileImports {
 
   constructor(private readonly deps: ImportDeps) {}
 
-  async start(context: RequestContext, start: ImportStart): Promise<Import> {
+  async start(caller: Caller, start: ImportStart): Promise<Import> {
     const { db, uploads } = this.deps;
-    const organizationId = refOf(context, start.params).organizationId;
+    const organizationId = refOf(caller, start.params).organizationId;
     try {
-      const key = context.idempotencyKey;
+      const key = caller.idempotencyKey;
       if (key !== undefined) {
         await releaseInterruptedKey(db, organizationId, key);
         const first = await findImportByKey(db, organizationId, key);
         if (first) return this.replay(first, start);
       }
-      const dataset = await findDataset(db, refOf(context, start.params));
+      const dataset = await findDataset(db, refOf(caller, start.params));
       const columns = await listColumns(db, dataset.id);
       // Refuses a wrong mapping now, before any of the file is read.
       new FieldMapping(columns, start.query, start.upload.format);
@@ -94,7 +94,7 @@ export class FileImports {
         const first = await findImportByKey(db, organizationId, key);
         if (first) return this.replay(first, start);
       }
-      const job = this.run(context, importId, start).finally(() => this.running.delete(job));
+      const job = this.run(caller, importId, start).finally(() => this.running.delete(job));
       this.running.add(job);
       return (await findImport(db, organizationId, importId)) as Import;
     } catch (error) {
@@ -114,7 +114,7 @@ export class FileImports {
     return first;
   }
 
-  private async run(context: RequestContext, importId: string, start: ImportStart): Promise<void> {
+  private async run(caller: Caller, importId: string, start: ImportStart): Promise<void> {
     const { db, uploads, logger } = this.deps;
     const progress = { bytesRead: 0, rowsRead: 0 };
     const heartbeat = setInterval(() => {
@@ -122,7 +122,7 @@ export class FileImports {
     }, PROGRESS_EVERY_MS);
     heartbeat.unref();
     try {
-      const outcome = await this.importFile(context, importId, start, progress);
+      const outcome = await this.importFile(caller, importId, start, progress);
       // The planner must know the rows are there before anyone reads them: until the next automatic
       // ANALYZE it would still think the tables small and read a page of a big import by sorting it all.
       if (outcome.rowsInserted >= ANALYZE_AFTER_ROWS) await refreshStatistics(db);
@@ -153,13 +153,13 @@ export class FileImports {
   }
 
   private async importFile(
-    context: RequestContext,
+    caller: Caller,
     importId: string,
     start: ImportStart,
     progress: { bytesRead: number; rowsRead: number },
   ) {
     const { db, uploads } = this.deps;
-    const ref = refOf(context, start.params);
+    const ref = refOf(caller, start.params);
     const dataset = await findDataset(db, ref);
     const mapping = new FieldMapping(await listColumns(db, dataset.id), start.query, start.upload.format);
 
@@ -174,7 +174,7 @@ export class FileImports {
 
     try {
       const result = await db.transaction().execute((trx) =>
-        writeVersion(trx, context, start.params, async (target) => {
+        writeVersion(trx, caller, start.params, async (target) => {
           await mapping.createColumns(trx, target.datasetId);
           const repeated = await findRepeatedRowId(trx, importId);
           if (repeated) {

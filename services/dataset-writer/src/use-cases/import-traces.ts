@@ -1,10 +1,10 @@
 import {
+  type Caller,
   DomainError,
   MAX_IMPORTED_TRACES,
   newId,
   type OperationInput,
   operations,
-  type RequestContext,
   type Trace,
   type VersionResult,
 } from "@svc/contracts";
@@ -25,7 +25,7 @@ type TraceSelection = ImportInput["body"]["traces"];
  */
 export async function importTraces(
   db: Kysely<Database>,
-  context: RequestContext,
+  caller: Caller,
   input: ImportInput,
 ): Promise<VersionResult & { rowIds: string[] }> {
   const { params, body } = input;
@@ -34,10 +34,10 @@ export async function importTraces(
   if (selection.by === "ids" && selection.ids.length > MAX_IMPORTED_TRACES)
     throw tooMany(selection.ids.length);
 
-  const scope = idempotencyOf(context, operations.importDatasetRowsFromTraces, input);
+  const scope = idempotencyOf(caller, operations.importDatasetRowsFromTraces, input);
   return runIdempotent(db, scope, async (trx) => {
-    const { versionId, version, work } = await writeVersion(trx, context, params, async (target) => {
-      const projectId = await findProjectId(trx, refOf(context, params).organizationId, params.projectSlug);
+    const { versionId, version, work } = await writeVersion(trx, caller, params, async (target) => {
+      const projectId = await findProjectId(trx, refOf(caller, params).organizationId, params.projectSlug);
       const traces = await selectTraces(trx, projectId, params.projectSlug, selection);
       assertCellsAccepted(await listColumns(trx, target.datasetId), ["output", "metadata"], []);
       const records = traces.map(toRowRecord(Date.now()));

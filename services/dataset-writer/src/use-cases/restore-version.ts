@@ -1,8 +1,8 @@
 import {
+  type Caller,
   DomainError,
   type OperationInput,
   operations,
-  type RequestContext,
   type VersionResult,
 } from "@svc/contracts";
 import { type Database, runIdempotent } from "@svc/db";
@@ -25,12 +25,12 @@ export interface RestoreOutcome {
  */
 export function restoreVersion(
   db: Kysely<Database>,
-  context: RequestContext,
+  caller: Caller,
   input: OperationInput<typeof operations.restoreDatasetVersion>,
 ): Promise<RestoreOutcome> {
   const { params } = input;
-  return runIdempotent(db, idempotencyOf(context, operations.restoreDatasetVersion, input), async (trx) => {
-    const dataset = await findDatasetForUpdate(trx, refOf(context, params));
+  return runIdempotent(db, idempotencyOf(caller, operations.restoreDatasetVersion, input), async (trx) => {
+    const dataset = await findDatasetForUpdate(trx, refOf(caller, params));
     const target = params.version;
     const slug = params.datasetSlug;
     if (dataset.version === 0) {
@@ -50,7 +50,7 @@ export function restoreVersion(
     if (target === dataset.version && targetId) {
       return { result: { versionId: targetId, version: dataset.version }, created: false };
     }
-    const { versionId, version } = await writeVersion(trx, context, params, async (written) => ({
+    const { versionId, version } = await writeVersion(trx, caller, params, async (written) => ({
       operation: "restore" as const,
       ...(await restoreRows(trx, written.datasetId, target, written.version)),
     }));

@@ -2,12 +2,12 @@ import { type Context, context as otel, ROOT_CONTEXT, type Span, trace } from "@
 import { isDependencyUnavailable } from "@svc/bus";
 import {
   type Actor,
+  type Caller,
   type Cell,
   DomainError,
   newId,
   type OperationInput,
   operations,
-  type RequestContext,
   type VersionResult,
 } from "@svc/contracts";
 import {
@@ -22,7 +22,7 @@ import type { Kysely, Transaction } from "kysely";
 import { type DatasetRef, datasetNotFound } from "../repositories/datasets";
 import { applyEdits, type EditOutcome, type EditRequest } from "../repositories/row-edits";
 import { cellsRejection, presentBuiltins } from "./column-check";
-import { actorOf, idempotencyOf, refOf } from "./versioning";
+import { idempotencyOf, refOf } from "./versioning";
 
 type EditInput = OperationInput<typeof operations.updateDatasetRow>;
 
@@ -98,13 +98,13 @@ export class RowEditor {
     private readonly now: () => number = performance.now.bind(performance),
   ) {}
 
-  edit(context: RequestContext, input: EditInput): Promise<VersionResult> {
+  edit(caller: Caller, input: EditInput): Promise<VersionResult> {
     return new Promise<VersionResult>((resolve, reject) => {
       this.queue.push({
-        ref: refOf(context, input.params),
+        ref: refOf(caller, input.params),
         input,
-        actor: actorOf(context),
-        scope: idempotencyOf(context, operations.updateDatasetRow, input),
+        actor: caller.actor,
+        scope: idempotencyOf(caller, operations.updateDatasetRow, input),
         trace: otel.active(),
         resolve,
         reject,

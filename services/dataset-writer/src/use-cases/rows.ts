@@ -1,9 +1,9 @@
 import {
+  type Caller,
   DomainError,
   newId,
   type OperationInput,
   operations,
-  type RequestContext,
   type VersionResult,
 } from "@svc/contracts";
 import { type Database, runIdempotent } from "@svc/db";
@@ -22,14 +22,14 @@ import { idempotencyOf, NothingChanged, refOf, writeVersion } from "./versioning
 
 export async function insertRows(
   db: Kysely<Database>,
-  context: RequestContext,
+  caller: Caller,
   input: OperationInput<typeof operations.insertDatasetRows>,
 ): Promise<VersionResult & { rowIds: string[] }> {
   const { params, body } = input;
   const rows = body.rows.map((row) => ({ ...row, rowId: row.id ?? newId() }));
   assertUniqueIds(rows.map((row) => row.rowId));
-  return runIdempotent(db, idempotencyOf(context, operations.insertDatasetRows, input), async (trx) => {
-    const { versionId, version } = await writeVersion(trx, context, params, async (target) => {
+  return runIdempotent(db, idempotencyOf(caller, operations.insertDatasetRows, input), async (trx) => {
+    const { versionId, version } = await writeVersion(trx, caller, params, async (target) => {
       const columns = await listColumns(trx, target.datasetId);
       for (const row of rows) {
         const optional = presentBuiltins(row).filter((field) => field !== "input");
@@ -82,16 +82,16 @@ function assertUniqueIds(ids: readonly string[]): void {
 
 export async function deleteRows(
   db: Kysely<Database>,
-  context: RequestContext,
+  caller: Caller,
   input: OperationInput<typeof operations.deleteDatasetRows>,
 ): Promise<{ versionId: string | null; version: number; deletedCount: number }> {
   const { params, body } = input;
   try {
     return await runIdempotent(
       db,
-      idempotencyOf(context, operations.deleteDatasetRows, input),
+      idempotencyOf(caller, operations.deleteDatasetRows, input),
       async (trx) => {
-        const result = await writeVersion(trx, context, params, async (target) => {
+        const result = await writeVersion(trx, caller, params, async (target) => {
           const deleted = await deleteRowsWithTombstones(
             trx,
             target.datasetId,
@@ -111,7 +111,7 @@ export async function deleteRows(
     );
   } catch (error) {
     if (!(error instanceof NothingChanged)) throw error;
-    const dataset = await findDataset(db, refOf(context, params));
+    const dataset = await findDataset(db, refOf(caller, params));
     return { versionId: null, version: dataset.version, deletedCount: 0 };
   }
 }

@@ -1,9 +1,9 @@
 import {
+  type Caller,
   type Cell,
   DomainError,
   type OperationInput,
   operations,
-  type RequestContext,
   type RowEdit,
   type UpdateRowsResult,
 } from "@svc/contracts";
@@ -23,7 +23,7 @@ import { idempotencyOf, NothingChanged, refOf, writeVersion } from "./versioning
  */
 export async function updateRows(
   db: Kysely<Database>,
-  context: RequestContext,
+  caller: Caller,
   input: OperationInput<typeof operations.updateDatasetRows>,
 ): Promise<UpdateRowsResult> {
   const { params, body } = input;
@@ -31,9 +31,9 @@ export async function updateRows(
   try {
     return await runIdempotent(
       db,
-      idempotencyOf(context, operations.updateDatasetRows, input),
+      idempotencyOf(caller, operations.updateDatasetRows, input),
       async (trx) => {
-        const result = await writeVersion(trx, context, params, async (target) => {
+        const result = await writeVersion(trx, caller, params, async (target) => {
           const columns = await listColumns(trx, target.datasetId);
           body.edits.forEach((edit, index) => {
             atEdit(index, edit, () =>
@@ -62,7 +62,7 @@ export async function updateRows(
     );
   } catch (error) {
     if (!(error instanceof NothingChanged)) throw error;
-    const dataset = await findDataset(db, refOf(context, params));
+    const dataset = await findDataset(db, refOf(caller, params));
     return { versionId: null, version: dataset.version, rowsUpdated: 0 };
   }
 }

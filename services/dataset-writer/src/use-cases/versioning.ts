@@ -1,11 +1,4 @@
-import {
-  type Actor,
-  DomainError,
-  newId,
-  type Operation,
-  type RequestContext,
-  type VersionResult,
-} from "@svc/contracts";
+import { type Caller, newId, type Operation, type VersionResult } from "@svc/contracts";
 import type { Database, IdempotencyScope } from "@svc/db";
 import type { Transaction } from "kysely";
 import { type DatasetRef, takeNextVersion } from "../repositories/datasets";
@@ -21,33 +14,20 @@ export interface VersionWork {
 /** Thrown inside a version's transaction to roll it back when the mutation turned out to change nothing. */
 export class NothingChanged extends Error {}
 
-export function refOf(
-  context: RequestContext,
-  params: { projectSlug: string; datasetSlug: string },
-): DatasetRef {
-  if (!context.organizationId) throw new DomainError("unauthenticated", "This operation needs an API key");
+export function refOf(caller: Caller, params: { projectSlug: string; datasetSlug: string }): DatasetRef {
   return {
-    organizationId: context.organizationId,
+    organizationId: caller.organizationId,
     projectSlug: params.projectSlug,
     datasetSlug: params.datasetSlug,
   };
 }
 
-export function actorOf(context: RequestContext): Actor {
-  if (!context.actor) throw new DomainError("unauthenticated", "This operation needs an API key");
-  return context.actor;
-}
-
 /** The idempotency scope of a request: present when the client sent an Idempotency-Key. */
-export function idempotencyOf(
-  context: RequestContext,
-  op: Operation,
-  input: unknown,
-): IdempotencyScope | undefined {
-  if (!context.idempotencyKey || !context.organizationId) return undefined;
+export function idempotencyOf(caller: Caller, op: Operation, input: unknown): IdempotencyScope | undefined {
+  if (!caller.idempotencyKey) return undefined;
   return {
-    organizationId: context.organizationId,
-    key: context.idempotencyKey,
+    organizationId: caller.organizationId,
+    key: caller.idempotencyKey,
     operationId: op.operationId,
     request: input,
   };
@@ -59,12 +39,11 @@ export function idempotencyOf(
  */
 export async function writeVersion<T extends VersionWork>(
   trx: Transaction<Database>,
-  context: RequestContext,
+  caller: Caller,
   params: { projectSlug: string; datasetSlug: string },
   work: (target: { datasetId: string; version: number }) => Promise<T>,
 ): Promise<VersionResult & { work: T }> {
-  const ref = refOf(context, params);
-  const actor = actorOf(context);
+  const ref = refOf(caller, params);
   const target = await takeNextVersion(trx, ref);
   const result = await work(target);
   const versionId = newId();
@@ -73,7 +52,7 @@ export async function writeVersion<T extends VersionWork>(
     datasetId: target.datasetId,
     version: target.version,
     operation: result.operation,
-    actor,
+    actor: caller.actor,
     ...(result.rowsInserted !== undefined ? { rowsInserted: result.rowsInserted } : {}),
     ...(result.rowsUpdated !== undefined ? { rowsUpdated: result.rowsUpdated } : {}),
     ...(result.rowsDeleted !== undefined ? { rowsDeleted: result.rowsDeleted } : {}),

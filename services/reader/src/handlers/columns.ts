@@ -2,12 +2,11 @@ import { type Subscription, serveOperation } from "@svc/bus";
 import { operations } from "@svc/contracts";
 import type { ReaderDeps } from "../service";
 import { listDatasetColumns } from "../use-cases/list-dataset-columns";
-import { organizationOf } from "./context";
 
 export function columnHandlers({ bus, db, logger }: ReaderDeps): Subscription[] {
   return [
-    serveOperation(bus, operations.listDatasetColumns, logger, (input, ctx) =>
-      listDatasetColumns(db, organizationOf(ctx), input),
+    serveOperation(bus, operations.listDatasetColumns, logger, (input, caller) =>
+      listDatasetColumns(db, caller.organizationId, input),
     ),
   ];
 }

@@ -3,15 +3,14 @@ import { operations } from "@svc/contracts";
 import type { ReaderDeps } from "../service";
 import { getDataset } from "../use-cases/get-dataset";
 import { listDatasets } from "../use-cases/list-datasets";
-import { organizationOf } from "./context";
 
 export function datasetHandlers({ bus, db, logger }: ReaderDeps): Subscription[] {
   return [
-    serveOperation(bus, operations.listDatasets, logger, (input, ctx) =>
-      listDatasets(db, organizationOf(ctx), input),
+    serveOperation(bus, operations.listDatasets, logger, (input, caller) =>
+      listDatasets(db, caller.organizationId, input),
     ),
-    serveOperation(bus, operations.getDataset, logger, (input, ctx) =>
-      getDataset(db, organizationOf(ctx), input),
+    serveOperation(bus, operations.getDataset, logger, (input, caller) =>
+      getDataset(db, caller.organizationId, input),
     ),
   ];
 }

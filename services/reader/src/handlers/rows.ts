@@ -5,21 +5,20 @@ import { getDatasetImport } from "../use-cases/get-dataset-import";
 import { getDatasetRow } from "../use-cases/get-dataset-row";
 import { getDatasetRowHistory } from "../use-cases/get-dataset-row-history";
 import { listDatasetRows } from "../use-cases/list-dataset-rows";
-import { organizationOf } from "./context";
 
 export function rowHandlers({ bus, db, logger }: ReaderDeps): Subscription[] {
   return [
-    serveOperation(bus, operations.listDatasetRows, logger, (input, ctx) =>
-      listDatasetRows(db, organizationOf(ctx), input),
+    serveOperation(bus, operations.listDatasetRows, logger, (input, caller) =>
+      listDatasetRows(db, caller.organizationId, input),
     ),
-    serveOperation(bus, operations.getDatasetRow, logger, (input, ctx) =>
-      getDatasetRow(db, organizationOf(ctx), input),
+    serveOperation(bus, operations.getDatasetRow, logger, (input, caller) =>
+      getDatasetRow(db, caller.organizationId, input),
     ),
-    serveOperation(bus, operations.getDatasetImport, logger, (input, ctx) =>
-      getDatasetImport(db, organizationOf(ctx), input),
+    serveOperation(bus, operations.getDatasetImport, logger, (input, caller) =>
+      getDatasetImport(db, caller.organizationId, input),
     ),
-    serveOperation(bus, operations.getDatasetRowHistory, logger, (input, ctx) =>
-      getDatasetRowHistory(db, organizationOf(ctx), input),
+    serveOperation(bus, operations.getDatasetRowHistory, logger, (input, caller) =>
+      getDatasetRowHistory(db, caller.organizationId, input),
     ),
   ];
 }

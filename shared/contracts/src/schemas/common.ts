@@ -28,6 +28,16 @@ export const requestContextSchema = z.object({
 });
 export type RequestContext = z.infer<typeof requestContextSchema>;
 
+/**
+ * A request's context once the bus has checked that it carries a credential (see `serveOperation`):
+ * what an operation's handler receives, never without an organisation, a role or an actor.
+ */
+export interface Caller extends RequestContext {
+  organizationId: string;
+  role: Role;
+  actor: Actor;
+}
+
 export const timestampSchema = z.string().describe("ISO-8601 timestamp in UTC");
 
 /**
