@@ -1,76 +1,7 @@
-import { DomainError } from "@svc/contracts";
-import { type Database, isUniqueViolation } from "@svc/db";
+import { type Database, type DatasetRef, datasetNotFound, isUniqueViolation } from "@svc/db";
 import { type Kysely, sql, type Transaction } from "kysely";
 
 export type Db = Kysely<Database> | Transaction<Database>;
-
-export interface DatasetRef {
-  organizationId: string;
-  projectSlug: string;
-  datasetSlug: string;
-}
-
-export interface DatasetRecord {
-  id: string;
-  organizationId: string;
-  projectId: string;
-  slug: string;
-  name: string;
-  description: string | null;
-  version: number;
-  createdAt: Date;
-  updatedAt: Date;
-}
-
-export const datasetNotFound = (ref: DatasetRef): DomainError =>
-  new DomainError("not_found", `Dataset "${ref.datasetSlug}" not found in project "${ref.projectSlug}"`);
-
-export async function findProjectId(db: Db, organizationId: string, projectSlug: string): Promise<string> {
-  const project = await db
-    .selectFrom("projects")
-    .select("id")
-    .where("organization_id", "=", organizationId)
-    .where("slug", "=", projectSlug)
-    .executeTakeFirst();
-  if (!project) throw new DomainError("not_found", `Project "${projectSlug}" not found`);
-  return project.id;
-}
-
-function selectDataset(db: Db, ref: DatasetRef) {
-  return db
-    .selectFrom("datasets as d")
-    .innerJoin("projects as p", "p.id", "d.project_id")
-    .where("p.organization_id", "=", ref.organizationId)
-    .where("p.slug", "=", ref.projectSlug)
-    .where("d.slug", "=", ref.datasetSlug)
-    .select([
-      "d.id",
-      "d.organization_id as organizationId",
-      "d.project_id as projectId",
-      "d.slug",
-      "d.name",
-      "d.description",
-      "d.current_version as version",
-      "d.created_at as createdAt",
-      "d.updated_at as updatedAt",
-    ]);
-}
-
-/** Locks the dataset's row until the transaction ends: column changes serialise with edits. */
-export async function findDatasetForUpdate(
-  trx: Transaction<Database>,
-  ref: DatasetRef,
-): Promise<DatasetRecord> {
-  const dataset = await selectDataset(trx, ref).forUpdate("d").executeTakeFirst();
-  if (!dataset) throw datasetNotFound(ref);
-  return dataset;
-}
-
-export async function findDataset(db: Db, ref: DatasetRef): Promise<DatasetRecord> {
-  const dataset = await selectDataset(db, ref).executeTakeFirst();
-  if (!dataset) throw datasetNotFound(ref);
-  return dataset;
-}
 
 /**
  * Takes the next version of a dataset. The row lock this takes serialises every writer of the

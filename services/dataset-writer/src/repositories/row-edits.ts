@@ -1,7 +1,7 @@
 import type { Actor, BuiltinField, Cell } from "@svc/contracts";
-import { prepared, unnestRows } from "@svc/db";
+import { type DatasetRef, prepared, unnestRows } from "@svc/db";
 import { sql } from "kysely";
-import type { DatasetRef, Db } from "./datasets";
+import type { Db } from "./datasets";
 
 /** One edit of a batch, as `applyEdits` takes it. */
 export interface EditRequest {

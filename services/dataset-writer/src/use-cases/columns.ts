@@ -7,7 +7,7 @@ import {
   type OperationInput,
   operations,
 } from "@svc/contracts";
-import { type Database, runIdempotent } from "@svc/db";
+import { type Database, findDatasetForUpdate, runIdempotent } from "@svc/db";
 import type { Kysely, Transaction } from "kysely";
 import {
   type ColumnRecord,
@@ -16,7 +16,7 @@ import {
   toContractColumn,
   updateColumn,
 } from "../repositories/columns";
-import { findDatasetForUpdate, touchDataset } from "../repositories/datasets";
+import { touchDataset } from "../repositories/datasets";
 import { idempotencyOf, refOf } from "./versioning";
 
 type ColumnRequest = { params: { projectSlug: string; datasetSlug: string } };

@@ -8,10 +8,10 @@ import {
   type OperationInput,
   operations,
 } from "@svc/contracts";
-import { type CellPresence, type CellRef, type Database, runIdempotent } from "@svc/db";
+import { type CellPresence, type CellRef, type Database, findDataset, runIdempotent } from "@svc/db";
 import type { Kysely, Transaction } from "kysely";
 import { type ColumnRecord, insertCustomColumn, listColumns } from "../repositories/columns";
-import { findDataset, refreshStatistics } from "../repositories/datasets";
+import { refreshStatistics } from "../repositories/datasets";
 import { copyRows as copyRowRecords, listMissingRowIds } from "../repositories/row-copies";
 import { unknownColumn } from "./column-check";
 import { idempotencyOf, NothingChanged, refOf, writeVersion } from "./versioning";

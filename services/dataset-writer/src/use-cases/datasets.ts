@@ -7,19 +7,22 @@ import {
   operations,
   slugify,
 } from "@svc/contracts";
-import { type Database, runIdempotent } from "@svc/db";
+import {
+  type Database,
+  type DatasetRecord,
+  findDataset,
+  findDatasetForUpdate,
+  findProjectId,
+  runIdempotent,
+} from "@svc/db";
 import type { Kysely } from "kysely";
 import { insertBuiltinColumns, listColumns, toContractColumn } from "../repositories/columns";
 import {
-  type DatasetRecord,
   type Db,
   datasetClashOf,
   deleteDataset as deleteDatasetRecord,
   existsDatasetName,
   existsDatasetSlug,
-  findDataset,
-  findDatasetForUpdate,
-  findProjectId,
   insertDataset,
   updateDataset as updateDatasetRecord,
 } from "../repositories/datasets";

@@ -12,13 +12,13 @@ import {
   newId,
   ROW_ID_PATTERN,
 } from "@svc/contracts";
-import type { CopyFrom, Database } from "@svc/db";
+import { type CopyFrom, type Database, findDataset } from "@svc/db";
 import type { Logger } from "@svc/telemetry";
 import type { Kysely } from "kysely";
 import { badLine, type FileRecord, readRecords } from "../domain/file-records";
 import { readParquet } from "../domain/parquet-records";
 import { type ColumnRecord, insertCustomColumn, listColumns } from "../repositories/columns";
-import { findDataset, refreshStatistics } from "../repositories/datasets";
+import { refreshStatistics } from "../repositories/datasets";
 import {
   copyStagedRows,
   deleteStagedRows,

@@ -8,10 +8,9 @@ import {
   type Trace,
   type VersionResult,
 } from "@svc/contracts";
-import { type Database, listTraceRecords, runIdempotent } from "@svc/db";
+import { type Database, findProjectId, listTraceRecords, runIdempotent } from "@svc/db";
 import type { Kysely, Transaction } from "kysely";
 import { listColumns } from "../repositories/columns";
-import { findProjectId } from "../repositories/datasets";
 import { insertRows as insertRowRecords, type NewRowRecord } from "../repositories/rows";
 import { assertCellsAccepted } from "./column-check";
 import { idempotencyOf, refOf, writeVersion } from "./versioning";

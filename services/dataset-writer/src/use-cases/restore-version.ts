@@ -5,9 +5,8 @@ import {
   operations,
   type VersionResult,
 } from "@svc/contracts";
-import { type Database, runIdempotent } from "@svc/db";
+import { type Database, findDatasetForUpdate, runIdempotent } from "@svc/db";
 import type { Kysely } from "kysely";
-import { findDatasetForUpdate } from "../repositories/datasets";
 import { findOptionalVersionId, restoreRows } from "../repositories/restore";
 import { idempotencyOf, refOf, writeVersion } from "./versioning";
 

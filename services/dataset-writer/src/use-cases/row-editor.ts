@@ -13,13 +13,14 @@ import {
 import {
   claimIdempotencyKeys,
   type Database,
+  type DatasetRef,
+  datasetNotFound,
   type IdempotencyScope,
   idempotencyKeyReused,
   releaseIdempotencyKeys,
   storeIdempotentResponses,
 } from "@svc/db";
 import type { Kysely, Transaction } from "kysely";
-import { type DatasetRef, datasetNotFound } from "../repositories/datasets";
 import { applyEdits, type EditOutcome, type EditRequest } from "../repositories/row-edits";
 import { cellsRejection, presentBuiltins } from "./column-check";
 import { idempotencyOf, refOf } from "./versioning";

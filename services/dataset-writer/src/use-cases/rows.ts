@@ -6,10 +6,9 @@ import {
   operations,
   type VersionResult,
 } from "@svc/contracts";
-import { type Database, runIdempotent } from "@svc/db";
+import { type Database, findDataset, runIdempotent } from "@svc/db";
 import type { Kysely } from "kysely";
 import { listColumns } from "../repositories/columns";
-import { findDataset } from "../repositories/datasets";
 import {
   closeRevisions,
   deleteRowsWithTombstones,

@@ -7,10 +7,9 @@ import {
   type RowEdit,
   type UpdateRowsResult,
 } from "@svc/contracts";
-import { type Database, runIdempotent } from "@svc/db";
+import { type Database, findDataset, runIdempotent } from "@svc/db";
 import type { Kysely } from "kysely";
 import { listColumns } from "../repositories/columns";
-import { findDataset } from "../repositories/datasets";
 import { applyRowChanges, findRowVersions, type RowChange } from "../repositories/row-changes";
 import { assertCellsAccepted, presentBuiltins } from "./column-check";
 import { idempotencyOf, NothingChanged, refOf, writeVersion } from "./versioning";

@@ -1,7 +1,7 @@
 import { type Caller, newId, type Operation, type VersionResult } from "@svc/contracts";
-import type { Database, IdempotencyScope } from "@svc/db";
+import type { Database, DatasetRef, IdempotencyScope } from "@svc/db";
 import type { Transaction } from "kysely";
-import { type DatasetRef, takeNextVersion } from "../repositories/datasets";
+import { takeNextVersion } from "../repositories/datasets";
 import { insertVersion } from "../repositories/rows";
 
 export interface VersionWork {

@@ -1,24 +1,6 @@
-import { DomainError } from "@svc/contracts";
+import type { DatasetRecord } from "@svc/db";
 import { sql } from "kysely";
 import { type Db, exactTimestamp } from "./db";
-
-export interface DatasetRef {
-  organizationId: string;
-  projectSlug: string;
-  datasetSlug: string;
-}
-
-export interface DatasetRecord {
-  id: string;
-  organizationId: string;
-  projectId: string;
-  slug: string;
-  name: string;
-  description: string | null;
-  version: number;
-  createdAt: Date;
-  updatedAt: Date;
-}
 
 export type DatasetSortBy = "name" | "updatedAt";
 export type SortDirection = "asc" | "desc";
@@ -48,37 +30,6 @@ const datasetColumns = [
   "d.created_at as createdAt",
   "d.updated_at as updatedAt",
 ] as const;
-
-export async function findProjectId(db: Db, organizationId: string, projectSlug: string): Promise<string> {
-  const project = await db
-    .selectFrom("projects")
-    .select("id")
-    .where("organization_id", "=", organizationId)
-    .where("slug", "=", projectSlug)
-    .executeTakeFirst();
-  if (!project) throw new DomainError("not_found", `Project "${projectSlug}" not found`);
-  return project.id;
-}
-
-/** The dataset of a slug inside the caller's organisation; another organisation's is not found. */
-export async function findDataset(db: Db, ref: DatasetRef): Promise<DatasetRecord> {
-  const dataset = await db
-    .selectFrom("datasets as d")
-    .innerJoin("projects as p", "p.id", "d.project_id")
-    .select(datasetColumns)
-    .where("p.organization_id", "=", ref.organizationId)
-    .where("p.slug", "=", ref.projectSlug)
-    .where("d.organization_id", "=", ref.organizationId)
-    .where("d.slug", "=", ref.datasetSlug)
-    .executeTakeFirst();
-  if (!dataset) {
-    throw new DomainError(
-      "not_found",
-      `Dataset "${ref.datasetSlug}" not found in project "${ref.projectSlug}"`,
-    );
-  }
-  return dataset;
-}
 
 /**
  * One page (plus one) of a project's datasets, ordered by the sort value, then id. Names sort without

@@ -1,12 +1,11 @@
 import { isDeepStrictEqual } from "node:util";
 import type { DiffEntry, OperationInput, operations, Page } from "@svc/contracts";
 import { decodeCursor, encodeCursor, invalidCursor } from "@svc/contracts";
-import type { Database } from "@svc/db";
+import { type Database, findDataset } from "@svc/db";
 import type { Kysely } from "kysely";
 import { z } from "zod";
 import { toPage } from "../pagination";
 import { listColumns } from "../repositories/columns";
-import { findDataset } from "../repositories/datasets";
 import { inSnapshot } from "../repositories/db";
 import { listChangedRows, type RowDiffRecord } from "../repositories/diff";
 import { versionNotFound } from "./errors";

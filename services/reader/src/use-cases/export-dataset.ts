@@ -6,10 +6,9 @@ import {
   type ExportChunk,
   type ExportChunkRequest,
 } from "@svc/contracts";
-import type { Database } from "@svc/db";
+import { type Database, findDataset } from "@svc/db";
 import type { Kysely } from "kysely";
 import { listColumns } from "../repositories/columns";
-import { findDataset } from "../repositories/datasets";
 import { inSnapshot } from "../repositories/db";
 import { listRowsAtVersion, type RowRecord } from "../repositories/rows";
 import { versionNotFound } from "./errors";

@@ -1,7 +1,6 @@
 import { DomainError, type Import, type OperationInput, type operations } from "@svc/contracts";
-import type { Database } from "@svc/db";
+import { type Database, findDataset } from "@svc/db";
 import type { Kysely } from "kysely";
-import { findDataset } from "../repositories/datasets";
 import { findImport } from "../repositories/imports";
 
 export async function getDatasetImport(

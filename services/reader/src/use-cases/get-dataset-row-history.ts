@@ -1,11 +1,10 @@
 import type { OperationInput, OperationOutput, operations } from "@svc/contracts";
 import { decodeCursor, encodeCursor, invalidCursor } from "@svc/contracts";
-import type { Database } from "@svc/db";
+import { type Database, findDataset } from "@svc/db";
 import type { Kysely } from "kysely";
 import { z } from "zod";
 import { toPage } from "../pagination";
 import { listColumns } from "../repositories/columns";
-import { findDataset } from "../repositories/datasets";
 import { listRowRevisions } from "../repositories/rows";
 import { rowNotFound } from "./errors";
 import { visibilityOf, visibleCells } from "./visible-cells";

@@ -1,8 +1,7 @@
 import type { DatasetRow, OperationInput, operations } from "@svc/contracts";
-import type { Database } from "@svc/db";
+import { type Database, findDataset } from "@svc/db";
 import type { Kysely } from "kysely";
 import { listColumns } from "../repositories/columns";
-import { findDataset } from "../repositories/datasets";
 import { inSnapshot } from "../repositories/db";
 import { findOptionalCurrentRow, findOptionalRowAtVersion } from "../repositories/rows";
 import { rowNotFound, versionNotFound } from "./errors";

@@ -1,7 +1,6 @@
 import type { DatasetVersion, OperationInput, operations } from "@svc/contracts";
-import type { Database } from "@svc/db";
+import { type Database, findDataset } from "@svc/db";
 import type { Kysely } from "kysely";
-import { findDataset } from "../repositories/datasets";
 import { findOptionalVersion } from "../repositories/versions";
 import { versionNotFound } from "./errors";
 

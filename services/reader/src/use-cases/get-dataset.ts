@@ -1,8 +1,7 @@
 import type { Dataset, DatasetColumn, OperationInput, operations } from "@svc/contracts";
-import type { Database } from "@svc/db";
+import { type Database, type DatasetRecord, findDataset } from "@svc/db";
 import type { Kysely } from "kysely";
 import { listColumns } from "../repositories/columns";
-import { type DatasetRecord, findDataset } from "../repositories/datasets";
 
 export async function getDataset(
   db: Kysely<Database>,

@@ -1,7 +1,6 @@
 import { DomainError, type OperationInput, type operations, type TraceWithSpans } from "@svc/contracts";
-import { type Database, listTraceRecords } from "@svc/db";
+import { type Database, findProjectId, listTraceRecords } from "@svc/db";
 import type { Kysely } from "kysely";
-import { findProjectId } from "../repositories/datasets";
 import { inSnapshot } from "../repositories/db";
 import { listSpans } from "../repositories/spans";
 

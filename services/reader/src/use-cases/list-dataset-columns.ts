@@ -1,8 +1,7 @@
 import type { DatasetColumn, OperationInput, operations } from "@svc/contracts";
-import type { Database } from "@svc/db";
+import { type Database, findDataset } from "@svc/db";
 import type { Kysely } from "kysely";
 import { listColumns } from "../repositories/columns";
-import { findDataset } from "../repositories/datasets";
 
 /** The dataset's columns in display order; removed ones too, marked, when asked. */
 export async function listDatasetColumns(

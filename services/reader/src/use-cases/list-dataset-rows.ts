@@ -11,12 +11,11 @@ import {
   type Page,
   sortDirectionSchema,
 } from "@svc/contracts";
-import type { CellPresence, CellRef, Database } from "@svc/db";
+import { type CellPresence, type CellRef, type Database, type DatasetRecord, findDataset } from "@svc/db";
 import type { Kysely } from "kysely";
 import { z } from "zod";
 import { toPage } from "../pagination";
 import { listColumns } from "../repositories/columns";
-import { type DatasetRecord, findDataset } from "../repositories/datasets";
 import { EXACT_TIMESTAMP_PATTERN, inSnapshot } from "../repositories/db";
 import { listCurrentRows, listRowsAtVersion, type RowKey, type RowPageQuery } from "../repositories/rows";
 import { versionNotFound } from "./errors";

@@ -1,10 +1,9 @@
 import type { DatasetVersion, OperationInput, operations, Page } from "@svc/contracts";
 import { decodeCursor, encodeCursor, invalidCursor } from "@svc/contracts";
-import type { Database } from "@svc/db";
+import { type Database, findDataset } from "@svc/db";
 import type { Kysely } from "kysely";
 import { z } from "zod";
 import { toPage } from "../pagination";
-import { findDataset } from "../repositories/datasets";
 import { listVersions } from "../repositories/versions";
 
 const versionCursorSchema = z.strictObject({

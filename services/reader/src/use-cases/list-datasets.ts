@@ -8,12 +8,12 @@ import {
   type Page,
   sortDirectionSchema,
 } from "@svc/contracts";
-import type { Database } from "@svc/db";
+import { type Database, findProjectId } from "@svc/db";
 import type { Kysely } from "kysely";
 import { z } from "zod";
 import { toPage } from "../pagination";
 import { listActiveColumnsByDataset } from "../repositories/columns";
-import { findProjectId, listDatasets as listDatasetRecords } from "../repositories/datasets";
+import { listDatasets as listDatasetRecords } from "../repositories/datasets";
 import { EXACT_TIMESTAMP_PATTERN } from "../repositories/db";
 import { toDataset } from "./get-dataset";
 

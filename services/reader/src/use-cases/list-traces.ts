@@ -10,11 +10,10 @@ import {
   type Trace,
   traceSortFields,
 } from "@svc/contracts";
-import { type Database, listTraceRecords } from "@svc/db";
+import { type Database, findProjectId, listTraceRecords } from "@svc/db";
 import type { Kysely } from "kysely";
 import { z } from "zod";
 import { toPage } from "../pagination";
-import { findProjectId } from "../repositories/datasets";
 
 type ListTracesBody = OperationInput<typeof operations.listTraces>["body"];
 

@@ -1,10 +1,9 @@
-import { type IngestTracesResult, type OperationInput, operations } from "@svc/contracts";
-import { type Database, type IdempotencyScope, runIdempotent } from "@svc/db";
+import { DomainError, type IngestTracesResult, type OperationInput, operations } from "@svc/contracts";
+import { type Database, findOptionalProjectId, type IdempotencyScope, runIdempotent } from "@svc/db";
 import type { Kysely, Transaction } from "kysely";
 import { spanFacts } from "../domain/gen-ai";
 import { receivedSpans } from "../domain/otlp";
 import { summarizeTrace } from "../domain/summary";
-import { findProjectId } from "../repositories/projects";
 import { listSpanMessages, listSpanOutlines, type StoredSpan, upsertSpans } from "../repositories/spans";
 import { lockTraces, type TraceSummaryRecord, updateTraceSummaries } from "../repositories/traces";
 
@@ -20,7 +19,8 @@ export async function ingestTraces(
   input: OperationInput<typeof operations.ingestTraces>,
 ): Promise<IngestTracesResult> {
   const { body, headers } = input;
-  const projectId = await findProjectId(db, caller.organizationId, headers.xSvcProject);
+  const projectId = await findOptionalProjectId(db, caller.organizationId, headers.xSvcProject);
+  if (projectId === undefined) throw unknownProject(headers.xSvcProject);
   const spans: StoredSpan[] = receivedSpans(body).map((span) => ({ ...span, ...spanFacts(span) }));
   const scope = idempotencyOf(caller, input);
   if (spans.length === 0 && !scope) return { partialSuccess: {} };
@@ -29,6 +29,14 @@ export async function ingestTraces(
     return { partialSuccess: {} };
   });
 }
+
+/** Spans name their project in a header, so the answer says which header to fix. */
+const unknownProject = (projectSlug: string): DomainError =>
+  new DomainError(
+    "not_found",
+    `Project "${projectSlug}" not found; set X-Svc-Project to the slug of one of your projects`,
+    { project: projectSlug },
+  );
 
 /** Who sends the spans: their organisation, and the request's Idempotency-Key when there is one. */
 export interface IngestCaller {

@@ -1,0 +1,92 @@
+import { DomainError } from "@svc/contracts";
+import type { Kysely, Transaction } from "kysely";
+import type { Database } from "./schema";
+
+/*
+ * Finding a project or a dataset by its slugs inside the caller's organisation: the writer, the reader
+ * and trace-ingest all start from one, so the lookup lives here once. Another organisation's is not
+ * found, never forbidden.
+ */
+
+/** A dataset as a request names it: by slugs, inside the caller's organisation. */
+export interface DatasetRef {
+  organizationId: string;
+  projectSlug: string;
+  datasetSlug: string;
+}
+
+export interface DatasetRecord {
+  id: string;
+  organizationId: string;
+  projectId: string;
+  slug: string;
+  name: string;
+  description: string | null;
+  version: number;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export const datasetNotFound = (ref: DatasetRef): DomainError =>
+  new DomainError("not_found", `Dataset "${ref.datasetSlug}" not found in project "${ref.projectSlug}"`);
+
+export async function findOptionalProjectId(
+  db: Kysely<Database>,
+  organizationId: string,
+  projectSlug: string,
+): Promise<string | undefined> {
+  const project = await db
+    .selectFrom("projects")
+    .select("id")
+    .where("organization_id", "=", organizationId)
+    .where("slug", "=", projectSlug)
+    .executeTakeFirst();
+  return project?.id;
+}
+
+export async function findProjectId(
+  db: Kysely<Database>,
+  organizationId: string,
+  projectSlug: string,
+): Promise<string> {
+  const projectId = await findOptionalProjectId(db, organizationId, projectSlug);
+  if (projectId === undefined) throw new DomainError("not_found", `Project "${projectSlug}" not found`);
+  return projectId;
+}
+
+function selectDataset(db: Kysely<Database>, ref: DatasetRef) {
+  return db
+    .selectFrom("datasets as d")
+    .innerJoin("projects as p", "p.id", "d.project_id")
+    .select([
+      "d.id",
+      "d.organization_id as organizationId",
+      "d.project_id as projectId",
+      "d.slug",
+      "d.name",
+      "d.description",
+      "d.current_version as version",
+      "d.created_at as createdAt",
+      "d.updated_at as updatedAt",
+    ])
+    .where("p.organization_id", "=", ref.organizationId)
+    .where("p.slug", "=", ref.projectSlug)
+    .where("d.organization_id", "=", ref.organizationId)
+    .where("d.slug", "=", ref.datasetSlug);
+}
+
+export async function findDataset(db: Kysely<Database>, ref: DatasetRef): Promise<DatasetRecord> {
+  const dataset = await selectDataset(db, ref).executeTakeFirst();
+  if (!dataset) throw datasetNotFound(ref);
+  return dataset;
+}
+
+/** Locks the dataset's row until the transaction ends: column changes serialise with edits. */
+export async function findDatasetForUpdate(
+  trx: Transaction<Database>,
+  ref: DatasetRef,
+): Promise<DatasetRecord> {
+  const dataset = await selectDataset(trx, ref).forUpdate("d").executeTakeFirst();
+  if (!dataset) throw datasetNotFound(ref);
+  return dataset;
+}
