@@ -99,6 +99,31 @@ describe.each(targets())("requests refused before any route runs (%s)", (_name, 
     },
   );
 
+  it("ignores the body of an operation that takes none, however deep it nests", async () => {
+    const project = base.split("/")[3];
+    const made = await api.post<{ slug: string }>(`/v1/projects/${project}/datasets`, { name: "to delete" });
+    const body = `${"[".repeat(10_000)}${"]".repeat(10_000)}`;
+    const head = [
+      `DELETE /v1/projects/${project}/datasets/${made.body.slug} HTTP/1.1`,
+      `Authorization: Bearer ${key}`,
+    ];
+    const answer = await raw(
+      [...head, "Content-Type: application/json", `Content-Length: ${body.length}`].join("\r\n"),
+      body,
+    );
+    expect(answer.status).toBe(204);
+  });
+
+  it("refuses an empty upload as an empty file, not for its type", async () => {
+    const head = [`POST ${base}/imports HTTP/1.1`, `Authorization: Bearer ${key}`, "Content-Type: text/csv"];
+    const answer = await raw([...head, "Content-Length: 0"].join("\r\n"));
+    expect(answer.status).toBe(400);
+    expect(answer.body).toMatchObject({
+      code: "validation_failed",
+      error: expect.stringContaining("The file is empty"),
+    });
+  });
+
   it("survives a body that claims to be gzip and is not, on a request that never reads it", async () => {
     const body = "this is not gzip";
     const head = [`GET ${base} HTTP/1.1`, `Authorization: Bearer ${key}`, "Content-Encoding: gzip"];

@@ -1,6 +1,6 @@
 import { randomUUID, timingSafeEqual } from "node:crypto";
 import { type Bus, callSubject, type UploadStore } from "@svc/bus";
-import { buildOpenApiDocument, DomainError, pingSubjects } from "@svc/contracts";
+import { buildOpenApiDocument, DomainError, operationList, pingSubjects } from "@svc/contracts";
 import { type Logger, tagHttpRequest } from "@svc/telemetry";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from "fastify";
 import { bearerChallenge } from "./bearer-challenge";
@@ -55,6 +55,10 @@ function badPath(code: string): DomainError {
     issues: [{ path: "path", message, code: "invalid_path" }],
   });
 }
+/** The routes that take a file as their body, in Fastify's notation. */
+const uploadRoutes = new Set(
+  operationList.filter((op) => op.upload).map((op) => op.path.replace(/\{(\w+)\}/g, ":$1")),
+);
 /** `application/json` and `application/<anything>+json`, with parameters (`; charset=utf-8`) or not. */
 const JSON_MEDIA_TYPE = /^application\/(?:[\w!#$&^.+-]+\+)?json(?:\s*;|$)/i;
 
@@ -120,10 +124,11 @@ export function buildGateway({
     tagHttpRequest(request.routeOptions.url, request.id);
     // The web application's pages read their own address; the API and OAuth read the query string.
     if (request.url.startsWith("/v1/") || request.url.startsWith("/oauth/")) refuseUndecodableQuery(request);
-    // A request without a body has no media type to refuse, even an empty or malformed one.
+    // A request without a body has no media type to refuse, even an empty or malformed one (but an
+    // upload's names the format of a file, which is then refused as empty).
     const { "content-length": length, "transfer-encoding": chunked } = request.headers;
-    if (chunked === undefined && (length === undefined || length === "0"))
-      delete request.headers["content-type"];
+    const bodiless = chunked === undefined && (length === undefined || length === "0");
+    if (bodiless && !uploadRoutes.has(request.routeOptions.url ?? "")) delete request.headers["content-type"];
   });
   shedLoadAbove(app, options.SVC_GATEWAY_MAX_IN_FLIGHT);
   const rateLimiter = new RateLimiter(

@@ -120,7 +120,8 @@ export function rawInput(op: Operation, request: FastifyRequest): RawInput {
   return {
     params: (request.params ?? {}) as Record<string, unknown>,
     query: (request.query ?? {}) as Record<string, unknown>,
-    body: request.body,
+    // An operation without a body ignores one: it is not checked, so it must not travel either.
+    body: op.body === null ? undefined : request.body,
     headers: headerInput(op, request),
   };
 }
