@@ -1,13 +1,11 @@
 import { type Trace, type TraceFilter, type TraceSortField, unixNanosToIso } from "@svc/contracts";
-import { type Kysely, type RawBuilder, sql, type Transaction } from "kysely";
+import { type Kysely, type RawBuilder, sql } from "kysely";
 import type { Database } from "./schema";
 
 /*
  * Reading trace summaries: the reader lists them and the dataset-writer imports them, with the same
  * filters, so the query lives here once. Only trace-ingest writes these tables.
  */
-
-type Db = Kysely<Database> | Transaction<Database>;
 
 /** The column behind each filterable or sortable field of a trace. */
 const columnOf = {
@@ -72,7 +70,7 @@ export interface TraceQuery {
 }
 
 /** Trace summaries of one project, filtered, in sort order (ties by trace id). */
-export async function listTraceRecords(db: Db, query: TraceQuery): Promise<TraceRecord[]> {
+export async function listTraceRecords(db: Kysely<Database>, query: TraceQuery): Promise<TraceRecord[]> {
   if (query.traceIds?.length === 0) return [];
   const sortBy = query.sortBy ?? "startTime";
   const direction = query.sortDirection ?? "desc";

@@ -1,6 +1,6 @@
 import { type BuiltinField, builtinFields, type DatasetColumn } from "@svc/contracts";
-import { sql } from "kysely";
-import type { Db } from "./datasets";
+import type { Database } from "@svc/db";
+import { type Kysely, sql } from "kysely";
 
 export interface ColumnRecord {
   identifier: string;
@@ -18,7 +18,7 @@ const builtinNames: Record<BuiltinField, string> = {
   metadata: "Metadata",
 };
 
-export async function insertBuiltinColumns(db: Db, datasetId: string): Promise<void> {
+export async function insertBuiltinColumns(db: Kysely<Database>, datasetId: string): Promise<void> {
   await db
     .insertInto("dataset_columns")
     .values(
@@ -35,7 +35,7 @@ export async function insertBuiltinColumns(db: Db, datasetId: string): Promise<v
 }
 
 /** Every column of a dataset, removed ones included, in display order. */
-export async function listColumns(db: Db, datasetId: string): Promise<ColumnRecord[]> {
+export async function listColumns(db: Kysely<Database>, datasetId: string): Promise<ColumnRecord[]> {
   const rows = await db
     .selectFrom("dataset_columns")
     .select(["identifier", "name", "kind", "field", "position", "removed_at"])
@@ -47,7 +47,7 @@ export async function listColumns(db: Db, datasetId: string): Promise<ColumnReco
 }
 
 export async function insertCustomColumn(
-  db: Db,
+  db: Kysely<Database>,
   values: { datasetId: string; identifier: string; name: string },
 ): Promise<void> {
   await db
@@ -64,7 +64,7 @@ export async function insertCustomColumn(
 }
 
 export async function updateColumn(
-  db: Db,
+  db: Kysely<Database>,
   datasetId: string,
   identifier: string,
   changes: { name?: string; removed?: boolean; position?: number },

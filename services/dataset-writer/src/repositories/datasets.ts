@@ -1,8 +1,6 @@
 import { type Database, type DatasetRef, datasetNotFound, isUniqueViolation } from "@svc/db";
 import { type Kysely, sql, type Transaction } from "kysely";
 
-export type Db = Kysely<Database> | Transaction<Database>;
-
 /**
  * Takes the next version of a dataset. The row lock this takes serialises every writer of the
  * dataset, on every replica, until the transaction ends; a rollback gives the number back.
@@ -25,7 +23,11 @@ export async function takeNextVersion(
   return { datasetId: row.id, version: row.current_version };
 }
 
-export async function existsDatasetSlug(db: Db, projectId: string, slug: string): Promise<boolean> {
+export async function existsDatasetSlug(
+  db: Kysely<Database>,
+  projectId: string,
+  slug: string,
+): Promise<boolean> {
   const row = await db
     .selectFrom("datasets")
     .select("id")
@@ -50,7 +52,7 @@ export function datasetClashOf(error: unknown): DatasetClash | undefined {
 }
 
 export async function insertDataset(
-  db: Db,
+  db: Kysely<Database>,
   values: {
     id: string;
     organizationId: string;
@@ -74,7 +76,7 @@ export async function insertDataset(
 }
 
 export async function updateDataset(
-  db: Db,
+  db: Kysely<Database>,
   id: string,
   changes: { name?: string | undefined; description?: string | null | undefined },
 ): Promise<void> {
@@ -89,16 +91,16 @@ export async function updateDataset(
     .execute();
 }
 
-export async function touchDataset(db: Db, id: string): Promise<void> {
+export async function touchDataset(db: Kysely<Database>, id: string): Promise<void> {
   await db.updateTable("datasets").set({ updated_at: sql`now()` }).where("id", "=", id).execute();
 }
 
-export async function deleteDataset(db: Db, id: string): Promise<void> {
+export async function deleteDataset(db: Kysely<Database>, id: string): Promise<void> {
   await db.deleteFrom("datasets").where("id", "=", id).execute();
 }
 
 export async function existsDatasetName(
-  db: Db,
+  db: Kysely<Database>,
   projectId: string,
   name: string,
   exceptId?: string,
@@ -113,6 +115,6 @@ export async function existsDatasetName(
 }
 
 /** Refreshes the planner's statistics of the row tables (a sample, so seconds at most). */
-export async function refreshStatistics(db: Db): Promise<void> {
+export async function refreshStatistics(db: Kysely<Database>): Promise<void> {
   await sql`ANALYZE dataset_rows, row_revisions`.execute(db);
 }

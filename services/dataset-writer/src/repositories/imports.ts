@@ -1,7 +1,6 @@
 import type { Import, ImportFormat } from "@svc/contracts";
-import { type CopyFrom, importColumns, jsonb, toImport, unnestRows } from "@svc/db";
-import { sql } from "kysely";
-import type { Db } from "./datasets";
+import { type CopyFrom, type Database, importColumns, jsonb, toImport, unnestRows } from "@svc/db";
+import { type Kysely, sql } from "kysely";
 
 export interface ImportRecord {
   id: string;
@@ -13,7 +12,7 @@ export interface ImportRecord {
 }
 
 /** Records a new import; undefined when the organisation has an import with that Idempotency-Key. */
-export async function insertImport(db: Db, record: ImportRecord): Promise<boolean> {
+export async function insertImport(db: Kysely<Database>, record: ImportRecord): Promise<boolean> {
   const result = await db
     .insertInto("imports")
     .values({
@@ -33,7 +32,7 @@ export async function insertImport(db: Db, record: ImportRecord): Promise<boolea
 }
 
 export async function findImport(
-  db: Db,
+  db: Kysely<Database>,
   organizationId: string,
   importId: string,
 ): Promise<Import | undefined> {
@@ -47,7 +46,7 @@ export async function findImport(
 }
 
 export async function findImportByKey(
-  db: Db,
+  db: Kysely<Database>,
   organizationId: string,
   key: string,
 ): Promise<Import | undefined> {
@@ -61,7 +60,11 @@ export async function findImportByKey(
 }
 
 /** Frees an Idempotency-Key held by an import that failed because its writer stopped, for a retry. */
-export async function releaseInterruptedKey(db: Db, organizationId: string, key: string): Promise<void> {
+export async function releaseInterruptedKey(
+  db: Kysely<Database>,
+  organizationId: string,
+  key: string,
+): Promise<void> {
   await db
     .updateTable("imports")
     .set({ idempotency_key: null })
@@ -73,7 +76,7 @@ export async function releaseInterruptedKey(db: Db, organizationId: string, key:
 }
 
 export async function recordProgress(
-  db: Db,
+  db: Kysely<Database>,
   importId: string,
   progress: { bytesRead: number; rowsRead: number },
 ): Promise<void> {
@@ -86,7 +89,7 @@ export async function recordProgress(
 }
 
 export async function finishImport(
-  db: Db,
+  db: Kysely<Database>,
   importId: string,
   outcome:
     | {
@@ -124,7 +127,7 @@ export async function finishImport(
  * Fails the imports whose writer stopped while running them (nothing has been heard of them for
  * `staleMs`) and drops their staged rows; they wrote nothing to their datasets.
  */
-export async function failAbandonedImports(db: Db, staleMs: number): Promise<number> {
+export async function failAbandonedImports(db: Kysely<Database>, staleMs: number): Promise<number> {
   // One statement: an import is seen failed only once its staged rows are gone with it.
   const { rows } = await sql<{ id: string }>`
     WITH failed AS (
@@ -153,7 +156,11 @@ export interface StagedRow {
 
 const stagedColumns = { seq: "int", line: "int", rowId: "text", cells: "jsonb", custom: "jsonb" } as const;
 
-export async function stageRows(db: Db, importId: string, rows: readonly StagedRow[]): Promise<void> {
+export async function stageRows(
+  db: Kysely<Database>,
+  importId: string,
+  rows: readonly StagedRow[],
+): Promise<void> {
   if (rows.length === 0) return;
   await sql`
     INSERT INTO import_rows (import_id, seq, line, row_id, cells, custom)
@@ -187,13 +194,13 @@ export async function copyStagedRows(copy: CopyFrom, importId: string, rows: Asy
 
 const copyText = (text: string) => text.replaceAll("\\", "\\\\");
 
-export async function deleteStagedRows(db: Db, importId: string): Promise<void> {
+export async function deleteStagedRows(db: Kysely<Database>, importId: string): Promise<void> {
   await db.deleteFrom("import_rows").where("import_id", "=", importId).execute();
 }
 
 /** A row id the file gives twice, with the lines it is on. */
 export async function findRepeatedRowId(
-  db: Db,
+  db: Kysely<Database>,
   importId: string,
 ): Promise<{ rowId: string; lines: number[] } | undefined> {
   const { rows } = await sql<{ row_id: string; lines: string[] }>`
@@ -207,7 +214,7 @@ export async function findRepeatedRowId(
 
 /** Staged rows whose id the dataset has as a live row (insert) or has not (update): id and line. */
 export async function findStagedRows(
-  db: Db,
+  db: Kysely<Database>,
   importId: string,
   datasetId: string,
   which: "existing" | "missing",
@@ -226,7 +233,7 @@ export async function findStagedRows(
  * microsecond apart). An id that a deleted row had ends that row's tombstone first.
  */
 export async function insertStagedRows(
-  db: Db,
+  db: Kysely<Database>,
   importId: string,
   datasetId: string,
   version: number,

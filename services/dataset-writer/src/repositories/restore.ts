@@ -1,5 +1,5 @@
-import { sql } from "kysely";
-import type { Db } from "./datasets";
+import type { Database } from "@svc/db";
+import { type Kysely, sql } from "kysely";
 import { closeRevisions, deleteRowsWithTombstones } from "./rows";
 
 /**
@@ -20,7 +20,12 @@ function stateAt(datasetId: string, version: number) {
 }
 
 /** Starts live revisions, at `version`, for the given rows as they now are in dataset_rows. */
-async function reviseFromLive(db: Db, datasetId: string, rowIds: readonly string[], version: number) {
+async function reviseFromLive(
+  db: Kysely<Database>,
+  datasetId: string,
+  rowIds: readonly string[],
+  version: number,
+) {
   if (rowIds.length === 0) return;
   await closeRevisions(db, datasetId, rowIds, version);
   await sql`
@@ -35,7 +40,7 @@ async function reviseFromLive(db: Db, datasetId: string, rowIds: readonly string
  * differ: rows added since are deleted, rows deleted since come back with their old creation time,
  * rows changed since get their old cells back.
  */
-export async function restoreRows(db: Db, datasetId: string, target: number, version: number) {
+export async function restoreRows(db: Kysely<Database>, datasetId: string, target: number, version: number) {
   const gone = await sql<{ row_id: string }>`
     WITH ${stateAt(datasetId, target)}
     SELECT row_id FROM dataset_rows
@@ -88,7 +93,7 @@ export async function restoreRows(db: Db, datasetId: string, target: number, ver
 }
 
 export async function findOptionalVersionId(
-  db: Db,
+  db: Kysely<Database>,
   datasetId: string,
   version: number,
 ): Promise<string | undefined> {

@@ -1,7 +1,6 @@
 import type { BuiltinField } from "@svc/contracts";
-import { type CellPresence, type CellSearch, matchesPresence, matchesSearch } from "@svc/db";
-import { sql } from "kysely";
-import type { Db } from "./datasets";
+import { type CellPresence, type CellSearch, type Database, matchesPresence, matchesSearch } from "@svc/db";
+import { type Kysely, sql } from "kysely";
 import { type DeleteSelection, selectionFilter } from "./rows";
 
 export interface CopyRequest {
@@ -20,7 +19,7 @@ export interface CopyRequest {
 
 /** The selected ids that are not rows of the source at its version. */
 export async function listMissingRowIds(
-  db: Db,
+  db: Kysely<Database>,
   source: CopyRequest["source"],
   rowIds: readonly string[],
 ): Promise<string[]> {
@@ -39,7 +38,10 @@ export async function listMissingRowIds(
  * target's version, in one statement: new ids, the source's order kept (creation times a microsecond
  * apart), custom cells moved to the target's identifiers, and the provenance written into metadata.
  */
-export async function copyRows(db: Db, request: CopyRequest): Promise<{ count: number; rowIds: string[] }> {
+export async function copyRows(
+  db: Kysely<Database>,
+  request: CopyRequest,
+): Promise<{ count: number; rowIds: string[] }> {
   const { source, target } = request;
   const cell = (field: BuiltinField, column: string) =>
     request.fields.includes(field) ? sql.ref(`s.${column}`) : sql`'null'::jsonb`;

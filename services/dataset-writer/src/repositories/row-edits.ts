@@ -1,7 +1,6 @@
 import type { Actor, BuiltinField, Cell } from "@svc/contracts";
-import { type DatasetRef, prepared, unnestRows } from "@svc/db";
-import { sql } from "kysely";
-import type { Db } from "./datasets";
+import { type Database, type DatasetRef, prepared, unnestRows } from "@svc/db";
+import { type Kysely, sql } from "kysely";
 
 /** One edit of a batch, as `applyEdits` takes it. */
 export interface EditRequest {
@@ -64,7 +63,10 @@ const requestColumns = {
  * `"stale"`. Run again in the same transaction, which by then holds every lock, it waits for none
  * and reads what the locks protect.
  */
-export async function applyEdits(db: Db, edits: readonly EditRequest[]): Promise<EditOutcome[] | "stale"> {
+export async function applyEdits(
+  db: Kysely<Database>,
+  edits: readonly EditRequest[],
+): Promise<EditOutcome[] | "stale"> {
   if (edits.length === 0) return [];
   const payload = edits.map((edit, idx) => ({
     idx,

@@ -1,7 +1,6 @@
 import type { Actor, Cell, VersionOperation } from "@svc/contracts";
-import { jsonb } from "@svc/db";
-import { sql } from "kysely";
-import type { Db } from "./datasets";
+import { type Database, jsonb } from "@svc/db";
+import { type Kysely, sql } from "kysely";
 
 /** The cells of a row, as stored: built-in cells and the custom object keyed by column identifier. */
 export interface RowCells {
@@ -18,7 +17,7 @@ export interface NewRowRecord extends RowCells {
 }
 
 export async function listExistingRowIds(
-  db: Db,
+  db: Kysely<Database>,
   datasetId: string,
   rowIds: readonly string[],
 ): Promise<string[]> {
@@ -33,7 +32,12 @@ export async function listExistingRowIds(
 }
 
 /** Inserts new rows with their first revision. */
-export async function insertRows(db: Db, datasetId: string, version: number, rows: readonly NewRowRecord[]) {
+export async function insertRows(
+  db: Kysely<Database>,
+  datasetId: string,
+  version: number,
+  rows: readonly NewRowRecord[],
+) {
   const values = rows.map((row) => ({
     dataset_id: datasetId,
     row_id: row.rowId,
@@ -56,7 +60,12 @@ export async function insertRows(db: Db, datasetId: string, version: number, row
 }
 
 /** Ends the live revisions of the given rows at `version`. */
-export async function closeRevisions(db: Db, datasetId: string, rowIds: readonly string[], version: number) {
+export async function closeRevisions(
+  db: Kysely<Database>,
+  datasetId: string,
+  rowIds: readonly string[],
+  version: number,
+) {
   if (rowIds.length === 0) return;
   await db
     .updateTable("row_revisions")
@@ -86,7 +95,7 @@ export function selectionFilter(selection: DeleteSelection) {
  * Returns how many rows were deleted.
  */
 export async function deleteRowsWithTombstones(
-  db: Db,
+  db: Kysely<Database>,
   datasetId: string,
   selection: DeleteSelection,
   version: number,
@@ -111,7 +120,7 @@ export async function deleteRowsWithTombstones(
 }
 
 export async function insertVersion(
-  db: Db,
+  db: Kysely<Database>,
   values: {
     id: string;
     datasetId: string;

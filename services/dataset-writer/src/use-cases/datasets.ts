@@ -18,7 +18,6 @@ import {
 import type { Kysely } from "kysely";
 import { insertBuiltinColumns, listColumns, toContractColumn } from "../repositories/columns";
 import {
-  type Db,
   datasetClashOf,
   deleteDataset as deleteDatasetRecord,
   existsDatasetName,
@@ -28,7 +27,7 @@ import {
 } from "../repositories/datasets";
 import { idempotencyOf, refOf } from "./versioning";
 
-export async function toDataset(db: Db, record: DatasetRecord): Promise<Dataset> {
+export async function toDataset(db: Kysely<Database>, record: DatasetRecord): Promise<Dataset> {
   const columns = await listColumns(db, record.id);
   return {
     id: record.id,

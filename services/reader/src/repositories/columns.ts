@@ -1,5 +1,6 @@
 import { type DatasetColumn, isBuiltinField } from "@svc/contracts";
-import type { Db } from "./db";
+import type { Database } from "@svc/db";
+import type { Kysely } from "kysely";
 
 interface StoredColumn {
   dataset_id: string;
@@ -12,7 +13,7 @@ interface StoredColumn {
 
 /** A dataset's columns in display order; removed ones only when asked, marked `removed: true`. */
 export async function listColumns(
-  db: Db,
+  db: Kysely<Database>,
   datasetId: string,
   { includeRemoved }: { includeRemoved: boolean },
 ): Promise<DatasetColumn[]> {
@@ -24,7 +25,7 @@ export async function listColumns(
 
 /** The active columns of several datasets at once, keyed by dataset id, each list in display order. */
 export async function listActiveColumnsByDataset(
-  db: Db,
+  db: Kysely<Database>,
   datasetIds: readonly string[],
 ): Promise<Map<string, DatasetColumn[]>> {
   const byDataset = new Map<string, DatasetColumn[]>(datasetIds.map((id) => [id, []]));
@@ -34,7 +35,7 @@ export async function listActiveColumnsByDataset(
   return byDataset;
 }
 
-function selectColumns(db: Db, datasetIds: readonly string[]) {
+function selectColumns(db: Kysely<Database>, datasetIds: readonly string[]) {
   return db
     .selectFrom("dataset_columns")
     .select(["dataset_id", "identifier", "name", "kind", "field", "removed_at"])

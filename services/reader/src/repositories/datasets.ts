@@ -1,6 +1,6 @@
-import type { DatasetRecord } from "@svc/db";
-import { sql } from "kysely";
-import { type Db, exactTimestamp } from "./db";
+import type { Database, DatasetRecord } from "@svc/db";
+import { type Kysely, sql } from "kysely";
+import { exactTimestamp } from "./db";
 
 export type DatasetSortBy = "name" | "updatedAt";
 export type SortDirection = "asc" | "desc";
@@ -35,7 +35,10 @@ const datasetColumns = [
  * One page (plus one) of a project's datasets, ordered by the sort value, then id. Names sort without
  * regard to case, as they are unique without regard to case ("alpha" before "Bravo").
  */
-export async function listDatasets(db: Db, query: DatasetListQuery): Promise<SortedDatasetRecord[]> {
+export async function listDatasets(
+  db: Kysely<Database>,
+  query: DatasetListQuery,
+): Promise<SortedDatasetRecord[]> {
   const sortColumn = query.sortBy === "name" ? sql<string>`lower(d.name)` : sql.ref("d.updated_at");
   const sortValue = query.sortBy === "name" ? sql<string>`lower(d.name)` : exactTimestamp("d.updated_at");
   const comparison = sql.raw(query.direction === "asc" ? ">" : "<");

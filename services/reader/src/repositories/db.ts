@@ -1,8 +1,6 @@
 import type { Database } from "@svc/db";
 import { type Kysely, type RawBuilder, sql, type Transaction } from "kysely";
 
-export type Db = Kysely<Database> | Transaction<Database>;
-
 /**
  * Runs `work` on one consistent snapshot of the database: a dataset's current version and its rows
  * are read as of the same instant, even while writers commit.

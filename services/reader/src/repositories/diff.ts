@@ -1,5 +1,5 @@
-import { sql } from "kysely";
-import type { Db } from "./db";
+import type { Database } from "@svc/db";
+import { type Kysely, sql } from "kysely";
 import type { RowCells } from "./rows";
 
 export interface RowDiffRecord {
@@ -24,7 +24,7 @@ interface StateColumns {
  * lookup per row and end, so it costs what changed, not the history before or after.
  */
 export async function listChangedRows(
-  db: Db,
+  db: Kysely<Database>,
   query: { datasetId: string; from: number; to: number; afterRowId: string | undefined; limit: number },
 ): Promise<RowDiffRecord[]> {
   const state = (alias: string, version: number) => sql`

@@ -1,9 +1,13 @@
 import type { Import } from "@svc/contracts";
-import { importColumns, toImport } from "@svc/db";
-import type { Db } from "./db";
+import { type Database, importColumns, toImport } from "@svc/db";
+import type { Kysely } from "kysely";
 
 /** An import of a dataset, as a client polls it. */
-export async function findImport(db: Db, datasetId: string, importId: string): Promise<Import | undefined> {
+export async function findImport(
+  db: Kysely<Database>,
+  datasetId: string,
+  importId: string,
+): Promise<Import | undefined> {
   const row = await db
     .selectFrom("imports")
     .select(importColumns)

@@ -5,10 +5,10 @@ import {
   type VersionOperation,
   versionOperationSchema,
 } from "@svc/contracts";
-import { type CellPresence, type CellSearch, matchesPresence, matchesSearch } from "@svc/db";
-import { type Expression, type RawBuilder, type SqlBool, sql } from "kysely";
+import { type CellPresence, type CellSearch, type Database, matchesPresence, matchesSearch } from "@svc/db";
+import { type Expression, type Kysely, type RawBuilder, type SqlBool, sql } from "kysely";
 import type { SortDirection } from "./datasets";
-import { type Db, exactTimestamp } from "./db";
+import { exactTimestamp } from "./db";
 
 /** A row's stored cells, removed columns' cells included: what is shown is the use-case's call. */
 export interface RowCells {
@@ -79,7 +79,7 @@ const cellSelection = [
 ] as const;
 
 /** A page (of `limit` rows) of the dataset as it is now, in creation order. */
-export async function listCurrentRows(db: Db, query: RowPageQuery): Promise<RowRecord[]> {
+export async function listCurrentRows(db: Kysely<Database>, query: RowPageQuery): Promise<RowRecord[]> {
   const listed = () =>
     db
       .selectFrom("dataset_rows as r")
@@ -106,7 +106,7 @@ export async function listCurrentRows(db: Db, query: RowPageQuery): Promise<RowR
  * page holds, not the size of the dataset.
  */
 export async function listRowsAtVersion(
-  db: Db,
+  db: Kysely<Database>,
   query: RowPageQuery & { version: number },
 ): Promise<RowRecord[]> {
   const listed = () =>
@@ -151,7 +151,7 @@ function fromKey({ direction }: RowPageQuery, position: Expression<unknown>): Ra
 }
 
 export async function findOptionalCurrentRow(
-  db: Db,
+  db: Kysely<Database>,
   datasetId: string,
   rowId: string,
 ): Promise<RowRecord | undefined> {
@@ -166,7 +166,7 @@ export async function findOptionalCurrentRow(
 
 /** The row as it was at `version`; undefined when it did not exist then or had been deleted. */
 export async function findOptionalRowAtVersion(
-  db: Db,
+  db: Kysely<Database>,
   datasetId: string,
   rowId: string,
   version: number,
@@ -187,7 +187,7 @@ export async function findOptionalRowAtVersion(
 
 /** A page (of `limit`) of one row's revisions, newest first, each with the version that made it. */
 export async function listRowRevisions(
-  db: Db,
+  db: Kysely<Database>,
   query: { datasetId: string; rowId: string; before: number | undefined; limit: number },
 ): Promise<RevisionRecord[]> {
   const before = query.before;

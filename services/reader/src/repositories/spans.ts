@@ -1,11 +1,11 @@
 import { type Cell, type Span, spanKindNames, spanStatusNames, unixNanosToIso } from "@svc/contracts";
-import { sql } from "kysely";
-import type { Db } from "./db";
+import type { Database } from "@svc/db";
+import { type Kysely, sql } from "kysely";
 
 type Attributes = Record<string, Cell>;
 
 /** Every span of one trace, by start time (then span id). */
-export async function listSpans(db: Db, projectId: string, traceId: string): Promise<Span[]> {
+export async function listSpans(db: Kysely<Database>, projectId: string, traceId: string): Promise<Span[]> {
   const rows = await db
     .selectFrom("spans")
     .select([

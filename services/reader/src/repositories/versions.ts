@@ -1,5 +1,6 @@
 import { actorSchema, type DatasetVersion, versionOperationSchema } from "@svc/contracts";
-import type { Db } from "./db";
+import type { Database } from "@svc/db";
+import type { Kysely } from "kysely";
 
 interface StoredVersion {
   id: string;
@@ -27,7 +28,7 @@ const versionColumns = [
 
 /** A page (of `limit`) of a dataset's versions, newest first, older than `before` when given. */
 export async function listVersions(
-  db: Db,
+  db: Kysely<Database>,
   query: { datasetId: string; before: number | undefined; limit: number },
 ): Promise<DatasetVersion[]> {
   const before = query.before;
@@ -43,7 +44,7 @@ export async function listVersions(
 }
 
 export async function findOptionalVersion(
-  db: Db,
+  db: Kysely<Database>,
   datasetId: string,
   version: number,
 ): Promise<DatasetVersion | undefined> {

@@ -1,8 +1,3 @@
-import type { Database } from "@svc/db";
-import type { Kysely, Transaction } from "kysely";
-
-export type Db = Kysely<Database> | Transaction<Database>;
-
 /** Splits rows into statements small enough for PostgreSQL's 65,535 parameters. */
 export function chunks<T>(rows: readonly T[], size: number): T[][] {
   const out: T[][] = [];

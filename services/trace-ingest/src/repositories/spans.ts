@@ -1,15 +1,19 @@
 import type { Cell } from "@svc/contracts";
-import { jsonb } from "@svc/db";
-import { sql } from "kysely";
+import { type Database, jsonb } from "@svc/db";
+import { type Kysely, sql } from "kysely";
 import type { SpanFacts } from "../domain/gen-ai";
 import type { ReceivedSpan } from "../domain/otlp";
 import type { SpanOutline } from "../domain/summary";
-import { chunks, type Db } from "./db";
+import { chunks } from "./db";
 
 export type StoredSpan = ReceivedSpan & SpanFacts;
 
 /** Writes spans, replacing any copy of the same (project, trace, span) received before. */
-export async function upsertSpans(db: Db, projectId: string, spans: readonly StoredSpan[]): Promise<void> {
+export async function upsertSpans(
+  db: Kysely<Database>,
+  projectId: string,
+  spans: readonly StoredSpan[],
+): Promise<void> {
   // 25 parameters a span: 500 spans stay well inside PostgreSQL's limit for one statement.
   for (const batch of chunks(spans, 500)) {
     await db
@@ -74,7 +78,7 @@ export async function upsertSpans(db: Db, projectId: string, spans: readonly Sto
 
 /** Every stored span of the given traces, without its attributes: what a summary is made of. */
 export async function listSpanOutlines(
-  db: Db,
+  db: Kysely<Database>,
   projectId: string,
   traceIds: readonly string[],
 ): Promise<Map<string, SpanOutline[]>> {
@@ -124,7 +128,7 @@ export async function listSpanOutlines(
 
 /** The input and output messages of some spans, keyed by trace id. */
 export async function listSpanMessages(
-  db: Db,
+  db: Kysely<Database>,
   projectId: string,
   spans: readonly { traceId: string; spanId: string }[],
 ): Promise<Map<string, { input: Cell; output: Cell }>> {

@@ -1,8 +1,8 @@
 import type { Cell } from "@svc/contracts";
-import { jsonb } from "@svc/db";
-import { sql } from "kysely";
+import { type Database, jsonb } from "@svc/db";
+import { type Kysely, sql } from "kysely";
 import type { TraceSummary } from "../domain/summary";
-import { chunks, type Db } from "./db";
+import { chunks } from "./db";
 
 export interface TraceSummaryRecord extends TraceSummary {
   traceId: string;
@@ -15,7 +15,11 @@ export interface TraceSummaryRecord extends TraceSummary {
  * so that two requests carrying spans of one trace summarise it one after the other. Locks are taken
  * in trace-id order, the same in every request, so two requests never wait on each other in a circle.
  */
-export async function lockTraces(db: Db, projectId: string, traceIds: readonly string[]): Promise<void> {
+export async function lockTraces(
+  db: Kysely<Database>,
+  projectId: string,
+  traceIds: readonly string[],
+): Promise<void> {
   for (const batch of chunks([...traceIds].sort(), 1000)) {
     await db
       .insertInto("traces")
@@ -45,7 +49,7 @@ export async function lockTraces(db: Db, projectId: string, traceIds: readonly s
 
 /** Replaces the summaries of traces locked by `lockTraces`. */
 export async function updateTraceSummaries(
-  db: Db,
+  db: Kysely<Database>,
   projectId: string,
   summaries: readonly TraceSummaryRecord[],
 ): Promise<void> {
