@@ -16,6 +16,30 @@ export interface IdempotencyScope {
   request: unknown;
 }
 
+/** Who asks, as far as idempotency cares: the organisation that scopes the key, and the key if sent. */
+export interface IdempotentCaller {
+  organizationId: string;
+  idempotencyKey?: string | undefined;
+}
+
+/**
+ * The idempotency scope of a request, present when the client sent an Idempotency-Key. `input` is the
+ * parsed input, so a retry must name the same target and send the same body to get the first answer.
+ */
+export function idempotencyOf(
+  caller: IdempotentCaller,
+  op: { operationId: string },
+  input: unknown,
+): IdempotencyScope | undefined {
+  if (!caller.idempotencyKey) return undefined;
+  return {
+    organizationId: caller.organizationId,
+    key: caller.idempotencyKey,
+    operationId: op.operationId,
+    request: input,
+  };
+}
+
 export const idempotencyKeyReused = (key: string): DomainError =>
   new DomainError(
     "idempotency_key_reused",

@@ -6,10 +6,9 @@ import {
   type OperationOutput,
   operations,
 } from "@svc/contracts";
-import { type Database, runIdempotent } from "@svc/db";
+import { type Database, idempotencyOf, runIdempotent } from "@svc/db";
 import type { Kysely } from "kysely";
 import { toMember } from "../domain/contract-views";
-import { idempotencyOf } from "../domain/idempotency";
 import { assertMayGrant } from "../domain/roles";
 import { insertMemberIfEmailFree } from "../repositories/members";
 

@@ -1,7 +1,6 @@
 import { type Caller, type OperationInput, type OperationOutput, operations } from "@svc/contracts";
-import { type Database, runIdempotent } from "@svc/db";
+import { type Database, idempotencyOf, runIdempotent } from "@svc/db";
 import type { Kysely } from "kysely";
-import { idempotencyOf } from "../domain/idempotency";
 import { assertMayGrant } from "../domain/roles";
 import { issueApiKey } from "./issue-api-key";
 

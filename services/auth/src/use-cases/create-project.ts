@@ -7,10 +7,9 @@ import {
   operations,
   slugify,
 } from "@svc/contracts";
-import { type Database, runIdempotent } from "@svc/db";
+import { type Database, idempotencyOf, runIdempotent } from "@svc/db";
 import type { Kysely } from "kysely";
 import { toProject } from "../domain/contract-views";
-import { idempotencyOf } from "../domain/idempotency";
 import { existsProjectName, insertProjectIfFree, projectNameTaken } from "../repositories/projects";
 
 type CreateProject = typeof operations.createProject;

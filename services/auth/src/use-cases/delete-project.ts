@@ -1,7 +1,6 @@
 import { type Caller, type OperationInput, operations } from "@svc/contracts";
-import { type Database, runIdempotent } from "@svc/db";
+import { type Database, idempotencyOf, runIdempotent } from "@svc/db";
 import type { Kysely } from "kysely";
-import { idempotencyOf } from "../domain/idempotency";
 import { deleteProjectRecord, findProjectForUpdate } from "../repositories/projects";
 
 /** Deletes a project and every dataset in it. */

@@ -1,7 +1,6 @@
 import { type Caller, type OperationInput, operations } from "@svc/contracts";
-import { type Database, runIdempotent } from "@svc/db";
+import { type Database, idempotencyOf, runIdempotent } from "@svc/db";
 import type { Kysely } from "kysely";
-import { idempotencyOf } from "../domain/idempotency";
 import { assertMayManage } from "../domain/roles";
 import { deleteMemberRecord, findMember } from "../repositories/members";
 import { lockOrganization } from "../repositories/organizations";

@@ -1,8 +1,7 @@
 import { type Caller, type OperationInput, type OperationOutput, operations } from "@svc/contracts";
-import { type Database, runIdempotent } from "@svc/db";
+import { type Database, idempotencyOf, runIdempotent } from "@svc/db";
 import type { Kysely } from "kysely";
 import { toProject } from "../domain/contract-views";
-import { idempotencyOf } from "../domain/idempotency";
 import {
   existsProjectName,
   findProjectForUpdate,

@@ -5,9 +5,8 @@ import {
   type OperationInput,
   operations,
 } from "@svc/contracts";
-import { type Database, runIdempotent } from "@svc/db";
+import { type Database, idempotencyOf, runIdempotent } from "@svc/db";
 import type { Kysely } from "kysely";
-import { idempotencyOf } from "../domain/idempotency";
 import { grantRevoked } from "../domain/oauth";
 import { assertMayManage } from "../domain/roles";
 import { sessionEnded } from "../domain/sessions";

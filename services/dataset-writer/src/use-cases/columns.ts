@@ -7,7 +7,7 @@ import {
   type OperationInput,
   operations,
 } from "@svc/contracts";
-import { type Database, findDatasetForUpdate, runIdempotent } from "@svc/db";
+import { type Database, findDatasetForUpdate, idempotencyOf, runIdempotent } from "@svc/db";
 import type { Kysely, Transaction } from "kysely";
 import {
   type ColumnRecord,
@@ -17,7 +17,7 @@ import {
   updateColumn,
 } from "../repositories/columns";
 import { touchDataset } from "../repositories/datasets";
-import { idempotencyOf, refOf } from "./versioning";
+import { refOf } from "./versioning";
 
 type ColumnRequest = { params: { projectSlug: string; datasetSlug: string } };
 

@@ -8,13 +8,20 @@ import {
   type OperationInput,
   operations,
 } from "@svc/contracts";
-import { type CellPresence, type CellRef, type Database, findDataset, runIdempotent } from "@svc/db";
+import {
+  type CellPresence,
+  type CellRef,
+  type Database,
+  findDataset,
+  idempotencyOf,
+  runIdempotent,
+} from "@svc/db";
 import type { Kysely, Transaction } from "kysely";
 import { type ColumnRecord, insertCustomColumn, listColumns } from "../repositories/columns";
 import { refreshStatistics } from "../repositories/datasets";
 import { copyRows as copyRowRecords, listMissingRowIds } from "../repositories/row-copies";
 import { unknownColumn } from "./column-check";
-import { idempotencyOf, NothingChanged, refOf, writeVersion } from "./versioning";
+import { NothingChanged, refOf, writeVersion } from "./versioning";
 
 type CopyInput = OperationInput<typeof operations.copyDatasetRows>;
 

@@ -13,6 +13,7 @@ import {
   findDataset,
   findDatasetForUpdate,
   findProjectId,
+  idempotencyOf,
   runIdempotent,
 } from "@svc/db";
 import type { Kysely } from "kysely";
@@ -25,7 +26,7 @@ import {
   insertDataset,
   updateDataset as updateDatasetRecord,
 } from "../repositories/datasets";
-import { idempotencyOf, refOf } from "./versioning";
+import { refOf } from "./versioning";
 
 export async function toDataset(db: Kysely<Database>, record: DatasetRecord): Promise<Dataset> {
   const columns = await listColumns(db, record.id);

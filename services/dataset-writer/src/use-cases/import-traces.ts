@@ -8,12 +8,12 @@ import {
   type Trace,
   type VersionResult,
 } from "@svc/contracts";
-import { type Database, findProjectId, listTraceRecords, runIdempotent } from "@svc/db";
+import { type Database, findProjectId, idempotencyOf, listTraceRecords, runIdempotent } from "@svc/db";
 import type { Kysely, Transaction } from "kysely";
 import { listColumns } from "../repositories/columns";
 import { insertRows as insertRowRecords, type NewRowRecord } from "../repositories/rows";
 import { assertCellsAccepted } from "./column-check";
-import { idempotencyOf, refOf, writeVersion } from "./versioning";
+import { refOf, writeVersion } from "./versioning";
 
 type ImportInput = OperationInput<typeof operations.importDatasetRowsFromTraces>;
 type TraceSelection = ImportInput["body"]["traces"];

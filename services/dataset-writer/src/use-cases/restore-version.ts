@@ -5,10 +5,10 @@ import {
   operations,
   type VersionResult,
 } from "@svc/contracts";
-import { type Database, findDatasetForUpdate, runIdempotent } from "@svc/db";
+import { type Database, findDatasetForUpdate, idempotencyOf, runIdempotent } from "@svc/db";
 import type { Kysely } from "kysely";
 import { findOptionalVersionId, restoreRows } from "../repositories/restore";
-import { idempotencyOf, refOf, writeVersion } from "./versioning";
+import { refOf, writeVersion } from "./versioning";
 
 /** A restore's answer, and whether it made a version (restoring the current version makes none). */
 export interface RestoreOutcome {

@@ -17,13 +17,14 @@ import {
   datasetNotFound,
   type IdempotencyScope,
   idempotencyKeyReused,
+  idempotencyOf,
   releaseIdempotencyKeys,
   storeIdempotentResponses,
 } from "@svc/db";
 import type { Kysely, Transaction } from "kysely";
 import { applyEdits, type EditOutcome, type EditRequest } from "../repositories/row-edits";
 import { cellsRejection, presentBuiltins } from "./column-check";
-import { idempotencyOf, refOf } from "./versioning";
+import { refOf } from "./versioning";
 
 type EditInput = OperationInput<typeof operations.updateDatasetRow>;
 

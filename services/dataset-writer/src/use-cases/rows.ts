@@ -6,7 +6,7 @@ import {
   operations,
   type VersionResult,
 } from "@svc/contracts";
-import { type Database, findDataset, runIdempotent } from "@svc/db";
+import { type Database, findDataset, idempotencyOf, runIdempotent } from "@svc/db";
 import type { Kysely } from "kysely";
 import { listColumns } from "../repositories/columns";
 import {
@@ -17,7 +17,7 @@ import {
   type NewRowRecord,
 } from "../repositories/rows";
 import { assertCellsAccepted, presentBuiltins } from "./column-check";
-import { idempotencyOf, NothingChanged, refOf, writeVersion } from "./versioning";
+import { NothingChanged, refOf, writeVersion } from "./versioning";
 
 export async function insertRows(
   db: Kysely<Database>,

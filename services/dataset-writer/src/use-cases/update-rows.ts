@@ -7,12 +7,12 @@ import {
   type RowEdit,
   type UpdateRowsResult,
 } from "@svc/contracts";
-import { type Database, findDataset, runIdempotent } from "@svc/db";
+import { type Database, findDataset, idempotencyOf, runIdempotent } from "@svc/db";
 import type { Kysely } from "kysely";
 import { listColumns } from "../repositories/columns";
 import { applyRowChanges, findRowVersions, type RowChange } from "../repositories/row-changes";
 import { assertCellsAccepted, presentBuiltins } from "./column-check";
-import { idempotencyOf, NothingChanged, refOf, writeVersion } from "./versioning";
+import { NothingChanged, refOf, writeVersion } from "./versioning";
 
 /**
  * Applies a batch of row edits as one dataset version, all or nothing: every edit is judged first

@@ -1,5 +1,5 @@
-import { type Caller, newId, type Operation, type VersionResult } from "@svc/contracts";
-import type { Database, DatasetRef, IdempotencyScope } from "@svc/db";
+import { type Caller, newId, type VersionResult } from "@svc/contracts";
+import type { Database, DatasetRef } from "@svc/db";
 import type { Transaction } from "kysely";
 import { takeNextVersion } from "../repositories/datasets";
 import { insertVersion } from "../repositories/rows";
@@ -19,17 +19,6 @@ export function refOf(caller: Caller, params: { projectSlug: string; datasetSlug
     organizationId: caller.organizationId,
     projectSlug: params.projectSlug,
     datasetSlug: params.datasetSlug,
-  };
-}
-
-/** The idempotency scope of a request: present when the client sent an Idempotency-Key. */
-export function idempotencyOf(caller: Caller, op: Operation, input: unknown): IdempotencyScope | undefined {
-  if (!caller.idempotencyKey) return undefined;
-  return {
-    organizationId: caller.organizationId,
-    key: caller.idempotencyKey,
-    operationId: op.operationId,
-    request: input,
   };
 }
 

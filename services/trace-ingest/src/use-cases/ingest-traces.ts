@@ -1,5 +1,11 @@
 import { DomainError, type IngestTracesResult, type OperationInput, operations } from "@svc/contracts";
-import { type Database, findOptionalProjectId, type IdempotencyScope, runIdempotent } from "@svc/db";
+import {
+  type Database,
+  findOptionalProjectId,
+  type IdempotentCaller,
+  idempotencyOf,
+  runIdempotent,
+} from "@svc/db";
 import type { Kysely, Transaction } from "kysely";
 import { spanFacts } from "../domain/gen-ai";
 import { receivedSpans } from "../domain/otlp";
@@ -15,14 +21,14 @@ import { lockTraces, type TraceSummaryRecord, updateTraceSummaries } from "../re
  */
 export async function ingestTraces(
   db: Kysely<Database>,
-  caller: IngestCaller,
+  caller: IdempotentCaller,
   input: OperationInput<typeof operations.ingestTraces>,
 ): Promise<IngestTracesResult> {
   const { body, headers } = input;
   const projectId = await findOptionalProjectId(db, caller.organizationId, headers.xSvcProject);
   if (projectId === undefined) throw unknownProject(headers.xSvcProject);
   const spans: StoredSpan[] = receivedSpans(body).map((span) => ({ ...span, ...spanFacts(span) }));
-  const scope = idempotencyOf(caller, input);
+  const scope = idempotencyOf(caller, operations.ingestTraces, input);
   if (spans.length === 0 && !scope) return { partialSuccess: {} };
   return runIdempotent(db, scope, async (trx) => {
     if (spans.length > 0) await storeSpans(trx, projectId, spans);
@@ -37,25 +43,6 @@ const unknownProject = (projectSlug: string): DomainError =>
     `Project "${projectSlug}" not found; set X-Svc-Project to the slug of one of your projects`,
     { project: projectSlug },
   );
-
-/** Who sends the spans: their organisation, and the request's Idempotency-Key when there is one. */
-export interface IngestCaller {
-  organizationId: string;
-  idempotencyKey?: string | undefined;
-}
-
-function idempotencyOf(
-  caller: IngestCaller,
-  input: OperationInput<typeof operations.ingestTraces>,
-): IdempotencyScope | undefined {
-  if (!caller.idempotencyKey) return undefined;
-  return {
-    organizationId: caller.organizationId,
-    key: caller.idempotencyKey,
-    operationId: operations.ingestTraces.operationId,
-    request: input,
-  };
-}
 
 /** Upserts the spans and recomputes the summary of each trace they touch. */
 async function storeSpans(trx: Transaction<Database>, projectId: string, spans: StoredSpan[]): Promise<void> {
