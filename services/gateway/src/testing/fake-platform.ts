@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { InProcessBus, serveOperation, serveSubject } from "@svc/bus";
+import { InProcessBus, serveOperation, serveOperatorOperation, serveSubject } from "@svc/bus";
 import {
   DomainError,
   operations,
@@ -46,7 +46,7 @@ export async function fakePlatform(
     const id = context.organizationId ?? "";
     return { organization: { id, name: id, slug: id }, role: context.role ?? "viewer", user: null };
   });
-  serveOperation(bus, operations.createOrganization, logger, async (input, context) => {
+  serveOperatorOperation(bus, operations.createOrganization, logger, async (input, context) => {
     calls.push({ operationId: "createOrganization", context, input });
     const token = `svc_${randomBytes(16).toString("hex")}`;
     return {
