@@ -1,12 +1,9 @@
 import { randomUUID } from "node:crypto";
-import { STATUS_CODES } from "node:http";
+import { maxHeaderSize, STATUS_CODES } from "node:http";
 import type { Socket } from "node:net";
 import { DomainError, errorStatus } from "@svc/contracts";
 import type { Logger } from "@svc/telemetry";
 import { errorBodyOf } from "./errors";
-
-/** Node's limit on a request's line and headers together (its `maxHeaderSize`, 16 KiB by default). */
-const HEAD_LIMIT = 16 * 1024;
 
 /**
  * Node's HTTP parser refuses some requests before Fastify sees them (a malformed Content-Length, a byte
@@ -42,10 +39,11 @@ export function answerClientErrors(logger: Logger) {
 
 function refusalOf(error: Error & { code?: string; reason?: unknown }): DomainError {
   if (error.code === "HPE_HEADER_OVERFLOW") {
+    // Node's limit on the request line and headers together: 16 KiB unless --max-http-header-size says otherwise.
     return new DomainError(
       "payload_too_large",
-      `The request line and headers are larger than the limit of ${HEAD_LIMIT} bytes; send a shorter URL or fewer, shorter headers`,
-      { limit: HEAD_LIMIT },
+      `The request line and headers are larger than the limit of ${maxHeaderSize} bytes; send a shorter URL or fewer, shorter headers`,
+      { limit: maxHeaderSize },
     );
   }
   const reason = typeof error.reason === "string" && error.reason !== "" ? error.reason : "malformed request";
