@@ -80,11 +80,12 @@ function toReceivedSpan(
   };
 }
 
-/** OTLP's key-value list as an object; a key repeated keeps its last value. */
+/**
+ * OTLP's key-value list as an object; a key repeated keeps its last value. Built from entries, so a
+ * key named `__proto__` is an attribute like any other rather than the object's prototype.
+ */
 function toAttributes(list: readonly OtlpKeyValue[] | undefined): Attributes {
-  const out: Attributes = {};
-  for (const { key, value } of list ?? []) out[clean(key)] = toJson(value);
-  return out;
+  return Object.fromEntries((list ?? []).map(({ key, value }) => [clean(key), toJson(value)]));
 }
 
 /** An OTLP AnyValue as the JSON value it stands for. */
