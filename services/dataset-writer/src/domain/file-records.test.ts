@@ -80,6 +80,21 @@ describe("JSONL", () => {
     );
     expect((await failure("jsonl", "\n\n")).message).toMatch(/empty/);
   });
+
+  it("refuses a number beyond a double's range, which would be stored as null, in any format", async () => {
+    const refused = {
+      message: "Line 2: a number is beyond the range of a double (about 1.8e308); write it as a string",
+      details: { line: 2, reason: "number_out_of_range" },
+    };
+    expect(await failure("jsonl", '{"input":1}\n{"input":{"deep":[1e400]}}\n')).toEqual(refused);
+    expect(await failure("jsonl", `{"input":1}\n{"input":-${"9".repeat(310)}}\n`)).toEqual(refused);
+    expect(await failure("json", '[{"input":1},\n{"output":1E+0400}]')).toEqual(refused);
+    expect(await failure("csv", "input\n1e400\n")).toEqual(refused);
+    // Large but finite numbers, and text that only looks like one, are kept.
+    expect(await read("jsonl", '{"input":1e308,"output":"1e400"}\n')).toEqual([
+      { line: 1, fields: { input: 1e308, output: "1e400" } },
+    ]);
+  });
 });
 
 describe("JSON array", () => {

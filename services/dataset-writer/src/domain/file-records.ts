@@ -122,6 +122,7 @@ async function* readCsv(text: AsyncIterable<string>): AsyncIterable<FileRecord> 
       header.forEach((name, i) => {
         const value = csvTextToCell(record[i] ?? "");
         if (value === undefined) return;
+        checkNumbers(value, record[i] ?? "", line);
         fields[name] = value;
         written[name] = record[i] ?? "";
       });
@@ -216,7 +217,29 @@ function parseObject(text: string, line: number): Record<string, unknown> {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw badLine(line, "each record must be a JSON object of fields");
   }
+  checkNumbers(value, text, line);
   return value as Record<string, unknown>;
+}
+
+/** Text that may hold a number beyond a double's range (1e400, or 309 digits and more). */
+const MAY_OVERFLOW = /\d[eE]\+?0*[1-9]\d{2}|\d{309}/;
+
+/**
+ * Refuses a number too large for a double: JSON.parse reads it as Infinity, which JSON cannot hold, and
+ * it would be stored as null, as the API refuses it. Only text that may hold one is walked.
+ */
+function checkNumbers(value: unknown, text: string, line: number): void {
+  if (!MAY_OVERFLOW.test(text) || allFinite(value)) return;
+  throw badLine(line, "a number is beyond the range of a double (about 1.8e308); write it as a string", {
+    reason: "number_out_of_range",
+  });
+}
+
+function allFinite(value: unknown): boolean {
+  if (typeof value === "number") return Number.isFinite(value);
+  if (Array.isArray(value)) return value.every(allFinite);
+  if (value !== null && typeof value === "object") return Object.values(value).every(allFinite);
+  return true;
 }
 
 /**
