@@ -1,35 +1,10 @@
-import { createLogger, onShutdown, startHealthServer, startTelemetry } from "@svc/telemetry";
+import { runService } from "@svc/bus/run-service";
 
-// First, so that the SDK patches `http` and `pg` as they load: everything else is imported after it.
-const telemetry = await startTelemetry({ service: "reader" });
-const { connectBus } = await import("@svc/bus");
-const { openDatabaseFromEnv } = await import("@svc/db");
-const { loadConfig } = await import("./config");
-const { registerReader } = await import("./service");
-
-const config = loadConfig();
-const logger = createLogger({ service: "reader", level: config.LOG_LEVEL });
-// Probes answer while the dependencies are awaited: alive, not ready.
-const health = await startHealthServer(config, logger);
-const database = await openDatabaseFromEnv(config, logger);
-const bus = await connectBus(config, "reader", logger);
-const service = registerReader({ bus, db: database.db, logger });
-health.ready(async () => {
-  await database.ping();
-  return bus.isConnected();
+await runService("reader", async () => {
+  const { loadConfig } = await import("./config");
+  const { registerReader } = await import("./service");
+  return {
+    config: loadConfig(),
+    serve: ({ bus, database, logger }) => registerReader({ bus, db: database.db, logger }),
+  };
 });
-logger.info("reader ready");
-
-// Readiness turns false, the subscriptions drain (no new requests), the requests in flight finish.
-onShutdown(
-  logger,
-  async () => {
-    health.draining();
-    service.stop();
-    await bus.close();
-    await database.close();
-    await health.close();
-    await telemetry.shutdown();
-  },
-  { timeoutMs: config.SVC_SHUTDOWN_TIMEOUT_MS },
-);

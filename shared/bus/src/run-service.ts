@@ -1,0 +1,66 @@
+// Types only: the modules themselves load after telemetry has started (see runService).
+import type { DatabaseEnv, DatabaseHandle } from "@svc/db";
+import {
+  createLogger,
+  type HealthEnv,
+  type Logger,
+  onShutdown,
+  startHealthServer,
+  startTelemetry,
+} from "@svc/telemetry";
+import type { BusEnv } from "./from-env";
+import type { NatsBus } from "./nats";
+
+/** What every service's configuration holds, whatever it adds. */
+export type ServiceConfig = BusEnv &
+  DatabaseEnv &
+  HealthEnv & { LOG_LEVEL: string; SVC_SHUTDOWN_TIMEOUT_MS: number };
+
+/** A service's own part: its configuration, and what it serves once its database and bus are there. */
+export interface ServiceDefinition<Config extends ServiceConfig> {
+  config: Config;
+  /** Work that needs the database before the service takes requests (the bootstrap key of auth). */
+  prepare?(deps: { config: Config; logger: Logger; database: DatabaseHandle }): Promise<void>;
+  serve(deps: { config: Config; logger: Logger; database: DatabaseHandle; bus: NatsBus }): { stop(): void };
+}
+
+/**
+ * The life of a service process, the same for each: telemetry first (so that its SDK patches `http`
+ * and `pg` as they load, `define` imports the service's modules only when called), then the health
+ * probes (alive, not ready), the database, the bus and the service's subscriptions; ready once the
+ * database answers and the bus is connected. On SIGTERM readiness turns false, the subscriptions
+ * drain (no new requests), the requests in flight finish, and everything closes in turn.
+ */
+export async function runService<Config extends ServiceConfig>(
+  name: string,
+  define: () => Promise<ServiceDefinition<Config>>,
+): Promise<void> {
+  const telemetry = await startTelemetry({ service: name });
+  const { connectBus } = await import("./from-env");
+  const { openDatabaseFromEnv } = await import("@svc/db");
+  const { config, prepare, serve } = await define();
+  const logger = createLogger({ service: name, level: config.LOG_LEVEL });
+  const health = await startHealthServer(config, logger);
+  const database = await openDatabaseFromEnv(config, logger);
+  await prepare?.({ config, logger, database });
+  const bus = await connectBus(config, name, logger);
+  const service = serve({ config, logger, database, bus });
+  health.ready(async () => {
+    await database.ping();
+    return bus.isConnected();
+  });
+  logger.info(`${name} ready`);
+
+  onShutdown(
+    logger,
+    async () => {
+      health.draining();
+      service.stop();
+      await bus.close();
+      await database.close();
+      await health.close();
+      await telemetry.shutdown();
+    },
+    { timeoutMs: config.SVC_SHUTDOWN_TIMEOUT_MS },
+  );
+}
