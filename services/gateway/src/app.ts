@@ -1,6 +1,12 @@
 import { randomUUID, timingSafeEqual } from "node:crypto";
 import { type Bus, callSubject, type UploadStore } from "@svc/bus";
-import { buildOpenApiDocument, DomainError, operationList, pingSubjects } from "@svc/contracts";
+import {
+  buildOpenApiDocument,
+  DomainError,
+  internalErrorMessage,
+  operationList,
+  pingSubjects,
+} from "@svc/contracts";
 import { type Logger, tagHttpRequest } from "@svc/telemetry";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from "fastify";
 import { bearerChallenge } from "./bearer-challenge";
@@ -162,7 +168,7 @@ export function buildGateway({
     return sendError(
       request,
       reply,
-      new DomainError("internal_error", `Internal error; quote request id ${request.id} when reporting it`),
+      new DomainError("internal_error", internalErrorMessage(`request id ${request.id}`)),
     );
   });
   const web = registerWebApp(app, webRoot ?? defaultWebRoot());

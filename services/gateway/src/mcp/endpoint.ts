@@ -7,7 +7,7 @@ import {
   ListToolsRequestSchema,
   McpError,
 } from "@modelcontextprotocol/sdk/types.js";
-import { DomainError, type RequestContext } from "@svc/contracts";
+import { DomainError, internalErrorMessage, type RequestContext } from "@svc/contracts";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { bearerChallenge } from "../bearer-challenge";
 import type { CredentialCache } from "../credential-cache";
@@ -156,10 +156,7 @@ async function callTool(
     const domain =
       error instanceof DomainError
         ? error
-        : new DomainError(
-            "internal_error",
-            `Internal error; quote request id ${request.id} when reporting it`,
-          );
+        : new DomainError("internal_error", internalErrorMessage(`request id ${request.id}`));
     if (!(error instanceof DomainError)) {
       request.log.error(
         { err: error, requestId: request.id, tool: tool.op.operationId },

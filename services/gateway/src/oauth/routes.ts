@@ -5,6 +5,7 @@ import {
   checkedAuthorizationSchema,
   DomainError,
   errorStatus,
+  internalErrorMessage,
   issuedAuthorizationCodeSchema,
   oauthClientSchema,
   oauthError,
@@ -257,10 +258,7 @@ function formFields(body: Buffer): UrlEncodedFields | DomainError {
 function asDomainError(request: FastifyRequest, error: unknown): DomainError {
   if (error instanceof DomainError) return error;
   request.log.error({ err: error, requestId: request.id }, "unexpected OAuth error");
-  return new DomainError(
-    "internal_error",
-    `Internal error; quote request id ${request.id} when reporting it`,
-  );
+  return new DomainError("internal_error", internalErrorMessage(`request id ${request.id}`));
 }
 
 /** RFC 6749 §5.2: `{error, error_description}`, 400 (401 for `invalid_client`), never cached. */
