@@ -17,6 +17,14 @@ const burst = (fallback: number, what: string) =>
     .default(fallback)
     .describe(`Requests ${what} allowed at once before the sustained rate applies`);
 
+/** A setting that is on or off: exactly "true" or "false". */
+const flag = z.stringbool({
+  truthy: ["true"],
+  falsy: ["false"],
+  case: "sensitive",
+  error: 'must be "true" or "false"',
+});
+
 /** What the gateway itself needs, whether it runs alone or inside the embedded process. */
 export const gatewayOptionsSchema = z.object({
   SVC_BODY_LIMIT: z.coerce
@@ -38,18 +46,12 @@ export const gatewayOptionsSchema = z.object({
     .transform((url) => url.replace(/\/+$/, ""))
     .optional()
     .describe("The address clients use, for OAuth metadata; derived from each request's Host when unset"),
-  SVC_TRUST_PROXY: z
-    .enum(["true", "false"], { error: 'must be "true" or "false"' })
-    .default("false")
-    .transform((value) => value === "true")
+  SVC_TRUST_PROXY: flag
+    .default(false)
     .describe(
       '"true" behind a proxy that sets X-Forwarded-Proto and X-Forwarded-Host: OAuth metadata then uses them when SVC_PUBLIC_URL is unset',
     ),
-  SVC_RATE_LIMIT_ENABLED: z
-    .enum(["true", "false"], { error: 'must be "true" or "false"' })
-    .default("true")
-    .transform((value) => value === "true")
-    .describe('"false" turns every rate limit off'),
+  SVC_RATE_LIMIT_ENABLED: flag.default(true).describe('"false" turns every rate limit off'),
   SVC_RATE_LIMIT_KEY_PER_SECOND: perSecond(100, "per API key or OAuth grant"),
   SVC_RATE_LIMIT_KEY_BURST: burst(200, "per API key or OAuth grant"),
   SVC_RATE_LIMIT_ORG_PER_SECOND: perSecond(500, "per organisation, all its credentials together"),
