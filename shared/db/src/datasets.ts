@@ -54,21 +54,24 @@ export async function findProjectId(
   return projectId;
 }
 
+/** The columns of `datasets as d` that make a DatasetRecord. */
+export const datasetColumns = [
+  "d.id",
+  "d.organization_id as organizationId",
+  "d.project_id as projectId",
+  "d.slug",
+  "d.name",
+  "d.description",
+  "d.current_version as version",
+  "d.created_at as createdAt",
+  "d.updated_at as updatedAt",
+] as const;
+
 function selectDataset(db: Kysely<Database>, ref: DatasetRef) {
   return db
     .selectFrom("datasets as d")
     .innerJoin("projects as p", "p.id", "d.project_id")
-    .select([
-      "d.id",
-      "d.organization_id as organizationId",
-      "d.project_id as projectId",
-      "d.slug",
-      "d.name",
-      "d.description",
-      "d.current_version as version",
-      "d.created_at as createdAt",
-      "d.updated_at as updatedAt",
-    ])
+    .select(datasetColumns)
     .where("p.organization_id", "=", ref.organizationId)
     .where("p.slug", "=", ref.projectSlug)
     .where("d.organization_id", "=", ref.organizationId)

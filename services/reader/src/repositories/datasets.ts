@@ -1,4 +1,4 @@
-import type { Database, DatasetRecord } from "@svc/db";
+import { type Database, type DatasetRecord, datasetColumns } from "@svc/db";
 import { type Kysely, sql } from "kysely";
 import { exactTimestamp } from "./db";
 
@@ -18,18 +18,6 @@ export interface DatasetListQuery {
 export interface SortedDatasetRecord extends DatasetRecord {
   sortValue: string;
 }
-
-const datasetColumns = [
-  "d.id",
-  "d.organization_id as organizationId",
-  "d.project_id as projectId",
-  "d.slug",
-  "d.name",
-  "d.description",
-  "d.current_version as version",
-  "d.created_at as createdAt",
-  "d.updated_at as updatedAt",
-] as const;
 
 /**
  * One page (plus one) of a project's datasets, ordered by the sort value, then id. Names sort without
