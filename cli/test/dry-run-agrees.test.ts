@@ -638,35 +638,24 @@ describe("svc --dry-run and the platform", () => {
   });
 
   it("names the rule an empty row edit breaks, and sends nothing", async () => {
-    const result = await runSvc([
-      "datasets",
-      "update-row",
-      "--project-slug",
-      "p",
-      "--dataset-slug",
-      "d",
-      "--row-id",
-      "r1",
-      "--json",
-      "{}",
-      "--dry-run",
-    ]);
+    const dryRunEdit = (...flags: string[]) =>
+      runSvc([
+        "datasets",
+        "update-row",
+        "--project-slug",
+        "p",
+        "--dataset-slug",
+        "d",
+        "--row-id",
+        "r1",
+        ...flags,
+        "--dry-run",
+      ]);
+    const result = await dryRunEdit("--json", "{}");
     expect(result.code).toBe(3);
     expect(result.stdout).toBe("");
     expect(result.stderr).toContain("the body must not be empty");
-    const customOnly = await runSvc([
-      "datasets",
-      "update-row",
-      "--project-slug",
-      "p",
-      "--dataset-slug",
-      "d",
-      "--row-id",
-      "r1",
-      "--custom",
-      "{}",
-      "--dry-run",
-    ]);
+    const customOnly = await dryRunEdit("--custom", "{}");
     expect(customOnly.code).toBe(3);
     expect(customOnly.stderr).toContain(
       "--custom must not be empty when none of input, output, expectedOutput, metadata is given",

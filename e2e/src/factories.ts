@@ -116,6 +116,18 @@ export async function listAll<T>(api: Client, path: string, query = ""): Promise
   throw new Error(`${path} did not end after 1000 pages`);
 }
 
+/**
+ * What a client can read of a dataset: itself, every row and every version. Two snapshots equal
+ * before and after a refused request prove it changed nothing.
+ */
+export async function datasetSnapshot(api: Client, base: string) {
+  return {
+    dataset: (await api.get(base)).body,
+    rows: await listAll<Row>(api, `${base}/rows`),
+    versions: await listAll(api, `${base}/versions`),
+  };
+}
+
 /** The dataset's current version, read through the API. */
 export async function versionOf(api: Client, base: string): Promise<number> {
   const dataset = await api.get<Dataset>(base);

@@ -1,6 +1,6 @@
 import { errorCodes } from "@svc/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { listAll, makeDataset, makeProject, type Row } from "../factories";
+import { datasetSnapshot, makeDataset, makeProject } from "../factories";
 import { type Client, client } from "../http";
 import { type Target, targets } from "../targets";
 import { type RawResponse, rawHttp } from "./raw-http";
@@ -25,10 +25,7 @@ describe.each(targets())("requests refused before any route runs (%s)", (_name, 
     await target?.stop();
   });
 
-  const snapshot = async () => ({
-    dataset: (await api.get(base)).body,
-    rows: await listAll<Row>(api, `${base}/rows`),
-  });
+  const snapshot = () => datasetSnapshot(api, base);
 
   /** A request written by hand: `head` is the request line and headers, without the blank line. */
   const raw = (head: string, body = "") =>

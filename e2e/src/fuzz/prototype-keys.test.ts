@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { expectError, listAll, makeDataset, makeProject, type Row } from "../factories";
+import { datasetSnapshot, expectError, listAll, makeDataset, makeProject, type Row } from "../factories";
 import { type Client, client } from "../http";
 import { type Target, targets } from "../targets";
 
@@ -22,10 +22,7 @@ describe.each(targets())("keys named __proto__, constructor and prototype (%s)",
     await target?.stop();
   });
 
-  const snapshot = async () => ({
-    dataset: (await api.get(base)).body,
-    rows: await listAll<Row>(api, `${base}/rows`),
-  });
+  const snapshot = () => datasetSnapshot(api, base);
 
   it.each([
     ["__proto__", '{"custom":{"__proto__":1}}'],

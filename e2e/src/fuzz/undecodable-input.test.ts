@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ErrorBody, expectError, listAll, makeDataset, makeProject, type Row } from "../factories";
+import { datasetSnapshot, type ErrorBody, expectError, makeDataset, makeProject } from "../factories";
 import { type Client, client } from "../http";
 import { type Target, targets } from "../targets";
 
@@ -41,13 +41,7 @@ describe.each(targets())("bytes and escapes that are not UTF-8 (%s)", (_name, st
 
   const withKey = (contentType: string) => ({ authorization: `Bearer ${key}`, "content-type": contentType });
 
-  async function snapshot() {
-    return {
-      dataset: (await api.get(base)).body,
-      rows: await listAll<Row>(api, `${base}/rows`),
-      versions: await listAll(api, `${base}/versions`),
-    };
-  }
+  const snapshot = () => datasetSnapshot(api, base);
 
   it("refuses a row edit whose JSON holds bytes that are not UTF-8 with 400 naming the offset, storing nothing", async () => {
     const before = await snapshot();
