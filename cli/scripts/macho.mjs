@@ -66,7 +66,7 @@ export function readMachO(file) {
  * __LINKEDIT must be the last segment and end the file, as the linker and postject leave it.
  */
 export function signAdHoc(file, identifier) {
-  const { segments, signature } = readMachO(file);
+  const { segments, signature, commandsEnd } = readMachO(file);
   const text = segments.find((segment) => segment.name === "__TEXT");
   const linkedit = segments.at(-1);
   if (!text || linkedit?.name !== "__LINKEDIT") throw new Error("no __TEXT, or __LINKEDIT is not last");
@@ -97,7 +97,7 @@ export function signAdHoc(file, identifier) {
   file.copy(out, 0, 0, contentEnd);
   let command = signature?.at;
   if (command === undefined) {
-    command = readMachO(out).commandsEnd;
+    command = commandsEnd;
     if (command + 16 > (text.firstSectionOffset ?? 0))
       throw new Error("no room in the header for LC_CODE_SIGNATURE");
     out.writeUInt32LE(out.readUInt32LE(16) + 1, 16);
