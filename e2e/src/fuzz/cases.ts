@@ -265,8 +265,8 @@ const fileArbitrary: fc.Arbitrary<BodyCase> = fc.oneof(
       ] as const
     ).map(([label, text]): BodyCase => ({ kind: "file", label, text })),
   ),
-  // Not a 1.2 MB one-row file: such a row is imported, and then no page of the dataset can be read in
-  // the distributed platform (a reply over the bus's 1 MiB); fuzz.test.ts keeps that finding in view.
+  // Not a 1.2 MB one-row file: such a row is imported and would weigh on every later read of the
+  // dataset; fuzz.test.ts imports one once and reads it back.
   fc
     .constantFrom(...NASTY_BODIES.filter((b) => b.label !== "a huge string"))
     .map((b): BodyCase => ({ kind: "bytes", ...b })),

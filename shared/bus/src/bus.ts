@@ -87,14 +87,6 @@ export const requestTooLarge = (bytes: number, limit: number): BusReply => ({
   },
 });
 
-export const replyTooLarge = (bytes: number, limit: number): BusReply => ({
-  ok: false,
-  error: {
-    code: "internal_error",
-    message: `The answer is ${bytes} bytes, more than the ${limit} bytes a message between the platform's services may hold, so it cannot be returned`,
-  },
-});
-
 export const dependencyUnavailable = (subject: string): BusReply => ({
   ok: false,
   error: {

@@ -3,11 +3,9 @@ import { internalErrorMessage } from "@svc/contracts";
 import type { Logger } from "@svc/telemetry";
 import {
   connect,
-  ErrorCode,
   type Msg,
   type MsgHdrs,
   type NatsConnection,
-  NatsError,
   type Subscription as NatsSubscription,
   headers as natsHeaders,
 } from "nats";
@@ -20,12 +18,12 @@ import {
   type EventHandler,
   type Handler,
   type RequestOptions,
-  replyTooLarge,
   requestTooLarge,
   type Subscription,
   timedOut,
   unavailable,
 } from "./bus";
+import { ReplyInbox, sendReply } from "./nats-replies";
 import { BusTelemetry } from "./telemetry";
 
 export interface NatsBusOptions {
@@ -50,14 +48,16 @@ const decoder = new TextDecoder();
 export class NatsBus implements Bus {
   private readonly subscriptions = new Set<NatsSubscription>();
   private readonly inFlight = new Set<Promise<void>>();
-  /** Requests sent and not yet answered, answered at once if the connection drops (see `watchStatus`). */
-  private readonly awaiting = new Set<() => void>();
+  /** Requests sent and not yet answered; answered at once if the connection drops (see `watchStatus`). */
+  private readonly replies: ReplyInbox;
   private readonly telemetry = new BusTelemetry("nats");
 
   private constructor(
     private readonly nc: NatsConnection,
     private readonly options: NatsBusOptions,
-  ) {}
+  ) {
+    this.replies = new ReplyInbox(nc);
+  }
 
   /** Connects, retrying with backoff until the server answers; reconnects by itself afterwards. */
   static async connect(options: NatsBusOptions): Promise<NatsBus> {
@@ -99,28 +99,17 @@ export class NatsBus implements Bus {
     if (payload.length > limit) return requestTooLarge(payload.length, limit);
     // While reconnecting, nats.js would buffer the request and let it wait out its timeout.
     if (!this.connected) return connectionLost(subject);
-    return new Promise<BusReply>((resolve) => {
-      const lost = () => resolve(connectionLost(subject));
-      this.awaiting.add(lost);
-      this.nc.request(this.subjectOf(subject), payload, { timeout: timeoutMs, headers }).then(
-        (reply) => {
-          this.awaiting.delete(lost);
-          resolve(JSON.parse(decoder.decode(reply.data)) as BusReply);
-        },
-        (error: unknown) => {
-          this.awaiting.delete(lost);
-          resolve(this.failureOf(error, subject, timeoutMs));
-        },
-      );
-    });
-  }
-
-  private failureOf(error: unknown, subject: string, timeoutMs: number): BusReply {
-    if (error instanceof NatsError && error.code === ErrorCode.Timeout) return timedOut(subject, timeoutMs);
-    if (!(error instanceof NatsError && error.code === ErrorCode.NoResponders)) {
-      this.options.logger.warn({ err: error, subject }, "bus request failed");
+    const outcome = await this.replies.request(this.subjectOf(subject), payload, headers, timeoutMs);
+    switch (outcome.kind) {
+      case "reply":
+        return JSON.parse(decoder.decode(outcome.data)) as BusReply;
+      case "noResponders":
+        return unavailable(subject);
+      case "timeout":
+        return timedOut(subject, timeoutMs);
+      case "lost":
+        return connectionLost(subject);
     }
-    return unavailable(subject);
   }
 
   serve(subject: string, handler: Handler): Subscription {
@@ -160,24 +149,18 @@ export class NatsBus implements Bus {
   }
 
   /**
-   * The largest message the server takes (`max_payload`, 1 MiB unless configured otherwise). A message
-   * over it is refused by the client library with an exception: a request so refused would look like
-   * a service that does not answer, and a reply so refused would never arrive (the requester waits for
-   * its timeout). Both are answered with what went wrong instead.
+   * The largest message the server takes (`max_payload`, 1 MiB unless configured otherwise). A request
+   * over it is answered with what went wrong (the client library would refuse it with an exception,
+   * which would look like a service that does not answer); a reply over it goes in parts.
    */
   private get maxPayload(): number {
     return this.nc.info?.max_payload ?? DEFAULT_MAX_PAYLOAD;
   }
 
-  /** Answers a request; a reply larger than a message may be is replaced by an error that says so. */
+  /** Answers a request, in parts if the reply is larger than a message may be. */
   private respond(msg: Msg, subject: string, reply: BusReply): void {
-    let payload = encode(reply);
-    if (payload.length > this.maxPayload) {
-      this.options.logger.warn({ subject, bytes: payload.length, limit: this.maxPayload }, "reply too large");
-      payload = encode(replyTooLarge(payload.length, this.maxPayload));
-    }
     try {
-      msg.respond(payload);
+      sendReply(this.nc, msg, encode(reply), this.maxPayload);
     } catch (error) {
       this.options.logger.error({ err: error, subject }, "bus reply failed");
     }
@@ -214,6 +197,7 @@ export class NatsBus implements Bus {
   async close(): Promise<void> {
     await Promise.allSettled([...this.subscriptions].map((sub) => sub.drain()));
     await Promise.allSettled([...this.inFlight]);
+    this.replies.close();
     if (!this.nc.isClosed()) await this.nc.drain().catch(() => this.nc.close());
   }
 
@@ -224,8 +208,7 @@ export class NatsBus implements Bus {
       if (status.type === "disconnect") {
         this.connected = false;
         // Their replies, if any come, would come over the connection that just dropped.
-        for (const lost of this.awaiting) lost();
-        this.awaiting.clear();
+        this.replies.abandonAll();
         this.options.logger.warn("bus disconnected; reconnecting");
       } else if (status.type === "reconnect") {
         this.connected = true;

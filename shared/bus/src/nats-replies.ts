@@ -1,0 +1,112 @@
+import { createInbox, type Msg, type NatsConnection, headers as natsHeaders, type Subscription } from "nats";
+
+/**
+ * Replies of any size over NATS, whose messages hold at most `max_payload` bytes (1 MiB unless
+ * configured otherwise). What a service may answer is bounded by what it stores, not by a message: a
+ * row merged from several edits, or a page whose first item is such a row, outweighs one message. A
+ * reply that does not fit is sent as parts, in order, to the requester's reply subject; the first part
+ * says how many there are. NATS keeps the order of messages from one connection to one subscription.
+ */
+const PARTS_HEADER = "Svc-Parts";
+/** Room left in each part for its headers, which the server counts too. */
+const HEADERS_ALLOWANCE = 4 * 1024;
+
+/** Sends `payload` as the reply to `msg`, in as many parts as `maxPayload` requires. */
+export function sendReply(nc: NatsConnection, msg: Msg, payload: Uint8Array, maxPayload: number): void {
+  if (payload.length <= maxPayload - HEADERS_ALLOWANCE || !msg.reply) {
+    msg.respond(payload);
+    return;
+  }
+  const size = maxPayload - HEADERS_ALLOWANCE;
+  const count = Math.ceil(payload.length / size);
+  const headers = natsHeaders();
+  headers.set(PARTS_HEADER, String(count));
+  msg.respond(payload.subarray(0, size), { headers });
+  for (let part = 1; part < count; part++) {
+    nc.publish(msg.reply, payload.subarray(part * size, (part + 1) * size));
+  }
+}
+
+export type Outcome =
+  | { kind: "reply"; data: Uint8Array }
+  | { kind: "noResponders" }
+  | { kind: "timeout" }
+  | { kind: "lost" };
+
+interface Pending {
+  settle(outcome: Outcome): void;
+  parts: Uint8Array[];
+  expected: number;
+}
+
+/**
+ * The requester's side: one subscription on a wildcard inbox for all of a connection's requests, each
+ * request a token under it (as nats.js's own request multiplexing does), so that a reply may come in
+ * several messages. Every request ends exactly once: with its reply, with no responders, at its
+ * timeout, or when the connection drops (`abandonAll`).
+ */
+export class ReplyInbox {
+  private readonly prefix = createInbox();
+  private readonly pending = new Map<string, Pending>();
+  private readonly subscription: Subscription;
+  private next = 0;
+
+  constructor(private readonly nc: NatsConnection) {
+    this.subscription = nc.subscribe(`${this.prefix}.*`, {
+      callback: (error, msg) => {
+        if (!error) this.deliver(msg);
+      },
+    });
+  }
+
+  /** Publishes `payload` to `subject` and resolves with how the request ended. */
+  request(
+    subject: string,
+    payload: Uint8Array,
+    headers: ReturnType<typeof natsHeaders>,
+    timeoutMs: number,
+  ): Promise<Outcome> {
+    const token = (this.next++).toString(36);
+    return new Promise<Outcome>((resolve) => {
+      const timer = setTimeout(() => end({ kind: "timeout" }), timeoutMs);
+      const end = (outcome: Outcome) => {
+        clearTimeout(timer);
+        this.pending.delete(token);
+        resolve(outcome);
+      };
+      this.pending.set(token, { settle: end, parts: [], expected: 1 });
+      try {
+        this.nc.publish(subject, payload, { reply: `${this.prefix}.${token}`, headers });
+      } catch {
+        end({ kind: "lost" });
+      }
+    });
+  }
+
+  /** Ends every request in flight as lost: their replies, if any come, would use a dropped connection. */
+  abandonAll(): void {
+    for (const pending of [...this.pending.values()]) pending.settle({ kind: "lost" });
+  }
+
+  close(): void {
+    this.subscription.unsubscribe();
+    this.abandonAll();
+  }
+
+  private deliver(msg: Msg): void {
+    const token = msg.subject.slice(this.prefix.length + 1);
+    const pending = this.pending.get(token);
+    if (!pending) return;
+    // The server's own answer when nobody subscribes to the subject: an empty message with status 503.
+    if (msg.data.length === 0 && msg.headers?.code === 503) {
+      pending.settle({ kind: "noResponders" });
+      return;
+    }
+    if (pending.parts.length === 0) pending.expected = Number(msg.headers?.get(PARTS_HEADER) || 1);
+    // A part is copied: it must outlive the buffer the client library read it from.
+    pending.parts.push(pending.expected === 1 ? msg.data : msg.data.slice());
+    if (pending.parts.length < pending.expected) return;
+    const data = pending.parts.length === 1 ? msg.data : Buffer.concat(pending.parts);
+    pending.settle({ kind: "reply", data });
+  }
+}
