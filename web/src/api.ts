@@ -1,4 +1,5 @@
 import { Client, SvcError } from "@svc/sdk";
+import { observeAnswer } from "./components/connection";
 
 /**
  * The browser's one client of the API: the same generated SDK every program uses, sending the
@@ -22,7 +23,14 @@ export function whenSignedOut(handler: () => void): void {
 async function sessionFetch(url: string, init: RequestInit): Promise<Response> {
   const headers = new Headers(init.headers);
   if (csrfToken && WRITES.has((init.method ?? "GET").toUpperCase())) headers.set("x-csrf-token", csrfToken);
-  const response = await fetch(url, { ...init, headers, credentials: "same-origin" });
+  let response: Response;
+  try {
+    response = await fetch(url, { ...init, headers, credentials: "same-origin" });
+  } catch (error) {
+    if (!init.signal?.aborted) observeAnswer("failed");
+    throw error;
+  }
+  observeAnswer(response);
   if (response.status === 401 && !url.includes("/v1/session")) onSignedOut?.();
   return response;
 }

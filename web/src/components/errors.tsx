@@ -23,11 +23,15 @@ export function describeError(error: unknown): { message: string; requestId?: st
   return { message: error instanceof Error ? error.message : String(error) };
 }
 
-export function ErrorMessage({ error }: { error: unknown }) {
+/** `lead`, when given, comes first: what the failure meant for what the person asked (not saved…). */
+export function ErrorMessage({ error, lead }: { error: unknown; lead?: string | undefined }) {
   const { message, requestId } = describeError(error);
   return (
     <div className="error-message" role="alert">
-      <span>{message}</span>
+      <span>
+        {lead ? <strong>{lead} </strong> : null}
+        {message}
+      </span>
       {requestId ? <span className="request-id">Request id {requestId}</span> : null}
     </div>
   );

@@ -1,6 +1,7 @@
 import type { ReactNode } from "react";
 import { Link, NavLink, useNavigate } from "react-router";
 import { useSession, useSignedIn } from "../session";
+import { ConnectionBanner } from "./connection-banner";
 import { useToasts } from "./toasts";
 
 export function AppShell({ children }: { children: ReactNode }) {
@@ -42,6 +43,7 @@ export function AppShell({ children }: { children: ReactNode }) {
           </button>
         </div>
       </header>
+      <ConnectionBanner />
       <main id="main" className="main">
         {children}
       </main>

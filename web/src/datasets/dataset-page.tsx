@@ -162,7 +162,8 @@ export function DatasetPage() {
       : `${loaded} ${pages.rows.length === 1 ? "row" : "rows"}${filtered ? (pages.rows.length === 1 ? " matches" : " match") : ""}`;
   }, [pages.rows.length, pages.hasNextPage, rowCount, filtered, pinnedVersion, offset]);
 
-  if (dataset.error) return <ErrorMessage error={dataset.error} />;
+  // A failed refresh (the platform away for a moment) keeps the page it had; the banner says why.
+  if (dataset.error && !dataset.data) return <ErrorMessage error={dataset.error} />;
   const base = `/projects/${projectSlug}/datasets/${datasetSlug}`;
 
   /** Every row the list's filters match, up to what one selection holds. */

@@ -3,6 +3,7 @@ import { useState } from "react";
 import { flushSync } from "react-dom";
 import { api, SvcError } from "../api";
 import { CellText } from "../components/cell-text";
+import { isUnavailable } from "../components/connection";
 import { Dialog } from "../components/dialog";
 import { ErrorMessage } from "../components/errors";
 import { useToasts } from "../components/toasts";
@@ -126,7 +127,12 @@ export function EditSessionBar({
           >
             {saving ? "Saving…" : "Save all"}
           </button>
-          {error ? <ErrorMessage error={error} /> : null}
+          {error ? (
+            <ErrorMessage
+              error={error}
+              lead={isUnavailable(error) ? "Not saved; your edits are kept." : undefined}
+            />
+          ) : null}
         </section>
       ) : null}
 

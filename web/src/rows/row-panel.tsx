@@ -2,6 +2,7 @@ import type { DatasetColumn, DatasetRow } from "@svc/sdk";
 import { type ReactNode, useEffect, useMemo, useRef, useState } from "react";
 import { Link } from "react-router";
 import { api, SvcError } from "../api";
+import { isUnavailable } from "../components/connection";
 import { ErrorMessage } from "../components/errors";
 import { JsonEditor } from "../components/json-editor";
 import { useToasts } from "../components/toasts";
@@ -203,7 +204,12 @@ export function RowPanel(props: RowPanelProps) {
             </div>
           );
         })}
-        {error ? <ErrorMessage error={error} /> : null}
+        {error ? (
+          <ErrorMessage
+            error={error}
+            lead={isUnavailable(error) ? "Not saved; your edit is kept." : undefined}
+          />
+        ) : null}
         {props.readOnly ? null : (
           <div className="row-form-actions">
             <span className="muted">
