@@ -21,7 +21,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: "services",
-          include: ["shared/**/src/**/*.test.ts", "services/**/src/**/*.test.ts"],
+          include: ["shared/**/src/**/*.test.ts", "services/**/src/**/*.test.ts", "scripts/**/*.test.ts"],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
