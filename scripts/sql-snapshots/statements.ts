@@ -28,8 +28,11 @@ import * as readerImports from "../../services/reader/src/repositories/imports";
 import * as readerRows from "../../services/reader/src/repositories/rows";
 import * as spans from "../../services/reader/src/repositories/spans";
 import * as versions from "../../services/reader/src/repositories/versions";
+import * as ingestSpans from "../../services/trace-ingest/src/repositories/spans";
+import * as ingestTraces from "../../services/trace-ingest/src/repositories/traces";
 import * as sharedDatasets from "../../shared/db/src/datasets";
 import * as idempotency from "../../shared/db/src/idempotency";
+import * as sharedTraces from "../../shared/db/src/traces";
 import { snapshotOf } from "./render";
 
 // Representative values: short, fixed, and telling in the snapshots' parameter lists.
@@ -48,6 +51,8 @@ const apiKeyRow = { id: "key_1", role: "admin" };
 const memberRow = { id: "mem_1", role: "member" };
 const projectRow = { id: "prj_1", slug: "support" };
 const datasetRecordRow = { id: "ds_1", version: 8 };
+const traceId = "4bf92f3577b34da6a3ce929d0e0e4736";
+const spanId = "00f067aa0ba902b7";
 const scope = { organizationId: "org_1", key: "idem_1", operationId: "updateRow", request: { rowId: "r_1" } };
 
 /** For the functions that take a transaction: the recorder's transactions send no statement. */
@@ -788,6 +793,83 @@ const auth = [
   }),
 ];
 
+const traceIngest = [
+  snapshotOf({
+    source: "services/trace-ingest/src/repositories/spans.ts",
+    module: ingestSpans,
+    statements: {
+      upsertSpans: [
+        {
+          run: (db) =>
+            ingestSpans.upsertSpans(db, "prj_1", [
+              {
+                traceId,
+                spanId,
+                parentSpanId: null,
+                name: "chat",
+                kind: 3,
+                startNs: "1735787045000000000",
+                endNs: "1735787046000000000",
+                statusCode: 1,
+                statusMessage: null,
+                attributes: { "gen_ai.request.model": "small" },
+                resourceAttributes: { "service.name": "support-bot" },
+                scope: { name: "agent", version: null },
+                events: [],
+                links: [],
+                sessionId: "s_1",
+                userId: null,
+                tags: ["beta"],
+                models: ["small"],
+                tokensInput: 12,
+                tokensOutput: 30,
+                costMicrocents: 4,
+                input: "Where is my refund?",
+                output: "On its way",
+              },
+            ]),
+        },
+      ],
+      listSpanOutlines: [{ run: (db) => ingestSpans.listSpanOutlines(db, "prj_1", [traceId]) }],
+      listSpanMessages: [{ run: (db) => ingestSpans.listSpanMessages(db, "prj_1", [{ traceId, spanId }]) }],
+    },
+  }),
+  snapshotOf({
+    source: "services/trace-ingest/src/repositories/traces.ts",
+    module: ingestTraces,
+    statements: {
+      lockTraces: [{ run: (db) => ingestTraces.lockTraces(db, "prj_1", [traceId]) }],
+      updateTraceSummaries: [
+        {
+          run: (db) =>
+            ingestTraces.updateTraceSummaries(db, "prj_1", [
+              {
+                traceId,
+                spanCount: 1,
+                errorCount: 0,
+                startNs: "1735787045000000000",
+                endNs: "1735787046000000000",
+                durationNs: "1000000000",
+                rootSpanId: spanId,
+                rootSpanName: "chat",
+                sessionId: "s_1",
+                userId: null,
+                tags: ["beta"],
+                models: ["small"],
+                tokensInput: 12,
+                tokensOutput: 30,
+                tokensTotal: 42,
+                costTotalMicrocents: 4,
+                input: "Where is my refund?",
+                output: "On its way",
+              },
+            ]),
+        },
+      ],
+    },
+  }),
+];
+
 const sharedDb = [
   snapshotOf({
     source: "shared/db/src/datasets.ts",
@@ -862,6 +944,39 @@ const sharedDb = [
       idempotencyKeyReused: "builds the conflict error",
     },
   }),
+  snapshotOf({
+    source: "shared/db/src/traces.ts",
+    module: sharedTraces,
+    statements: {
+      listTraceRecords: [
+        {
+          variant: "first page, newest first",
+          run: (db) => sharedTraces.listTraceRecords(db, { projectId: "prj_1", limit: 51 }),
+        },
+        {
+          variant: "next page of some traces, with a filter of each kind, by cost",
+          run: (db) =>
+            sharedTraces.listTraceRecords(db, {
+              projectId: "prj_1",
+              traceIds: [traceId],
+              filters: [
+                { field: "traceId", op: "in", value: [traceId] },
+                { field: "startTime", op: "gte", value: "1735787045000000000" },
+                { field: "errorCount", op: "gt", value: 0 },
+                { field: "sessionId", op: "neq", value: "s_1" },
+                { field: "rootSpanName", op: "contains", value: "chat" },
+                { field: "tags", op: "contains", value: "beta" },
+                { field: "models", op: "containsAny", value: ["small", "large"] },
+              ],
+              sortBy: "costTotalMicrocents",
+              sortDirection: "asc",
+              after: { value: "4", traceId },
+              limit: 51,
+            }),
+        },
+      ],
+    },
+  }),
 ];
 
-export const snapshotFiles = [...datasetWriter, ...reader, ...auth, ...sharedDb];
+export const snapshotFiles = [...datasetWriter, ...reader, ...auth, ...traceIngest, ...sharedDb];
