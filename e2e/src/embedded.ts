@@ -1,8 +1,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, mkdtempSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { root } from "./platform";
+import { entryOf } from "./platform";
 
 /** A process under test whose stdout and stderr are kept apart and whole. */
 export interface Watched {
@@ -25,12 +25,6 @@ export function watch(child: ChildProcess): Watched {
   return { child, stdout, stderr, exited, output: () => `${stdout.join("")}${stderr.join("")}` };
 }
 
-export function embeddedEntry(): string {
-  const file = join(root, "services", "embedded", "dist", "main.js");
-  if (!existsSync(file)) throw new Error(`${file} is missing: run \`npm run build\` first`);
-  return file;
-}
-
 export const scratchDir = (label: string): string => mkdtempSync(join(tmpdir(), `svc-${label}-`));
 
 /** The environment a person would have: no DATABASE_URL or NATS_URL of the test run leaks in. */
@@ -43,7 +37,7 @@ export const baseEnv = (): Record<string, string> => ({
 /** `node services/embedded/dist/main.js` as a person starts it, in `cwd`. */
 export function spawnEmbedded(env: Record<string, string>, cwd: string = tmpdir()): Watched {
   return watch(
-    spawn(process.execPath, [embeddedEntry()], {
+    spawn(process.execPath, [entryOf("embedded")], {
       cwd,
       env: { ...baseEnv(), ...env },
       stdio: ["ignore", "pipe", "pipe"],

@@ -1,0 +1,232 @@
+/**
+ * The one harness that starts a platform for the end-to-end suites, the CLI's and SDKs' tests and the
+ * benchmarks: embedded (every service in one process, on PGlite) or distributed (each service a process
+ * of its own, on a scratch PostgreSQL database and a NATS subject prefix of its own), from the built
+ * `dist` bundles, as operators start them.
+ */
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createScratchDatabase } from "@svc/db/testing";
+import { realInfra } from "./infra";
+import { entryOf, freePort, type RunningProcess, type ServiceName, spawnNode, waitReady } from "./processes";
+
+export * from "./processes";
+
+/** How long the embedded platform may take to be ready: a loaded CI machine can take over a minute. */
+const EMBEDDED_START_MS = 150_000;
+
+/**
+ * Rate limits far above what any suite or benchmark sends, so that load and fault tests measure the
+ * platform rather than the limiter; the limiter still runs on every request, so its cost is measured.
+ * Suites about the limits pass their own.
+ */
+export const GENEROUS_RATE_LIMITS: Record<string, string> = {
+  SVC_RATE_LIMIT_KEY_PER_SECOND: "1000000",
+  SVC_RATE_LIMIT_KEY_BURST: "1000000",
+  SVC_RATE_LIMIT_ORG_PER_SECOND: "1000000",
+  SVC_RATE_LIMIT_ORG_BURST: "1000000",
+  SVC_RATE_LIMIT_OAUTH_PER_SECOND: "1000",
+  SVC_RATE_LIMIT_OAUTH_BURST: "1000",
+};
+
+/** A running platform reached only over HTTP, whichever way it runs. */
+export interface Target {
+  name: "embedded" | "distributed";
+  baseUrl: string;
+  ownerKey: string;
+  /** The operator token (`SVC_ADMIN_TOKEN`) of `POST /v1/organizations`. */
+  adminToken: string;
+  /** Its processes: one when embedded, one per service when distributed. */
+  processes: RunningProcess[];
+  /** Creates another organisation and returns its owner key (distributed only has the operator route). */
+  newOrganizationKey(): Promise<string>;
+  stop(): Promise<void>;
+}
+
+/** The distributed platform as separate processes on the local PostgreSQL and NATS. */
+export interface Platform {
+  baseUrl: string;
+  gateways: string[];
+  databaseUrl: string;
+  natsUrl: string;
+  busPrefix: string;
+  adminToken: string;
+  ownerKey: string;
+  processes: RunningProcess[];
+  start(name: ServiceName, extraEnv?: Record<string, string>): Promise<RunningProcess>;
+  startGateway(): Promise<string>;
+  stop(): Promise<void>;
+}
+
+export interface PlatformOptions {
+  writers?: number;
+  /** Environment of the i-th dataset-writer (from 0), to tell the replicas apart. */
+  writerEnv?: (index: number) => Record<string, string>;
+  /** Environment of the gateways, over GENEROUS_RATE_LIMITS. */
+  gatewayEnv?: Record<string, string>;
+  /** Environment of every process, gateways included. */
+  env?: Record<string, string>;
+  /** A NATS server of the test's own instead of NATS_URL's (which other tests share). */
+  natsUrl?: string;
+  /** The database URL the processes get, from the scratch database's: to put a proxy in between. */
+  serviceDatabaseUrl?: (scratchUrl: string) => string;
+}
+
+/** SIGTERM, as an orchestrator stops a process; SIGKILL for any still running ten seconds later. */
+async function stopAll(processes: RunningProcess[]): Promise<void> {
+  for (const proc of processes) if (proc.child.exitCode === null) proc.child.kill("SIGTERM");
+  await Promise.race([
+    Promise.all(processes.map((p) => p.exited)),
+    new Promise((r) => setTimeout(r, 10_000)),
+  ]);
+  for (const proc of processes) if (proc.child.exitCode === null) proc.child.kill("SIGKILL");
+}
+
+/** The embedded server; `env` adds to or overrides its environment (LOG_LEVEL is warn by default). */
+export async function startEmbedded(env: Record<string, string> = {}): Promise<Target> {
+  const dataDir = mkdtempSync(join(tmpdir(), "svc-platform-"));
+  const port = await freePort();
+  const ownerKey = `svc_${randomBytes(24).toString("base64url")}`;
+  const adminToken = randomBytes(24).toString("hex");
+  const proc = spawnNode("embedded", entryOf("embedded"), {
+    PORT: String(port),
+    SVC_DATA_DIR: dataDir,
+    SVC_BOOTSTRAP_KEY: ownerKey,
+    SVC_ADMIN_TOKEN: adminToken,
+    LOG_LEVEL: "warn",
+    ...GENEROUS_RATE_LIMITS,
+    ...env,
+  });
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    await stopAll([proc]);
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  await waitReady(baseUrl, EMBEDDED_START_MS, proc).catch(async (error: Error) => {
+    await stop();
+    throw new Error(`embedded server did not start: ${error.message}\n${proc.output.join("")}`);
+  });
+  return {
+    name: "embedded",
+    baseUrl,
+    ownerKey,
+    adminToken,
+    processes: [proc],
+    newOrganizationKey: () => createOrganization(baseUrl, adminToken),
+    stop,
+  };
+}
+
+export async function startPlatform({
+  writers = 1,
+  writerEnv = () => ({}),
+  gatewayEnv = {},
+  env = {},
+  natsUrl,
+  serviceDatabaseUrl = (url) => url,
+}: PlatformOptions = {}): Promise<Platform> {
+  const infra = realInfra();
+  if (!infra) throw new Error("the distributed platform needs DATABASE_URL and NATS_URL");
+  const scratch = await createScratchDatabase(infra.databaseUrl, "e2e");
+  const busPrefix = `e2e${randomBytes(4).toString("hex")}`;
+  const adminToken = randomBytes(24).toString("hex");
+  const common = {
+    DATABASE_URL: serviceDatabaseUrl(scratch.url),
+    NATS_URL: natsUrl ?? infra.natsUrl,
+    SVC_BUS_PREFIX: busPrefix,
+    LOG_LEVEL: "warn",
+    DB_POOL_SIZE: "8",
+    ...env,
+  };
+  const processes: RunningProcess[] = [];
+  const gateways: string[] = [];
+
+  const start = async (name: ServiceName, extraEnv: Record<string, string> = {}) => {
+    const proc = spawnNode(name, entryOf(name), { ...common, ...extraEnv });
+    processes.push(proc);
+    return proc;
+  };
+  const startGateway = async () => {
+    const port = await freePort();
+    await start("gateway", {
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      SVC_ADMIN_TOKEN: adminToken,
+      ...GENEROUS_RATE_LIMITS,
+      ...gatewayEnv,
+    });
+    const url = `http://127.0.0.1:${port}`;
+    gateways.push(url);
+    await waitReady(url).catch(async (error: Error) => {
+      const readyz = await fetch(`${url}/readyz`).then((r) => r.text(), String);
+      const logs = processes.map(
+        (p) => `${p.name} (exit ${p.child.exitCode}): ${p.output.join("").slice(-800)}`,
+      );
+      throw new Error(`${error.message}; /readyz: ${readyz}\n${logs.join("\n")}`);
+    });
+    return url;
+  };
+
+  // Migrations run at every service's start-up; the first one to get Kysely's lock applies them.
+  await start("auth");
+  for (let i = 0; i < writers; i++) await start("dataset-writer", writerEnv(i));
+  await start("reader");
+  await start("trace-ingest");
+  const baseUrl = await startGateway();
+  const ownerKey = await createOrganization(baseUrl, adminToken, `e2e ${busPrefix}`);
+
+  return {
+    baseUrl,
+    gateways,
+    databaseUrl: scratch.url,
+    natsUrl: common.NATS_URL,
+    busPrefix,
+    adminToken,
+    ownerKey,
+    processes,
+    start,
+    startGateway,
+    stop: async () => {
+      await stopAll(processes);
+      await scratch.drop();
+    },
+  };
+}
+
+export async function startDistributed(options: PlatformOptions = {}): Promise<Target> {
+  const platform = await startPlatform(options);
+  return {
+    name: "distributed",
+    baseUrl: platform.baseUrl,
+    ownerKey: platform.ownerKey,
+    adminToken: platform.adminToken,
+    processes: platform.processes,
+    newOrganizationKey: () => createOrganization(platform.baseUrl, platform.adminToken),
+    stop: () => platform.stop(),
+  };
+}
+
+/** A new organisation through the operator route; returns its owner key. */
+export async function createOrganization(
+  baseUrl: string,
+  adminToken: string,
+  name = `org ${randomBytes(3).toString("hex")}`,
+): Promise<string> {
+  const response = await fetch(`${baseUrl}/v1/organizations`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${adminToken}`, "content-type": "application/json" },
+    body: JSON.stringify({ name }),
+  });
+  if (response.status !== 201)
+    throw new Error(`organisation not created: ${response.status} ${await response.text()}`);
+  return ((await response.json()) as { apiKey: { token: string } }).apiKey.token;
+}
+
+/** Both ways the platform runs, when this machine can run both. */
+export function targets(): [Target["name"], () => Promise<Target>][] {
+  const list: [Target["name"], () => Promise<Target>][] = [["embedded", () => startEmbedded()]];
+  if (realInfra()) list.push(["distributed", () => startDistributed()]);
+  return list;
+}
