@@ -2,16 +2,15 @@ import { realInfra } from "@svc/testing";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { client } from "../http";
-import { type Platform, startPlatform } from "../platform";
+import { type Platform, startPlatform, waitFor } from "../platform";
+import { startEmbedded, type Target } from "../targets";
 import {
   chromiumAvailable,
-  type EmbeddedPlatform,
   expectAccessible,
   launchChromium,
   openPage,
   replaceText,
   screenshot,
-  startEmbedded,
   type WatchedPage,
 } from "./harness";
 
@@ -21,7 +20,7 @@ import {
  * passes axe with no serious or critical violation.
  */
 describe.runIf(chromiumAvailable())("the web application, as a curator uses it", () => {
-  let platform: EmbeddedPlatform;
+  let platform: Target;
   let browser: Browser;
   let context: BrowserContext;
   let watched: WatchedPage;
@@ -48,7 +47,11 @@ describe.runIf(chromiumAvailable())("the web application, as a curator uses it",
     expect(watched.problems.filter((p) => !/status of (401|412)/.test(p))).toEqual([]);
 
   it("signs the person who started the platform in with the link it printed, once", async () => {
-    const link = /open (http:\/\/\S+\/sign-in#code=\S+) to sign in/.exec(platform.proc.stdout.join(""))?.[1];
+    // Printed after the server listens, so it may follow /readyz's first 200 by a moment.
+    const link = await waitFor("the sign-in link", async () => {
+      const transcript = platform.processes[0]?.transcript.join("") ?? "";
+      return /open (http:\/\/\S+\/sign-in#code=\S+) to sign in/.exec(transcript)?.[1];
+    });
     expect(link).toBeDefined();
     const first = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const visitor = await openPage(first, platform.baseUrl);

@@ -4,16 +4,15 @@ import { parquetReadObjects } from "hyparquet";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { client } from "../http";
+import { startEmbedded, type Target } from "../targets";
 import {
   chromiumAvailable,
-  type EmbeddedPlatform,
   expectAccessible,
   launchChromium,
   openPage,
   replaceText,
   screenshot,
   signIn,
-  startEmbedded,
   type WatchedPage,
 } from "./harness";
 
@@ -32,7 +31,7 @@ interface Version {
  * history with "restore this cell"), and files in and out.
  */
 describe.runIf(chromiumAvailable())("the web application's history and files of a dataset", () => {
-  let platform: EmbeddedPlatform;
+  let platform: Target;
   let browser: Browser;
   let context: BrowserContext;
   let watched: WatchedPage;

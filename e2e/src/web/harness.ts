@@ -1,11 +1,9 @@
-import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 import { expect } from "vitest";
-import { interrupt, kill, scratchDir, spawnEmbedded, type Watched, waitRunning } from "../embedded";
-import { freePort, root } from "../platform";
+import { root } from "../platform";
 
 /**
  * Debian's Chromium, driven headless by playwright-core: no browser is downloaded. Without it the
@@ -45,38 +43,6 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   const file = join(SCREENSHOTS, `${name}.png`);
   await page.screenshot({ path: file, fullPage: false });
   return file;
-}
-
-/** The embedded platform as a person starts it, with an owner key the test knows. */
-export interface EmbeddedPlatform {
-  baseUrl: string;
-  ownerKey: string;
-  proc: Watched;
-  stop(): Promise<void>;
-}
-
-export async function startEmbedded(env: Record<string, string> = {}): Promise<EmbeddedPlatform> {
-  const dir = scratchDir("web");
-  const ownerKey = `svc_${randomBytes(24).toString("base64url")}`;
-  const proc = spawnEmbedded({
-    SVC_DATA_DIR: join(dir, "data"),
-    PORT: String(await freePort()),
-    SVC_BOOTSTRAP_KEY: ownerKey,
-    ...env,
-  });
-  const baseUrl = await waitRunning(proc).catch(async (error: unknown) => {
-    await kill(proc);
-    throw error;
-  });
-  return {
-    baseUrl,
-    ownerKey,
-    proc,
-    stop: async () => {
-      if (proc.child.exitCode === null) await interrupt(proc);
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
 }
 
 /**
