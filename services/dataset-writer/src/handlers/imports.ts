@@ -2,7 +2,7 @@ import { type Subscription, serveOperationSubject } from "@svc/bus";
 import { importStartSchema, operations, validationError } from "@svc/contracts";
 import { failAbandonedImports } from "../repositories/imports";
 import type { WriterDeps } from "../service";
-import { FileImports } from "../use-cases/import-file";
+import { FileImports, importDatasetFile } from "../use-cases/import-dataset-file";
 
 /** An import nothing has been heard of for this long lost its writer; it is failed and cleared. */
 const DEFAULT_ABANDONED_MS = 60_000;
@@ -28,7 +28,7 @@ export function importHandlers({ bus, db, logger, uploads, importAbandonedMs, co
       const parsed = importStartSchema.safeParse(input);
       if (!parsed.success) throw validationError(parsed.error.issues, [], "Import request");
       if (!imports) throw new Error("imports need an upload store, and this writer has none");
-      return imports.start(caller, parsed.data);
+      return importDatasetFile(imports, caller, parsed.data);
     }),
   ];
   return {

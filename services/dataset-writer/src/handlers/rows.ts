@@ -1,36 +1,37 @@
 import { answeredWith, type Subscription, serveOperation } from "@svc/bus";
 import { operations } from "@svc/contracts";
 import type { WriterDeps } from "../service";
-import { copyRows } from "../use-cases/copy-rows";
-import { importTraces } from "../use-cases/import-traces";
-import { restoreVersion } from "../use-cases/restore-version";
+import { copyDatasetRows } from "../use-cases/copy-dataset-rows";
+import { deleteDatasetRows } from "../use-cases/delete-dataset-rows";
+import { importDatasetRowsFromTraces } from "../use-cases/import-dataset-rows-from-traces";
+import { insertDatasetRows } from "../use-cases/insert-dataset-rows";
+import { restoreDatasetVersion } from "../use-cases/restore-dataset-version";
 import { defaultRowEditorOptions, RowEditor } from "../use-cases/row-editor";
-import { deleteRows, insertRows } from "../use-cases/rows";
-import { updateRows } from "../use-cases/update-rows";
+import { updateDatasetRows } from "../use-cases/update-dataset-rows";
 
 export function rowHandlers({ bus, db, logger, rowEditor }: WriterDeps): Subscription[] {
   const editor = new RowEditor(db, { ...defaultRowEditorOptions, ...rowEditor });
   return [
     serveOperation(bus, operations.insertDatasetRows, logger, (input, caller) =>
-      insertRows(db, caller, input),
+      insertDatasetRows(db, caller, input),
     ),
     serveOperation(bus, operations.updateDatasetRow, logger, (input, caller) => editor.edit(caller, input)),
     serveOperation(bus, operations.updateDatasetRows, logger, (input, caller) =>
-      updateRows(db, caller, input),
+      updateDatasetRows(db, caller, input),
     ),
     serveOperation(bus, operations.copyDatasetRows, logger, async (input, caller) => {
-      const { created, ...result } = await copyRows(db, caller, input);
+      const { created, ...result } = await copyDatasetRows(db, caller, input);
       // Nothing was selected, so nothing was created: 200 with the target's version.
       return created ? result : answeredWith(200, result);
     }),
     serveOperation(bus, operations.deleteDatasetRows, logger, (input, caller) =>
-      deleteRows(db, caller, input),
+      deleteDatasetRows(db, caller, input),
     ),
     serveOperation(bus, operations.importDatasetRowsFromTraces, logger, (input, caller) =>
-      importTraces(db, caller, input),
+      importDatasetRowsFromTraces(db, caller, input),
     ),
     serveOperation(bus, operations.restoreDatasetVersion, logger, async (input, caller) => {
-      const { result, created } = await restoreVersion(db, caller, input);
+      const { result, created } = await restoreDatasetVersion(db, caller, input);
       // Nothing was created: 200 with the current version, not the operation's 201.
       return created ? result : answeredWith(200, result);
     }),

@@ -11,7 +11,7 @@ import {
 import { type Database, findProjectId, idempotencyOf, listTraceRecords, runIdempotent } from "@svc/db";
 import type { Kysely, Transaction } from "kysely";
 import { listColumns } from "../repositories/columns";
-import { insertRows as insertRowRecords, type NewRowRecord } from "../repositories/rows";
+import { insertRows, type NewRowRecord } from "../repositories/rows";
 import { assertCellsAccepted } from "./column-check";
 import { refOf, writeVersion } from "./versioning";
 
@@ -22,7 +22,7 @@ type TraceSelection = ImportInput["body"]["traces"];
  * Adds one row per trace of the dataset's project, as one new version (operation `import`). The traces
  * are read inside the version's transaction; any refusal (too many, unknown ids) rolls it all back.
  */
-export async function importTraces(
+export async function importDatasetRowsFromTraces(
   db: Kysely<Database>,
   caller: Caller,
   input: ImportInput,
@@ -40,7 +40,7 @@ export async function importTraces(
       const traces = await selectTraces(trx, projectId, params.projectSlug, selection);
       assertCellsAccepted(await listColumns(trx, target.datasetId), ["output", "metadata"], []);
       const records = traces.map(toRowRecord(Date.now()));
-      await insertRowRecords(trx, target.datasetId, target.version, records);
+      await insertRows(trx, target.datasetId, target.version, records);
       return {
         operation: "import" as const,
         rowsInserted: records.length,

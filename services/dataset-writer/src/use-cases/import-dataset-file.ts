@@ -57,61 +57,72 @@ const ANALYZE_AFTER_ROWS = 10_000;
 const PROGRESS_EVERY_MS = 1000;
 
 /**
- * Imports run as jobs in the writer that accepted them. `start` checks what can be checked before
+ * Imports run as jobs in the writer that accepted them. This checks what can be checked before
  * reading the file (the dataset, the mapping), records the import and returns it at once; the job
- * reads the file from the upload store, stages its rows, and moves them into the dataset as one
- * version in one transaction at the end. Whatever happens, the staged rows and the upload go.
+ * (see FileImports) reads the file from the upload store, stages its rows, and moves them into the
+ * dataset as one version in one transaction at the end. Whatever happens, the staged rows and the
+ * upload go.
  */
+export async function importDatasetFile(
+  imports: FileImports,
+  caller: Caller,
+  start: ImportStart,
+): Promise<Import> {
+  const { db, uploads } = imports.deps;
+  const organizationId = refOf(caller, start.params).organizationId;
+  try {
+    const key = caller.idempotencyKey;
+    if (key !== undefined) {
+      await releaseInterruptedKey(db, organizationId, key);
+      const first = await findImportByKey(db, organizationId, key);
+      if (first) return replay(uploads, first, start);
+    }
+    const dataset = await findDataset(db, refOf(caller, start.params));
+    const columns = await listColumns(db, dataset.id);
+    // Refuses a wrong mapping now, before any of the file is read.
+    new FieldMapping(columns, start.query, start.upload.format);
+    const importId = newId();
+    const inserted = await insertImport(db, {
+      id: importId,
+      organizationId,
+      datasetId: dataset.id,
+      idempotencyKey: key ?? null,
+      format: start.upload.format,
+      mode: start.query.mode,
+    });
+    if (!inserted && key !== undefined) {
+      const first = await findImportByKey(db, organizationId, key);
+      if (first) return replay(uploads, first, start);
+    }
+    imports.launch(caller, importId, start);
+    return (await findImport(db, organizationId, importId)) as Import;
+  } catch (error) {
+    await uploads.delete(start.upload.objectName).catch(() => undefined);
+    throw error;
+  }
+}
+
+/** A retry of an import: the first one answers, and the file uploaded again is not needed. */
+async function replay(uploads: UploadStore, first: Import, start: ImportStart): Promise<Import> {
+  await uploads.delete(start.upload.objectName).catch(() => undefined);
+  return first;
+}
+
+/** The import jobs of this writer: each reads its file, stages its rows and writes them as one version. */
 export class FileImports {
   private readonly running = new Set<Promise<void>>();
 
-  constructor(private readonly deps: ImportDeps) {}
+  constructor(readonly deps: ImportDeps) {}
 
-  async start(caller: Caller, start: ImportStart): Promise<Import> {
-    const { db, uploads } = this.deps;
-    const organizationId = refOf(caller, start.params).organizationId;
-    try {
-      const key = caller.idempotencyKey;
-      if (key !== undefined) {
-        await releaseInterruptedKey(db, organizationId, key);
-        const first = await findImportByKey(db, organizationId, key);
-        if (first) return this.replay(first, start);
-      }
-      const dataset = await findDataset(db, refOf(caller, start.params));
-      const columns = await listColumns(db, dataset.id);
-      // Refuses a wrong mapping now, before any of the file is read.
-      new FieldMapping(columns, start.query, start.upload.format);
-      const importId = newId();
-      const inserted = await insertImport(db, {
-        id: importId,
-        organizationId,
-        datasetId: dataset.id,
-        idempotencyKey: key ?? null,
-        format: start.upload.format,
-        mode: start.query.mode,
-      });
-      if (!inserted && key !== undefined) {
-        const first = await findImportByKey(db, organizationId, key);
-        if (first) return this.replay(first, start);
-      }
-      const job = this.run(caller, importId, start).finally(() => this.running.delete(job));
-      this.running.add(job);
-      return (await findImport(db, organizationId, importId)) as Import;
-    } catch (error) {
-      await uploads.delete(start.upload.objectName).catch(() => undefined);
-      throw error;
-    }
+  /** Runs an accepted import's job in the background. */
+  launch(caller: Caller, importId: string, start: ImportStart): void {
+    const job = this.run(caller, importId, start).finally(() => this.running.delete(job));
+    this.running.add(job);
   }
 
   /** Waits for the running jobs: a writer that stops lets them end. */
   async drain(): Promise<void> {
     await Promise.allSettled([...this.running]);
-  }
-
-  /** A retry of an import: the first one answers, and the file uploaded again is not needed. */
-  private async replay(first: Import, start: ImportStart): Promise<Import> {
-    await this.deps.uploads.delete(start.upload.objectName).catch(() => undefined);
-    return first;
   }
 
   private async run(caller: Caller, importId: string, start: ImportStart): Promise<void> {

@@ -22,7 +22,7 @@ export interface RestoreOutcome {
  * nothing, creates nothing, and answers with that version. The outcome is what an Idempotency-Key
  * stores, so a retry answers the same, `created` included.
  */
-export function restoreVersion(
+export function restoreDatasetVersion(
   db: Kysely<Database>,
   caller: Caller,
   input: OperationInput<typeof operations.restoreDatasetVersion>,

@@ -19,7 +19,7 @@ import {
 import type { Kysely, Transaction } from "kysely";
 import { type ColumnRecord, insertCustomColumn, listColumns } from "../repositories/columns";
 import { refreshStatistics } from "../repositories/datasets";
-import { copyRows as copyRowRecords, listMissingRowIds } from "../repositories/row-copies";
+import { copyRows, listMissingRowIds } from "../repositories/row-copies";
 import { unknownColumn } from "./column-check";
 import { NothingChanged, refOf, writeVersion } from "./versioning";
 
@@ -34,7 +34,7 @@ const ANALYZE_AFTER_ROWS = 10_000;
  * target's column of the same name, created when the target has none; each copy records where it
  * came from in its metadata.
  */
-export async function copyRows(
+export async function copyDatasetRows(
   db: Kysely<Database>,
   caller: Caller,
   input: CopyInput,
@@ -83,7 +83,7 @@ export async function copyRows(
             }
           }
           const filter = selection.mode === "filter" ? selection : undefined;
-          const copied = await copyRowRecords(trx, {
+          const copied = await copyRows(trx, {
             source: from,
             selection: selection.mode === "filter" ? { mode: "all" } : selection,
             search:

@@ -20,7 +20,7 @@ import { NothingChanged, refOf, writeVersion } from "./versioning";
  * batch with an error naming its index and row. Only rows whose cells change are written; a batch
  * that changes nothing makes no version.
  */
-export async function updateRows(
+export async function updateDatasetRows(
   db: Kysely<Database>,
   caller: Caller,
   input: OperationInput<typeof operations.updateDatasetRows>,

@@ -6,20 +6,14 @@ import {
   operations,
   type VersionResult,
 } from "@svc/contracts";
-import { type Database, findDataset, idempotencyOf, runIdempotent } from "@svc/db";
+import { type Database, idempotencyOf, runIdempotent } from "@svc/db";
 import type { Kysely } from "kysely";
 import { listColumns } from "../repositories/columns";
-import {
-  closeRevisions,
-  deleteRowsWithTombstones,
-  insertRows as insertRowRecords,
-  listExistingRowIds,
-  type NewRowRecord,
-} from "../repositories/rows";
+import { closeRevisions, insertRows, listExistingRowIds, type NewRowRecord } from "../repositories/rows";
 import { assertCellsAccepted, presentBuiltins } from "./column-check";
-import { NothingChanged, refOf, writeVersion } from "./versioning";
+import { writeVersion } from "./versioning";
 
-export async function insertRows(
+export async function insertDatasetRows(
   db: Kysely<Database>,
   caller: Caller,
   input: OperationInput<typeof operations.insertDatasetRows>,
@@ -58,7 +52,7 @@ export async function insertRows(
       }));
       // A re-used id of a deleted row ends that row's tombstone before its new life starts.
       await closeRevisions(trx, target.datasetId, ids, target.version);
-      await insertRowRecords(trx, target.datasetId, target.version, records);
+      await insertRows(trx, target.datasetId, target.version, records);
       return { operation: "insert" as const, rowsInserted: records.length };
     });
     return { versionId, version, rowIds: rows.map((row) => row.rowId) };
@@ -76,41 +70,5 @@ function assertUniqueIds(ids: readonly string[]): void {
         issues: [{ path: "body.rows", message: `row id "${repeated[0]}" repeats`, code: "custom" }],
       },
     );
-  }
-}
-
-export async function deleteRows(
-  db: Kysely<Database>,
-  caller: Caller,
-  input: OperationInput<typeof operations.deleteDatasetRows>,
-): Promise<{ versionId: string | null; version: number; deletedCount: number }> {
-  const { params, body } = input;
-  try {
-    return await runIdempotent(
-      db,
-      idempotencyOf(caller, operations.deleteDatasetRows, input),
-      async (trx) => {
-        const result = await writeVersion(trx, caller, params, async (target) => {
-          const deleted = await deleteRowsWithTombstones(
-            trx,
-            target.datasetId,
-            body.selection,
-            target.version,
-          );
-          // Nothing to delete makes no version: roll the number back.
-          if (deleted === 0) throw new NothingChanged();
-          return { operation: "delete" as const, rowsDeleted: deleted };
-        });
-        return {
-          versionId: result.versionId,
-          version: result.version,
-          deletedCount: result.work.rowsDeleted,
-        };
-      },
-    );
-  } catch (error) {
-    if (!(error instanceof NothingChanged)) throw error;
-    const dataset = await findDataset(db, refOf(caller, params));
-    return { versionId: null, version: dataset.version, deletedCount: 0 };
   }
 }
