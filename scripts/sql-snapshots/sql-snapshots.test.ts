@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -7,6 +7,7 @@ import type { Kysely } from "kysely";
 import { afterEach, describe, expect, it } from "vitest";
 import { currentSnapshots, STALE_MESSAGE, staleSnapshots, writeSnapshots } from "./index";
 import { renderSnapshots, snapshotOf } from "./render";
+import { snapshotFiles } from "./statements";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 
@@ -14,6 +15,13 @@ describe("the SQL snapshots", () => {
   it("are what the repository functions compile to now", async () => {
     const stale = staleSnapshots(root, await currentSnapshots());
     expect(stale, `${STALE_MESSAGE}\n${stale.join("\n")}`).toEqual([]);
+  });
+
+  it("are named after repository files that exist (a renamed file takes its snapshot's name along)", () => {
+    const missing = snapshotFiles
+      .map((file) => file.source)
+      .filter((source) => !existsSync(join(root, source)));
+    expect(missing, "a `source` in scripts/sql-snapshots/statements.ts names no file").toEqual([]);
   });
 });
 
