@@ -276,6 +276,8 @@ describe.runIf(infra)("faults survived under load", () => {
       await nats.kill();
       const killedAt = Date.now();
       await pause(1_000);
+      // From here the server may be back at any moment: an edit sent now may rightly succeed.
+      const restarting = Date.now();
       await nats.restart();
       const restartedAt = Date.now();
       await waitFor(
@@ -292,7 +294,7 @@ describe.runIf(infra)("faults survived under load", () => {
 
       // Sent before NATS died and answered after: each within a second of its death.
       const caught = load.answers.filter((a) => a.startedAt < killedAt && a.answeredAt > killing);
-      const duringOutage = load.answers.filter((a) => a.startedAt >= killedAt && a.startedAt < restartedAt);
+      const duringOutage = load.answers.filter((a) => a.startedAt >= killedAt && a.startedAt < restarting);
       expect(caught.length).toBeGreaterThan(0);
       expect(Math.max(...caught.map((a) => a.answeredAt - killedAt))).toBeLessThan(1_000);
       expect(Math.max(...duringOutage.map((a) => a.answeredAt - a.startedAt))).toBeLessThan(1_000);
