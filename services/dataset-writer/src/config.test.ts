@@ -1,6 +1,6 @@
 import { loadEnv } from "@svc/telemetry";
 import { describe, expect, it } from "vitest";
-import { configSchema, rowEditorOptionsOf } from "./config";
+import { configSchema, groupCommitOptionsOf } from "./config";
 
 const required = {
   DATABASE_URL: "postgres://postgres@127.0.0.1:5432/svc",
@@ -9,7 +9,7 @@ const required = {
 
 describe("the dataset-writer's configuration", () => {
   it("groups edits one transaction at a time, with up to 4 once one stalls for 50 ms", () => {
-    expect(rowEditorOptionsOf(loadEnv(configSchema, required))).toEqual({ maxConcurrent: 4, stallMs: 50 });
+    expect(groupCommitOptionsOf(loadEnv(configSchema, required))).toEqual({ maxConcurrent: 4, stallMs: 50 });
   });
 
   it("reads SVC_WRITER_MAX_TRANSACTIONS and SVC_WRITER_STALL_MS", () => {
@@ -18,7 +18,7 @@ describe("the dataset-writer's configuration", () => {
       SVC_WRITER_MAX_TRANSACTIONS: "1",
       SVC_WRITER_STALL_MS: "0",
     });
-    expect(rowEditorOptionsOf(config)).toEqual({ maxConcurrent: 1, stallMs: 0 });
+    expect(groupCommitOptionsOf(config)).toEqual({ maxConcurrent: 1, stallMs: 0 });
   });
 
   it.each([

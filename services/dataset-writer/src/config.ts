@@ -2,7 +2,7 @@ import { busEnvSchema } from "@svc/bus";
 import { databaseEnvSchema } from "@svc/db";
 import { healthEnvSchema, loadEnv, logEnvSchema, shutdownEnvSchema } from "@svc/telemetry";
 import { z } from "zod";
-import { defaultRowEditorOptions, type RowEditorOptions } from "./use-cases/row-editor";
+import { defaultGroupCommitOptions, type GroupCommitOptions } from "./use-cases/group-commit";
 
 export const configSchema = busEnvSchema
   .extend(databaseEnvSchema.shape)
@@ -15,14 +15,14 @@ export const configSchema = busEnvSchema
       .int()
       .min(1)
       .max(64)
-      .default(defaultRowEditorOptions.maxConcurrent)
+      .default(defaultGroupCommitOptions.maxConcurrent)
       .describe("Row-edit transactions one writer runs at once, when the running ones stall"),
     SVC_WRITER_STALL_MS: z.coerce
       .number()
       .int()
       .min(0)
       .max(60_000)
-      .default(defaultRowEditorOptions.stallMs)
+      .default(defaultGroupCommitOptions.stallMs)
       .describe("How long a row-edit transaction runs before another may start beside it"),
     SVC_IMPORT_ABANDONED_MS: z.coerce
       .number()
@@ -37,7 +37,7 @@ export const configSchema = busEnvSchema
 
 export type WriterConfig = z.output<typeof configSchema>;
 
-export const rowEditorOptionsOf = (config: WriterConfig): Partial<RowEditorOptions> => ({
+export const groupCommitOptionsOf = (config: WriterConfig): Partial<GroupCommitOptions> => ({
   maxConcurrent: config.SVC_WRITER_MAX_TRANSACTIONS,
   stallMs: config.SVC_WRITER_STALL_MS,
 });

@@ -2,7 +2,7 @@ import { runService } from "@svc/bus/run-service";
 
 await runService("dataset-writer", async () => {
   const { NatsUploadStore } = await import("@svc/bus");
-  const { loadConfig, rowEditorOptionsOf } = await import("./config");
+  const { loadConfig, groupCommitOptionsOf } = await import("./config");
   const { registerDatasetWriter } = await import("./service");
   return {
     config: loadConfig(),
@@ -11,7 +11,7 @@ await runService("dataset-writer", async () => {
         bus,
         db: database.db,
         logger,
-        rowEditor: rowEditorOptionsOf(config),
+        groupCommit: groupCommitOptionsOf(config),
         // The same object store the gateways put uploads in (see the gateway's main).
         uploads: new NatsUploadStore(bus.connection, `${config.SVC_BUS_PREFIX ?? "svc"}_uploads`),
         importAbandonedMs: config.SVC_IMPORT_ABANDONED_MS,

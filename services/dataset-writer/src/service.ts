@@ -7,14 +7,14 @@ import { columnHandlers } from "./handlers/columns";
 import { datasetHandlers } from "./handlers/datasets";
 import { importHandlers } from "./handlers/imports";
 import { rowHandlers } from "./handlers/rows";
-import type { RowEditorOptions } from "./use-cases/row-editor";
+import type { GroupCommitOptions } from "./use-cases/group-commit";
 
 export interface WriterDeps {
   bus: Bus;
   db: Kysely<Database>;
   logger: Logger;
-  /** How row edits are grouped into transactions (see RowEditor); the defaults otherwise. */
-  rowEditor?: Partial<RowEditorOptions>;
+  /** How row edits are grouped into transactions (see GroupCommit); the defaults otherwise. */
+  groupCommit?: Partial<GroupCommitOptions>;
   /** Where uploaded files wait to be imported; without it, imports are refused. */
   uploads?: UploadStore;
   /** How long an import may go unheard of before it is taken for abandoned (its writer died). */

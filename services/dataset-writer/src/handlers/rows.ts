@@ -3,19 +3,22 @@ import { operations } from "@svc/contracts";
 import type { WriterDeps } from "../service";
 import { copyDatasetRows } from "../use-cases/copy-dataset-rows";
 import { deleteDatasetRows } from "../use-cases/delete-dataset-rows";
+import { defaultGroupCommitOptions } from "../use-cases/group-commit";
 import { importDatasetRowsFromTraces } from "../use-cases/import-dataset-rows-from-traces";
 import { insertDatasetRows } from "../use-cases/insert-dataset-rows";
 import { restoreDatasetVersion } from "../use-cases/restore-dataset-version";
-import { defaultRowEditorOptions, RowEditor } from "../use-cases/row-editor";
+import { groupRowEdits, updateDatasetRow } from "../use-cases/update-dataset-row";
 import { updateDatasetRows } from "../use-cases/update-dataset-rows";
 
-export function rowHandlers({ bus, db, logger, rowEditor }: WriterDeps): Subscription[] {
-  const editor = new RowEditor(db, { ...defaultRowEditorOptions, ...rowEditor });
+export function rowHandlers({ bus, db, logger, groupCommit }: WriterDeps): Subscription[] {
+  const rowEdits = groupRowEdits(db, { ...defaultGroupCommitOptions, ...groupCommit });
   return [
     serveOperation(bus, operations.insertDatasetRows, logger, (input, caller) =>
       insertDatasetRows(db, caller, input),
     ),
-    serveOperation(bus, operations.updateDatasetRow, logger, (input, caller) => editor.edit(caller, input)),
+    serveOperation(bus, operations.updateDatasetRow, logger, (input, caller) =>
+      updateDatasetRow(rowEdits, caller, input),
+    ),
     serveOperation(bus, operations.updateDatasetRows, logger, (input, caller) =>
       updateDatasetRows(db, caller, input),
     ),

@@ -9,7 +9,8 @@ import { sql, type Transaction } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { registerDatasetWriter } from "../service";
 import { auditDataset, type Caller, failure, makeCaller } from "../test-support";
-import { defaultRowEditorOptions, RowEditor } from "./row-editor";
+import { defaultGroupCommitOptions } from "./group-commit";
+import { groupRowEdits, type RowEdits, updateDatasetRow } from "./update-dataset-row";
 
 /**
  * Mutations that wait for a dataset's lock: what commits meanwhile must be seen (a column removed
@@ -250,9 +251,10 @@ describe.runIf(realInfra())("mutations waiting for a dataset's lock", () => {
     await auditDataset(backend, id);
   });
 
-  /** An edit straight through a row editor of the test's own, as the writer's handler makes it. */
-  const editWith = (editor: RowEditor, datasetSlug: string, output: string) =>
-    editor.edit(
+  /** An edit straight through row edits of the test's own, as the writer's handler makes it. */
+  const editWith = (rowEdits: RowEdits, datasetSlug: string, output: string) =>
+    updateDatasetRow(
+      rowEdits,
       caller.context,
       parseOperationInput(operations.updateDatasetRow, {
         params: { projectSlug: caller.projectSlug, datasetSlug, rowId: "r1" },
@@ -268,14 +270,14 @@ describe.runIf(realInfra())("mutations waiting for a dataset's lock", () => {
     ["starts another transaction once the stalled one has run stallMs", 50, "done"],
     ["keeps to one transaction while the running one has not stalled", 60_000, "waiting"],
   ] as const)("%s, so other datasets' edits do not wait behind a lock", async (_name, stallMs, expected) => {
-    const editor = new RowEditor(backend.database.db, { ...defaultRowEditorOptions, stallMs });
+    const rowEdits = groupRowEdits(backend.database.db, { ...defaultGroupCommitOptions, stallMs });
     const [blocked, free] = [await makeDataset(), await makeDataset()];
     let stuck: Promise<unknown> | undefined;
     let other: Promise<unknown> | undefined;
     await holdingDatasetLock(blocked.id, async () => {
-      stuck = settle(editWith(editor, blocked.params.datasetSlug, "behind the lock"));
+      stuck = settle(editWith(rowEdits, blocked.params.datasetSlug, "behind the lock"));
       await untilLockWaiters(1);
-      other = settle(editWith(editor, free.params.datasetSlug, "elsewhere"));
+      other = settle(editWith(rowEdits, free.params.datasetSlug, "elsewhere"));
       expect(await within(other, 2_000)).toBe(expected);
     });
     // Once the lock is gone, both are applied, each as its dataset's next version.

@@ -17,7 +17,7 @@ import {
   BATCHED_EDIT_SPAN,
   ONE_BY_ONE_ATTRIBUTE,
   STALE_EVENT,
-} from "./row-editor";
+} from "./group-commit-tracing";
 
 const PG_SCOPE = "@opentelemetry/instrumentation-pg";
 const SUBJECT = operations.updateDatasetRow.subject;

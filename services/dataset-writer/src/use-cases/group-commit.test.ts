@@ -6,7 +6,8 @@ import { sql } from "kysely";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { registerDatasetWriter } from "../service";
 import { auditDataset, type Caller, makeCaller } from "../test-support";
-import { defaultRowEditorOptions, RowEditor } from "./row-editor";
+import { defaultGroupCommitOptions } from "./group-commit";
+import { groupRowEdits, updateDatasetRow } from "./update-dataset-row";
 
 /**
  * A batch that fails as a whole. The failures are real database errors, raised by a trigger on
@@ -69,10 +70,11 @@ describe.each(availableBackends())("group commit when a batch fails (%s)", (back
       idempotencyKey?: string;
     }[],
   ): Promise<PromiseSettledResult<VersionResult>[]> {
-    const editor = new RowEditor(db(), { ...defaultRowEditorOptions, maxConcurrent: 1 });
+    const rowEdits = groupRowEdits(db(), { ...defaultGroupCommitOptions, maxConcurrent: 1 });
     return Promise.allSettled(
       edits.map(({ datasetSlug, rowId, output, body, ifMatch, idempotencyKey }) =>
-        editor.edit(
+        updateDatasetRow(
+          rowEdits,
           idempotencyKey ? { ...caller.context, idempotencyKey } : caller.context,
           parseOperationInput(operations.updateDatasetRow, {
             params: { projectSlug: caller.projectSlug, datasetSlug, rowId },

@@ -1,0 +1,209 @@
+import {
+  type Actor,
+  type Caller,
+  type Cell,
+  DomainError,
+  newId,
+  type OperationInput,
+  operations,
+  type VersionResult,
+} from "@svc/contracts";
+import {
+  claimIdempotencyKeys,
+  type Database,
+  type DatasetRef,
+  datasetNotFound,
+  type IdempotencyScope,
+  idempotencyKeyReused,
+  idempotencyOf,
+  releaseIdempotencyKeys,
+  storeIdempotentResponses,
+} from "@svc/db";
+import type { Kysely, Transaction } from "kysely";
+import { applyEdits, type EditOutcome, type EditRequest } from "../repositories/row-edits";
+import { cellsRejection, presentBuiltins } from "./column-check";
+import {
+  type Admission,
+  defaultGroupCommitOptions,
+  GroupCommit,
+  type GroupCommitOptions,
+  type Outcome,
+} from "./group-commit";
+import { noteStale } from "./group-commit-tracing";
+import { refOf } from "./versioning";
+
+type EditInput = OperationInput<typeof operations.updateDatasetRow>;
+
+interface PendingEdit {
+  ref: DatasetRef;
+  input: EditInput;
+  actor: Actor;
+  scope: IdempotencyScope | undefined;
+}
+
+/** The row edits of a writer, waiting to be applied together (see GroupCommit). */
+export type RowEdits = GroupCommit<PendingEdit, VersionResult>;
+
+export function groupRowEdits(
+  db: Kysely<Database>,
+  options: GroupCommitOptions = defaultGroupCommitOptions,
+): RowEdits {
+  return new GroupCommit({ admitter: admitEdits, apply: (batch) => applyBatch(db, batch) }, options);
+}
+
+/**
+ * Edits one row as one new version, applied with the edits made at the same time, across datasets,
+ * in one transaction (group commit, see GroupCommit). Each edit still gets its own version (per
+ * dataset, in arrival order), its own revision and its own reply. An edit that fails (unknown
+ * column, missing row, If-Match, a reused idempotency key) is answered with its error and leaves no
+ * trace; the others proceed. A batch is one set-based statement whatever its size (see
+ * `applyEdits`): one round trip to the database, in a transaction of its own; a batch with
+ * idempotency keys adds the statements that claim and store them, in a transaction around it.
+ */
+export function updateDatasetRow(edits: RowEdits, caller: Caller, input: EditInput): Promise<VersionResult> {
+  return edits.submit({
+    ref: refOf(caller, input.params),
+    input,
+    actor: caller.actor,
+    scope: idempotencyOf(caller, operations.updateDatasetRow, input),
+  });
+}
+
+/**
+ * A batch ends before an edit with If-Match on a row the batch already edits: that edit's condition
+ * depends on the outcome of the earlier one, so it is judged in the next batch. A second edit with
+ * an idempotency key already in the batch (a retry) waits for the next batch too.
+ */
+function admitEdits(): (edit: PendingEdit) => Admission {
+  const keys = new Set<string>();
+  const rows = new Set<string>();
+  return (edit) => {
+    const key = edit.scope && `${edit.scope.organizationId}\0${edit.scope.key}`;
+    const row = `${refKey(edit.ref)}\0${edit.input.params.rowId}`;
+    if (edit.input.headers.ifMatch !== undefined && rows.has(row)) return "end";
+    if (key !== undefined && keys.has(key)) return "defer";
+    rows.add(row);
+    if (key !== undefined) keys.add(key);
+    return "take";
+  };
+}
+
+const refKey = (ref: DatasetRef) => `${ref.organizationId}\0${ref.projectSlug}\0${ref.datasetSlug}`;
+
+/**
+ * Applies a batch: without idempotency keys, one statement on its own, which is its own transaction
+ * (one round trip in all); with keys, or when that statement found a dataset changed while it waited
+ * for its lock, a transaction around it (see `applyEdits`).
+ */
+async function applyBatch(db: Kysely<Database>, batch: PendingEdit[]): Promise<Outcome<VersionResult>[]> {
+  if (batch.every((edit) => !edit.scope)) {
+    const applied = await applyEdits(db, batch.map(requestOf));
+    if (applied !== "stale") return batch.map((edit, i) => outcomeOf(edit, applied[i] as EditOutcome));
+    noteStale();
+  }
+  return db.transaction().execute((trx) => applyInTransaction(trx, batch));
+}
+
+async function applyInTransaction(
+  trx: Transaction<Database>,
+  batch: PendingEdit[],
+): Promise<Outcome<VersionResult>[]> {
+  const outcomes: (Outcome<VersionResult> | undefined)[] = batch.map(() => undefined);
+
+  // Idempotency first: a key answered before is answered the same, whatever has changed since. Keys
+  // are claimed before datasets are locked, the order runIdempotent takes them in for every other
+  // mutation, so that an edit and an insert (say) can never each hold what the other waits for.
+  const keyed = batch.flatMap((edit, i) => (edit.scope ? [i] : []));
+  const claims = await claimIdempotencyKeys(
+    trx,
+    keyed.map((i) => batch[i]?.scope as IdempotencyScope),
+  );
+  const claimedIndexes = new Set<number>();
+  claims.forEach((claim, k) => {
+    const i = keyed[k] as number;
+    if (claim.kind === "replay") outcomes[i] = { ok: true, result: claim.response as VersionResult };
+    else if (claim.kind === "reused")
+      outcomes[i] = { ok: false, error: idempotencyKeyReused(batch[i]?.scope?.key ?? "") };
+    else claimedIndexes.add(i);
+  });
+
+  const open = batch.flatMap((_edit, i) => (outcomes[i] ? [] : [i]));
+  const requests = open.map((i) => requestOf(batch[i] as PendingEdit));
+  let applied = await applyEdits(trx, requests);
+  // Stale only if it waited for a lock; the transaction holds them all now, so this run waits for none.
+  if (applied === "stale") {
+    noteStale();
+    applied = await applyEdits(trx, requests);
+  }
+  if (applied === "stale") throw new Error("row edits: datasets changed while their locks were held");
+  open.forEach((i, k) => {
+    outcomes[i] = outcomeOf(batch[i] as PendingEdit, (applied as EditOutcome[])[k] as EditOutcome);
+  });
+
+  const answered = [...claimedIndexes].filter((i) => outcomes[i]?.ok);
+  await storeIdempotentResponses(
+    trx,
+    answered.map((i) => {
+      const scope = batch[i]?.scope as IdempotencyScope;
+      return {
+        organizationId: scope.organizationId,
+        key: scope.key,
+        response: (outcomes[i] as { result: VersionResult }).result,
+      };
+    }),
+  );
+  await releaseIdempotencyKeys(
+    trx,
+    [...claimedIndexes].filter((i) => !outcomes[i]?.ok).map((i) => batch[i]?.scope as IdempotencyScope),
+  );
+  return outcomes as Outcome<VersionResult>[];
+}
+
+function requestOf(edit: PendingEdit): EditRequest {
+  const { body, headers, params } = edit.input;
+  const builtins: EditRequest["builtins"] = {};
+  // Present in a parsed JSON body, a cell is a JSON value (null included), never undefined.
+  for (const field of presentBuiltins(body)) builtins[field] = body[field] as Cell;
+  return {
+    ref: edit.ref,
+    rowId: params.rowId,
+    ifMatch: headers.ifMatch,
+    builtins,
+    custom: body.custom ?? {},
+    versionId: newId(),
+    actor: edit.actor,
+  };
+}
+
+function outcomeOf(edit: PendingEdit, outcome: EditOutcome): Outcome<VersionResult> {
+  const { rowId } = edit.input.params;
+  switch (outcome.status) {
+    case "applied":
+      // The id `requestOf` gave the edit is the one its version record got.
+      return { ok: true, result: { versionId: outcome.versionId, version: outcome.version } };
+    case "dataset_not_found":
+      return { ok: false, error: datasetNotFound(edit.ref) };
+    case "unknown_column": {
+      const rejected = new Set(outcome.rejected);
+      const { body } = edit.input;
+      const error = cellsRejection(presentBuiltins(body), Object.keys(body.custom ?? {}), (key) =>
+        rejected.has(key),
+      );
+      return {
+        ok: false,
+        error: error ?? new Error(`row edit: refused cells ${outcome.rejected.join(", ")}`),
+      };
+    }
+    case "row_not_found":
+      return { ok: false, error: new DomainError("not_found", `Row "${rowId}" not found`) };
+    case "version_mismatch": {
+      const expected = edit.input.headers.ifMatch;
+      const error = new DomainError(
+        "version_mismatch",
+        `Row "${rowId}" was changed at version ${outcome.current}, not ${expected}; read it again and retry`,
+        { currentVersion: outcome.current, expectedVersion: expected },
+      );
+      return { ok: false, error };
+    }
+  }
+}
