@@ -51,6 +51,27 @@ export interface Bus {
 
 export const DEFAULT_TIMEOUT_MS = 15_000;
 
+/**
+ * A request as it is sent: carrying its deadline, the earlier of the one it had (a service calling
+ * another on a client's behalf passes the client's on) and `timeoutMs` from now, and the time left
+ * until then, which is how long the requester waits.
+ */
+export function withDeadline(
+  request: BusRequest,
+  timeoutMs: number,
+): { request: BusRequest; timeoutMs: number } {
+  const now = Date.now();
+  const deadline = Math.min(request.context.deadline ?? Number.POSITIVE_INFINITY, now + timeoutMs);
+  return {
+    request: { ...request, context: { ...request.context, deadline } },
+    timeoutMs: Math.max(0, deadline - now),
+  };
+}
+
+/** True once nobody waits for the answer to this request any more. */
+export const pastDeadline = (request: BusRequest, now = Date.now()): boolean =>
+  request.context?.deadline !== undefined && now >= request.context.deadline;
+
 export const unavailable = (subject: string): BusReply => ({
   ok: false,
   error: {
@@ -76,6 +97,15 @@ export const timedOut = (subject: string, timeoutMs: number): BusReply => ({
   error: {
     code: "upstream_timeout",
     message: `The ${serviceOf(subject)} service did not answer within ${timeoutMs} ms; retry shortly`,
+  },
+});
+
+/** The answer to a request whose requester stopped waiting before the work could start. */
+export const deadlinePassed = (subject: string): BusReply => ({
+  ok: false,
+  error: {
+    code: "upstream_timeout",
+    message: `The ${serviceOf(subject)} service could not start on the request before its deadline; retry shortly`,
   },
 });
 

@@ -10,6 +10,7 @@ import {
   type Subscription,
   timedOut,
   unavailable,
+  withDeadline,
 } from "./bus";
 import { BusTelemetry, type Carrier, carrierGetter, carrierSetter } from "./telemetry";
 
@@ -25,8 +26,9 @@ export class InProcessBus implements Bus {
   private readonly telemetry = new BusTelemetry("in-process");
 
   request(subject: string, request: BusRequest, options: RequestOptions = {}): Promise<BusReply> {
-    return this.telemetry.request(subject, request, (sendContext) =>
-      this.send(subject, request, sendContext, options.timeoutMs ?? DEFAULT_TIMEOUT_MS),
+    const sent = withDeadline(request, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+    return this.telemetry.request(subject, sent.request, (sendContext) =>
+      this.send(subject, sent.request, sendContext, sent.timeoutMs),
     );
   }
 

@@ -22,6 +22,7 @@ import {
   type Subscription,
   timedOut,
   unavailable,
+  withDeadline,
 } from "./bus";
 import { ReplyInbox, sendReply } from "./nats-replies";
 import { BusTelemetry } from "./telemetry";
@@ -80,8 +81,9 @@ export class NatsBus implements Bus {
   }
 
   request(subject: string, request: BusRequest, options: RequestOptions = {}): Promise<BusReply> {
-    return this.telemetry.request(subject, request, (sendContext) =>
-      this.send(subject, request, sendContext, options.timeoutMs ?? DEFAULT_TIMEOUT_MS),
+    const sent = withDeadline(request, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+    return this.telemetry.request(subject, sent.request, (sendContext) =>
+      this.send(subject, sent.request, sendContext, sent.timeoutMs),
     );
   }
 

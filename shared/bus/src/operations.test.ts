@@ -137,8 +137,30 @@ describe("serveOperation hands a handler a caller known to be present", () => {
 
   test("passes the credential's organisation, role and actor through", async () => {
     const { bus, seen, call } = serve();
+    const before = Date.now();
     await call({ ...owner, idempotencyKey: "i1" });
-    expect(seen).toEqual([{ ...owner, idempotencyKey: "i1" }]);
+    expect(seen).toEqual([{ ...owner, idempotencyKey: "i1", deadline: expect.any(Number) }]);
+    // The bus's default timeout from when it was sent: the deadline travels with the caller.
+    expect(seen[0]?.deadline).toBeGreaterThanOrEqual(before + 15_000);
+    await bus.close();
+  });
+
+  test("keeps the earlier deadline of the one the request carries and its timeout", async () => {
+    const { bus, seen, call } = serve();
+    const soon = Date.now() + 2_000;
+    await call({ ...owner, deadline: soon });
+    expect(seen[0]?.deadline).toBe(soon);
+    await bus.close();
+  });
+
+  test("drops a request whose deadline has passed before the handler starts", async () => {
+    const { bus, seen, call } = serve();
+    const error = await call({ ...owner, deadline: Date.now() - 1 });
+    expect((error as DomainError).toData()).toEqual({
+      code: "upstream_timeout",
+      message: expect.stringMatching(/could not start on the request before its deadline/),
+    });
+    expect(seen).toEqual([]);
     await bus.close();
   });
 

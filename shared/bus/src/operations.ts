@@ -18,7 +18,9 @@ import {
   type BusReply,
   type BusRequest,
   busReplySchema,
+  deadlinePassed,
   dependencyUnavailable,
+  pastDeadline,
   type ReplyStatus,
   type RequestOptions,
 } from "./bus";
@@ -167,7 +169,9 @@ export function callerOf(op: Operation, context: RequestContext): Caller {
 
 /**
  * Serves a subject with domain errors carried as data and anything unexpected logged, never leaked. A
- * dependency that cannot be reached (database down, connection cut) is a 503 the client may retry.
+ * dependency that cannot be reached (database down, connection cut) is a 503 the client may retry. A
+ * request whose deadline passed while it waited (in the bus, or behind other work) is dropped unstarted:
+ * its requester has already answered its client.
  */
 export function serveSubject(
   bus: Bus,
@@ -176,6 +180,13 @@ export function serveSubject(
   handler: (request: BusRequest) => Promise<unknown>,
 ) {
   return bus.serve(subject, async (request): Promise<BusReply> => {
+    if (pastDeadline(request)) {
+      logger.warn(
+        { subject, requestId: request.context?.requestId },
+        "deadline passed before the work started",
+      );
+      return deadlinePassed(subject);
+    }
     try {
       const answer = await handler(request);
       if (answer instanceof AnsweredWith)

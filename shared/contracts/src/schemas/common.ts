@@ -25,6 +25,12 @@ export const requestContextSchema = z.object({
   actor: actorSchema.nullable(),
   requestId: z.string(),
   idempotencyKey: z.string().optional(),
+  /**
+   * When the requester stops waiting, in milliseconds since the epoch: set by the bus from the request's
+   * timeout, never later than a deadline the request already carries. Work that has not started by
+   * then is dropped, not done late (the platform's hosts keep their clocks in step).
+   */
+  deadline: z.number().int().optional(),
 });
 export type RequestContext = z.infer<typeof requestContextSchema>;
 
