@@ -12,9 +12,6 @@ const args = process.argv.slice(2);
 const flags = args.filter((arg) => arg.startsWith("--"));
 const only = args.filter((arg) => !arg.startsWith("--"));
 const known = ["history", "throughput", "web", "bulk", "cli"];
-/** Where each benchmark's script is: bench/dist/<name>.js, but the CLI's, which lives with the CLI. */
-const scriptOf = (name) =>
-  name === "cli" ? join(here, "../cli/scripts/bench.mjs") : join(here, "dist", `${name}.js`);
 const unknown = only.filter((name) => !known.includes(name));
 if (unknown.length > 0) {
   console.error(`unknown benchmark ${unknown.join(", ")}; expected one of ${known.join(", ")}`);
@@ -22,7 +19,7 @@ if (unknown.length > 0) {
 }
 let failed = false;
 for (const name of known.filter((name) => only.length === 0 || only.includes(name))) {
-  const file = scriptOf(name);
+  const file = join(here, "dist", `${name}.js`);
   if (!existsSync(file)) {
     console.error(`${file} is missing: run \`npm run build\` first`);
     process.exit(2);

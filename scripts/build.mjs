@@ -28,6 +28,7 @@ const entries = [
   ["bench", "src/throughput.ts", "dist/throughput.js"],
   ["bench", "src/web.ts", "dist/web.js"],
   ["bench", "src/bulk.ts", "dist/bulk.js"],
+  ["bench", "src/cli.ts", "dist/cli.js"],
 ];
 
 const started = Date.now();

@@ -5,10 +5,10 @@ import { join } from "node:path";
 import { Readable } from "node:stream";
 import { finished } from "node:stream/promises";
 import { openDatabase } from "@svc/db";
+import { startPlatform } from "@svc/testing/platform";
 import { sql } from "kysely";
-import { startPlatform } from "../../e2e/src/platform";
-import { machine, writeSection } from "../report.mjs";
 import { measureInTurns, printTable, type Row, type Timing } from "./measure";
+import { machine, writeSection } from "./report";
 import { seedDatasets } from "./seed";
 
 /**

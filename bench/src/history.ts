@@ -7,8 +7,8 @@ import { createScratchDatabase } from "@svc/db/testing";
 import { registerReader } from "@svc/reader";
 import { silentLogger } from "@svc/telemetry";
 import { sql } from "kysely";
-import { machine, writeSection } from "../report.mjs";
 import { measureInTurns, printTable, type Row, type Timing } from "./measure";
+import { machine, writeSection } from "./report";
 
 /**
  * Reading an old version and diffing adjacent versions must cost what they return, not the history

@@ -1,11 +1,11 @@
 import { readFileSync } from "node:fs";
 import { openDatabase } from "@svc/db";
+import { GENEROUS_RATE_LIMITS, startPlatform } from "@svc/testing/platform";
 import { sql } from "kysely";
-import { GENEROUS_RATE_LIMITS, startPlatform } from "../../e2e/src/platform";
-import { machine, writeSection } from "../report.mjs";
 import { measureInTurns, type Timing } from "./measure";
 import { type PacedOptions, paced } from "./paced";
 import { pgbenchEdits } from "./pgbench";
+import { machine, writeSection } from "./report";
 import { seedDatasets, seedHistory } from "./seed";
 import { type WrkResult, wrk } from "./wrk";
 

@@ -2,13 +2,13 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { openDatabase } from "@svc/db";
+import { root, startPlatform } from "@svc/testing/platform";
 import type { Page } from "playwright-core";
 import { client } from "../../e2e/src/http";
-import { root, startPlatform } from "../../e2e/src/platform";
 import { launchChromium } from "../../e2e/src/web/harness";
 import { Client } from "../../sdks/typescript/src/index";
-import { machine, writeSection } from "../report.mjs";
 import { percentile, printTable, type Row } from "./measure";
+import { machine, writeSection } from "./report";
 import { seedCyclingHistory, seedDatasets } from "./seed";
 
 /**

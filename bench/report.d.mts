@@ -1,2 +1,0 @@
-export function machine(): string;
-export function writeSection(name: string, text: string): void;
