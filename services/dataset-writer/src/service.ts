@@ -3,10 +3,11 @@ import { subjects } from "@svc/contracts";
 import type { CopyFrom, Database } from "@svc/db";
 import type { Logger } from "@svc/telemetry";
 import type { Kysely } from "kysely";
-import { columnHandlers } from "./handlers/columns";
-import { datasetHandlers } from "./handlers/datasets";
-import { importHandlers } from "./handlers/imports";
-import { rowHandlers } from "./handlers/rows";
+import { serveColumns } from "./handlers/columns";
+import { serveDatasets } from "./handlers/datasets";
+import { serveImports } from "./handlers/imports";
+import { serveRows } from "./handlers/rows";
+import { failAbandonedImports } from "./repositories/imports";
 import type { GroupCommitOptions } from "./use-cases/group-commit";
 
 export interface WriterDeps {
@@ -23,20 +24,41 @@ export interface WriterDeps {
   copyFrom?: CopyFrom | undefined;
 }
 
-/** Serves every dataset mutation on the bus. Returns a handle that stops serving. */
+/**
+ * Serves every dataset mutation on the bus, and fails the imports whose writer died. Returns a handle
+ * that stops both.
+ */
 export function registerDatasetWriter(deps: WriterDeps): { stop(): void } {
-  const imports = importHandlers(deps);
+  const sweeping = keepFailingAbandonedImports(deps);
   const subscriptions: Subscription[] = [
-    ...datasetHandlers(deps),
-    ...columnHandlers(deps),
-    ...rowHandlers(deps),
-    ...imports.subscriptions,
+    ...serveDatasets(deps),
+    ...serveColumns(deps),
+    ...serveRows(deps),
+    ...serveImports(deps),
     serveSubject(deps.bus, subjects.writer.ping, deps.logger, async () => ({ service: "dataset-writer" })),
   ];
   return {
     stop: () => {
       unsubscribeAll(subscriptions);
-      imports.stop();
+      clearInterval(sweeping);
     },
   };
+}
+
+/** An import nothing has been heard of for this long lost its writer; it is failed and cleared. */
+const DEFAULT_ABANDONED_MS = 60_000;
+
+/** Fails abandoned imports now, and then every `importAbandonedMs` or every minute, whichever is sooner. */
+function keepFailingAbandonedImports({ db, logger, importAbandonedMs }: WriterDeps): NodeJS.Timeout {
+  const abandonedMs = importAbandonedMs ?? DEFAULT_ABANDONED_MS;
+  const sweep = () =>
+    failAbandonedImports(db, abandonedMs)
+      .then((count) => {
+        if (count > 0) logger.warn({ count }, "failed imports whose writer stopped");
+      })
+      .catch((error: unknown) => logger.warn({ err: error }, "could not sweep abandoned imports"));
+  void sweep();
+  const timer = setInterval(sweep, Math.min(abandonedMs, DEFAULT_ABANDONED_MS));
+  timer.unref();
+  return timer;
 }

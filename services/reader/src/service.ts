@@ -3,12 +3,12 @@ import { subjects } from "@svc/contracts";
 import type { Database } from "@svc/db";
 import type { Logger } from "@svc/telemetry";
 import type { Kysely } from "kysely";
-import { columnHandlers } from "./handlers/columns";
-import { datasetHandlers } from "./handlers/datasets";
-import { exportHandlers } from "./handlers/exports";
-import { rowHandlers } from "./handlers/rows";
-import { traceHandlers } from "./handlers/traces";
-import { versionHandlers } from "./handlers/versions";
+import { serveColumns } from "./handlers/columns";
+import { serveDatasets } from "./handlers/datasets";
+import { serveExports } from "./handlers/exports";
+import { serveRows } from "./handlers/rows";
+import { serveTraces } from "./handlers/traces";
+import { serveVersions } from "./handlers/versions";
 
 export interface ReaderDeps {
   bus: Bus;
@@ -20,12 +20,12 @@ export interface ReaderDeps {
 export function registerReader(deps: ReaderDeps): { stop(): void } {
   const subscriptions: Subscription[] = [
     serveSubject(deps.bus, subjects.reader.ping, deps.logger, async () => ({ service: "reader" })),
-    ...datasetHandlers(deps),
-    ...columnHandlers(deps),
-    ...rowHandlers(deps),
-    ...exportHandlers(deps),
-    ...versionHandlers(deps),
-    ...traceHandlers(deps),
+    ...serveDatasets(deps),
+    ...serveColumns(deps),
+    ...serveRows(deps),
+    ...serveExports(deps),
+    ...serveVersions(deps),
+    ...serveTraces(deps),
   ];
   return { stop: () => unsubscribeAll(subscriptions) };
 }

@@ -3,7 +3,7 @@ import { subjects } from "@svc/contracts";
 import type { Database } from "@svc/db";
 import type { Logger } from "@svc/telemetry";
 import type { Kysely } from "kysely";
-import { traceHandlers } from "./handlers/traces";
+import { serveTraces } from "./handlers/traces";
 
 export interface TraceIngestDeps {
   bus: Bus;
@@ -15,7 +15,7 @@ export interface TraceIngestDeps {
 export function registerTraceIngest(deps: TraceIngestDeps): { stop(): void } {
   const subscriptions: Subscription[] = [
     serveSubject(deps.bus, subjects.traceIngest.ping, deps.logger, async () => ({ service: "trace-ingest" })),
-    ...traceHandlers(deps),
+    ...serveTraces(deps),
   ];
   return { stop: () => unsubscribeAll(subscriptions) };
 }

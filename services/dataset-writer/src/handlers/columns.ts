@@ -7,7 +7,7 @@ import { reorderDatasetColumns } from "../use-cases/reorder-dataset-columns";
 import { restoreDatasetColumn } from "../use-cases/restore-dataset-column";
 import { updateDatasetColumn } from "../use-cases/update-dataset-column";
 
-export function columnHandlers({ bus, db, logger }: WriterDeps): Subscription[] {
+export function serveColumns({ bus, db, logger }: WriterDeps): Subscription[] {
   return [
     serveOperation(bus, operations.createDatasetColumn, logger, (input, caller) =>
       createDatasetColumn(db, caller, input),

@@ -5,7 +5,7 @@ import { createDataset } from "../use-cases/create-dataset";
 import { deleteDataset } from "../use-cases/delete-dataset";
 import { updateDataset } from "../use-cases/update-dataset";
 
-export function datasetHandlers({ bus, db, logger }: WriterDeps): Subscription[] {
+export function serveDatasets({ bus, db, logger }: WriterDeps): Subscription[] {
   return [
     serveOperation(bus, operations.createDataset, logger, (input, caller) =>
       createDataset(db, caller, input),

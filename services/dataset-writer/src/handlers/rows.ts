@@ -10,7 +10,7 @@ import { restoreDatasetVersion } from "../use-cases/restore-dataset-version";
 import { groupRowEdits, updateDatasetRow } from "../use-cases/update-dataset-row";
 import { updateDatasetRows } from "../use-cases/update-dataset-rows";
 
-export function rowHandlers({ bus, db, logger, groupCommit }: WriterDeps): Subscription[] {
+export function serveRows({ bus, db, logger, groupCommit }: WriterDeps): Subscription[] {
   const rowEdits = groupRowEdits(db, { ...defaultGroupCommitOptions, ...groupCommit });
   return [
     serveOperation(bus, operations.insertDatasetRows, logger, (input, caller) =>

@@ -3,7 +3,7 @@ import { operations } from "@svc/contracts";
 import type { ReaderDeps } from "../service";
 import { listDatasetColumns } from "../use-cases/list-dataset-columns";
 
-export function columnHandlers({ bus, db, logger }: ReaderDeps): Subscription[] {
+export function serveColumns({ bus, db, logger }: ReaderDeps): Subscription[] {
   return [
     serveOperation(bus, operations.listDatasetColumns, logger, (input, caller) =>
       listDatasetColumns(db, caller.organizationId, input),

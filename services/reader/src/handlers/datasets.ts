@@ -4,7 +4,7 @@ import type { ReaderDeps } from "../service";
 import { getDataset } from "../use-cases/get-dataset";
 import { listDatasets } from "../use-cases/list-datasets";
 
-export function datasetHandlers({ bus, db, logger }: ReaderDeps): Subscription[] {
+export function serveDatasets({ bus, db, logger }: ReaderDeps): Subscription[] {
   return [
     serveOperation(bus, operations.listDatasets, logger, (input, caller) =>
       listDatasets(db, caller.organizationId, input),

@@ -4,7 +4,7 @@ import type { ReaderDeps } from "../service";
 import { exportChunk } from "../use-cases/export-dataset";
 
 /** Internal: the gateway asks for an export piece by piece and streams the pieces to its client. */
-export function exportHandlers({ bus, db, logger }: ReaderDeps): Subscription[] {
+export function serveExports({ bus, db, logger }: ReaderDeps): Subscription[] {
   return [
     serveOperationSubject(bus, operations.exportDataset, logger, async (input, caller) => {
       const parsed = exportChunkRequestSchema.safeParse(input);

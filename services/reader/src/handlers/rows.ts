@@ -6,7 +6,7 @@ import { getDatasetRow } from "../use-cases/get-dataset-row";
 import { getDatasetRowHistory } from "../use-cases/get-dataset-row-history";
 import { listDatasetRows } from "../use-cases/list-dataset-rows";
 
-export function rowHandlers({ bus, db, logger }: ReaderDeps): Subscription[] {
+export function serveRows({ bus, db, logger }: ReaderDeps): Subscription[] {
   return [
     serveOperation(bus, operations.listDatasetRows, logger, (input, caller) =>
       listDatasetRows(db, caller.organizationId, input),

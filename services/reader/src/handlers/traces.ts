@@ -4,7 +4,7 @@ import type { ReaderDeps } from "../service";
 import { getTrace } from "../use-cases/get-trace";
 import { listTraces } from "../use-cases/list-traces";
 
-export function traceHandlers({ bus, db, logger }: ReaderDeps): Subscription[] {
+export function serveTraces({ bus, db, logger }: ReaderDeps): Subscription[] {
   return [
     serveOperation(bus, operations.listTraces, logger, (input, caller) =>
       listTraces(db, caller.organizationId, input),

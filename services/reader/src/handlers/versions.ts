@@ -5,7 +5,7 @@ import { diffDatasetVersions } from "../use-cases/diff-dataset-versions";
 import { getDatasetVersion } from "../use-cases/get-dataset-version";
 import { listDatasetVersions } from "../use-cases/list-dataset-versions";
 
-export function versionHandlers({ bus, db, logger }: ReaderDeps): Subscription[] {
+export function serveVersions({ bus, db, logger }: ReaderDeps): Subscription[] {
   return [
     serveOperation(bus, operations.listDatasetVersions, logger, (input, caller) =>
       listDatasetVersions(db, caller.organizationId, input),

@@ -3,7 +3,7 @@ import { operations } from "@svc/contracts";
 import type { TraceIngestDeps } from "../service";
 import { ingestTraces } from "../use-cases/ingest-traces";
 
-export function traceHandlers({ bus, db, logger }: TraceIngestDeps): Subscription[] {
+export function serveTraces({ bus, db, logger }: TraceIngestDeps): Subscription[] {
   return [
     serveOperation(bus, operations.ingestTraces, logger, (input, caller) => ingestTraces(db, caller, input)),
   ];
