@@ -3,19 +3,19 @@ import { createServer, request as httpRequest, type IncomingMessage, type Server
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { startEmbedded, type Target } from "@svc/testing/platform";
 import { parquetReadObjects } from "hyparquet";
 import { parquetWriteBuffer } from "hyparquet-writer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Platform, startPlatform } from "./platform";
 import { expectFailure, runSvc, type SvcOptions } from "./run-svc";
 import { runOnTerminal } from "./terminal";
 
-let platform: Platform;
+let platform: Target;
 let env: Record<string, string>;
 
 beforeAll(async () => {
-  platform = await startPlatform();
-  env = { SVC_BASE_URL: platform.baseUrl, SVC_API_KEY: platform.apiKey };
+  platform = await startEmbedded();
+  env = { SVC_BASE_URL: platform.baseUrl, SVC_API_KEY: platform.ownerKey };
 });
 afterAll(() => platform?.stop());
 
@@ -83,7 +83,7 @@ describe("the commands of the brief, against the embedded platform", () => {
     expect(keys.apiKeys.length).toBeGreaterThan(0);
     const table = await svc(["api-keys", "list", "--format", "table"]);
     expect(table.stdout.split("\n")[0]).toMatch(/^id\s+name\s+role\s+maskedToken/);
-    expect(table.stdout).not.toContain(platform.apiKey);
+    expect(table.stdout).not.toContain(platform.ownerKey);
   });
 
   it("svc datasets update-row --expected-output '{\"a\":1}' edits one cell as one new version", async () => {
@@ -468,7 +468,7 @@ describe("formats and queries", () => {
     const raw = await svc(["projects", "get", "--project-slug", project, "--format", "raw"]);
     expect(raw.code, raw.stderr).toBe(0);
     const direct = await fetch(`${platform.baseUrl}/v1/projects/${project}`, {
-      headers: { authorization: `Bearer ${platform.apiKey}` },
+      headers: { authorization: `Bearer ${platform.ownerKey}` },
     });
     const bytes = Buffer.from(await direct.arrayBuffer());
     expect(bytes.length).toBeGreaterThan(0);
@@ -528,8 +528,8 @@ describe("--debug", () => {
     expect(result.stderr).toContain("> authorization: Bearer REDACTED");
     expect(result.stderr).toContain("> user-agent: svc/0.1.0");
     expect(result.stderr).toContain("< HTTP 200");
-    expect(result.stderr).not.toContain(platform.apiKey);
-    expect(result.stdout).not.toContain(platform.apiKey);
+    expect(result.stderr).not.toContain(platform.ownerKey);
+    expect(result.stdout).not.toContain(platform.ownerKey);
   });
 
   it("hides secrets in the bodies it shows, in both directions", async () => {
@@ -594,7 +594,7 @@ describe("network failures", () => {
 });
 
 describe("formats on a terminal", () => {
-  const terminalEnv = () => ({ SVC_BASE_URL: platform.baseUrl, SVC_API_KEY: platform.apiKey });
+  const terminalEnv = () => ({ SVC_BASE_URL: platform.baseUrl, SVC_API_KEY: platform.ownerKey });
 
   it("prints a table when standard output is a terminal, and JSON when it is not", async () => {
     const { project } = await makeDataset();

@@ -1,11 +1,11 @@
+import { freePort, startEmbedded, type Target } from "@svc/testing/platform";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort, type Platform, startPlatform } from "./platform";
 import { expectNoStackTrace, runSvc, type SvcResult } from "./run-svc";
 import { runOnTerminal } from "./terminal";
 
-let platform: Platform;
+let platform: Target;
 beforeAll(async () => {
-  platform = await startPlatform();
+  platform = await startEmbedded();
 });
 afterAll(() => platform?.stop());
 
@@ -25,7 +25,7 @@ function expectNoSecret(result: SvcResult, key: string): void {
 
 describe("svc auth status asks the platform whether the key is usable", () => {
   it("says a valid key from SVC_API_KEY is accepted, with its organisation and role", async () => {
-    const result = await status(platform.apiKey);
+    const result = await status(platform.ownerKey);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toBe("");
     const report = JSON.parse(result.stdout);
@@ -44,11 +44,11 @@ describe("svc auth status asks the platform whether the key is usable", () => {
     });
     // The operator token has no read to check it with.
     expect(report.schemes[1]).toMatchObject({ scheme: "OperatorToken", used: null, check: null });
-    expectNoSecret(result, platform.apiKey);
+    expectNoSecret(result, platform.ownerKey);
   });
 
   it("says a revoked key is refused, and exits 2", async () => {
-    const env = { SVC_API_KEY: platform.apiKey, SVC_BASE_URL: platform.baseUrl };
+    const env = { SVC_API_KEY: platform.ownerKey, SVC_BASE_URL: platform.baseUrl };
     const created = await runSvc(["api-keys", "create", "--name", "to-revoke", "--format", "json"], { env });
     expect(created.code, created.stderr).toBe(0);
     const { id, token } = JSON.parse(created.stdout) as { id: string; token: string };
@@ -80,7 +80,7 @@ describe("svc auth status asks the platform whether the key is usable", () => {
 
   it("says the platform is unreachable when nothing answers, and exits 4", async () => {
     const down = `http://127.0.0.1:${await freePort()}`;
-    const result = await status(platform.apiKey, down);
+    const result = await status(platform.ownerKey, down);
     expect(result.code, result.stderr).toBe(4);
     const report = JSON.parse(result.stdout);
     expect(report.usable).toBe(false);
@@ -95,11 +95,11 @@ describe("svc auth status asks the platform whether the key is usable", () => {
     });
     expect(errorOf(result)).toMatchObject({ code: "connection_failed", status: null });
     expectNoStackTrace(result.stderr);
-    expectNoSecret(result, platform.apiKey);
+    expectNoSecret(result, platform.ownerKey);
   });
 
   it("says it in one line a person reads on a terminal", () => {
-    const env = { SVC_API_KEY: platform.apiKey, SVC_BASE_URL: platform.baseUrl };
+    const env = { SVC_API_KEY: platform.ownerKey, SVC_BASE_URL: platform.baseUrl };
     const tty = runOnTerminal(["auth", "status"], { env, onTerminal: { stdout: true, stderr: false } });
     expect(tty.code, tty.stderr).toBe(0);
     const lines = tty.screen.split("\n");
@@ -110,7 +110,7 @@ describe("svc auth status asks the platform whether the key is usable", () => {
       "  using: environment",
       `  API (${platform.baseUrl}): accepted (organisation default, role owner)`,
     ]);
-    expect(tty.screen).not.toContain(platform.apiKey);
+    expect(tty.screen).not.toContain(platform.ownerKey);
 
     const refused = runOnTerminal(["auth", "status"], {
       env: { ...env, SVC_API_KEY: "svc_not_a_key_000000000000000000" },

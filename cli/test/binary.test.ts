@@ -2,8 +2,8 @@ import { createHash } from "node:crypto";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { startEmbedded, type Target } from "@svc/testing/platform";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { type Platform, startPlatform } from "./platform";
 import { expectFailure, runSvc, type SvcOptions } from "./run-svc";
 
 // The smoke part of the suite, run with the linux-amd64 single executable that the release builds
@@ -11,12 +11,12 @@ import { expectFailure, runSvc, type SvcOptions } from "./run-svc";
 const binary = inject("svcBinary");
 
 describe.runIf(binary !== "")("the single executable (linux-amd64)", () => {
-  let platform: Platform;
+  let platform: Target;
   let cache: string;
 
   beforeAll(async () => {
     cache = mkdtempSync(join(tmpdir(), "svc-binary-cache-"));
-    platform = await startPlatform();
+    platform = await startEmbedded();
   }, 300_000);
   afterAll(async () => {
     await platform?.stop();
@@ -27,7 +27,7 @@ describe.runIf(binary !== "")("the single executable (linux-amd64)", () => {
     runSvc(args, {
       ...options,
       binary,
-      env: { SVC_BASE_URL: platform.baseUrl, SVC_API_KEY: platform.apiKey, ...options.env },
+      env: { SVC_BASE_URL: platform.baseUrl, SVC_API_KEY: platform.ownerKey, ...options.env },
     });
 
   it("prints its version and help", async () => {

@@ -1,7 +1,7 @@
+import { startEmbedded, type Target } from "@svc/testing/platform";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { commandTree } from "../src/spec/document";
 import type { ApiCommand } from "../src/spec/tree";
-import { type Platform, startPlatform } from "./platform";
 import { runSvc } from "./run-svc";
 
 /*
@@ -27,7 +27,7 @@ interface Case {
   body?: unknown;
 }
 
-let platform: Platform;
+let platform: Target;
 const fixture = {
   projectSlug: "",
   datasetSlug: "",
@@ -528,7 +528,7 @@ async function server(entry: Case): Promise<{ verdict: Verdict | `answered ${num
       command.path.replace(/\{([^}]+)\}/g, (_m, name: string) => encodeURIComponent(given[name] ?? "")),
   );
   const headers: Record<string, string> = {
-    authorization: `Bearer ${command.security[0] === "OperatorToken" ? platform.adminToken : platform.apiKey}`,
+    authorization: `Bearer ${command.security[0] === "OperatorToken" ? platform.adminToken : platform.ownerKey}`,
   };
   for (const input of command.inputs) {
     const value = entry.inputs?.[input.name] ?? (input.location === "header" ? given[input.name] : undefined);
@@ -563,7 +563,7 @@ async function call(url: URL, init: RequestInit): Promise<Response> {
   }
 }
 
-async function api<T>(method: string, path: string, body?: unknown, token = platform.apiKey): Promise<T> {
+async function api<T>(method: string, path: string, body?: unknown, token = platform.ownerKey): Promise<T> {
   const response = await call(new URL(platform.baseUrl + path), {
     method,
     headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
@@ -575,7 +575,7 @@ async function api<T>(method: string, path: string, body?: unknown, token = plat
 }
 
 beforeAll(async () => {
-  platform = await startPlatform();
+  platform = await startEmbedded();
   const project = await api<{ slug: string }>("POST", "/v1/projects", { name: "Dry runs" });
   fixture.projectSlug = project.slug;
   const datasets = `/v1/projects/${project.slug}/datasets`;
@@ -602,7 +602,7 @@ beforeAll(async () => {
   const response = await call(new URL(`${platform.baseUrl}/v1/traces`), {
     method: "POST",
     headers: {
-      authorization: `Bearer ${platform.apiKey}`,
+      authorization: `Bearer ${platform.ownerKey}`,
       "content-type": "application/json",
       "x-svc-project": project.slug,
     },

@@ -1,11 +1,11 @@
-import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { ensureBuilt } from "@svc/testing/platform";
 import type { TestProject } from "vitest/node";
 import { buildCli } from "../scripts/build.mjs";
-import { EMBEDDED } from "./platform";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -20,13 +20,7 @@ declare module "vitest" {
  */
 export default async function setup(project: TestProject): Promise<() => void> {
   await buildCli({ quiet: true });
-  if (!existsSync(EMBEDDED)) {
-    const build = spawnSync(process.execPath, ["scripts/build.mjs", "--quiet"], {
-      cwd: new URL("../..", import.meta.url),
-      stdio: "inherit",
-    });
-    if (build.status !== 0) throw new Error("npm run build failed");
-  }
+  ensureBuilt();
   // A binary given with SVC_TEST_BINARY (which runSvc then uses for every test) is not built again.
   const given = process.env.SVC_TEST_BINARY;
   if (given) {

@@ -3,13 +3,13 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { startEmbedded, type Target } from "@svc/testing/platform";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Platform, startPlatform } from "./platform";
 import { errorOf, expectFailure, expectNoStackTrace, runSvc, SVC, type SvcResult } from "./run-svc";
 
-let platform: Platform;
+let platform: Target;
 beforeAll(async () => {
-  platform = await startPlatform();
+  platform = await startEmbedded();
 });
 afterAll(() => platform?.stop());
 
@@ -65,7 +65,7 @@ describe("credentials in a real Secret Service (gnome-keyring)", () => {
       accountAfter,
     ] = inKeyringSession([
       { args: ["auth", "status", "--format", "json"] },
-      { args: ["auth", "login", "--with-token"], input: `${platform.apiKey}\n` },
+      { args: ["auth", "login", "--with-token"], input: `${platform.ownerKey}\n` },
       { args: ["auth", "status", "--format", "json"] },
       { args: ["account", "get", "--format", "json"] },
       { args: ["account", "get"], env: { SVC_API_KEY: "svc_wrong_key_0000000000000000" } },
@@ -93,7 +93,7 @@ describe("credentials in a real Secret Service (gnome-keyring)", () => {
       check: { state: "accepted", role: "owner" },
     });
     for (const step of [login, status]) {
-      expect(`${step?.stdout}${step?.stderr}`).not.toContain(platform.apiKey);
+      expect(`${step?.stdout}${step?.stderr}`).not.toContain(platform.ownerKey);
     }
 
     expect(account?.code, account?.stderr).toBe(0);
@@ -128,17 +128,17 @@ describe("the Secret Service entry, as other tools look it up", () => {
 
   it("is found by service and account after login, as one item, until logout", () => {
     const [login, found, listed, again, listedAgain, logout, gone] = inKeyringSession([
-      { args: ["auth", "login", "--with-token"], input: `${platform.apiKey}\n` },
+      { args: ["auth", "login", "--with-token"], input: `${platform.ownerKey}\n` },
       lookup,
       searchAll,
-      { args: ["auth", "login", "--with-token"], input: `${platform.apiKey}\n` },
+      { args: ["auth", "login", "--with-token"], input: `${platform.ownerKey}\n` },
       searchAll,
       { args: ["auth", "logout"] },
       lookup,
     ]);
     expect(login?.code, login?.stderr).toBe(0);
     expect(found?.code, found?.stderr).toBe(0);
-    expect(found?.stdout).toBe(platform.apiKey);
+    expect(found?.stdout).toBe(platform.ownerKey);
     const expected = [["account=ApiKeyAuth", "service=svc", "username=ApiKeyAuth"]];
     expect(items(listed).map((item) => item.sort())).toEqual(expected);
     expect(again?.code, again?.stderr).toBe(0);
@@ -152,7 +152,7 @@ describe("the Secret Service entry, as other tools look it up", () => {
     const [stored, before, status, after, listed, account] = inKeyringSession([
       {
         command: ["secret-tool", "store", "--label=svc", "service", "svc", "username", "ApiKeyAuth"],
-        input: platform.apiKey,
+        input: platform.ownerKey,
       },
       lookup,
       { args: ["auth", "status", "--format", "json"], env: { SVC_DEBUG_CODE_CACHE: "1" } },
@@ -171,7 +171,7 @@ describe("the Secret Service entry, as other tools look it up", () => {
       check: { state: "accepted" },
     });
     expect(after?.code, after?.stderr).toBe(0);
-    expect(after?.stdout).toBe(platform.apiKey);
+    expect(after?.stdout).toBe(platform.ownerKey);
     expect(items(listed).map((item) => item.sort())).toEqual([
       ["account=ApiKeyAuth", "service=svc", "username=ApiKeyAuth"],
     ]);
@@ -184,12 +184,12 @@ describe("auth login on a terminal, in a real Secret Service", () => {
   it("prompts for the key without echo, stores it, and auth status says so in words", () => {
     const prompt = "Paste your API key (input is hidden): ";
     const [login, status, account, insecure] = inKeyringSession([
-      { args: ["auth", "login"], prompt: { prompt, answer: platform.apiKey } },
+      { args: ["auth", "login"], prompt: { prompt, answer: platform.ownerKey } },
       { args: ["auth", "status", "--format", "table"] },
       { args: ["account", "get", "--format", "json"] },
       {
         args: ["auth", "login", "--with-token"],
-        input: `${platform.apiKey}\n`,
+        input: `${platform.ownerKey}\n`,
         env: { SVC_INSECURE: "1" },
       },
     ]);
@@ -199,7 +199,7 @@ describe("auth login on a terminal, in a real Secret Service", () => {
     expect(login?.stdout).toBe(
       `${prompt}\nLogged in to default as owner; the key is stored as svc:ApiKeyAuth.\n`,
     );
-    expect(login?.stdout).not.toContain(platform.apiKey.slice(4, 12));
+    expect(login?.stdout).not.toContain(platform.ownerKey.slice(4, 12));
 
     expect(status?.code).toBe(0);
     expect(status?.stdout).toBe(
@@ -253,12 +253,12 @@ describe("a machine without a secret store", () => {
 
   it("uses SVC_API_KEY without the store", async () => {
     const result = await runSvc(["auth", "status", "--format", "json"], {
-      env: { SVC_API_KEY: platform.apiKey, SVC_BASE_URL: platform.baseUrl },
+      env: { SVC_API_KEY: platform.ownerKey, SVC_BASE_URL: platform.baseUrl },
     });
     expect(result.code).toBe(0);
     const report = JSON.parse(result.stdout).schemes[0];
     expect(report).toMatchObject({ used: "environment", check: { state: "accepted" } });
     expect(report.secretStore.state).toBe("unavailable");
-    expect(result.stdout).not.toContain(platform.apiKey);
+    expect(result.stdout).not.toContain(platform.ownerKey);
   });
 });

@@ -6,16 +6,16 @@ import { type AddressInfo, connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createServer as createTlsServer, type Server as TlsServer } from "node:tls";
+import { freePort, startEmbedded, type Target } from "@svc/testing/platform";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort, type Platform, startPlatform } from "./platform";
 import { expectFailure, runSvc } from "./run-svc";
 
-let platform: Platform;
+let platform: Target;
 let dir: string;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "svc-network-"));
-  platform = await startPlatform();
+  platform = await startEmbedded();
 });
 afterAll(async () => {
   await platform?.stop();
@@ -69,7 +69,7 @@ async function startTinyproxy(name: string, allow: string): Promise<Proxy> {
   };
 }
 
-const api = (extra: Record<string, string>) => ({ SVC_API_KEY: platform.apiKey, ...extra });
+const api = (extra: Record<string, string>) => ({ SVC_API_KEY: platform.ownerKey, ...extra });
 
 describe("through a real proxy (tinyproxy)", () => {
   let proxy: Proxy;

@@ -2,10 +2,11 @@ import { spawn, spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
+import { root as repoRoot, type Target } from "@svc/testing/platform";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadDocument } from "../scripts/openapi-model.mjs";
 import { LossyProxy } from "../testing/lossy-proxy.js";
-import { type Platform, platforms, repoRoot } from "../testing/platform.js";
+import { platforms } from "../testing/platform.js";
 import { generate, outputPath } from "./scripts/generate.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -53,7 +54,7 @@ describe("the Python SDK's type hints", () => {
 });
 
 describe.each(platforms())("the Python SDK's unittest suite against the %s platform", (_name, start) => {
-  let platform: Platform;
+  let platform: Target;
   let proxy: LossyProxy;
 
   beforeAll(async () => {
@@ -69,7 +70,7 @@ describe.each(platforms())("the Python SDK's unittest suite against the %s platf
   it("passes every test, and skips none of those that need the platform", async () => {
     const run = await runUnittest({
       SVC_BASE_URL: platform.baseUrl,
-      SVC_API_KEY: platform.apiKey,
+      SVC_API_KEY: platform.ownerKey,
       SVC_ADMIN_TOKEN: platform.adminToken,
       SVC_LOSSY_BASE_URL: proxy.baseUrl,
     });

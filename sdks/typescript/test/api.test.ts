@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
+import type { Target } from "@svc/testing/platform";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LossyProxy } from "../../testing/lossy-proxy.js";
-import { type Platform, platforms } from "../../testing/platform.js";
+import { platforms } from "../../testing/platform.js";
 import { Client, type Dataset, type DatasetColumn, type Project, SvcError } from "../src/index.js";
 
 const unique = (prefix: string) => `${prefix} ${randomBytes(4).toString("hex")}`;
@@ -17,12 +18,12 @@ async function captureError(promise: Promise<unknown>): Promise<SvcError> {
 }
 
 describe.each(platforms())("the TypeScript SDK against the %s platform", (_name, start) => {
-  let platform: Platform;
+  let platform: Target;
   let client: Client;
 
   beforeAll(async () => {
     platform = await start();
-    client = new Client({ apiKey: platform.apiKey, baseUrl: platform.baseUrl });
+    client = new Client({ apiKey: platform.ownerKey, baseUrl: platform.baseUrl });
   });
 
   afterAll(async () => {
@@ -52,7 +53,7 @@ describe.each(platforms())("the TypeScript SDK against the %s platform", (_name,
     let lossy: Client;
     beforeAll(async () => {
       proxy = await LossyProxy.start(platform.baseUrl);
-      lossy = new Client({ apiKey: platform.apiKey, baseUrl: proxy.baseUrl });
+      lossy = new Client({ apiKey: platform.ownerKey, baseUrl: proxy.baseUrl });
     });
     afterAll(async () => {
       await proxy?.close();
@@ -190,7 +191,7 @@ describe.each(platforms())("the TypeScript SDK against the %s platform", (_name,
 
       const pages: string[] = [];
       const counting = new Client({
-        apiKey: platform.apiKey,
+        apiKey: platform.ownerKey,
         baseUrl: platform.baseUrl,
         fetch: (url, init) => {
           pages.push(url);
@@ -378,7 +379,7 @@ describe.each(platforms())("the TypeScript SDK against the %s platform", (_name,
 
     it("reads SVC_API_KEY and SVC_BASE_URL when they are not given", async () => {
       const saved = { key: process.env.SVC_API_KEY, url: process.env.SVC_BASE_URL };
-      process.env.SVC_API_KEY = platform.apiKey;
+      process.env.SVC_API_KEY = platform.ownerKey;
       process.env.SVC_BASE_URL = `${platform.baseUrl}/`;
       try {
         const fromEnv = new Client();

@@ -4,14 +4,15 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import type { Target } from "@svc/testing/platform";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { documentPath } from "../../scripts/openapi-model.mjs";
-import { type Platform, startPlatform } from "../../testing/platform.js";
+import { startPlatform } from "../../testing/platform.js";
 
 const packageDir = join(dirname(fileURLToPath(import.meta.url)), "..");
 const npm = process.platform === "win32" ? "npm.cmd" : "npm";
 
-let platform: Platform;
+let platform: Target;
 let workDir: string;
 let consumer: string;
 let packed: { filename: string; files: { path: string }[] };
@@ -103,7 +104,7 @@ describe("the npm package", () => {
 
   it("works through import", () => {
     const out = node(["--input-type=module", "-e", usage('import { Client, SvcError } from "@svc/sdk";')], {
-      SVC_API_KEY: platform.apiKey,
+      SVC_API_KEY: platform.ownerKey,
       SVC_BASE_URL: platform.baseUrl,
     });
     expect(JSON.parse(out)).toEqual({
@@ -117,7 +118,7 @@ describe("the npm package", () => {
 
   it("works through require", () => {
     const out = node(["-e", usage('const { Client, SvcError } = require("@svc/sdk");')], {
-      SVC_API_KEY: platform.apiKey,
+      SVC_API_KEY: platform.ownerKey,
       SVC_BASE_URL: platform.baseUrl,
     });
     expect(JSON.parse(out)).toMatchObject({

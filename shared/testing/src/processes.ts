@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { dirname, join } from "node:path";
@@ -40,6 +40,20 @@ export function entryOf(name: ServiceName | "embedded"): string {
   const file = join(root, "services", name, "dist", "main.js");
   if (!existsSync(file)) throw new Error(`${file} is missing: run \`npm run build\` first`);
   return file;
+}
+
+/**
+ * Builds every process's bundle when one is missing: `npm test` builds first, but a run of one
+ * project's tests alone (the CLI's, the SDKs') may find none.
+ */
+export function ensureBuilt(): void {
+  const names = ["auth", "dataset-writer", "reader", "trace-ingest", "gateway", "embedded"];
+  if (names.every((name) => existsSync(join(root, "services", name, "dist", "main.js")))) return;
+  const build = spawnSync(process.execPath, ["scripts/build.mjs", "--quiet"], {
+    cwd: root,
+    stdio: "inherit",
+  });
+  if (build.status !== 0) throw new Error("`npm run build` failed");
 }
 
 export async function freePort(): Promise<number> {
