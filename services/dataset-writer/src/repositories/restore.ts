@@ -36,9 +36,9 @@ async function reviseFromLive(
 }
 
 /**
- * Makes the live rows equal to version `target`, writing revisions at `version` only for rows that
- * differ: rows added since are deleted, rows deleted since come back with their old creation time,
- * rows changed since get their old cells back.
+ * Makes the live rows equal to version `target` (restoreDatasetVersion), writing revisions at
+ * `version` only for rows that differ: rows added since are deleted, rows deleted since come back
+ * with their old creation time, rows changed since get their old cells back.
  */
 export async function restoreRows(db: Kysely<Database>, datasetId: string, target: number, version: number) {
   const gone = await sql<{ row_id: string }>`

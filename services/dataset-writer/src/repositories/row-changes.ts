@@ -28,11 +28,11 @@ export async function findRowVersions(
 const changeColumns = { rowId: "text", builtins: "jsonb", custom: "jsonb" } as const;
 
 /**
- * Applies a batch of changes to existing rows at `version`, in one statement: each row gets the
- * cells its change sets, and only a row whose cells end up different from what it holds is written
- * (its live revision ends and a new one starts). The caller holds the dataset's lock (it took the
- * version number) and has checked that every row exists and appears once. Returns how many rows
- * changed: zero means the batch changed nothing.
+ * Applies a batch of changes to existing rows (updateDatasetRows) at `version`, in one statement:
+ * each row gets the cells its change sets, and only a row whose cells end up different from what
+ * it holds is written (its live revision ends and a new one starts). The caller holds the dataset's
+ * lock (it took the version number) and has checked that every row exists and appears once.
+ * Returns how many rows changed: zero means the batch changed nothing.
  */
 export async function applyRowChanges(
   db: Kysely<Database>,

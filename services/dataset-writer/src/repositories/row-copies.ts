@@ -34,9 +34,10 @@ export async function listMissingRowIds(
 }
 
 /**
- * Copies the selected rows of the source, as they were at its version, into the target at the
- * target's version, in one statement: new ids, the source's order kept (creation times a microsecond
- * apart), custom cells moved to the target's identifiers, and the provenance written into metadata.
+ * Copies the selected rows of the source (copyDatasetRows), as they were at its version, into the
+ * target at the target's version, in one statement: new ids, the source's order kept (creation
+ * times a microsecond apart), custom cells moved to the target's identifiers, and the provenance
+ * written into metadata.
  */
 export async function copyRows(
   db: Kysely<Database>,

@@ -39,8 +39,8 @@ const requestColumns = {
 } as const;
 
 /**
- * Applies a batch of row edits in one statement, so that a batch costs one round trip to the
- * database (one transaction, too, when it runs outside one). The statement:
+ * Applies a batch of row edits (updateDatasetRow) in one statement, so that a batch costs one round
+ * trip to the database (one transaction, too, when it runs outside one). The statement:
  *
  * 1. locks the batch's datasets, in id order so that concurrent batches never deadlock;
  * 2. judges each edit in arrival order against the dataset as locked: unknown dataset, a cell no
