@@ -1,3 +1,4 @@
+import type { InjectOptions } from "fastify";
 import { afterEach, describe, expect, it } from "vitest";
 import { csrfTokenOf } from "./browser-sessions";
 import { type FakePlatform, fakePlatform } from "./testing/fake-platform";
@@ -229,5 +230,51 @@ describe("signing out", () => {
     // At once on this gateway; the others hear of it from auth.
     const after = await p.gateway.app.inject({ method: "GET", url: "/v1/account", headers: { cookie } });
     expect(after.statusCode).toBe(401);
+  });
+});
+
+describe.each([
+  ["over HTTP", "http://localhost", "svc_session"],
+  ["behind HTTPS", "https://svc.example.com", "__Host-svc_session"],
+])("the cookies of every response %s", (_where, publicUrl, name) => {
+  it("are HttpOnly and SameSite (and Secure behind HTTPS): no script of the page can read one", async () => {
+    const p = await start(publicUrl.startsWith("https:") ? { SVC_PUBLIC_URL: publicUrl } : {});
+    const setCookies: string[] = [];
+    const send = async (request: InjectOptions) => {
+      const response = await p.gateway.app.inject(request);
+      const header = response.headers["set-cookie"];
+      setCookies.push(...(header === undefined ? [] : Array.isArray(header) ? header : [String(header)]));
+      return response;
+    };
+    const key = p.key("owner");
+    const signIn = () =>
+      send({ method: "POST", url: "/v1/sessions", headers: { origin: publicUrl }, payload: { apiKey: key } });
+
+    const signedIn = await signIn();
+    expect(signedIn.statusCode).toBe(201);
+    const cookie = String(signedIn.headers["set-cookie"]).split(";")[0] ?? "";
+    const write = { cookie, origin: publicUrl, "x-csrf-token": signedIn.json().csrfToken };
+    const answers = [
+      await send({ method: "POST", url: "/v1/sessions", payload: { apiKey: "svc_nope" } }),
+      await send({ method: "GET", url: "/v1/session", headers: { cookie } }),
+      await send({ method: "GET", url: "/v1/account", headers: { cookie } }),
+      await send(traces(write)),
+      await send(traces({ cookie, origin: publicUrl })),
+      await send({ method: "DELETE", url: "/v1/session", headers: write }),
+      // Signing out again with the ended session's cookie clears it again.
+      await send({ method: "DELETE", url: "/v1/session", headers: write }),
+      await send({ method: "GET", url: "/v1/session", headers: { cookie } }),
+      await signIn(),
+    ];
+    expect(answers.map((a) => a.statusCode)).toEqual([401, 200, 200, 200, 403, 204, 204, 401, 201]);
+
+    // Set by the two sign-ins and the two sign-outs, and only by them.
+    expect(setCookies.map((c) => c.split("=")[0])).toEqual([name, name, name, name]);
+    for (const setCookie of setCookies) {
+      const attributes = setCookie.split(";").map((a) => a.trim());
+      expect(attributes, setCookie).toContain("HttpOnly");
+      expect(attributes, setCookie).toContain("SameSite=Lax");
+      expect(attributes.includes("Secure"), setCookie).toBe(publicUrl.startsWith("https:"));
+    }
   });
 });
