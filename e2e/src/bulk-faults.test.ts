@@ -2,20 +2,25 @@ import { request as httpRequest } from "node:http";
 import { realInfra } from "@svc/testing";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { auditVersions } from "./audit";
+import { type AcknowledgedChange, auditVersions } from "./audit";
 import { client } from "./http";
 import { PrivateNats } from "./nats-server";
 import { type Platform, startPlatform, waitFor } from "./platform";
 
 const infra = realInfra();
 
-/** A project and a dataset of `rows` rows `b0000…`, each with an input of about `size` characters. */
+/**
+ * A project and a dataset of `rows` rows `b0000…`, each with an input of about `size` characters, and
+ * the insertions the platform acknowledged.
+ */
 async function datasetOf(platform: Platform, name: string, rows: number, size: number) {
   const api = client(platform.baseUrl, platform.ownerKey);
   const project = (await api.post<{ slug: string }>("/v1/projects", { name: `${name} ${Date.now()}` })).body
     .slug;
   const dataset = await api.post<{ slug: string; id: string }>(`/v1/projects/${project}/datasets`, { name });
   const base = `/v1/projects/${project}/datasets/${dataset.body.slug}`;
+  const datasetId = dataset.body.id;
+  const acknowledged: AcknowledgedChange[] = [];
   // Pages of at most 1,000 rows and about 400 kB, well under the body limit.
   const pageSize = Math.min(1_000, Math.floor(400_000 / size));
   for (let from = 0; from < rows; from += pageSize) {
@@ -23,9 +28,12 @@ async function datasetOf(platform: Platform, name: string, rows: number, size: n
       id: `b${String(from + i).padStart(5, "0")}`,
       input: { text: "x".repeat(size) },
     }));
-    expect((await api.post(`${base}/rows`, { rows: page })).status).toBe(201);
+    const inserted = await api.post<{ versionId: string; version: number }>(`${base}/rows`, { rows: page });
+    expect(inserted.status).toBe(201);
+    const { versionId, version } = inserted.body;
+    acknowledged.push(...page.map((row) => ({ datasetId, version, versionId, rowId: row.id })));
   }
-  return { api, base, datasetId: dataset.body.id };
+  return { api, base, datasetId, acknowledged };
 }
 
 /** The dataset's version and how many of its rows hold `value` in their expected output. */
@@ -58,7 +66,7 @@ describe.runIf(infra)("a batch edit with its writer SIGKILLed (distributed)", ()
 
   it("applies all 1,000 edits as one version or none, and the retry with its key applies them once", async () => {
     const rows = 1_000;
-    const { base, datasetId } = await datasetOf(platform, "Killed batch", rows, 200);
+    const { base, datasetId, acknowledged } = await datasetOf(platform, "Killed batch", rows, 200);
     // The kill lands at another moment of the batch each round: before it starts, during its
     // transaction, or after its commit and before the answer.
     for (const [round, delayMs] of [5, 30, 60, 120].entries()) {
@@ -104,12 +112,22 @@ describe.runIf(infra)("a batch edit with its writer SIGKILLed (distributed)", ()
       );
       expect(retried.status, `round ${round}: first answered ${answered.status}`).toBe(200);
       if (answered.status === 200) expect(retried.body).toEqual(answered.body);
+      const { versionId, version } = retried.body as { versionId: string; version: number };
+      acknowledged.push(
+        ...edits.map(({ rowId, expectedOutput }) => ({
+          datasetId,
+          version,
+          versionId,
+          rowId,
+          expectedOutput,
+        })),
+      );
       expect(await stateOf(platform.databaseUrl, datasetId, value)).toEqual({
         version: before + 1,
         changed: rows,
       });
     }
-    await auditVersions(platform.databaseUrl);
+    await auditVersions(platform.databaseUrl, acknowledged);
   });
 });
 
@@ -150,7 +168,7 @@ describe.runIf(infra)("an export with NATS killed part-way (distributed)", () =>
 
   it("ends the transfer without its last chunk, so the client sees an incomplete file, and exports whole again after", async () => {
     const rows = 6_000;
-    const { base } = await datasetOf(platform, "Cut export", rows, 2_000);
+    const { base, acknowledged } = await datasetOf(platform, "Cut export", rows, 2_000);
     const whole = await slowDownload(`${base}/export?format=jsonl`, 0, () => undefined);
     expect(whole).toMatchObject({ status: 200, complete: true });
     expect(whole.bytes).toBeGreaterThan(rows * 2_000);
@@ -178,5 +196,6 @@ describe.runIf(infra)("an export with NATS killed part-way (distributed)", () =>
       20_000,
     );
     expect(again.bytes).toBe(whole.bytes);
+    await auditVersions(platform.databaseUrl, acknowledged);
   });
 });

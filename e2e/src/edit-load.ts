@@ -146,39 +146,6 @@ export async function makeEditTargets(
 }
 
 /**
- * Proves that each acknowledged edit is in the database: the row has a revision starting at the
- * version the edit was acknowledged with, holding the value it wrote.
- */
-export async function assertAcknowledgedEditsPresent(
-  databaseUrl: string,
-  edits: readonly AcknowledgedEdit[],
-): Promise<void> {
-  const db = new pg.Client({ connectionString: databaseUrl });
-  await db.connect();
-  try {
-    const missing = await db.query(
-      `SELECT a.dataset_id, a.row_id, a.version, a.value, r.expected_output
-       FROM unnest($1::text[], $2::text[], $3::int[], $4::int[]) AS a(dataset_id, row_id, version, value)
-       LEFT JOIN row_revisions r
-         ON r.dataset_id::text = a.dataset_id AND r.row_id = a.row_id AND r.version_from = a.version
-       WHERE r.row_id IS NULL OR (r.expected_output ->> 'value')::int IS DISTINCT FROM a.value
-       LIMIT 5`,
-      [
-        edits.map((e) => e.datasetId),
-        edits.map((e) => e.rowId),
-        edits.map((e) => e.version),
-        edits.map((e) => e.value),
-      ],
-    );
-    if (missing.rows.length > 0) {
-      throw new Error(`acknowledged edits missing from the database: ${JSON.stringify(missing.rows)}`);
-    }
-  } finally {
-    await db.end();
-  }
-}
-
-/**
  * Proves that each acknowledged `{versionId, version}` is a version of its dataset in
  * `dataset_versions`: the id the client was given names exactly that version.
  */

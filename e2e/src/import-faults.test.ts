@@ -3,6 +3,7 @@ import { Readable } from "node:stream";
 import { openDatabase } from "@svc/db";
 import { realInfra } from "@svc/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { auditVersions } from "./audit";
 import { rssMb } from "./edit-load";
 import { client } from "./http";
 import { type Platform, startPlatform, waitFor } from "./platform";
@@ -14,8 +15,17 @@ interface Import {
   state: string;
   rowsRead: number;
   rowsInserted?: number;
+  versionId?: string | null;
+  version?: number;
   error?: { code: string; error: string };
 }
+
+/** What a succeeded import acknowledged: the version it made. */
+const importVersion = (datasetId: string, done: Import) => ({
+  datasetId,
+  version: done.version ?? Number.NaN,
+  versionId: done.versionId ?? undefined,
+});
 
 /** A JSONL file of `rows` rows, large enough that reading it takes the writer a few seconds. */
 const fileOf = (rows: number) =>
@@ -126,6 +136,7 @@ describe.runIf(infra)("an import under faults (distributed)", () => {
     const again = await upload();
     expect(again.body.importId).toBe(retry.body.importId);
     expect(await stored(datasetId)).toEqual({ rows, staged: 0, version: 1 });
+    await auditVersions(platform.databaseUrl, [importVersion(datasetId, done)]);
   });
 
   it("records nothing for an upload the client drops half-way", async () => {
@@ -164,10 +175,12 @@ describe.runIf(infra)("an import under faults (distributed)", () => {
       await handle.close();
     }
     expect(await stored(datasetId)).toEqual({ rows: 0, staged: 0, version: 0 });
+    await auditVersions(platform.databaseUrl);
   });
 
   it("imports a 200 MB file with every process's memory bounded", async () => {
     const { api, base, datasetId } = await makeDataset("Big file");
+    let done: Import | undefined;
     // 21,000 rows of 10 kB each, generated as they are sent: nothing holds the file, not even the
     // test. Each row's text differs, so that no layer could keep it cheaply.
     const rows = 21_000;
@@ -214,7 +227,7 @@ describe.runIf(infra)("an import under faults (distributed)", () => {
       } as RequestInit);
       expect(response.status).toBe(202);
       const { importId } = (await response.json()) as Import;
-      const done = await waitFor(
+      done = await waitFor(
         "the big import to finish",
         async () => {
           const now = await api.get<Import>(`${base}/imports/${importId}`);
@@ -235,5 +248,6 @@ describe.runIf(infra)("an import under faults (distributed)", () => {
       expect(p.peak - p.before, `${p.name} grew by ${(p.peak - p.before).toFixed(0)} MB`).toBeLessThan(120);
     }
     expect(await stored(datasetId)).toEqual({ rows, staged: 0, version: 1 });
+    await auditVersions(platform.databaseUrl, done ? [importVersion(datasetId, done)] : []);
   }, 240_000);
 });

@@ -48,12 +48,15 @@ describe.runIf(chromiumAvailable() && infra)("the web application while PostgreS
     const api = client(platform.baseUrl, platform.ownerKey);
     const base = "/v1/projects/outage/datasets/answers";
     expect((await api.post("/v1/projects", { name: "Outage" })).status).toBe(201);
-    expect((await api.post("/v1/projects/outage/datasets", { name: "Answers" })).status).toBe(201);
+    const made = await api.post<{ id: string }>("/v1/projects/outage/datasets", { name: "Answers" });
+    expect(made.status).toBe(201);
+    const datasetId = made.body.id;
     const rows = [
       { id: "o1", input: "2+2?", expectedOutput: "five" },
       { id: "o2", input: "3+3?", expectedOutput: "seven" },
     ];
-    expect((await api.post(`${base}/rows`, { rows })).status).toBe(201);
+    const inserted = await api.post<{ versionId: string; version: number }>(`${base}/rows`, { rows });
+    expect(inserted.status).toBe(201);
 
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const { page, problems } = await openPage(context, platform.baseUrl);
@@ -67,7 +70,7 @@ describe.runIf(chromiumAvailable() && infra)("the web application while PostgreS
     await page.evaluate("window.outageMark = 'same page'");
 
     // Someone else changes another row; this page does not know yet.
-    const theirs = await api.patch<{ version: number }>(`${base}/rows/o2`, {
+    const theirs = await api.patch<{ versionId: string; version: number }>(`${base}/rows/o2`, {
       expectedOutput: "six, from a colleague",
     });
     expect(theirs.status).toBe(200);
@@ -121,10 +124,14 @@ describe.runIf(chromiumAvailable() && infra)("the web application while PostgreS
     expect(row.body).toMatchObject({ expectedOutput: "four", version });
     await screenshot(page, "database-recovered");
 
-    // Nothing was written twice or lost: versions 1..current with no gap.
+    // Nothing was written twice or lost: versions 1..current with no gap, and every saved change there.
     const dataset = await api.get<{ version: number }>(base);
     expect(dataset.body.version).toBe(version);
-    await auditVersions(platform.databaseUrl);
+    await auditVersions(platform.databaseUrl, [
+      ...rows.map(({ id, expectedOutput }) => ({ datasetId, ...inserted.body, rowId: id, expectedOutput })),
+      { datasetId, ...theirs.body, rowId: "o2", expectedOutput: "six, from a colleague" },
+      { datasetId, version, rowId: "o1", expectedOutput: "four" },
+    ]);
     // The failed requests are the outage itself; nothing else went wrong.
     expect(problems.filter((p) => !/status of 503/.test(p))).toEqual([]);
     await context.close();
