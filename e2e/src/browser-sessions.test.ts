@@ -295,7 +295,7 @@ describe.runIf(realInfra())("browser sessions on the distributed platform", () =
     // A session lasts a minute at the least, so time is moved in the database rather than waited for:
     // the first session ends in a few seconds, the second was last used nine hours ago (its idle limit
     // is eight). Then the verifications the gateways hold from the sign-ins (five seconds here) lapse.
-    const endsAt = new Date(Date.now() + 7_000);
+    const endsAt = new Date(Date.now() + 8_000);
     await withDatabase(platform.databaseUrl, async (db) => {
       await db.query("UPDATE browser_sessions SET expires_at = $2 WHERE id = $1", [
         ended.body.sessionId,
