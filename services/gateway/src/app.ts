@@ -16,7 +16,7 @@ import { type GatewayOptions, rateLimitsOf } from "./config";
 import { CredentialCache } from "./credential-cache";
 import { invalidJsonBody, invalidUtf8Body, sendError, toDomainError, unsupportedMediaType } from "./errors";
 import { registerUploads } from "./file-upload";
-import { shedLoadAbove } from "./load-shedding";
+import { shedLoad } from "./load-shedding";
 import { registerMcp } from "./mcp/endpoint";
 import { registerOAuthRoutes } from "./oauth/routes";
 import { clientAddressOf, throttleOAuthClients } from "./oauth-throttle";
@@ -136,7 +136,10 @@ export function buildGateway({
     const bodiless = chunked === undefined && (length === undefined || length === "0");
     if (bodiless && !uploadRoutes.has(request.routeOptions.url ?? "")) delete request.headers["content-type"];
   });
-  shedLoadAbove(app, options.SVC_GATEWAY_MAX_IN_FLIGHT);
+  shedLoad(app, {
+    maxInFlight: options.SVC_GATEWAY_MAX_IN_FLIGHT,
+    maxQueueMs: options.SVC_GATEWAY_MAX_QUEUE_MS,
+  });
   const rateLimiter = new RateLimiter(
     rateLimitStore ?? new MemoryBucketStore(),
     rateLimitsOf(options),

@@ -41,6 +41,14 @@ export const gatewayOptionsSchema = z.object({
     .min(1)
     .default(1024)
     .describe("Requests the gateway works on at once; beyond it, 503 with Retry-After at once"),
+  SVC_GATEWAY_MAX_QUEUE_MS: z.coerce
+    .number()
+    .int()
+    .min(10)
+    .default(500)
+    .describe(
+      "Milliseconds requests may queue (in the gateway or a service) before new ones get 503 with Retry-After",
+    ),
   SVC_PUBLIC_URL: z
     .url({ protocol: /^https?$/, error: "must be an http(s) URL such as https://svc.example.com" })
     .transform((url) => url.replace(/\/+$/, ""))

@@ -1,0 +1,100 @@
+import Fastify, { type FastifyInstance } from "fastify";
+import { afterEach, describe, expect, it } from "vitest";
+import { shedLoad } from "./load-shedding";
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe("shedding by queueing time", () => {
+  let app: FastifyInstance;
+  let base: string;
+
+  async function start(maxQueueMs: number) {
+    app = Fastify();
+    shedLoad(app, { maxInFlight: 1_000, maxQueueMs });
+    app.get("/slow", async () => {
+      await sleep(300);
+      return { ok: true };
+    });
+    // A service that does one thing at a time, 10 ms each: what a burst above capacity meets.
+    let busyUntil = 0;
+    app.get("/queued", async () => {
+      busyUntil = Math.max(busyUntil, performance.now()) + 10;
+      await sleep(busyUntil - performance.now());
+      return { ok: true };
+    });
+    app.get("/readyz", async () => ({ ok: true }));
+    app.get("/fast", async () => ({ ok: true }));
+    base = await app.listen({ port: 0, host: "127.0.0.1" });
+  }
+  afterEach(async () => {
+    await app?.close();
+  });
+
+  /**
+   * Requests to `path` started every 5 ms for `ms`, whether or not earlier ones were answered (a client
+   * that waits for each would stand in the queue it is meant to observe): their statuses and refusals.
+   */
+  async function poll(ms: number, path = "/fast") {
+    const sent: Promise<Response>[] = [];
+    for (const until = performance.now() + ms; performance.now() < until; await sleep(5)) {
+      sent.push(fetch(`${base}${path}`));
+    }
+    const responses = await Promise.all(sent);
+    const refusals = await Promise.all(
+      responses
+        .filter((response) => response.status === 503)
+        .map(async (response) => ({
+          error: ((await response.json()) as { error: string }).error,
+          retryAfter: response.headers.get("retry-after"),
+        })),
+    );
+    return { statuses: responses.map((response) => response.status), refusals };
+  }
+
+  it("refuses new requests while those taken wait in a queue longer than the bound, then takes them again", async () => {
+    await start(100);
+    // 80 at once: the last waits 800 ms; from about the 10th on, each waits more than 100 ms.
+    const burst = Promise.all(Array.from({ length: 80 }, () => fetch(`${base}/queued`)));
+    await sleep(250);
+    const { refusals } = await poll(300, "/queued");
+    expect(refusals.length).toBeGreaterThan(0);
+    expect(refusals[0]?.error).toMatch(
+      /^The platform is behind: requests waited \d+ ms, more than 100 ms; retry/,
+    );
+    expect(refusals[0]?.retryAfter).toBe("1");
+    await burst;
+    // Taken again once the queue is gone: the requests it refused do not count, those taken since do.
+    let status = 0;
+    for (const started = performance.now(); status !== 200 && performance.now() - started < 2_000; ) {
+      status = (await fetch(`${base}/queued`)).status;
+    }
+    expect(status).toBe(200);
+  });
+
+  it("does not take one slow request among quick ones for a queue", async () => {
+    await start(250);
+    const slow = fetch(`${base}/slow`);
+    const { statuses } = await poll(500);
+    await slow;
+    expect(new Set(statuses)).toEqual(new Set([200]));
+  });
+
+  it("refuses while the gateway's own event loop falls behind", async () => {
+    await start(100);
+    await fetch(`${base}/fast`);
+    const blocked = performance.now() + 300;
+    while (performance.now() < blocked) {
+      // The gateway busy with something else: requests wait before they are even parsed.
+    }
+    const { refusals } = await poll(400);
+    expect(refusals.length).toBeGreaterThan(0);
+  });
+
+  it("never refuses the probes", async () => {
+    await start(100);
+    const burst = Promise.all(Array.from({ length: 40 }, () => fetch(`${base}/queued`)));
+    await sleep(250);
+    for (let n = 0; n < 20; n++) expect((await fetch(`${base}/readyz`)).status).toBe(200);
+    await burst;
+  });
+});
