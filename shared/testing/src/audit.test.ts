@@ -1,9 +1,9 @@
 import { migrateToLatest, openDatabase } from "@svc/db";
 import { createScratchDatabase } from "@svc/db/testing";
-import { realInfra } from "@svc/testing";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AcknowledgedChange, auditVersions } from "./audit";
+import { realInfra } from "./infra";
 
 const infra = realInfra();
 
