@@ -24,6 +24,13 @@ export const configSchema = busEnvSchema
       .max(60_000)
       .default(defaultGroupCommitOptions.stallMs)
       .describe("How long a row-edit transaction runs before another may start beside it"),
+    SVC_WRITER_MAX_QUEUE_MS: z.coerce
+      .number()
+      .int()
+      .min(10)
+      .max(60_000)
+      .default(defaultGroupCommitOptions.maxQueueMs)
+      .describe("How long row edits may wait for a transaction before new ones get 503 with Retry-After"),
     SVC_IMPORT_ABANDONED_MS: z.coerce
       .number()
       .int()
@@ -40,6 +47,7 @@ export type WriterConfig = z.output<typeof configSchema>;
 export const groupCommitOptionsOf = (config: WriterConfig): Partial<GroupCommitOptions> => ({
   maxConcurrent: config.SVC_WRITER_MAX_TRANSACTIONS,
   stallMs: config.SVC_WRITER_STALL_MS,
+  maxQueueMs: config.SVC_WRITER_MAX_QUEUE_MS,
 });
 
 export const loadConfig = () => loadEnv(configSchema);

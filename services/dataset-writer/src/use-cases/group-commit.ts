@@ -1,5 +1,6 @@
 import { type Context, context as otel, ROOT_CONTEXT } from "@opentelemetry/api";
 import { isDependencyUnavailable } from "@svc/bus";
+import { DomainError } from "@svc/contracts";
 import { inBatchTrace, noteAppliedOneByOne } from "./group-commit-tracing";
 
 /** How one item of a batch came out: its answer, or the error it is answered with. */
@@ -16,9 +17,22 @@ export interface GroupCommitOptions {
    * batches are quick, one at a time gathers the most items into each commit.
    */
   stallMs: number;
+  /** The most items waiting for a transaction; beyond it an item is refused at once. */
+  maxQueued: number;
+  /**
+   * How long the oldest waiting item may have waited: beyond it a new item is refused at once, since
+   * it would wait longer still (the writer is behind), rather than be answered late.
+   */
+  maxQueueMs: number;
 }
 
-export const defaultGroupCommitOptions: GroupCommitOptions = { maxBatch: 512, maxConcurrent: 4, stallMs: 50 };
+export const defaultGroupCommitOptions: GroupCommitOptions = {
+  maxBatch: 512,
+  maxConcurrent: 4,
+  stallMs: 50,
+  maxQueued: 4_096,
+  maxQueueMs: 500,
+};
 
 /**
  * Where a queued item goes when a batch is taken: into the batch, into a later batch, or into a
@@ -42,6 +56,10 @@ export interface BatchRules<T, R> {
 
 interface Pending<T, R> {
   item: T;
+  /** When it was queued (`now`'s clock). */
+  queuedAt: number;
+  /** When its requester stops waiting, in epoch milliseconds (see RequestContext's `deadline`). */
+  deadline: number | undefined;
   /** The OpenTelemetry context of the request that submitted the item: its trace. */
   trace: Context;
   resolve(result: R): void;
@@ -72,11 +90,29 @@ export class GroupCommit<T, R> {
     private readonly now: () => number = performance.now.bind(performance),
   ) {}
 
-  submit(item: T): Promise<R> {
+  /**
+   * Queues an item and answers when its batch has committed. Refused at once (503) when the writer is
+   * behind; dropped unapplied (504) if its deadline passes before a transaction takes it.
+   */
+  submit(item: T, deadline?: number): Promise<R> {
+    const refusal = this.refusal();
+    if (refusal) return Promise.reject(refusal);
     return new Promise<R>((resolve, reject) => {
-      this.queue.push({ item, trace: otel.active(), resolve, reject });
+      this.queue.push({ item, queuedAt: this.now(), deadline, trace: otel.active(), resolve, reject });
       this.pump();
     });
+  }
+
+  /** Why a new item cannot wait its turn: the queue is full, or its oldest item has waited too long. */
+  private refusal(): DomainError | undefined {
+    const { maxQueued, maxQueueMs } = this.options;
+    const oldest = this.queue[0];
+    const waited = oldest ? this.now() - oldest.queuedAt : 0;
+    if (this.queue.length < maxQueued && waited <= maxQueueMs) return undefined;
+    return new DomainError(
+      "service_unavailable",
+      `The writer is behind: ${this.queue.length} ${this.queue.length === 1 ? "change is" : "changes are"} waiting, the oldest for ${Math.round(waited)} ms; retry after the Retry-After delay`,
+    );
   }
 
   private pump(): void {
@@ -119,7 +155,12 @@ export class GroupCommit<T, R> {
     const rest: Pending<T, R>[] = [];
     const admit = this.rules.admitter();
     let ended = false;
+    const now = Date.now();
     for (const pending of this.queue.splice(0)) {
+      if (pending.deadline !== undefined && now >= pending.deadline) {
+        pending.reject(deadlinePassed());
+        continue;
+      }
       ended ||= batch.length >= this.options.maxBatch;
       const admission: Admission = ended ? "end" : admit(pending.item);
       ended ||= admission === "end";
@@ -155,3 +196,10 @@ export class GroupCommit<T, R> {
     });
   }
 }
+
+/** Nobody waits for the answer any more: doing the work now would only delay the items still awaited. */
+const deadlinePassed = () =>
+  new DomainError(
+    "upstream_timeout",
+    "The change waited past its deadline before the writer could start it, and was not applied; retry shortly",
+  );

@@ -61,12 +61,15 @@ export function groupRowEdits(
  * idempotency keys adds the statements that claim and store them, in a transaction around it.
  */
 export function updateDatasetRow(edits: RowEdits, caller: Caller, input: EditInput): Promise<VersionResult> {
-  return edits.submit({
-    ref: refOf(caller, input.params),
-    input,
-    actor: caller.actor,
-    scope: idempotencyOf(caller, operations.updateDatasetRow, input),
-  });
+  return edits.submit(
+    {
+      ref: refOf(caller, input.params),
+      input,
+      actor: caller.actor,
+      scope: idempotencyOf(caller, operations.updateDatasetRow, input),
+    },
+    caller.deadline,
+  );
 }
 
 /**
