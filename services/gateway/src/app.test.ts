@@ -64,6 +64,28 @@ describe("JSON bodies", () => {
     expect(response.statusCode).toBe(400);
     expect(response.json()).toMatchObject({ code: "validation_failed" });
   });
+
+  it("refuses a number it would store as another number, naming it and where it is, and reaches no service", async () => {
+    const { gateway, key, calls } = await start();
+    const payload = '{"resourceSpans":[],"n":"é","big":12345678901234567890}';
+    const response = await gateway.app.inject(traces("application/json", key("member"), payload));
+    expect(response.statusCode).toBe(400);
+    const offset = Buffer.byteLength(payload.slice(0, payload.indexOf("1234")));
+    expect(response.json()).toMatchObject({
+      code: "validation_failed",
+      error: `The body holds the number 12345678901234567890 at byte offset ${offset}, which cannot be stored exactly (a number keeps about 15 significant digits); send it as a string`,
+      details: { issues: [{ path: "body", code: "inexact_number" }] },
+    });
+    expect(calls).toEqual([]);
+  });
+
+  it("takes numbers a double holds exactly however they are written, and -0 as 0", async () => {
+    const { gateway, key, calls } = await start();
+    const payload = '{"resourceSpans":[],"a":[1.50,1E2,0.30000000000000004,9007199254740992,-0]}';
+    const response = await gateway.app.inject(traces("application/json", key("member"), payload));
+    expect(response.statusCode).toBe(200);
+    expect(calls).toHaveLength(1);
+  });
 });
 
 describe("SVC_BODY_LIMIT", () => {

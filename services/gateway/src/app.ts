@@ -1,11 +1,12 @@
 import { randomUUID, timingSafeEqual } from "node:crypto";
-import { type Bus, callSubject, type UploadStore } from "@svc/bus";
+import type { Bus, UploadStore } from "@svc/bus";
 import {
   buildOpenApiDocument,
   DomainError,
+  findInexactNumber,
   internalErrorMessage,
   operationList,
-  pingSubjects,
+  platformServices,
 } from "@svc/contracts";
 import { type Logger, tagHttpRequest } from "@svc/telemetry";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from "fastify";
@@ -14,7 +15,14 @@ import { registerBrowserSessions } from "./browser-sessions";
 import { answerClientErrors } from "./client-errors";
 import { type GatewayOptions, rateLimitsOf } from "./config";
 import { CredentialCache } from "./credential-cache";
-import { invalidJsonBody, invalidUtf8Body, sendError, toDomainError, unsupportedMediaType } from "./errors";
+import {
+  inexactNumberBody,
+  invalidJsonBody,
+  invalidUtf8Body,
+  sendError,
+  toDomainError,
+  unsupportedMediaType,
+} from "./errors";
 import { registerUploads } from "./file-upload";
 import { shedLoad } from "./load-shedding";
 import { registerMcp } from "./mcp/endpoint";
@@ -112,11 +120,16 @@ export function buildGateway({
     if ("invalidAt" in decoded) return done(invalidUtf8Body(decoded.invalidAt));
     const text = decoded.text;
     if (text.trim() === "") return done(null, undefined);
+    let value: unknown;
     try {
-      done(null, JSON.parse(text));
+      value = JSON.parse(text);
     } catch (error) {
-      done(invalidJsonBody((error as Error).message));
+      return done(invalidJsonBody((error as Error).message));
     }
+    const inexact = findInexactNumber(text);
+    if (inexact)
+      return done(inexactNumberBody(inexact.text, Buffer.byteLength(text.slice(0, inexact.index))));
+    done(null, value);
   });
   // Any other type: an empty body is no body here too (some clients send a Content-Type on every request).
   app.addContentTypeParser("*", { parseAs: "buffer" }, (_request, body, done) =>
@@ -190,8 +203,8 @@ export function buildGateway({
     openApi ??= JSON.stringify(buildOpenApiDocument());
     return reply.type("application/json").send(openApi);
   });
-  app.get("/readyz", async (request, reply) => {
-    const services = await pingServices(bus, request.id);
+  app.get("/readyz", async (_request, reply) => {
+    const services = await pingServices(bus);
     const ready = !draining && bus.isConnected() && Object.values(services).every((s) => s === "ok");
     return reply
       .status(ready ? 200 : 503)
@@ -229,20 +242,11 @@ export function buildGateway({
   };
 }
 
-async function pingServices(bus: Bus, requestId: string): Promise<Record<string, string>> {
+async function pingServices(bus: Bus): Promise<Record<string, string>> {
   const entries = await Promise.all(
-    Object.entries(pingSubjects).map(async ([service, subject]) => {
-      try {
-        await callSubject(
-          bus,
-          subject,
-          { context: { organizationId: null, role: null, actor: null, requestId }, input: {} },
-          { timeoutMs: 1_000 },
-        );
-        return [service, "ok"] as const;
-      } catch (error) {
-        return [service, error instanceof DomainError ? error.code : "error"] as const;
-      }
+    Object.keys(platformServices).map(async (service) => {
+      const reply = await bus.ping(service, 1_000);
+      return [service, reply.ok ? "ok" : reply.error.code] as const;
     }),
   );
   return Object.fromEntries(entries);

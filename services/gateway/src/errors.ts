@@ -16,6 +16,15 @@ export function invalidUtf8Body(offset: number, format = "JSON"): DomainError {
   });
 }
 
+/** A body with a number that would be stored as another number: refused, never rounded in silence. */
+export function inexactNumberBody(number: string, offset: number): DomainError {
+  const shown = number.length > 40 ? `${number.slice(0, 40)}…` : number;
+  const message = `holds the number ${shown} at byte offset ${offset}, which cannot be stored exactly (a number keeps about 15 significant digits)`;
+  return new DomainError("validation_failed", `The body ${message}; send it as a string`, {
+    issues: [{ path: "body", message, code: "inexact_number" }],
+  });
+}
+
 export const unsupportedMediaType = (): DomainError =>
   new DomainError(
     "unsupported_media_type",

@@ -1,6 +1,7 @@
 export { canonicalJson } from "./canonical-json";
 export * from "./cursor";
 export * from "./errors";
+export * from "./exact-numbers";
 export { headerName } from "./header-name";
 export * from "./ids";
 export { buildOpenApiDocument } from "./openapi";

@@ -95,6 +95,24 @@ describe("JSONL", () => {
       { line: 1, fields: { input: 1e308, output: "1e400" } },
     ]);
   });
+
+  it("refuses a number with more digits than a double holds, which would be stored rounded, in any format", async () => {
+    const refused = {
+      message:
+        "Line 2: the number 12345678901234567890 cannot be stored exactly (a number keeps about 15 significant digits); write it as a string",
+      details: { line: 2, reason: "inexact_number" },
+    };
+    expect(await failure("jsonl", '{"input":1}\n{"input":{"id":12345678901234567890}}\n')).toEqual(refused);
+    expect(await failure("json", '[{"input":1},\n{"output":[12345678901234567890]}]')).toEqual(refused);
+    expect(await failure("csv", "input\n12345678901234567890\n")).toEqual(refused);
+    // The same digits as text are text; numbers a double holds are kept, however written.
+    expect(
+      await read("csv", 'input,output\nid 12345678901234567890,"""12345678901234567890"""\n'),
+    ).toMatchObject([{ fields: { input: "id 12345678901234567890", output: "12345678901234567890" } }]);
+    expect(await read("jsonl", '{"input":0.30000000000000004,"output":"12345678901234567890"}\n')).toEqual([
+      { line: 1, fields: { input: 0.30000000000000004, output: "12345678901234567890" } },
+    ]);
+  });
 });
 
 describe("JSON array", () => {

@@ -1,5 +1,11 @@
 import type { Writable } from "node:stream";
-import { csvTextToCell, DomainError, firstInvalidByte, type ImportFormat } from "@svc/contracts";
+import {
+  csvTextToCell,
+  DomainError,
+  findInexactNumber,
+  firstInvalidByte,
+  type ImportFormat,
+} from "@svc/contracts";
 import { parse as parseCsv } from "csv-parse";
 
 /** One record of a file: its line (where it starts) and its fields, each a JSON value. */
@@ -225,14 +231,27 @@ function parseObject(text: string, line: number): Record<string, unknown> {
 const MAY_OVERFLOW = /\d[eE]\+?0*[1-9]\d{2}|\d{309}/;
 
 /**
- * Refuses a number too large for a double: JSON.parse reads it as Infinity, which JSON cannot hold, and
- * it would be stored as null, as the API refuses it. Only text that may hold one is walked.
+ * Refuses a number that would be stored as another: one too large for a double (JSON.parse reads it
+ * as Infinity, which JSON cannot hold, and it would be stored as null, as the API refuses it), or one
+ * with more digits than a double holds (see `findInexactNumber`). Only text that may hold one is walked.
  */
 function checkNumbers(value: unknown, text: string, line: number): void {
-  if (!MAY_OVERFLOW.test(text) || allFinite(value)) return;
-  throw badLine(line, "a number is beyond the range of a double (about 1.8e308); write it as a string", {
-    reason: "number_out_of_range",
-  });
+  // A string read from text holds no number, whatever digits it has.
+  if (typeof value === "string") return;
+  if (MAY_OVERFLOW.test(text) && !allFinite(value)) {
+    throw badLine(line, "a number is beyond the range of a double (about 1.8e308); write it as a string", {
+      reason: "number_out_of_range",
+    });
+  }
+  const inexact = findInexactNumber(text);
+  if (inexact) {
+    const shown = inexact.text.length > 40 ? `${inexact.text.slice(0, 40)}…` : inexact.text;
+    throw badLine(
+      line,
+      `the number ${shown} cannot be stored exactly (a number keeps about 15 significant digits); write it as a string`,
+      { reason: "inexact_number" },
+    );
+  }
 }
 
 function allFinite(value: unknown): boolean {

@@ -1,0 +1,60 @@
+/**
+ * JSON numbers are decimal text of any length; what reads them here is a double, which holds about
+ * 15–17 significant digits and no exponent beyond ±308. A number it cannot hold exactly
+ * (12345678901234567890, 3.14159265358979323846, 1e-400) would be stored as another number: data
+ * changed without a word. Such a number is found in the text, before it is trusted, and refused (or,
+ * where text is text whatever it looks like, as in a CSV field, kept as the text written).
+ *
+ * A number is exact when the double it reads as, written back, is the same decimal value (`1.50` and
+ * `1.5`, `1E2` and `100` are). `-0` reads as `0`, as PostgreSQL's jsonb stores it too. A number beyond a
+ * double's range reads as Infinity and is refused as out of range elsewhere, not here.
+ */
+export interface InexactNumber {
+  /** The number as written. */
+  text: string;
+  /** Where it starts, in characters from the start of the text. */
+  index: number;
+}
+
+/** Cheap first look: sixteen digits or more, or an exponent of three digits. Most texts have neither. */
+const MAY_BE_INEXACT = /(?:\d\.?){16}|[eE][+-]?\d{3}/;
+const NUMBER = /-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+
+/** The first number of a JSON text that a double cannot hold exactly, outside strings. */
+export function findInexactNumber(json: string): InexactNumber | undefined {
+  if (!MAY_BE_INEXACT.test(json)) return undefined;
+  let inString = false;
+  for (let i = 0; i < json.length; i++) {
+    const c = json.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) {
+      inString = true;
+    } else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
+      NUMBER.lastIndex = i;
+      const text = NUMBER.exec(json)?.[0];
+      if (text === undefined) continue;
+      if (!isExact(text)) return { text, index: i };
+      i += text.length - 1;
+    }
+  }
+  return undefined;
+}
+
+export function isExact(number: string): boolean {
+  const value = Number(number);
+  return !Number.isFinite(value) || decimal(number) === decimal(String(value));
+}
+
+/** A number's decimal value in one spelling: sign, digits without leading or trailing zeros, exponent. */
+function decimal(number: string): string {
+  const parts = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/.exec(number);
+  if (!parts) return number;
+  const [, sign, whole = "", fraction = "", exponent = "0"] = parts;
+  const digits = `${whole}${fraction}`.replace(/^0+/, "");
+  if (digits === "") return "0";
+  const significant = digits.replace(/0+$/, "");
+  const scale = Number(exponent) - fraction.length + (digits.length - significant.length);
+  return `${sign}${significant}e${scale}`;
+}
