@@ -5,7 +5,9 @@ import Ajv2020 from "ajv/dist/2020";
 import { describe, expect, it } from "vitest";
 import { errorStatus } from "./errors";
 import { buildOpenApiDocument } from "./openapi";
-import { operationList } from "./operations/index";
+import { defineOperation } from "./operations/define";
+import { operationList, operations } from "./operations/index";
+import { createProjectBodySchema, projectSchema } from "./schemas/auth";
 
 type Json = Record<string, unknown>;
 
@@ -207,6 +209,50 @@ describe("the OpenAPI document's examples", () => {
     const body = media((operation("createProject").requestBody as Json).content);
     expect(op?.body?.safeParse({ name: "" }).success).toBe(false);
     expect(matchesDocument(body?.schema, { name: "x", colour: "red" })).not.toEqual([]);
+  });
+
+  it("takes hand-chosen examples, header descriptions and file headers from the operation's declaration", () => {
+    const edit = operation("updateDatasetRow");
+    const declared = operations.updateDatasetRow;
+    expect(Object.keys(declared.bodyExamples ?? {})).toEqual(["expectedOutput", "custom"]);
+    expect(media((edit.requestBody as Json).content)?.examples).toEqual(declared.bodyExamples);
+    const ifMatch = declared.headerDescriptions?.["If-Match"];
+    expect(ifMatch).toMatch(/version_mismatch/);
+    expect(edit.parameters).toContainEqual(
+      expect.objectContaining({ name: "If-Match", description: ifMatch }),
+    );
+
+    const fileHeaders = operations.exportDataset.file?.headers ?? {};
+    expect(Object.keys(fileHeaders)).toEqual(["X-Svc-Version", "X-Svc-Columns"]);
+    const exported = (operation("exportDataset").responses as Record<string, Json>)["200"] as Json;
+    expect(exported.headers).toEqual({
+      "X-Request-Id": { $ref: "#/components/headers/RequestId" },
+      ...Object.fromEntries(
+        Object.entries(fileHeaders).map(([name, { description, type }]) => [
+          name,
+          { description, schema: { type } },
+        ]),
+      ),
+    });
+  });
+
+  it("refuses to compile a hand-chosen example its operation's body would not accept", () => {
+    const declared = defineOperation({
+      operationId: "exampleCheck",
+      command: "check",
+      method: "POST",
+      path: "/v1/check",
+      tag: "projects",
+      summary: "Check",
+      subject: "svc.v1.check",
+      access: "member",
+      body: createProjectBodySchema,
+      // @ts-expect-error: `title` is no field of the body, and `name` is missing.
+      bodyExamples: { wrong: { summary: "Wrong", value: { title: "Support bot" } } },
+      response: projectSchema,
+      successStatus: 201,
+    });
+    expect(createProjectBodySchema.safeParse(declared.bodyExamples?.wrong?.value).success).toBe(false);
   });
 
   it("shows a list's example as its last page, with no next cursor", () => {

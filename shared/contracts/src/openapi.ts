@@ -61,73 +61,6 @@ const tagDescriptions: Record<string, string> = {
   traces: "Traces ingested from OpenTelemetry exporters",
 };
 
-const headerDescriptions: Record<string, string> = {
-  "If-Match":
-    "Apply the change only if the row's current version equals this one; otherwise 412 version_mismatch",
-};
-
-/** Request bodies worth examples chosen by hand; every other body gets one made from its schema. */
-const bodyExamples: Record<string, Record<string, { summary: string; value: Json }>> = {
-  updateDatasetRow: {
-    expectedOutput: {
-      summary: "Replace one built-in cell",
-      value: { expectedOutput: { answer: "Paris" } },
-    },
-    custom: {
-      summary: "Merge custom cells by column identifier; the others stay",
-      value: { custom: { k3v0q2m9w8x7y6z5a4b3c2d1: "reviewed" }, metadata: null },
-    },
-  },
-  insertDatasetRows: {
-    rows: {
-      summary: "Two rows, one with a chosen id",
-      value: {
-        rows: [
-          { id: "q-001", input: { question: "Capital of France?" }, expectedOutput: "Paris" },
-          { input: "Hello", output: "Hi!" },
-        ],
-      },
-    },
-  },
-  updateDatasetRows: {
-    edits: {
-      summary: "Fill in two expected outputs, one only if the row is still at version 7",
-      value: {
-        edits: [
-          { rowId: "q-001", expectedOutput: "Paris" },
-          { rowId: "q-002", ifMatch: 7, expectedOutput: { answer: 4 }, metadata: { reviewed: true } },
-        ],
-      },
-    },
-  },
-  copyDatasetRows: {
-    selected: {
-      summary: "Copy two rows into another dataset",
-      value: {
-        to: { datasetSlug: "golden-answers" },
-        selection: { mode: "selected", rowIds: ["q-001", "q-002"] },
-      },
-    },
-    filter: {
-      summary: "Copy every row with an expected output, leaving one column out",
-      value: {
-        to: { projectSlug: "support-bot", datasetSlug: "regression" },
-        selection: { mode: "filter", present: ["expectedOutput"] },
-        columnMap: { k3v0q2m9w8x7y6z5a4b3c2d1: null },
-      },
-    },
-  },
-  deleteDatasetRows: {
-    selected: { summary: "Delete some rows", value: { selection: { mode: "selected", rowIds: ["q-001"] } } },
-    all: { summary: "Delete every row", value: { selection: { mode: "all" } } },
-  },
-  createDataset: {
-    dataset: { summary: "A new dataset", value: { name: "Golden answers", description: "Curated QA pairs" } },
-  },
-  createProject: { project: { summary: "A new project", value: { name: "Support bot" } } },
-  addMember: { member: { summary: "Add an admin", value: { email: "ann@example.com", role: "admin" } } },
-};
-
 const errorMessages: Record<ErrorCode, string> = {
   validation_failed: "Request is invalid: name: must not be empty",
   unknown_column: 'Unknown or removed column "k3v0q2m9w8x7y6z5a4b3c2d1"; list the dataset\'s columns',
@@ -438,7 +371,8 @@ function describeOperation(
   };
   const body = schemas.part(op, "body");
   if (op.body && body) {
-    const examples = bodyExamples[op.operationId] ?? madeExample("A request", body, schemas, true);
+    const examples =
+      (op.bodyExamples as JsonObject | undefined) ?? madeExample("A request", body, schemas, true);
     const media: JsonObject = { schema: body, ...(examples ? { examples } : {}) };
     operation.requestBody = { required: true, content: { "application/json": media } };
   }
@@ -495,7 +429,7 @@ function objectParameters(
       in: location,
       required: location === "path" || required.has(key),
     };
-    const text = typeof description === "string" ? description : headerDescriptions[name];
+    const text = typeof description === "string" ? description : op.headerDescriptions?.[name];
     if (text) parameter.description = text;
     parameter.schema = propertySchema;
     return parameter;
@@ -545,17 +479,12 @@ function responses(
         { schema: { type: "string" } },
       ]),
     );
-    success.headers = {
-      ...(success.headers as JsonObject),
-      "X-Svc-Version": {
-        description: "The dataset version the file holds",
-        schema: { type: "integer" },
-      },
-      "X-Svc-Columns": {
-        description: "CSV only: each header of the file and the identifier of its column, as a JSON object",
-        schema: { type: "string" },
-      },
-    };
+    for (const [name, header] of Object.entries(op.file.headers ?? {})) {
+      (success.headers as JsonObject)[name] = {
+        description: header.description,
+        schema: { type: header.type },
+      };
+    }
   }
   out[String(op.successStatus)] = success;
 

@@ -14,6 +14,18 @@ export interface OperationEffect {
   idempotent: boolean;
 }
 
+/** A request body shown in the API's documentation. */
+export interface BodyExample<T = unknown> {
+  summary: string;
+  value: T;
+}
+
+/** A response header an operation sets, as its documentation describes it. */
+export interface ResponseHeader {
+  description: string;
+  type: "string" | "integer";
+}
+
 /**
  * One operation of the public API, declared once. The gateway's routes, the OpenAPI document, the
  * MCP tools, the CLI and the SDKs all come from this.
@@ -42,12 +54,23 @@ export interface Operation<
   body: B | null;
   /** Request headers that become input (for example If-Match). */
   headers: H | null;
+  /** What each request header means, by its HTTP name, where its schema does not say. */
+  headerDescriptions?: Readonly<Record<string, string>>;
+  /**
+   * Request bodies worth showing, chosen by hand and named; an operation with a body and none of these
+   * gets one made from its schema. Each must be a body the operation accepts.
+   */
+  bodyExamples?: Readonly<Record<string, BodyExample<z.input<B>>>>;
   response: R | null;
   /**
    * Set when the operation answers with a file rather than JSON: its media type per format (the
-   * query's `format`). The gateway streams it; it is not an MCP tool.
+   * query's `format`), and the headers that describe the file. The gateway streams it; it is not an
+   * MCP tool.
    */
-  file?: { mediaTypes: Readonly<Record<string, string>> };
+  file?: {
+    mediaTypes: Readonly<Record<string, string>>;
+    headers?: Readonly<Record<string, ResponseHeader>>;
+  };
   /**
    * Set when the request body is a file rather than JSON (an import): the media type per format. The
    * gateway streams it into the upload store and hands the service its name, never its bytes.

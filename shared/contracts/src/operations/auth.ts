@@ -148,6 +148,7 @@ export const createProject = defineOperation({
   subject: subjects.projects.create,
   access: "member",
   body: createProjectBodySchema,
+  bodyExamples: { project: { summary: "A new project", value: { name: "Support bot" } } },
   response: projectSchema,
   successStatus: 201,
   errors: ["conflict"],

@@ -79,6 +79,9 @@ export const createDataset = defineOperation({
   access: "member",
   params: projectPathSchema,
   body: createDatasetBodySchema,
+  bodyExamples: {
+    dataset: { summary: "A new dataset", value: { name: "Golden answers", description: "Curated QA pairs" } },
+  },
   response: datasetSchema,
   successStatus: 201,
   errors: ["not_found", "conflict"],
@@ -178,6 +181,17 @@ export const insertDatasetRows = defineOperation({
   access: "member",
   params: datasetPathSchema,
   body: insertRowsBodySchema,
+  bodyExamples: {
+    rows: {
+      summary: "Two rows, one with a chosen id",
+      value: {
+        rows: [
+          { id: "q-001", input: { question: "Capital of France?" }, expectedOutput: "Paris" },
+          { input: "Hello", output: "Hi!" },
+        ],
+      },
+    },
+  },
   response: insertRowsResultSchema,
   successStatus: 201,
   errors: ["not_found", "conflict", "unknown_column"],
@@ -196,7 +210,21 @@ export const updateDatasetRow = defineOperation({
   access: "member",
   params: rowPathSchema,
   body: updateRowBodySchema,
+  bodyExamples: {
+    expectedOutput: {
+      summary: "Replace one built-in cell",
+      value: { expectedOutput: { answer: "Paris" } },
+    },
+    custom: {
+      summary: "Merge custom cells by column identifier; the others stay",
+      value: { custom: { k3v0q2m9w8x7y6z5a4b3c2d1: "reviewed" }, metadata: null },
+    },
+  },
   headers: ifMatchSchema,
+  headerDescriptions: {
+    "If-Match":
+      "Apply the change only if the row's current version equals this one; otherwise 412 version_mismatch",
+  },
   response: versionResultSchema,
   successStatus: 200,
   errors: ["not_found", "unknown_column", "version_mismatch"],
@@ -217,6 +245,17 @@ export const updateDatasetRows = defineOperation({
   access: "member",
   params: datasetPathSchema,
   body: updateRowsBodySchema,
+  bodyExamples: {
+    edits: {
+      summary: "Fill in two expected outputs, one only if the row is still at version 7",
+      value: {
+        edits: [
+          { rowId: "q-001", expectedOutput: "Paris" },
+          { rowId: "q-002", ifMatch: 7, expectedOutput: { answer: 4 }, metadata: { reviewed: true } },
+        ],
+      },
+    },
+  },
   response: updateRowsResultSchema,
   successStatus: 200,
   errors: ["not_found", "unknown_column", "version_mismatch"],
@@ -233,6 +272,10 @@ export const deleteDatasetRows = defineOperation({
   access: "member",
   params: datasetPathSchema,
   body: deleteRowsBodySchema,
+  bodyExamples: {
+    selected: { summary: "Delete some rows", value: { selection: { mode: "selected", rowIds: ["q-001"] } } },
+    all: { summary: "Delete every row", value: { selection: { mode: "all" } } },
+  },
   response: deleteRowsResultSchema,
   successStatus: 200,
   errors: ["not_found"],
@@ -251,6 +294,23 @@ export const copyDatasetRows = defineOperation({
   access: "member",
   params: datasetPathSchema,
   body: copyRowsBodySchema,
+  bodyExamples: {
+    selected: {
+      summary: "Copy two rows into another dataset",
+      value: {
+        to: { datasetSlug: "golden-answers" },
+        selection: { mode: "selected", rowIds: ["q-001", "q-002"] },
+      },
+    },
+    filter: {
+      summary: "Copy every row with an expected output, leaving one column out",
+      value: {
+        to: { projectSlug: "support-bot", datasetSlug: "regression" },
+        selection: { mode: "filter", present: ["expectedOutput"] },
+        columnMap: { k3v0q2m9w8x7y6z5a4b3c2d1: null },
+      },
+    },
+  },
   response: copyRowsResultSchema,
   successStatus: 201,
   errors: ["not_found", "unknown_column", "conflict"],
@@ -270,7 +330,16 @@ export const exportDataset = defineOperation({
   params: datasetPathSchema,
   query: exportQuerySchema,
   response: null,
-  file: { mediaTypes: exportMediaTypes },
+  file: {
+    mediaTypes: exportMediaTypes,
+    headers: {
+      "X-Svc-Version": { description: "The dataset version the file holds", type: "integer" },
+      "X-Svc-Columns": {
+        description: "CSV only: each header of the file and the identifier of its column, as a JSON object",
+        type: "string",
+      },
+    },
+  },
   successStatus: 200,
   errors: ["not_found"],
 });

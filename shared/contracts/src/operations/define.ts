@@ -1,15 +1,32 @@
 import type { z } from "zod";
-import { commonErrors, type HttpMethod, type Operation, type OperationEffect } from "../operation";
+import {
+  type BodyExample,
+  commonErrors,
+  type HttpMethod,
+  type Operation,
+  type OperationEffect,
+} from "../operation";
 import { emptySchema } from "../schemas/common";
 
 type Spec<P, Q, B, H, R> = Omit<
   Operation,
-  "params" | "query" | "body" | "headers" | "response" | "errors" | "paginated" | "effect" | "unstorableText"
+  | "params"
+  | "query"
+  | "body"
+  | "headers"
+  | "bodyExamples"
+  | "response"
+  | "errors"
+  | "paginated"
+  | "effect"
+  | "unstorableText"
 > & {
   unstorableText?: Operation["unstorableText"];
   params?: P;
   query?: Q;
   body?: B;
+  /** Typed by the body's schema, so that an example the operation would refuse does not compile. */
+  bodyExamples?: Readonly<Record<string, BodyExample<B extends z.ZodType ? z.input<B> : never>>>;
   headers?: H;
   response: R;
   errors?: Operation["errors"];

@@ -42,6 +42,7 @@ export const addMember = defineOperation({
   subject: subjects.members.add,
   access: "admin",
   body: addMemberBodySchema,
+  bodyExamples: { member: { summary: "Add an admin", value: { email: "ann@example.com", role: "admin" } } },
   response: memberSchema,
   successStatus: 201,
   errors: ["conflict"],
