@@ -1,3 +1,4 @@
+import { findInexactNumber } from "@svc/contracts/exact-numbers";
 import type { Cell, DatasetColumn, DatasetRow } from "@svc/sdk";
 
 /** A cell's value in a row: built-in cells by field, custom cells by identifier; undefined when unset. */
@@ -40,10 +41,24 @@ export interface JsonProblem {
   column: number;
 }
 
-/** Parses an editor's text as one JSON value, or says where and why it is not JSON. */
+/**
+ * Parses an editor's text as one JSON value, or says where and why it is not JSON, or holds a number
+ * that would be saved as another (the platform refuses it: see `findInexactNumber`).
+ */
 export function parseJson(text: string): { ok: true; value: Cell } | { ok: false; problem: JsonProblem } {
   try {
-    return { ok: true, value: JSON.parse(text) as Cell };
+    const value = JSON.parse(text) as Cell;
+    const inexact = findInexactNumber(text);
+    if (!inexact) return { ok: true, value };
+    const before = text.slice(0, inexact.index).split("\n");
+    return {
+      ok: false,
+      problem: {
+        message: `${inexact.text} cannot be saved exactly (a number keeps about 15 significant digits); write it as a string`,
+        line: before.length,
+        column: (before.at(-1)?.length ?? 0) + 1,
+      },
+    };
   } catch (error) {
     const message = (error as Error).message;
     const at = /line (\d+) column (\d+)/.exec(message);

@@ -63,6 +63,20 @@ describe("a row being edited", () => {
     expect(changedCells(draft)).toEqual([]);
   });
 
+  it("refuses a number it would save as another, where it stands, and sends nothing for it", () => {
+    const draft = editCell(draftOf(makeRow(), columns), "output", '{\n  "id": 12345678901234567890\n}');
+    expect(draft.cells[1]?.problem).toEqual({
+      message:
+        "12345678901234567890 cannot be saved exactly (a number keeps about 15 significant digits); write it as a string",
+      line: 2,
+      column: 9,
+    });
+    expect(changedCells(draft)).toEqual([]);
+    expect(patchOf(editCell(draft, "output", '{"id": "12345678901234567890"}'))).toEqual({
+      output: { id: "12345678901234567890" },
+    });
+  });
+
   it("compares base, theirs and mine for each changed cell when someone saved meanwhile", () => {
     const draft = editCell(draftOf(makeRow(), columns), "output", '"four"');
     const theirs = makeRow({ output: "4", expectedOutput: { answer: "4" }, version: 9 });
