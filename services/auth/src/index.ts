@@ -1,3 +1,3 @@
 export { oauthEnvSchema, oauthLifetimesOf, sessionEnvSchema, sessionLifetimesOf } from "./config";
-export { type AuthDeps, registerAuthService } from "./service";
+export { type AuthDeps, registerAuth } from "./service";
 export { type BootstrapResult, ensureBootstrap } from "./use-cases/ensure-bootstrap";

@@ -2,7 +2,7 @@ import { runService } from "@svc/bus/run-service";
 
 await runService("auth", async () => {
   const { loadConfig, oauthLifetimesOf, sessionLifetimesOf } = await import("./config");
-  const { registerAuthService } = await import("./service");
+  const { registerAuth } = await import("./service");
   const { ensureBootstrap } = await import("./use-cases/ensure-bootstrap");
   return {
     config: loadConfig(),
@@ -12,7 +12,7 @@ await runService("auth", async () => {
       logger.info({ organizationId }, "SVC_BOOTSTRAP_KEY is an owner key");
     },
     serve: ({ bus, config, database, logger }) =>
-      registerAuthService({
+      registerAuth({
         bus,
         db: database.db,
         logger,

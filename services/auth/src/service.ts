@@ -30,7 +30,7 @@ export interface AuthDeps {
  * Serves organisations, keys, members, projects and credential checks on the bus, and prunes expired
  * idempotency records. Returns a handle that stops both.
  */
-export function registerAuthService(deps: AuthDeps): { stop(): void } {
+export function registerAuth(deps: AuthDeps): { stop(): void } {
   const subscriptions = [
     ...serveCredentials(deps),
     ...serveOrganizations(deps),

@@ -14,7 +14,7 @@ import type { Database } from "@svc/db";
 import { silentLogger } from "@svc/telemetry";
 import { type Backend, type BackendName, openBackend } from "@svc/testing";
 import type { Kysely } from "kysely";
-import { type AuthDeps, registerAuthService } from "./service";
+import { type AuthDeps, registerAuth } from "./service";
 
 /** A backend with the auth service serving on its bus, as the gateway would find it. */
 export interface AuthHarness {
@@ -29,7 +29,7 @@ export async function startAuth(
   options: Pick<AuthDeps, "clock" | "sessionLifetimes"> = {},
 ): Promise<AuthHarness> {
   const backend = await openBackend(name);
-  const service = registerAuthService({
+  const service = registerAuth({
     bus: backend.bus,
     db: backend.database.db,
     logger: silentLogger(),

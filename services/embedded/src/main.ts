@@ -5,9 +5,7 @@ import { createLogger, onShutdown, startTelemetry } from "@svc/telemetry";
 
 // First, so that the SDK patches `http` and `pg` as they load: everything else is imported after it.
 const telemetry = await startTelemetry({ service: "svc" });
-const { ensureBootstrap, oauthLifetimesOf, registerAuthService, sessionLifetimesOf } = await import(
-  "@svc/auth"
-);
+const { ensureBootstrap, oauthLifetimesOf, registerAuth, sessionLifetimesOf } = await import("@svc/auth");
 const { DirectoryUploadStore, InProcessBus, callSubject } = await import("@svc/bus");
 const { issuedSignInCodeSchema, subjects } = await import("@svc/contracts");
 const { registerDatasetWriter } = await import("@svc/dataset-writer");
@@ -50,7 +48,7 @@ const bus = new InProcessBus();
 const uploads = new DirectoryUploadStore(join(dataDir, "uploads"));
 const deps = { bus, db: database.db, logger };
 const services = [
-  registerAuthService({
+  registerAuth({
     ...deps,
     oauthLifetimes: oauthLifetimesOf(config),
     sessionLifetimes: sessionLifetimesOf(config),

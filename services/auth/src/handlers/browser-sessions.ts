@@ -9,9 +9,9 @@ import { systemClock } from "../domain/oauth";
 import { defaultSessionLifetimes } from "../domain/sessions";
 import type { AuthDeps } from "../service";
 import { createBrowserSession } from "../use-cases/create-browser-session";
+import type { RevocationEvents } from "../use-cases/delete-api-key";
 import { endBrowserSession } from "../use-cases/end-browser-session";
 import { issueSignInCode } from "../use-cases/issue-sign-in-code";
-import type { RevocationEvents } from "../use-cases/revoke-api-key";
 import { invalidCredential } from "../use-cases/verify-credential";
 
 /** Internal subjects of browser sessions; the gateway turns HTTP and its cookie into these. */

@@ -12,7 +12,7 @@ import {
 import { silentLogger } from "@svc/telemetry";
 import { availableBackends, type Backend, openBackend } from "@svc/testing";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { registerAuthService } from "../service";
+import { registerAuth } from "../service";
 import { anonymousContext, failureOf, makeKey, makeOrganization, raw, verify } from "../test-support";
 
 const BASE = "https://svc.example.com";
@@ -52,7 +52,7 @@ describe.each(availableBackends())("OAuth for MCP agents (%s)", (backendName) =>
 
   beforeAll(async () => {
     backend = await openBackend(backendName);
-    const service = registerAuthService({
+    const service = registerAuth({
       bus: backend.bus,
       db: backend.database.db,
       logger: silentLogger(),
@@ -537,7 +537,7 @@ describe("OAuth lifetimes from the configuration", () => {
 
   beforeAll(async () => {
     backend = await openBackend("embedded");
-    stop = registerAuthService({
+    stop = registerAuth({
       bus: backend.bus,
       db: backend.database.db,
       logger: silentLogger(),

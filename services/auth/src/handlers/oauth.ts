@@ -14,9 +14,9 @@ import { defaultOAuthLifetimes, systemClock } from "../domain/oauth";
 import type { AuthDeps } from "../service";
 import { approveAuthorization } from "../use-cases/approve-authorization";
 import { checkAuthorization } from "../use-cases/check-authorization";
+import type { RevocationEvents } from "../use-cases/delete-api-key";
 import { exchangeOAuthToken } from "../use-cases/exchange-oauth-token";
 import { registerOAuthClient } from "../use-cases/register-oauth-client";
-import type { RevocationEvents } from "../use-cases/revoke-api-key";
 import { revokeOAuthToken } from "../use-cases/revoke-oauth-token";
 
 /** Internal subjects of the OAuth authorization server; the gateway turns HTTP into these and back. */

@@ -35,7 +35,7 @@ describe.each(availableBackends())("projects (%s)", (backendName) => {
   const listPage = (context: RequestContext, query: Record<string, unknown>) =>
     callOperation(auth.bus, operations.listProjects, context, raw({ query }));
 
-  const renameProject = (context: RequestContext, projectSlug: string, name: string) =>
+  const updateProject = (context: RequestContext, projectSlug: string, name: string) =>
     callOperation(
       auth.bus,
       operations.updateProject,
@@ -159,7 +159,7 @@ describe.each(availableBackends())("projects (%s)", (backendName) => {
   it("refuses a project whose name is taken in the organisation in another case, even with a free slug", async () => {
     const { owner } = await makeOrganization(auth.bus);
     const original = await createProject(owner, "Alpha");
-    await renameProject(owner, original.slug, "Beta");
+    await updateProject(owner, original.slug, "Beta");
 
     expect(await failureOf(createProject(owner, "BETA"))).toEqual({
       status: 409,
@@ -176,7 +176,7 @@ describe.each(availableBackends())("projects (%s)", (backendName) => {
     const member = await makeKey(auth.bus, owner, "member");
     const project = await createProject(owner, "Support Bot");
 
-    const renamed = await renameProject(member.context, "support-bot", "  Helpdesk Assistant ");
+    const renamed = await updateProject(member.context, "support-bot", "  Helpdesk Assistant ");
 
     expect(renamed).toEqual({ ...project, name: "Helpdesk Assistant", updatedAt: renamed.updatedAt });
     expect(renamed.updatedAt >= project.updatedAt).toBe(true);
@@ -188,7 +188,7 @@ describe.each(availableBackends())("projects (%s)", (backendName) => {
     const { owner } = await makeOrganization(auth.bus);
     await createProject(owner, "support bot");
 
-    expect((await renameProject(owner, "support-bot", "Support Bot")).name).toBe("Support Bot");
+    expect((await updateProject(owner, "support-bot", "Support Bot")).name).toBe("Support Bot");
   });
 
   it("refuses to rename a project to another project's name, in any case, and changes nothing", async () => {
@@ -196,7 +196,7 @@ describe.each(availableBackends())("projects (%s)", (backendName) => {
     await createProject(owner, "Search Quality");
     const other = await createProject(owner, "Other");
 
-    expect(await failureOf(renameProject(owner, "other", "search QUALITY"))).toEqual({
+    expect(await failureOf(updateProject(owner, "other", "search QUALITY"))).toEqual({
       status: 409,
       code: "conflict",
       message:
@@ -212,8 +212,8 @@ describe.each(availableBackends())("projects (%s)", (backendName) => {
     await createProject(owner, "Two");
 
     const outcomes = await Promise.allSettled([
-      renameProject(owner, "one", "Same"),
-      renameProject(owner, "two", "same"),
+      updateProject(owner, "one", "Same"),
+      updateProject(owner, "two", "same"),
     ]);
 
     expect(outcomes.map((outcome) => outcome.status).sort()).toEqual(["fulfilled", "rejected"]);
@@ -246,7 +246,7 @@ describe.each(availableBackends())("projects (%s)", (backendName) => {
     };
     expect(await failureOf(getProject(owner, "doomed"))).toEqual(notFound);
     expect(await failureOf(deleteProject(owner, "doomed"))).toEqual(notFound);
-    expect(await failureOf(renameProject(owner, "doomed", "Back"))).toEqual(notFound);
+    expect(await failureOf(updateProject(owner, "doomed", "Back"))).toEqual(notFound);
     expect(await countDatasetRecords(doomedDataset)).toEqual({
       datasets: 0,
       dataset_columns: 0,
@@ -270,7 +270,7 @@ describe.each(availableBackends())("projects (%s)", (backendName) => {
       code: "forbidden",
       message: "This key's role (member) may not do this; deleteProject needs admin or higher",
     });
-    expect(await failureOf(renameProject(viewer.context, "shared", "Mine"))).toEqual({
+    expect(await failureOf(updateProject(viewer.context, "shared", "Mine"))).toEqual({
       status: 403,
       code: "forbidden",
       message: "This key's role (viewer) may not do this; updateProject needs member or higher",
@@ -284,7 +284,7 @@ describe.each(availableBackends())("projects (%s)", (backendName) => {
     const theirs = await makeOrganization(auth.bus);
     const their = await createProject(theirs.owner, "Secret");
 
-    expect(await failureOf(renameProject(ours.owner, "secret", "Mine"))).toMatchObject({ status: 404 });
+    expect(await failureOf(updateProject(ours.owner, "secret", "Mine"))).toMatchObject({ status: 404 });
     expect(await failureOf(deleteProject(ours.owner, "secret"))).toMatchObject({ status: 404 });
     expect(await getProject(theirs.owner, "secret")).toEqual(their);
   });

@@ -5,7 +5,7 @@ import { createProject } from "../use-cases/create-project";
 import { deleteProject } from "../use-cases/delete-project";
 import { getProject } from "../use-cases/get-project";
 import { listProjects } from "../use-cases/list-projects";
-import { renameProject } from "../use-cases/rename-project";
+import { updateProject } from "../use-cases/update-project";
 
 export function serveProjects({ bus, db, logger }: AuthDeps): Subscription[] {
   return [
@@ -15,7 +15,7 @@ export function serveProjects({ bus, db, logger }: AuthDeps): Subscription[] {
     ),
     serveOperation(bus, operations.getProject, logger, (input, caller) => getProject(db, caller, input)),
     serveOperation(bus, operations.updateProject, logger, (input, caller) =>
-      renameProject(db, caller, input),
+      updateProject(db, caller, input),
     ),
     serveOperation(bus, operations.deleteProject, logger, (input, caller) =>
       deleteProject(db, caller, input),

@@ -4,7 +4,7 @@ import type { Clock } from "../domain/oauth";
 import { sessionEnded } from "../domain/sessions";
 import { hashToken } from "../domain/tokens";
 import { updateBrowserSessionEnded } from "../repositories/browser-sessions";
-import type { RevocationEvents } from "./revoke-api-key";
+import type { RevocationEvents } from "./delete-api-key";
 
 /** Signs out: the session ends at once on every gateway. Ending one that is already over is no error. */
 export async function endBrowserSession(

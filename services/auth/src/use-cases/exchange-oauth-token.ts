@@ -15,8 +15,8 @@ import {
   updateOAuthGrantRevoked,
   updateOAuthTokenRevoked,
 } from "../repositories/oauth-grants";
+import type { RevocationEvents } from "./delete-api-key";
 import { issueOAuthTokens } from "./issue-oauth-tokens";
-import type { RevocationEvents } from "./revoke-api-key";
 
 export interface TokenDeps {
   db: Kysely<Database>;

@@ -4,7 +4,7 @@ import type { Kysely } from "kysely";
 import { type Clock, grantRevoked } from "../domain/oauth";
 import { hashToken } from "../domain/tokens";
 import { findOptionalOAuthToken, updateOAuthGrantRevoked } from "../repositories/oauth-grants";
-import type { RevocationEvents } from "./revoke-api-key";
+import type { RevocationEvents } from "./delete-api-key";
 
 /**
  * RFC 7009. Revoking either token of a grant revokes the grant and all its tokens: an agent that is

@@ -1,7 +1,7 @@
 import { type Subscription, serveOperationSubject } from "@svc/bus";
 import { exportChunkRequestSchema, operations, validationError } from "@svc/contracts";
 import type { ReaderDeps } from "../service";
-import { exportChunk } from "../use-cases/export-dataset";
+import { exportDataset } from "../use-cases/export-dataset";
 
 /** Internal: the gateway asks for an export piece by piece and streams the pieces to its client. */
 export function serveExports({ bus, db, logger }: ReaderDeps): Subscription[] {
@@ -9,7 +9,7 @@ export function serveExports({ bus, db, logger }: ReaderDeps): Subscription[] {
     serveOperationSubject(bus, operations.exportDataset, logger, async (input, caller) => {
       const parsed = exportChunkRequestSchema.safeParse(input);
       if (!parsed.success) throw validationError(parsed.error.issues, [], "Export request");
-      return exportChunk(db, caller.organizationId, parsed.data);
+      return exportDataset(db, caller.organizationId, parsed.data);
     }),
   ];
 }

@@ -34,7 +34,7 @@ const TAKEN_HEADERS = new Set([
  * they were at the export's version, read from the revisions valid then, so that every piece of
  * one export reads the same snapshot however the dataset moves meanwhile.
  */
-export async function exportChunk(
+export async function exportDataset(
   db: Kysely<Database>,
   organizationId: string,
   request: ExportChunkRequest,

@@ -20,7 +20,7 @@ export interface RevocationEvents {
   credentialRevoked(event: CredentialRevokedEvent): void;
 }
 
-export async function revokeApiKey(
+export async function deleteApiKey(
   db: Kysely<Database>,
   events: RevocationEvents,
   caller: Caller,

@@ -6,7 +6,7 @@ import { updateApiKeyName } from "../repositories/api-keys";
 
 type UpdateApiKey = typeof operations.updateApiKey;
 
-export async function renameApiKey(
+export async function updateApiKey(
   db: Kysely<Database>,
   caller: Caller,
   input: OperationInput<UpdateApiKey>,

@@ -9,7 +9,7 @@ import { assertNotLastOwnerMember } from "./last-owner";
 
 type UpdateMember = typeof operations.updateMember;
 
-export async function changeMemberRole(
+export async function updateMember(
   db: Kysely<Database>,
   caller: Caller,
   input: OperationInput<UpdateMember>,

@@ -12,7 +12,7 @@ import {
 type UpdateProject = typeof operations.updateProject;
 
 /** Renames a project; its slug stays, so links to it keep working. */
-export async function renameProject(
+export async function updateProject(
   db: Kysely<Database>,
   caller: Caller,
   input: OperationInput<UpdateProject>,
