@@ -17,8 +17,10 @@ import {
   newRowSchema,
   rowSelectionSchema,
 } from "./schemas/datasets";
+import { traceFilterSchema } from "./schemas/filters";
 import { memberSchema } from "./schemas/members";
-import { otlpAnyValueSchema, spanSchema, traceFilterSchema, traceSchema } from "./schemas/traces";
+import { otlpAnyValueSchema } from "./schemas/otlp";
+import { spanSchema, traceSchema } from "./schemas/trace-views";
 import { MAX_INPUT_DEPTH } from "./storable";
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };

@@ -1,15 +1,7 @@
 import { datasetPathSchema, insertRowsResultSchema, projectPathSchema } from "../schemas/datasets";
-import {
-  importTracesBodySchema,
-  ingestTracesBodySchema,
-  ingestTracesHeadersSchema,
-  ingestTracesResultSchema,
-  listTracesBodySchema,
-  MAX_IMPORTED_TRACES,
-  tracePageSchema,
-  tracePathSchema,
-  traceWithSpansSchema,
-} from "../schemas/traces";
+import { importTracesBodySchema, listTracesBodySchema, MAX_IMPORTED_TRACES } from "../schemas/filters";
+import { ingestTracesBodySchema, ingestTracesHeadersSchema, ingestTracesResultSchema } from "../schemas/otlp";
+import { tracePageSchema, tracePathSchema, traceWithSpansSchema } from "../schemas/trace-views";
 import { subjects } from "../subjects";
 import { defineOperation } from "./define";
 
