@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { subjects } from "@svc/contracts";
 import { afterEach, describe, expect, it } from "vitest";
 import { type FakePlatform, fakePlatform } from "./testing/fake-platform";
 
@@ -171,6 +172,22 @@ describe("401 challenges on /v1 routes", () => {
     expect(missing.statusCode).toBe(404);
     for (const response of [ok, forbidden, missing])
       expect(response.headers["www-authenticate"]).toBeUndefined();
+  });
+});
+
+describe("roles", () => {
+  it("refuses a role below the operation's least role as the services would, before calling one", async () => {
+    const { gateway, key, calls, requested } = await start();
+    const response = await gateway.app.inject(traces("application/json", key("viewer")));
+    expect(response.statusCode).toBe(403);
+    expect(response.json()).toEqual({
+      error: "This key's role (viewer) may not do this; ingestTraces needs member or higher",
+      code: "forbidden",
+      requestId: expect.any(String),
+    });
+    expect(calls).toEqual([]);
+    // Only the credential check went out: the refusal cost the trace service nothing.
+    expect(requested).toEqual([subjects.auth.verify]);
   });
 });
 

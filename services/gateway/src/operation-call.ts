@@ -1,12 +1,5 @@
-import { type Bus, callOperationWithStatus, parseOperationInput, type RawInput } from "@svc/bus";
-import {
-  DomainError,
-  type Operation,
-  type OperationInput,
-  type OperationOutput,
-  type RequestContext,
-  roleAtLeast,
-} from "@svc/contracts";
+import { authorise, type Bus, callOperationWithStatus, parseOperationInput, type RawInput } from "@svc/bus";
+import type { Operation, OperationInput, OperationOutput, RequestContext } from "@svc/contracts";
 import { type RateLimiter, rateLimitedError } from "./rate-limit";
 
 export interface OperationCallDeps {
@@ -44,6 +37,7 @@ export async function admitOperationCall<O extends Operation>(
   raw: RawInput,
 ): Promise<OperationInput<O>> {
   await enforceRateLimits(deps.rateLimiter, context);
+  // The services check it again with the same function; here, a refusal costs them nothing.
   authorise(op, context);
   return parseOperationInput(op, raw);
 }
@@ -53,24 +47,4 @@ async function enforceRateLimits(limiter: RateLimiter, context: RequestContext):
   if (context.actor === null || context.organizationId === null) return;
   const decision = await limiter.checkCaller(context.actor, context.organizationId);
   if (!decision.allowed) throw rateLimitedError(decision);
-}
-
-/** The caller's role must reach the operation's least role; operator operations were checked by token. */
-function authorise(op: Operation, context: RequestContext): void {
-  if (op.access === "operator") {
-    if (context.organizationId !== null) {
-      throw new DomainError("unauthenticated", "This route needs the operator token");
-    }
-    return;
-  }
-  if (context.role === null || context.organizationId === null) {
-    throw new DomainError("unauthenticated", "This operation needs an API key");
-  }
-  if (!roleAtLeast(context.role, op.access)) {
-    throw new DomainError(
-      "forbidden",
-      `This key's role (${context.role}) may not do this; ${op.operationId} needs ${op.access} or higher`,
-      { role: context.role, required: op.access },
-    );
-  }
 }

@@ -3,6 +3,8 @@ import { silentLogger } from "@svc/telemetry";
 import { describe, expect, test } from "vitest";
 import { InProcessBus } from "./in-process";
 import {
+  authorise,
+  callerOf,
   callOperation,
   parseOperationInput,
   type RawInput,
@@ -202,5 +204,50 @@ describe("serveOperation hands a handler a caller known to be present", () => {
     expect(() => serveOperatorOperation(bus, operations.createProject, silentLogger(), answer)).toThrow(
       /serveOperation/,
     );
+  });
+});
+
+describe("authorise: the one check of who may call an operation, for the gateway and the services", () => {
+  const context = (over: Partial<RequestContext>): RequestContext => ({
+    requestId: "req_1",
+    organizationId: "org_1",
+    role: "member",
+    actor: { kind: "apiKey", id: "key_1" },
+    ...over,
+  });
+  const refusal = (run: () => unknown) => {
+    try {
+      run();
+    } catch (error) {
+      if (error instanceof DomainError) return error.toData();
+      throw error;
+    }
+    return undefined;
+  };
+
+  test("admits a role that reaches the operation's least role, and the operator token to its operations", () => {
+    expect(refusal(() => authorise(operations.createProject, context({ role: "member" })))).toBeUndefined();
+    expect(refusal(() => authorise(operations.createProject, context({ role: "owner" })))).toBeUndefined();
+    const operator = context({ organizationId: null, role: null, actor: null });
+    expect(refusal(() => authorise(operations.createOrganization, operator))).toBeUndefined();
+  });
+
+  test("refuses as callerOf refuses, word for word", () => {
+    for (const over of [{ role: "viewer" as const }, { organizationId: null }, { actor: null }]) {
+      const expected = refusal(() => callerOf(operations.createProject, context(over)));
+      expect(expected).toBeDefined();
+      expect(refusal(() => authorise(operations.createProject, context(over)))).toEqual(expected);
+    }
+    expect(refusal(() => authorise(operations.createProject, context({ role: "viewer" })))).toEqual({
+      code: "forbidden",
+      message: "This key's role (viewer) may not do this; createProject needs member or higher",
+    });
+  });
+
+  test("refuses an API key on an operator's operation, as serveOperatorOperation does", () => {
+    expect(refusal(() => authorise(operations.createOrganization, context({ role: "owner" })))).toEqual({
+      code: "unauthenticated",
+      message: "This route needs the operator token",
+    });
   });
 });

@@ -125,9 +125,7 @@ export function serveOperatorOperation<O extends Operation>(
   if (op.access !== "operator")
     throw new Error(`${op.operationId} needs a caller: serve it with serveOperation`);
   return serveSubject(bus, op.subject, logger, async (request) => {
-    if (request.context.organizationId !== null) {
-      throw new DomainError("unauthenticated", "This route needs the operator token");
-    }
+    assertOperator(request.context);
     return handler(parseOperationInput(op, request.input as RawInput), request.context);
   });
 }
@@ -149,9 +147,26 @@ export function serveOperationSubject<O extends Operation>(
 }
 
 /**
- * The one check of who may call an operation of an organisation: a credential (an organisation, a
- * role and who acts), whose role reaches the operation's least role. Returns the caller, now known
- * to be present.
+ * The one check of who may call an operation, whoever asks: the gateway before its bus request (so
+ * that a refusal costs no service anything) and the service that serves the operation (so that no
+ * path past the gateway skips it). Operator operations take the operator token, which belongs to no
+ * organisation; every other operation takes a caller (see `callerOf`).
+ */
+export function authorise(op: Operation, context: RequestContext): void {
+  if (op.access === "operator") assertOperator(context);
+  else callerOf(op, context);
+}
+
+/** The operator token is the only credential without an organisation. */
+function assertOperator(context: RequestContext): void {
+  if (context.organizationId !== null) {
+    throw new DomainError("unauthenticated", "This route needs the operator token");
+  }
+}
+
+/**
+ * Who may call an operation of an organisation: a credential (an organisation, a role and who acts),
+ * whose role reaches the operation's least role. Returns the caller, now known to be present.
  */
 export function callerOf(op: Operation, context: RequestContext): Caller {
   const { organizationId, role, actor } = context;

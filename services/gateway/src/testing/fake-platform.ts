@@ -24,6 +24,8 @@ export interface FakePlatform {
   key(role?: Role, organizationId?: string): string;
   /** What reached the services: the context of every operation call, in order. */
   calls: { operationId: string; context: RequestContext; input: unknown }[];
+  /** The subject of every request the gateway sent on the bus, in order (a credential check too). */
+  requested: string[];
   close(): Promise<void>;
 }
 
@@ -35,6 +37,12 @@ export async function fakePlatform(
   const logger = deps.logger ?? silentLogger();
   const credentials = new Map<string, VerifiedCredential>();
   const calls: FakePlatform["calls"] = [];
+  const requested: string[] = [];
+  const request = bus.request.bind(bus);
+  bus.request = (subject, ...rest) => {
+    requested.push(subject);
+    return request(subject, ...rest);
+  };
 
   serveSubject(bus, subjects.auth.verify, logger, async (request) => {
     const credential = credentials.get((request.input as { token: string }).token);
@@ -108,6 +116,7 @@ export async function fakePlatform(
     gateway,
     logger,
     calls,
+    requested,
     key: (role = "owner", organizationId = "org_a") => {
       const token = `svc_test_${++keys}_${randomBytes(8).toString("hex")}`;
       credentials.set(token, { organizationId, role, actor: { kind: "apiKey", id: `key_${keys}` } });
