@@ -1,11 +1,11 @@
 import type { Operation } from "../operation";
 import * as auth from "./auth";
-import * as datasets from "./datasets";
+import * as datasets from "./datasets/index";
 import * as members from "./members";
 import * as traces from "./traces";
 
 export * from "./auth";
-export * from "./datasets";
+export * from "./datasets/index";
 export * from "./members";
 export * from "./traces";
 
