@@ -7,7 +7,9 @@ import { createLogger, onShutdown, startTelemetry } from "@svc/telemetry";
 const telemetry = await startTelemetry({ service: "svc" });
 const { ensureBootstrap, oauthLifetimesOf, registerAuth, sessionLifetimesOf } = await import("@svc/auth");
 const { DirectoryUploadStore, InProcessBus, callSubject } = await import("@svc/bus");
-const { issuedSignInCodeSchema, subjects } = await import("@svc/contracts");
+const { issuedSignInCodeSchema, platformServices, platformVersion, subjects } = await import(
+  "@svc/contracts"
+);
 const { registerDatasetWriter } = await import("@svc/dataset-writer");
 const { migrateToLatest, openDatabase } = await import("@svc/db");
 const { buildGateway } = await import("@svc/gateway");
@@ -57,6 +59,10 @@ const services = [
   registerReader(deps),
   registerTraceIngest(deps),
 ];
+// Each answers the gateway's `/readyz` as it would over NATS.
+for (const [name, description] of Object.entries(platformServices)) {
+  await bus.announce({ name, version: platformVersion, description });
+}
 
 // A generated key is written before it is committed (see ensureBootstrap): whatever fails later, even
 // listening, the one copy of it is already on disk.

@@ -1,5 +1,4 @@
-import { type Bus, type Subscription, serveSubject, unsubscribeAll } from "@svc/bus";
-import { subjects } from "@svc/contracts";
+import { type Bus, type Subscription, unsubscribeAll } from "@svc/bus";
 import type { Database } from "@svc/db";
 import type { Logger } from "@svc/telemetry";
 import type { Kysely } from "kysely";
@@ -19,7 +18,6 @@ export interface ReaderDeps {
 /** Serves every dataset query on the bus. Returns a handle that stops serving. */
 export function registerReader(deps: ReaderDeps): { stop(): void } {
   const subscriptions: Subscription[] = [
-    serveSubject(deps.bus, subjects.reader.ping, deps.logger, async () => ({ service: "reader" })),
     ...serveDatasets(deps),
     ...serveColumns(deps),
     ...serveRows(deps),

@@ -1,5 +1,4 @@
-import { type Bus, type Subscription, serveSubject, unsubscribeAll } from "@svc/bus";
-import { subjects } from "@svc/contracts";
+import { type Bus, unsubscribeAll } from "@svc/bus";
 import type { Database } from "@svc/db";
 import type { Logger } from "@svc/telemetry";
 import type { Kysely } from "kysely";
@@ -13,9 +12,6 @@ export interface TraceIngestDeps {
 
 /** Serves OTLP span ingestion on the bus. Returns a handle that stops serving. */
 export function registerTraceIngest(deps: TraceIngestDeps): { stop(): void } {
-  const subscriptions: Subscription[] = [
-    serveSubject(deps.bus, subjects.traceIngest.ping, deps.logger, async () => ({ service: "trace-ingest" })),
-    ...serveTraces(deps),
-  ];
+  const subscriptions = serveTraces(deps);
   return { stop: () => unsubscribeAll(subscriptions) };
 }

@@ -4,6 +4,7 @@ import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-ho
 import { W3CTraceContextPropagator } from "@opentelemetry/core";
 import { silentLogger } from "@svc/telemetry";
 import { realInfra } from "@svc/testing";
+import type { QueuedIterator } from "nats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Bus, BusRequest } from "./bus";
 import { InProcessBus } from "./in-process";
@@ -108,6 +109,16 @@ describe.each(kinds)("bus (%s)", (_name, open) => {
     s2.unsubscribe();
   });
 
+  it("answers a service's pings while it is announced, and 503 service_unavailable before and after", async () => {
+    const name = `pinged-${randomBytes(3).toString("hex")}`;
+    const unavailable = { ok: false, error: { code: "service_unavailable" } };
+    expect(await pair.client.ping(name, 1_000)).toMatchObject(unavailable);
+    const announcement = await pair.server.announce({ name, version: "1.2.3", description: "pinged" });
+    expect(await pair.client.ping(name, 1_000)).toEqual({ ok: true, data: null });
+    await announcement.stop();
+    expect(await pair.client.ping(name, 1_000)).toMatchObject(unavailable);
+  });
+
   it("carries W3C trace context from the requester to the handler", async () => {
     propagation.setGlobalPropagator(new W3CTraceContextPropagator());
     context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
@@ -200,4 +211,57 @@ describe.skipIf(!realInfra())("bus (nats): messages larger than the server takes
     expect(served).toBe(0);
     sub.unsubscribe();
   });
+});
+
+describe.skipIf(!realInfra())("bus (nats): the services protocol", () => {
+  let pair: Pair;
+  let prefix: string;
+  beforeAll(async () => {
+    pair = await natsPair();
+    prefix = (pair.server as NatsBus).prefix as string;
+  });
+  afterAll(async () => {
+    await pair.close();
+  });
+
+  /** Every answer, keeping this run's services only: `$SRV.*` subjects are global to the server. */
+  async function answersOf<T extends { name: string }>(answers: Promise<QueuedIterator<T>>): Promise<T[]> {
+    const mine: T[] = [];
+    for await (const answer of await answers) if (answer.name.startsWith(`${prefix}-`)) mine.push(answer);
+    return mine.sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  it("lists, pings, describes and counts announced services for the standard tooling", async () => {
+    const [reader, auth] = await Promise.all([
+      pair.server.announce({ name: "reader", version: "0.1.0", description: "Every query" }),
+      pair.other.announce({ name: "auth", version: "0.1.0", description: "API keys" }),
+    ]);
+    // Announcing takes no request: a subject served on the bus goes on answering as before.
+    const sub = pair.server.serve("svc.v1.echo", async (req) => ({ ok: true, data: req.input }));
+    const services = (pair.client as NatsBus).connection.services.client();
+
+    const pings = await answersOf(services.ping());
+    expect(pings.map(({ name, version }) => ({ name, version }))).toEqual([
+      { name: `${prefix}-auth`, version: "0.1.0" },
+      { name: `${prefix}-reader`, version: "0.1.0" },
+    ]);
+    const [info] = await answersOf(services.info(`${prefix}-reader`));
+    expect(info).toMatchObject({
+      name: `${prefix}-reader`,
+      id: pings[1]?.id,
+      description: "Every query",
+      metadata: { bus_prefix: prefix },
+      endpoints: [],
+    });
+    const [stats] = await answersOf(services.stats(`${prefix}-reader`));
+    expect(stats).toMatchObject({ name: `${prefix}-reader`, id: pings[1]?.id, endpoints: [] });
+    expect(Date.parse(stats?.started ?? "")).toBeLessThanOrEqual(Date.now());
+    expect(await pair.client.request("svc.v1.echo", request)).toEqual({ ok: true, data: { n: 1 } });
+
+    await Promise.all([reader.stop(), auth.stop()]);
+    // Nobody left to answer: the server says so at once (503), to the tooling as to the bus.
+    await expect(answersOf(services.ping(`${prefix}-reader`))).rejects.toThrow("503");
+    expect(await pair.client.ping("reader", 1_000)).toMatchObject({ ok: false });
+    sub.unsubscribe();
+  }, 20_000);
 });

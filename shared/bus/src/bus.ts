@@ -31,6 +31,18 @@ export interface Subscription {
   unsubscribe(): void;
 }
 
+/** A running service as operators see it (`nats micro ls` lists name, version and description). */
+export interface ServiceIdentity {
+  name: string;
+  version: string;
+  description: string;
+}
+
+export interface Announcement {
+  /** The service stops answering pings: it is going away. */
+  stop(): Promise<void>;
+}
+
 /**
  * Request-reply between the gateway and the services. Implementations: NATS (distributed) and
  * in-process (embedded and tests); both behave the same, including 503 when nobody serves a subject
@@ -43,6 +55,13 @@ export interface Bus {
   /** Fan-out events: every subscriber gets every event (for example a revoked credential). */
   publish(subject: string, payload: unknown): void;
   subscribe(subject: string, handler: EventHandler): Subscription;
+  /**
+   * Says that a service runs here, until `stop`: it answers `ping`, and over NATS the services
+   * protocol (`$SRV.PING|INFO|STATS`), so that `nats micro ls/info/stats` list and inspect it.
+   */
+  announce(service: ServiceIdentity): Promise<Announcement>;
+  /** Whether some instance of the service answers within `timeoutMs` (`/readyz` asks each service). */
+  ping(service: string, timeoutMs: number): Promise<BusReply>;
   /** True while the bus can carry requests. */
   isConnected(): boolean;
   /** Stops taking requests, waits for those in flight, then disconnects. */

@@ -1,5 +1,6 @@
 import { type Context, propagation, ROOT_CONTEXT } from "@opentelemetry/api";
 import {
+  type Announcement,
   type Bus,
   type BusReply,
   type BusRequest,
@@ -7,6 +8,7 @@ import {
   type EventHandler,
   type Handler,
   type RequestOptions,
+  type ServiceIdentity,
   type Subscription,
   timedOut,
   unavailable,
@@ -22,6 +24,8 @@ export class InProcessBus implements Bus {
   private readonly servers = new Map<string, { handlers: Handler[]; next: number }>();
   private readonly listeners = new Map<string, Set<EventHandler>>();
   private readonly inFlight = new Set<Promise<unknown>>();
+  /** How many instances of each service announced themselves and still run. */
+  private readonly announced = new Map<string, number>();
   private closed = false;
   private readonly telemetry = new BusTelemetry("in-process");
 
@@ -82,6 +86,25 @@ export class InProcessBus implements Bus {
     return { unsubscribe: () => set.delete(handler) };
   }
 
+  async announce(service: ServiceIdentity): Promise<Announcement> {
+    const { name } = service;
+    this.announced.set(name, (this.announced.get(name) ?? 0) + 1);
+    let stopped = false;
+    return {
+      stop: async () => {
+        if (stopped) return;
+        stopped = true;
+        this.announced.set(name, (this.announced.get(name) ?? 1) - 1);
+      },
+    };
+  }
+
+  async ping(service: string): Promise<BusReply> {
+    return !this.closed && (this.announced.get(service) ?? 0) > 0
+      ? { ok: true, data: null }
+      : unavailable(service);
+  }
+
   isConnected(): boolean {
     return !this.closed;
   }
@@ -91,6 +114,7 @@ export class InProcessBus implements Bus {
     await Promise.allSettled([...this.inFlight]);
     this.servers.clear();
     this.listeners.clear();
+    this.announced.clear();
   }
 
   private track(work: Promise<unknown>): void {

@@ -3,6 +3,7 @@ import { internalErrorMessage } from "@svc/contracts";
 import type { Logger } from "@svc/telemetry";
 import {
   connect,
+  Empty,
   type Msg,
   type MsgHdrs,
   type NatsConnection,
@@ -10,6 +11,7 @@ import {
   headers as natsHeaders,
 } from "nats";
 import {
+  type Announcement,
   type Bus,
   type BusReply,
   type BusRequest,
@@ -19,6 +21,7 @@ import {
   type Handler,
   type RequestOptions,
   requestTooLarge,
+  type ServiceIdentity,
   type Subscription,
   timedOut,
   unavailable,
@@ -185,6 +188,49 @@ export class NatsBus implements Bus {
     });
     this.subscriptions.add(sub);
     return { unsubscribe: () => sub.unsubscribe() };
+  }
+
+  /**
+   * Registers the service with nats.js's services framework for its monitoring subjects only; requests
+   * stay on the subscriptions of `serve`. Its STATS list no endpoints: request counts and durations by
+   * subject are the bus's metrics (see BusTelemetry).
+   */
+  async announce(service: ServiceIdentity): Promise<Announcement> {
+    const registered = await this.nc.services.add({
+      ...service,
+      name: this.serviceName(service.name),
+      ...(this.options.prefix ? { metadata: { bus_prefix: this.options.prefix } } : {}),
+    });
+    // Announced once the server has its subscriptions, not when they are merely queued to be sent.
+    await this.nc.flush();
+    return { stop: async () => void (await registered.stop()) };
+  }
+
+  /** A request to the services protocol's `$SRV.PING.<name>`: the first instance to answer is enough. */
+  async ping(service: string, timeoutMs: number): Promise<BusReply> {
+    if (!this.connected) return connectionLost(service);
+    const subject = `$SRV.PING.${this.serviceName(service)}`;
+    const outcome = await this.replies.request(subject, Empty, natsHeaders(), timeoutMs);
+    switch (outcome.kind) {
+      case "reply":
+        return { ok: true, data: null };
+      case "noResponders":
+        return unavailable(service);
+      case "timeout":
+        return timedOut(service, timeoutMs);
+      case "lost":
+        return connectionLost(service);
+    }
+  }
+
+  /** What this bus prepends to its subjects, if anything. */
+  get prefix(): string | undefined {
+    return this.options.prefix;
+  }
+
+  /** `$SRV.*` subjects are global: a prefixed bus (a test run) names its services with the prefix instead. */
+  private serviceName(name: string): string {
+    return this.options.prefix ? `${this.options.prefix}-${name}` : name;
   }
 
   isConnected(): boolean {

@@ -1,3 +1,4 @@
+import { type PlatformService, platformServices, platformVersion } from "@svc/contracts";
 // Types only: the modules themselves load after telemetry has started (see runService).
 import type { DatabaseEnv, DatabaseHandle } from "@svc/db";
 import {
@@ -27,12 +28,13 @@ export interface ServiceDefinition<Config extends ServiceConfig> {
 /**
  * The life of a service process, the same for each: telemetry first (so that its SDK patches `http`
  * and `pg` as they load, `define` imports the service's modules only when called), then the health
- * probes (alive, not ready), the database, the bus and the service's subscriptions; ready once the
- * database answers and the bus is connected. On SIGTERM readiness turns false, the subscriptions
+ * probes (alive, not ready), the database, the bus and the service's subscriptions, then its
+ * announcement on the bus (pings, `nats micro ls`); ready once the database answers and the bus is
+ * connected. On SIGTERM readiness turns false, the service stops answering pings, the subscriptions
  * drain (no new requests), the requests in flight finish, and everything closes in turn.
  */
 export async function runService<Config extends ServiceConfig>(
-  name: string,
+  name: PlatformService,
   define: () => Promise<ServiceDefinition<Config>>,
 ): Promise<void> {
   const telemetry = await startTelemetry({ service: name });
@@ -45,6 +47,11 @@ export async function runService<Config extends ServiceConfig>(
   await prepare?.({ config, logger, database });
   const bus = await connectBus(config, name, logger);
   const service = serve({ config, logger, database, bus });
+  const announcement = await bus.announce({
+    name,
+    version: platformVersion,
+    description: platformServices[name],
+  });
   health.ready(async () => {
     await database.ping();
     return bus.isConnected();
@@ -55,6 +62,7 @@ export async function runService<Config extends ServiceConfig>(
     logger,
     async () => {
       health.draining();
+      await announcement.stop();
       service.stop();
       await bus.close();
       await database.close();

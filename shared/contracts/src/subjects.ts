@@ -1,9 +1,10 @@
+import packageJson from "../package.json" with { type: "json" };
+
 /** Bus subjects: versioned constants, never literals in services. */
 export const subjects = {
   auth: {
     verify: "svc.v1.auth.verify",
     credentialRevoked: "svc.v1.auth.events.credential-revoked",
-    ping: "svc.v1.auth.ping",
   },
   organizations: { create: "svc.v1.organizations.create" },
   account: { get: "svc.v1.account.get" },
@@ -80,15 +81,21 @@ export const subjects = {
     list: "svc.v1.traces.list",
     get: "svc.v1.traces.get",
   },
+  /** Asked by nobody since services announce themselves (`Bus.announce`); goes with the writer's handler. */
   writer: { ping: "svc.v1.dataset-writer.ping" },
-  reader: { ping: "svc.v1.reader.ping" },
-  traceIngest: { ping: "svc.v1.trace-ingest.ping" },
 } as const;
 
-/** One ping subject per service: `/readyz` asks each of them. */
-export const pingSubjects = {
-  auth: subjects.auth.ping,
-  "dataset-writer": subjects.writer.ping,
-  reader: subjects.reader.ping,
-  "trace-ingest": subjects.traceIngest.ping,
+/**
+ * The platform's services, with what `nats micro ls` says of them: each announces itself on the bus
+ * when it runs, and the gateway's `/readyz` pings each.
+ */
+export const platformServices = {
+  auth: "API keys, organisations, members, projects, sign-in and OAuth",
+  "dataset-writer": "Every change of a dataset: rows, columns, versions and imports",
+  reader: "Every query of datasets, rows, columns, versions and traces",
+  "trace-ingest": "Traces received over OTLP/HTTP",
 } as const;
+export type PlatformService = keyof typeof platformServices;
+
+/** The version every service reports: they are released together. */
+export const platformVersion: string = packageJson.version;

@@ -1,4 +1,4 @@
-import { callOperation, callSubject } from "@svc/bus";
+import { callOperation } from "@svc/bus";
 import { type CredentialRevokedEvent, operations, subjects } from "@svc/contracts";
 import { availableBackends } from "@svc/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -162,7 +162,12 @@ describe.each(availableBackends())("API keys (%s)", (backendName) => {
       });
     });
     // A round trip on the gateway's connection proves the server has its subscription.
-    await callSubject(gatewayBus, subjects.auth.ping, { context: anonymousContext(), input: {} });
+    expect(
+      await gatewayBus.request(subjects.auth.verify, {
+        context: anonymousContext(),
+        input: { token: "none" },
+      }),
+    ).toMatchObject({ ok: false, error: { code: "unauthenticated" } });
 
     expect(await revoke(owner, key.id)).toBeNull();
 

@@ -1,10 +1,9 @@
-import { callOperation, callSubject } from "@svc/bus";
-import { operations, subjects } from "@svc/contracts";
+import { callOperation } from "@svc/bus";
+import { operations } from "@svc/contracts";
 import { availableBackends } from "@svc/testing";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import {
   type AuthHarness,
-  anonymousContext,
   failureOf,
   makeKey,
   makeOrganization,
@@ -91,13 +90,5 @@ describe.each(availableBackends())("credential checks (%s)", (backendName) => {
 
     const shown = await callOperation(auth.bus, operations.getApiKey, owner, raw({ params: { id: key.id } }));
     expect(shown.lastUsedAt).toBe((await lastUsedAt(key.id))?.toISOString());
-  });
-
-  it("answers pings", async () => {
-    expect(
-      await callSubject(auth.bus, subjects.auth.ping, { context: anonymousContext(), input: {} }),
-    ).toEqual({
-      service: "auth",
-    });
   });
 });

@@ -3,7 +3,7 @@ import { subjects, verifyCredentialInputSchema } from "@svc/contracts";
 import type { AuthDeps } from "../service";
 import { invalidCredential, verifyCredential } from "../use-cases/verify-credential";
 
-/** Internal subjects: the gateway asks who a bearer token is, and `/readyz` asks whether auth answers. */
+/** Internal subject: the gateway asks who a bearer token is. */
 export function serveCredentials({ bus, db, logger, clock, sessionLifetimes }: AuthDeps): Subscription[] {
   return [
     serveSubject(bus, subjects.auth.verify, logger, async (request) => {
@@ -12,6 +12,5 @@ export function serveCredentials({ bus, db, logger, clock, sessionLifetimes }: A
       if (!input.success) throw invalidCredential();
       return verifyCredential({ db, logger, clock, sessionLifetimes }, input.data.token);
     }),
-    serveSubject(bus, subjects.auth.ping, logger, async () => ({ service: "auth" })),
   ];
 }

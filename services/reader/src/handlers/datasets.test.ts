@@ -1,5 +1,4 @@
-import { callSubject } from "@svc/bus";
-import { type Dataset, operations, subjects } from "@svc/contracts";
+import { type Dataset, operations } from "@svc/contracts";
 import { availableBackends } from "@svc/testing";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import {
@@ -32,12 +31,6 @@ describe.each(availableBackends())("dataset queries (%s)", (backendName) => {
   afterAll(() => harness.close());
 
   const db = () => harness.backend.database.db;
-
-  test("answers its ping", async () => {
-    expect(
-      await callSubject(harness.caller, subjects.reader.ping, { context: contextOf("any"), input: {} }),
-    ).toEqual({ service: "reader" });
-  });
 
   describe("getDataset", () => {
     test("returns the dataset with its active columns in order and its current version", async () => {
