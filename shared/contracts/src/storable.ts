@@ -4,7 +4,8 @@
  * and nesting deeper than `MAX_INPUT_DEPTH`, which would exhaust the stack of a recursive schema or of
  * the database's JSON parser. They are the client's mistake and must be refused as such, before they
  * can fail as a database or runtime error. (An operation may take such text and store it replaced, as
- * trace ingestion does: see `Operation.unstorableText`.)
+ * trace ingestion does: see `Operation.unstorableText`.) This is the one definition; the database
+ * is checked against it in shared/db/src/cell-rules.test.ts.
  */
 export const MAX_INPUT_DEPTH = 100;
 

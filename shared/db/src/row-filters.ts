@@ -23,6 +23,10 @@ export interface CellPresence {
 
 export type CellRef = { kind: "builtin"; field: BuiltinField } | { kind: "custom"; identifier: string };
 
+/**
+ * The column of each built-in cell. The cells are defined once, in `builtinFields` (@svc/contracts);
+ * cell-rules.test.ts checks the tables and the writer's SQL, which spell them out, against the two.
+ */
 export const storedColumnOf = {
   input: "input",
   output: "output",
@@ -54,7 +58,8 @@ export function matchesSearch(search: CellSearch | undefined): RawBuilder<SqlBoo
 /**
  * A cell is missing when it is SQL NULL or JSON null. Written as `r.expected_output IS NULL OR
  * r.expected_output = 'null'` for built-in cells, the very predicate of the partial index that serves
- * "missing expected output" on the current rows (migration 0011).
+ * "missing expected output" on the current rows (migration 0011; cell-rules.test.ts checks that the
+ * planner uses it).
  */
 export function matchesPresence(presence: CellPresence | undefined): RawBuilder<SqlBool> {
   if (presence === undefined) return sql<SqlBool>`true`;

@@ -1,0 +1,131 @@
+import { readFileSync } from "node:fs";
+import { builtinFields, findUnstorableInput, MAX_INPUT_DEPTH } from "@svc/contracts";
+import { sql } from "kysely";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type DatabaseHandle, openDatabase } from "./connect";
+import { migrateToLatest } from "./migrate";
+import { matchesPresence, storedColumnOf } from "./row-filters";
+import { createScratchDatabase } from "./testing";
+
+/*
+ * The rules of what a cell is and what it may hold are defined once in TypeScript: the built-in cells
+ * in `builtinFields` (@svc/contracts), their columns in `storedColumnOf` (here), what no input may
+ * hold in `findUnstorableInput` (@svc/contracts). The migrations, the writer's SQL and PostgreSQL
+ * itself must agree with them; these tests compare each with the definition, so that a change on one
+ * side alone fails here.
+ */
+
+const databaseUrl = process.env.DATABASE_URL;
+const backends: [string, () => Promise<{ database: DatabaseHandle; drop?: () => Promise<void> }>][] = [
+  ["PGlite", async () => ({ database: await openDatabase({}) })],
+];
+if (databaseUrl) {
+  backends.push([
+    "PostgreSQL",
+    async () => {
+      const scratch = await createScratchDatabase(databaseUrl, "cells");
+      return { database: await openDatabase({ url: scratch.url, poolSize: 1 }), drop: scratch.drop };
+    },
+  ]);
+}
+
+describe.each(backends)("cell rules against the database (%s)", (_name, open) => {
+  let database: DatabaseHandle;
+  let drop: (() => Promise<void>) | undefined;
+  beforeAll(async () => {
+    ({ database, drop } = await open());
+    await migrateToLatest(database.db);
+  });
+  afterAll(async () => {
+    await database?.close();
+    await drop?.();
+  });
+
+  it("stores each built-in cell in a jsonb column of its own, beside the custom cells, and nothing else", async () => {
+    const { rows } = await sql<{ table_name: string; column_name: string }>`
+      SELECT table_name, column_name FROM information_schema.columns
+      WHERE table_schema = current_schema() AND data_type = 'jsonb'
+        AND table_name IN ('dataset_rows', 'row_revisions')
+      ORDER BY table_name, column_name`.execute(database.db);
+    const expected = [...builtinFields.map((field) => storedColumnOf[field]), "custom"].sort();
+    expect(Object.keys(storedColumnOf).sort()).toEqual([...builtinFields].sort());
+    for (const table of ["dataset_rows", "row_revisions"]) {
+      expect(rows.filter((row) => row.table_name === table).map((row) => row.column_name)).toEqual(expected);
+    }
+  });
+
+  it("finds the rows missing an expected output through the partial index of migration 0011", async () => {
+    const missing = matchesPresence({ missing: [{ kind: "builtin", field: "expectedOutput" }], present: [] });
+    await sql`SET enable_seqscan = off`.execute(database.db);
+    try {
+      const { rows } = await sql<{ "QUERY PLAN": string }>`
+        EXPLAIN SELECT r.row_id FROM dataset_rows r
+        WHERE r.dataset_id = 'd' AND ${missing}
+        ORDER BY r.created_at, r.row_id LIMIT 10`.execute(database.db);
+      expect(rows.map((row) => row["QUERY PLAN"]).join("\n")).toContain(
+        "dataset_rows_missing_expected_output",
+      );
+    } finally {
+      await sql`RESET enable_seqscan`.execute(database.db);
+    }
+  });
+
+  // Text around the edge of what PostgreSQL stores: the contracts must refuse exactly what it refuses.
+  const texts: [string, string][] = [
+    ["U+0000 alone", "\u0000"],
+    ["U+0000 inside text", "a\u0000b"],
+    ["a lone high surrogate", "\ud83d"],
+    ["a lone low surrogate", "x\ude00"],
+    ["surrogates in the wrong order", "\ude00\ud83d"],
+    ["a surrogate pair", "\ud83d\ude00"],
+    ["U+0001", "\u0001"],
+    ["U+FFFF", "\uffff"],
+    ["an escaped-looking backslash", "\\u0000"],
+    ["empty text", ""],
+  ];
+
+  it.each(texts)("refuses %s in a cell exactly when PostgreSQL cannot store it", async (_label, text) => {
+    const stores = async (value: unknown) =>
+      sql`SELECT ${JSON.stringify(value)}::jsonb AS cell`.execute(database.db).then(
+        () => true,
+        () => false,
+      );
+    for (const value of [text, { [text]: 1 }, [{ key: text }]]) {
+      expect(findUnstorableInput(value) === undefined, JSON.stringify(value)).toBe(await stores(value));
+    }
+  });
+
+  it("stores a cell nested as deep as the contracts allow", async () => {
+    let deepest: unknown = "leaf";
+    for (let depth = 0; depth < MAX_INPUT_DEPTH; depth++) deepest = depth % 2 ? [deepest] : { k: deepest };
+    expect(findUnstorableInput(deepest)).toBeUndefined();
+    const { rows } = await sql<{ cell: unknown }>`SELECT ${JSON.stringify(deepest)}::jsonb AS cell`.execute(
+      database.db,
+    );
+    expect(rows[0]?.cell).toEqual(deepest);
+    expect(findUnstorableInput([deepest])).toMatchObject({ message: expect.stringContaining("nested") });
+  });
+});
+
+/**
+ * The writer's batch edit spells out each built-in cell in SQL (services/dataset-writer/src/
+ * repositories/row-edits.ts); it must name every one, with its column, and no other.
+ */
+describe("the writer's SQL for row edits", () => {
+  const source = readFileSync(
+    new URL("../../../services/dataset-writer/src/repositories/row-edits.ts", import.meta.url),
+    "utf8",
+  );
+
+  it.each(builtinFields)("writes the built-in cell %s to its column, current and in history", (field) => {
+    const column = storedColumnOf[field];
+    const taken = `CASE WHEN c.cells ? '${field}' THEN c.cells -> '${field}'`;
+    expect(source).toContain(`${column} = ${taken} ELSE r.${column} END`);
+    expect(source).toContain(`${taken} ELSE b.${column} END`);
+  });
+
+  it("names no cell that is not a built-in one", () => {
+    const named = new Set([...source.matchAll(/c\.cells \? '([^']+)'/g)].map((match) => match[1]));
+    expect([...named].sort()).toEqual([...builtinFields].sort());
+  });
+});
