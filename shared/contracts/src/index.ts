@@ -16,6 +16,8 @@ export * from "./schemas/members";
 export * from "./schemas/nanos";
 export * from "./schemas/oauth";
 export * from "./schemas/otlp";
+export * from "./schemas/row-edits";
+export * from "./schemas/row-queries";
 export * from "./schemas/sessions";
 export * from "./schemas/trace-views";
 export * from "./storable";

@@ -11,12 +11,11 @@ import {
   datasetRowSchema,
   datasetSchema,
   datasetVersionSchema,
-  newRowSchema,
-  rowSelectionSchema,
 } from "../schemas/datasets";
 import { traceFilterSchema } from "../schemas/filters";
 import { memberSchema } from "../schemas/members";
 import { otlpAnyValueSchema } from "../schemas/otlp";
+import { newRowSchema, rowSelectionSchema } from "../schemas/row-edits";
 import { spanSchema, traceSchema } from "../schemas/trace-views";
 
 /* The operation table's zod schemas as the JSON Schemas of the OpenAPI document, with shared components. */

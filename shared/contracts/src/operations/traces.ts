@@ -1,6 +1,7 @@
-import { datasetPathSchema, insertRowsResultSchema, projectPathSchema } from "../schemas/datasets";
+import { datasetPathSchema, projectPathSchema } from "../schemas/datasets";
 import { importTracesBodySchema, listTracesBodySchema, MAX_IMPORTED_TRACES } from "../schemas/filters";
 import { ingestTracesBodySchema, ingestTracesHeadersSchema, ingestTracesResultSchema } from "../schemas/otlp";
+import { insertRowsResultSchema } from "../schemas/row-edits";
 import { tracePageSchema, tracePathSchema, traceWithSpansSchema } from "../schemas/trace-views";
 import { subjects } from "../subjects";
 import { defineOperation } from "./define";

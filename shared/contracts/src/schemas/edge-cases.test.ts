@@ -1,6 +1,8 @@
 import { describe, expect, test } from "vitest";
 import { limitSchema, versionNumberSchema } from "./common";
-import { diffQuerySchema, listRowsQuerySchema, updateRowBodySchema } from "./datasets";
+import { diffQuerySchema } from "./datasets";
+import { updateRowBodySchema } from "./row-edits";
+import { listRowsQuerySchema } from "./row-queries";
 
 const messages = (result: {
   success: boolean;

@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { validationError } from "../errors";
-import { cellSchema, copyRowsBodySchema, newRowSchema, updateRowBodySchema } from "./datasets";
+import { cellSchema } from "./datasets";
 import { recordOf } from "./proto-keys";
+import { copyRowsBodySchema, newRowSchema, updateRowBodySchema } from "./row-edits";
 
 /** What a client's JSON becomes on the server: `__proto__` an own key, as JSON.parse makes it. */
 const parsed = (json: string): unknown => JSON.parse(json);

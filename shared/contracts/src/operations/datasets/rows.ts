@@ -1,24 +1,25 @@
 import { paginationQuerySchema } from "../../schemas/common";
 import {
-  copyRowsBodySchema,
-  copyRowsResultSchema,
   datasetPathSchema,
   datasetRowSchema,
-  deleteRowsBodySchema,
-  deleteRowsResultSchema,
-  getRowQuerySchema,
-  ifMatchSchema,
-  insertRowsBodySchema,
-  insertRowsResultSchema,
-  listRowsQuerySchema,
   rowHistoryPageSchema,
   rowPageSchema,
   rowPathSchema,
+} from "../../schemas/datasets";
+import {
+  copyRowsBodySchema,
+  copyRowsResultSchema,
+  deleteRowsBodySchema,
+  deleteRowsResultSchema,
+  ifMatchSchema,
+  insertRowsBodySchema,
+  insertRowsResultSchema,
   updateRowBodySchema,
   updateRowsBodySchema,
   updateRowsResultSchema,
   versionResultSchema,
-} from "../../schemas/datasets";
+} from "../../schemas/row-edits";
+import { getRowQuerySchema, listRowsQuerySchema } from "../../schemas/row-queries";
 import { subjects } from "../../subjects";
 import { defineOperation } from "../define";
 import { DATASET } from "./paths";

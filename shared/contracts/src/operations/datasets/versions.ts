@@ -6,8 +6,8 @@ import {
   diffQuerySchema,
   versionPageSchema,
   versionPathSchema,
-  versionResultSchema,
 } from "../../schemas/datasets";
+import { versionResultSchema } from "../../schemas/row-edits";
 import { subjects } from "../../subjects";
 import { defineOperation } from "../define";
 import { DATASET } from "./paths";
