@@ -21,7 +21,12 @@ export default defineConfig({
         extends: true,
         test: {
           name: "services",
-          include: ["shared/**/src/**/*.test.ts", "services/**/src/**/*.test.ts", "scripts/**/*.test.ts"],
+          include: [
+            "shared/**/src/**/*.test.ts",
+            "services/**/src/**/*.test.ts",
+            "scripts/**/*.test.ts",
+            "bench/src/**/*.test.ts",
+          ],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

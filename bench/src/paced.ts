@@ -1,4 +1,4 @@
-import { Agent, request } from "node:http";
+import { ConnectionPool } from "./http1";
 import { percentile } from "./measure";
 
 export interface PacedResult {
@@ -27,6 +27,33 @@ export interface PacedOptions {
   connections: number;
   method: "GET" | "PATCH";
   next(n: number): { path: string; body?: string };
+  /** Which answers' bodies to keep (none by default: they are read and dropped). */
+  keepBody?(status: number): boolean;
+}
+
+/** One request of a paced load, its times on `performance.now()`'s clock. */
+export interface PacedSample {
+  n: number;
+  /** When it was due: the schedule, whatever the generator managed. */
+  due: number;
+  /**
+   * When a connection was ready to carry it: after `due` by however long it waited in the
+   * generator (behind its own event loop, or for a free or new connection).
+   */
+  sent: number;
+  answered: number;
+  /** 0 when no answer came (the connection failed). */
+  status: number;
+  /** Its body, when `keepBody` asked for it. */
+  body?: string;
+  /** Sent during the warm-up: left out of the measurements, but it was sent and may have been applied. */
+  warmup: boolean;
+}
+
+export interface PacedRun {
+  samples: PacedSample[];
+  /** Seconds from the first measured request's due time to the last answer. */
+  measuredSeconds: number;
 }
 
 /**
@@ -37,45 +64,49 @@ export interface PacedOptions {
  * (autocannon's rate option, for one, does) measures a saturated platform for part of every second.
  */
 export async function paced(options: PacedOptions): Promise<PacedResult> {
+  const { samples, measuredSeconds } = await pacedRequests(options);
+  const measured = samples.filter((sample) => !sample.warmup);
+  const latencies = measured.map((sample) => sample.answered - sample.due).sort((a, b) => a - b);
+  return {
+    rate: measured.length / measuredSeconds,
+    p50: percentile(latencies, 0.5),
+    p99: percentile(latencies, 0.99),
+    total: measured.length,
+    failures: samples.filter((sample) => sample.status === 0 || sample.status >= 300).length,
+  };
+}
+
+/**
+ * The load `paced` summarises, every request recorded: when it was due, when it went out and when
+ * and how it was answered, so that a caller can tell the platform's time from the generator's own.
+ */
+export async function pacedRequests(options: PacedOptions): Promise<PacedRun> {
   const target = new URL(options.url);
-  const agent = new Agent({ keepAlive: true, maxSockets: options.connections });
+  const pool = new ConnectionPool(target.hostname, Number(target.port), options.connections);
+  const headers = `host: ${target.host}\r\nauthorization: Bearer ${options.apiKey}\r\n`;
   const warmup = Math.round(options.rate * options.warmupSeconds);
   const total = warmup + Math.round(options.rate * options.durationSeconds);
-  const latencies: number[] = [];
-  let failures = 0;
+  const samples: PacedSample[] = [];
   const started = performance.now();
-  const send = (n: number, due: number) =>
-    new Promise<void>((resolve) => {
-      const { path, body } = options.next(n);
-      const req = request(
-        {
-          host: target.hostname,
-          port: target.port,
-          path,
-          method: options.method,
-          agent,
-          headers: {
-            authorization: `Bearer ${options.apiKey}`,
-            ...(body === undefined
-              ? {}
-              : { "content-type": "application/json", "content-length": Buffer.byteLength(body) }),
-          },
-        },
-        (response) => {
-          response.resume();
-          response.on("end", () => {
-            if (n >= warmup) latencies.push(performance.now() - due);
-            if ((response.statusCode ?? 0) >= 300) failures++;
-            resolve();
-          });
-        },
-      );
-      req.on("error", () => {
-        failures++;
-        resolve();
-      });
-      req.end(body);
+  const send = async (n: number, due: number) => {
+    const { path, body } = options.next(n);
+    const sample: PacedSample = {
+      n,
+      due,
+      sent: Number.NaN,
+      answered: Number.NaN,
+      status: 0,
+      warmup: n < warmup,
+    };
+    samples.push(sample);
+    const head = `${options.method} ${path} HTTP/1.1\r\n${headers}${body === undefined ? "" : "content-type: application/json\r\n"}`;
+    const answer = await pool.send(head, body, () => {
+      sample.sent = performance.now();
     });
+    sample.answered = performance.now();
+    sample.status = answer.status;
+    if (options.keepBody?.(answer.status)) sample.body = Buffer.from(answer.body, "latin1").toString("utf8");
+  };
   const inFlight: Promise<void>[] = [];
   let n = 0;
   while (n < total) {
@@ -88,14 +119,7 @@ export async function paced(options: PacedOptions): Promise<PacedResult> {
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, nextDue - performance.now())));
   }
   await Promise.all(inFlight);
-  const elapsed = (performance.now() - started) / 1000 - options.warmupSeconds;
-  agent.destroy();
-  latencies.sort((a, b) => a - b);
-  return {
-    rate: (total - warmup) / elapsed,
-    p50: percentile(latencies, 0.5),
-    p99: percentile(latencies, 0.99),
-    total: total - warmup,
-    failures,
-  };
+  const measuredSeconds = (performance.now() - started) / 1000 - options.warmupSeconds;
+  pool.destroy();
+  return { samples, measuredSeconds };
 }
