@@ -1,5 +1,4 @@
-import { type Bus, type Subscription, serveSubject, type UploadStore, unsubscribeAll } from "@svc/bus";
-import { subjects } from "@svc/contracts";
+import { type Bus, type Subscription, type UploadStore, unsubscribeAll } from "@svc/bus";
 import type { CopyFrom, Database } from "@svc/db";
 import type { Logger } from "@svc/telemetry";
 import type { Kysely } from "kysely";
@@ -35,7 +34,6 @@ export function registerDatasetWriter(deps: WriterDeps): { stop(): void } {
     ...serveColumns(deps),
     ...serveRows(deps),
     ...serveImports(deps),
-    serveSubject(deps.bus, subjects.writer.ping, deps.logger, async () => ({ service: "dataset-writer" })),
   ];
   return {
     stop: () => {

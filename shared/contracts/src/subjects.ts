@@ -81,8 +81,6 @@ export const subjects = {
     list: "svc.v1.traces.list",
     get: "svc.v1.traces.get",
   },
-  /** Asked by nobody since services announce themselves (`Bus.announce`); goes with the writer's handler. */
-  writer: { ping: "svc.v1.dataset-writer.ping" },
 } as const;
 
 /**
