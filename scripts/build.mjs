@@ -26,6 +26,7 @@ const entries = [
   ["shared/db", "src/main.ts", "dist/migrate.js"],
   ["bench", "src/history.ts", "dist/history.js"],
   ["bench", "src/throughput.ts", "dist/throughput.js"],
+  ["bench", "src/overload.ts", "dist/overload.js"],
   ["bench", "src/web.ts", "dist/web.js"],
   ["bench", "src/bulk.ts", "dist/bulk.js"],
   ["bench", "src/cli.ts", "dist/cli.js"],
