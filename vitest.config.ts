@@ -32,7 +32,7 @@ export default defineConfig({
         },
       },
       {
-        // The web application's components, in a simulated DOM; its browser tests are in e2e/src/web.
+        // The web application's components, in a simulated DOM; its browser tests are in e2e/src/specs/web.
         plugins: [react()],
         resolve: {
           alias: { "@svc/sdk": fileURLToPath(new URL("sdks/typescript/src/index.ts", import.meta.url)) },
@@ -55,7 +55,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: "browser",
-          include: ["e2e/src/web/**/*.test.ts"],
+          include: ["e2e/src/specs/web/**/*.test.ts"],
           testTimeout: 120_000,
           hookTimeout: 120_000,
           fileParallelism: false,
@@ -67,7 +67,7 @@ export default defineConfig({
         test: {
           name: "e2e",
           include: ["e2e/**/*.test.ts"],
-          exclude: ["e2e/src/web/**"],
+          exclude: ["e2e/src/specs/web/**"],
           testTimeout: 120_000,
           hookTimeout: 120_000,
           fileParallelism: false,

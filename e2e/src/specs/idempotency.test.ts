@@ -1,0 +1,205 @@
+import { randomBytes } from "node:crypto";
+import { connect } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Client, client } from "../http";
+import { waitFor } from "../platform";
+import { type Target, targets } from "../targets";
+
+/** Sends a request over a raw socket and cuts the connection before any answer can arrive. */
+function sendAndHangUp(
+  baseUrl: string,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body: string,
+) {
+  const url = new URL(baseUrl);
+  return new Promise<void>((resolve, reject) => {
+    const socket = connect(Number(url.port), url.hostname, () => {
+      const head = [
+        `${method} ${path} HTTP/1.1`,
+        `Host: ${url.host}`,
+        "Content-Type: application/json",
+        `Content-Length: ${Buffer.byteLength(body)}`,
+        ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+        "",
+        "",
+      ].join("\r\n");
+      socket.end(head + body, () => {
+        socket.destroy();
+        resolve();
+      });
+    });
+    socket.on("error", reject);
+  });
+}
+
+describe.each(targets())("Idempotency-Key through the gateway (%s)", (_name, start) => {
+  let target: Target;
+  let api: Client;
+  let base: string;
+
+  beforeAll(async () => {
+    target = await start();
+    api = client(target.baseUrl, target.ownerKey);
+    const project = (await api.post<{ slug: string }>("/v1/projects", { name: "Retries" })).body.slug;
+    const dataset = (
+      await api.post<{ slug: string }>(`/v1/projects/${project}/datasets`, { name: "Lost replies" })
+    ).body;
+    base = `/v1/projects/${project}/datasets/${dataset.slug}`;
+    await api.post(`${base}/rows`, { rows: [{ id: "q1", input: "2+2?" }] });
+  });
+  afterAll(async () => {
+    await target?.stop();
+  });
+
+  const currentVersion = async () => (await api.get<{ version: number }>(base)).body.version;
+
+  it("answers a retry after a lost reply with the first answer, and makes one version", async () => {
+    const body = JSON.stringify({ expectedOutput: { answer: "4" } });
+    const headers = { Authorization: `Bearer ${target.ownerKey}`, "Idempotency-Key": "edit-q1-answer" };
+    const before = await currentVersion();
+    await sendAndHangUp(target.baseUrl, "PATCH", `${base}/rows/q1`, headers, body);
+    // The edit committed although nobody heard the answer.
+    await waitFor("the first attempt to commit", async () =>
+      (await currentVersion()) === before + 1 ? true : undefined,
+    );
+
+    const retry = await api.patch<{ versionId: string; version: number }>(`${base}/rows/q1`, body, {
+      "idempotency-key": "edit-q1-answer",
+    });
+    expect(retry.status).toBe(200);
+    expect(retry.body.version).toBe(before + 1);
+    const again = await api.patch<{ versionId: string; version: number }>(`${base}/rows/q1`, body, {
+      "idempotency-key": "edit-q1-answer",
+    });
+    expect(again.body).toEqual(retry.body);
+    expect(await currentVersion()).toBe(before + 1);
+    const versions = await api.get<{ items: { version: number; versionId: string }[] }>(`${base}/versions`);
+    expect(versions.body.items[0]).toMatchObject({ version: before + 1, versionId: retry.body.versionId });
+  });
+
+  it("refuses the same key with a different body with 409, changing nothing", async () => {
+    const first = await api.patch(
+      `${base}/rows/q1`,
+      { output: "4" },
+      { "idempotency-key": "edit-q1-output" },
+    );
+    expect(first.status).toBe(200);
+    const before = await currentVersion();
+    const reused = await api.patch<{ code: string; error: string }>(
+      `${base}/rows/q1`,
+      { output: "5" },
+      { "idempotency-key": "edit-q1-output" },
+    );
+    expect(reused.status).toBe(409);
+    expect(reused.body.code).toBe("idempotency_key_reused");
+    expect(await currentVersion()).toBe(before);
+  });
+
+  it("makes one dataset and one project for a retried create", async () => {
+    const created = await api.post<{ id: string }>(
+      "/v1/projects",
+      { name: "Once only" },
+      { "idempotency-key": "proj-once" },
+    );
+    const retried = await api.post<{ id: string }>(
+      "/v1/projects",
+      { name: "Once only" },
+      { "idempotency-key": "proj-once" },
+    );
+    expect(created.status).toBe(201);
+    expect(retried.status).toBe(201);
+    expect(retried.body.id).toBe(created.body.id);
+  });
+
+  it("stores a retried OTLP export once, and refuses the key with another export", async () => {
+    const project = base.split("/")[3] as string;
+    const traceId = randomBytes(16).toString("hex");
+    const spanId = randomBytes(8).toString("hex");
+    const span = (name: string) => exportOf(traceId, spanId, name);
+    const headers = { "x-svc-project": project, "idempotency-key": "export-once" };
+    const first = await api.post("/v1/traces", span("first copy"), headers);
+    expect(first.status).toBe(200);
+    // The span is re-sent by a later export; replaying the first must not bring the first copy back.
+    expect((await api.post("/v1/traces", span("second copy"), { "x-svc-project": project })).status).toBe(
+      200,
+    );
+
+    const retry = await api.post("/v1/traces", span("first copy"), headers);
+
+    expect(retry.status).toBe(200);
+    expect(retry.body).toEqual(first.body);
+    const trace = await api.get<{ spanCount: number; rootSpanName: string }>(
+      `/v1/projects/${project}/traces/${traceId}`,
+    );
+    expect(trace.body).toMatchObject({ spanCount: 1, rootSpanName: "second copy" });
+    const otherTrace = randomBytes(16).toString("hex");
+    const reused = await api.post<{ code: string }>(
+      "/v1/traces",
+      exportOf(otherTrace, randomBytes(8).toString("hex"), "other"),
+      headers,
+    );
+    expect(reused.status).toBe(409);
+    expect(reused.body.code).toBe("idempotency_key_reused");
+    expect((await api.get(`/v1/projects/${project}/traces/${otherTrace}`)).status).toBe(404);
+  });
+
+  it("makes one organisation for a retried operator creation, and refuses the key with another name", async () => {
+    const operator = client(target.baseUrl, target.adminToken);
+    const name = `Once ${randomBytes(3).toString("hex")}`;
+    const headers = { "idempotency-key": `org-${name.replace(" ", "-")}` };
+    const first = await operator.post<{ organization: { id: string }; apiKey: { token: string } }>(
+      "/v1/organizations",
+      { name },
+      headers,
+    );
+    const retry = await operator.post("/v1/organizations", { name }, headers);
+
+    expect(first.status).toBe(201);
+    expect(retry.status).toBe(201);
+    expect(retry.body).toEqual(first.body);
+    const account = await client(target.baseUrl, first.body.apiKey.token).get<{
+      organization: { id: string };
+    }>("/v1/account");
+    expect(account.body.organization.id).toBe(first.body.organization.id);
+    const reused = await operator.post<{ code: string }>("/v1/organizations", { name: `${name} 2` }, headers);
+    expect(reused.status).toBe(409);
+    expect(reused.body.code).toBe("idempotency_key_reused");
+  });
+
+  it("refuses a malformed Idempotency-Key", async () => {
+    const response = await api.patch<{ code: string }>(
+      `${base}/rows/q1`,
+      { output: 1 },
+      { "idempotency-key": "bad key with spaces" },
+    );
+    expect(response.status).toBe(400);
+    expect(response.body.code).toBe("validation_failed");
+  });
+});
+
+/** An OTLP/HTTP JSON export of one root span. */
+function exportOf(traceId: string, spanId: string, name: string) {
+  return {
+    resourceSpans: [
+      {
+        scopeSpans: [
+          {
+            scope: { name: "retries" },
+            spans: [
+              {
+                traceId,
+                spanId,
+                name,
+                kind: 1,
+                startTimeUnixNano: "1714564800000000000",
+                endTimeUnixNano: "1714564801000000000",
+              },
+            ],
+          },
+        ],
+      },
+    ],
+  };
+}

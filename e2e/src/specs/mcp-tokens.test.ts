@@ -1,0 +1,160 @@
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { realInfra } from "@svc/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { client as httpClient } from "../http";
+import { type ConnectedAgent, connectAgent, mcpClient } from "../mcp-agent";
+import { type Platform, startPlatform } from "../platform";
+import { startEmbedded, type Target } from "../targets";
+
+/** The longest a gateway may remember a verified credential; every test here runs within it. */
+const CACHE_MS = 5_000;
+
+const sleepUntil = (at: number) =>
+  new Promise((resolve) => setTimeout(resolve, Math.max(0, at - Date.now())));
+
+/** A request with a fixed bearer token, straight to the MCP endpoint (no client to refresh it). */
+const toolsList = (mcpUrl: URL, token: string) =>
+  fetch(mcpUrl, {
+    method: "POST",
+    headers: {
+      authorization: `Bearer ${token}`,
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+    },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+  });
+
+describe.runIf(realInfra())("MCP tokens end to end, with gateways that cache verifications", () => {
+  const agents: ConnectedAgent[] = [];
+  /** Agents hang up before their platform stops, which would otherwise wait for their streams. */
+  const stop = async (platform: Platform | undefined) => {
+    await Promise.allSettled(agents.splice(0).map((agent) => agent.client.close()));
+    await platform?.stop();
+  };
+
+  describe("an access token that expires (lifetime 2 s, gateway cache 5 s)", () => {
+    let platform: Platform;
+    let mcpUrl: URL;
+
+    beforeAll(async () => {
+      platform = await startPlatform({
+        env: { SVC_OAUTH_ACCESS_TOKEN_TTL_MS: "2000", SVC_AUTH_CACHE_MS: String(CACHE_MS) },
+      });
+      mcpUrl = new URL(`${platform.baseUrl}/v1/mcp`);
+    });
+    afterAll(() => stop(platform));
+
+    it("stops working when it expires, though the gateway has it cached, and refresh brings a working one", async () => {
+      const agent = await connectAgent(mcpUrl, { apiKey: platform.ownerKey, role: "member" });
+      agents.push(agent);
+      const first = agent.provider.saved;
+      if (!first?.refresh_token) throw new Error("no refresh token");
+      expect(first.expires_in).toBe(2);
+      expect((await agent.client.listTools()).tools.length).toBeGreaterThan(10);
+      expect((await httpClient(platform.baseUrl, first.access_token).get("/v1/account")).status).toBe(200);
+
+      // Issued before authorizedAt, so expired 2 s after it at the latest.
+      await sleepUntil(agent.authorizedAt + 2_300);
+      const expired = await toolsList(mcpUrl, first.access_token);
+      // The gateway first verified the token after authorizedAt: its cache alone would still say yes.
+      expect(Date.now() - agent.authorizedAt).toBeLessThan(CACHE_MS);
+      expect(expired.status).toBe(401);
+      expect(expired.headers.get("www-authenticate")).toContain('error="invalid_token"');
+      const rest = await httpClient(platform.baseUrl, first.access_token).get("/v1/account");
+      expect(rest.status).toBe(401);
+      // Said of the token the client sent, not of an API key it never had.
+      expect(rest.body).toMatchObject({
+        error:
+          "The access token is not valid; it may have expired or been revoked. Refresh it, or authorize again",
+      });
+
+      // The official client meets the 401, refreshes on its own and retries the call.
+      const result = (await agent.client.callTool({ name: "listProjects", arguments: {} })) as CallToolResult;
+      expect(result.isError).toBeFalsy();
+      expect(result.structuredContent).toMatchObject({ items: expect.any(Array) });
+      const second = agent.provider.saved;
+      expect(second?.access_token).toMatch(/^svc_at_/);
+      expect(second?.access_token).not.toBe(first.access_token);
+      expect(second?.refresh_token).not.toBe(first.refresh_token);
+      expect(second?.expires_in).toBe(2);
+      expect((await toolsList(mcpUrl, second?.access_token ?? "")).status).toBe(200);
+      expect((await toolsList(mcpUrl, first.access_token)).status).toBe(401);
+    });
+  });
+
+  describe("revoking the API key that approved a grant (two gateways, cache 5 s)", () => {
+    let platform: Platform;
+    let secondGateway: string;
+
+    beforeAll(async () => {
+      platform = await startPlatform({ gatewayEnv: { SVC_AUTH_CACHE_MS: String(CACHE_MS) } });
+      secondGateway = await platform.startGateway();
+    });
+    afterAll(() => stop(platform));
+
+    it("ends the grant's access token at every gateway at once, and the agent cannot refresh", async () => {
+      const owner = httpClient(platform.baseUrl, platform.ownerKey);
+      const key = await owner.post<{ id: string; token: string }>("/v1/api-keys", {
+        name: "approves an agent",
+        role: "admin",
+      });
+      expect(key.status).toBe(201);
+      const agent = await connectAgent(new URL(`${platform.baseUrl}/v1/mcp`), {
+        apiKey: key.body.token,
+        role: "member",
+      });
+      agents.push(agent);
+      const token = agent.provider.saved?.access_token ?? "";
+      const gateways = [platform.baseUrl, secondGateway];
+      // Both gateways now remember the token, each for 5 s from its first verification.
+      for (const gateway of gateways) {
+        expect((await httpClient(gateway, token).get("/v1/account")).status).toBe(200);
+        expect((await toolsList(new URL(`${gateway}/v1/mcp`), token)).status).toBe(200);
+      }
+      const elsewhere = await mcpClient(new URL(`${secondGateway}/v1/mcp`), agent.provider);
+      expect((await elsewhere.listTools()).tools.length).toBeGreaterThan(10);
+
+      expect((await owner.delete(`/v1/api-keys/${key.body.id}`)).status).toBe(204);
+      let statuses: number[] = [];
+      do {
+        statuses = await Promise.all(
+          gateways.map(async (gateway) => (await httpClient(gateway, token).get("/v1/account")).status),
+        );
+      } while (statuses.some((status) => status !== 401) && Date.now() - agent.authorizedAt < CACHE_MS);
+      // Refused while every cached verification (all made after authorizedAt) would still have answered.
+      expect(Date.now() - agent.authorizedAt).toBeLessThan(CACHE_MS);
+      expect(statuses).toEqual([401, 401]);
+      for (const gateway of gateways) {
+        expect((await toolsList(new URL(`${gateway}/v1/mcp`), token)).status).toBe(401);
+      }
+
+      // The refresh token died with the grant: the client is sent back to the person for consent.
+      agent.provider.authorizationUrl = undefined;
+      await expect(elsewhere.listTools()).rejects.toThrow();
+      expect(agent.provider.authorizationUrl).toBeDefined();
+      await elsewhere.close();
+    });
+  });
+});
+
+describe("MCP token lifetimes in embedded mode", () => {
+  let target: Target;
+  beforeAll(async () => {
+    target = await startEmbedded({ SVC_OAUTH_ACCESS_TOKEN_TTL_MS: "2000" });
+  });
+  afterAll(async () => {
+    await target?.stop();
+  });
+
+  it("issues access tokens with the lifetime SVC_OAUTH_ACCESS_TOKEN_TTL_MS sets", async () => {
+    const agent = await connectAgent(new URL(`${target.baseUrl}/v1/mcp`), {
+      apiKey: target.ownerKey,
+      role: "viewer",
+    });
+    try {
+      expect(agent.provider.saved?.expires_in).toBe(2);
+    } finally {
+      await agent.client.close();
+    }
+  });
+});
