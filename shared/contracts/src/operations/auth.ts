@@ -11,7 +11,7 @@ import {
   projectPageSchema,
   projectSchema,
   projectSlugPathSchema,
-  renameApiKeyBodySchema,
+  updateApiKeyBodySchema,
   updateProjectBodySchema,
 } from "../schemas/auth";
 import { paginationQuerySchema } from "../schemas/common";
@@ -100,7 +100,7 @@ export const updateApiKey = defineOperation({
   subject: subjects.apiKeys.rename,
   access: "admin",
   params: apiKeyPathSchema,
-  body: renameApiKeyBodySchema,
+  body: updateApiKeyBodySchema,
   response: apiKeySchema,
   successStatus: 200,
   errors: ["not_found"],

@@ -42,7 +42,7 @@ export const createApiKeyBodySchema = z.strictObject({
   name: nameSchema,
   role: roleSchema.default("member").describe("At most the caller's own role"),
 });
-export const renameApiKeyBodySchema = z.strictObject({ name: nameSchema });
+export const updateApiKeyBodySchema = z.strictObject({ name: nameSchema });
 export const apiKeyListSchema = z.object({ apiKeys: z.array(apiKeySchema) });
 
 export const projectSchema = z.object({
