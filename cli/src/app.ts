@@ -11,8 +11,8 @@ import {
 } from "./context";
 import { readSettings } from "./env";
 import { asCliError, CliError, errorLine, errorObject, exitCodes, usageError } from "./errors";
+import type { CommandTree } from "./spec/command-tree";
 import { commandTree } from "./spec/document";
-import type { CommandTree } from "./spec/tree";
 import { VERSION } from "./version";
 
 /** Runs the CLI with the arguments after `svc`; resolves to the exit code. */

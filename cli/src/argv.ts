@@ -1,4 +1,4 @@
-import { globalFlags } from "./spec/tree";
+import { globalFlags } from "./spec/local-commands";
 
 /** What must be known about the arguments before they are parsed in full. */
 export interface ArgvScan {

@@ -2,7 +2,8 @@ import { readFileSync } from "node:fs";
 import { isatty } from "node:tty";
 import type { Settings } from "./env";
 import { usageError } from "./errors";
-import { type CommandTree, type Format, formats } from "./spec/tree";
+import type { CommandTree } from "./spec/command-tree";
+import { type Format, formats } from "./spec/local-commands";
 
 /** Where the CLI reads and writes: the process, or a stand-in in tests. */
 export interface Io {

@@ -1,6 +1,6 @@
 import { Command, CommanderError, Option } from "commander";
 import type { Context } from "./context";
-import type { ApiCommand, CommandTree, FlagSpec, Input, LocalCommand } from "./spec/tree";
+import type { ApiCommand, CommandTree, FlagSpec, Input, LocalCommand } from "./spec/command-tree";
 
 export interface Handlers {
   api(command: ApiCommand, values: Map<Input, string | true>, json: string | undefined): Promise<void>;

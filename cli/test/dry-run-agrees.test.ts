@@ -1,7 +1,7 @@
 import { startEmbedded, type Target } from "@svc/testing/platform";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ApiCommand } from "../src/spec/command-tree";
 import { commandTree } from "../src/spec/document";
-import type { ApiCommand } from "../src/spec/tree";
 import { runSvc } from "./run-svc";
 
 /*

@@ -1,5 +1,5 @@
 import { CliError, exitCodes } from "../errors";
-import type { SecurityScheme } from "../spec/tree";
+import type { SecurityScheme } from "../spec/command-tree";
 import { readSecret, SERVICE, type StoreRead } from "./store";
 
 export interface Credential {

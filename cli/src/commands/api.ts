@@ -7,7 +7,7 @@ import { newIdempotencyKey, type PreparedRequest, prepareRequest } from "../http
 import { type HttpResponse, header, redactHeader, send } from "../http/send";
 import { createTransport, type Transport } from "../http/transport";
 import { recordsOf, render } from "../output/render";
-import type { ApiCommand, Input } from "../spec/tree";
+import type { ApiCommand, Input } from "../spec/command-tree";
 
 export type Query = (value: unknown) => unknown;
 

@@ -5,7 +5,7 @@ import { CliError, exitCodes, usageError } from "../errors";
 import { header, send } from "../http/send";
 import { createTransport } from "../http/transport";
 import { render } from "../output/render";
-import type { SecurityScheme } from "../spec/tree";
+import type { SecurityScheme } from "../spec/command-tree";
 import { USER_AGENT } from "../version";
 
 const DEFAULT_SCHEME = "ApiKeyAuth";

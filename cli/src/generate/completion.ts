@@ -1,4 +1,5 @@
-import { type ApiCommand, type CommandTree, type FlagSpec, formats } from "../spec/tree";
+import type { ApiCommand, CommandTree, FlagSpec } from "../spec/command-tree";
+import { formats } from "../spec/local-commands";
 
 /**
  * What can follow each position: `""` (the root) lists resources and top-level commands, `"datasets"`

@@ -1,4 +1,4 @@
-import type { ApiCommand, CommandTree, FlagSpec, Input } from "../spec/tree";
+import type { ApiCommand, CommandTree, FlagSpec, Input } from "../spec/command-tree";
 import { RELEASE_DATE, VERSION } from "../version";
 import { exitCodeTable } from "./schema";
 

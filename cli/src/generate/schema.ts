@@ -1,6 +1,6 @@
 import { exitCodes } from "../errors";
+import type { ApiCommand, CommandTree, FlagSpec, Input, LocalCommand, Resource } from "../spec/command-tree";
 import { selfContained } from "../spec/json-schema";
-import type { ApiCommand, CommandTree, FlagSpec, Input, LocalCommand, Resource } from "../spec/tree";
 import { VERSION } from "../version";
 
 /** Machine-readable help: `svc --schema`, `svc <resource> --schema`, `svc <resource> <command> --schema`. */

@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import type { ApiCommand, CommandTree, Input, Resource } from "../spec/tree";
+import type { ApiCommand, CommandTree, Input, Resource } from "../spec/command-tree";
 import { VERSION } from "../version";
 import { errorShape, exampleInvocation, exitCodeTable } from "./schema";
 

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { CliError, exitCodes, usageError } from "../errors";
+import type { ApiCommand, CommandTree, Input } from "../spec/command-tree";
 import { type JsonSchema, resolveSchema, type SchemaIssue, validateSchema } from "../spec/json-schema";
-import type { ApiCommand, CommandTree, Input } from "../spec/tree";
 import { USER_AGENT } from "../version";
 
 /** A request ready to send, except for its credential. */

@@ -1,4 +1,4 @@
-import type { Format } from "../spec/tree";
+import type { Format } from "../spec/local-commands";
 
 export interface RenderOptions {
   format: Exclude<Format, "raw" | "http" | "parquet">;

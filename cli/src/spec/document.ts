@@ -1,5 +1,6 @@
 import document from "../../openapi.json" with { type: "json" };
-import { buildTree, type CommandTree, type OpenApiDocument } from "./tree";
+import type { CommandTree } from "./command-tree";
+import { buildTree, type OpenApiDocument } from "./tree";
 
 let cached: CommandTree | undefined;
 

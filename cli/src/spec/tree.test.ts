@@ -2,8 +2,9 @@ import { describe, expect, it } from "vitest";
 import committed from "../../openapi.json" with { type: "json" };
 import { prepareRequest } from "../http/request";
 import { buildProgram } from "../program";
+import type { Input } from "./command-tree";
 import type { JsonSchema } from "./json-schema";
-import { buildTree, type Input, type OpenApiDocument } from "./tree";
+import { buildTree, type OpenApiDocument } from "./tree";
 
 /** A made-up API: nothing in the CLI knows of widgets. */
 function madeUp(): OpenApiDocument {
