@@ -84,7 +84,7 @@ async function runLocal(
 ): Promise<number> {
   const key = group ? `${group} ${name}` : name;
   if (ctx.globals.format === "parquet") {
-    const { parquetIsForFiles } = await import("./commands/api");
+    const { parquetIsForFiles } = await import("./commands/api-output");
     throw parquetIsForFiles();
   }
   switch (key) {
