@@ -1,7 +1,7 @@
 import { silentLogger } from "@svc/telemetry";
 import type { LightMyRequestResponse } from "fastify";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { type BucketStore, MemoryBucketStore } from "./rate-limit";
+import { type BucketStore, MemoryBucketStore } from "./bucket-store";
 import { type FakePlatform, fakePlatform } from "./testing/fake-platform";
 
 let platform: FakePlatform | undefined;

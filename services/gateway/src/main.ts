@@ -7,7 +7,7 @@ const telemetry = await startTelemetry({ service: "gateway" });
 const { connectBus, NatsUploadStore } = await import("@svc/bus");
 const { buildGateway } = await import("./app");
 const { loadConfig } = await import("./config");
-const { KvBucketStore } = await import("./rate-limit");
+const { KvBucketStore } = await import("./kv-bucket-store");
 
 const config = loadConfig();
 const logger = createLogger({ service: "gateway", level: config.LOG_LEVEL });

@@ -4,16 +4,9 @@ import { silentLogger } from "@svc/telemetry";
 import { realInfra } from "@svc/testing";
 import { connect, type NatsConnection } from "nats";
 import { afterAll, describe, expect, it, vi } from "vitest";
-import {
-  type BucketLimit,
-  type BucketStore,
-  KvBucketStore,
-  MemoryBucketStore,
-  RateLimiter,
-  type RateLimits,
-  rateLimitedError,
-  refillAndTake,
-} from "./rate-limit";
+import { type BucketLimit, type BucketStore, MemoryBucketStore, refillAndTake } from "./bucket-store";
+import { KvBucketStore } from "./kv-bucket-store";
+import { RateLimiter, type RateLimits, rateLimitedError } from "./rate-limit";
 
 const keyOf = (id: string): Actor => ({ kind: "apiKey", id });
 const limits = (overrides: Partial<RateLimits>): RateLimits => ({
