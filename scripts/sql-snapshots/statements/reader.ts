@@ -1,0 +1,180 @@
+import * as readerColumns from "../../../services/reader/src/repositories/columns";
+import * as readerDatasets from "../../../services/reader/src/repositories/datasets";
+import * as diff from "../../../services/reader/src/repositories/diff";
+import * as readerImports from "../../../services/reader/src/repositories/imports";
+import * as readerRows from "../../../services/reader/src/repositories/rows";
+import * as spans from "../../../services/reader/src/repositories/spans";
+import * as versions from "../../../services/reader/src/repositories/versions";
+import { snapshotOf } from "../render";
+import { presence, search } from "./values";
+
+export const reader = [
+  snapshotOf({
+    source: "services/reader/src/repositories/columns.ts",
+    module: readerColumns,
+    statements: {
+      listColumns: [
+        { variant: "active", run: (db) => readerColumns.listColumns(db, "ds_1", { includeRemoved: false }) },
+        {
+          variant: "removed ones included",
+          run: (db) => readerColumns.listColumns(db, "ds_1", { includeRemoved: true }),
+        },
+      ],
+      listActiveColumnsByDataset: [
+        { run: (db) => readerColumns.listActiveColumnsByDataset(db, ["ds_1", "ds_2"]) },
+      ],
+    },
+  }),
+  snapshotOf({
+    source: "services/reader/src/repositories/datasets.ts",
+    module: readerDatasets,
+    statements: {
+      listDatasets: [
+        {
+          variant: "first page by name",
+          run: (db) =>
+            readerDatasets.listDatasets(db, {
+              projectId: "prj_1",
+              sortBy: "name",
+              direction: "asc",
+              after: undefined,
+              limit: 51,
+            }),
+        },
+        {
+          variant: "next page by name",
+          run: (db) =>
+            readerDatasets.listDatasets(db, {
+              projectId: "prj_1",
+              sortBy: "name",
+              direction: "asc",
+              after: { value: "tickets", id: "ds_1" },
+              limit: 51,
+            }),
+        },
+        {
+          variant: "next page, most recently updated first",
+          run: (db) =>
+            readerDatasets.listDatasets(db, {
+              projectId: "prj_1",
+              sortBy: "updatedAt",
+              direction: "desc",
+              after: { value: "2025-01-02T03:04:05.123456Z", id: "ds_1" },
+              limit: 51,
+            }),
+        },
+      ],
+    },
+  }),
+  snapshotOf({
+    source: "services/reader/src/repositories/diff.ts",
+    module: diff,
+    statements: {
+      listChangedRows: [
+        {
+          run: (db) =>
+            diff.listChangedRows(db, { datasetId: "ds_1", from: 5, to: 9, afterRowId: "r_1", limit: 101 }),
+        },
+      ],
+    },
+  }),
+  snapshotOf({
+    source: "services/reader/src/repositories/imports.ts",
+    module: readerImports,
+    statements: { findImport: [{ run: (db) => readerImports.findImport(db, "ds_1", "imp_1") }] },
+  }),
+  snapshotOf({
+    source: "services/reader/src/repositories/rows.ts",
+    module: readerRows,
+    statements: {
+      listCurrentRows: [
+        {
+          variant: "first page",
+          run: (db) =>
+            readerRows.listCurrentRows(db, {
+              datasetId: "ds_1",
+              direction: "asc",
+              after: undefined,
+              limit: 51,
+              search: undefined,
+            }),
+        },
+        {
+          variant: "next page of a search",
+          run: (db) =>
+            readerRows.listCurrentRows(db, {
+              datasetId: "ds_1",
+              direction: "asc",
+              after: { createdAt: "2025-01-02T03:04:05.123456Z", rowId: "r_1" },
+              limit: 51,
+              search,
+            }),
+        },
+        {
+          variant: "a jump to a position, newest first, with cell conditions",
+          run: (db) =>
+            readerRows.listCurrentRows(db, {
+              datasetId: "ds_1",
+              direction: "desc",
+              after: undefined,
+              offset: 500,
+              limit: 51,
+              search: undefined,
+              presence,
+            }),
+        },
+      ],
+      listRowsAtVersion: [
+        {
+          variant: "next page of a search",
+          run: (db) =>
+            readerRows.listRowsAtVersion(db, {
+              datasetId: "ds_1",
+              version: 5,
+              direction: "asc",
+              after: { createdAt: "2025-01-02T03:04:05.123456Z", rowId: "r_1" },
+              limit: 51,
+              search,
+            }),
+        },
+        {
+          variant: "a jump to a position, with cell conditions",
+          run: (db) =>
+            readerRows.listRowsAtVersion(db, {
+              datasetId: "ds_1",
+              version: 5,
+              direction: "asc",
+              after: undefined,
+              offset: 500,
+              limit: 51,
+              search: undefined,
+              presence,
+            }),
+        },
+      ],
+      findOptionalCurrentRow: [{ run: (db) => readerRows.findOptionalCurrentRow(db, "ds_1", "r_1") }],
+      findOptionalRowAtVersion: [{ run: (db) => readerRows.findOptionalRowAtVersion(db, "ds_1", "r_1", 5) }],
+      listRowRevisions: [
+        {
+          run: (db) =>
+            readerRows.listRowRevisions(db, { datasetId: "ds_1", rowId: "r_1", before: 9, limit: 21 }),
+        },
+      ],
+    },
+  }),
+  snapshotOf({
+    source: "services/reader/src/repositories/spans.ts",
+    module: spans,
+    statements: {
+      listSpans: [{ run: (db) => spans.listSpans(db, "prj_1", "4bf92f3577b34da6a3ce929d0e0e4736") }],
+    },
+  }),
+  snapshotOf({
+    source: "services/reader/src/repositories/versions.ts",
+    module: versions,
+    statements: {
+      listVersions: [{ run: (db) => versions.listVersions(db, { datasetId: "ds_1", before: 9, limit: 21 }) }],
+      findOptionalVersion: [{ run: (db) => versions.findOptionalVersion(db, "ds_1", 5) }],
+    },
+  }),
+];

@@ -1,0 +1,114 @@
+import * as sharedDatasets from "../../../shared/db/src/datasets";
+import * as idempotency from "../../../shared/db/src/idempotency";
+import * as sharedTraces from "../../../shared/db/src/traces";
+import { snapshotOf } from "../render";
+import { at, datasetRecordRow, inTransaction, later, ref, scope, traceId } from "./values";
+
+export const sharedDb = [
+  snapshotOf({
+    source: "shared/db/src/datasets.ts",
+    module: sharedDatasets,
+    statements: {
+      findOptionalProjectId: [{ run: (db) => sharedDatasets.findOptionalProjectId(db, "org_1", "support") }],
+      findProjectId: [
+        { run: (db) => sharedDatasets.findProjectId(db, "org_1", "support"), answers: [[{ id: "prj_1" }]] },
+      ],
+      findDataset: [{ run: (db) => sharedDatasets.findDataset(db, ref), answers: [[datasetRecordRow]] }],
+      findDatasetForUpdate: [
+        {
+          run: (db) => inTransaction(db, (trx) => sharedDatasets.findDatasetForUpdate(trx, ref)),
+          answers: [[datasetRecordRow]],
+        },
+      ],
+    },
+    noStatement: { datasetNotFound: "builds the not-found error" },
+  }),
+  snapshotOf({
+    source: "shared/db/src/idempotency.ts",
+    module: idempotency,
+    statements: {
+      claimIdempotencyKeys: [
+        {
+          variant: "one key claimed, one taken before",
+          run: (db) =>
+            inTransaction(db, (trx) =>
+              idempotency.claimIdempotencyKeys(trx, [
+                scope,
+                { ...scope, key: "idem_2", request: { rowId: "r_2" } },
+              ]),
+            ),
+          answers: [[{ organization_id: "org_1", key: "idem_1" }]],
+        },
+      ],
+      storeIdempotentResponses: [
+        {
+          run: (db) =>
+            inTransaction(db, (trx) =>
+              idempotency.storeIdempotentResponses(trx, [
+                { organizationId: "org_1", key: "idem_1", response: { version: 9 } },
+              ]),
+            ),
+        },
+      ],
+      releaseIdempotencyKeys: [
+        {
+          run: (db) =>
+            inTransaction(db, (trx) =>
+              idempotency.releaseIdempotencyKeys(trx, [{ organizationId: "org_1", key: "idem_1" }]),
+            ),
+        },
+      ],
+      runIdempotent: [
+        {
+          variant: "a new key: claimed, the mutation runs, its answer is stored",
+          run: (db) => idempotency.runIdempotent(db, scope, async () => ({ version: 9 })),
+          answers: [[{ key: "idem_1" }]],
+        },
+        {
+          variant: "a key used before with another request",
+          run: (db) => idempotency.runIdempotent(db, scope, async () => ({ version: 9 })),
+          answers: [[], [{ request_hash: "another request", response: null, created_at: at }]],
+          throws: true,
+        },
+      ],
+      pruneIdempotencyRecords: [{ run: (db) => idempotency.pruneIdempotencyRecords(db, later) }],
+    },
+    noStatement: {
+      idempotencyOf: "builds a scope from a request",
+      idempotencyKeyReused: "builds the conflict error",
+    },
+  }),
+  snapshotOf({
+    source: "shared/db/src/traces.ts",
+    module: sharedTraces,
+    statements: {
+      listTraceRecords: [
+        {
+          variant: "first page, newest first",
+          run: (db) => sharedTraces.listTraceRecords(db, { projectId: "prj_1", limit: 51 }),
+        },
+        {
+          variant: "next page of some traces, with a filter of each kind, by cost",
+          run: (db) =>
+            sharedTraces.listTraceRecords(db, {
+              projectId: "prj_1",
+              traceIds: [traceId],
+              filters: [
+                { field: "traceId", op: "in", value: [traceId] },
+                { field: "startTime", op: "gte", value: "1735787045000000000" },
+                { field: "errorCount", op: "gt", value: 0 },
+                { field: "sessionId", op: "neq", value: "s_1" },
+                { field: "rootSpanName", op: "contains", value: "chat" },
+                { field: "tags", op: "contains", value: "beta" },
+                { field: "models", op: "containsAny", value: ["small", "large"] },
+              ],
+              sortBy: "costTotalMicrocents",
+              sortDirection: "asc",
+              after: { value: "4", traceId },
+              limit: 51,
+            }),
+        },
+      ],
+    },
+  }),
+];

@@ -1,0 +1,81 @@
+import * as ingestSpans from "../../../services/trace-ingest/src/repositories/spans";
+import * as ingestTraces from "../../../services/trace-ingest/src/repositories/traces";
+import { snapshotOf } from "../render";
+import { spanId, traceId } from "./values";
+
+export const traceIngest = [
+  snapshotOf({
+    source: "services/trace-ingest/src/repositories/spans.ts",
+    module: ingestSpans,
+    statements: {
+      upsertSpans: [
+        {
+          run: (db) =>
+            ingestSpans.upsertSpans(db, "prj_1", [
+              {
+                traceId,
+                spanId,
+                parentSpanId: null,
+                name: "chat",
+                kind: 3,
+                startNs: "1735787045000000000",
+                endNs: "1735787046000000000",
+                statusCode: 1,
+                statusMessage: null,
+                attributes: { "gen_ai.request.model": "small" },
+                resourceAttributes: { "service.name": "support-bot" },
+                scope: { name: "agent", version: null },
+                events: [],
+                links: [],
+                sessionId: "s_1",
+                userId: null,
+                tags: ["beta"],
+                models: ["small"],
+                tokensInput: 12,
+                tokensOutput: 30,
+                costMicrocents: 4,
+                input: "Where is my refund?",
+                output: "On its way",
+              },
+            ]),
+        },
+      ],
+      listSpanOutlines: [{ run: (db) => ingestSpans.listSpanOutlines(db, "prj_1", [traceId]) }],
+      listSpanMessages: [{ run: (db) => ingestSpans.listSpanMessages(db, "prj_1", [{ traceId, spanId }]) }],
+    },
+  }),
+  snapshotOf({
+    source: "services/trace-ingest/src/repositories/traces.ts",
+    module: ingestTraces,
+    statements: {
+      lockTraces: [{ run: (db) => ingestTraces.lockTraces(db, "prj_1", [traceId]) }],
+      updateTraceSummaries: [
+        {
+          run: (db) =>
+            ingestTraces.updateTraceSummaries(db, "prj_1", [
+              {
+                traceId,
+                spanCount: 1,
+                errorCount: 0,
+                startNs: "1735787045000000000",
+                endNs: "1735787046000000000",
+                durationNs: "1000000000",
+                rootSpanId: spanId,
+                rootSpanName: "chat",
+                sessionId: "s_1",
+                userId: null,
+                tags: ["beta"],
+                models: ["small"],
+                tokensInput: 12,
+                tokensOutput: 30,
+                tokensTotal: 42,
+                costTotalMicrocents: 4,
+                input: "Where is my refund?",
+                output: "On its way",
+              },
+            ]),
+        },
+      ],
+    },
+  }),
+];
