@@ -1,7 +1,8 @@
 import { type Context, note, write } from "../context";
 import { CliError, exitCodes, usageError } from "../errors";
+import { redactHeader } from "../http/redact";
 import type { PreparedRequest } from "../http/request";
-import { type HttpResponse, redactHeader } from "../http/send";
+import type { HttpResponse } from "../http/send";
 import { render } from "../output/render";
 import type { ApiCommand } from "../spec/command-tree";
 
