@@ -5,7 +5,6 @@ import {
   checkedAuthorizationSchema,
   DomainError,
   errorStatus,
-  internalErrorMessage,
   issuedAuthorizationCodeSchema,
   oauthClientSchema,
   oauthError,
@@ -18,11 +17,9 @@ import {
   tokenResponseSchema,
 } from "@svc/contracts";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import type { z } from "zod";
-import { invalidUtf8Body, toDomainError } from "../errors";
-import { parseUrlEncoded, placeOf, reasonOf, type UrlEncodedFields } from "../url-encoded";
-import { decodeUtf8 } from "../utf8";
 import { consentPage, errorPage } from "./consent-page";
+import { fields, formFields, pick } from "./form-input";
+import { asDomainError, html, noStore, sendOAuthError } from "./replies";
 
 export interface OAuthRouteDeps {
   bus: Bus;
@@ -213,95 +210,4 @@ function ask(
 ): Promise<unknown> {
   const context: RequestContext = { organizationId: null, role: null, actor: null, requestId: request.id };
   return callSubject(deps.bus, subject, { context, input }, { timeoutMs: deps.timeoutMs });
-}
-
-/**
- * The protocol's parameters, each a single string: RFC 6749 §3.1 forbids repeating one, so a repeated
- * or non-string parameter is an `invalid_request`, and parameters this server does not know are ignored.
- */
-function fields<S extends z.ZodObject>(schema: S, source: unknown): z.output<S> {
-  const result = schema.safeParse(pick(source, schema));
-  if (!result.success) {
-    const names = [...new Set(result.error.issues.map((issue) => String(issue.path[0] ?? "request")))];
-    throw new DomainError("validation_failed", `Invalid or repeated parameter: ${names.join(", ")}`, {
-      oauthError: "invalid_request",
-      redirect: false,
-    });
-  }
-  return result.data;
-}
-
-function pick(source: unknown, schema: z.ZodObject): Record<string, unknown> {
-  if (typeof source !== "object" || source === null) return {};
-  const values: Record<string, unknown> = {};
-  for (const key of Object.keys(schema.shape)) {
-    const value = (source as Record<string, unknown>)[key];
-    if (value !== undefined && value !== "") values[key] = value;
-  }
-  return values;
-}
-
-/** `a=1&b=2&b=3` → `{a: "1", b: ["2", "3"]}`; bytes or escapes that are not UTF-8 are refused, not replaced. */
-function formFields(body: Buffer): UrlEncodedFields | DomainError {
-  const decoded = decodeUtf8(body);
-  if ("invalidAt" in decoded) return invalidUtf8Body(decoded.invalidAt, "the form");
-  const parsed = parseUrlEncoded(decoded.text);
-  if ("fields" in parsed) return parsed.fields;
-  const reason = reasonOf(parsed.undecodable);
-  return new DomainError(
-    "validation_failed",
-    `The form body is not percent-encoded UTF-8 ${placeOf(parsed.undecodable)}: ${reason}`,
-    { issues: [{ path: "body", message: `is not percent-encoded UTF-8: ${reason}`, code: "invalid_utf8" }] },
-  );
-}
-
-function asDomainError(request: FastifyRequest, error: unknown): DomainError {
-  if (error instanceof DomainError) return error;
-  request.log.error({ err: error, requestId: request.id }, "unexpected OAuth error");
-  return new DomainError("internal_error", internalErrorMessage(`request id ${request.id}`));
-}
-
-/** RFC 6749 §5.2: `{error, error_description}`, 400 (401 for `invalid_client`), never cached. */
-function sendOAuthError(request: FastifyRequest, reply: FastifyReply, error: unknown) {
-  const domain = toDomainError(error, bodyLimitOf(request)) ?? asDomainError(request, error);
-  return noStore(reply)
-    .status(errorStatus[domain.code])
-    .send({ error: oauthCodeOf(domain), error_description: domain.message });
-}
-
-function oauthCodeOf(error: DomainError): string {
-  const oauth = oauthErrorOf(error);
-  if (oauth) return oauth.error;
-  switch (error.code) {
-    case "validation_failed":
-    case "unsupported_media_type":
-    case "payload_too_large":
-      return "invalid_request";
-    case "service_unavailable":
-    case "upstream_timeout":
-      return "temporarily_unavailable";
-    default:
-      return "server_error";
-  }
-}
-
-const bodyLimitOf = (request: FastifyRequest): number =>
-  request.server.initialConfig.bodyLimit ?? 1024 * 1024;
-
-function noStore(reply: FastifyReply): FastifyReply {
-  return reply.header("cache-control", "no-store").header("pragma", "no-cache");
-}
-
-function html(reply: FastifyReply, status: number, body: string) {
-  return noStore(reply)
-    .status(status)
-    .header("content-type", "text/html; charset=utf-8")
-    .header("x-frame-options", "DENY")
-    .header("x-content-type-options", "nosniff")
-    .header("referrer-policy", "no-referrer")
-    .header(
-      "content-security-policy",
-      "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'",
-    )
-    .send(body);
 }
