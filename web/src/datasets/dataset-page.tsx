@@ -4,7 +4,6 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { Link, useNavigate, useParams, useSearchParams } from "react-router";
 import { api } from "../api";
 import { canWrite } from "../components/collect";
-import { ConfirmDialog } from "../components/dialog";
 import { ErrorMessage } from "../components/errors";
 import { PageHeader } from "../components/layout";
 import { useToasts } from "../components/toasts";
@@ -12,7 +11,6 @@ import { useAction } from "../components/use-action";
 import { stageDraft, storageKey } from "../edits/edit-session";
 import { EditSessionBar } from "../edits/edit-session-bar";
 import { useEditSession } from "../edits/use-edit-session";
-import { AddRowDialog } from "../rows/add-row-dialog";
 import { filtersFrom, isFiltered, type ListFilters, withFilters } from "../rows/filters";
 import type { RowDraft } from "../rows/row-draft";
 import { RowGrid } from "../rows/row-grid";
@@ -25,11 +23,11 @@ const MAX_SELECTED = 10_000;
 
 import { toggleChecked } from "../rows/selection";
 import { useSignedIn } from "../session";
-import { RestoreDialog } from "../versions/restore-dialog";
-import { CopyDialog, SetCellDialog } from "./bulk-dialogs";
-import { ColumnsDialog } from "./columns-dialog";
-import { FilterChips } from "./filter-chips";
-import { ImportDialog } from "./import-dialog";
+import { type DatasetDialog, DatasetDialogs } from "./dataset-dialogs";
+import { ExportMenu, RowToolbar } from "./dataset-toolbar";
+import { rowCountLabel } from "./row-count";
+import { SelectionBar } from "./selection-bar";
+import { VersionBanner } from "./version-banner";
 
 export function DatasetPage() {
   const { projectSlug = "", datasetSlug = "" } = useParams();
@@ -59,9 +57,7 @@ export function DatasetPage() {
   const [fetched, setFetched] = useState<ReadonlyMap<string, DatasetRow>>(new Map());
   const selectingAll = useAction();
   const [editing, setEditing] = useState(false);
-  const [dialog, setDialog] = useState<
-    "columns" | "add-row" | "delete-rows" | "import" | "set-cell" | "copy" | undefined
-  >();
+  const [dialog, setDialog] = useState<DatasetDialog | undefined>();
   const deletion = useAction();
   const [restoring, setRestoring] = useState<number | undefined>();
 
@@ -149,18 +145,14 @@ export function DatasetPage() {
   const columns = dataset.data?.columns ?? [];
   const rowCount = (dataset.data as { rowCount?: number } | undefined)?.rowCount;
   const filtered = isFiltered(listFilters);
-  const countLabel = useMemo(() => {
-    const loaded = pages.rows.length.toLocaleString();
-    if (offset > 0) {
-      const last = (offset + pages.rows.length).toLocaleString();
-      return `Rows ${(offset + 1).toLocaleString()}–${last}${pages.hasNextPage ? " and on" : ""}`;
-    }
-    if (!filtered && rowCount !== undefined && pinnedVersion === undefined)
-      return `${rowCount.toLocaleString()} rows`;
-    return pages.hasNextPage
-      ? `${loaded}+ rows${filtered ? " match" : ""}`
-      : `${loaded} ${pages.rows.length === 1 ? "row" : "rows"}${filtered ? (pages.rows.length === 1 ? " matches" : " match") : ""}`;
-  }, [pages.rows.length, pages.hasNextPage, rowCount, filtered, pinnedVersion, offset]);
+  const countLabel = rowCountLabel({
+    shown: pages.rows.length,
+    hasMore: pages.hasNextPage,
+    rowCount,
+    filtered,
+    pinned: pinnedVersion !== undefined,
+    offset,
+  });
 
   // A failed refresh (the platform away for a moment) keeps the page it had; the banner says why.
   if (dataset.error && !dataset.data) return <ErrorMessage error={dataset.error} />;
@@ -263,70 +255,23 @@ export function DatasetPage() {
         }
       />
       {pinnedVersion !== undefined ? (
-        <div className="banner" role="status">
-          You are looking at version {pinnedVersion}, read-only.{" "}
-          <Link to={base}>Back to the current version</Link>
-          {dataset.data && pinnedVersion < dataset.data.version ? (
-            <>
-              {" · "}
-              <Link to={`${base}/diff?from=${pinnedVersion}&to=${dataset.data.version}`}>
-                What changed since
-              </Link>
-              {canWrite(session.role) ? (
-                <>
-                  {" · "}
-                  <button type="button" className="link-button" onClick={() => setRestoring(pinnedVersion)}>
-                    Restore this version
-                  </button>
-                </>
-              ) : null}
-            </>
-          ) : null}
-        </div>
-      ) : null}
-      <div className="toolbar">
-        <input
-          type="search"
-          className="search"
-          aria-label="Search rows"
-          placeholder="Search cell text"
-          value={search}
-          onChange={(event) => setSearch(event.target.value)}
+        <VersionBanner
+          base={base}
+          version={pinnedVersion}
+          currentVersion={dataset.data?.version}
+          canRestore={canWrite(session.role)}
+          onRestore={() => setRestoring(pinnedVersion)}
         />
-        <button
-          type="button"
-          className={missingExpectedOutput ? "chip chip-on" : "chip"}
-          aria-pressed={missingExpectedOutput}
-          onClick={() =>
-            setFilters((current) => ({
-              ...current,
-              missing: missingExpectedOutput
-                ? current.missing.filter((id) => id !== "expectedOutput")
-                : [...current.missing, "expectedOutput"],
-            }))
-          }
-        >
-          Missing expected output
-        </button>
-        <FilterChips filters={listFilters} columns={columns} onChange={(next) => setFilters(() => next)} />
-        <button
-          type="button"
-          className="button button-quiet"
-          onClick={() =>
-            setFilters((current) => ({
-              ...current,
-              sortDirection: current.sortDirection === "desc" ? "asc" : "desc",
-            }))
-          }
-          aria-label={`Sort by creation time, ${listFilters.sortDirection === "desc" ? "newest" : "oldest"} first; change`}
-        >
-          {listFilters.sortDirection === "desc" ? "Newest first" : "Oldest first"}
-        </button>
-        <span className="row-count" role="status">
-          {pages.isPending ? "Loading rows…" : countLabel}
-        </span>
-        <GoToRow onGo={setFrom} />
-      </div>
+      ) : null}
+      <RowToolbar
+        search={search}
+        onSearch={setSearch}
+        filters={listFilters}
+        columns={columns}
+        onFilters={setFilters}
+        status={pages.isPending ? "Loading rows…" : countLabel}
+        onGo={setFrom}
+      />
       {offset > 0 ? (
         <div className="banner" role="status">
           Showing the list from row {(offset + 1).toLocaleString()}.{" "}
@@ -336,32 +281,17 @@ export function DatasetPage() {
         </div>
       ) : null}
       {checked.size > 0 && !readOnly ? (
-        <section className="selection-bar" aria-label="Selected rows">
-          <strong>{checked.size.toLocaleString()} selected</strong>
-          {pages.hasNextPage && checked.size >= pages.rows.length ? (
-            <button
-              type="button"
-              className="button button-quiet"
-              disabled={selectingAll.busy}
-              onClick={() => void selectAllMatching()}
-            >
-              {selectingAll.busy ? "Selecting…" : filtered ? "Select all matching rows" : "Select all rows"}
-            </button>
-          ) : null}
-          <button type="button" className="button" onClick={() => setDialog("set-cell")}>
-            Set a cell…
-          </button>
-          <button type="button" className="button" onClick={() => setDialog("copy")}>
-            Copy to…
-          </button>
-          <button type="button" className="button button-danger" onClick={() => setDialog("delete-rows")}>
-            Delete {checked.size} {checked.size === 1 ? "row" : "rows"}
-          </button>
-          <button type="button" className="button button-quiet" onClick={() => setChecked(new Set())}>
-            Clear selection
-          </button>
-          {selectingAll.error ? <ErrorMessage error={selectingAll.error} /> : null}
-        </section>
+        <SelectionBar
+          count={checked.size}
+          offerAll={pages.hasNextPage && checked.size >= pages.rows.length}
+          filtered={filtered}
+          selectingAll={selectingAll}
+          onSelectAll={() => void selectAllMatching()}
+          onSetCell={() => setDialog("set-cell")}
+          onCopy={() => setDialog("copy")}
+          onDelete={() => setDialog("delete-rows")}
+          onClear={() => setChecked(new Set())}
+        />
       ) : null}
       {readOnly ? null : (
         <EditSessionBar
@@ -474,156 +404,28 @@ export function DatasetPage() {
         ) : null}
       </div>
       {dataset.data ? (
-        <>
-          <ColumnsDialog
-            open={dialog === "columns"}
-            projectSlug={projectSlug}
-            datasetSlug={datasetSlug}
-            readOnly={readOnly}
-            onClose={() => setDialog(undefined)}
-            onChanged={refresh}
-          />
-          <AddRowDialog
-            open={dialog === "add-row"}
-            projectSlug={projectSlug}
-            datasetSlug={datasetSlug}
-            columns={columns}
-            onClose={() => setDialog(undefined)}
-            onAdded={async (rowId, version) => {
-              setDialog(undefined);
-              toasts.show({ kind: "success", message: `Added row ${rowId} as version ${version}` });
-              await refresh();
-              setRow(rowId);
-            }}
-          />
-          <ImportDialog
-            open={dialog === "import"}
-            projectSlug={projectSlug}
-            datasetSlug={datasetSlug}
-            columns={columns}
-            onClose={() => setDialog(undefined)}
-            onImported={(job) => {
-              if (job.version !== undefined)
-                toasts.show({ kind: "success", message: `Imported the file as version ${job.version}` });
-              void refresh();
-            }}
-          />
-          <SetCellDialog
-            open={dialog === "set-cell"}
-            projectSlug={projectSlug}
-            datasetSlug={datasetSlug}
-            columns={columns}
-            rows={checkedRows}
-            onClose={() => setDialog(undefined)}
-            onDone={(version, changed) => {
-              setDialog(undefined);
-              toasts.show({
-                kind: "success",
-                message:
-                  version === null
-                    ? "Nothing changed: every selected row already held that value"
-                    : `Set the cell in ${changed.toLocaleString()} rows as version ${version}`,
-              });
-              void refresh();
-            }}
-          />
-          <CopyDialog
-            open={dialog === "copy"}
-            projectSlug={projectSlug}
-            datasetSlug={datasetSlug}
-            rowIds={[...checked]}
-            onClose={() => setDialog(undefined)}
-            onDone={(target, version, copied) => {
-              setDialog(undefined);
-              toasts.show({
-                kind: "success",
-                message:
-                  version === null
-                    ? `Nothing was copied to ${target.name}`
-                    : `Copied ${copied.toLocaleString()} rows to ${target.name} as its version ${version}`,
-              });
-            }}
-          />
-          <RestoreDialog
-            projectSlug={projectSlug}
-            datasetSlug={datasetSlug}
-            version={restoring}
-            currentVersion={dataset.data.version}
-            onClose={() => setRestoring(undefined)}
-            onRestored={() => {
-              setRestoring(undefined);
-              navigate(base);
-            }}
-          />
-          <ConfirmDialog
-            title={`Delete ${checked.size} ${checked.size === 1 ? "row" : "rows"}?`}
-            open={dialog === "delete-rows"}
-            confirmLabel="Delete rows"
-            busy={deletion.busy}
-            body={
-              <>
-                <p>
-                  The rows leave the current version as one new version; earlier versions keep them, and
-                  restoring one brings them back.
-                </p>
-                {deletion.error ? <ErrorMessage error={deletion.error} /> : null}
-              </>
-            }
-            onClose={() => setDialog(undefined)}
-            onConfirm={() => void deleteChecked()}
-          />
-        </>
+        <DatasetDialogs
+          open={dialog}
+          onClose={() => setDialog(undefined)}
+          projectSlug={projectSlug}
+          datasetSlug={datasetSlug}
+          readOnly={readOnly}
+          columns={columns}
+          currentVersion={dataset.data.version}
+          checked={checked}
+          checkedRows={checkedRows}
+          restoring={restoring}
+          onRestoreClose={() => setRestoring(undefined)}
+          onRestored={() => {
+            setRestoring(undefined);
+            navigate(base);
+          }}
+          deletion={deletion}
+          onDelete={() => void deleteChecked()}
+          refresh={refresh}
+          onRowAdded={setRow}
+        />
       ) : null}
     </div>
-  );
-}
-
-/** Export the dataset, at the version being viewed, as a file the browser downloads. */
-function ExportMenu({
-  href,
-  version,
-}: {
-  href: (format: "csv" | "jsonl" | "parquet") => string;
-  version: number | undefined;
-}) {
-  return (
-    <details className="menu">
-      <summary className="button button-quiet">Export</summary>
-      <div className="menu-items">
-        <a href={href("csv")} download>
-          CSV{version === undefined ? "" : ` at version ${version}`}
-        </a>
-        <a href={href("jsonl")} download>
-          JSONL{version === undefined ? "" : ` at version ${version}`}
-        </a>
-        <a href={href("parquet")} download>
-          Parquet{version === undefined ? "" : ` at version ${version}`}
-        </a>
-      </div>
-    </details>
-  );
-}
-
-/** "Go to row N": the list from that position, read from the platform at once, not scrolled to. */
-function GoToRow({ onGo }: { onGo(position: number): void }) {
-  const [text, setText] = useState("");
-  return (
-    <form
-      className="go-to-row"
-      onSubmit={(event) => {
-        event.preventDefault();
-        const position = Number(text.replaceAll(/[\s,_]/g, ""));
-        if (Number.isInteger(position) && position >= 1 && position <= 10_000_001) onGo(position);
-      }}
-    >
-      <input
-        className="input"
-        inputMode="numeric"
-        aria-label="Go to row number"
-        placeholder="Go to row"
-        value={text}
-        onChange={(event) => setText(event.target.value)}
-      />
-    </form>
   );
 }

@@ -1,0 +1,124 @@
+import type { DatasetColumn } from "@svc/sdk";
+import { useState } from "react";
+import type { ListFilters } from "../rows/filters";
+import { FilterChips } from "./filter-chips";
+
+/**
+ * Above the grid: the search box, the filters, the sort, how many rows are shown and a jump to a row.
+ * The filters live in the page's address; this only shows them and asks for changes.
+ */
+export function RowToolbar({
+  search,
+  onSearch,
+  filters,
+  columns,
+  onFilters,
+  status,
+  onGo,
+}: {
+  search: string;
+  onSearch(search: string): void;
+  filters: ListFilters;
+  columns: readonly DatasetColumn[];
+  onFilters(change: (filters: ListFilters) => ListFilters): void;
+  /** What the list shows, such as "1,204 rows" or "Loading rows…". */
+  status: string;
+  onGo(position: number): void;
+}) {
+  const missingExpectedOutput = filters.missing.includes("expectedOutput");
+  return (
+    <div className="toolbar">
+      <input
+        type="search"
+        className="search"
+        aria-label="Search rows"
+        placeholder="Search cell text"
+        value={search}
+        onChange={(event) => onSearch(event.target.value)}
+      />
+      <button
+        type="button"
+        className={missingExpectedOutput ? "chip chip-on" : "chip"}
+        aria-pressed={missingExpectedOutput}
+        onClick={() =>
+          onFilters((current) => ({
+            ...current,
+            missing: missingExpectedOutput
+              ? current.missing.filter((id) => id !== "expectedOutput")
+              : [...current.missing, "expectedOutput"],
+          }))
+        }
+      >
+        Missing expected output
+      </button>
+      <FilterChips filters={filters} columns={columns} onChange={(next) => onFilters(() => next)} />
+      <button
+        type="button"
+        className="button button-quiet"
+        onClick={() =>
+          onFilters((current) => ({
+            ...current,
+            sortDirection: current.sortDirection === "desc" ? "asc" : "desc",
+          }))
+        }
+        aria-label={`Sort by creation time, ${filters.sortDirection === "desc" ? "newest" : "oldest"} first; change`}
+      >
+        {filters.sortDirection === "desc" ? "Newest first" : "Oldest first"}
+      </button>
+      <span className="row-count" role="status">
+        {status}
+      </span>
+      <GoToRow onGo={onGo} />
+    </div>
+  );
+}
+
+/** Export the dataset, at the version being viewed, as a file the browser downloads. */
+export function ExportMenu({
+  href,
+  version,
+}: {
+  href: (format: "csv" | "jsonl" | "parquet") => string;
+  version: number | undefined;
+}) {
+  return (
+    <details className="menu">
+      <summary className="button button-quiet">Export</summary>
+      <div className="menu-items">
+        <a href={href("csv")} download>
+          CSV{version === undefined ? "" : ` at version ${version}`}
+        </a>
+        <a href={href("jsonl")} download>
+          JSONL{version === undefined ? "" : ` at version ${version}`}
+        </a>
+        <a href={href("parquet")} download>
+          Parquet{version === undefined ? "" : ` at version ${version}`}
+        </a>
+      </div>
+    </details>
+  );
+}
+
+/** "Go to row N": the list from that position, read from the platform at once, not scrolled to. */
+function GoToRow({ onGo }: { onGo(position: number): void }) {
+  const [text, setText] = useState("");
+  return (
+    <form
+      className="go-to-row"
+      onSubmit={(event) => {
+        event.preventDefault();
+        const position = Number(text.replaceAll(/[\s,_]/g, ""));
+        if (Number.isInteger(position) && position >= 1 && position <= 10_000_001) onGo(position);
+      }}
+    >
+      <input
+        className="input"
+        inputMode="numeric"
+        aria-label="Go to row number"
+        placeholder="Go to row"
+        value={text}
+        onChange={(event) => setText(event.target.value)}
+      />
+    </form>
+  );
+}
