@@ -1,30 +1,15 @@
-import type { DatasetColumn, DatasetRow } from "@svc/sdk";
+import type { DatasetColumn } from "@svc/sdk";
 import { useState } from "react";
 import { flushSync } from "react-dom";
 import { api, SvcError } from "../api";
-import { CellText } from "../components/cell-text";
 import { isUnavailable } from "../components/connection";
 import { Dialog } from "../components/dialog";
 import { ErrorMessage } from "../components/errors";
 import { useToasts } from "../components/toasts";
 import { plural } from "../components/words";
-import { cellOf, parseJson } from "../rows/cells";
-import { ConflictCells } from "../rows/conflict-cells";
-import {
-  batchOf,
-  type EditSession,
-  type StagedCell,
-  type StagedRow,
-  stagedCells,
-  withoutCell,
-  withoutRows,
-} from "./edit-session";
-
-/** A row someone else changed after this session's edit of it began. */
-interface RowConflict {
-  staged: EditSession[number];
-  theirs: DatasetRow;
-}
+import { ConflictsDialog, conflictsOf, type RowConflict } from "./conflicts";
+import { batchOf, type EditSession, stagedCells, withoutCell, withoutRows } from "./edit-session";
+import { ReviewList } from "./review-list";
 
 /**
  * The edit session's bar above the grid: how many edits wait in how many rows, their review (each one
@@ -207,177 +192,6 @@ export function EditSessionBar({
       />
     </>
   );
-}
-
-function ReviewList({
-  cells,
-  onUndo,
-  onOpenRow,
-}: {
-  cells: StagedCell[];
-  onUndo(cell: StagedCell): void;
-  onOpenRow(rowId: string): void;
-}) {
-  if (cells.length === 0) return <p className="muted">No unsaved edits.</p>;
-  return (
-    <table className="table staged-table">
-      <caption className="visually-hidden">Unsaved edits, row by row</caption>
-      <thead>
-        <tr>
-          <th scope="col">Row</th>
-          <th scope="col">Cell</th>
-          <th scope="col">Now</th>
-          <th scope="col">Yours</th>
-          <th scope="col">
-            <span className="visually-hidden">Actions</span>
-          </th>
-        </tr>
-      </thead>
-      <tbody>
-        {cells.map((cell) => (
-          <tr key={`${cell.rowId}:${cell.column.identifier}`}>
-            <td>
-              <button type="button" className="link-button" onClick={() => onOpenRow(cell.rowId)}>
-                <code>{cell.rowId}</code>
-              </button>
-            </td>
-            <td>{cell.column.name}</td>
-            <td className="diff-before">
-              <CellText value={cell.before} />
-            </td>
-            <td className="diff-after">
-              {cell.after === undefined ? (
-                <span className="field-problem">not valid JSON yet</span>
-              ) : (
-                <CellText value={cell.after} />
-              )}
-            </td>
-            <td className="row-actions">
-              <button
-                type="button"
-                className="button button-quiet"
-                aria-label={`Undo the edit of ${cell.column.name} in row ${cell.rowId}`}
-                onClick={() => onUndo(cell)}
-              >
-                Undo
-              </button>
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
-  );
-}
-
-function ConflictsDialog({
-  open,
-  conflicts,
-  columns,
-  saving,
-  onClose,
-  onResolve,
-}: {
-  open: boolean;
-  conflicts: RowConflict[];
-  columns: readonly DatasetColumn[];
-  saving: boolean;
-  onClose(): void;
-  onResolve(keepMine: ReadonlySet<string>): void;
-}) {
-  const [theirs, setTheirs] = useState<ReadonlySet<string>>(new Set());
-  const title =
-    conflicts.length === 1
-      ? `Someone else changed row ${conflicts[0]?.staged.rowId}`
-      : `Someone else changed ${conflicts.length} of these rows`;
-  return (
-    <Dialog title={title} open={open} onClose={onClose} wide>
-      <p>
-        Nothing was saved. For each row, keep your edit (it replaces theirs) or take theirs (yours is
-        dropped).
-      </p>
-      {conflicts.map(({ staged, theirs: row }) => (
-        <fieldset key={staged.rowId} className="conflict-row">
-          <legend>
-            Row <code>{staged.rowId}</code>: now at version {row.version}, you began at {staged.baseVersion}
-          </legend>
-          <ConflictCells
-            cells={conflictCells(staged, row, columns)}
-            className="table"
-            caption={`Cells of row ${staged.rowId}`}
-          />
-          <label className="checkbox">
-            <input
-              type="radio"
-              name={`choice-${staged.rowId}`}
-              checked={!theirs.has(staged.rowId)}
-              onChange={() => setTheirs((now) => new Set([...now].filter((id) => id !== staged.rowId)))}
-            />{" "}
-            Keep mine
-          </label>{" "}
-          <label className="checkbox">
-            <input
-              type="radio"
-              name={`choice-${staged.rowId}`}
-              checked={theirs.has(staged.rowId)}
-              onChange={() => setTheirs((now) => new Set([...now, staged.rowId]))}
-            />{" "}
-            Take theirs
-          </label>
-        </fieldset>
-      ))}
-      <div className="dialog-actions">
-        <button type="button" className="button" onClick={onClose}>
-          Decide later
-        </button>
-        <button
-          type="button"
-          className="button button-primary"
-          disabled={saving}
-          onClick={() =>
-            onResolve(new Set(conflicts.map((c) => c.staged.rowId).filter((rowId) => !theirs.has(rowId))))
-          }
-        >
-          {saving ? "Saving…" : "Save with these choices"}
-        </button>
-      </div>
-    </Dialog>
-  );
-}
-
-/** A staged row's cells beside theirs, as the row editor's conflict view shows them. */
-function conflictCells(staged: StagedRow, theirs: DatasetRow, columns: readonly DatasetColumn[]) {
-  return columns.flatMap((column) => {
-    const text = staged.texts[column.identifier];
-    if (text === undefined) return [];
-    const parsed = parseJson(text);
-    return [
-      {
-        column,
-        base: staged.before[column.identifier] ?? null,
-        theirs: cellOf(theirs, column),
-        mine: parsed.ok ? parsed.value : text,
-      },
-    ];
-  });
-}
-
-/** The staged rows whose version moved on since their editing began, read a few at a time. */
-async function conflictsOf(
-  projectSlug: string,
-  datasetSlug: string,
-  session: EditSession,
-): Promise<RowConflict[]> {
-  const found: RowConflict[] = [];
-  const queue = [...session];
-  const worker = async () => {
-    for (let staged = queue.shift(); staged !== undefined; staged = queue.shift()) {
-      const theirs = await api.datasets.getRow(projectSlug, datasetSlug, staged.rowId);
-      if (theirs.version !== staged.baseVersion) found.push({ staged, theirs });
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(8, queue.length) }, worker));
-  const order = new Map(session.map((row, i) => [row.rowId, i]));
-  return found.sort((a, b) => (order.get(a.staged.rowId) ?? 0) - (order.get(b.staged.rowId) ?? 0));
 }
 
 /** Runs once the next frame has been painted. */
