@@ -1,8 +1,7 @@
 import type { DatasetColumn, GetDatasetImportResponse } from "@svc/sdk";
 import { type DragEvent, useEffect, useId, useRef, useState } from "react";
-import { api, SvcError, upload } from "../api";
+import { api, upload } from "../api";
 import { Dialog } from "../components/dialog";
-import { ErrorMessage } from "../components/errors";
 import {
   defaultTargets,
   type FieldTarget,
@@ -13,11 +12,14 @@ import {
   MEDIA_TYPES,
   previewFile,
 } from "./file-preview";
+import { MapStep } from "./import-map-step";
+import { Failure, formatBytes, Outcome, Progress } from "./import-status";
 
-type Import = GetDatasetImportResponse;
-type Mode = "insert" | "update";
+export type Import = GetDatasetImportResponse;
 
-type Step =
+export type Mode = "insert" | "update";
+
+export type Step =
   | { kind: "choose"; problem?: string }
   | { kind: "map"; file: File; format: FileFormat; preview?: FilePreview; previewProblem?: string }
   | { kind: "upload"; file: File; sent: number }
@@ -212,211 +214,4 @@ function DropZone({ problem, onFile }: { problem: string | undefined; onFile(fil
       ) : null}
     </>
   );
-}
-
-function MapStep({
-  step,
-  columns,
-  targets,
-  setTargets,
-  mode,
-  setMode,
-  onBack,
-  onImport,
-}: {
-  step: Extract<Step, { kind: "map" }>;
-  columns: readonly DatasetColumn[];
-  targets: Record<string, FieldTarget>;
-  setTargets(targets: Record<string, FieldTarget>): void;
-  mode: Mode;
-  setMode(mode: Mode): void;
-  onBack(): void;
-  onImport(): void;
-}) {
-  const preview = step.preview;
-  const active = columns.filter((column) => !column.removed);
-  const fields = preview?.fields ?? [];
-  const idField = Object.entries(targets).find(([, target]) => target.kind === "id")?.[0];
-  const mapped = fields.some((field) => targets[field]?.kind === "column" || targets[field]?.kind === "new");
-  const problem =
-    mode === "update" && fields.length > 0 && idField === undefined
-      ? "Updating rows needs the field that holds each row's id: choose one as Row id."
-      : fields.length > 0 && !mapped
-        ? "Every field is set to “Don’t import”: choose where at least one goes."
-        : undefined;
-  const setTarget = (field: string, value: string) => {
-    const next: Record<string, FieldTarget> = { ...targets };
-    if (value === "id") {
-      // One field holds the row id: choosing another frees the first.
-      for (const [other, target] of Object.entries(next))
-        if (target.kind === "id") next[other] = { kind: "skip" };
-      next[field] = { kind: "id" };
-    } else if (value === "new" || value === "skip") next[field] = { kind: value };
-    else next[field] = { kind: "column", identifier: value.slice("column:".length) };
-    setTargets(next);
-  };
-  return (
-    <>
-      {step.previewProblem ? (
-        <p className="field-problem" role="alert">
-          The first rows could not be read: {step.previewProblem}
-        </p>
-      ) : !preview ? (
-        <p className="muted" role="status">
-          Reading the first rows…
-        </p>
-      ) : fields.length === 0 ? (
-        <p className="muted">
-          This file is too large to preview in the browser; its fields go to the columns of the same name, and
-          the others become new columns.
-        </p>
-      ) : (
-        <>
-          <div className="preview-scroller">
-            <table className="table preview-table">
-              <caption>First rows of the file</caption>
-              <thead>
-                <tr>
-                  {fields.map((field) => (
-                    <th key={field} scope="col">
-                      {field}
-                    </th>
-                  ))}
-                </tr>
-              </thead>
-              <tbody>
-                {preview.rows.map((row, index) => (
-                  // biome-ignore lint/suspicious/noArrayIndexKey: preview rows have no identity but their place
-                  <tr key={index}>
-                    {fields.map((field) => (
-                      <td key={field}>{clip(row[field] ?? "")}</td>
-                    ))}
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-          <fieldset className="mapping">
-            <legend>Where each field goes</legend>
-            {fields.map((field) => {
-              const target = targets[field] ?? { kind: "skip" };
-              const value = target.kind === "column" ? `column:${target.identifier}` : target.kind;
-              const id = `map-${field}`;
-              return (
-                <div key={field} className="mapping-row">
-                  <label htmlFor={id}>
-                    <code>{field}</code>
-                  </label>
-                  <select id={id} value={value} onChange={(event) => setTarget(field, event.target.value)}>
-                    <option value="id">Row id</option>
-                    {active.map((column) => (
-                      <option key={column.identifier} value={`column:${column.identifier}`}>
-                        {column.name}
-                      </option>
-                    ))}
-                    <option value="new">New column “{field}”</option>
-                    <option value="skip">Don’t import</option>
-                  </select>
-                </div>
-              );
-            })}
-          </fieldset>
-        </>
-      )}
-      <fieldset className="import-mode">
-        <legend>The file’s rows</legend>
-        <label className="checkbox">
-          <input type="radio" name="mode" checked={mode === "insert"} onChange={() => setMode("insert")} />{" "}
-          Add as new rows
-        </label>
-        <label className="checkbox">
-          <input type="radio" name="mode" checked={mode === "update"} onChange={() => setMode("update")} />{" "}
-          Update the rows their ids name (only cells that differ change)
-        </label>
-      </fieldset>
-      {problem ? (
-        <p className="field-problem" role="alert">
-          {problem}
-        </p>
-      ) : null}
-      <div className="dialog-actions">
-        <button type="button" className="button" onClick={onBack}>
-          Choose another file
-        </button>
-        <button
-          type="button"
-          className="button button-primary"
-          disabled={
-            problem !== undefined || step.previewProblem !== undefined || (!preview && !step.previewProblem)
-          }
-          onClick={onImport}
-        >
-          {mode === "insert" ? "Import rows" : "Update rows"}
-        </button>
-      </div>
-    </>
-  );
-}
-
-function Progress({
-  label,
-  value,
-  max,
-  detail,
-}: {
-  label: string;
-  value: number;
-  max: number;
-  detail: string;
-}) {
-  const percent = max > 0 ? Math.min(100, Math.round((value / max) * 100)) : 0;
-  return (
-    <div className="import-progress">
-      <label>
-        {label}… {percent}% <span className="muted">({detail})</span>
-        <progress max={100} value={percent} aria-label={`${label} progress`} />
-      </label>
-    </div>
-  );
-}
-
-/**
- * Why the import did not happen: a bad line (the import ran and failed, naming it) or a refusal at
- * once (a wrong mapping, a file too large), as the platform said.
- */
-function Failure({ error }: { error: unknown }) {
-  if (!(error instanceof SvcError && typeof error.details?.importId === "string")) {
-    return <ErrorMessage error={error} />;
-  }
-  const line = error.details.line;
-  return (
-    <div className="error-message" role="alert">
-      <strong>{typeof line === "number" ? `Line ${line} stopped the import.` : "The import failed."}</strong>
-      <span>{error.message}</span>
-      <span className="muted">Nothing was written; fix the file and import it again.</span>
-    </div>
-  );
-}
-
-/** What a finished import made. */
-function Outcome({ job }: { job: Import }) {
-  const version = job.version ?? null;
-  return (
-    <p className="import-outcome" role="status">
-      {job.versionId === null || version === null
-        ? `Nothing changed: every row of the file already holds these values (${job.rowsRead.toLocaleString()} rows read).`
-        : job.mode === "insert"
-          ? `Imported ${(job.rowsInserted ?? 0).toLocaleString()} rows as version ${version}.`
-          : `Updated ${(job.rowsUpdated ?? 0).toLocaleString()} rows as version ${version}.`}
-    </p>
-  );
-}
-
-const clip = (text: string) => (text.length > 120 ? `${text.slice(0, 120)}…` : text);
-
-function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 ** 2) return `${(bytes / 1024).toFixed(1)} KB`;
-  if (bytes < 1024 ** 3) return `${(bytes / 1024 ** 2).toFixed(1)} MB`;
-  return `${(bytes / 1024 ** 3).toFixed(2)} GB`;
 }

@@ -1,0 +1,149 @@
+import type { DatasetColumn } from "@svc/sdk";
+import type { FieldTarget } from "./file-preview";
+import type { Mode, Step } from "./import-dialog";
+import { clip } from "./import-status";
+
+/** The file's first rows, and for each of its fields the cell it goes to; then insert or update. */
+export function MapStep({
+  step,
+  columns,
+  targets,
+  setTargets,
+  mode,
+  setMode,
+  onBack,
+  onImport,
+}: {
+  step: Extract<Step, { kind: "map" }>;
+  columns: readonly DatasetColumn[];
+  targets: Record<string, FieldTarget>;
+  setTargets(targets: Record<string, FieldTarget>): void;
+  mode: Mode;
+  setMode(mode: Mode): void;
+  onBack(): void;
+  onImport(): void;
+}) {
+  const preview = step.preview;
+  const active = columns.filter((column) => !column.removed);
+  const fields = preview?.fields ?? [];
+  const idField = Object.entries(targets).find(([, target]) => target.kind === "id")?.[0];
+  const mapped = fields.some((field) => targets[field]?.kind === "column" || targets[field]?.kind === "new");
+  const problem =
+    mode === "update" && fields.length > 0 && idField === undefined
+      ? "Updating rows needs the field that holds each row's id: choose one as Row id."
+      : fields.length > 0 && !mapped
+        ? "Every field is set to “Don’t import”: choose where at least one goes."
+        : undefined;
+  const setTarget = (field: string, value: string) => {
+    const next: Record<string, FieldTarget> = { ...targets };
+    if (value === "id") {
+      // One field holds the row id: choosing another frees the first.
+      for (const [other, target] of Object.entries(next))
+        if (target.kind === "id") next[other] = { kind: "skip" };
+      next[field] = { kind: "id" };
+    } else if (value === "new" || value === "skip") next[field] = { kind: value };
+    else next[field] = { kind: "column", identifier: value.slice("column:".length) };
+    setTargets(next);
+  };
+  return (
+    <>
+      {step.previewProblem ? (
+        <p className="field-problem" role="alert">
+          The first rows could not be read: {step.previewProblem}
+        </p>
+      ) : !preview ? (
+        <p className="muted" role="status">
+          Reading the first rows…
+        </p>
+      ) : fields.length === 0 ? (
+        <p className="muted">
+          This file is too large to preview in the browser; its fields go to the columns of the same name, and
+          the others become new columns.
+        </p>
+      ) : (
+        <>
+          <div className="preview-scroller">
+            <table className="table preview-table">
+              <caption>First rows of the file</caption>
+              <thead>
+                <tr>
+                  {fields.map((field) => (
+                    <th key={field} scope="col">
+                      {field}
+                    </th>
+                  ))}
+                </tr>
+              </thead>
+              <tbody>
+                {preview.rows.map((row, index) => (
+                  // biome-ignore lint/suspicious/noArrayIndexKey: preview rows have no identity but their place
+                  <tr key={index}>
+                    {fields.map((field) => (
+                      <td key={field}>{clip(row[field] ?? "")}</td>
+                    ))}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <fieldset className="mapping">
+            <legend>Where each field goes</legend>
+            {fields.map((field) => {
+              const target = targets[field] ?? { kind: "skip" };
+              const value = target.kind === "column" ? `column:${target.identifier}` : target.kind;
+              const id = `map-${field}`;
+              return (
+                <div key={field} className="mapping-row">
+                  <label htmlFor={id}>
+                    <code>{field}</code>
+                  </label>
+                  <select id={id} value={value} onChange={(event) => setTarget(field, event.target.value)}>
+                    <option value="id">Row id</option>
+                    {active.map((column) => (
+                      <option key={column.identifier} value={`column:${column.identifier}`}>
+                        {column.name}
+                      </option>
+                    ))}
+                    <option value="new">New column “{field}”</option>
+                    <option value="skip">Don’t import</option>
+                  </select>
+                </div>
+              );
+            })}
+          </fieldset>
+        </>
+      )}
+      <fieldset className="import-mode">
+        <legend>The file’s rows</legend>
+        <label className="checkbox">
+          <input type="radio" name="mode" checked={mode === "insert"} onChange={() => setMode("insert")} />{" "}
+          Add as new rows
+        </label>
+        <label className="checkbox">
+          <input type="radio" name="mode" checked={mode === "update"} onChange={() => setMode("update")} />{" "}
+          Update the rows their ids name (only cells that differ change)
+        </label>
+      </fieldset>
+      {problem ? (
+        <p className="field-problem" role="alert">
+          {problem}
+        </p>
+      ) : null}
+      <div className="dialog-actions">
+        <button type="button" className="button" onClick={onBack}>
+          Choose another file
+        </button>
+        <button
+          type="button"
+          className="button button-primary"
+          disabled={
+            problem !== undefined || step.previewProblem !== undefined || (!preview && !step.previewProblem)
+          }
+          onClick={onImport}
+        >
+          {mode === "insert" ? "Import rows" : "Update rows"}
+        </button>
+      </div>
+    </>
+  );
+}

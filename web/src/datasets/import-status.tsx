@@ -1,0 +1,68 @@
+import { SvcError } from "../api";
+import { ErrorMessage } from "../components/errors";
+import type { Import } from "./import-dialog";
+
+/* How an import is going and how it ended: its progress, the version it made, or what stopped it. */
+
+export function Progress({
+  label,
+  value,
+  max,
+  detail,
+}: {
+  label: string;
+  value: number;
+  max: number;
+  detail: string;
+}) {
+  const percent = max > 0 ? Math.min(100, Math.round((value / max) * 100)) : 0;
+  return (
+    <div className="import-progress">
+      <label>
+        {label}… {percent}% <span className="muted">({detail})</span>
+        <progress max={100} value={percent} aria-label={`${label} progress`} />
+      </label>
+    </div>
+  );
+}
+
+/**
+ * Why the import did not happen: a bad line (the import ran and failed, naming it) or a refusal at
+ * once (a wrong mapping, a file too large), as the platform said.
+ */
+export function Failure({ error }: { error: unknown }) {
+  if (!(error instanceof SvcError && typeof error.details?.importId === "string")) {
+    return <ErrorMessage error={error} />;
+  }
+  const line = error.details.line;
+  return (
+    <div className="error-message" role="alert">
+      <strong>{typeof line === "number" ? `Line ${line} stopped the import.` : "The import failed."}</strong>
+      <span>{error.message}</span>
+      <span className="muted">Nothing was written; fix the file and import it again.</span>
+    </div>
+  );
+}
+
+/** What a finished import made. */
+export function Outcome({ job }: { job: Import }) {
+  const version = job.version ?? null;
+  return (
+    <p className="import-outcome" role="status">
+      {job.versionId === null || version === null
+        ? `Nothing changed: every row of the file already holds these values (${job.rowsRead.toLocaleString()} rows read).`
+        : job.mode === "insert"
+          ? `Imported ${(job.rowsInserted ?? 0).toLocaleString()} rows as version ${version}.`
+          : `Updated ${(job.rowsUpdated ?? 0).toLocaleString()} rows as version ${version}.`}
+    </p>
+  );
+}
+
+export const clip = (text: string) => (text.length > 120 ? `${text.slice(0, 120)}…` : text);
+
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 ** 2) return `${(bytes / 1024).toFixed(1)} KB`;
+  if (bytes < 1024 ** 3) return `${(bytes / 1024 ** 2).toFixed(1)} MB`;
+  return `${(bytes / 1024 ** 3).toFixed(2)} GB`;
+}
