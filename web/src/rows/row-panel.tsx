@@ -7,8 +7,8 @@ import { ErrorMessage } from "../components/errors";
 import { JsonEditor } from "../components/json-editor";
 import { useToasts } from "../components/toasts";
 import { applyStaged, draftMatches, type StagedRow } from "../edits/edit-session";
-import { ConflictCells } from "./conflict-cells";
 import { editAsCommands } from "./copy-as";
+import { ConflictView } from "./row-conflict";
 import {
   type Conflict,
   changedCells,
@@ -276,44 +276,4 @@ function traceOf(row: DatasetRow): string | undefined {
   if (metadata === null || typeof metadata !== "object" || Array.isArray(metadata)) return undefined;
   const traceId = (metadata as Record<string, unknown>).traceId;
   return typeof traceId === "string" && /^[0-9a-f]{32}$/.test(traceId) ? traceId : undefined;
-}
-
-function ConflictView({
-  conflict,
-  saving,
-  onKeepMine,
-  onTakeTheirs,
-  onMerge,
-}: {
-  conflict: Conflict;
-  saving: boolean;
-  onKeepMine(): void;
-  onTakeTheirs(): void;
-  onMerge(): void;
-}) {
-  return (
-    <section
-      className="conflict"
-      role="alertdialog"
-      aria-labelledby="conflict-title"
-      aria-describedby="conflict-text"
-    >
-      <h3 id="conflict-title">Someone else changed this row</h3>
-      <p id="conflict-text">
-        It is now at version {conflict.theirs.version}. Nothing was saved. Compare, then choose.
-      </p>
-      <ConflictCells cells={conflict.cells} className="conflict-table" />
-      <div className="conflict-actions">
-        <button type="button" className="button button-primary" disabled={saving} onClick={onKeepMine}>
-          Keep mine
-        </button>
-        <button type="button" className="button" onClick={onTakeTheirs}>
-          Take theirs
-        </button>
-        <button type="button" className="button" onClick={onMerge}>
-          Merge and edit
-        </button>
-      </div>
-    </section>
-  );
 }
