@@ -61,9 +61,13 @@ describe("ConnectionPool", () => {
     const port = await listen();
     const pool = new ConnectionPool("127.0.0.1", port, 2);
     const sent: number[] = [];
+    const fresh: boolean[] = [];
     const answers = await Promise.all(
       [0, 1, 2, 3, 4].map((n) =>
-        pool.send(head(port, "PATCH", `/rows/r${n}`), JSON.stringify({ value: `é${n}` }), () => sent.push(n)),
+        pool.send(head(port, "PATCH", `/rows/r${n}`), JSON.stringify({ value: `é${n}` }), (isFresh) => {
+          sent.push(n);
+          fresh.push(isFresh);
+        }),
       ),
     );
     pool.destroy();
@@ -75,6 +79,23 @@ describe("ConnectionPool", () => {
     expect(new Set(bodies.map((body) => body.connection))).toEqual(new Set([1, 2]));
     expect(bodies.every((body) => body.authorization === "Bearer k")).toBe(true);
     expect(sent.sort()).toEqual([0, 1, 2, 3, 4]);
+    // The first two opened a connection each; the others waited for one of those.
+    expect(fresh).toEqual([true, true, false, false, false]);
+  });
+
+  it("opens connections ahead of the load when asked to, and sends on them", async () => {
+    const port = await listen();
+    const pool = new ConnectionPool("127.0.0.1", port, 3);
+    await pool.preconnect(5);
+    const fresh: boolean[] = [];
+    const answers = await Promise.all(
+      [0, 1, 2, 3].map((n) =>
+        pool.send(head(port, "GET", `/${n}`), undefined, (isFresh) => fresh.push(isFresh)),
+      ),
+    );
+    pool.destroy();
+    expect(fresh).toEqual([false, false, false, false]);
+    expect(new Set(answers.map((answer) => JSON.parse(answer.body).connection))).toEqual(new Set([1, 2, 3]));
   });
 
   it("opens a new connection after the server closes one, and answers status 0 when none can be made", async () => {
@@ -88,11 +109,9 @@ describe("ConnectionPool", () => {
     await new Promise<void>((resolve) => server?.close(() => resolve()));
     server = undefined;
     const refused = new ConnectionPool("127.0.0.1", port, 1);
-    let sent = false;
-    const answer = await refused.send(head(port, "GET", "/c"), undefined, () => {
-      sent = true;
-    });
+    const fresh: boolean[] = [];
+    const answer = await refused.send(head(port, "GET", "/c"), undefined, (isFresh) => fresh.push(isFresh));
     expect(answer).toEqual({ status: 0, body: "" });
-    expect(sent).toBe(false);
+    expect(fresh).toEqual([true]);
   });
 });

@@ -9,8 +9,11 @@ export interface Http1Answer {
 
 interface Job {
   payload: string;
-  /** Called when a connection is ready to carry the request, as it is written. */
-  onSent(): void;
+  /**
+   * Called when the request leaves the pool's hands: as it is written on an open connection, or as a
+   * new connection is begun for it (`fresh`), whose set-up is then part of its wait for an answer.
+   */
+  onSent(fresh: boolean): void;
   resolve(answer: Http1Answer): void;
 }
 
@@ -42,7 +45,7 @@ export class ConnectionPool {
   ) {}
 
   /** Sends one request; `head` is its request line and headers, without the blank line or Content-Length. */
-  send(head: string, body: string | undefined, onSent: () => void): Promise<Http1Answer> {
+  send(head: string, body: string | undefined, onSent: (fresh: boolean) => void): Promise<Http1Answer> {
     const payload =
       body === undefined ? `${head}\r\n` : `${head}content-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
     return new Promise((resolve) => {
@@ -54,20 +57,42 @@ export class ConnectionPool {
     });
   }
 
+  /**
+   * Opens connections until `count` are open (at most `max`), a hundred at a time, and keeps them
+   * idle: so that a load starts on established connections instead of a burst of new ones.
+   */
+  async preconnect(count: number): Promise<void> {
+    while (this.open < Math.min(count, this.max)) {
+      const batch = Math.min(100, Math.min(count, this.max) - this.open);
+      await Promise.all(Array.from({ length: batch }, () => this.connect(undefined)));
+    }
+  }
+
   destroy(): void {
     this.destroyed = true;
     for (const connection of this.idle.splice(0)) connection.socket.destroy();
   }
 
-  private connect(first: Job): void {
+  /** Opens a connection for `first`, or to keep idle; settles once it is connected or has failed. */
+  private connect(first: Job | undefined): Promise<void> {
     this.open++;
+    first?.onSent(true);
     const socket = connect(this.port, this.host);
     socket.setNoDelay(true);
     // Latin-1 keeps one character per byte, so that Content-Length can be counted on the string.
     socket.setEncoding("latin1");
     // The request it is opened for is its own from the start: it fails with it if it cannot connect.
     const connection: Connection = { socket, buffer: "", job: first };
-    socket.once("connect", () => this.start(connection, first));
+    const settled = new Promise<void>((resolve) => {
+      socket.once("connect", () => {
+        resolve();
+        if (first) return this.write(connection, first);
+        const next = this.nextWaiting();
+        if (next) this.start(connection, next);
+        else this.idle.push(connection);
+      });
+      socket.once("close", () => resolve());
+    });
     socket.on("data", (data: string) => {
       connection.buffer += data;
       this.read(connection);
@@ -80,13 +105,18 @@ export class ConnectionPool {
       connection.job?.resolve({ status: 0, body: "" });
       connection.job = undefined;
       const next = this.nextWaiting();
-      if (next && !this.destroyed) this.connect(next);
+      if (next && !this.destroyed) void this.connect(next);
     });
+    return settled;
   }
 
   private start(connection: Connection, job: Job): void {
+    job.onSent(false);
+    this.write(connection, job);
+  }
+
+  private write(connection: Connection, job: Job): void {
     connection.job = job;
-    job.onSent();
     connection.socket.write(job.payload);
   }
 

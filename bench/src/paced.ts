@@ -29,6 +29,8 @@ export interface PacedOptions {
   next(n: number): { path: string; body?: string };
   /** Which answers' bodies to keep (none by default: they are read and dropped). */
   keepBody?(status: number): boolean;
+  /** Connections opened before the first request (none by default: they open as the load needs them). */
+  preconnect?: number;
 }
 
 /** One request of a paced load, its times on `performance.now()`'s clock. */
@@ -37,10 +39,13 @@ export interface PacedSample {
   /** When it was due: the schedule, whatever the generator managed. */
   due: number;
   /**
-   * When a connection was ready to carry it: after `due` by however long it waited in the
-   * generator (behind its own event loop, or for a free or new connection).
+   * When the generator let go of it: written on an open connection, or a new connection begun for it.
+   * After `due` by however long it waited in the generator, behind its own event loop or for a free
+   * connection once all `connections` were busy.
    */
   sent: number;
+  /** Sent on a connection opened for it: its answer's wait includes the connection's set-up. */
+  fresh: boolean;
   answered: number;
   /** 0 when no answer came (the connection failed). */
   status: number;
@@ -87,6 +92,7 @@ export async function pacedRequests(options: PacedOptions): Promise<PacedRun> {
   const warmup = Math.round(options.rate * options.warmupSeconds);
   const total = warmup + Math.round(options.rate * options.durationSeconds);
   const samples: PacedSample[] = [];
+  await pool.preconnect(options.preconnect ?? 0);
   const started = performance.now();
   const send = async (n: number, due: number) => {
     const { path, body } = options.next(n);
@@ -94,14 +100,16 @@ export async function pacedRequests(options: PacedOptions): Promise<PacedRun> {
       n,
       due,
       sent: Number.NaN,
+      fresh: false,
       answered: Number.NaN,
       status: 0,
       warmup: n < warmup,
     };
     samples.push(sample);
     const head = `${options.method} ${path} HTTP/1.1\r\n${headers}${body === undefined ? "" : "content-type: application/json\r\n"}`;
-    const answer = await pool.send(head, body, () => {
+    const answer = await pool.send(head, body, (fresh) => {
       sample.sent = performance.now();
+      sample.fresh = fresh;
     });
     sample.answered = performance.now();
     sample.status = answer.status;
