@@ -1,7 +1,7 @@
 import type { DatasetRow } from "@svc/sdk";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { Link, useNavigate, useParams, useSearchParams } from "react-router";
+import { useNavigate } from "react-router";
 import { api } from "../api";
 import { canWrite } from "../components/collect";
 import { ErrorMessage } from "../components/errors";
@@ -11,7 +11,7 @@ import { useAction } from "../components/use-action";
 import { stageDraft, storageKey } from "../edits/edit-session";
 import { EditSessionBar } from "../edits/edit-session-bar";
 import { useEditSession } from "../edits/use-edit-session";
-import { filtersFrom, isFiltered, type ListFilters, withFilters } from "../rows/filters";
+import { isFiltered } from "../rows/filters";
 import type { RowDraft } from "../rows/row-draft";
 import { RowGrid } from "../rows/row-grid";
 import { RowHistory } from "../rows/row-history";
@@ -24,32 +24,32 @@ const MAX_SELECTED = 10_000;
 import { toggleChecked } from "../rows/selection";
 import { useSignedIn } from "../session";
 import { type DatasetDialog, DatasetDialogs } from "./dataset-dialogs";
-import { ExportMenu, RowToolbar } from "./dataset-toolbar";
+import { DatasetActions, RowToolbar } from "./dataset-toolbar";
 import { rowCountLabel } from "./row-count";
 import { SelectionBar } from "./selection-bar";
+import { useDatasetAddress } from "./use-dataset-address";
 import { VersionBanner } from "./version-banner";
 
 export function DatasetPage() {
-  const { projectSlug = "", datasetSlug = "" } = useParams();
-  const [params, setParams] = useSearchParams();
+  const {
+    projectSlug,
+    datasetSlug,
+    pinnedVersion,
+    selectedRowId,
+    setRow,
+    listFilters,
+    setFilters,
+    search,
+    setSearch,
+    offset,
+    setFrom,
+  } = useDatasetAddress();
   const session = useSignedIn();
   const queryClient = useQueryClient();
   const toasts = useToasts();
   const navigate = useNavigate();
-  const versionParam = params.get("version");
-  const pinnedVersion =
-    versionParam !== null && /^\d+$/.test(versionParam) ? Number(versionParam) : undefined;
-  const selectedRowId = params.get("row") ?? undefined;
   const readOnly = pinnedVersion !== undefined || !canWrite(session.role);
 
-  // The filters live in the address; the search box follows it, a quarter second behind typing.
-  const listFilters = useMemo(() => filtersFrom(params), [params]);
-  const [search, setSearch] = useState(listFilters.search);
-  const setFilters = useCallback(
-    (change: (filters: ListFilters) => ListFilters) =>
-      setParams((current) => withFilters(current, change(filtersFrom(current))), { replace: true }),
-    [setParams],
-  );
   const missingExpectedOutput = listFilters.missing.includes("expectedOutput");
   const [checked, setChecked] = useState<ReadonlySet<string>>(new Set());
   const anchor = useRef<string | undefined>(undefined);
@@ -61,35 +61,11 @@ export function DatasetPage() {
   const deletion = useAction();
   const [restoring, setRestoring] = useState<number | undefined>();
 
-  // Only a search that differs from the address writes it: a write of the same address, landing
-  // while a link's navigation is under way, would bring the page back.
-  useEffect(() => {
-    if (search === listFilters.search) return;
-    const timer = setTimeout(() => setFilters((filters) => ({ ...filters, search })), 250);
-    return () => clearTimeout(timer);
-  }, [search, listFilters.search, setFilters]);
-
   const dataset = useQuery({
     queryKey: ["dataset", projectSlug, datasetSlug],
     queryFn: () => api.datasets.get(projectSlug, datasetSlug),
   });
-  // A jump to a position: `from` is the 1-based number of the first row shown.
-  const fromParam = params.get("from");
-  const offset = fromParam !== null && /^[1-9]\d{0,7}$/.test(fromParam) ? Number(fromParam) - 1 : 0;
   const filters: RowFilters = { ...listFilters, version: pinnedVersion, offset };
-  const setFrom = useCallback(
-    (position: number) =>
-      setParams(
-        (current) => {
-          const next = new URLSearchParams(current);
-          if (position <= 1) next.delete("from");
-          else next.set("from", String(position));
-          return next;
-        },
-        { replace: true },
-      ),
-    [setParams],
-  );
   const pages = useRowPages(projectSlug, datasetSlug, filters);
   const selectedInPages = pages.rows.find((row) => row.rowId === selectedRowId);
   // A deep link to a row not (yet) loaded in the grid: fetch it on its own.
@@ -106,19 +82,6 @@ export function DatasetPage() {
   });
   const selectedRow: DatasetRow | undefined = selectedInPages ?? linkedRow.data;
 
-  const setRow = useCallback(
-    (rowId: string | undefined) =>
-      setParams(
-        (current) => {
-          const next = new URLSearchParams(current);
-          if (rowId === undefined) next.delete("row");
-          else next.set("row", rowId);
-          return next;
-        },
-        { replace: true },
-      ),
-    [setParams],
-  );
   const edits = useEditSession(storageKey(session.organization.id, projectSlug, datasetSlug));
   const updateEdits = edits.update;
   const onDraftChange = useCallback(
@@ -210,48 +173,17 @@ export function DatasetPage() {
           { label: projectSlug, to: `/projects/${projectSlug}` },
         ]}
         actions={
-          <>
-            <span className="version-chip" aria-live="polite">
-              Version <strong>{dataset.data?.version ?? "…"}</strong>
-            </span>
-            <Link to={`${base}/versions`} className="button button-quiet">
-              Versions
-            </Link>
-            <ExportMenu
-              href={(format) =>
-                `/v1/projects/${encodeURIComponent(projectSlug)}/datasets/${encodeURIComponent(datasetSlug)}/export?format=${format}${pinnedVersion === undefined ? "" : `&version=${pinnedVersion}`}`
-              }
-              version={pinnedVersion}
-            />
-            {readOnly ? null : (
-              <button
-                type="button"
-                className="button"
-                onClick={() => setDialog("import")}
-                disabled={!dataset.data}
-              >
-                Import
-              </button>
-            )}
-            <button
-              type="button"
-              className="button"
-              onClick={() => setDialog("columns")}
-              disabled={!dataset.data}
-            >
-              Columns
-            </button>
-            {readOnly ? null : (
-              <button
-                type="button"
-                className="button button-primary"
-                onClick={() => setDialog("add-row")}
-                disabled={!dataset.data}
-              >
-                Add row
-              </button>
-            )}
-          </>
+          <DatasetActions
+            base={base}
+            exportHref={(format) =>
+              `/v1/projects/${encodeURIComponent(projectSlug)}/datasets/${encodeURIComponent(datasetSlug)}/export?format=${format}${pinnedVersion === undefined ? "" : `&version=${pinnedVersion}`}`
+            }
+            version={dataset.data?.version}
+            pinnedVersion={pinnedVersion}
+            readOnly={readOnly}
+            ready={dataset.data !== undefined}
+            onOpen={setDialog}
+          />
         }
       />
       {pinnedVersion !== undefined ? (

@@ -1,6 +1,8 @@
 import type { DatasetColumn } from "@svc/sdk";
 import { useState } from "react";
+import { Link } from "react-router";
 import type { ListFilters } from "../rows/filters";
+import type { DatasetDialog } from "./dataset-dialogs";
 import { FilterChips } from "./filter-chips";
 
 /**
@@ -73,8 +75,61 @@ export function RowToolbar({
   );
 }
 
+/** The page header's actions: the version, the way to the others, export, import, columns, a new row. */
+export function DatasetActions({
+  base,
+  exportHref,
+  version,
+  pinnedVersion,
+  readOnly,
+  ready,
+  onOpen,
+}: {
+  /** The dataset's address in the application. */
+  base: string;
+  exportHref(format: "csv" | "jsonl" | "parquet"): string;
+  /** The dataset's current version, once known. */
+  version: number | undefined;
+  /** The earlier version being viewed, if any. */
+  pinnedVersion: number | undefined;
+  readOnly: boolean;
+  /** The dataset has loaded: the dialogs can open. */
+  ready: boolean;
+  onOpen(dialog: DatasetDialog): void;
+}) {
+  return (
+    <>
+      <span className="version-chip" aria-live="polite">
+        Version <strong>{version ?? "…"}</strong>
+      </span>
+      <Link to={`${base}/versions`} className="button button-quiet">
+        Versions
+      </Link>
+      <ExportMenu href={exportHref} version={pinnedVersion} />
+      {readOnly ? null : (
+        <button type="button" className="button" onClick={() => onOpen("import")} disabled={!ready}>
+          Import
+        </button>
+      )}
+      <button type="button" className="button" onClick={() => onOpen("columns")} disabled={!ready}>
+        Columns
+      </button>
+      {readOnly ? null : (
+        <button
+          type="button"
+          className="button button-primary"
+          onClick={() => onOpen("add-row")}
+          disabled={!ready}
+        >
+          Add row
+        </button>
+      )}
+    </>
+  );
+}
+
 /** Export the dataset, at the version being viewed, as a file the browser downloads. */
-export function ExportMenu({
+function ExportMenu({
   href,
   version,
 }: {
