@@ -65,6 +65,7 @@ const writerSettings = tried([
 ]);
 
 const platform = await startPlatform({
+  queueBounds: "product",
   writers: 1,
   writerEnv: () => writerSettings,
   gatewayEnv: { LOG_LEVEL: "warn", ...gatewaySettings },

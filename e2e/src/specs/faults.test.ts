@@ -354,6 +354,7 @@ describe.runIf(infra)("faults survived under load", () => {
     let setup: Setup;
     beforeAll(async () => {
       const platform = await startPlatform({
+        queueBounds: "product",
         env: { SVC_MAX_IN_FLIGHT: "16" },
         // At info, the gateway logs each request with the time it took to answer it.
         gatewayEnv: {

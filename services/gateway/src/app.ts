@@ -1,4 +1,4 @@
-import { randomUUID, timingSafeEqual } from "node:crypto";
+import { timingSafeEqual } from "node:crypto";
 import type { Bus, UploadStore } from "@svc/bus";
 import {
   buildOpenApiDocument,
@@ -25,13 +25,14 @@ import {
   unsupportedMediaType,
 } from "./errors";
 import { registerUploads } from "./file-upload";
-import { shedLoad } from "./load-shedding";
+import { LoadShedder } from "./load-shedding";
 import { registerMcp } from "./mcp/endpoint";
 import { registerOAuthRoutes } from "./oauth/routes";
 import { clientAddressOf, throttleOAuthClients } from "./oauth-throttle";
 import { acceptOtlpExporters } from "./otlp";
 import { publicUrlOf } from "./public-url";
 import { RateLimiter } from "./rate-limit";
+import { requestIdOf } from "./request-id";
 import { registerOperations } from "./routes";
 import { parseQueryString, refuseUndecodableQuery } from "./url-encoded";
 import { decodeUtf8 } from "./utf8";
@@ -58,7 +59,6 @@ export interface Gateway {
   markDraining(): void;
 }
 
-const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const MAX_PARAM_LENGTH = 1_000;
 
 function badPath(code: string): DomainError {
@@ -86,17 +86,19 @@ export function buildGateway({
   webRoot,
   uploads,
 }: GatewayDeps): Gateway {
+  const shedder = new LoadShedder(
+    { maxInFlight: options.SVC_GATEWAY_MAX_IN_FLIGHT, maxQueueMs: options.SVC_GATEWAY_MAX_QUEUE_MS },
+    logger,
+  );
   const app = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
+    // Requests over the gateway's bounds are refused before Fastify makes anything of them.
+    serverFactory: shedder.serverFactory(),
     // One line per request, written by the onResponse hook below with the fields that matter.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: options.SVC_BODY_LIMIT,
     requestIdHeader: false,
-    genReqId: (request) => {
-      const given = request.headers["x-request-id"];
-      // A UUID: request ids need only be unique, and this is on every request's path.
-      return typeof given === "string" && REQUEST_ID.test(given) ? given : randomUUID();
-    },
+    genReqId: (request) => requestIdOf(request.headers),
     // Long enough that an over-long id reaches validation and gets its 400 with a reason.
     routerOptions: {
       ignoreTrailingSlash: true,
@@ -112,6 +114,7 @@ export function buildGateway({
     clientErrorHandler: answerClientErrors(logger),
   });
   let draining = false;
+  app.addHook("onClose", async () => shedder.close());
 
   // JSON only. An empty body is no body, so that bodiless POST and DELETE work with any client.
   app.removeContentTypeParser(["application/json", "text/plain"]);
@@ -149,10 +152,6 @@ export function buildGateway({
     const { "content-length": length, "transfer-encoding": chunked } = request.headers;
     const bodiless = chunked === undefined && (length === undefined || length === "0");
     if (bodiless && !uploadRoutes.has(request.routeOptions.url ?? "")) delete request.headers["content-type"];
-  });
-  shedLoad(app, {
-    maxInFlight: options.SVC_GATEWAY_MAX_IN_FLIGHT,
-    maxQueueMs: options.SVC_GATEWAY_MAX_QUEUE_MS,
   });
   const rateLimiter = new RateLimiter(
     rateLimitStore ?? new MemoryBucketStore(),

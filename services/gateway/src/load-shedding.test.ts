@@ -1,16 +1,18 @@
+import { silentLogger } from "@svc/telemetry";
 import Fastify, { type FastifyInstance } from "fastify";
 import { afterEach, describe, expect, it } from "vitest";
-import { shedLoad } from "./load-shedding";
+import { LoadShedder } from "./load-shedding";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-describe("shedding by queueing time", () => {
+describe("shedding by count and by queueing time", () => {
   let app: FastifyInstance;
   let base: string;
 
-  async function start(maxQueueMs: number) {
-    app = Fastify();
-    shedLoad(app, { maxInFlight: 1_000, maxQueueMs });
+  async function start(maxQueueMs: number, maxInFlight = 1_000) {
+    const shedder = new LoadShedder({ maxInFlight, maxQueueMs }, silentLogger());
+    app = Fastify({ serverFactory: shedder.serverFactory() });
+    app.addHook("onClose", async () => shedder.close());
     app.get("/slow", async () => {
       await sleep(1_500);
       return { ok: true };
@@ -69,6 +71,26 @@ describe("shedding by queueing time", () => {
       status = (await fetch(`${base}/queued`)).status;
     }
     expect(status).toBe(200);
+  });
+
+  it("refuses past maxInFlight before the framework sees the request, in the API's error shape", async () => {
+    await start(10_000, 2);
+    const slow = [fetch(`${base}/slow`), fetch(`${base}/slow`)];
+    await sleep(100);
+    const refused = await fetch(`${base}/fast`, { headers: { "x-request-id": "mine-1" } });
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get("retry-after")).toBe("1");
+    expect(refused.headers.get("x-request-id")).toBe("mine-1");
+    expect(refused.headers.get("content-type")).toMatch(/^application\/json/);
+    expect(await refused.json()).toEqual({
+      error: "The gateway is at capacity (2 requests at once); retry after the Retry-After delay",
+      code: "service_unavailable",
+      requestId: "mine-1",
+    });
+    // The probes pass whatever the count.
+    expect((await fetch(`${base}/readyz`)).status).toBe(200);
+    await Promise.all(slow);
+    expect((await fetch(`${base}/fast`)).status).toBe(200);
   });
 
   it("does not take one slow request among quick ones for a queue", async () => {

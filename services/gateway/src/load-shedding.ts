@@ -1,6 +1,9 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { DomainError } from "@svc/contracts";
-import type { FastifyInstance } from "fastify";
-import { sendError } from "./errors";
+import type { Logger } from "@svc/telemetry";
+import type { FastifyServerFactory } from "fastify";
+import { errorBodyOf } from "./errors";
+import { requestIdOf } from "./request-id";
 
 /** Probes must answer even when the gateway is saturated, or an orchestrator would restart it for it. */
 const EXEMPT = new Set(["/healthz", "/readyz"]);
@@ -21,68 +24,108 @@ export interface LoadSheddingOptions {
 /**
  * Bounds the requests the gateway works on, by count and by how long they wait. Beyond `maxInFlight`,
  * or while requests are queueing longer than `maxQueueMs`, a request is answered 503 with `Retry-After`
- * before its body is read or a credential checked, so that a burst costs a few bytes per refused request
- * instead of a queue (and memory) that grows without bound, and the requests taken are answered in time.
+ * as soon as its headers are parsed: before the framework makes anything of it, its body is read or a
+ * credential checked. Refusing is then the cheapest thing the gateway does, so that a burst far above
+ * capacity costs a few microseconds per refused request instead of a queue (and memory) that grows
+ * without bound, and the requests taken are answered in time.
  *
  * Queueing is told from a slow request as CoDel tells it: by the *shortest* time any request taken in
  * the last interval spent in the gateway (one slow request leaves it short; a standing queue makes
  * every request wait), and by the event loop's delay, which is the wait of requests not yet parsed.
  * Once queueing is seen, new requests are refused for one interval, then taken again to measure anew.
  */
-export function shedLoad(app: FastifyInstance, options: LoadSheddingOptions): { inFlight(): number } {
-  let inFlight = 0;
-  let shortest = Number.POSITIVE_INFINITY;
-  let samples = 0;
-  let refuseUntil = 0;
-  let queueing = 0;
-  let lastTick = performance.now();
-  const timer = setInterval(() => {
+export class LoadShedder {
+  private inFlight = 0;
+  private shortest = Number.POSITIVE_INFINITY;
+  private samples = 0;
+  private refuseUntil = 0;
+  private queueing = 0;
+  private lastTick = performance.now();
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(
+    private readonly options: LoadSheddingOptions,
+    private readonly logger: Logger,
+  ) {
+    this.timer = setInterval(() => this.tick(), INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  /** The requests being worked on now. */
+  get working(): number {
+    return this.inFlight;
+  }
+
+  /** A server whose requests pass this gate before the framework's handler sees them. */
+  serverFactory(): FastifyServerFactory {
+    return (handler, options) =>
+      createServer(options as Parameters<typeof createServer>[0], (request, response) => {
+        if (this.admit(request, response)) handler(request, response);
+      }) as Server;
+  }
+
+  close(): void {
+    clearInterval(this.timer);
+  }
+
+  /** Counts the request until its response closes, or answers it 503 at once; true when taken. */
+  admit(request: IncomingMessage, response: ServerResponse): boolean {
+    const url = request.url ?? "/";
+    const queryAt = url.indexOf("?");
+    if (EXEMPT.has(queryAt < 0 ? url : url.slice(0, queryAt))) return true;
+    const why = this.refusal();
+    if (why) {
+      this.refuse(request, response, why);
+      return false;
+    }
+    this.inFlight++;
+    const arrived = performance.now();
+    const measured = !STREAMS.test(url);
+    // "close" fires once the response is sent or the connection is gone, whichever comes first.
+    response.once("close", () => {
+      this.inFlight--;
+      if (!measured) return;
+      this.shortest = Math.min(this.shortest, performance.now() - arrived);
+      this.samples++;
+    });
+    return true;
+  }
+
+  private refusal(): string | undefined {
+    if (this.inFlight >= this.options.maxInFlight) {
+      return `The gateway is at capacity (${this.options.maxInFlight} requests at once)`;
+    }
+    if (performance.now() < this.refuseUntil) {
+      return `The platform is behind: requests waited ${Math.round(this.queueing)} ms, more than ${this.options.maxQueueMs} ms`;
+    }
+    return undefined;
+  }
+
+  private refuse(request: IncomingMessage, response: ServerResponse, why: string): void {
+    const requestId = requestIdOf(request.headers);
+    const error = new DomainError("service_unavailable", `${why}; retry after the Retry-After delay`);
+    const body = JSON.stringify(errorBodyOf(error, requestId));
+    response.writeHead(503, {
+      "content-type": "application/json; charset=utf-8",
+      "content-length": Buffer.byteLength(body),
+      "retry-after": "1",
+      "x-request-id": requestId,
+    });
+    response.end(body);
+    this.logger.info({ requestId, method: request.method, status: 503, ms: 0 }, "request");
+  }
+
+  private tick(): void {
     // A turn of this timer that comes late is the wait of every request not yet parsed.
     const now = performance.now();
-    const loopDelay = now - lastTick - INTERVAL_MS;
-    lastTick = now;
-    const wait = Math.max(samples >= MIN_SAMPLES ? shortest : 0, loopDelay);
-    shortest = Number.POSITIVE_INFINITY;
-    samples = 0;
-    if (wait > options.maxQueueMs) {
-      queueing = wait;
-      refuseUntil = now + INTERVAL_MS;
+    const loopDelay = now - this.lastTick - INTERVAL_MS;
+    this.lastTick = now;
+    const wait = Math.max(this.samples >= MIN_SAMPLES ? this.shortest : 0, loopDelay);
+    this.shortest = Number.POSITIVE_INFINITY;
+    this.samples = 0;
+    if (wait > this.options.maxQueueMs) {
+      this.queueing = wait;
+      this.refuseUntil = now + INTERVAL_MS;
     }
-  }, INTERVAL_MS);
-  timer.unref();
-  app.addHook("onClose", async () => {
-    clearInterval(timer);
-  });
-
-  app.addHook("onRequest", async (request, reply) => {
-    const path = request.url.split("?")[0] ?? "";
-    if (EXEMPT.has(path)) return;
-    if (inFlight >= options.maxInFlight) {
-      return refuse(`The gateway is at capacity (${options.maxInFlight} requests at once)`);
-    }
-    if (performance.now() < refuseUntil) {
-      return refuse(
-        `The platform is behind: requests waited ${Math.round(queueing)} ms, more than ${options.maxQueueMs} ms`,
-      );
-    }
-    inFlight++;
-    const arrived = performance.now();
-    const measured = !STREAMS.test(request.url);
-    // "close" fires once the response is sent or the connection is gone, whichever comes first.
-    reply.raw.once("close", () => {
-      inFlight--;
-      if (!measured) return;
-      shortest = Math.min(shortest, performance.now() - arrived);
-      samples++;
-    });
-
-    function refuse(why: string) {
-      return sendError(
-        request,
-        reply,
-        new DomainError("service_unavailable", `${why}; retry after the Retry-After delay`),
-      );
-    }
-  });
-  return { inFlight: () => inFlight };
+  }
 }
