@@ -6,7 +6,10 @@ import {
   type OperationOutput,
   type Role,
 } from "@svc/contracts";
-import type { Backend } from "@svc/testing";
+import { silentLogger } from "@svc/telemetry";
+import { type Backend, type BackendName, openBackend } from "@svc/testing";
+import { afterAll, beforeAll } from "vitest";
+import { registerDatasetWriter } from "./service";
 
 /** A caller of one organisation, with a project to work in. */
 export interface Caller {
@@ -24,6 +27,29 @@ export interface Caller {
     input: Partial<RawInput>,
     idempotencyKey?: string,
   ): Promise<{ status: number; data: OperationOutput<O> }>;
+}
+
+/**
+ * A suite's writer: a backend of its own opened before the suite's tests, a writer serving on it and a
+ * caller with a project; all stopped after them. Its fields are set once `beforeAll` has run.
+ */
+export function writerSuite(backendName: BackendName): {
+  readonly backend: Backend;
+  readonly caller: Caller;
+} {
+  const suite = {} as { backend: Backend; caller: Caller };
+  let writer: { stop(): void } | undefined;
+  beforeAll(async () => {
+    suite.backend = await openBackend(backendName);
+    const { bus, database } = suite.backend;
+    writer = registerDatasetWriter({ bus, db: database.db, logger: silentLogger() });
+    suite.caller = await makeCaller(suite.backend);
+  });
+  afterAll(async () => {
+    writer?.stop();
+    await suite.backend?.close();
+  });
+  return suite;
 }
 
 export async function makeCaller(backend: Backend, role: Role = "member"): Promise<Caller> {

@@ -1,32 +1,22 @@
 import { operations } from "@svc/contracts";
-import { silentLogger } from "@svc/telemetry";
-import { availableBackends, type Backend, openBackend } from "@svc/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { registerDatasetWriter } from "../service";
-import { auditDataset, type Caller, failure, makeCaller } from "../test-support";
+import { availableBackends } from "@svc/testing";
+import { describe, expect, it } from "vitest";
+import { auditDataset, failure, writerSuite } from "../test-support";
 
 describe.each(availableBackends())("copying rows (%s)", (backendName) => {
-  let backend: Backend;
-  let caller: Caller;
-  let writer: { stop(): void };
-
-  beforeAll(async () => {
-    backend = await openBackend(backendName);
-    writer = registerDatasetWriter({ bus: backend.bus, db: backend.database.db, logger: silentLogger() });
-    caller = await makeCaller(backend);
-  });
-  afterAll(async () => {
-    writer.stop();
-    await backend.close();
-  });
+  const suite = writerSuite(backendName);
 
   let counter = 0;
   async function makeDataset(columns: string[] = []) {
-    const dataset = await caller.call(operations.createDataset, { body: { name: `Copy ${++counter}` } });
+    const dataset = await suite.caller.call(operations.createDataset, {
+      body: { name: `Copy ${++counter}` },
+    });
     const params = { datasetSlug: dataset.slug };
     const ids: Record<string, string> = {};
     for (const name of columns) {
-      ids[name] = (await caller.call(operations.createDatasetColumn, { params, body: { name } })).identifier;
+      ids[name] = (
+        await suite.caller.call(operations.createDatasetColumn, { params, body: { name } })
+      ).identifier;
     }
     return { params, id: dataset.id, slug: dataset.slug, columns: ids };
   }
@@ -35,7 +25,7 @@ describe.each(availableBackends())("copying rows (%s)", (backendName) => {
   async function makeSource() {
     const source = await makeDataset(["Label", "Score"]);
     const { Label: label, Score: score } = source.columns as { Label: string; Score: string };
-    await caller.call(operations.insertDatasetRows, {
+    await suite.caller.call(operations.insertDatasetRows, {
       params: source.params,
       body: {
         rows: [
@@ -46,7 +36,7 @@ describe.each(availableBackends())("copying rows (%s)", (backendName) => {
       },
     });
     // Version 2 changes r1, so the copy's provenance must say version 2.
-    await caller.call(operations.updateDatasetRow, {
+    await suite.caller.call(operations.updateDatasetRow, {
       params: { ...source.params, rowId: "r1" },
       body: { output: "o1" },
     });
@@ -54,7 +44,7 @@ describe.each(availableBackends())("copying rows (%s)", (backendName) => {
   }
 
   async function columnsOf(datasetId: string) {
-    return backend.database.db
+    return suite.backend.database.db
       .selectFrom("dataset_columns")
       .select(["identifier", "name"])
       .where("dataset_id", "=", datasetId)
@@ -64,10 +54,10 @@ describe.each(availableBackends())("copying rows (%s)", (backendName) => {
   }
 
   const copy = (from: Record<string, string>, body: Record<string, unknown>, key?: string) =>
-    caller.callWithStatus(operations.copyDatasetRows, { params: from, body }, key);
+    suite.caller.callWithStatus(operations.copyDatasetRows, { params: from, body }, key);
 
   async function stored(datasetId: string) {
-    return backend.database.db
+    return suite.backend.database.db
       .selectFrom("dataset_rows")
       .selectAll()
       .where("dataset_id", "=", datasetId)
@@ -92,7 +82,7 @@ describe.each(availableBackends())("copying rows (%s)", (backendName) => {
     const rows = await stored(target.id);
     expect(rows.map((row) => row.row_id)).toEqual(data.rowIds);
     const provenance = {
-      projectSlug: caller.projectSlug,
+      projectSlug: suite.caller.projectSlug,
       datasetSlug: source.slug,
       datasetId: source.id,
       version: 2,
@@ -124,8 +114,8 @@ describe.each(availableBackends())("copying rows (%s)", (backendName) => {
         version: 1,
       },
     ]);
-    await auditDataset(backend, target.id);
-    await auditDataset(backend, source.id);
+    await auditDataset(suite.backend, target.id);
+    await auditDataset(suite.backend, source.id);
   });
 
   it("copies the rows a filter selects, with an explicit column map", async () => {
@@ -174,7 +164,7 @@ describe.each(availableBackends())("copying rows (%s)", (backendName) => {
       selection: { mode: "filter", search: "no such text" },
     });
     expect(none).toEqual({ status: 200, data: { versionId: null, version: 2, rowsCopied: 0, rowIds: [] } });
-    await auditDataset(backend, target.id);
+    await auditDataset(suite.backend, target.id);
   });
 
   it("refuses, writing nothing: unknown rows, an unknown target, a map to an unknown column, a filter on one", async () => {

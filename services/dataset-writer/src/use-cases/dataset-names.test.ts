@@ -1,36 +1,22 @@
 import { operations } from "@svc/contracts";
-import { silentLogger } from "@svc/telemetry";
-import { availableBackends, type Backend, openBackend } from "@svc/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { registerDatasetWriter } from "../service";
-import { type Caller, failure, makeCaller } from "../test-support";
+import { availableBackends } from "@svc/testing";
+import { describe, expect, it } from "vitest";
+import { failure, writerSuite } from "../test-support";
 
 describe.each(availableBackends())("dataset names (%s)", (backendName) => {
-  let backend: Backend;
-  let caller: Caller;
-  let writer: { stop(): void };
+  const suite = writerSuite(backendName);
 
-  beforeAll(async () => {
-    backend = await openBackend(backendName);
-    writer = registerDatasetWriter({ bus: backend.bus, db: backend.database.db, logger: silentLogger() });
-    caller = await makeCaller(backend);
-  });
-  afterAll(async () => {
-    writer.stop();
-    await backend.close();
-  });
-
-  const create = (name: string) => caller.call(operations.createDataset, { body: { name } });
+  const create = (name: string) => suite.caller.call(operations.createDataset, { body: { name } });
   const rename = (datasetSlug: string, name: string) =>
-    caller.call(operations.updateDataset, { params: { datasetSlug }, body: { name } });
+    suite.caller.call(operations.updateDataset, { params: { datasetSlug }, body: { name } });
 
   /** The project's datasets as stored: names and slugs. */
   const stored = async () =>
-    backend.database.db
+    suite.backend.database.db
       .selectFrom("datasets as d")
       .innerJoin("projects as p", "p.id", "d.project_id")
       .select(["d.name", "d.slug"])
-      .where("p.organization_id", "=", caller.context.organizationId as string)
+      .where("p.organization_id", "=", suite.caller.context.organizationId as string)
       .orderBy("d.slug")
       .execute();
 

@@ -1,32 +1,21 @@
 import { operations } from "@svc/contracts";
-import { silentLogger } from "@svc/telemetry";
-import { availableBackends, type Backend, openBackend } from "@svc/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { registerDatasetWriter } from "../service";
-import { type Caller, failure, makeCaller } from "../test-support";
+import { availableBackends } from "@svc/testing";
+import { describe, expect, it } from "vitest";
+import { failure, writerSuite } from "../test-support";
 
 describe.each(availableBackends())("restoring a version (%s)", (backendName) => {
-  let backend: Backend;
-  let caller: Caller;
-  let writer: { stop(): void };
-
-  beforeAll(async () => {
-    backend = await openBackend(backendName);
-    writer = registerDatasetWriter({ bus: backend.bus, db: backend.database.db, logger: silentLogger() });
-    caller = await makeCaller(backend);
-  });
-  afterAll(async () => {
-    writer.stop();
-    await backend.close();
-  });
+  const suite = writerSuite(backendName);
 
   let n = 0;
   async function history() {
-    const dataset = await caller.call(operations.createDataset, { body: { name: `Restore ${++n}` } });
+    const dataset = await suite.caller.call(operations.createDataset, { body: { name: `Restore ${++n}` } });
     const params = { datasetSlug: dataset.slug };
-    const column = await caller.call(operations.createDatasetColumn, { params, body: { name: "score" } });
+    const column = await suite.caller.call(operations.createDatasetColumn, {
+      params,
+      body: { name: "score" },
+    });
     const c = column.identifier;
-    await caller.call(operations.insertDatasetRows, {
+    await suite.caller.call(operations.insertDatasetRows, {
       params,
       body: {
         rows: [
@@ -35,16 +24,19 @@ describe.each(availableBackends())("restoring a version (%s)", (backendName) => 
         ],
       },
     }); // v1
-    await caller.call(operations.updateDatasetRow, {
+    await suite.caller.call(operations.updateDatasetRow, {
       params: { ...params, rowId: "r1" },
       body: { input: "a2" },
     }); // v2
-    await caller.call(operations.deleteDatasetRows, {
+    await suite.caller.call(operations.deleteDatasetRows, {
       params,
       body: { selection: { mode: "selected", rowIds: ["r2"] } },
     }); // v3
-    await caller.call(operations.insertDatasetRows, { params, body: { rows: [{ id: "r3", input: "c" }] } }); // v4
-    await caller.call(operations.updateDatasetRow, {
+    await suite.caller.call(operations.insertDatasetRows, {
+      params,
+      body: { rows: [{ id: "r3", input: "c" }] },
+    }); // v4
+    await suite.caller.call(operations.updateDatasetRow, {
       params: { ...params, rowId: "r1" },
       body: { custom: { [c]: 2 } },
     }); // v5
@@ -52,7 +44,7 @@ describe.each(availableBackends())("restoring a version (%s)", (backendName) => 
   }
 
   const liveRows = (datasetId: string) =>
-    backend.database.db
+    suite.backend.database.db
       .selectFrom("dataset_rows")
       .select(["row_id", "input", "output", "expected_output", "metadata", "custom", "created_at"])
       .where("dataset_id", "=", datasetId)
@@ -60,7 +52,7 @@ describe.each(availableBackends())("restoring a version (%s)", (backendName) => 
       .execute();
 
   const rowsAt = (datasetId: string, version: number) =>
-    backend.database.db
+    suite.backend.database.db
       .selectFrom("row_revisions")
       .select(["row_id", "input", "output", "expected_output", "metadata", "custom", "created_at"])
       .where("dataset_id", "=", datasetId)
@@ -72,7 +64,7 @@ describe.each(availableBackends())("restoring a version (%s)", (backendName) => 
 
   /** What a version record says it did. */
   const versionRecord = (datasetId: string, version: number) =>
-    backend.database.db
+    suite.backend.database.db
       .selectFrom("dataset_versions")
       .select(["operation", "rows_inserted", "rows_updated", "rows_deleted"])
       .where("dataset_id", "=", datasetId)
@@ -82,7 +74,7 @@ describe.each(availableBackends())("restoring a version (%s)", (backendName) => 
   it("makes the dataset equal to the old version in one new version, touching only rows that differ", async () => {
     const { params, id } = await history();
     const expected = await rowsAt(id, 1);
-    const result = await caller.call(operations.restoreDatasetVersion, {
+    const result = await suite.caller.call(operations.restoreDatasetVersion, {
       params: { ...params, version: "1" },
     });
     expect(result.version).toBe(6);
@@ -93,7 +85,7 @@ describe.each(availableBackends())("restoring a version (%s)", (backendName) => 
       rows_updated: 1,
       rows_deleted: 1,
     });
-    const revisionsAt6 = await backend.database.db
+    const revisionsAt6 = await suite.backend.database.db
       .selectFrom("row_revisions")
       .select(["row_id", "deleted"])
       .where("dataset_id", "=", id)
@@ -106,17 +98,17 @@ describe.each(availableBackends())("restoring a version (%s)", (backendName) => 
       { row_id: "r3", deleted: true },
     ]);
     // And back again: restoring version 5 brings the later state back.
-    await caller.call(operations.restoreDatasetVersion, { params: { ...params, version: "5" } });
+    await suite.caller.call(operations.restoreDatasetVersion, { params: { ...params, version: "5" } });
     expect(await liveRows(id)).toEqual(await rowsAt(id, 5));
   });
 
   it("writes revisions only for rows that differ: not for an unchanged row, nor one changed and changed back", async () => {
-    const dataset = await caller.call(operations.createDataset, { body: { name: `Restore ${++n}` } });
+    const dataset = await suite.caller.call(operations.createDataset, { body: { name: `Restore ${++n}` } });
     const params = { datasetSlug: dataset.slug };
     const id = dataset.id;
     const edit = (rowId: string, input: string) =>
-      caller.call(operations.updateDatasetRow, { params: { ...params, rowId }, body: { input } });
-    await caller.call(operations.insertDatasetRows, {
+      suite.caller.call(operations.updateDatasetRow, { params: { ...params, rowId }, body: { input } });
+    await suite.caller.call(operations.insertDatasetRows, {
       params,
       body: {
         rows: [
@@ -130,7 +122,7 @@ describe.each(availableBackends())("restoring a version (%s)", (backendName) => 
     await edit("back", "b"); // v3: as it was at v1 again
     await edit("moved", "m2"); // v4
     const revisions = () =>
-      backend.database.db
+      suite.backend.database.db
         .selectFrom("row_revisions")
         .select(["row_id", "version_from", "version_to", "deleted", "input"])
         .where("dataset_id", "=", id)
@@ -139,7 +131,7 @@ describe.each(availableBackends())("restoring a version (%s)", (backendName) => 
         .execute();
     const before = await revisions();
 
-    const result = await caller.call(operations.restoreDatasetVersion, {
+    const result = await suite.caller.call(operations.restoreDatasetVersion, {
       params: { ...params, version: "1" },
     });
     expect(result.version).toBe(5);
@@ -166,7 +158,7 @@ describe.each(availableBackends())("restoring a version (%s)", (backendName) => 
       { row_id: "moved", version_from: 5, version_to: null, deleted: false, input: "m" },
       ...same,
     ]);
-    const versions = await backend.database.db
+    const versions = await suite.backend.database.db
       .selectFrom("dataset_rows")
       .select(["row_id", "version"])
       .where("dataset_id", "=", id)
@@ -182,33 +174,33 @@ describe.each(availableBackends())("restoring a version (%s)", (backendName) => 
   it("answers a restore of the current version 200 with that version, and creates nothing", async () => {
     const { params, id } = await history();
     const before = await liveRows(id);
-    const current = await backend.database.db
+    const current = await suite.backend.database.db
       .selectFrom("dataset_versions")
       .select("id")
       .where("dataset_id", "=", id)
       .where("version", "=", 5)
       .executeTakeFirstOrThrow();
     const restore = { params: { ...params, version: "5" } };
-    expect(await caller.callWithStatus(operations.restoreDatasetVersion, restore)).toEqual({
+    expect(await suite.caller.callWithStatus(operations.restoreDatasetVersion, restore)).toEqual({
       status: 200,
       data: { versionId: current.id, version: 5 },
     });
     // The same through an Idempotency-Key, first call and retry alike.
     for (let i = 0; i < 2; i++) {
-      expect(await caller.callWithStatus(operations.restoreDatasetVersion, restore, "k-noop")).toEqual({
+      expect(await suite.caller.callWithStatus(operations.restoreDatasetVersion, restore, "k-noop")).toEqual({
         status: 200,
         data: { versionId: current.id, version: 5 },
       });
     }
     expect(await liveRows(id)).toEqual(before);
-    const count = await backend.database.db
+    const count = await suite.backend.database.db
       .selectFrom("dataset_versions")
       .select((eb) => eb.fn.countAll<number>().as("n"))
       .where("dataset_id", "=", id)
       .executeTakeFirstOrThrow();
     expect(Number(count.n)).toBe(5);
     expect(
-      await backend.database.db
+      await suite.backend.database.db
         .selectFrom("datasets")
         .select("current_version")
         .where("id", "=", id)
@@ -219,14 +211,16 @@ describe.each(availableBackends())("restoring a version (%s)", (backendName) => 
   it("answers a restore that makes a version 201, and its retry 201 with the same version", async () => {
     const { params } = await history();
     const restore = { params: { ...params, version: "2" } };
-    const first = await caller.callWithStatus(operations.restoreDatasetVersion, restore, "k-made");
+    const first = await suite.caller.callWithStatus(operations.restoreDatasetVersion, restore, "k-made");
     expect(first).toMatchObject({ status: 201, data: { version: 6 } });
-    expect(await caller.callWithStatus(operations.restoreDatasetVersion, restore, "k-made")).toEqual(first);
+    expect(await suite.caller.callWithStatus(operations.restoreDatasetVersion, restore, "k-made")).toEqual(
+      first,
+    );
   });
 
   it("restores version 0, the empty dataset it was created as: every row goes, in one new version", async () => {
     const { params, id } = await history();
-    const result = await caller.callWithStatus(operations.restoreDatasetVersion, {
+    const result = await suite.caller.callWithStatus(operations.restoreDatasetVersion, {
       params: { ...params, version: "0" },
     });
     expect(result).toMatchObject({ status: 201, data: { version: 6 } });
@@ -235,14 +229,14 @@ describe.each(availableBackends())("restoring a version (%s)", (backendName) => 
     // r1 and r3 were live at 5 (r2 was deleted at 3).
     expect(record).toEqual({ operation: "restore", rows_inserted: 0, rows_updated: 0, rows_deleted: 2 });
     // The history stays: version 5 can be restored in turn.
-    await caller.call(operations.restoreDatasetVersion, { params: { ...params, version: "5" } });
+    await suite.caller.call(operations.restoreDatasetVersion, { params: { ...params, version: "5" } });
     expect(await liveRows(id)).toEqual(await rowsAt(id, 5));
   });
 
   it("answers 404 for a version after the current one, changing nothing", async () => {
     const { params, id } = await history();
     const error = await failure(
-      caller.call(operations.restoreDatasetVersion, { params: { ...params, version: "99" } }),
+      suite.caller.call(operations.restoreDatasetVersion, { params: { ...params, version: "99" } }),
     );
     expect(error.code).toBe("not_found");
     expect(error.message).toBe(
@@ -252,10 +246,12 @@ describe.each(availableBackends())("restoring a version (%s)", (backendName) => 
   });
 
   it("answers 404 for a dataset that has no versions yet, whatever the version", async () => {
-    const dataset = await caller.call(operations.createDataset, { body: { name: `Restore ${++n}` } });
+    const dataset = await suite.caller.call(operations.createDataset, { body: { name: `Restore ${++n}` } });
     for (const version of ["0", "1"]) {
       const error = await failure(
-        caller.call(operations.restoreDatasetVersion, { params: { datasetSlug: dataset.slug, version } }),
+        suite.caller.call(operations.restoreDatasetVersion, {
+          params: { datasetSlug: dataset.slug, version },
+        }),
       );
       expect(error.code).toBe("not_found");
       expect(error.message).toBe(

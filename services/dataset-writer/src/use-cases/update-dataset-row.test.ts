@@ -1,38 +1,29 @@
 import { operations } from "@svc/contracts";
-import { silentLogger } from "@svc/telemetry";
-import { availableBackends, type Backend, openBackend } from "@svc/testing";
+import { availableBackends } from "@svc/testing";
 import { sql } from "kysely";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { registerDatasetWriter } from "../service";
-import { auditDataset, type Caller, failure, makeCaller } from "../test-support";
+import { describe, expect, it } from "vitest";
+import { auditDataset, failure, makeCaller, writerSuite } from "../test-support";
 
 describe.each(availableBackends())("row edits (%s)", (backendName) => {
-  let backend: Backend;
-  let caller: Caller;
-  let writer: { stop(): void };
-
-  beforeAll(async () => {
-    backend = await openBackend(backendName);
-    writer = registerDatasetWriter({ bus: backend.bus, db: backend.database.db, logger: silentLogger() });
-    caller = await makeCaller(backend);
-  });
-  afterAll(async () => {
-    writer.stop();
-    await backend.close();
-  });
+  const suite = writerSuite(backendName);
 
   let counter = 0;
   /** A dataset with `columns` custom columns and one row holding a value in every cell. */
   async function makeDataset({ columns = 2 } = {}) {
-    const dataset = await caller.call(operations.createDataset, { body: { name: `Data ${++counter}` } });
+    const dataset = await suite.caller.call(operations.createDataset, {
+      body: { name: `Data ${++counter}` },
+    });
     const params = { datasetSlug: dataset.slug };
     const ids: string[] = [];
     for (let i = 0; i < columns; i++) {
-      const column = await caller.call(operations.createDatasetColumn, { params, body: { name: `c${i}` } });
+      const column = await suite.caller.call(operations.createDatasetColumn, {
+        params,
+        body: { name: `c${i}` },
+      });
       ids.push(column.identifier);
     }
     const custom = Object.fromEntries(ids.map((id, i) => [id, { value: i }]));
-    await caller.call(operations.insertDatasetRows, {
+    await suite.caller.call(operations.insertDatasetRows, {
       params,
       body: {
         rows: [
@@ -51,7 +42,7 @@ describe.each(availableBackends())("row edits (%s)", (backendName) => {
   }
 
   async function storedRow(datasetId: string, rowId: string) {
-    return backend.database.db
+    return suite.backend.database.db
       .selectFrom("dataset_rows")
       .selectAll()
       .where("dataset_id", "=", datasetId)
@@ -60,7 +51,7 @@ describe.each(availableBackends())("row edits (%s)", (backendName) => {
   }
 
   async function currentVersion(datasetId: string) {
-    const row = await backend.database.db
+    const row = await suite.backend.database.db
       .selectFrom("datasets")
       .select("current_version")
       .where("id", "=", datasetId)
@@ -69,7 +60,7 @@ describe.each(availableBackends())("row edits (%s)", (backendName) => {
   }
 
   it("creates a dataset at version 0 with the four built-in columns", async () => {
-    const dataset = await caller.call(operations.createDataset, { body: { name: "Fresh set" } });
+    const dataset = await suite.caller.call(operations.createDataset, { body: { name: "Fresh set" } });
     expect(dataset.version).toBe(0);
     expect(dataset.slug).toBe("fresh-set");
     expect(dataset.columns.map((c) => c.identifier)).toEqual([
@@ -83,7 +74,7 @@ describe.each(availableBackends())("row edits (%s)", (backendName) => {
   it("edits one cell and leaves every other cell, built-in and custom, as it was", async () => {
     const { params, columnIds, id } = await makeDataset();
     const before = await storedRow(id, "row-1");
-    const result = await caller.call(operations.updateDatasetRow, {
+    const result = await suite.caller.call(operations.updateDatasetRow, {
       params: { ...params, rowId: "row-1" },
       body: { expectedOutput: { answer: "4" } },
     });
@@ -104,7 +95,7 @@ describe.each(availableBackends())("row edits (%s)", (backendName) => {
   it("merges custom cells: keys left out are untouched, null sets a cell to null", async () => {
     const { params, columnIds, id } = await makeDataset({ columns: 3 });
     const [a, b, c] = columnIds as [string, string, string];
-    await caller.call(operations.updateDatasetRow, {
+    await suite.caller.call(operations.updateDatasetRow, {
       params: { ...params, rowId: "row-1" },
       body: { custom: { [b]: null, [c]: "" } },
     });
@@ -115,7 +106,7 @@ describe.each(availableBackends())("row edits (%s)", (backendName) => {
 
   it("keeps {} as {} and null as null", async () => {
     const { params, id } = await makeDataset({ columns: 0 });
-    await caller.call(operations.updateDatasetRow, {
+    await suite.caller.call(operations.updateDatasetRow, {
       params: { ...params, rowId: "row-1" },
       body: { output: {}, metadata: null },
     });
@@ -131,7 +122,7 @@ describe.each(availableBackends())("row edits (%s)", (backendName) => {
     const { params, id } = await makeDataset();
     const before = await storedRow(id, "row-1");
     const error = await failure(
-      caller.call(operations.updateDatasetRow, {
+      suite.caller.call(operations.updateDatasetRow, {
         params: { ...params, rowId: "row-1" },
         body: { expectedOutput: "x", custom: { [key()]: 1 } },
       }),
@@ -145,9 +136,9 @@ describe.each(availableBackends())("row edits (%s)", (backendName) => {
   it("rejects a custom key naming a removed column, and accepts it again after restore", async () => {
     const { params, columnIds, id } = await makeDataset();
     const removed = columnIds[0] as string;
-    await caller.call(operations.deleteDatasetColumn, { params: { ...params, identifier: removed } });
+    await suite.caller.call(operations.deleteDatasetColumn, { params: { ...params, identifier: removed } });
     const edit = () =>
-      caller.call(operations.updateDatasetRow, {
+      suite.caller.call(operations.updateDatasetRow, {
         params: { ...params, rowId: "row-1" },
         body: { custom: { [removed]: "new" } },
       });
@@ -158,7 +149,7 @@ describe.each(availableBackends())("row edits (%s)", (backendName) => {
     );
     expect(await currentVersion(id)).toBe(1);
 
-    const restored = await caller.call(operations.restoreDatasetColumn, {
+    const restored = await suite.caller.call(operations.restoreDatasetColumn, {
       params: { ...params, identifier: removed },
     });
     expect(restored).toEqual({ identifier: removed, name: "c0", source: { kind: "custom" } });
@@ -168,9 +159,11 @@ describe.each(availableBackends())("row edits (%s)", (backendName) => {
 
   it("rejects a built-in cell whose column was removed", async () => {
     const { params, id } = await makeDataset({ columns: 0 });
-    await caller.call(operations.deleteDatasetColumn, { params: { ...params, identifier: "metadata" } });
+    await suite.caller.call(operations.deleteDatasetColumn, {
+      params: { ...params, identifier: "metadata" },
+    });
     const error = await failure(
-      caller.call(operations.updateDatasetRow, {
+      suite.caller.call(operations.updateDatasetRow, {
         params: { ...params, rowId: "row-1" },
         body: { metadata: 1 },
       }),
@@ -183,7 +176,7 @@ describe.each(availableBackends())("row edits (%s)", (backendName) => {
     const { params, id } = await makeDataset({ columns: 0 });
     const rowParams = { ...params, rowId: "row-1" };
     const stale = await failure(
-      caller.call(operations.updateDatasetRow, {
+      suite.caller.call(operations.updateDatasetRow, {
         params: rowParams,
         body: { output: "x" },
         headers: { ifMatch: "7" },
@@ -194,7 +187,7 @@ describe.each(availableBackends())("row edits (%s)", (backendName) => {
       details: { currentVersion: 1, expectedVersion: 7 },
     });
     expect(await currentVersion(id)).toBe(1);
-    const ok = await caller.call(operations.updateDatasetRow, {
+    const ok = await suite.caller.call(operations.updateDatasetRow, {
       params: rowParams,
       body: { output: "x" },
       headers: { ifMatch: "1" },
@@ -204,8 +197,11 @@ describe.each(availableBackends())("row edits (%s)", (backendName) => {
 
   it("compares If-Match with the row's version, not the dataset's", async () => {
     const { params, id } = await makeDataset({ columns: 0 });
-    await caller.call(operations.insertDatasetRows, { params, body: { rows: [{ id: "row-2", input: 2 }] } });
-    await caller.call(operations.updateDatasetRow, {
+    await suite.caller.call(operations.insertDatasetRows, {
+      params,
+      body: { rows: [{ id: "row-2", input: 2 }] },
+    });
+    await suite.caller.call(operations.updateDatasetRow, {
       params: { ...params, rowId: "row-2" },
       body: { output: "moved on" },
     });
@@ -214,7 +210,7 @@ describe.each(availableBackends())("row edits (%s)", (backendName) => {
     const row1 = { ...params, rowId: "row-1" };
     const before = await storedRow(id, "row-1");
     const stale = await failure(
-      caller.call(operations.updateDatasetRow, {
+      suite.caller.call(operations.updateDatasetRow, {
         params: row1,
         body: { output: "x" },
         headers: { ifMatch: "3" },
@@ -227,7 +223,7 @@ describe.each(availableBackends())("row edits (%s)", (backendName) => {
     });
     expect(await storedRow(id, "row-1")).toEqual(before);
     expect(await currentVersion(id)).toBe(3);
-    const ok = await caller.call(operations.updateDatasetRow, {
+    const ok = await suite.caller.call(operations.updateDatasetRow, {
       params: row1,
       body: { output: "x" },
       headers: { ifMatch: "1" },
@@ -239,7 +235,10 @@ describe.each(availableBackends())("row edits (%s)", (backendName) => {
   it("answers 404 for an unknown row without using a version", async () => {
     const { params, id } = await makeDataset({ columns: 0 });
     const error = await failure(
-      caller.call(operations.updateDatasetRow, { params: { ...params, rowId: "nope" }, body: { output: 1 } }),
+      suite.caller.call(operations.updateDatasetRow, {
+        params: { ...params, rowId: "nope" },
+        body: { output: 1 },
+      }),
     );
     expect(error.code).toBe("not_found");
     expect(await currentVersion(id)).toBe(1);
@@ -252,7 +251,7 @@ describe.each(availableBackends())("row edits (%s)", (backendName) => {
   ])("refuses %s with validation_failed", async (_label, body) => {
     const { params, id } = await makeDataset({ columns: 0 });
     const error = await failure(
-      caller.call(operations.updateDatasetRow, { params: { ...params, rowId: "row-1" }, body }),
+      suite.caller.call(operations.updateDatasetRow, { params: { ...params, rowId: "row-1" }, body }),
     );
     expect(error.code).toBe("validation_failed");
     expect(await currentVersion(id)).toBe(1);
@@ -262,7 +261,7 @@ describe.each(availableBackends())("row edits (%s)", (backendName) => {
     const { params, id } = await makeDataset({ columns: 1 });
     const before = await storedRow(id, "row-1");
     const error = await failure(
-      caller.call(operations.updateDatasetRow, {
+      suite.caller.call(operations.updateDatasetRow, {
         params: { ...params, rowId: "row-1" },
         body: { custom: {} },
       }),
@@ -281,7 +280,7 @@ describe.each(availableBackends())("row edits (%s)", (backendName) => {
     const { params, id } = await makeDataset({ columns: 0 });
     const before = await storedRow(id, "row-1");
     const edit = await failure(
-      caller.call(operations.updateDatasetRow, {
+      suite.caller.call(operations.updateDatasetRow, {
         params: { ...params, rowId: "row-1" },
         body: { output: { text: "a\u0000b" } },
       }),
@@ -291,7 +290,7 @@ describe.each(availableBackends())("row edits (%s)", (backendName) => {
       details: { issues: [expect.objectContaining({ path: "body.output.text" })] },
     });
     const insert = await failure(
-      caller.call(operations.insertDatasetRows, { params, body: { rows: [{ input: "\u0000" }] } }),
+      suite.caller.call(operations.insertDatasetRows, { params, body: { rows: [{ input: "\u0000" }] } }),
     );
     expect(insert).toMatchObject({
       code: "validation_failed",
@@ -307,7 +306,7 @@ describe.each(availableBackends())("row edits (%s)", (backendName) => {
   ])("refuses %s with validation_failed instead of reading it as a version", async (_label, ifMatch) => {
     const { params, id } = await makeDataset({ columns: 0 });
     const error = await failure(
-      caller.call(operations.updateDatasetRow, {
+      suite.caller.call(operations.updateDatasetRow, {
         params: { ...params, rowId: "row-1" },
         body: { output: "x" },
         headers: { ifMatch },
@@ -323,7 +322,7 @@ describe.each(availableBackends())("row edits (%s)", (backendName) => {
   it("refuses a row id that breaks the id rule", async () => {
     const { params } = await makeDataset({ columns: 0 });
     const error = await failure(
-      caller.call(operations.updateDatasetRow, {
+      suite.caller.call(operations.updateDatasetRow, {
         params: { ...params, rowId: "a b/c" },
         body: { output: 1 },
       }),
@@ -332,17 +331,17 @@ describe.each(availableBackends())("row edits (%s)", (backendName) => {
   });
 
   it("forbids a viewer from writing", async () => {
-    const viewer = await makeCaller(backend, "viewer");
+    const viewer = await makeCaller(suite.backend, "viewer");
     const error = await failure(viewer.call(operations.createDataset, { body: { name: "x" } }));
     expect(error.code).toBe("forbidden");
   });
 
   it("hides another organisation's datasets behind 404", async () => {
     const { slug } = await makeDataset({ columns: 0 });
-    const stranger = await makeCaller(backend);
+    const stranger = await makeCaller(suite.backend);
     const error = await failure(
       stranger.call(operations.updateDatasetRow, {
-        params: { projectSlug: caller.projectSlug, datasetSlug: slug, rowId: "row-1" },
+        params: { projectSlug: suite.caller.projectSlug, datasetSlug: slug, rowId: "row-1" },
         body: { output: 1 },
       }),
     );
@@ -351,7 +350,7 @@ describe.each(availableBackends())("row edits (%s)", (backendName) => {
 
   it("inserts, deletes and re-inserts a row id, each one version, with history kept", async () => {
     const { params, id } = await makeDataset({ columns: 0 });
-    const inserted = await caller.call(operations.insertDatasetRows, {
+    const inserted = await suite.caller.call(operations.insertDatasetRows, {
       params,
       body: { rows: [{ id: "r2", input: 1 }, { input: 2 }] },
     });
@@ -359,20 +358,20 @@ describe.each(availableBackends())("row edits (%s)", (backendName) => {
     expect(inserted.rowIds[0]).toBe("r2");
     expect(inserted.rowIds[1]).toHaveLength(24);
     const conflict = await failure(
-      caller.call(operations.insertDatasetRows, { params, body: { rows: [{ id: "r2", input: 1 }] } }),
+      suite.caller.call(operations.insertDatasetRows, { params, body: { rows: [{ id: "r2", input: 1 }] } }),
     );
     expect(conflict.code).toBe("conflict");
-    const deleted = await caller.call(operations.deleteDatasetRows, {
+    const deleted = await suite.caller.call(operations.deleteDatasetRows, {
       params,
       body: { selection: { mode: "selected", rowIds: ["r2", "missing"] } },
     });
     expect(deleted).toMatchObject({ version: 3, deletedCount: 1 });
-    const again = await caller.call(operations.insertDatasetRows, {
+    const again = await suite.caller.call(operations.insertDatasetRows, {
       params,
       body: { rows: [{ id: "r2", input: 3 }] },
     });
     expect(again.version).toBe(4);
-    const revisions = await backend.database.db
+    const revisions = await suite.backend.database.db
       .selectFrom("row_revisions")
       .select(["version_from", "version_to", "deleted"])
       .where("dataset_id", "=", id)
@@ -384,12 +383,12 @@ describe.each(availableBackends())("row edits (%s)", (backendName) => {
       { version_from: 3, version_to: 4, deleted: true },
       { version_from: 4, version_to: null, deleted: false },
     ]);
-    const nothing = await caller.call(operations.deleteDatasetRows, {
+    const nothing = await suite.caller.call(operations.deleteDatasetRows, {
       params,
       body: { selection: { mode: "selected", rowIds: ["missing"] } },
     });
     expect(nothing).toEqual({ versionId: null, version: 4, deletedCount: 0 });
-    const allExcept = await caller.call(operations.deleteDatasetRows, {
+    const allExcept = await suite.caller.call(operations.deleteDatasetRows, {
       params,
       body: { selection: { mode: "allExcept", rowIds: ["r2"] } },
     });
@@ -400,13 +399,16 @@ describe.each(availableBackends())("row edits (%s)", (backendName) => {
     const { params, columnIds, id } = await makeDataset({ columns: 0 });
     const columns: string[] = [];
     for (let i = 0; i < 20; i++) {
-      const column = await caller.call(operations.createDatasetColumn, { params, body: { name: `k${i}` } });
+      const column = await suite.caller.call(operations.createDatasetColumn, {
+        params,
+        body: { name: `k${i}` },
+      });
       columns.push(column.identifier);
     }
     expect(columnIds).toEqual([]);
     const results = await Promise.all(
       columns.map((column, i) =>
-        caller.call(operations.updateDatasetRow, {
+        suite.caller.call(operations.updateDatasetRow, {
           params: { ...params, rowId: "row-1" },
           body: { custom: { [column]: i } },
         }),
@@ -417,47 +419,50 @@ describe.each(availableBackends())("row edits (%s)", (backendName) => {
     expect(row.custom).toEqual(Object.fromEntries(columns.map((c, i) => [c, i])));
     const versions = await sql<{ version: number }>`
       SELECT version FROM dataset_versions WHERE dataset_id = ${id} ORDER BY version`.execute(
-      backend.database.db,
+      suite.backend.database.db,
     );
     expect(versions.rows.map((r) => r.version)).toEqual(Array.from({ length: 21 }, (_, i) => i + 1));
   });
 
   it("answers each edit of a concurrent batch on its own: failures leave no trace, the rest get consecutive versions", async () => {
     const { params, columnIds, id } = await makeDataset({ columns: 1 });
-    await caller.call(operations.insertDatasetRows, { params, body: { rows: [{ id: "row-2", input: 2 }] } });
+    await suite.caller.call(operations.insertDatasetRows, {
+      params,
+      body: { rows: [{ id: "row-2", input: 2 }] },
+    });
     const column = columnIds[0] as string;
     const row1 = { ...params, rowId: "row-1" };
     const attempts = [
-      caller.call(operations.updateDatasetRow, { params: row1, body: { custom: { [column]: "a" } } }),
-      caller.call(operations.updateDatasetRow, {
+      suite.caller.call(operations.updateDatasetRow, { params: row1, body: { custom: { [column]: "a" } } }),
+      suite.caller.call(operations.updateDatasetRow, {
         params: row1,
         body: { custom: { nosuchcolumnnosuchcolumn: 1 } },
       }),
-      caller.call(operations.updateDatasetRow, {
+      suite.caller.call(operations.updateDatasetRow, {
         params: { ...params, rowId: "ghost" },
         body: { output: 1 },
       }),
-      caller.call(operations.updateDatasetRow, {
+      suite.caller.call(operations.updateDatasetRow, {
         params: row1,
         body: { output: "stale" },
         headers: { ifMatch: "1" },
       }),
-      caller.call(
+      suite.caller.call(
         operations.updateDatasetRow,
         { params: { ...params, rowId: "row-2" }, body: { output: "b" } },
         "k-batch",
       ),
-      caller.call(
+      suite.caller.call(
         operations.updateDatasetRow,
         { params: { ...params, rowId: "row-2" }, body: { output: "b" } },
         "k-batch",
       ),
-      caller.call(
+      suite.caller.call(
         operations.updateDatasetRow,
         { params: { ...params, rowId: "row-2" }, body: { output: "c" } },
         "k-batch",
       ),
-      caller.call(operations.updateDatasetRow, { params: row1, body: { expectedOutput: "z" } }),
+      suite.caller.call(operations.updateDatasetRow, { params: row1, body: { expectedOutput: "z" } }),
     ];
     const settled = await Promise.allSettled(attempts);
     const codes = settled.map((s) => (s.status === "fulfilled" ? "ok" : (s.reason as { code: string }).code));
@@ -477,6 +482,6 @@ describe.each(availableBackends())("row edits (%s)", (backendName) => {
     const row = await storedRow(id, "row-1");
     expect(row.custom).toEqual({ [column]: "a" });
     expect(row.expected_output).toBe("z");
-    await auditDataset(backend, id);
+    await auditDataset(suite.backend, id);
   });
 });

@@ -1,32 +1,23 @@
 import { operations } from "@svc/contracts";
-import { silentLogger } from "@svc/telemetry";
-import { availableBackends, type Backend, openBackend } from "@svc/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { registerDatasetWriter } from "../service";
-import { auditDataset, type Caller, failure, makeCaller } from "../test-support";
+import { availableBackends } from "@svc/testing";
+import { describe, expect, it } from "vitest";
+import { auditDataset, failure, writerSuite } from "../test-support";
 
 describe.each(availableBackends())("batch row edits (%s)", (backendName) => {
-  let backend: Backend;
-  let caller: Caller;
-  let writer: { stop(): void };
-
-  beforeAll(async () => {
-    backend = await openBackend(backendName);
-    writer = registerDatasetWriter({ bus: backend.bus, db: backend.database.db, logger: silentLogger() });
-    caller = await makeCaller(backend);
-  });
-  afterAll(async () => {
-    writer.stop();
-    await backend.close();
-  });
+  const suite = writerSuite(backendName);
 
   let counter = 0;
   /** A dataset with one custom column and `rows` rows r0, r1, … */
   async function makeDataset(rows = 3) {
-    const dataset = await caller.call(operations.createDataset, { body: { name: `Batch ${++counter}` } });
+    const dataset = await suite.caller.call(operations.createDataset, {
+      body: { name: `Batch ${++counter}` },
+    });
     const params = { datasetSlug: dataset.slug };
-    const column = await caller.call(operations.createDatasetColumn, { params, body: { name: "Label" } });
-    await caller.call(operations.insertDatasetRows, {
+    const column = await suite.caller.call(operations.createDatasetColumn, {
+      params,
+      body: { name: "Label" },
+    });
+    await suite.caller.call(operations.insertDatasetRows, {
       params,
       body: {
         rows: Array.from({ length: rows }, (_, i) => ({
@@ -41,11 +32,11 @@ describe.each(availableBackends())("batch row edits (%s)", (backendName) => {
   }
 
   const edit = (params: Record<string, string>, edits: unknown[], key?: string) =>
-    caller.call(operations.updateDatasetRows, { params, body: { edits } }, key);
+    suite.caller.call(operations.updateDatasetRows, { params, body: { edits } }, key);
 
   /** The dataset's live rows as stored, by row id. */
   async function rows(datasetId: string) {
-    const stored = await backend.database.db
+    const stored = await suite.backend.database.db
       .selectFrom("dataset_rows")
       .selectAll()
       .where("dataset_id", "=", datasetId)
@@ -55,7 +46,7 @@ describe.each(availableBackends())("batch row edits (%s)", (backendName) => {
   }
 
   async function currentVersion(datasetId: string) {
-    const row = await backend.database.db
+    const row = await suite.backend.database.db
       .selectFrom("datasets")
       .select("current_version")
       .where("id", "=", datasetId)
@@ -78,7 +69,7 @@ describe.each(availableBackends())("batch row edits (%s)", (backendName) => {
     expect(after.r1).toMatchObject({ metadata: { by: "batch" }, custom: { [label]: "new" } });
     expect(after.r2?.output).toBeNull();
 
-    const version = await backend.database.db
+    const version = await suite.backend.database.db
       .selectFrom("dataset_versions")
       .selectAll()
       .where("dataset_id", "=", id)
@@ -90,7 +81,7 @@ describe.each(availableBackends())("batch row edits (%s)", (backendName) => {
       rows_inserted: 0,
       rows_deleted: 0,
     });
-    const revisions = await backend.database.db
+    const revisions = await suite.backend.database.db
       .selectFrom("row_revisions")
       .select(["version_from", "version_to"])
       .where("dataset_id", "=", id)
@@ -101,7 +92,7 @@ describe.each(availableBackends())("batch row edits (%s)", (backendName) => {
       { version_from: 1, version_to: 2 },
       { version_from: 2, version_to: null },
     ]);
-    await auditDataset(backend, id);
+    await auditDataset(suite.backend, id);
   });
 
   it("writes only the rows whose cells change, and no version when none does", async () => {
@@ -120,7 +111,7 @@ describe.each(availableBackends())("batch row edits (%s)", (backendName) => {
     const after = await rows(id);
     expect(after.r0?.version).toBe(1);
     expect(after.r1?.version).toBe(2);
-    await auditDataset(backend, id);
+    await auditDataset(suite.backend, id);
   });
 
   it("fails the whole batch on one bad edit, naming its index and row, and writes nothing", async () => {
@@ -176,12 +167,12 @@ describe.each(availableBackends())("batch row edits (%s)", (backendName) => {
       ["out 2", "old"],
     ]);
     expect(await currentVersion(id)).toBe(1);
-    await auditDataset(backend, id);
+    await auditDataset(suite.backend, id);
   });
 
   it("refuses a removed column, an empty edit and more than 1000 edits", async () => {
     const { params, label } = await makeDataset(1);
-    await caller.call(operations.deleteDatasetColumn, { params: { ...params, identifier: label } });
+    await suite.caller.call(operations.deleteDatasetColumn, { params: { ...params, identifier: label } });
     expect((await failure(edit(params, [{ rowId: "r0", custom: { [label]: "x" } }]))).code).toBe(
       "unknown_column",
     );
@@ -201,7 +192,7 @@ describe.each(availableBackends())("batch row edits (%s)", (backendName) => {
     expect(again).toEqual(first);
     const other = await failure(edit(params, [{ rowId: "r0", expectedOutput: "b" }], "batch-key-1"));
     expect(other.code).toBe("idempotency_key_reused");
-    await auditDataset(backend, id);
+    await auditDataset(suite.backend, id);
   });
 
   it("races single edits of the same rows without a lost update or a version gap", async () => {
@@ -216,7 +207,7 @@ describe.each(availableBackends())("batch row edits (%s)", (backendName) => {
       );
       for (let i = 0; i < 20; i += 3) {
         work.push(
-          caller.call(operations.updateDatasetRow, {
+          suite.caller.call(operations.updateDatasetRow, {
             params: { ...params, rowId: `r${i}` },
             body: { metadata: { single: round } },
           }),
@@ -233,6 +224,6 @@ describe.each(availableBackends())("batch row edits (%s)", (backendName) => {
     }
     // 1 to insert the rows, 10 batches, 7 single edits in each of 10 rounds.
     expect(await currentVersion(id)).toBe(1 + 10 + 70);
-    await auditDataset(backend, id);
+    await auditDataset(suite.backend, id);
   });
 });
