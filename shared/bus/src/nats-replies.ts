@@ -8,8 +8,8 @@ import { createInbox, type Msg, type NatsConnection, headers as natsHeaders, typ
  * says how many there are. NATS keeps the order of messages from one connection to one subscription.
  */
 const PARTS_HEADER = "Svc-Parts";
-/** Room left in each part for its headers, which the server counts too. */
-const HEADERS_ALLOWANCE = 4 * 1024;
+/** Room left in a message for its headers (`traceparent`, `tracestate`, `baggage`, `Svc-Parts`), which the server counts too. */
+export const HEADERS_ALLOWANCE = 4 * 1024;
 
 /** Sends `payload` as the reply to `msg`, in as many parts as `maxPayload` requires. */
 export function sendReply(nc: NatsConnection, msg: Msg, payload: Uint8Array, maxPayload: number): void {

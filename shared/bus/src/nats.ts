@@ -27,7 +27,7 @@ import {
   unavailable,
   withDeadline,
 } from "./bus";
-import { ReplyInbox, sendReply } from "./nats-replies";
+import { HEADERS_ALLOWANCE, ReplyInbox, sendReply } from "./nats-replies";
 import { BusTelemetry } from "./telemetry";
 
 export interface NatsBusOptions {
@@ -44,8 +44,6 @@ export interface NatsBusOptions {
 const QUEUE_GROUP = "svc";
 /** NATS's own default for `max_payload`, until the server's INFO says otherwise. */
 const DEFAULT_MAX_PAYLOAD = 1024 * 1024;
-/** Room left in a request for its headers (`traceparent`, `tracestate`, `baggage`). */
-const HEADERS_ALLOWANCE = 4 * 1024;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
