@@ -1,4 +1,4 @@
-import { DomainError, type ErrorBody, errorStatus } from "@svc/contracts";
+import { DomainError, type ErrorBody, errorStatus, INEXACT_REASON, shownNumber } from "@svc/contracts";
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 
 /** A body that does not parse as JSON: one issue at the body itself, like every other validation failure. */
@@ -18,8 +18,7 @@ export function invalidUtf8Body(offset: number, format = "JSON"): DomainError {
 
 /** A body with a number that would be stored as another number: refused, never rounded in silence. */
 export function inexactNumberBody(number: string, offset: number): DomainError {
-  const shown = number.length > 40 ? `${number.slice(0, 40)}…` : number;
-  const message = `holds the number ${shown} at byte offset ${offset}, which cannot be stored exactly (a number keeps about 15 significant digits)`;
+  const message = `holds the number ${shownNumber(number)} at byte offset ${offset}, which ${INEXACT_REASON}`;
   return new DomainError("validation_failed", `The body ${message}; send it as a string`, {
     issues: [{ path: "body", message, code: "inexact_number" }],
   });

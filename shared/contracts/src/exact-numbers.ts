@@ -16,6 +16,13 @@ export interface InexactNumber {
   index: number;
 }
 
+/** Why such a number is refused, as messages say it. */
+export const INEXACT_REASON = "cannot be stored exactly (a number keeps about 15 significant digits)";
+
+/** A number as a message names it: as written, cut at 40 characters. */
+export const shownNumber = (number: string): string =>
+  number.length > 40 ? `${number.slice(0, 40)}…` : number;
+
 /** Cheap first look: sixteen digits or more, or an exponent of three digits. Most texts have neither. */
 const MAY_BE_INEXACT = /(?:\d\.?){16}|[eE][+-]?\d{3}/;
 const NUMBER = /-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/y;

@@ -5,6 +5,8 @@ import {
   findInexactNumber,
   firstInvalidByte,
   type ImportFormat,
+  INEXACT_REASON,
+  shownNumber,
 } from "@svc/contracts";
 import { parse as parseCsv } from "csv-parse";
 
@@ -245,12 +247,9 @@ function checkNumbers(value: unknown, text: string, line: number): void {
   }
   const inexact = findInexactNumber(text);
   if (inexact) {
-    const shown = inexact.text.length > 40 ? `${inexact.text.slice(0, 40)}…` : inexact.text;
-    throw badLine(
-      line,
-      `the number ${shown} cannot be stored exactly (a number keeps about 15 significant digits); write it as a string`,
-      { reason: "inexact_number" },
-    );
+    throw badLine(line, `the number ${shownNumber(inexact.text)} ${INEXACT_REASON}; write it as a string`, {
+      reason: "inexact_number",
+    });
   }
 }
 
