@@ -35,6 +35,33 @@ export interface Row {
   version: number;
 }
 
+/** An import's progress or outcome (API.md's `Import`). */
+export interface Import {
+  importId: string;
+  state: "receiving" | "running" | "succeeded" | "failed";
+  format: string;
+  mode: string;
+  bytesRead: number;
+  rowsRead: number;
+  versionId?: string | null;
+  version?: number;
+  rowsInserted?: number;
+  rowsUpdated?: number;
+  error?: { code: string; error: string; details?: Record<string, unknown> };
+}
+
+/** Polls an accepted import until it has succeeded or failed (within a minute), and returns how it ended. */
+export async function finishedImport(api: Client, base: string, importId: string): Promise<Import> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const current = await api.get<Import>(`${base}/imports/${importId}`);
+    expect(current.status).toBe(200);
+    if (current.body.state === "succeeded" || current.body.state === "failed") return current.body;
+    if (Date.now() > deadline) throw new Error(`import ${importId} still ${current.body.state}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 export const unique = (): string => randomBytes(3).toString("hex");
 
 /**

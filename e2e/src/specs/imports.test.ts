@@ -1,22 +1,10 @@
 import { request as httpRequest } from "node:http";
 import { parquetWriteBuffer } from "hyparquet-writer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { finishedImport, type Import } from "../factories";
 import { type Client, client } from "../http";
 import { type Target, targets } from "../targets";
 
-interface Import {
-  importId: string;
-  state: "receiving" | "running" | "succeeded" | "failed";
-  format: string;
-  mode: string;
-  bytesRead: number;
-  rowsRead: number;
-  versionId?: string | null;
-  version?: number;
-  rowsInserted?: number;
-  rowsUpdated?: number;
-  error?: { code: string; error: string; details?: Record<string, unknown> };
-}
 interface Row {
   rowId: string;
   input: unknown;
@@ -80,18 +68,7 @@ describe.each(targets())("file imports (%s)", (_name, start) => {
     const first = await upload(base, body, type, query, headers);
     expect(first.status, JSON.stringify(first.body)).toBe(202);
     expect(first.location).toBe(`${base}/imports/${first.body.importId}`);
-    return waitFor(base, first.body.importId);
-  }
-
-  async function waitFor(base: string, importId: string): Promise<Import> {
-    const deadline = Date.now() + 60_000;
-    for (;;) {
-      const current = await api.get<Import>(`${base}/imports/${importId}`);
-      expect(current.status).toBe(200);
-      if (current.body.state === "succeeded" || current.body.state === "failed") return current.body;
-      if (Date.now() > deadline) throw new Error(`import ${importId} still ${current.body.state}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    return finishedImport(api, base, first.body.importId);
   }
 
   async function rows(base: string): Promise<Row[]> {
@@ -402,7 +379,7 @@ describe.each(targets())("file imports (%s)", (_name, start) => {
     latencies.sort((a, b) => a - b);
     expect(latencies.length).toBeGreaterThanOrEqual(3);
     expect(latencies[Math.floor(latencies.length / 2)]).toBeLessThan(1_000);
-    const done = await waitFor(base, first.body.importId);
+    const done = await finishedImport(api, base, first.body.importId);
     expect(done).toMatchObject({ state: "succeeded", rowsInserted: rows });
     // Versions stay gapless: the row's insert, each edit, then the import.
     expect(await version(base)).toBe(1 + edits + 1);

@@ -1,5 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { expectError, listAll, makeDataset, makeProject, type Page, type Row, versionOf } from "../factories";
+import {
+  expectError,
+  finishedImport,
+  listAll,
+  makeDataset,
+  makeProject,
+  type Page,
+  type Row,
+  versionOf,
+} from "../factories";
 import { type Client, client } from "../http";
 import { type Target, targets } from "../targets";
 
@@ -106,7 +115,8 @@ describe.each(targets())("large rows (%s)", (name, start) => {
 
     // One line of a file, over a message by itself.
     const importId = await importFile(`{"id":"imp","input":"${"i".repeat(1_100_000)}"}\n`);
-    await waitForImport(importId);
+    const finished = await finishedImport(api, base, importId);
+    expect(finished.state, JSON.stringify(finished.error)).toBe("succeeded");
     expect((await api.get<Row>(`${base}/rows/imp`)).body.input).toBe("i".repeat(1_100_000));
     expect((await api.get<Page<Row>>(`${base}/rows?limit=1`)).status).toBe(200);
 
@@ -143,15 +153,5 @@ describe.each(targets())("large rows (%s)", (name, start) => {
     });
     expect(response.status).toBe(202);
     return ((await response.json()) as { importId: string }).importId;
-  }
-
-  async function waitForImport(importId: string): Promise<void> {
-    for (let tries = 0; tries < 300; tries++) {
-      const state = await api.get<{ state: string; error?: unknown }>(`${base}/imports/${importId}`);
-      if (state.body.state === "succeeded") return;
-      expect(state.body.state, JSON.stringify(state.body.error)).not.toBe("failed");
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    throw new Error("the import did not finish");
   }
 });
