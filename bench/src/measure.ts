@@ -61,3 +61,16 @@ export function printTable(title: string, rows: readonly Row[], unit = "median m
   console.log(`\n${text}\n`);
   return text;
 }
+
+/**
+ * The platform settings among `names` that are set in this process's environment, so that a benchmark
+ * can try them from the command line (`SVC_WRITER_STALL_MS=20 npm run bench`) and otherwise runs with
+ * the platform's defaults.
+ */
+export const settingsFromEnv = (names: readonly string[]): Record<string, string> =>
+  Object.fromEntries(
+    names.flatMap((name) => {
+      const value = process.env[name];
+      return value === undefined ? [] : [[name, value]];
+    }),
+  );

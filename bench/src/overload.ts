@@ -6,7 +6,7 @@ import { type AcknowledgedChange, auditVersions } from "@svc/testing/audit";
 import { startPlatform } from "@svc/testing/platform";
 import { sql } from "kysely";
 import { byCommand, countCpu } from "./cpu-time";
-import { percentile } from "./measure";
+import { percentile, settingsFromEnv } from "./measure";
 import { type PacedOptions, type PacedSample, paced, pacedRequests } from "./paced";
 import { machine, writeSection } from "./report";
 import { seedDatasets } from "./seed";
@@ -49,16 +49,9 @@ const ACCEPTED_WITHIN_MS = 1_000;
 const REFUSED_WITHIN_MS = 50;
 const CONTENDED_P99_MS = 50;
 
-/** Settings of the shedding that can be tried from the command line: SVC_GATEWAY_MAX_QUEUE_MS=200 npm run bench -- overload. */
-const tried = (names: string[]) =>
-  Object.fromEntries(
-    names.flatMap((name) => {
-      const value = process.env[name];
-      return value === undefined ? [] : [[name, value]];
-    }),
-  );
-const gatewaySettings = tried(["SVC_GATEWAY_MAX_IN_FLIGHT", "SVC_GATEWAY_MAX_QUEUE_MS"]);
-const writerSettings = tried([
+// Settings of the shedding that can be tried from the command line: SVC_GATEWAY_MAX_QUEUE_MS=200 npm run bench -- overload.
+const gatewaySettings = settingsFromEnv(["SVC_GATEWAY_MAX_IN_FLIGHT", "SVC_GATEWAY_MAX_QUEUE_MS"]);
+const writerSettings = settingsFromEnv([
   "SVC_WRITER_MAX_QUEUE_MS",
   "SVC_WRITER_STALL_MS",
   "SVC_WRITER_MAX_TRANSACTIONS",

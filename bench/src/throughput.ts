@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { openDatabase } from "@svc/db";
 import { GENEROUS_RATE_LIMITS, startPlatform } from "@svc/testing/platform";
 import { sql } from "kysely";
-import { measureInTurns, type Timing } from "./measure";
+import { measureInTurns, settingsFromEnv, type Timing } from "./measure";
 import { type PacedOptions, paced } from "./paced";
 import { pgbenchEdits } from "./pgbench";
 import { machine, writeSection } from "./report";
@@ -36,13 +36,7 @@ const DEEP_PAGES = Number(process.env.BENCH_DEEP_PAGES ?? 1000);
 const platform = await startPlatform({
   writers: 1,
   // The writer's settings can be tried from the command line: SVC_WRITER_STALL_MS=20 npm run bench.
-  writerEnv: () =>
-    Object.fromEntries(
-      ["SVC_WRITER_STALL_MS", "SVC_WRITER_MAX_TRANSACTIONS"].flatMap((name) => {
-        const value = process.env[name];
-        return value === undefined ? [] : [[name, value]];
-      }),
-    ),
+  writerEnv: () => settingsFromEnv(["SVC_WRITER_STALL_MS", "SVC_WRITER_MAX_TRANSACTIONS"]),
   // 32 clients on one key: limits far above the load, so that the limiter's cost is measured, not its refusals.
   gatewayEnv: { LOG_LEVEL: "warn", ...GENEROUS_RATE_LIMITS },
 });
