@@ -1,7 +1,8 @@
 import { type Subscription, serveOperationSubject } from "@svc/bus";
 import { importStartSchema, operations, validationError } from "@svc/contracts";
 import type { WriterDeps } from "../service";
-import { FileImports, importDatasetFile } from "../use-cases/import-dataset-file";
+import { FileImports } from "../use-cases/file-imports";
+import { importDatasetFile } from "../use-cases/import-dataset-file";
 
 /** Internal: the gateway hands over an uploaded file (its name in the upload store) to import. */
 export function serveImports({ bus, db, logger, uploads, copyFrom }: WriterDeps): Subscription[] {
