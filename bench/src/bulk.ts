@@ -8,7 +8,7 @@ import { openDatabase } from "@svc/db";
 import { startPlatform } from "@svc/testing/platform";
 import { sql } from "kysely";
 import { measureInTurns, printTable, type Row, type Timing } from "./measure";
-import { machine, writeSection } from "./report";
+import { machine, verdict, writeSection } from "./report";
 import { seedDatasets } from "./seed";
 
 /**
@@ -277,7 +277,7 @@ batch row, median times in ms of 3 rounds of each, in turns (0.1 means ten times
 ${table}
 
 Peak resident memory, sampled every 100 ms: ${memory.join("; ")} (target ≤ 200 MB for every process:
-${worst <= 200 ? "met" : "MISSED"}).`,
+${verdict(worst <= 200)}).`,
     );
   }
   process.exitCode = rows.every((row) => row.pass) && worst <= 200 ? 0 : 1;

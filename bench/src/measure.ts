@@ -1,3 +1,5 @@
+import { verdict } from "./report";
+
 interface MeasureOptions {
   warmup?: number;
   samples?: number;
@@ -31,6 +33,23 @@ export async function measureInTurns(
   });
 }
 
+/**
+ * Runs each of `measurements` in turns, `rounds` times, and returns each one's mean: whatever the
+ * machine does meanwhile then weighs on every side alike instead of on whichever ran last.
+ */
+export function meansInTurns<T extends readonly (() => number)[]>(
+  measurements: T,
+  rounds: number,
+): { [K in keyof T]: number } {
+  const sums = measurements.map(() => 0);
+  for (let round = 0; round < rounds; round++) {
+    measurements.forEach((measure, i) => {
+      sums[i] = (sums[i] ?? 0) + measure();
+    });
+  }
+  return sums.map((sum) => sum / rounds) as { [K in keyof T]: number };
+}
+
 /** The value at quantile `q` (0 to 1) of values sorted in ascending order; NaN when there are none. */
 export const percentile = (sorted: readonly number[], q: number): number =>
   sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
@@ -54,7 +73,7 @@ export function printTable(title: string, rows: readonly Row[], unit = "median m
     "|---|---|---|---|---|---|",
     ...rows.map((row) => {
       const ratio = row.subjectMs / row.baselineMs;
-      return `| ${row.measurement} | ${row.subject}: ${row.subjectMs.toFixed(2)} | ${row.baseline}: ${row.baselineMs.toFixed(2)} | ${ratio.toFixed(2)} | ${row.target} | ${row.pass ? "met" : "MISSED"} |`;
+      return `| ${row.measurement} | ${row.subject}: ${row.subjectMs.toFixed(2)} | ${row.baseline}: ${row.baselineMs.toFixed(2)} | ${ratio.toFixed(2)} | ${row.target} | ${verdict(row.pass)} |`;
     }),
   ];
   const text = lines.join("\n");

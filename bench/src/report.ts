@@ -1,4 +1,5 @@
-// The shared end of every benchmark: docs/performance.md, one section per benchmark.
+// The shared end of every benchmark: what it prints as it goes, its table, and docs/performance.md,
+// one section per benchmark.
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -7,6 +8,33 @@ import { join } from "node:path";
 import { root } from "@svc/testing/platform";
 
 const file = join(root, "docs", "performance.md");
+
+/** A line of progress, with the time of day it was reached. */
+export function log(message: string): void {
+  console.log(`[${new Date().toISOString().slice(11, 19)}] ${message}`);
+}
+
+/** Whether a measurement met its target; null when there is nothing to meet. */
+export const verdict = (met: boolean | null): string => (met === null ? "—" : met ? "met" : "MISSED");
+
+/** A row of a table: its cells, then whether its target was met (null: nothing to meet). */
+export type VerdictRow = readonly [...cells: string[], met: boolean | null];
+
+/** A Markdown table of rows under `header`, each ending with its verdict. */
+export function verdictTable(header: readonly string[], rows: readonly VerdictRow[]): string {
+  return [
+    `| ${header.join(" | ")} | |`,
+    `|${"---|".repeat(header.length + 1)}`,
+    ...rows.map((row) => {
+      const met = row[row.length - 1] as boolean | null;
+      return `| ${row.slice(0, -1).join(" | ")} | ${verdict(met)} |`;
+    }),
+  ].join("\n");
+}
+
+/** Whether no row of a table missed its target. */
+export const allMet = (rows: readonly VerdictRow[]): boolean =>
+  rows.every((row) => row[row.length - 1] !== false);
 
 /** The machine a table was measured on, as the report states it. */
 export function machine(): string {
