@@ -1,6 +1,5 @@
-import type { DatasetRow } from "@svc/sdk";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useState } from "react";
 import { useNavigate } from "react-router";
 import { api } from "../api";
 import { canWrite } from "../components/collect";
@@ -13,49 +12,29 @@ import { EditSessionBar } from "../edits/edit-session-bar";
 import { useEditSession } from "../edits/use-edit-session";
 import { isFiltered } from "../rows/filters";
 import type { RowDraft } from "../rows/row-draft";
-import { RowGrid } from "../rows/row-grid";
 import { RowHistory } from "../rows/row-history";
 import { RowPanel } from "../rows/row-panel";
-import { listQuery, type RowFilters, rowsKey, useRowPages } from "../rows/use-rows";
-
-/** The most rows one selection holds (a delete or a copy by ids takes 10,000). */
-const MAX_SELECTED = 10_000;
-
-import { toggleChecked } from "../rows/selection";
+import { type RowFilters, rowsKey, useRowPages } from "../rows/use-rows";
 import { useSignedIn } from "../session";
 import { type DatasetDialog, DatasetDialogs } from "./dataset-dialogs";
+import { DatasetRows } from "./dataset-rows";
 import { DatasetActions, RowToolbar } from "./dataset-toolbar";
 import { rowCountLabel } from "./row-count";
 import { SelectionBar } from "./selection-bar";
+import { useCheckedRows } from "./use-checked-rows";
 import { useDatasetAddress } from "./use-dataset-address";
+import { useOpenRow } from "./use-open-row";
 import { VersionBanner } from "./version-banner";
 
 export function DatasetPage() {
-  const {
-    projectSlug,
-    datasetSlug,
-    pinnedVersion,
-    selectedRowId,
-    setRow,
-    listFilters,
-    setFilters,
-    search,
-    setSearch,
-    offset,
-    setFrom,
-  } = useDatasetAddress();
+  const address = useDatasetAddress();
+  const { projectSlug, datasetSlug, pinnedVersion, selectedRowId, setRow, listFilters, offset } = address;
   const session = useSignedIn();
   const queryClient = useQueryClient();
   const toasts = useToasts();
   const navigate = useNavigate();
   const readOnly = pinnedVersion !== undefined || !canWrite(session.role);
 
-  const missingExpectedOutput = listFilters.missing.includes("expectedOutput");
-  const [checked, setChecked] = useState<ReadonlySet<string>>(new Set());
-  const anchor = useRef<string | undefined>(undefined);
-  // Rows selected with "all matching" that the grid has not loaded: the bulk dialogs need their cells.
-  const [fetched, setFetched] = useState<ReadonlyMap<string, DatasetRow>>(new Map());
-  const selectingAll = useAction();
   const [editing, setEditing] = useState(false);
   const [dialog, setDialog] = useState<DatasetDialog | undefined>();
   const deletion = useAction();
@@ -67,20 +46,10 @@ export function DatasetPage() {
   });
   const filters: RowFilters = { ...listFilters, version: pinnedVersion, offset };
   const pages = useRowPages(projectSlug, datasetSlug, filters);
-  const selectedInPages = pages.rows.find((row) => row.rowId === selectedRowId);
-  // A deep link to a row not (yet) loaded in the grid: fetch it on its own.
-  const linkedRow = useQuery({
-    queryKey: ["row", projectSlug, datasetSlug, selectedRowId, pinnedVersion],
-    queryFn: () =>
-      api.datasets.getRow(
-        projectSlug,
-        datasetSlug,
-        selectedRowId ?? "",
-        pinnedVersion === undefined ? {} : { version: pinnedVersion },
-      ),
-    enabled: selectedRowId !== undefined && selectedInPages === undefined && !pages.isPending,
-  });
-  const selectedRow: DatasetRow | undefined = selectedInPages ?? linkedRow.data;
+  const openRow = useOpenRow(projectSlug, datasetSlug, selectedRowId, pinnedVersion, pages);
+  const selectedRow = openRow.row;
+  const selection = useCheckedRows(projectSlug, datasetSlug, filters, pages.rows);
+  const { checked } = selection;
 
   const edits = useEditSession(storageKey(session.organization.id, projectSlug, datasetSlug));
   const updateEdits = edits.update;
@@ -121,34 +90,6 @@ export function DatasetPage() {
   if (dataset.error && !dataset.data) return <ErrorMessage error={dataset.error} />;
   const base = `/projects/${projectSlug}/datasets/${datasetSlug}`;
 
-  /** Every row the list's filters match, up to what one selection holds. */
-  const selectAllMatching = () =>
-    selectingAll.run(async () => {
-      const found = new Map<string, DatasetRow>();
-      let cursor: string | undefined;
-      do {
-        const page = await api.datasets.listRows(projectSlug, datasetSlug, {
-          ...listQuery(filters),
-          limit: 200,
-          ...(cursor ? { cursor } : {}),
-        });
-        for (const row of page.items) found.set(row.rowId, row);
-        cursor = page.hasMore && page.nextCursor ? page.nextCursor : undefined;
-      } while (cursor && found.size < MAX_SELECTED);
-      setFetched(found);
-      setChecked(new Set([...found.keys()].slice(0, MAX_SELECTED)));
-      if (cursor)
-        toasts.show({
-          kind: "info",
-          message: `Selected the first ${MAX_SELECTED.toLocaleString()} matching rows, the most one change takes`,
-        });
-    });
-  const loaded = new Map(pages.rows.map((row) => [row.rowId, row]));
-  const checkedRows = [...checked].flatMap((rowId) => {
-    const row = loaded.get(rowId) ?? fetched.get(rowId);
-    return row ? [row] : [];
-  });
-
   const deleteChecked = () =>
     deletion.run(async () => {
       const result = await api.datasets.deleteRows(projectSlug, datasetSlug, {
@@ -159,7 +100,7 @@ export function DatasetPage() {
         message: `Deleted ${result.deletedCount} rows as version ${result.version}`,
       });
       if (selectedRowId !== undefined && checked.has(selectedRowId)) setRow(undefined);
-      setChecked(new Set());
+      selection.clear();
       setDialog(undefined);
       await refresh();
     });
@@ -196,18 +137,18 @@ export function DatasetPage() {
         />
       ) : null}
       <RowToolbar
-        search={search}
-        onSearch={setSearch}
+        search={address.search}
+        onSearch={address.setSearch}
         filters={listFilters}
         columns={columns}
-        onFilters={setFilters}
+        onFilters={address.setFilters}
         status={pages.isPending ? "Loading rows…" : countLabel}
-        onGo={setFrom}
+        onGo={address.setFrom}
       />
       {offset > 0 ? (
         <div className="banner" role="status">
           Showing the list from row {(offset + 1).toLocaleString()}.{" "}
-          <button type="button" className="link-button" onClick={() => setFrom(1)}>
+          <button type="button" className="link-button" onClick={() => address.setFrom(1)}>
             Back to the first rows
           </button>
         </div>
@@ -217,12 +158,12 @@ export function DatasetPage() {
           count={checked.size}
           offerAll={pages.hasNextPage && checked.size >= pages.rows.length}
           filtered={filtered}
-          selectingAll={selectingAll}
-          onSelectAll={() => void selectAllMatching()}
+          selectingAll={selection.selectingAll}
+          onSelectAll={() => void selection.selectAllMatching()}
           onSetCell={() => setDialog("set-cell")}
           onCopy={() => setDialog("copy")}
           onDelete={() => setDialog("delete-rows")}
-          onClear={() => setChecked(new Set())}
+          onClear={selection.clear}
         />
       ) : null}
       {readOnly ? null : (
@@ -238,71 +179,35 @@ export function DatasetPage() {
       )}
       {pages.error ? <ErrorMessage error={pages.error} /> : null}
       <div className={selectedRow ? "dataset-body with-panel" : "dataset-body"}>
-        {pages.isPending || !dataset.data ? (
-          <p className="page-status" role="status">
-            Loading rows…
-          </p>
-        ) : pages.rows.length === 0 && !pages.hasNextPage ? (
-          <div className="empty">
-            {filtered ? (
-              <p>No row matches. {missingExpectedOutput ? "Every row has an expected output." : ""}</p>
-            ) : (
-              <>
-                <p>This dataset has no rows yet.</p>
-                {readOnly ? null : (
-                  <button
-                    type="button"
-                    className="button button-primary"
-                    onClick={() => setDialog("add-row")}
-                  >
-                    Add the first row
-                  </button>
-                )}
-              </>
-            )}
-          </div>
-        ) : (
-          <RowGrid
-            columns={columns}
-            rows={pages.rows}
-            total={filtered || pinnedVersion !== undefined || offset > 0 ? undefined : rowCount}
-            rowIndexOffset={offset}
-            hasMore={pages.hasNextPage}
-            loadingMore={pages.isFetchingNextPage}
-            loadMore={() => void pages.fetchNextPage()}
-            selectedRowId={selectedRowId}
-            onSelect={(rowId) => {
+        <DatasetRows
+          loading={pages.isPending || !dataset.data}
+          filtered={filtered}
+          missingExpectedOutput={listFilters.missing.includes("expectedOutput")}
+          onAddFirstRow={readOnly ? undefined : () => setDialog("add-row")}
+          grid={{
+            columns,
+            rows: pages.rows,
+            total: filtered || pinnedVersion !== undefined || offset > 0 ? undefined : rowCount,
+            rowIndexOffset: offset,
+            hasMore: pages.hasNextPage,
+            loadingMore: pages.isFetchingNextPage,
+            loadMore: () => void pages.fetchNextPage(),
+            selectedRowId,
+            onSelect: (rowId) => {
               setEditing(false);
               setRow(rowId);
-            }}
-            onOpen={(rowId) => {
+            },
+            onOpen: (rowId) => {
               setRow(rowId);
               setEditing(true);
-            }}
-            checked={checked}
-            onToggleChecked={(rowId, range) => {
-              setChecked((current) =>
-                toggleChecked(
-                  current,
-                  rowId,
-                  range,
-                  anchor.current,
-                  pages.rows.map((row) => row.rowId),
-                ),
-              );
-              anchor.current = rowId;
-            }}
-            onToggleAll={() =>
-              setChecked((current) =>
-                pages.rows.length > 0 && pages.rows.every((row) => current.has(row.rowId))
-                  ? new Set()
-                  : new Set(pages.rows.map((row) => row.rowId)),
-              )
-            }
-            selectable={!readOnly}
-            dirty={dirty}
-          />
-        )}
+            },
+            checked,
+            onToggleChecked: selection.toggle,
+            onToggleAll: selection.toggleAll,
+            selectable: !readOnly,
+            dirty,
+          }}
+        />
         {selectedRow && dataset.data ? (
           <RowPanel
             key={selectedRow.rowId}
@@ -331,8 +236,8 @@ export function DatasetPage() {
               />
             }
           />
-        ) : selectedRowId && linkedRow.error ? (
-          <ErrorMessage error={linkedRow.error} />
+        ) : selectedRowId && openRow.error ? (
+          <ErrorMessage error={openRow.error} />
         ) : null}
       </div>
       {dataset.data ? (
@@ -345,7 +250,7 @@ export function DatasetPage() {
           columns={columns}
           currentVersion={dataset.data.version}
           checked={checked}
-          checkedRows={checkedRows}
+          checkedRows={selection.checkedRows}
           restoring={restoring}
           onRestoreClose={() => setRestoring(undefined)}
           onRestored={() => {

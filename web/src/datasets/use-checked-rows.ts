@@ -1,0 +1,79 @@
+import type { DatasetRow } from "@svc/sdk";
+import { useRef, useState } from "react";
+import { api } from "../api";
+import { useToasts } from "../components/toasts";
+import { useAction } from "../components/use-action";
+import { toggleChecked } from "../rows/selection";
+import { listQuery, type RowFilters } from "../rows/use-rows";
+
+/** The most rows one selection holds (a delete or a copy by ids takes 10,000). */
+const MAX_SELECTED = 10_000;
+
+/**
+ * The rows checked in the grid for bulk work: one by one, a Shift-range, every loaded row, or every row
+ * the list's filters match, fetched page by page up to what one selection holds.
+ */
+export function useCheckedRows(
+  projectSlug: string,
+  datasetSlug: string,
+  filters: RowFilters,
+  rows: readonly DatasetRow[],
+) {
+  const toasts = useToasts();
+  const [checked, setChecked] = useState<ReadonlySet<string>>(new Set());
+  const anchor = useRef<string | undefined>(undefined);
+  // Rows selected with "all matching" that the grid has not loaded: the bulk dialogs need their cells.
+  const [fetched, setFetched] = useState<ReadonlyMap<string, DatasetRow>>(new Map());
+  const selectingAll = useAction();
+
+  const selectAllMatching = () =>
+    selectingAll.run(async () => {
+      const found = new Map<string, DatasetRow>();
+      let cursor: string | undefined;
+      do {
+        const page = await api.datasets.listRows(projectSlug, datasetSlug, {
+          ...listQuery(filters),
+          limit: 200,
+          ...(cursor ? { cursor } : {}),
+        });
+        for (const row of page.items) found.set(row.rowId, row);
+        cursor = page.hasMore && page.nextCursor ? page.nextCursor : undefined;
+      } while (cursor && found.size < MAX_SELECTED);
+      setFetched(found);
+      setChecked(new Set([...found.keys()].slice(0, MAX_SELECTED)));
+      if (cursor)
+        toasts.show({
+          kind: "info",
+          message: `Selected the first ${MAX_SELECTED.toLocaleString()} matching rows, the most one change takes`,
+        });
+    });
+
+  const loaded = new Map(rows.map((row) => [row.rowId, row]));
+  /** The checked rows whose cells are at hand. */
+  const checkedRows = [...checked].flatMap((rowId) => {
+    const row = loaded.get(rowId) ?? fetched.get(rowId);
+    return row ? [row] : [];
+  });
+
+  const toggle = (rowId: string, range: boolean) => {
+    setChecked((current) =>
+      toggleChecked(
+        current,
+        rowId,
+        range,
+        anchor.current,
+        rows.map((row) => row.rowId),
+      ),
+    );
+    anchor.current = rowId;
+  };
+  const toggleAll = () =>
+    setChecked((current) =>
+      rows.length > 0 && rows.every((row) => current.has(row.rowId))
+        ? new Set()
+        : new Set(rows.map((row) => row.rowId)),
+    );
+  const clear = () => setChecked(new Set());
+
+  return { checked, checkedRows, selectingAll, selectAllMatching, toggle, toggleAll, clear };
+}
