@@ -1,20 +1,5 @@
 import type { Latencies, Outcome, Waits } from "./overload-samples";
-import {
-  ACCEPTED_WITHIN_MS,
-  CONNECTIONS,
-  CONTENDED_P99_MS,
-  CONTENDED_SECONDS,
-  DATASETS,
-  gatewaySettings,
-  OVERLOAD_FACTOR,
-  OVERLOAD_SECONDS,
-  PEAK_CLIENTS,
-  PEAK_SECONDS,
-  REFUSED_WITHIN_MS,
-  ROWS,
-  WARMUP_SECONDS,
-  writerSettings,
-} from "./overload-settings";
+import * as settings from "./overload-settings";
 import type { PacedResult } from "./paced";
 import { machine, type VerdictRow, verdictTable, writeSection } from "./report";
 
@@ -51,21 +36,21 @@ const boundedRows = (what: string, waits: Waits, withinMs: number): VerdictRow[]
 export function overloadTable(m: OverloadMeasurements): { table: string; rows: VerdictRow[] } {
   const { outcome } = m;
   const rows: VerdictRow[] = [
-    [`peak edit rate (${PEAK_CLIENTS} clients, closed loop)`, `${m.peak.toFixed(0)}/s`, "—", null],
+    [`peak edit rate (${settings.PEAK_CLIENTS} clients, closed loop)`, `${m.peak.toFixed(0)}/s`, "—", null],
     [
-      `offered: ${OVERLOAD_FACTOR}× the peak for ${OVERLOAD_SECONDS} s, open loop`,
+      `offered: ${settings.OVERLOAD_FACTOR}× the peak for ${settings.OVERLOAD_SECONDS} s, open loop`,
       `${m.overloadRate}/s: ${outcome.measured.toLocaleString("en")} edits`,
       "—",
       null,
     ],
     [
       "answers",
-      `${outcome.accepted.fromSent.count} accepted (${(outcome.accepted.fromSent.count / OVERLOAD_SECONDS).toFixed(0)}/s), ${outcome.refused.fromSent.count} refused (${outcome.reasons}), ${outcome.others}; ${outcome.fresh} sent on a connection opened for it`,
+      `${outcome.accepted.fromSent.count} accepted (${(outcome.accepted.fromSent.count / settings.OVERLOAD_SECONDS).toFixed(0)}/s), ${outcome.refused.fromSent.count} refused (${outcome.reasons}), ${outcome.others}; ${outcome.fresh} sent on a connection opened for it`,
       "—",
       null,
     ],
-    ...boundedRows("accepted edits", outcome.accepted, ACCEPTED_WITHIN_MS),
-    ...boundedRows("refused edits (503, 429)", outcome.refused, REFUSED_WITHIN_MS),
+    ...boundedRows("accepted edits", outcome.accepted, settings.ACCEPTED_WITHIN_MS),
+    ...boundedRows("refused edits (503, 429)", outcome.refused, settings.REFUSED_WITHIN_MS),
     [
       "the generator's own wait (from due to sent)",
       `${spread(outcome.lag)}; its event loop's delay p99 ${ms(m.generatorDelay.p99)}, max ${ms(m.generatorDelay.max)}`,
@@ -97,15 +82,15 @@ export function overloadTable(m: OverloadMeasurements): { table: string; rows: V
     [
       `edits at half the peak (${m.halfRate}/s, paced), beside a process spinning on a core`,
       `p50 ${ms(m.contended.p50)}, p99 ${ms(m.contended.p99)}; ${m.contended.failures} failed`,
-      `p99 ≤ ${CONTENDED_P99_MS} ms`,
-      m.contended.p99 <= CONTENDED_P99_MS && m.contended.failures === 0,
+      `p99 ≤ ${settings.CONTENDED_P99_MS} ms`,
+      m.contended.p99 <= settings.CONTENDED_P99_MS && m.contended.failures === 0,
     ],
   ];
   return { table: verdictTable(["measurement", "measured", "target"], rows), rows };
 }
 
 export function writeOverloadReport(table: string): void {
-  const settings = Object.entries({ ...gatewaySettings, ...writerSettings })
+  const platformSettings = Object.entries({ ...settings.gatewaySettings, ...settings.writerSettings })
     .map(([name, value]) => `\`${name}=${value}\``)
     .join(", ");
   writeSection(
@@ -114,16 +99,16 @@ export function writeOverloadReport(table: string): void {
 
 Measured by \`npm run bench -- overload --write\` (bench/src/overload.ts) on ${new Date().toISOString().slice(0, 10)},
 on one machine (${machine()}) running everything at once: PostgreSQL, NATS, the distributed platform with
-one writer (${settings === "" ? "default settings" : settings}) and the load generators. ${DATASETS} datasets of ${ROWS} rows take edits spread over
-their rows. The peak rate is \`wrk\`'s with ${PEAK_CLIENTS} connections in a closed loop for ${PEAK_SECONDS} s. The overload
-is ${OVERLOAD_FACTOR} times that rate from an open-loop generator (bench/src/paced.ts) on up to ${CONNECTIONS} connections
-(opened beforehand), for ${OVERLOAD_SECONDS} s after ${WARMUP_SECONDS} s at that rate unmeasured; each edit is timed
+one writer (${platformSettings === "" ? "default settings" : platformSettings}) and the load generators. ${settings.DATASETS} datasets of ${settings.ROWS} rows take edits spread over
+their rows. The peak rate is \`wrk\`'s with ${settings.PEAK_CLIENTS} connections in a closed loop for ${settings.PEAK_SECONDS} s. The overload
+is ${settings.OVERLOAD_FACTOR} times that rate from an open-loop generator (bench/src/paced.ts) on up to ${settings.CONNECTIONS} connections
+(opened beforehand), for ${settings.OVERLOAD_SECONDS} s after ${settings.WARMUP_SECONDS} s at that rate unmeasured; each edit is timed
 both from when it was due (what a client would see) and from when the generator let go of it, written on
 an open connection or a new one begun for it (the platform's part: the difference is the generator's own
 wait, for its event loop or a free connection). Accepted means answered
 200; refused, 503 or 429. Every edit acknowledged with 200, the warm-up's included, is then looked up
 in the database (\`@svc/testing/audit\`). The last two rows send edits at half the peak rate for
-${CONTENDED_SECONDS} s after ${WARMUP_SECONDS} s unmeasured, alone and then beside \`node -e "for(;;){}"\` spinning on one
+${settings.CONTENDED_SECONDS} s after ${settings.WARMUP_SECONDS} s unmeasured, alone and then beside \`node -e "for(;;){}"\` spinning on one
 of the two cores, each after the database was vacuumed and checkpointed.
 
 ${table}`,

@@ -1,16 +1,7 @@
 import type { Timing } from "./measure";
 import type { PacedResult } from "./paced";
 import { machine, type VerdictRow, verdictTable, writeSection } from "./report";
-import {
-  BIG_ROWS,
-  BIG_VERSIONS,
-  CLIENTS,
-  DEEP_PAGES,
-  ROUND_SECONDS,
-  ROUNDS,
-  SECONDS,
-  WARMUP_SECONDS,
-} from "./throughput-settings";
+import * as settings from "./throughput-settings";
 
 /** What a run of the throughput benchmark measured, for its table. */
 export interface ThroughputMeasurements {
@@ -84,7 +75,7 @@ export function throughputTable(m: ThroughputMeasurements): { table: string; row
       null,
     ],
     ratioRow(
-      `list-rows pages/s, ${BIG_ROWS.toLocaleString("en")} rows vs 100 rows`,
+      `list-rows pages/s, ${settings.BIG_ROWS.toLocaleString("en")} rows vs 100 rows`,
       m.listSmall,
       m.listBig,
       "≤ 1.2",
@@ -92,7 +83,7 @@ export function throughputTable(m: ThroughputMeasurements): { table: string; row
       "small ÷ big",
     ),
     ratioRow(
-      `list-rows pages/s, ${BIG_ROWS.toLocaleString("en")} rows ${(DEEP_PAGES * 200).toLocaleString("en")} rows deep vs 100 rows`,
+      `list-rows pages/s, ${settings.BIG_ROWS.toLocaleString("en")} rows ${(settings.DEEP_PAGES * 200).toLocaleString("en")} rows deep vs 100 rows`,
       m.listSmall,
       m.listDeep,
       "≤ 1.2",
@@ -100,7 +91,7 @@ export function throughputTable(m: ThroughputMeasurements): { table: string; row
       "small ÷ deep",
     ),
     ratioRow(
-      `edit latency median (ms), ${BIG_ROWS.toLocaleString("en")} rows after ${BIG_VERSIONS.toLocaleString("en")} versions vs a fresh 100-row dataset`,
+      `edit latency median (ms), ${settings.BIG_ROWS.toLocaleString("en")} rows after ${settings.BIG_VERSIONS.toLocaleString("en")} versions vs a fresh 100-row dataset`,
       m.editBig.median,
       m.editSmall.median,
       "≤ 1.2",
@@ -130,13 +121,13 @@ export function writeThroughputReport(table: string): void {
 Measured by \`npm run bench -- throughput --write\` (bench/src/throughput.ts) on ${new Date().toISOString().slice(0, 10)},
 on one machine (${machine()}) running everything at once: PostgreSQL, NATS, the platform's processes
 (gateway, auth, dataset-writer, reader, trace-ingest) and the load generator (Debian's \`wrk\`,
-${CLIENTS} connections). Each ratio compares numbers measured side by side in the same run: the two (or
-three) sides take turns, ${ROUNDS} times ${ROUND_SECONDS} s each, and each side's mean is shown, so that what the
+${settings.CLIENTS} connections). Each ratio compares numbers measured side by side in the same run: the two (or
+three) sides take turns, ${settings.ROUNDS} times ${settings.ROUND_SECONDS} s each, and each side's mean is shown, so that what the
 machine does meanwhile weighs on both alike. The baseline for edits is \`pgbench\` running the SQL of one lone edit (version bump under
 the dataset's row lock, the row update, the revision swap and the version record), one transaction per
 edit, on the same database; it skips the project, column and If-Match reads that the writer makes, so
 it flatters the baseline. Latency at half the maximum rate comes from an open-loop generator that
-sends at a steady rate and times each edit from when it was due, for ${SECONDS} s after ${WARMUP_SECONDS} s at that rate
+sends at a steady rate and times each edit from when it was due, for ${settings.SECONDS} s after ${settings.WARMUP_SECONDS} s at that rate
 unmeasured, once the database has been vacuumed and checkpointed after the write phases before it.
 Edit latency on the big dataset is the median of 200 serial edits, taking turns edit by edit with
 those of the fresh dataset.
