@@ -11,39 +11,22 @@ import {
   verifiedCredentialSchema,
 } from "@svc/contracts";
 import type { Database } from "@svc/db";
-import { silentLogger } from "@svc/telemetry";
-import { type Backend, type BackendName, openBackend } from "@svc/testing";
+import { type BackendName, type ServedBackend, serveOnBackend } from "@svc/testing";
 import type { Kysely } from "kysely";
 import { type AuthDeps, registerAuth } from "./service";
 
 /** A backend with the auth service serving on its bus, as the gateway would find it. */
-export interface AuthHarness {
-  backend: Backend;
+export interface AuthHarness extends ServedBackend {
   bus: Bus;
   db: Kysely<Database>;
-  close(): Promise<void>;
 }
 
 export async function startAuth(
   name: BackendName,
   options: Pick<AuthDeps, "clock" | "sessionLifetimes"> = {},
 ): Promise<AuthHarness> {
-  const backend = await openBackend(name);
-  const service = registerAuth({
-    bus: backend.bus,
-    db: backend.database.db,
-    logger: silentLogger(),
-    ...options,
-  });
-  return {
-    backend,
-    bus: backend.bus,
-    db: backend.database.db,
-    close: async () => {
-      service.stop();
-      await backend.close();
-    },
-  };
+  const served = await serveOnBackend(name, (deps) => registerAuth({ ...deps, ...options }));
+  return { ...served, bus: served.backend.bus, db: served.backend.database.db };
 }
 
 export const uniqueSuffix = (): string => randomBytes(4).toString("hex");

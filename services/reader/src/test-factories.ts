@@ -1,5 +1,6 @@
 import { type BuiltinField, builtinFields, type Cell, newId, type VersionOperation } from "@svc/contracts";
 import { type Database, jsonb } from "@svc/db";
+import type { ProjectFixture } from "@svc/testing";
 import { type Kysely, sql, type Transaction } from "kysely";
 
 /**
@@ -8,11 +9,7 @@ import { type Kysely, sql, type Transaction } from "kysely";
  * tombstone for a deletion), and records the version in `dataset_versions`.
  */
 
-export interface ProjectFixture {
-  organizationId: string;
-  projectId: string;
-  projectSlug: string;
-}
+export { makeProject, type ProjectFixture } from "@svc/testing";
 
 export interface DatasetFixture extends ProjectFixture {
   id: string;
@@ -50,21 +47,6 @@ const storedColumnOf = {
 /** Rows get creation times 1 ms apart, in the order they are made, unless a test sets them. */
 let clock = Date.UTC(2024, 0, 1);
 const nextCreatedAt = (): Date => new Date(clock++);
-
-export async function makeProject(db: Kysely<Database>): Promise<ProjectFixture> {
-  const organizationId = newId();
-  const projectId = newId();
-  const projectSlug = `project-${projectId.slice(0, 8)}`;
-  await db
-    .insertInto("organizations")
-    .values({ id: organizationId, name: "Org", slug: `org-${organizationId}` })
-    .execute();
-  await db
-    .insertInto("projects")
-    .values({ id: projectId, organization_id: organizationId, slug: projectSlug, name: projectSlug })
-    .execute();
-  return { organizationId, projectId, projectSlug };
-}
 
 export async function makeDataset(
   db: Kysely<Database>,

@@ -1,29 +1,18 @@
 import { type Bus, callOperation, type RawInput } from "@svc/bus";
 import type { Operation, OperationOutput, RequestContext, Role } from "@svc/contracts";
-import { silentLogger } from "@svc/telemetry";
-import { type Backend, type BackendName, openBackend } from "@svc/testing";
+import { type BackendName, type ProjectFixture, type ServedBackend, serveOnBackend } from "@svc/testing";
 import { registerReader } from "./service";
-import type { ProjectFixture } from "./test-factories";
+
+export { failure } from "@svc/testing";
 
 /** A backend with the reader serving on it, and a bus of its own to call it from, as the gateway would. */
-export interface ReaderHarness {
-  backend: Backend;
+export interface ReaderHarness extends ServedBackend {
   caller: Bus;
-  close(): Promise<void>;
 }
 
 export async function startReader(name: BackendName): Promise<ReaderHarness> {
-  const backend = await openBackend(name);
-  const service = registerReader({ bus: backend.bus, db: backend.database.db, logger: silentLogger() });
-  const caller = await backend.connectBus();
-  return {
-    backend,
-    caller,
-    close: async () => {
-      service.stop();
-      await backend.close();
-    },
-  };
+  const served = await serveOnBackend(name, registerReader);
+  return { ...served, caller: await served.backend.connectBus() };
 }
 
 export function contextOf(organizationId: string, role: Role = "viewer"): RequestContext {
@@ -45,17 +34,4 @@ export function call<O extends Operation>(
     headers: {},
   };
   return callOperation(harness.caller, op, context, raw);
-}
-
-/** Awaits a call expected to fail with a domain error and returns that error. */
-export async function failure(
-  promise: Promise<unknown>,
-): Promise<{ code: string; message: string; details?: unknown }> {
-  try {
-    await promise;
-  } catch (error) {
-    const { code, message, details } = error as { code: string; message: string; details?: unknown };
-    return details === undefined ? { code, message } : { code, message, details };
-  }
-  throw new Error("expected the call to fail, but it succeeded");
 }

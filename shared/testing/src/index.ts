@@ -1,2 +1,3 @@
 export * from "./backends";
 export * from "./infra";
+export * from "./service-tests";

@@ -1,9 +1,8 @@
 import { callOperation } from "@svc/bus";
 import { type CredentialRevokedEvent, operations, subjects } from "@svc/contracts";
-import { availableBackends } from "@svc/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { availableBackends, harnessForSuite } from "@svc/testing";
+import { describe, expect, it } from "vitest";
 import {
-  type AuthHarness,
   anonymousContext,
   failureOf,
   makeKey,
@@ -20,13 +19,7 @@ const keyNotFound = (id: string) => ({
 });
 
 describe.each(availableBackends())("API keys (%s)", (backendName) => {
-  let auth: AuthHarness;
-  beforeAll(async () => {
-    auth = await startAuth(backendName);
-  });
-  afterAll(async () => {
-    await auth?.close();
-  });
+  const auth = harnessForSuite(() => startAuth(backendName));
 
   const revoke = (context: Parameters<typeof callOperation>[2], id: string) =>
     callOperation(auth.bus, operations.deleteApiKey, context, raw({ params: { id } }));

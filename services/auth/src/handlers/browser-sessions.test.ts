@@ -6,13 +6,12 @@ import {
   operations,
   subjects,
 } from "@svc/contracts";
-import { availableBackends } from "@svc/testing";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { availableBackends, harnessForSuite } from "@svc/testing";
+import { describe, expect, it, vi } from "vitest";
 import { defaultSessionLifetimes } from "../domain/sessions";
 import { hashToken } from "../domain/tokens";
 import { deleteExpiredSignInCodes } from "../repositories/browser-sessions";
 import {
-  type AuthHarness,
   anonymousContext,
   failureOf,
   makeKey,
@@ -43,14 +42,10 @@ const codeRefused = {
 };
 
 describe.each(availableBackends())("browser sessions (%s)", (backendName) => {
-  let auth: AuthHarness;
   let now = new Date("2026-03-01T09:00:00Z");
-  beforeAll(async () => {
-    auth = await startAuth(backendName, { clock: () => now, sessionLifetimes: lifetimes });
-  });
-  afterAll(async () => {
-    await auth?.close();
-  });
+  const auth = harnessForSuite(() =>
+    startAuth(backendName, { clock: () => now, sessionLifetimes: lifetimes }),
+  );
 
   const ask = (subject: string, input: unknown) =>
     callSubject(auth.bus, subject, { context: anonymousContext(), input });

@@ -1,16 +1,8 @@
 import { callOperation } from "@svc/bus";
 import { operations } from "@svc/contracts";
-import { availableBackends } from "@svc/testing";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import {
-  type AuthHarness,
-  failureOf,
-  makeKey,
-  makeOrganization,
-  raw,
-  startAuth,
-  verify,
-} from "../test-support";
+import { availableBackends, harnessForSuite } from "@svc/testing";
+import { describe, expect, it, vi } from "vitest";
+import { failureOf, makeKey, makeOrganization, raw, startAuth, verify } from "../test-support";
 
 const invalidKey = {
   status: 401,
@@ -19,13 +11,7 @@ const invalidKey = {
 };
 
 describe.each(availableBackends())("credential checks (%s)", (backendName) => {
-  let auth: AuthHarness;
-  beforeAll(async () => {
-    auth = await startAuth(backendName);
-  });
-  afterAll(async () => {
-    await auth?.close();
-  });
+  const auth = harnessForSuite(() => startAuth(backendName));
 
   const lastUsedAt = async (id: string) =>
     (

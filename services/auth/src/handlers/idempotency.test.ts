@@ -1,10 +1,9 @@
 import { callOperation, type RawInput } from "@svc/bus";
 import { type Operation, operations, type RequestContext } from "@svc/contracts";
 import { IDEMPOTENCY_RETENTION_HOURS, pruneIdempotencyRecords } from "@svc/db";
-import { availableBackends } from "@svc/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { availableBackends, harnessForSuite } from "@svc/testing";
+import { describe, expect, it } from "vitest";
 import {
-  type AuthHarness,
   anonymousContext,
   failureOf,
   makeKey,
@@ -25,13 +24,7 @@ const reused = (key: string) => ({
 });
 
 describe.each(availableBackends())("Idempotency-Key on auth mutations (%s)", (backendName) => {
-  let auth: AuthHarness;
-  beforeAll(async () => {
-    auth = await startAuth(backendName);
-  });
-  afterAll(async () => {
-    await auth?.close();
-  });
+  const auth = harnessForSuite(() => startAuth(backendName));
 
   /** Sends the same request twice with one key, as a client does when the first reply was lost. */
   async function twice<O extends Operation>(op: O, context: RequestContext, input: RawInput) {

@@ -1,16 +1,8 @@
 import { callOperation } from "@svc/bus";
 import { type Member, operations, type RequestContext, type Role } from "@svc/contracts";
-import { availableBackends } from "@svc/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  type AuthHarness,
-  failureOf,
-  makeKey,
-  makeMember,
-  makeOrganization,
-  raw,
-  startAuth,
-} from "../test-support";
+import { availableBackends, harnessForSuite } from "@svc/testing";
+import { describe, expect, it } from "vitest";
+import { failureOf, makeKey, makeMember, makeOrganization, raw, startAuth } from "../test-support";
 
 const memberNotFound = (id: string) => ({
   status: 404,
@@ -26,13 +18,7 @@ const lastOwner = (member: Member, action: "demote" | "remove") => ({
 });
 
 describe.each(availableBackends())("members (%s)", (backendName) => {
-  let auth: AuthHarness;
-  beforeAll(async () => {
-    auth = await startAuth(backendName);
-  });
-  afterAll(async () => {
-    await auth?.close();
-  });
+  const auth = harnessForSuite(() => startAuth(backendName));
 
   const add = (context: RequestContext, email: string, role: Role) =>
     callOperation(auth.bus, operations.addMember, context, raw({ body: { email, role } }));

@@ -1,10 +1,9 @@
 import { createHash } from "node:crypto";
 import { callOperation } from "@svc/bus";
 import { operations } from "@svc/contracts";
-import { availableBackends } from "@svc/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { availableBackends, harnessForSuite } from "@svc/testing";
+import { describe, expect, it } from "vitest";
 import {
-  type AuthHarness,
   anonymousContext,
   failureOf,
   makeKey,
@@ -15,13 +14,7 @@ import {
 } from "../test-support";
 
 describe.each(availableBackends())("organisations and account (%s)", (backendName) => {
-  let auth: AuthHarness;
-  beforeAll(async () => {
-    auth = await startAuth(backendName);
-  });
-  afterAll(async () => {
-    await auth?.close();
-  });
+  const auth = harnessForSuite(() => startAuth(backendName));
 
   it("creates an organisation with a first owner key whose token is returned once", async () => {
     const name = `Acme Labs ${uniqueSuffix()}`;

@@ -1,8 +1,8 @@
 import { callOperation } from "@svc/bus";
 import { newId, operations, type Project, type RequestContext } from "@svc/contracts";
-import { availableBackends } from "@svc/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type AuthHarness, failureOf, makeKey, makeOrganization, raw, startAuth } from "../test-support";
+import { availableBackends, harnessForSuite } from "@svc/testing";
+import { describe, expect, it } from "vitest";
+import { failureOf, makeKey, makeOrganization, raw, startAuth } from "../test-support";
 
 const foreignCursor =
   "is not a cursor this list issued; pass a page's nextCursor unchanged, or start again without a cursor";
@@ -20,13 +20,7 @@ const inListOrder = (projects: Project[]): Project[] =>
   );
 
 describe.each(availableBackends())("projects (%s)", (backendName) => {
-  let auth: AuthHarness;
-  beforeAll(async () => {
-    auth = await startAuth(backendName);
-  });
-  afterAll(async () => {
-    await auth?.close();
-  });
+  const auth = harnessForSuite(() => startAuth(backendName));
 
   const createProject = (context: RequestContext, name: string) =>
     callOperation(auth.bus, operations.createProject, context, raw({ body: { name } }));

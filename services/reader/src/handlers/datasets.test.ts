@@ -1,6 +1,6 @@
 import { type Dataset, operations } from "@svc/contracts";
-import { availableBackends } from "@svc/testing";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { availableBackends, harnessForSuite } from "@svc/testing";
+import { beforeAll, describe, expect, test } from "vitest";
 import {
   type DatasetFixture,
   insertRows,
@@ -9,7 +9,7 @@ import {
   type ProjectFixture,
   removeColumn,
 } from "../test-factories";
-import { call, contextOf, failure, type ReaderHarness, startReader } from "../test-support";
+import { call, contextOf, failure, startReader } from "../test-support";
 
 const builtinColumns = [
   { identifier: "input", name: "Input", source: { kind: "builtin", field: "input" } },
@@ -23,12 +23,7 @@ const builtinColumns = [
 ];
 
 describe.each(availableBackends())("dataset queries (%s)", (backendName) => {
-  let harness: ReaderHarness;
-
-  beforeAll(async () => {
-    harness = await startReader(backendName);
-  });
-  afterAll(() => harness.close());
+  const harness = harnessForSuite(() => startReader(backendName));
 
   const db = () => harness.backend.database.db;
 

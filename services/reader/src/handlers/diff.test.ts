@@ -1,6 +1,6 @@
 import { operations } from "@svc/contracts";
-import { availableBackends } from "@svc/testing";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { availableBackends, harnessForSuite } from "@svc/testing";
+import { beforeAll, describe, expect, test } from "vitest";
 import {
   type DatasetFixture,
   deleteRows,
@@ -10,15 +10,14 @@ import {
   type ProjectFixture,
   updateRow,
 } from "../test-factories";
-import { call, failure, type ReaderHarness, startReader } from "../test-support";
+import { call, failure, startReader } from "../test-support";
 
 describe.each(availableBackends())("diff between versions (%s)", (backendName) => {
-  let harness: ReaderHarness;
+  const harness = harnessForSuite(() => startReader(backendName));
   let project: ProjectFixture;
   let dataset: DatasetFixture;
 
   beforeAll(async () => {
-    harness = await startReader(backendName);
     const db = harness.backend.database.db;
     project = await makeProject(db);
     dataset = await makeDataset(db, project);
@@ -33,7 +32,6 @@ describe.each(availableBackends())("diff between versions (%s)", (backendName) =
     await updateRow(db, dataset, "c", { output: "x" }); // v5
     await updateRow(db, dataset, "c", { output: null }); // v6: c is back to what it was at v4
   });
-  afterAll(() => harness.close());
 
   const diff = (query: Record<string, string>) =>
     call(harness, project, operations.diffDatasetVersions, { params: { datasetSlug: dataset.slug }, query });

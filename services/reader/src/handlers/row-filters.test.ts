@@ -1,6 +1,6 @@
 import { type DatasetRow, operations, type Page } from "@svc/contracts";
-import { availableBackends } from "@svc/testing";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { availableBackends, harnessForSuite } from "@svc/testing";
+import { beforeAll, describe, expect, test } from "vitest";
 import {
   type DatasetFixture,
   insertRows,
@@ -10,19 +10,18 @@ import {
   removeColumn,
   updateRow,
 } from "../test-factories";
-import { call, failure, type ReaderHarness, startReader } from "../test-support";
+import { call, failure, startReader } from "../test-support";
 
 const ids = (rows: readonly DatasetRow[]): string[] => rows.map((row) => row.rowId).sort();
 
 describe.each(availableBackends())("listDatasetRows with missing and present (%s)", (backendName) => {
-  let harness: ReaderHarness;
+  const harness = harnessForSuite(() => startReader(backendName));
   let project: ProjectFixture;
   let dataset: DatasetFixture;
   let topic: string;
   let level: string;
 
   beforeAll(async () => {
-    harness = await startReader(backendName);
     project = await makeProject(harness.backend.database.db);
     dataset = await makeDataset(harness.backend.database.db, project, { customColumns: 2 });
     [topic = "", level = ""] = dataset.custom;
@@ -36,7 +35,6 @@ describe.each(availableBackends())("listDatasetRows with missing and present (%s
     // Version 2: "c" gets its expected output.
     await updateRow(harness.backend.database.db, dataset, "c", { expectedOutput: { text: "hi" } });
   });
-  afterAll(() => harness.close());
 
   const list = (query: Record<string, string | string[]>) =>
     call(harness, project, operations.listDatasetRows, {

@@ -1,6 +1,6 @@
 import { type DatasetRow, operations, type Page } from "@svc/contracts";
-import { availableBackends } from "@svc/testing";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { availableBackends, harnessForSuite } from "@svc/testing";
+import { beforeAll, describe, expect, test } from "vitest";
 import {
   type DatasetFixture,
   deleteRows,
@@ -12,7 +12,7 @@ import {
   removeColumn,
   updateRow,
 } from "../test-factories";
-import { call, contextOf, failure, type ReaderHarness, startReader } from "../test-support";
+import { call, contextOf, failure, startReader } from "../test-support";
 
 const seeds = (count: number, prefix = "row", from = 0): RowSeed[] =>
   Array.from({ length: count }, (_, index) => {
@@ -27,14 +27,12 @@ const timed = (rows: RowSeed[], offset: (index: number) => number): RowSeed[] =>
 const ids = (rows: readonly DatasetRow[]): string[] => rows.map((row) => row.rowId);
 
 describe.each(availableBackends())("listDatasetRows (%s)", (backendName) => {
-  let harness: ReaderHarness;
+  const harness = harnessForSuite(() => startReader(backendName));
   let project: ProjectFixture;
 
   beforeAll(async () => {
-    harness = await startReader(backendName);
     project = await makeProject(harness.backend.database.db);
   });
-  afterAll(() => harness.close());
 
   const db = () => harness.backend.database.db;
   const list = (dataset: DatasetFixture, query: Record<string, string> = {}) =>
@@ -537,13 +535,12 @@ describe.each(availableBackends())("listDatasetRows (%s)", (backendName) => {
 });
 
 describe.each(availableBackends())("getDatasetRow (%s)", (backendName) => {
-  let harness: ReaderHarness;
+  const harness = harnessForSuite(() => startReader(backendName));
   let project: ProjectFixture;
   let dataset: DatasetFixture;
   let versions: { inserted: number; edited: number; deleted: number; reinserted: number };
 
   beforeAll(async () => {
-    harness = await startReader(backendName);
     const db = harness.backend.database.db;
     project = await makeProject(db);
     dataset = await makeDataset(db, project, { customColumns: 1 });
@@ -557,7 +554,6 @@ describe.each(availableBackends())("getDatasetRow (%s)", (backendName) => {
     const reinserted = await insertRows(db, dataset, [{ id: "later", input: "l" }]);
     versions = { inserted, edited, deleted, reinserted };
   });
-  afterAll(() => harness.close());
 
   const get = (rowId: string, query: Record<string, string> = {}) =>
     call(harness, project, operations.getDatasetRow, { params: { datasetSlug: dataset.slug, rowId }, query });
@@ -614,14 +610,12 @@ describe.each(availableBackends())("getDatasetRow (%s)", (backendName) => {
 });
 
 describe.each(availableBackends())("getDatasetRowHistory (%s)", (backendName) => {
-  let harness: ReaderHarness;
+  const harness = harnessForSuite(() => startReader(backendName));
   let project: ProjectFixture;
 
   beforeAll(async () => {
-    harness = await startReader(backendName);
     project = await makeProject(harness.backend.database.db);
   });
-  afterAll(() => harness.close());
 
   const history = (dataset: DatasetFixture, rowId: string, query: Record<string, string> = {}) =>
     call(harness, project, operations.getDatasetRowHistory, {

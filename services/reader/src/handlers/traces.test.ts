@@ -1,18 +1,13 @@
 import { callOperation } from "@svc/bus";
 import { operations, type RequestContext, type Trace } from "@svc/contracts";
-import { availableBackends } from "@svc/testing";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { availableBackends, harnessForSuite } from "@svc/testing";
+import { beforeAll, describe, expect, test } from "vitest";
 import { makeProject, type ProjectFixture } from "../test-factories";
-import { contextOf, failure, type ReaderHarness, startReader } from "../test-support";
+import { contextOf, failure, startReader } from "../test-support";
 import { isoAt, makeSpans, makeTrace, nanosAt, newTraceId, type TraceSeed } from "../trace-factories";
 
 describe.each(availableBackends())("trace queries (%s)", (backendName) => {
-  let harness: ReaderHarness;
-
-  beforeAll(async () => {
-    harness = await startReader(backendName);
-  });
-  afterAll(() => harness.close());
+  const harness = harnessForSuite(() => startReader(backendName));
 
   const db = () => harness.backend.database.db;
 

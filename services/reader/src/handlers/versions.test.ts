@@ -1,6 +1,6 @@
 import { operations } from "@svc/contracts";
-import { availableBackends } from "@svc/testing";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { availableBackends, harnessForSuite } from "@svc/testing";
+import { beforeAll, describe, expect, test } from "vitest";
 import {
   type DatasetFixture,
   deleteRows,
@@ -10,15 +10,14 @@ import {
   type ProjectFixture,
   updateRow,
 } from "../test-factories";
-import { call, contextOf, failure, type ReaderHarness, startReader } from "../test-support";
+import { call, contextOf, failure, startReader } from "../test-support";
 
 describe.each(availableBackends())("version queries (%s)", (backendName) => {
-  let harness: ReaderHarness;
+  const harness = harnessForSuite(() => startReader(backendName));
   let project: ProjectFixture;
   let dataset: DatasetFixture;
 
   beforeAll(async () => {
-    harness = await startReader(backendName);
     const db = harness.backend.database.db;
     project = await makeProject(db);
     dataset = await makeDataset(db, project);
@@ -32,7 +31,6 @@ describe.each(availableBackends())("version queries (%s)", (backendName) => {
     await insertRows(db, dataset, [{ id: "d", input: 4 }]);
     await updateRow(db, dataset, "d", { output: "x" });
   });
-  afterAll(() => harness.close());
 
   const list = (query: Record<string, string> = {}) =>
     call(harness, project, operations.listDatasetVersions, { params: { datasetSlug: dataset.slug }, query });

@@ -1,27 +1,17 @@
 import { listTraceRecords } from "@svc/db";
-import { availableBackends } from "@svc/testing";
+import { availableBackends, harnessForSuite } from "@svc/testing";
 import { sql } from "kysely";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { beforeAll, describe, expect, test } from "vitest";
 import { exportRequest, nanosAt, newSpanId, newTraceId, otlpSpan, T0_MS } from "../test-factories";
-import {
-  contextOf,
-  failure,
-  type IngestHarness,
-  ingest,
-  makeProject,
-  type ProjectFixture,
-  startIngest,
-} from "../test-support";
+import { contextOf, failure, ingest, makeProject, type ProjectFixture, startIngest } from "../test-support";
 
 describe.each(availableBackends())("trace ingestion (%s)", (backendName) => {
-  let harness: IngestHarness;
+  const harness = harnessForSuite(() => startIngest(backendName));
   let project: ProjectFixture;
 
   beforeAll(async () => {
-    harness = await startIngest(backendName);
     project = await makeProject(harness.db);
   });
-  afterAll(() => harness.close());
 
   const traceOf = async (traceId: string, of: ProjectFixture = project) => {
     const [trace] = await listTraceRecords(harness.db, { projectId: of.projectId, traceIds: [traceId] });
