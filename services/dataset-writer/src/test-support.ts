@@ -6,15 +6,23 @@ import {
   type OperationOutput,
   type Role,
 } from "@svc/contracts";
-import { silentLogger } from "@svc/telemetry";
-import { type Backend, type BackendName, openBackend } from "@svc/testing";
-import { afterAll, beforeAll } from "vitest";
+import {
+  type Backend,
+  type BackendName,
+  harnessForSuite,
+  makeProject,
+  type ServedBackend,
+  serveOnBackend,
+} from "@svc/testing";
 import { registerDatasetWriter } from "./service";
+
+export { failure } from "@svc/testing";
 
 /** A caller of one organisation, with a project to work in. */
 export interface Caller {
   /** The context the gateway sends for this caller's key, as the bus hands it to a handler. */
   context: CredentialedContext;
+  projectId: string;
   projectSlug: string;
   call<O extends Operation>(
     op: O,
@@ -29,41 +37,24 @@ export interface Caller {
   ): Promise<{ status: number; data: OperationOutput<O> }>;
 }
 
+/** A backend with the writer serving on it, and a caller with a project. */
+export interface WriterHarness extends ServedBackend {
+  caller: Caller;
+}
+
 /**
  * A suite's writer: a backend of its own opened before the suite's tests, a writer serving on it and a
  * caller with a project; all stopped after them. Its fields are set once `beforeAll` has run.
  */
-export function writerSuite(backendName: BackendName): {
-  readonly backend: Backend;
-  readonly caller: Caller;
-} {
-  const suite = {} as { backend: Backend; caller: Caller };
-  let writer: { stop(): void } | undefined;
-  beforeAll(async () => {
-    suite.backend = await openBackend(backendName);
-    const { bus, database } = suite.backend;
-    writer = registerDatasetWriter({ bus, db: database.db, logger: silentLogger() });
-    suite.caller = await makeCaller(suite.backend);
+export function writerSuite(backendName: BackendName): WriterHarness {
+  return harnessForSuite(async () => {
+    const served = await serveOnBackend(backendName, registerDatasetWriter);
+    return { ...served, caller: await makeCaller(served.backend) };
   });
-  afterAll(async () => {
-    writer?.stop();
-    await suite.backend?.close();
-  });
-  return suite;
 }
 
 export async function makeCaller(backend: Backend, role: Role = "member"): Promise<Caller> {
-  const organizationId = newId();
-  const projectSlug = `p-${organizationId.slice(0, 8)}`;
-  const db = backend.database.db;
-  await db
-    .insertInto("organizations")
-    .values({ id: organizationId, name: "Org", slug: `org-${organizationId}` })
-    .execute();
-  await db
-    .insertInto("projects")
-    .values({ id: newId(), organization_id: organizationId, slug: projectSlug, name: projectSlug })
-    .execute();
+  const { organizationId, projectId, projectSlug } = await makeProject(backend.database.db);
   const context: CredentialedContext = {
     organizationId,
     role,
@@ -80,25 +71,13 @@ export async function makeCaller(backend: Backend, role: Role = "member"): Promi
     idempotencyKey ? { ...context, idempotencyKey } : context;
   return {
     context,
+    projectId,
     projectSlug,
     call: (op, input, idempotencyKey) =>
       callOperation(backend.bus, op, contextWith(idempotencyKey), raw(input)),
     callWithStatus: (op, input, idempotencyKey) =>
       callOperationWithStatus(backend.bus, op, contextWith(idempotencyKey), raw(input)),
   };
-}
-
-/** Awaits a promise expected to fail with a domain error and returns that error's code and data. */
-export async function failure(
-  promise: Promise<unknown>,
-): Promise<{ code: string; message: string; details?: unknown }> {
-  try {
-    await promise;
-  } catch (error) {
-    const { code, message, details } = error as { code: string; message: string; details?: unknown };
-    return { code, message, details };
-  }
-  throw new Error("expected the call to fail, but it succeeded");
 }
 
 /**

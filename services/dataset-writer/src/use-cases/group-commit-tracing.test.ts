@@ -4,12 +4,10 @@ import "../test-tracing";
 import { type Tracer, trace } from "@opentelemetry/api";
 import type { ReadableSpan } from "@opentelemetry/sdk-trace-base";
 import { operations } from "@svc/contracts";
-import { silentLogger } from "@svc/telemetry";
-import { type Backend, openBackend, realInfra } from "@svc/testing";
+import { realInfra } from "@svc/testing";
 import { sql } from "kysely";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { registerDatasetWriter } from "../service";
-import { type Caller, makeCaller } from "../test-support";
+import { afterAll, describe, expect, it } from "vitest";
+import { writerSuite } from "../test-support";
 import { pgInstrumentation, provider, spans } from "../test-tracing";
 import {
   BATCH_SIZE_ATTRIBUTE,
@@ -24,19 +22,10 @@ const SUBJECT = operations.updateDatasetRow.subject;
 const EDITS = 12;
 
 describe.runIf(realInfra())("traces of edits applied in batches", () => {
-  let backend: Backend;
-  let caller: Caller;
-  let writer: { stop(): void };
+  const suite = writerSuite("distributed");
   const tracer: Tracer = trace.getTracer("test");
 
-  beforeAll(async () => {
-    backend = await openBackend("distributed");
-    writer = registerDatasetWriter({ bus: backend.bus, db: backend.database.db, logger: silentLogger() });
-    caller = await makeCaller(backend);
-  });
   afterAll(async () => {
-    writer?.stop();
-    await backend?.close();
     pgInstrumentation.disable();
   });
 
@@ -44,7 +33,7 @@ describe.runIf(realInfra())("traces of edits applied in batches", () => {
     (
       await sql<{ n: number }>`
         SELECT count(*)::int AS n FROM pg_stat_activity
-        WHERE datname = current_database() AND wait_event_type = 'Lock'`.execute(backend.database.db)
+        WHERE datname = current_database() AND wait_event_type = 'Lock'`.execute(suite.backend.database.db)
     ).rows[0]?.n ?? 0;
 
   const statementOf = (span: ReadableSpan) =>
@@ -66,9 +55,9 @@ describe.runIf(realInfra())("traces of edits applied in batches", () => {
   async function editBehindLock(
     beforeEdits: () => Promise<void> = async () => {},
   ): Promise<{ traceId: string; spanId: string }[]> {
-    const dataset = await caller.call(operations.createDataset, { body: { name: `Traced ${++n}` } });
+    const dataset = await suite.caller.call(operations.createDataset, { body: { name: `Traced ${++n}` } });
     const params = { datasetSlug: dataset.slug };
-    await caller.call(operations.insertDatasetRows, {
+    await suite.caller.call(operations.insertDatasetRows, {
       params,
       body: { rows: Array.from({ length: EDITS }, (_, i) => ({ id: `r${i}`, input: i })) },
     });
@@ -76,13 +65,13 @@ describe.runIf(realInfra())("traces of edits applied in batches", () => {
     spans.reset();
     const callers: { traceId: string; spanId: string }[] = [];
     let edits: Promise<unknown>[] = [];
-    await backend.database.db.transaction().execute(async (trx) => {
+    await suite.backend.database.db.transaction().execute(async (trx) => {
       await sql`SELECT id FROM datasets WHERE id = ${dataset.id} FOR UPDATE`.execute(trx);
       edits = Array.from({ length: EDITS }, (_, i) =>
         tracer.startActiveSpan(`caller ${i}`, { root: true }, async (span) => {
           callers[i] = span.spanContext();
           try {
-            return await caller.call(operations.updateDatasetRow, {
+            return await suite.caller.call(operations.updateDatasetRow, {
               params: { ...params, rowId: `r${i}` },
               body: { output: `edited ${i}` },
             });
@@ -186,16 +175,16 @@ describe.runIf(realInfra())("traces of edits applied in batches", () => {
     // Once the rows exist, the first statement that writes several revisions at once (a batch's)
     // fails, once.
     const failNextBatch = async () => {
-      await sql`CREATE SEQUENCE batch_failures`.execute(backend.database.db);
+      await sql`CREATE SEQUENCE batch_failures`.execute(suite.backend.database.db);
       await sql`CREATE FUNCTION fail_batch() RETURNS trigger LANGUAGE plpgsql AS $$
         BEGIN
           IF (SELECT count(*) FROM inserted) > 1 AND nextval('batch_failures') = 1 THEN
             RAISE EXCEPTION 'deadlock detected (by the test)' USING ERRCODE = '40P01';
           END IF;
           RETURN NULL;
-        END $$`.execute(backend.database.db);
+        END $$`.execute(suite.backend.database.db);
       await sql`CREATE TRIGGER fail_batch AFTER INSERT ON row_revisions REFERENCING NEW TABLE AS inserted
-        FOR EACH STATEMENT EXECUTE FUNCTION fail_batch()`.execute(backend.database.db);
+        FOR EACH STATEMENT EXECUTE FUNCTION fail_batch()`.execute(suite.backend.database.db);
     };
     try {
       const callers = await editBehindLock(failNextBatch);
@@ -218,7 +207,7 @@ describe.runIf(realInfra())("traces of edits applied in batches", () => {
       }
       expect(members).toBe(Number(batch.attributes[BATCH_SIZE_ATTRIBUTE]));
     } finally {
-      await sql`DROP TRIGGER IF EXISTS fail_batch ON row_revisions`.execute(backend.database.db);
+      await sql`DROP TRIGGER IF EXISTS fail_batch ON row_revisions`.execute(suite.backend.database.db);
     }
   });
 });

@@ -1,11 +1,9 @@
 import { parseOperationInput } from "@svc/bus";
 import { operations, type VersionResult } from "@svc/contracts";
-import { silentLogger } from "@svc/telemetry";
-import { availableBackends, type Backend, openBackend } from "@svc/testing";
+import { availableBackends } from "@svc/testing";
 import { sql } from "kysely";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { registerDatasetWriter } from "../service";
-import { auditDataset, type Caller, makeCaller } from "../test-support";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { auditDataset, writerSuite } from "../test-support";
 import { defaultGroupCommitOptions } from "./group-commit";
 import { groupRowEdits, updateDatasetRow } from "./update-dataset-row";
 
@@ -14,20 +12,11 @@ import { groupRowEdits, updateDatasetRow } from "./update-dataset-row";
  * row_revisions that the test installs: nothing in the code under test knows about them.
  */
 describe.each(availableBackends())("group commit when a batch fails (%s)", (backendName) => {
-  let backend: Backend;
-  let caller: Caller;
-  let writer: { stop(): void };
-  const db = () => backend.database.db;
+  const suite = writerSuite(backendName);
+  const db = () => suite.backend.database.db;
 
   beforeAll(async () => {
-    backend = await openBackend(backendName);
-    writer = registerDatasetWriter({ bus: backend.bus, db: db(), logger: silentLogger() });
-    caller = await makeCaller(backend);
     await sql`CREATE SEQUENCE trigger_calls`.execute(db());
-  });
-  afterAll(async () => {
-    writer.stop();
-    await backend.close();
   });
   afterEach(async () => {
     await sql`DROP TRIGGER IF EXISTS fail_edits ON row_revisions`.execute(db());
@@ -48,8 +37,8 @@ describe.each(availableBackends())("group commit when a batch fails (%s)", (back
 
   let n = 0;
   async function makeDataset(rowIds: string[]) {
-    const dataset = await caller.call(operations.createDataset, { body: { name: `Batch ${++n}` } });
-    await caller.call(operations.insertDatasetRows, {
+    const dataset = await suite.caller.call(operations.createDataset, { body: { name: `Batch ${++n}` } });
+    await suite.caller.call(operations.insertDatasetRows, {
       params: { datasetSlug: dataset.slug },
       body: { rows: rowIds.map((id) => ({ id, input: id })) },
     }); // v1
@@ -75,9 +64,9 @@ describe.each(availableBackends())("group commit when a batch fails (%s)", (back
       edits.map(({ datasetSlug, rowId, output, body, ifMatch, idempotencyKey }) =>
         updateDatasetRow(
           rowEdits,
-          idempotencyKey ? { ...caller.context, idempotencyKey } : caller.context,
+          idempotencyKey ? { ...suite.caller.context, idempotencyKey } : suite.caller.context,
           parseOperationInput(operations.updateDatasetRow, {
-            params: { projectSlug: caller.projectSlug, datasetSlug, rowId },
+            params: { projectSlug: suite.caller.projectSlug, datasetSlug, rowId },
             query: {},
             body: body ?? { output },
             headers: ifMatch === undefined ? {} : { ifMatch },
@@ -101,7 +90,7 @@ describe.each(availableBackends())("group commit when a batch fails (%s)", (back
     db()
       .selectFrom("idempotency_records")
       .select("response")
-      .where("organization_id", "=", caller.context.organizationId as string)
+      .where("organization_id", "=", suite.caller.context.organizationId as string)
       .where("key", "=", key)
       .executeTakeFirst();
   const versionOf = (settled: PromiseSettledResult<VersionResult> | undefined) =>
@@ -134,8 +123,8 @@ describe.each(availableBackends())("group commit when a batch fails (%s)", (back
     // The applied edit's key holds its answer; the failed edit's key was given back.
     expect((await idempotencyRecord("batch-k1"))?.response).toMatchObject({ version: 3 });
     expect(await idempotencyRecord("batch-k2")).toBeUndefined();
-    await auditDataset(backend, a.id);
-    await auditDataset(backend, b.id);
+    await auditDataset(suite.backend, a.id);
+    await auditDataset(suite.backend, b.id);
   });
 
   it("judges an If-Match after an earlier edit of its row against that edit, as one at a time would", async () => {
@@ -154,7 +143,7 @@ describe.each(availableBackends())("group commit when a batch fails (%s)", (back
       details: { currentVersion: 4, expectedVersion: 1 },
     });
     expect(await outputs(a.id)).toEqual({ r1: ["b", 4], r2: ["c", 5] });
-    await auditDataset(backend, a.id);
+    await auditDataset(suite.backend, a.id);
   });
 
   it("records each of a row's edits in one batch as the row stood after it, cells and custom cells merged", async () => {
@@ -163,7 +152,7 @@ describe.each(availableBackends())("group commit when a batch fails (%s)", (back
     const [k1, k2] = await Promise.all(
       ["k1", "k2"].map(
         async (name) =>
-          (await caller.call(operations.createDatasetColumn, { params, body: { name } })).identifier,
+          (await suite.caller.call(operations.createDatasetColumn, { params, body: { name } })).identifier,
       ),
     );
     const settled = await editInBatch([
@@ -236,7 +225,7 @@ describe.each(availableBackends())("group commit when a batch fails (%s)", (back
       custom: { [k1 as string]: 3, [k2 as string]: 2 },
       version: 5,
     });
-    await auditDataset(backend, dataset.id);
+    await auditDataset(suite.backend, dataset.id);
   });
 
   it("applies every edit of a batch that a deadlock broke, one by one", async () => {
@@ -257,7 +246,7 @@ describe.each(availableBackends())("group commit when a batch fails (%s)", (back
     expect(
       (await sql<{ n: number }>`SELECT last_value::int AS n FROM trigger_calls`.execute(db())).rows,
     ).toEqual([{ n: 5 }]);
-    await auditDataset(backend, a.id);
+    await auditDataset(suite.backend, a.id);
   });
 
   it("fails a whole batch at once when the database cannot be reached, without trying each edit", async () => {
@@ -275,6 +264,6 @@ describe.each(availableBackends())("group commit when a batch fails (%s)", (back
       (await sql<{ n: number }>`SELECT last_value::int AS n FROM trigger_calls`.execute(db())).rows,
     ).toEqual([{ n: 2 }]);
     expect(await outputs(a.id)).toEqual({ r1: ["alone", 2], r2: [null, 1], r3: [null, 1] });
-    await auditDataset(backend, a.id);
+    await auditDataset(suite.backend, a.id);
   });
 });

@@ -1,34 +1,26 @@
 import { operations } from "@svc/contracts";
-import { silentLogger } from "@svc/telemetry";
-import { availableBackends, type Backend, openBackend } from "@svc/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { registerDatasetWriter } from "../service";
-import { type Caller, failure, makeCaller } from "../test-support";
+import { availableBackends } from "@svc/testing";
+import { beforeAll, describe, expect, it } from "vitest";
+import { failure, writerSuite } from "../test-support";
 
 describe.each(availableBackends())("idempotency keys (%s)", (backendName) => {
-  let backend: Backend;
-  let caller: Caller;
-  let writer: { stop(): void };
+  const suite = writerSuite(backendName);
   let params: { datasetSlug: string };
   let datasetId: string;
 
   beforeAll(async () => {
-    backend = await openBackend(backendName);
-    writer = registerDatasetWriter({ bus: backend.bus, db: backend.database.db, logger: silentLogger() });
-    caller = await makeCaller(backend);
-    const dataset = await caller.call(operations.createDataset, { body: { name: "Idempotent" } });
+    const dataset = await suite.caller.call(operations.createDataset, { body: { name: "Idempotent" } });
     params = { datasetSlug: dataset.slug };
     datasetId = dataset.id;
-    await caller.call(operations.insertDatasetRows, { params, body: { rows: [{ id: "r1", input: 1 }] } });
-  });
-  afterAll(async () => {
-    writer.stop();
-    await backend.close();
+    await suite.caller.call(operations.insertDatasetRows, {
+      params,
+      body: { rows: [{ id: "r1", input: 1 }] },
+    });
   });
 
   const versionCount = async () =>
     (
-      await backend.database.db
+      await suite.backend.database.db
         .selectFrom("dataset_versions")
         .select((eb) => eb.fn.countAll<number>().as("n"))
         .where("dataset_id", "=", datasetId)
@@ -38,8 +30,8 @@ describe.each(availableBackends())("idempotency keys (%s)", (backendName) => {
   it("answers a retried edit with the first answer and makes one version", async () => {
     const before = Number(await versionCount());
     const edit = { params: { ...params, rowId: "r1" }, body: { output: "once" } };
-    const first = await caller.call(operations.updateDatasetRow, edit, "key-edit-1");
-    const again = await caller.call(operations.updateDatasetRow, edit, "key-edit-1");
+    const first = await suite.caller.call(operations.updateDatasetRow, edit, "key-edit-1");
+    const again = await suite.caller.call(operations.updateDatasetRow, edit, "key-edit-1");
     expect(again).toEqual(first);
     expect(Number(await versionCount())).toBe(before + 1);
   });
@@ -48,7 +40,7 @@ describe.each(availableBackends())("idempotency keys (%s)", (backendName) => {
     const before = Number(await versionCount());
     const edit = { params: { ...params, rowId: "r1" }, body: { output: "racing" } };
     const answers = await Promise.all(
-      Array.from({ length: 5 }, () => caller.call(operations.updateDatasetRow, edit, "key-race")),
+      Array.from({ length: 5 }, () => suite.caller.call(operations.updateDatasetRow, edit, "key-race")),
     );
     expect(new Set(answers.map((a) => a.versionId)).size).toBe(1);
     expect(Number(await versionCount())).toBe(before + 1);
@@ -56,20 +48,20 @@ describe.each(availableBackends())("idempotency keys (%s)", (backendName) => {
 
   it("returns the same generated row ids when an insert is retried", async () => {
     const insert = { params, body: { rows: [{ input: "a" }, { input: "b" }] } };
-    const first = await caller.call(operations.insertDatasetRows, insert, "key-insert");
-    const again = await caller.call(operations.insertDatasetRows, insert, "key-insert");
+    const first = await suite.caller.call(operations.insertDatasetRows, insert, "key-insert");
+    const again = await suite.caller.call(operations.insertDatasetRows, insert, "key-insert");
     expect(again.rowIds).toEqual(first.rowIds);
   });
 
   it("refuses a key reused with a different body, changing nothing", async () => {
-    await caller.call(
+    await suite.caller.call(
       operations.updateDatasetRow,
       { params: { ...params, rowId: "r1" }, body: { output: 1 } },
       "key-x",
     );
     const before = Number(await versionCount());
     const error = await failure(
-      caller.call(
+      suite.caller.call(
         operations.updateDatasetRow,
         { params: { ...params, rowId: "r1" }, body: { output: 2 } },
         "key-x",
@@ -81,10 +73,15 @@ describe.each(availableBackends())("idempotency keys (%s)", (backendName) => {
 
   it("does not remember a request that failed, so it can be retried after a fix", async () => {
     const edit = { params: { ...params, rowId: "later" }, body: { output: 1 } };
-    expect((await failure(caller.call(operations.updateDatasetRow, edit, "key-later"))).code).toBe(
+    expect((await failure(suite.caller.call(operations.updateDatasetRow, edit, "key-later"))).code).toBe(
       "not_found",
     );
-    await caller.call(operations.insertDatasetRows, { params, body: { rows: [{ id: "later", input: 0 }] } });
-    expect((await caller.call(operations.updateDatasetRow, edit, "key-later")).version).toBeGreaterThan(0);
+    await suite.caller.call(operations.insertDatasetRows, {
+      params,
+      body: { rows: [{ id: "later", input: 0 }] },
+    });
+    expect((await suite.caller.call(operations.updateDatasetRow, edit, "key-later")).version).toBeGreaterThan(
+      0,
+    );
   });
 });

@@ -1,12 +1,10 @@
 import { randomBytes } from "node:crypto";
 import { type Cell, operations } from "@svc/contracts";
 import { type Database, jsonb } from "@svc/db";
-import { silentLogger } from "@svc/telemetry";
-import { availableBackends, type Backend, openBackend } from "@svc/testing";
+import { availableBackends } from "@svc/testing";
 import type { Kysely } from "kysely";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { registerDatasetWriter } from "../service";
-import { type Caller, failure, makeCaller } from "../test-support";
+import { describe, expect, it } from "vitest";
+import { failure, makeCaller, writerSuite } from "../test-support";
 
 const T0_MS = Date.UTC(2024, 4, 1, 12, 0, 0);
 const nanosAt = (ms: number): string => (BigInt(T0_MS + ms) * 1_000_000n).toString();
@@ -51,35 +49,18 @@ async function makeTraces(db: Kysely<Database>, projectId: string, seeds: readon
 }
 
 describe.each(availableBackends())("importing rows from traces (%s)", (backendName) => {
-  let backend: Backend;
-  let caller: Caller;
-  let projectId: string;
-  let writer: { stop(): void };
-  const db = () => backend.database.db;
-
-  beforeAll(async () => {
-    backend = await openBackend(backendName);
-    writer = registerDatasetWriter({ bus: backend.bus, db: db(), logger: silentLogger() });
-    caller = await makeCaller(backend);
-    const project = await db()
-      .selectFrom("projects")
-      .select("id")
-      .where("organization_id", "=", caller.context.organizationId as string)
-      .executeTakeFirstOrThrow();
-    projectId = project.id;
-  });
-  afterAll(async () => {
-    writer.stop();
-    await backend.close();
-  });
+  const suite = writerSuite(backendName);
+  const db = () => suite.backend.database.db;
 
   let counter = 0;
   async function makeDataset() {
-    const dataset = await caller.call(operations.createDataset, { body: { name: `Imports ${++counter}` } });
+    const dataset = await suite.caller.call(operations.createDataset, {
+      body: { name: `Imports ${++counter}` },
+    });
     return { id: dataset.id, params: { datasetSlug: dataset.slug } };
   }
   const importTraces = (params: { datasetSlug: string }, traces: unknown, key?: string) =>
-    caller.call(operations.importDatasetRowsFromTraces, { params, body: { traces } }, key);
+    suite.caller.call(operations.importDatasetRowsFromTraces, { params, body: { traces } }, key);
 
   async function stateOf(datasetId: string) {
     const dataset = await db()
@@ -104,7 +85,7 @@ describe.each(availableBackends())("importing rows from traces (%s)", (backendNa
 
   it("imports the given traces, in their order, as rows of one new version", async () => {
     const { id, params } = await makeDataset();
-    const [first, second] = await makeTraces(db(), projectId, [
+    const [first, second] = await makeTraces(db(), suite.caller.projectId, [
       { startMs: 0, input: [{ role: "user", content: "Hi" }], output: "Hello!" },
       { startMs: 10, input: "Where is my refund?", output: { answer: "Sent today" } },
     ]);
@@ -147,7 +128,7 @@ describe.each(availableBackends())("importing rows from traces (%s)", (backendNa
 
   it("imports a trace named twice once", async () => {
     const { id, params } = await makeDataset();
-    const [trace] = await makeTraces(db(), projectId, [{ startMs: 0 }]);
+    const [trace] = await makeTraces(db(), suite.caller.projectId, [{ startMs: 0 }]);
 
     const result = await importTraces(params, { by: "ids", ids: [trace, (trace as string).toUpperCase()] });
 
@@ -158,7 +139,7 @@ describe.each(availableBackends())("importing rows from traces (%s)", (backendNa
   it("imports every trace that matches the filters, earliest first", async () => {
     const { id, params } = await makeDataset();
     const user = `user-${++counter}`;
-    const [late, early] = await makeTraces(db(), projectId, [
+    const [late, early] = await makeTraces(db(), suite.caller.projectId, [
       { startMs: 500, userId: user },
       { startMs: 100, userId: user },
       { startMs: 300, userId: "someone-else" },
@@ -177,7 +158,7 @@ describe.each(availableBackends())("importing rows from traces (%s)", (backendNa
 
   it("answers a retry with the same Idempotency-Key with the first answer, and imports once", async () => {
     const { id, params } = await makeDataset();
-    const ids = await makeTraces(db(), projectId, [{ startMs: 0 }]);
+    const ids = await makeTraces(db(), suite.caller.projectId, [{ startMs: 0 }]);
 
     const first = await importTraces(params, { by: "ids", ids }, "import-once");
     const again = await importTraces(params, { by: "ids", ids }, "import-once");
@@ -206,7 +187,7 @@ describe.each(availableBackends())("importing rows from traces (%s)", (backendNa
       const user = `crowd-${++counter}`;
       await makeTraces(
         db(),
-        projectId,
+        suite.caller.projectId,
         Array.from({ length: 1001 }, (_, index) => ({ startMs: index, userId: user })),
       );
 
@@ -236,14 +217,14 @@ describe.each(availableBackends())("importing rows from traces (%s)", (backendNa
 
     it("trace ids that do not exist, naming them with 404", async () => {
       const { id, params } = await makeDataset();
-      const [known] = await makeTraces(db(), projectId, [{ startMs: 0 }]);
+      const [known] = await makeTraces(db(), suite.caller.projectId, [{ startMs: 0 }]);
       const unknown = [newTraceId(), newTraceId()];
 
       const error = await failure(importTraces(params, { by: "ids", ids: [known, ...unknown] }));
 
       expect(error).toEqual({
         code: "not_found",
-        message: `2 traces not found in project "${caller.projectSlug}": ${unknown.join(", ")}; nothing was imported`,
+        message: `2 traces not found in project "${suite.caller.projectSlug}": ${unknown.join(", ")}; nothing was imported`,
         details: { traceIds: unknown },
       });
       expect(await stateOf(id)).toMatchObject({ version: 0, rows: [], versions: [] });
@@ -251,7 +232,7 @@ describe.each(availableBackends())("importing rows from traces (%s)", (backendNa
 
     it("a trace of another project, as unknown", async () => {
       const { params } = await makeDataset();
-      const other = await makeCaller(backend);
+      const other = await makeCaller(suite.backend);
       const otherProject = await db()
         .selectFrom("projects")
         .select("id")
@@ -272,15 +253,17 @@ describe.each(availableBackends())("importing rows from traces (%s)", (backendNa
       );
       expect(error).toEqual({
         code: "not_found",
-        message: `No trace of project "${caller.projectSlug}" matches these filters; nothing was imported`,
+        message: `No trace of project "${suite.caller.projectSlug}" matches these filters; nothing was imported`,
       });
       expect((await stateOf(id)).version).toBe(0);
     });
 
     it("an import into a dataset whose output column was removed", async () => {
       const { id, params } = await makeDataset();
-      const ids = await makeTraces(db(), projectId, [{ startMs: 0 }]);
-      await caller.call(operations.deleteDatasetColumn, { params: { ...params, identifier: "output" } });
+      const ids = await makeTraces(db(), suite.caller.projectId, [{ startMs: 0 }]);
+      await suite.caller.call(operations.deleteDatasetColumn, {
+        params: { ...params, identifier: "output" },
+      });
 
       expect(await failure(importTraces(params, { by: "ids", ids }))).toMatchObject({
         code: "unknown_column",
@@ -304,14 +287,14 @@ describe.each(availableBackends())("importing rows from traces (%s)", (backendNa
     });
 
     it("an unknown dataset, with 404", async () => {
-      const ids = await makeTraces(db(), projectId, [{ startMs: 0 }]);
+      const ids = await makeTraces(db(), suite.caller.projectId, [{ startMs: 0 }]);
       expect(await failure(importTraces({ datasetSlug: "no-such-set" }, { by: "ids", ids }))).toMatchObject({
         code: "not_found",
       });
     });
 
     it("a viewer key", async () => {
-      const viewer = await makeCaller(backend, "viewer");
+      const viewer = await makeCaller(suite.backend, "viewer");
       expect(
         await failure(
           viewer.call(operations.importDatasetRowsFromTraces, {

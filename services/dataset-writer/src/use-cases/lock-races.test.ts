@@ -3,12 +3,10 @@ import { setTimeout as delay } from "node:timers/promises";
 import { parseOperationInput } from "@svc/bus";
 import { operations } from "@svc/contracts";
 import { type Database, jsonb } from "@svc/db";
-import { silentLogger } from "@svc/telemetry";
-import { type Backend, openBackend, realInfra } from "@svc/testing";
+import { realInfra } from "@svc/testing";
 import { sql, type Transaction } from "kysely";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { registerDatasetWriter } from "../service";
-import { auditDataset, type Caller, failure, makeCaller } from "../test-support";
+import { describe, expect, it } from "vitest";
+import { auditDataset, failure, writerSuite } from "../test-support";
 import { defaultGroupCommitOptions } from "./group-commit";
 import { groupRowEdits, type RowEdits, updateDatasetRow } from "./update-dataset-row";
 
@@ -18,26 +16,17 @@ import { groupRowEdits, type RowEdits, updateDatasetRow } from "./update-dataset
  * other. Only real PostgreSQL runs transactions side by side; PGlite has one connection.
  */
 describe.runIf(realInfra())("mutations waiting for a dataset's lock", () => {
-  let backend: Backend;
-  let caller: Caller;
-  let writer: { stop(): void };
-
-  beforeAll(async () => {
-    backend = await openBackend("distributed");
-    writer = registerDatasetWriter({ bus: backend.bus, db: backend.database.db, logger: silentLogger() });
-    caller = await makeCaller(backend);
-  });
-  afterAll(async () => {
-    writer?.stop();
-    await backend?.close();
-  });
+  const suite = writerSuite("distributed");
 
   let n = 0;
   async function makeDataset() {
-    const dataset = await caller.call(operations.createDataset, { body: { name: `Race ${++n}` } });
+    const dataset = await suite.caller.call(operations.createDataset, { body: { name: `Race ${++n}` } });
     const params = { datasetSlug: dataset.slug };
-    const column = await caller.call(operations.createDatasetColumn, { params, body: { name: "score" } });
-    await caller.call(operations.insertDatasetRows, {
+    const column = await suite.caller.call(operations.createDatasetColumn, {
+      params,
+      body: { name: "score" },
+    });
+    await suite.caller.call(operations.insertDatasetRows, {
       params,
       body: { rows: [{ id: "r1", input: "q", custom: { [column.identifier]: 1 } }] },
     }); // v1
@@ -48,7 +37,7 @@ describe.runIf(realInfra())("mutations waiting for a dataset's lock", () => {
   async function lockWaiters(): Promise<number> {
     const result = await sql<{ n: number }>`
       SELECT count(*)::int AS n FROM pg_stat_activity
-      WHERE datname = current_database() AND wait_event_type = 'Lock'`.execute(backend.database.db);
+      WHERE datname = current_database() AND wait_event_type = 'Lock'`.execute(suite.backend.database.db);
     return result.rows[0]?.n ?? 0;
   }
 
@@ -73,7 +62,7 @@ describe.runIf(realInfra())("mutations waiting for a dataset's lock", () => {
     datasetId: string,
     during: (trx: Transaction<Database>) => Promise<void>,
   ): Promise<void> {
-    await backend.database.db.transaction().execute(async (trx) => {
+    await suite.backend.database.db.transaction().execute(async (trx) => {
       await sql`SELECT id FROM datasets WHERE id = ${datasetId} FOR UPDATE`.execute(trx);
       await during(trx);
     });
@@ -102,7 +91,7 @@ describe.runIf(realInfra())("mutations waiting for a dataset's lock", () => {
   }
 
   const stored = (datasetId: string) =>
-    backend.database.db
+    suite.backend.database.db
       .selectFrom("dataset_rows")
       .select(["row_id", "custom", "version"])
       .where("dataset_id", "=", datasetId)
@@ -110,7 +99,7 @@ describe.runIf(realInfra())("mutations waiting for a dataset's lock", () => {
       .execute();
   const currentVersion = async (datasetId: string) =>
     (
-      await backend.database.db
+      await suite.backend.database.db
         .selectFrom("datasets")
         .select("current_version")
         .where("id", "=", datasetId)
@@ -121,7 +110,7 @@ describe.runIf(realInfra())("mutations waiting for a dataset's lock", () => {
     const { params, id, column } = await makeDataset();
     const before = await stored(id);
     const settled = await removeColumnDuringLockWait(id, column, () =>
-      caller.call(operations.updateDatasetRow, {
+      suite.caller.call(operations.updateDatasetRow, {
         params: { ...params, rowId: "r1" },
         body: { custom: { [column]: 2 } },
       }),
@@ -130,7 +119,7 @@ describe.runIf(realInfra())("mutations waiting for a dataset's lock", () => {
     expect(error).toMatchObject({ code: "unknown_column", details: { column } });
     expect(await stored(id)).toEqual(before);
     expect(await currentVersion(id)).toBe(1);
-    await auditDataset(backend, id);
+    await auditDataset(suite.backend, id);
   });
 
   it("serialises the column-remove use-case with an edit queued behind it", async () => {
@@ -140,11 +129,11 @@ describe.runIf(realInfra())("mutations waiting for a dataset's lock", () => {
     let edit: Promise<PromiseSettledResult<unknown>> | undefined;
     await holdingDatasetLock(id, async () => {
       removal = settle(
-        caller.call(operations.deleteDatasetColumn, { params: { ...params, identifier: column } }),
+        suite.caller.call(operations.deleteDatasetColumn, { params: { ...params, identifier: column } }),
       );
       await untilLockWaiters(1);
       edit = settle(
-        caller.call(operations.updateDatasetRow, {
+        suite.caller.call(operations.updateDatasetRow, {
           params: { ...params, rowId: "r1" },
           body: { custom: { [column]: 2 } },
         }),
@@ -164,7 +153,7 @@ describe.runIf(realInfra())("mutations waiting for a dataset's lock", () => {
     const { params, id, column } = await makeDataset();
     const before = await stored(id);
     const settled = await removeColumnDuringLockWait(id, column, () =>
-      caller.call(operations.insertDatasetRows, {
+      suite.caller.call(operations.insertDatasetRows, {
         params,
         body: { rows: [{ id: "r2", input: "q2", custom: { [column]: 3 } }] },
       }),
@@ -178,14 +167,14 @@ describe.runIf(realInfra())("mutations waiting for a dataset's lock", () => {
   it("refuses an import once the metadata column it fills was removed, and changes nothing", async () => {
     const { params, id } = await makeDataset();
     const projectId = (
-      await backend.database.db
+      await suite.backend.database.db
         .selectFrom("projects")
         .select("id")
-        .where("organization_id", "=", caller.context.organizationId as string)
+        .where("organization_id", "=", suite.caller.context.organizationId as string)
         .executeTakeFirstOrThrow()
     ).id;
     const traceId = randomBytes(16).toString("hex");
-    await backend.database.db
+    await suite.backend.database.db
       .insertInto("traces")
       .values({
         project_id: projectId,
@@ -208,7 +197,7 @@ describe.runIf(realInfra())("mutations waiting for a dataset's lock", () => {
       .execute();
     const before = await stored(id);
     const settled = await removeColumnDuringLockWait(id, "metadata", () =>
-      caller.call(operations.importDatasetRowsFromTraces, {
+      suite.caller.call(operations.importDatasetRowsFromTraces, {
         params,
         body: { traces: { by: "ids", ids: [traceId] } },
       }),
@@ -226,7 +215,7 @@ describe.runIf(realInfra())("mutations waiting for a dataset's lock", () => {
     // One key, two requests: whichever comes second must be told the key was used, not deadlock.
     await holdingDatasetLock(id, async () => {
       edit = settle(
-        caller.call(
+        suite.caller.call(
           operations.updateDatasetRow,
           { params: { ...params, rowId: "r1" }, body: { output: "edited" } },
           "shared-key",
@@ -234,7 +223,7 @@ describe.runIf(realInfra())("mutations waiting for a dataset's lock", () => {
       );
       await untilLockWaiters(1);
       insert = settle(
-        caller.call(
+        suite.caller.call(
           operations.insertDatasetRows,
           { params, body: { rows: [{ id: "r2", input: "q2" }] } },
           "shared-key",
@@ -248,16 +237,16 @@ describe.runIf(realInfra())("mutations waiting for a dataset's lock", () => {
     });
     expect((await stored(id)).map((row) => row.row_id)).toEqual(["r1"]);
     expect(await currentVersion(id)).toBe(2);
-    await auditDataset(backend, id);
+    await auditDataset(suite.backend, id);
   });
 
   /** An edit straight through row edits of the test's own, as the writer's handler makes it. */
   const editWith = (rowEdits: RowEdits, datasetSlug: string, output: string) =>
     updateDatasetRow(
       rowEdits,
-      caller.context,
+      suite.caller.context,
       parseOperationInput(operations.updateDatasetRow, {
-        params: { projectSlug: caller.projectSlug, datasetSlug, rowId: "r1" },
+        params: { projectSlug: suite.caller.projectSlug, datasetSlug, rowId: "r1" },
         query: {},
         body: { output },
         headers: {},
@@ -270,7 +259,7 @@ describe.runIf(realInfra())("mutations waiting for a dataset's lock", () => {
     ["starts another transaction once the stalled one has run stallMs", 50, "done"],
     ["keeps to one transaction while the running one has not stalled", 60_000, "waiting"],
   ] as const)("%s, so other datasets' edits do not wait behind a lock", async (_name, stallMs, expected) => {
-    const rowEdits = groupRowEdits(backend.database.db, { ...defaultGroupCommitOptions, stallMs });
+    const rowEdits = groupRowEdits(suite.backend.database.db, { ...defaultGroupCommitOptions, stallMs });
     const [blocked, free] = [await makeDataset(), await makeDataset()];
     let stuck: Promise<unknown> | undefined;
     let other: Promise<unknown> | undefined;
