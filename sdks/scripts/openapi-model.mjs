@@ -1,5 +1,5 @@
 // Reads the committed OpenAPI document and describes each operation the way both SDK generators need it:
-// its resource, method names, parameters in call order, body, response and pagination.
+// its resource, method names, parameters in call order, body, response, pagination and documentation.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -111,7 +111,36 @@ export function describeApi(document) {
       }
     }
   }
-  return sorted.map(([name, ops]) => ({ name, operations: ops }));
+  return sorted.map(([name, ops]) => ({
+    name,
+    description: (document.tags ?? []).find((tag) => tag.name === name)?.description,
+    operations: ops,
+  }));
+}
+
+/** The class of a resource's operations in either SDK: `datasets` → `DatasetsResource`. */
+export const resourceClassName = (resource) => `${pascalCase(resource.name)}Resource`;
+
+/**
+ * A method's documentation: the operation's summary as a sentence and its description, then `extra`
+ * paragraphs (an SDK's own, such as its arguments), then the HTTP call it makes.
+ */
+export function operationDoc(op, extra = []) {
+  const paragraphs = [op.summary ? sentence(op.summary) : "", ...op.description.split("\n\n")]
+    .map((part) => part.trim())
+    .filter(Boolean);
+  paragraphs.push(...extra, `\`${op.method} ${op.path}\` (operation \`${op.operationId}\`)`);
+  return [...new Set(paragraphs)].join("\n\n");
+}
+
+const sentence = (text) => (/[.!?]$/.test(text) ? text : `${text}.`);
+
+function withBooleans(schema) {
+  const values = schema?.enum;
+  if (Array.isArray(values) && values.length === 2 && values.includes("true") && values.includes("false")) {
+    return { anyOf: [{ type: "boolean" }, schema] };
+  }
+  return schema;
 }
 
 function describeOperation(document, path, method, op, item) {
@@ -140,7 +169,11 @@ function describeOperation(document, path, method, op, item) {
     description: parameter.description,
     required: parameter.required === true,
   });
-  const queryParams = byLocation("query").map(toParam);
+  // A query flag documented as the strings "true"/"false" also takes a boolean, in either SDK.
+  const queryParams = byLocation("query").map((parameter) => {
+    const param = toParam(parameter);
+    return { ...param, schema: withBooleans(param.schema) };
+  });
   const headerParams = byLocation("header").map(toParam);
 
   const bodyMedia = op.requestBody?.content?.["application/json"];
