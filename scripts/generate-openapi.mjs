@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 // Writes the OpenAPI document built from the operation table to every committed copy of it.
 // Usage: generate-openapi.mjs [--check]   (--check writes nothing and exits 1 when a copy has drifted)
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
-import * as esbuild from "esbuild";
+import { fileURLToPath } from "node:url";
+import { withTypeScriptModule } from "./import-typescript.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const check = process.argv.includes("--check");
@@ -14,34 +14,23 @@ const targets = ["shared/contracts/openapi.json", "cli/openapi.json"].filter((pa
   existsSync(join(root, dirname(path))),
 );
 
-const dir = mkdtempSync(join(tmpdir(), "svc-openapi-"));
-try {
-  const outfile = join(dir, "openapi.mjs");
-  await esbuild.build({
-    entryPoints: [join(root, "shared/contracts/src/openapi.ts")],
-    outfile,
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    target: "node20",
-    conditions: ["source"],
-    logLevel: "warning",
-  });
-  const { buildOpenApiDocument } = await import(pathToFileURL(outfile).href);
-  const text = `${JSON.stringify(buildOpenApiDocument(), null, 2)}\n`;
-  let drifted = false;
-  for (const target of targets) {
-    const path = join(root, target);
-    const current = existsSync(path) ? readFileSync(path, "utf8") : "";
-    if (current === text) continue;
-    drifted = true;
-    if (check) console.error(`${target} is out of date; run \`npm run openapi\``);
-    else {
-      writeFileSync(path, text);
-      console.log(`wrote ${relative(root, path)}`);
+await withTypeScriptModule(
+  join(root, "shared/contracts/src/openapi.ts"),
+  { dir: mkdtempSync(join(tmpdir(), "svc-openapi-")) },
+  ({ buildOpenApiDocument }) => {
+    const text = `${JSON.stringify(buildOpenApiDocument(), null, 2)}\n`;
+    let drifted = false;
+    for (const target of targets) {
+      const path = join(root, target);
+      const current = existsSync(path) ? readFileSync(path, "utf8") : "";
+      if (current === text) continue;
+      drifted = true;
+      if (check) console.error(`${target} is out of date; run \`npm run openapi\``);
+      else {
+        writeFileSync(path, text);
+        console.log(`wrote ${relative(root, path)}`);
+      }
     }
-  }
-  if (check && drifted) process.exitCode = 1;
-} finally {
-  rmSync(dir, { recursive: true, force: true });
-}
+    if (check && drifted) process.exitCode = 1;
+  },
+);
