@@ -1,4 +1,9 @@
-// The shared harness (@svc/testing/platform) under the name the suites import it by.
+import type { Target } from "@svc/testing/platform";
+import { makeDataset, makeProject } from "./factories";
+import { type Client, client } from "./http";
+
+// The ways the platform runs, from the shared harness (@svc/testing/platform) under the name the suites
+// import it by; and a platform started for a suite with the organisation and project its tests use.
 export {
   createOrganization,
   startDistributed,
@@ -6,3 +11,56 @@ export {
   type Target,
   targets,
 } from "@svc/testing/platform";
+
+/** A running platform as a suite's tests use it: an organisation's owner, and a project of its own. */
+export interface ProjectOnTarget {
+  target: Target;
+  /** The organisation's owner key. */
+  key: string;
+  /** A client that sends `key`. */
+  api: Client;
+  /** The slug of the project made for the suite. */
+  project: string;
+}
+
+/**
+ * Starts a platform (one of `targets()`) and makes a project in the organisation it started with, or
+ * in one signed up through the operator route (`newOrganization`), for a suite whose checks want an
+ * organisation nothing else writes to. Stops the platform again if that fails.
+ */
+export async function startWithProject(
+  start: () => Promise<Target>,
+  { newOrganization = false }: { newOrganization?: boolean } = {},
+): Promise<ProjectOnTarget> {
+  const target = await start();
+  return stoppedOnFailure(target, async () => {
+    const key = newOrganization ? await target.newOrganizationKey() : target.ownerKey;
+    const api = client(target.baseUrl, key);
+    return { target, key, api, project: await makeProject(api) };
+  });
+}
+
+/**
+ * `startWithProject`, and a dataset in the project with `columns` custom columns and rows r0…r{rows-1}
+ * (as `makeDataset` makes them); `base` is its path.
+ */
+export async function startWithDataset(
+  start: () => Promise<Target>,
+  { newOrganization = false, rows = 0, columns = 0 } = {},
+): Promise<ProjectOnTarget & { base: string }> {
+  const started = await startWithProject(start, { newOrganization });
+  return stoppedOnFailure(started.target, async () => {
+    const { base } = await makeDataset(started.api, started.project, { rows, columns });
+    return { ...started, base };
+  });
+}
+
+/** What `setUp` makes on a platform just started; the platform is stopped again if it fails. */
+async function stoppedOnFailure<T>(target: Target, setUp: () => Promise<T>): Promise<T> {
+  try {
+    return await setUp();
+  } catch (error) {
+    await target.stop();
+    throw error;
+  }
+}

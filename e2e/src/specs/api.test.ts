@@ -1,19 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Dataset, type ErrorBody, expectError, makeDataset } from "../factories";
 import { type Client, client } from "../http";
-import { type Target, targets } from "../targets";
-
-interface Dataset {
-  id: string;
-  slug: string;
-  version: number;
-  columns: { identifier: string; name: string }[];
-}
-interface ErrorBody {
-  error: string;
-  code: string;
-  requestId: string;
-  details?: Record<string, unknown>;
-}
+import { startWithProject, type Target, targets } from "../targets";
 
 describe.each(targets())("HTTP API (%s)", (_name, start) => {
   let target: Target;
@@ -21,30 +9,16 @@ describe.each(targets())("HTTP API (%s)", (_name, start) => {
   let project: string;
 
   beforeAll(async () => {
-    target = await start();
-    api = client(target.baseUrl, target.ownerKey);
-    const created = await api.post<{ slug: string }>("/v1/projects", { name: `Project ${Date.now()}` });
-    expect(created.status).toBe(201);
-    project = created.body.slug;
+    ({ target, api, project } = await startWithProject(start));
   });
   afterAll(async () => {
     await target?.stop();
   });
 
-  let n = 0;
-  async function makeDataset(rows = 1) {
-    const created = await api.post<Dataset>(`/v1/projects/${project}/datasets`, { name: `Set ${++n}` });
-    expect(created.status).toBe(201);
-    const base = `/v1/projects/${project}/datasets/${created.body.slug}`;
-    const column = await api.post<{ identifier: string }>(`${base}/columns`, { name: "difficulty" });
-    expect(column.status).toBe(201);
-    if (rows > 0) {
-      const inserted = await api.post(`${base}/rows`, {
-        rows: Array.from({ length: rows }, (_, i) => ({ id: `r${i}`, input: { q: i }, output: `a${i}` })),
-      });
-      expect(inserted.status).toBe(201);
-    }
-    return { base, column: column.body.identifier, dataset: created.body };
+  /** A dataset with one custom column and rows r0…r{rows-1}. */
+  async function datasetWithColumn(rows = 1) {
+    const made = await makeDataset(api, project, { rows, columns: 1 });
+    return { ...made, column: made.columns[0] as string };
   }
 
   it("serves health and readiness", async () => {
@@ -55,7 +29,7 @@ describe.each(targets())("HTTP API (%s)", (_name, start) => {
   });
 
   it("walks the curator's path: dataset, column, rows, edit, list", async () => {
-    const { base, column } = await makeDataset(2);
+    const { base, column } = await datasetWithColumn(2);
     const edit = await api.patch<{ versionId: string; version: number }>(`${base}/rows/r0`, {
       expectedOutput: { answer: "4" },
       custom: { [column]: "easy" },
@@ -97,7 +71,7 @@ describe.each(targets())("HTTP API (%s)", (_name, start) => {
   });
 
   it("returns 412 version_mismatch for a stale If-Match, with the current version", async () => {
-    const { base } = await makeDataset();
+    const { base } = await datasetWithColumn();
     const stale = await api.patch<ErrorBody>(`${base}/rows/r0`, { output: "x" }, { "if-match": '"5"' });
     expect(stale.status).toBe(412);
     expect(stale.body).toMatchObject({ code: "version_mismatch", details: { currentVersion: 1 } });
@@ -106,7 +80,7 @@ describe.each(targets())("HTTP API (%s)", (_name, start) => {
   });
 
   it("compares If-Match with the row's version, and 412 carries the row's version, not the dataset's", async () => {
-    const { base } = await makeDataset(2);
+    const { base } = await datasetWithColumn(2);
     expect((await api.patch(`${base}/rows/r1`, { output: "moved on" })).status).toBe(200);
     // The dataset is at version 2; r0 last changed at version 1.
     expect((await api.get<Dataset>(base)).body.version).toBe(2);
@@ -130,7 +104,7 @@ describe.each(targets())("HTTP API (%s)", (_name, start) => {
   });
 
   it("edits many rows as one version with PATCH /rows, shown in each row's history", async () => {
-    const { base, column } = await makeDataset(3);
+    const { base, column } = await datasetWithColumn(3);
     const batch = await api.patch<{ versionId: string; version: number; rowsUpdated: number }>(
       `${base}/rows`,
       {
@@ -176,11 +150,11 @@ describe.each(targets())("HTTP API (%s)", (_name, start) => {
   });
 
   it("copies the rows still missing an expected output into another dataset, noting where each came from", async () => {
-    const source = await makeDataset(3);
+    const source = await datasetWithColumn(3);
     await api.patch(`${source.base}/rows`, {
       edits: [{ rowId: "r1", expectedOutput: "a1", custom: { [source.column]: "easy" } }],
     });
-    const target = await makeDataset(0);
+    const target = await datasetWithColumn(0);
     const copied = await api.post<{
       versionId: string;
       version: number;
@@ -215,21 +189,8 @@ describe.each(targets())("HTTP API (%s)", (_name, start) => {
   describe("bad input", () => {
     let base: string;
     beforeAll(async () => {
-      base = (await makeDataset()).base;
+      base = (await datasetWithColumn()).base;
     });
-
-    async function expectError(
-      response: Promise<{ status: number; body: unknown }>,
-      status: number,
-      code: string,
-    ): Promise<ErrorBody> {
-      const { status: got, body } = await response;
-      expect({ status: got, code: (body as ErrorBody).code }).toEqual({ status, code });
-      const error = body as ErrorBody;
-      expect(error.error.length).toBeGreaterThan(5);
-      expect(error.requestId).toBeTruthy();
-      return error;
-    }
 
     it.each([
       ["malformed JSON", "{not json"],

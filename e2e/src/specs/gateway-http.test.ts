@@ -2,10 +2,10 @@ import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { expectError, makeDataset, makeProject, type Row } from "../factories";
+import { expectError, makeDataset, type Row } from "../factories";
 import { type Client, client } from "../http";
 import { entryOf, root, spawnNode } from "../platform";
-import { type Target, targets } from "../targets";
+import { startWithProject, type Target, targets } from "../targets";
 
 /** What the gateway itself does over HTTP, whichever way the platform runs. */
 describe.each(targets())("gateway over HTTP (%s)", (_name, start) => {
@@ -14,9 +14,7 @@ describe.each(targets())("gateway over HTTP (%s)", (_name, start) => {
   let project: string;
 
   beforeAll(async () => {
-    target = await start();
-    api = client(target.baseUrl, target.ownerKey);
-    project = await makeProject(api);
+    ({ target, api, project } = await startWithProject(start));
   });
   afterAll(async () => {
     await target?.stop();

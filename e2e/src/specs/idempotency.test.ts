@@ -3,7 +3,7 @@ import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Client, client } from "../http";
 import { waitFor } from "../platform";
-import { type Target, targets } from "../targets";
+import { startWithDataset, type Target, targets } from "../targets";
 
 /** Sends a request over a raw socket and cuts the connection before any answer can arrive. */
 function sendAndHangUp(
@@ -40,13 +40,7 @@ describe.each(targets())("Idempotency-Key through the gateway (%s)", (_name, sta
   let base: string;
 
   beforeAll(async () => {
-    target = await start();
-    api = client(target.baseUrl, target.ownerKey);
-    const project = (await api.post<{ slug: string }>("/v1/projects", { name: "Retries" })).body.slug;
-    const dataset = (
-      await api.post<{ slug: string }>(`/v1/projects/${project}/datasets`, { name: "Lost replies" })
-    ).body;
-    base = `/v1/projects/${project}/datasets/${dataset.slug}`;
+    ({ target, api, base } = await startWithDataset(start));
     await api.post(`${base}/rows`, { rows: [{ id: "q1", input: "2+2?" }] });
   });
   afterAll(async () => {

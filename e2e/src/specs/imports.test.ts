@@ -1,19 +1,9 @@
 import { request as httpRequest } from "node:http";
 import { parquetWriteBuffer } from "hyparquet-writer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { finishedImport, type Import } from "../factories";
-import { type Client, client } from "../http";
-import { type Target, targets } from "../targets";
-
-interface Row {
-  rowId: string;
-  input: unknown;
-  output: unknown;
-  expectedOutput: unknown;
-  metadata: unknown;
-  custom: Record<string, unknown>;
-  version: number;
-}
+import { finishedImport, type Import, makeDataset, type Row } from "../factories";
+import type { Client } from "../http";
+import { startWithProject, type Target, targets } from "../targets";
 
 describe.each(targets())("file imports (%s)", (_name, start) => {
   let target: Target;
@@ -21,21 +11,14 @@ describe.each(targets())("file imports (%s)", (_name, start) => {
   let project: string;
 
   beforeAll(async () => {
-    target = await start();
-    api = client(target.baseUrl, target.ownerKey);
-    project = (await api.post<{ slug: string }>("/v1/projects", { name: `Imports ${Date.now()}` })).body.slug;
+    ({ target, api, project } = await startWithProject(start));
   });
   afterAll(async () => {
     await target?.stop();
   });
 
-  let n = 0;
-  async function makeDataset() {
-    const created = await api.post<{ slug: string }>(`/v1/projects/${project}/datasets`, {
-      name: `Import ${++n}`,
-    });
-    return `/v1/projects/${project}/datasets/${created.body.slug}`;
-  }
+  /** A new empty dataset's path. */
+  const emptyDataset = async () => (await makeDataset(api, project)).base;
 
   /** Uploads a file; returns the first answer (status and body). */
   async function upload(
@@ -83,7 +66,7 @@ describe.each(targets())("file imports (%s)", (_name, start) => {
     ).text();
 
   it("imports a CSV with quotes, line breaks, backslashes, tabs, unicode and JSON cells as one version, new columns included", async () => {
-    const base = await makeDataset();
+    const base = await emptyDataset();
     const csv =
       'id,input,expected_output,Topic\r\nq1,"Capital of ""France""?\nAnswer briefly.",Paris,géo\\gra\tphie\r\nq2,"{""q"":""2+2""}",4,\r\nq3,日本の首都は?,"""東京""",null\r\n';
     const done = await imported(base, csv, "text/csv");
@@ -122,7 +105,7 @@ describe.each(targets())("file imports (%s)", (_name, start) => {
   });
 
   it("imports JSONL and a JSON array, with a map and an id field", async () => {
-    const base = await makeDataset();
+    const base = await emptyDataset();
     const jsonl =
       '{"key":"a","question":"Why?","answer":{"because":true},"level":"easy"}\n{"key":"b","question":"How?","level":2}\n';
     const map = encodeURIComponent(
@@ -155,7 +138,7 @@ describe.each(targets())("file imports (%s)", (_name, start) => {
   });
 
   it("round-trips an export: unchanged it makes no version; one edited cell makes one version with that cell", async () => {
-    const base = await makeDataset();
+    const base = await emptyDataset();
     const column = (await api.post<{ identifier: string }>(`${base}/columns`, { name: "Note" })).body
       .identifier;
     await api.post(`${base}/rows`, {
@@ -197,7 +180,7 @@ describe.each(targets())("file imports (%s)", (_name, start) => {
   });
 
   it("fails a bad file with its line and reason, and writes nothing", async () => {
-    const base = await makeDataset();
+    const base = await emptyDataset();
     await api.post(`${base}/rows`, { rows: [{ id: "exists", input: "x" }] });
     const cases: [string | Uint8Array, string, string, string, Record<string, unknown>][] = [
       ['id,input\nr1,ok\nr2,"never closed\n', "text/csv", "", "validation_failed", { line: 3 }],
@@ -248,7 +231,7 @@ describe.each(targets())("file imports (%s)", (_name, start) => {
   });
 
   it("imports a Parquet file, as dataset hubs publish them, mapped by name or by map", async () => {
-    const base = await makeDataset();
+    const base = await emptyDataset();
     const rows = 1_200;
     const file = new Uint8Array(
       parquetWriteBuffer({
@@ -286,7 +269,7 @@ describe.each(targets())("file imports (%s)", (_name, start) => {
   });
 
   it("refuses at once a wrong Content-Type, an empty file and a map to an unknown column", async () => {
-    const base = await makeDataset();
+    const base = await emptyDataset();
     const plain = await upload(base, "id,input\n", "text/plain");
     expect(plain.status).toBe(415);
     expect(plain.body.code).toBe("unsupported_media_type");
@@ -321,7 +304,7 @@ describe.each(targets())("file imports (%s)", (_name, start) => {
   });
 
   it("refuses a file declared larger than 1 GiB before reading it (413)", async () => {
-    const base = await makeDataset();
+    const base = await emptyDataset();
     const url = new URL(`${target.baseUrl}${base}/imports`);
     const answer = await new Promise<{ status: number; body: { code?: string; error?: string } }>(
       (resolve, reject) => {
@@ -356,7 +339,7 @@ describe.each(targets())("file imports (%s)", (_name, start) => {
   });
 
   it("lets the dataset be edited while a large file is read, and lands as one version after those edits", async () => {
-    const base = await makeDataset();
+    const base = await emptyDataset();
     await api.post(`${base}/rows`, { rows: [{ id: "keep", input: "edited meanwhile" }] });
     const rows = 60_000;
     const file = Array.from({ length: rows }, (_, i) =>
@@ -391,7 +374,7 @@ describe.each(targets())("file imports (%s)", (_name, start) => {
   });
 
   it("imports once for a retry with the same Idempotency-Key", async () => {
-    const base = await makeDataset();
+    const base = await emptyDataset();
     const file = '{"input":"once"}\n';
     const headers = { "idempotency-key": `import-${Date.now()}` };
     const first = await imported(base, file, "application/x-ndjson", "", headers);

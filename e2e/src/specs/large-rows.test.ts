@@ -4,13 +4,12 @@ import {
   finishedImport,
   listAll,
   makeDataset,
-  makeProject,
   type Page,
   type Row,
   versionOf,
 } from "../factories";
-import { type Client, client } from "../http";
-import { type Target, targets } from "../targets";
+import type { Client } from "../http";
+import { startWithDataset, type Target, targets } from "../targets";
 
 /**
  * Rows hold whatever clients stored, up to the gateway's body limit at a time, while a reply between
@@ -26,10 +25,7 @@ describe.each(targets())("large rows (%s)", (name, start) => {
   const cell = (n: number) => `${n}`.padEnd(700_000, "x");
 
   beforeAll(async () => {
-    target = await start();
-    api = client(target.baseUrl, target.ownerKey);
-    project = await makeProject(api);
-    ({ base } = await makeDataset(api, project));
+    ({ target, api, project, base } = await startWithDataset(start));
     for (let n = 0; n < 3; n++) {
       const inserted = await api.post(`${base}/rows`, { rows: [{ id: `r${n}`, input: cell(n) }] });
       expect(inserted.status).toBe(201);

@@ -11,8 +11,9 @@ import {
   type SpanExporter,
 } from "@opentelemetry/sdk-trace-base";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Client, client } from "../http";
-import { type Target, targets } from "../targets";
+import type { Page } from "../factories";
+import type { Client } from "../http";
+import { startWithProject, type Target, targets } from "../targets";
 
 interface Trace {
   traceId: string;
@@ -23,11 +24,6 @@ interface Trace {
   input: unknown;
   output: unknown;
   [field: string]: unknown;
-}
-interface Page<T> {
-  items: T[];
-  nextCursor: string | null;
-  hasMore: boolean;
 }
 type ExporterConfig = NonNullable<ConstructorParameters<typeof OTLPTraceExporter>[0]>;
 
@@ -99,11 +95,7 @@ describe.each(targets())("traces from an OpenTelemetry exporter (%s)", (_name, s
   let project: string;
 
   beforeAll(async () => {
-    target = await start();
-    api = client(target.baseUrl, target.ownerKey);
-    const created = await api.post<{ slug: string }>("/v1/projects", { name: `Traces ${Date.now()}` });
-    expect(created.status).toBe(201);
-    project = created.body.slug;
+    ({ target, api, project } = await startWithProject(start));
   });
   afterAll(async () => {
     await target?.stop();

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { client } from "../http";
-import { type Target, targets } from "../targets";
+import type { Client } from "../http";
+import { startWithDataset, type Target, targets } from "../targets";
 
-type Client = ReturnType<typeof client>;
 type ErrorBody = { code: string; error: string; requestId: string; details: { issues: { path: string }[] } };
 
 /** A JSON text of `levels` nested arrays around one string, written out (JSON.stringify would recurse). */
@@ -14,13 +13,7 @@ describe.each(targets())("input the database cannot store (%s)", (_name, start) 
   let base: string;
 
   beforeAll(async () => {
-    target = await start();
-    api = client(target.baseUrl, target.ownerKey);
-    const project = await api.post<{ slug: string }>("/v1/projects", { name: `Unstorable ${Date.now()}` });
-    const dataset = await api.post<{ slug: string }>(`/v1/projects/${project.body.slug}/datasets`, {
-      name: "d",
-    });
-    base = `/v1/projects/${project.body.slug}/datasets/${dataset.body.slug}`;
+    ({ target, api, base } = await startWithDataset(start));
     expect((await api.post(`${base}/rows`, { rows: [{ id: "r1", input: "q" }] })).status).toBe(201);
   });
   afterAll(async () => {

@@ -5,13 +5,12 @@ import {
   issuePaths,
   listAll,
   makeDataset,
-  makeProject,
   type Page,
   type Row,
   versionOf,
 } from "../factories";
 import { type Client, client } from "../http";
-import { type Target, targets } from "../targets";
+import { startWithProject, type Target, targets } from "../targets";
 
 interface Version {
   versionId: string;
@@ -74,8 +73,7 @@ describe.each(targets())("versions, diffs, restore and history through the gatew
   let project: string;
 
   beforeAll(async () => {
-    target = await start();
-    owner = client(target.baseUrl, target.ownerKey);
+    ({ target, api: owner, project } = await startWithProject(start));
     const key = await owner.post<{ id: string; token: string }>("/v1/api-keys", {
       name: "editor",
       role: "member",
@@ -83,7 +81,6 @@ describe.each(targets())("versions, diffs, restore and history through the gatew
     expect(key.status).toBe(201);
     editorKeyId = key.body.id;
     editor = client(target.baseUrl, key.body.token);
-    project = await makeProject(owner);
   });
   afterAll(async () => {
     await target?.stop();

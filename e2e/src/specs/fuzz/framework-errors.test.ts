@@ -1,9 +1,9 @@
 import { errorCodes } from "@svc/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { datasetSnapshot, makeDataset, makeProject } from "../../factories";
+import { datasetSnapshot } from "../../factories";
 import { type RawResponse, rawHttp } from "../../fuzz/raw-http";
-import { type Client, client } from "../../http";
-import { type Target, targets } from "../../targets";
+import type { Client } from "../../http";
+import { startWithDataset, type Target, targets } from "../../targets";
 
 /**
  * What Node's HTTP parser and Fastify refuse before any route runs reaches the client in the API's one
@@ -16,10 +16,7 @@ describe.each(targets())("requests refused before any route runs (%s)", (_name, 
   let base: string;
 
   beforeAll(async () => {
-    target = await start();
-    key = await target.newOrganizationKey();
-    api = client(target.baseUrl, key);
-    base = (await makeDataset(api, await makeProject(api), { rows: 2 })).base;
+    ({ target, key, api, base } = await startWithDataset(start, { newOrganization: true, rows: 2 }));
   });
   afterAll(async () => {
     await target?.stop();

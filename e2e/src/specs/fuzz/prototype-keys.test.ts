@@ -1,22 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { datasetSnapshot, expectError, listAll, makeDataset, makeProject, type Row } from "../../factories";
-import { type Client, client } from "../../http";
-import { type Target, targets } from "../../targets";
+import { datasetSnapshot, expectError, listAll, type Row } from "../../factories";
+import type { Client } from "../../http";
+import { startWithDataset, type Target, targets } from "../../targets";
 
 /** JSON keys that name JavaScript's object machinery: data like any other key, never dropped or obeyed. */
 describe.each(targets())("keys named __proto__, constructor and prototype (%s)", (_name, start) => {
   let target: Target;
   let api: Client;
   let key: string;
-  let project: string;
   let base: string;
 
   beforeAll(async () => {
-    target = await start();
-    key = await target.newOrganizationKey();
-    api = client(target.baseUrl, key);
-    project = await makeProject(api);
-    base = (await makeDataset(api, project, { rows: 2, columns: 1 })).base;
+    ({ target, key, api, base } = await startWithDataset(start, {
+      newOrganization: true,
+      rows: 2,
+      columns: 1,
+    }));
   });
   afterAll(async () => {
     await target?.stop();

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { datasetSnapshot, type ErrorBody, expectError, makeDataset, makeProject } from "../../factories";
-import { type Client, client } from "../../http";
-import { type Target, targets } from "../../targets";
+import { datasetSnapshot, type ErrorBody, expectError } from "../../factories";
+import type { Client } from "../../http";
+import { startWithDataset, type Target, targets } from "../../targets";
 
 /** Text with raw bytes spliced in where `\xNN` is written: what a client with a broken encoder sends. */
 const bytes = (text: string): Uint8Array =>
@@ -20,10 +20,11 @@ describe.each(targets())("bytes and escapes that are not UTF-8 (%s)", (_name, st
   let base: string;
 
   beforeAll(async () => {
-    target = await start();
-    key = await target.newOrganizationKey();
-    api = client(target.baseUrl, key);
-    base = (await makeDataset(api, await makeProject(api), { rows: 2, columns: 1 })).base;
+    ({ target, key, api, base } = await startWithDataset(start, {
+      newOrganization: true,
+      rows: 2,
+      columns: 1,
+    }));
   });
   afterAll(async () => {
     await target?.stop();
