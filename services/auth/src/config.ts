@@ -1,6 +1,5 @@
-import { busEnvSchema } from "@svc/bus";
-import { databaseEnvSchema } from "@svc/db";
-import { healthEnvSchema, loadEnv, logEnvSchema, shutdownEnvSchema } from "@svc/telemetry";
+import { serviceConfigSchema } from "@svc/bus/service-config";
+import { loadEnv } from "@svc/telemetry";
 import { z } from "zod";
 import { defaultOAuthLifetimes, type OAuthLifetimes } from "./domain/oauth";
 import { defaultSessionLifetimes, type SessionLifetimes } from "./domain/sessions";
@@ -68,11 +67,7 @@ export const sessionLifetimesOf = (config: z.output<typeof sessionEnvSchema>): S
   absoluteMs: config.SVC_SESSION_MAX_MS,
 });
 
-export const configSchema = busEnvSchema
-  .extend(databaseEnvSchema.shape)
-  .extend(logEnvSchema.shape)
-  .extend(healthEnvSchema.shape)
-  .extend(shutdownEnvSchema.shape)
+export const configSchema = serviceConfigSchema
   .extend(bootstrapEnvSchema.shape)
   .extend(oauthEnvSchema.shape)
   .extend(sessionEnvSchema.shape);

@@ -1,11 +1,7 @@
-import { busEnvSchema } from "@svc/bus";
-import { databaseEnvSchema } from "@svc/db";
-import { healthEnvSchema, loadEnv, logEnvSchema, shutdownEnvSchema } from "@svc/telemetry";
+import { serviceConfigSchema } from "@svc/bus/service-config";
+import { loadEnv } from "@svc/telemetry";
 
-export const configSchema = busEnvSchema
-  .extend(databaseEnvSchema.shape)
-  .extend(logEnvSchema.shape)
-  .extend(healthEnvSchema.shape)
-  .extend(shutdownEnvSchema.shape);
+/** Nothing beyond what every service reads. */
+export const configSchema = serviceConfigSchema;
 
 export const loadConfig = () => loadEnv(configSchema);

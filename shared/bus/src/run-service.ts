@@ -1,21 +1,9 @@
 import { type PlatformService, platformServices, platformVersion } from "@svc/contracts";
 // Types only: the modules themselves load after telemetry has started (see runService).
-import type { DatabaseEnv, DatabaseHandle } from "@svc/db";
-import {
-  createLogger,
-  type HealthEnv,
-  type Logger,
-  onShutdown,
-  startHealthServer,
-  startTelemetry,
-} from "@svc/telemetry";
-import type { BusEnv } from "./from-env";
+import type { DatabaseHandle } from "@svc/db";
+import { createLogger, type Logger, onShutdown, startHealthServer, startTelemetry } from "@svc/telemetry";
 import type { NatsBus } from "./nats";
-
-/** What every service's configuration holds, whatever it adds. */
-export type ServiceConfig = BusEnv &
-  DatabaseEnv &
-  HealthEnv & { LOG_LEVEL: string; SVC_SHUTDOWN_TIMEOUT_MS: number };
+import type { ServiceConfig } from "./service-config";
 
 /** A service's own part: its configuration, and what it serves once its database and bus are there. */
 export interface ServiceDefinition<Config extends ServiceConfig> {
