@@ -1,12 +1,12 @@
 import * as writerColumns from "../../../services/dataset-writer/src/repositories/columns";
 import * as writerDatasets from "../../../services/dataset-writer/src/repositories/datasets";
-import * as writerImports from "../../../services/dataset-writer/src/repositories/imports";
 import * as restore from "../../../services/dataset-writer/src/repositories/restore";
 import * as rowChanges from "../../../services/dataset-writer/src/repositories/row-changes";
 import * as rowCopies from "../../../services/dataset-writer/src/repositories/row-copies";
 import * as rowEdits from "../../../services/dataset-writer/src/repositories/row-edits";
 import * as writerRows from "../../../services/dataset-writer/src/repositories/rows";
 import { snapshotOf } from "../render";
+import { importsSnapshot } from "./dataset-writer-imports";
 import { actor, at, datasetRow, inTransaction, ref } from "./values";
 
 export const datasetWriter = [
@@ -79,70 +79,7 @@ export const datasetWriter = [
     },
     noStatement: { datasetClashOf: "reads a unique violation's constraint" },
   }),
-  snapshotOf({
-    source: "services/dataset-writer/src/repositories/imports.ts",
-    module: writerImports,
-    statements: {
-      insertImport: [
-        {
-          run: (db) =>
-            writerImports.insertImport(db, {
-              id: "imp_1",
-              organizationId: "org_1",
-              datasetId: "ds_1",
-              idempotencyKey: "idem_1",
-              format: "jsonl",
-              mode: "insert",
-            }),
-        },
-      ],
-      findImport: [{ run: (db) => writerImports.findImport(db, "org_1", "imp_1") }],
-      findImportByKey: [{ run: (db) => writerImports.findImportByKey(db, "org_1", "idem_1") }],
-      releaseInterruptedKey: [{ run: (db) => writerImports.releaseInterruptedKey(db, "org_1", "idem_1") }],
-      recordProgress: [
-        { run: (db) => writerImports.recordProgress(db, "imp_1", { bytesRead: 4096, rowsRead: 20 }) },
-      ],
-      finishImport: [
-        {
-          variant: "succeeded",
-          run: (db) =>
-            writerImports.finishImport(
-              db,
-              "imp_1",
-              { state: "succeeded", versionId: "ver_1", version: 9, rowsInserted: 20, rowsUpdated: 0 },
-              { bytesRead: 4096, rowsRead: 20 },
-            ),
-        },
-        {
-          variant: "failed",
-          run: (db) =>
-            writerImports.finishImport(
-              db,
-              "imp_1",
-              { state: "failed", error: { code: "validation_failed", error: "Line 3 is not JSON" } },
-              { bytesRead: 4096, rowsRead: 2 },
-            ),
-        },
-      ],
-      failAbandonedImports: [{ run: (db) => writerImports.failAbandonedImports(db, 60_000) }],
-      stageRows: [
-        {
-          run: (db) =>
-            writerImports.stageRows(db, "imp_1", [
-              { seq: 0, line: 1, rowId: "r_1", cells: { input: "hi" }, custom: { c_1: 5 } },
-            ]),
-        },
-      ],
-      deleteStagedRows: [{ run: (db) => writerImports.deleteStagedRows(db, "imp_1") }],
-      findRepeatedRowId: [{ run: (db) => writerImports.findRepeatedRowId(db, "imp_1") }],
-      findStagedRows: [
-        { variant: "existing", run: (db) => writerImports.findStagedRows(db, "imp_1", "ds_1", "existing") },
-        { variant: "missing", run: (db) => writerImports.findStagedRows(db, "imp_1", "ds_1", "missing") },
-      ],
-      insertStagedRows: [{ run: (db) => writerImports.insertStagedRows(db, "imp_1", "ds_1", 9) }],
-    },
-    noStatement: { copyStagedRows: "a COPY FROM STDIN with a fixed text, sent through the pool" },
-  }),
+  importsSnapshot,
   snapshotOf({
     source: "services/dataset-writer/src/repositories/restore.ts",
     module: restore,

@@ -3,6 +3,18 @@ import * as ingestTraces from "../../../services/trace-ingest/src/repositories/t
 import { snapshotOf } from "../render";
 import { spanId, traceId } from "./values";
 
+/** What the one span says of its turn, which its trace's summary repeats. */
+const turn = {
+  sessionId: "s_1",
+  userId: null,
+  tags: ["beta"],
+  models: ["small"],
+  tokensInput: 12,
+  tokensOutput: 30,
+  input: "Where is my refund?",
+  output: "On its way",
+};
+
 export const traceIngest = [
   snapshotOf({
     source: "services/trace-ingest/src/repositories/spans.ts",
@@ -27,15 +39,8 @@ export const traceIngest = [
                 scope: { name: "agent", version: null },
                 events: [],
                 links: [],
-                sessionId: "s_1",
-                userId: null,
-                tags: ["beta"],
-                models: ["small"],
-                tokensInput: 12,
-                tokensOutput: 30,
+                ...turn,
                 costMicrocents: 4,
-                input: "Where is my refund?",
-                output: "On its way",
               },
             ]),
         },
@@ -62,16 +67,9 @@ export const traceIngest = [
                 durationNs: "1000000000",
                 rootSpanId: spanId,
                 rootSpanName: "chat",
-                sessionId: "s_1",
-                userId: null,
-                tags: ["beta"],
-                models: ["small"],
-                tokensInput: 12,
-                tokensOutput: 30,
+                ...turn,
                 tokensTotal: 42,
                 costTotalMicrocents: 4,
-                input: "Where is my refund?",
-                output: "On its way",
               },
             ]),
         },
