@@ -159,6 +159,27 @@ export interface McpSdk {
 }
 const newestSdk: McpSdk = { Client, StreamableHTTPClientTransport, UnauthorizedError };
 
+/**
+ * A tools/list request straight to the MCP endpoint, with `token` as its bearer (none when undefined)
+ * and no client to refresh it; `headers` adds to the request's.
+ */
+export function sendToolsList(
+  mcpUrl: URL,
+  token: string | undefined,
+  headers: Record<string, string> = {},
+): Promise<Response> {
+  return fetch(mcpUrl, {
+    method: "POST",
+    headers: {
+      ...(token === undefined ? {} : { authorization: `Bearer ${token}` }),
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      ...headers,
+    },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+  });
+}
+
 /** An MCP client on `mcpUrl` whose tokens come from `provider`: it refreshes them on its own. */
 export async function mcpClient(
   mcpUrl: URL,

@@ -1,3 +1,5 @@
+import { type Platform, startPlatform } from "@svc/testing/platform";
+
 // The shared harness (@svc/testing/platform) under the name the suites import it by.
 export {
   entryOf,
@@ -13,3 +15,21 @@ export {
   waitFor,
   waitReady,
 } from "@svc/testing/platform";
+
+/** How long a gateway of `startWithTwoGateways` remembers a verified credential: the most it may. */
+export const AUTH_CACHE_MS = 5_000;
+
+/**
+ * The distributed platform with a second gateway, each remembering a verified credential for
+ * AUTH_CACHE_MS: within that time only the revocation event can make a gateway forget a revoked key,
+ * grant or session. Stops the platform again if the second gateway does not start.
+ */
+export async function startWithTwoGateways(): Promise<{ platform: Platform; second: string }> {
+  const platform = await startPlatform({ gatewayEnv: { SVC_AUTH_CACHE_MS: String(AUTH_CACHE_MS) } });
+  try {
+    return { platform, second: await platform.startGateway() };
+  } catch (error) {
+    await platform.stop();
+    throw error;
+  }
+}

@@ -6,7 +6,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { interrupt, kill, scratchDir, spawnEmbedded, type Watched, waitRunning } from "../embedded";
 import { client } from "../http";
-import { freePort, type Platform, startPlatform, waitFor } from "../platform";
+import { freePort, type Platform, startWithTwoGateways, waitFor } from "../platform";
 
 interface Session {
   csrfToken: string;
@@ -106,9 +106,7 @@ describe.runIf(realInfra())("browser sessions on the distributed platform", () =
   let second: string;
 
   beforeAll(async () => {
-    // A five-second credential cache: only the revocation event can end a session everywhere in time.
-    platform = await startPlatform({ gatewayEnv: { SVC_AUTH_CACHE_MS: "5000" } });
-    second = await platform.startGateway();
+    ({ platform, second } = await startWithTwoGateways());
   });
   afterAll(async () => {
     await platform?.stop();

@@ -1,16 +1,14 @@
 import { realInfra } from "@svc/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { client } from "../http";
-import { type Platform, startPlatform } from "../platform";
+import { type Platform, startWithTwoGateways } from "../platform";
 
 describe.runIf(realInfra())("several gateways", () => {
   let platform: Platform;
   let second: string;
 
   beforeAll(async () => {
-    // A five-second cache: only the revocation event can make the second gateway forget in time.
-    platform = await startPlatform({ gatewayEnv: { SVC_AUTH_CACHE_MS: "5000" } });
-    second = await platform.startGateway();
+    ({ platform, second } = await startWithTwoGateways());
   });
   afterAll(async () => {
     await platform?.stop();

@@ -2,27 +2,12 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { realInfra } from "@svc/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { client as httpClient } from "../http";
-import { type ConnectedAgent, connectAgent, mcpClient } from "../mcp-agent";
-import { type Platform, startPlatform } from "../platform";
+import { type ConnectedAgent, connectAgent, mcpClient, sendToolsList } from "../mcp-agent";
+import { AUTH_CACHE_MS, type Platform, startPlatform, startWithTwoGateways } from "../platform";
 import { startEmbedded, type Target } from "../targets";
-
-/** The longest a gateway may remember a verified credential; every test here runs within it. */
-const CACHE_MS = 5_000;
 
 const sleepUntil = (at: number) =>
   new Promise((resolve) => setTimeout(resolve, Math.max(0, at - Date.now())));
-
-/** A request with a fixed bearer token, straight to the MCP endpoint (no client to refresh it). */
-const toolsList = (mcpUrl: URL, token: string) =>
-  fetch(mcpUrl, {
-    method: "POST",
-    headers: {
-      authorization: `Bearer ${token}`,
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-    },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
-  });
 
 describe.runIf(realInfra())("MCP tokens end to end, with gateways that cache verifications", () => {
   const agents: ConnectedAgent[] = [];
@@ -38,7 +23,7 @@ describe.runIf(realInfra())("MCP tokens end to end, with gateways that cache ver
 
     beforeAll(async () => {
       platform = await startPlatform({
-        env: { SVC_OAUTH_ACCESS_TOKEN_TTL_MS: "2000", SVC_AUTH_CACHE_MS: String(CACHE_MS) },
+        env: { SVC_OAUTH_ACCESS_TOKEN_TTL_MS: "2000", SVC_AUTH_CACHE_MS: String(AUTH_CACHE_MS) },
       });
       mcpUrl = new URL(`${platform.baseUrl}/v1/mcp`);
     });
@@ -55,9 +40,9 @@ describe.runIf(realInfra())("MCP tokens end to end, with gateways that cache ver
 
       // Issued before authorizedAt, so expired 2 s after it at the latest.
       await sleepUntil(agent.authorizedAt + 2_300);
-      const expired = await toolsList(mcpUrl, first.access_token);
+      const expired = await sendToolsList(mcpUrl, first.access_token);
       // The gateway first verified the token after authorizedAt: its cache alone would still say yes.
-      expect(Date.now() - agent.authorizedAt).toBeLessThan(CACHE_MS);
+      expect(Date.now() - agent.authorizedAt).toBeLessThan(AUTH_CACHE_MS);
       expect(expired.status).toBe(401);
       expect(expired.headers.get("www-authenticate")).toContain('error="invalid_token"');
       const rest = await httpClient(platform.baseUrl, first.access_token).get("/v1/account");
@@ -77,8 +62,8 @@ describe.runIf(realInfra())("MCP tokens end to end, with gateways that cache ver
       expect(second?.access_token).not.toBe(first.access_token);
       expect(second?.refresh_token).not.toBe(first.refresh_token);
       expect(second?.expires_in).toBe(2);
-      expect((await toolsList(mcpUrl, second?.access_token ?? "")).status).toBe(200);
-      expect((await toolsList(mcpUrl, first.access_token)).status).toBe(401);
+      expect((await sendToolsList(mcpUrl, second?.access_token ?? "")).status).toBe(200);
+      expect((await sendToolsList(mcpUrl, first.access_token)).status).toBe(401);
     });
   });
 
@@ -87,8 +72,7 @@ describe.runIf(realInfra())("MCP tokens end to end, with gateways that cache ver
     let secondGateway: string;
 
     beforeAll(async () => {
-      platform = await startPlatform({ gatewayEnv: { SVC_AUTH_CACHE_MS: String(CACHE_MS) } });
-      secondGateway = await platform.startGateway();
+      ({ platform, second: secondGateway } = await startWithTwoGateways());
     });
     afterAll(() => stop(platform));
 
@@ -109,7 +93,7 @@ describe.runIf(realInfra())("MCP tokens end to end, with gateways that cache ver
       // Both gateways now remember the token, each for 5 s from its first verification.
       for (const gateway of gateways) {
         expect((await httpClient(gateway, token).get("/v1/account")).status).toBe(200);
-        expect((await toolsList(new URL(`${gateway}/v1/mcp`), token)).status).toBe(200);
+        expect((await sendToolsList(new URL(`${gateway}/v1/mcp`), token)).status).toBe(200);
       }
       const elsewhere = await mcpClient(new URL(`${secondGateway}/v1/mcp`), agent.provider);
       expect((await elsewhere.listTools()).tools.length).toBeGreaterThan(10);
@@ -120,12 +104,12 @@ describe.runIf(realInfra())("MCP tokens end to end, with gateways that cache ver
         statuses = await Promise.all(
           gateways.map(async (gateway) => (await httpClient(gateway, token).get("/v1/account")).status),
         );
-      } while (statuses.some((status) => status !== 401) && Date.now() - agent.authorizedAt < CACHE_MS);
+      } while (statuses.some((status) => status !== 401) && Date.now() - agent.authorizedAt < AUTH_CACHE_MS);
       // Refused while every cached verification (all made after authorizedAt) would still have answered.
-      expect(Date.now() - agent.authorizedAt).toBeLessThan(CACHE_MS);
+      expect(Date.now() - agent.authorizedAt).toBeLessThan(AUTH_CACHE_MS);
       expect(statuses).toEqual([401, 401]);
       for (const gateway of gateways) {
-        expect((await toolsList(new URL(`${gateway}/v1/mcp`), token)).status).toBe(401);
+        expect((await sendToolsList(new URL(`${gateway}/v1/mcp`), token)).status).toBe(401);
       }
 
       // The refresh token died with the grant: the client is sent back to the person for consent.

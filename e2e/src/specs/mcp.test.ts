@@ -8,10 +8,11 @@ import {
   parseConsentForm,
   pkcePair,
   postForm,
+  sendToolsList,
   submitConsent,
   type TestOAuthProvider,
 } from "../mcp-agent";
-import { type Target, targets } from "../targets";
+import { startWithProject, type Target, targets } from "../targets";
 
 interface Agent {
   client: Client;
@@ -29,11 +30,9 @@ describe.each(targets())("MCP agent connection (%s)", (_name, start) => {
   const agents: Client[] = [];
 
   beforeAll(async () => {
-    target = await start();
+    ({ target, api, project: projectSlug } = await startWithProject(start));
     base = target.baseUrl;
     mcpUrl = new URL(`${base}/v1/mcp`);
-    api = httpClient(base, target.ownerKey);
-    projectSlug = (await api.post<{ slug: string }>("/v1/projects", { name: `MCP ${Date.now()}` })).body.slug;
     const dataset = await api.post<{ slug: string }>(`/v1/projects/${projectSlug}/datasets`, {
       name: "QA set",
     });
@@ -89,11 +88,7 @@ describe.each(targets())("MCP agent connection (%s)", (_name, start) => {
   };
 
   it("starts discovery from a bare 401: protected resource, then authorization server metadata", async () => {
-    const bare = await fetch(mcpUrl, {
-      method: "POST",
-      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
-    });
+    const bare = await sendToolsList(mcpUrl, undefined);
     expect(bare.status).toBe(401);
     expect(bare.headers.get("www-authenticate")).toBe(
       `Bearer resource_metadata="${base}/.well-known/oauth-protected-resource/v1/mcp"`,
@@ -170,17 +165,7 @@ describe.each(targets())("MCP agent connection (%s)", (_name, start) => {
 
     it("refuses a browser page of another origin with 403, whatever its token", async () => {
       const token = agent.provider.saved?.access_token ?? "";
-      const send = (origin?: string) =>
-        fetch(mcpUrl, {
-          method: "POST",
-          headers: {
-            authorization: `Bearer ${token}`,
-            "content-type": "application/json",
-            accept: "application/json, text/event-stream",
-            ...(origin ? { origin } : {}),
-          },
-          body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
-        });
+      const send = (origin?: string) => sendToolsList(mcpUrl, token, origin ? { origin } : {});
       const foreign = await send("https://evil.example");
       expect(foreign.status).toBe(403);
       expect(await foreign.json()).toMatchObject({ code: "forbidden" });
@@ -328,15 +313,7 @@ describe.each(targets())("MCP agent connection (%s)", (_name, start) => {
     });
     expect(revoked.status).toBe(200);
 
-    const direct = await fetch(mcpUrl, {
-      method: "POST",
-      headers: {
-        authorization: `Bearer ${tokens?.access_token}`,
-        "content-type": "application/json",
-        accept: "application/json, text/event-stream",
-      },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
-    });
+    const direct = await sendToolsList(mcpUrl, tokens?.access_token ?? "");
     expect(direct.status).toBe(401);
     expect(direct.headers.get("www-authenticate")).toContain('error="invalid_token"');
     agent.provider.authorizationUrl = undefined;
