@@ -23,7 +23,7 @@ export interface AuthHarness extends ServedBackend {
 
 export async function startAuth(
   name: BackendName,
-  options: Pick<AuthDeps, "clock" | "sessionLifetimes"> = {},
+  options: Pick<AuthDeps, "clock" | "sessionLifetimes" | "oauthLifetimes"> = {},
 ): Promise<AuthHarness> {
   const served = await serveOnBackend(name, (deps) => registerAuth({ ...deps, ...options }));
   return { ...served, bus: served.backend.bus, db: served.backend.database.db };

@@ -9,11 +9,17 @@ import {
   subjects,
   type TokenResponse,
 } from "@svc/contracts";
-import { silentLogger } from "@svc/telemetry";
-import { availableBackends, type Backend, openBackend } from "@svc/testing";
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { registerAuth } from "../service";
-import { anonymousContext, failureOf, makeKey, makeOrganization, raw, verify } from "../test-support";
+import { availableBackends, harnessForSuite } from "@svc/testing";
+import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import {
+  anonymousContext,
+  failureOf,
+  makeKey,
+  makeOrganization,
+  raw,
+  startAuth,
+  verify,
+} from "../test-support";
 
 const BASE = "https://svc.example.com";
 const RESOURCES = [BASE, `${BASE}/v1/mcp`];
@@ -45,33 +51,20 @@ function pkce() {
 }
 
 describe.each(availableBackends())("OAuth for MCP agents (%s)", (backendName) => {
-  let backend: Backend;
-  let stop: () => void;
   let now: Date;
+  const auth = harnessForSuite(() => startAuth(backendName, { clock: () => now }));
   const revoked: CredentialRevokedEvent[] = [];
 
-  beforeAll(async () => {
-    backend = await openBackend(backendName);
-    const service = registerAuth({
-      bus: backend.bus,
-      db: backend.database.db,
-      logger: silentLogger(),
-      clock: () => now,
-    });
-    stop = service.stop;
-    backend.bus.subscribe(subjects.auth.credentialRevoked, (event) =>
+  beforeAll(() => {
+    auth.bus.subscribe(subjects.auth.credentialRevoked, (event) =>
       revoked.push(event as CredentialRevokedEvent),
     );
-  });
-  afterAll(async () => {
-    stop?.();
-    await backend?.close();
   });
   beforeEach(() => {
     now = new Date();
   });
 
-  const bus = () => backend.bus;
+  const bus = () => auth.bus;
   const ask = (subject: string, input: unknown) =>
     callSubject(bus(), subject, { context: anonymousContext(), input });
   const advance = (ms: number) => {
@@ -273,7 +266,7 @@ describe.each(availableBackends())("OAuth for MCP agents (%s)", (backendName) =>
         details: { role: "admin", grantable: ["member", "viewer"] },
       });
       expect(
-        await backend.database.db
+        await auth.db
           .selectFrom("oauth_codes")
           .select("code_hash")
           .where("api_key_id", "=", member.key.id)
@@ -315,7 +308,7 @@ describe.each(availableBackends())("OAuth for MCP agents (%s)", (backendName) =>
 
     it("stores codes and tokens only as SHA-256 hashes", async () => {
       const flow = await connected();
-      const db = backend.database.db;
+      const db = auth.db;
       const dump = JSON.stringify([
         await db.selectFrom("oauth_tokens").selectAll().execute(),
         await db.selectFrom("oauth_codes").selectAll().execute(),
@@ -371,7 +364,7 @@ describe.each(availableBackends())("OAuth for MCP agents (%s)", (backendName) =>
       expect(await failureOf(exchange({ ...fields, redirect_uri: REDIRECT, resource: BASE }))).toEqual(
         oauthFailure("invalid_target", "resource differs from the one of the authorization request"),
       );
-      const grants = await backend.database.db
+      const grants = await auth.db
         .selectFrom("oauth_grants")
         .select("id")
         .where("client_id", "in", [flow.client.client_id, other.client_id])
@@ -531,32 +524,21 @@ describe.each(availableBackends())("OAuth for MCP agents (%s)", (backendName) =>
 });
 
 describe("OAuth lifetimes from the configuration", () => {
-  let backend: Backend;
-  let stop: () => void;
   let now = new Date();
-
-  beforeAll(async () => {
-    backend = await openBackend("embedded");
-    stop = registerAuth({
-      bus: backend.bus,
-      db: backend.database.db,
-      logger: silentLogger(),
+  const auth = harnessForSuite(() =>
+    startAuth("embedded", {
       clock: () => now,
       oauthLifetimes: { codeMs: 5_000, accessTokenMs: 2_000, refreshTokenMs: 60_000 },
-    }).stop;
-  });
-  afterAll(async () => {
-    stop?.();
-    await backend?.close();
-  });
+    }),
+  );
 
   const ask = (subject: string, input: unknown) =>
-    callSubject(backend.bus, subject, { context: anonymousContext(), input });
+    callSubject(auth.bus, subject, { context: anonymousContext(), input });
 
   it("issues codes and access tokens that last as configured, and says so in expires_in", async () => {
     now = new Date();
     const client = (await ask(subjects.oauth.registerClient, { redirect_uris: [REDIRECT] })) as OAuthClient;
-    const { ownerKey } = await makeOrganization(backend.bus);
+    const { ownerKey } = await makeOrganization(auth.bus);
     const approve = async () => {
       const { verifier, challenge } = pkce();
       const issued = (await ask(subjects.oauth.approveAuthorization, {
@@ -594,8 +576,8 @@ describe("OAuth lifetimes from the configuration", () => {
     const tokens = await (await approve())();
     expect(tokens.expires_in).toBe(2);
     now = new Date(now.getTime() + 1_999);
-    expect((await verify(backend.bus, tokens.access_token)).role).toBe("member");
+    expect((await verify(auth.bus, tokens.access_token)).role).toBe("member");
     now = new Date(now.getTime() + 1);
-    expect(await failureOf(verify(backend.bus, tokens.access_token))).toEqual(invalidToken);
+    expect(await failureOf(verify(auth.bus, tokens.access_token))).toEqual(invalidToken);
   });
 });
