@@ -80,28 +80,32 @@ export async function makeCaller(backend: Backend, role: Role = "member"): Promi
   };
 }
 
+/** The dataset's current version, as stored. */
+export async function currentVersion(backend: Backend, datasetId: string): Promise<number> {
+  const dataset = await backend.database.db
+    .selectFrom("datasets")
+    .select("current_version")
+    .where("id", "=", datasetId)
+    .executeTakeFirstOrThrow();
+  return dataset.current_version;
+}
+
 /**
  * Checks a dataset's history from the database: versions exactly 1..current, each row's revisions a
  * gapless chain of validity ranges ending in its one live revision, which matches its current cells.
  */
 export async function auditDataset(backend: Backend, datasetId: string): Promise<void> {
   const db = backend.database.db;
-  const dataset = await db
-    .selectFrom("datasets")
-    .select("current_version")
-    .where("id", "=", datasetId)
-    .executeTakeFirstOrThrow();
+  const current = await currentVersion(backend, datasetId);
   const versions = await db
     .selectFrom("dataset_versions")
     .select("version")
     .where("dataset_id", "=", datasetId)
     .orderBy("version")
     .execute();
-  const expected = Array.from({ length: dataset.current_version }, (_, i) => i + 1);
+  const expected = Array.from({ length: current }, (_, i) => i + 1);
   if (JSON.stringify(versions.map((v) => v.version)) !== JSON.stringify(expected)) {
-    throw new Error(
-      `versions are not 1..${dataset.current_version}: ${versions.map((v) => v.version).join(",")}`,
-    );
+    throw new Error(`versions are not 1..${current}: ${versions.map((v) => v.version).join(",")}`);
   }
   const revisions = await db
     .selectFrom("row_revisions")

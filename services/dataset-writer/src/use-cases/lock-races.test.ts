@@ -6,7 +6,7 @@ import { type Database, jsonb } from "@svc/db";
 import { realInfra } from "@svc/testing";
 import { sql, type Transaction } from "kysely";
 import { describe, expect, it } from "vitest";
-import { auditDataset, failure, writerSuite } from "../test-support";
+import { auditDataset, currentVersion, failure, writerSuite } from "../test-support";
 import { defaultGroupCommitOptions } from "./group-commit";
 import { groupRowEdits, type RowEdits, updateDatasetRow } from "./update-dataset-row";
 
@@ -97,14 +97,6 @@ describe.runIf(realInfra())("mutations waiting for a dataset's lock", () => {
       .where("dataset_id", "=", datasetId)
       .orderBy("row_id")
       .execute();
-  const currentVersion = async (datasetId: string) =>
-    (
-      await suite.backend.database.db
-        .selectFrom("datasets")
-        .select("current_version")
-        .where("id", "=", datasetId)
-        .executeTakeFirstOrThrow()
-    ).current_version;
 
   it("refuses an edit of the removed column with unknown_column and changes nothing", async () => {
     const { params, id, column } = await makeDataset();
@@ -118,7 +110,7 @@ describe.runIf(realInfra())("mutations waiting for a dataset's lock", () => {
     const error = await reasonOf(settled);
     expect(error).toMatchObject({ code: "unknown_column", details: { column } });
     expect(await stored(id)).toEqual(before);
-    expect(await currentVersion(id)).toBe(1);
+    expect(await currentVersion(suite.backend, id)).toBe(1);
     await auditDataset(suite.backend, id);
   });
 
@@ -146,7 +138,7 @@ describe.runIf(realInfra())("mutations waiting for a dataset's lock", () => {
       details: { column },
     });
     expect(await stored(id)).toEqual(before);
-    expect(await currentVersion(id)).toBe(1);
+    expect(await currentVersion(suite.backend, id)).toBe(1);
   });
 
   it("refuses an insert naming the removed column with unknown_column and changes nothing", async () => {
@@ -161,7 +153,7 @@ describe.runIf(realInfra())("mutations waiting for a dataset's lock", () => {
     const error = await reasonOf(settled);
     expect(error).toMatchObject({ code: "unknown_column", details: { column } });
     expect(await stored(id)).toEqual(before);
-    expect(await currentVersion(id)).toBe(1);
+    expect(await currentVersion(suite.backend, id)).toBe(1);
   });
 
   it("refuses an import once the metadata column it fills was removed, and changes nothing", async () => {
@@ -205,7 +197,7 @@ describe.runIf(realInfra())("mutations waiting for a dataset's lock", () => {
     const error = await reasonOf(settled);
     expect(error).toMatchObject({ code: "unknown_column", details: { column: "metadata" } });
     expect(await stored(id)).toEqual(before);
-    expect(await currentVersion(id)).toBe(1);
+    expect(await currentVersion(suite.backend, id)).toBe(1);
   });
 
   it("takes an idempotency key before the dataset lock in an edit, as every other mutation does", async () => {
@@ -236,7 +228,7 @@ describe.runIf(realInfra())("mutations waiting for a dataset's lock", () => {
       code: "idempotency_key_reused",
     });
     expect((await stored(id)).map((row) => row.row_id)).toEqual(["r1"]);
-    expect(await currentVersion(id)).toBe(2);
+    expect(await currentVersion(suite.backend, id)).toBe(2);
     await auditDataset(suite.backend, id);
   });
 

@@ -2,7 +2,7 @@ import { operations } from "@svc/contracts";
 import { availableBackends } from "@svc/testing";
 import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
-import { auditDataset, failure, makeCaller, writerSuite } from "../test-support";
+import { auditDataset, currentVersion, failure, makeCaller, writerSuite } from "../test-support";
 
 describe.each(availableBackends())("row edits (%s)", (backendName) => {
   const suite = writerSuite(backendName);
@@ -48,15 +48,6 @@ describe.each(availableBackends())("row edits (%s)", (backendName) => {
       .where("dataset_id", "=", datasetId)
       .where("row_id", "=", rowId)
       .executeTakeFirstOrThrow();
-  }
-
-  async function currentVersion(datasetId: string) {
-    const row = await suite.backend.database.db
-      .selectFrom("datasets")
-      .select("current_version")
-      .where("id", "=", datasetId)
-      .executeTakeFirstOrThrow();
-    return row.current_version;
   }
 
   it("creates a dataset at version 0 with the four built-in columns", async () => {
@@ -130,7 +121,7 @@ describe.each(availableBackends())("row edits (%s)", (backendName) => {
     expect(error.code).toBe("unknown_column");
     expect(error.message).toContain(key());
     expect(await storedRow(id, "row-1")).toEqual(before);
-    expect(await currentVersion(id)).toBe(1);
+    expect(await currentVersion(suite.backend, id)).toBe(1);
   });
 
   it("rejects a custom key naming a removed column, and accepts it again after restore", async () => {
@@ -147,7 +138,7 @@ describe.each(availableBackends())("row edits (%s)", (backendName) => {
     expect(error.message).toBe(
       `Unknown or removed column "${removed}"; list the dataset's columns to see the active identifiers`,
     );
-    expect(await currentVersion(id)).toBe(1);
+    expect(await currentVersion(suite.backend, id)).toBe(1);
 
     const restored = await suite.caller.call(operations.restoreDatasetColumn, {
       params: { ...params, identifier: removed },
@@ -169,7 +160,7 @@ describe.each(availableBackends())("row edits (%s)", (backendName) => {
       }),
     );
     expect(error.code).toBe("unknown_column");
-    expect(await currentVersion(id)).toBe(1);
+    expect(await currentVersion(suite.backend, id)).toBe(1);
   });
 
   it("applies If-Match only when the row's version matches, else 412 with the current version", async () => {
@@ -186,7 +177,7 @@ describe.each(availableBackends())("row edits (%s)", (backendName) => {
       code: "version_mismatch",
       details: { currentVersion: 1, expectedVersion: 7 },
     });
-    expect(await currentVersion(id)).toBe(1);
+    expect(await currentVersion(suite.backend, id)).toBe(1);
     const ok = await suite.caller.call(operations.updateDatasetRow, {
       params: rowParams,
       body: { output: "x" },
@@ -206,7 +197,7 @@ describe.each(availableBackends())("row edits (%s)", (backendName) => {
       body: { output: "moved on" },
     });
     // The dataset is at version 3; row-1 last changed at version 1.
-    expect(await currentVersion(id)).toBe(3);
+    expect(await currentVersion(suite.backend, id)).toBe(3);
     const row1 = { ...params, rowId: "row-1" };
     const before = await storedRow(id, "row-1");
     const stale = await failure(
@@ -222,7 +213,7 @@ describe.each(availableBackends())("row edits (%s)", (backendName) => {
       details: { currentVersion: 1, expectedVersion: 3 },
     });
     expect(await storedRow(id, "row-1")).toEqual(before);
-    expect(await currentVersion(id)).toBe(3);
+    expect(await currentVersion(suite.backend, id)).toBe(3);
     const ok = await suite.caller.call(operations.updateDatasetRow, {
       params: row1,
       body: { output: "x" },
@@ -241,7 +232,7 @@ describe.each(availableBackends())("row edits (%s)", (backendName) => {
       }),
     );
     expect(error.code).toBe("not_found");
-    expect(await currentVersion(id)).toBe(1);
+    expect(await currentVersion(suite.backend, id)).toBe(1);
   });
 
   it.each([
@@ -254,7 +245,7 @@ describe.each(availableBackends())("row edits (%s)", (backendName) => {
       suite.caller.call(operations.updateDatasetRow, { params: { ...params, rowId: "row-1" }, body }),
     );
     expect(error.code).toBe("validation_failed");
-    expect(await currentVersion(id)).toBe(1);
+    expect(await currentVersion(suite.backend, id)).toBe(1);
   });
 
   it('refuses {"custom": {}} alone with validation_failed: it names no cell', async () => {
@@ -273,7 +264,7 @@ describe.each(availableBackends())("row edits (%s)", (backendName) => {
       details: { issues: [expect.objectContaining({ path: "body.custom" })] },
     });
     expect(await storedRow(id, "row-1")).toEqual(before);
-    expect(await currentVersion(id)).toBe(1);
+    expect(await currentVersion(suite.backend, id)).toBe(1);
   });
 
   it("refuses a cell holding U+0000, which PostgreSQL cannot store, with validation_failed", async () => {
@@ -297,7 +288,7 @@ describe.each(availableBackends())("row edits (%s)", (backendName) => {
       details: { issues: [expect.objectContaining({ path: "body.rows.0.input" })] },
     });
     expect(await storedRow(id, "row-1")).toEqual(before);
-    expect(await currentVersion(id)).toBe(1);
+    expect(await currentVersion(suite.backend, id)).toBe(1);
   });
 
   it.each([
@@ -316,7 +307,7 @@ describe.each(availableBackends())("row edits (%s)", (backendName) => {
       code: "validation_failed",
       details: { issues: [{ path: "header.If-Match", message: "must be a non-negative integer" }] },
     });
-    expect(await currentVersion(id)).toBe(1);
+    expect(await currentVersion(suite.backend, id)).toBe(1);
   });
 
   it("refuses a row id that breaks the id rule", async () => {

@@ -1,7 +1,7 @@
 import { operations } from "@svc/contracts";
 import { availableBackends } from "@svc/testing";
 import { describe, expect, it } from "vitest";
-import { auditDataset, failure, writerSuite } from "../test-support";
+import { auditDataset, currentVersion, failure, writerSuite } from "../test-support";
 
 describe.each(availableBackends())("batch row edits (%s)", (backendName) => {
   const suite = writerSuite(backendName);
@@ -43,15 +43,6 @@ describe.each(availableBackends())("batch row edits (%s)", (backendName) => {
       .orderBy("row_id")
       .execute();
     return Object.fromEntries(stored.map((row) => [row.row_id, row]));
-  }
-
-  async function currentVersion(datasetId: string) {
-    const row = await suite.backend.database.db
-      .selectFrom("datasets")
-      .select("current_version")
-      .where("id", "=", datasetId)
-      .executeTakeFirstOrThrow();
-    return row.current_version;
   }
 
   it("applies every edit as one version that counts the rows it changed", async () => {
@@ -166,7 +157,7 @@ describe.each(availableBackends())("batch row edits (%s)", (backendName) => {
       ["out 1", "old"],
       ["out 2", "old"],
     ]);
-    expect(await currentVersion(id)).toBe(1);
+    expect(await currentVersion(suite.backend, id)).toBe(1);
     await auditDataset(suite.backend, id);
   });
 
@@ -223,7 +214,7 @@ describe.each(availableBackends())("batch row edits (%s)", (backendName) => {
       if (i % 3 === 0) expect(row?.metadata).toEqual({ single: expect.any(Number) });
     }
     // 1 to insert the rows, 10 batches, 7 single edits in each of 10 rounds.
-    expect(await currentVersion(id)).toBe(1 + 10 + 70);
+    expect(await currentVersion(suite.backend, id)).toBe(1 + 10 + 70);
     await auditDataset(suite.backend, id);
   });
 });
