@@ -1,18 +1,6 @@
 import { actorSchema, type DatasetVersion, versionOperationSchema } from "@svc/contracts";
-import type { Database } from "@svc/db";
-import type { Kysely } from "kysely";
-
-interface StoredVersion {
-  id: string;
-  version: number;
-  operation: string;
-  rows_inserted: number;
-  rows_updated: number;
-  rows_deleted: number;
-  actor_kind: string;
-  actor_id: string;
-  created_at: Date;
-}
+import type { Database, DatasetVersionsTable } from "@svc/db";
+import type { Kysely, Selectable } from "kysely";
 
 const versionColumns = [
   "id",
@@ -25,6 +13,8 @@ const versionColumns = [
   "actor_id",
   "created_at",
 ] as const;
+
+type StoredVersion = Pick<Selectable<DatasetVersionsTable>, (typeof versionColumns)[number]>;
 
 /** A page (of `limit`) of a dataset's versions, newest first, older than `before` when given. */
 export async function listVersions(
