@@ -1,6 +1,7 @@
 import * as readerColumns from "../../../services/reader/src/repositories/columns";
 import * as readerDatasets from "../../../services/reader/src/repositories/datasets";
 import * as diff from "../../../services/reader/src/repositories/diff";
+import * as exportRows from "../../../services/reader/src/repositories/export-rows";
 import * as readerImports from "../../../services/reader/src/repositories/imports";
 import * as readerRows from "../../../services/reader/src/repositories/rows";
 import * as spans from "../../../services/reader/src/repositories/spans";
@@ -74,6 +75,35 @@ export const reader = [
         {
           run: (db) =>
             diff.listChangedRows(db, { datasetId: "ds_1", from: 5, to: 9, afterRowId: "r_1", limit: 101 }),
+        },
+      ],
+    },
+  }),
+  snapshotOf({
+    source: "services/reader/src/repositories/export-rows.ts",
+    module: exportRows,
+    statements: {
+      listExportedRows: [
+        {
+          variant: "a later page, built-in and custom cells",
+          run: (db) =>
+            exportRows.listExportedRows(db, {
+              datasetId: "ds_1",
+              version: 5,
+              after: { createdAt: "2025-01-02T03:04:05.123456Z", rowId: "r_1" },
+              limit: 2000,
+              cells: [
+                { kind: "builtin", field: "input" },
+                { kind: "builtin", field: "expectedOutput" },
+                { kind: "custom", identifier: "col_1" },
+              ],
+            }),
+        },
+      ],
+      findExportedRowKey: [
+        {
+          run: (db) => exportRows.findExportedRowKey(db, { datasetId: "ds_1", version: 5, rowId: "r_1" }),
+          answers: [[{ created_key: "2025-01-02T03:04:05.123456Z" }]],
         },
       ],
     },

@@ -30,7 +30,11 @@ export async function sendFile(
   const input = await admitOperationCall(deps, op, context, raw);
   const params = input.params as { projectSlug: string; datasetSlug: string };
   const { format, version } = input.query as { format: ExportFormat; version?: number };
-  const ask = async (request: { version?: number | undefined; after?: ExportChunk["after"] }) => {
+  const ask = async (request: {
+    version?: number | undefined;
+    after?: ExportChunk["after"];
+    columns?: string[] | undefined;
+  }) => {
     const data = await callSubject(
       deps.bus,
       op.subject,
@@ -41,6 +45,7 @@ export async function sendFile(
           format,
           ...(request.version === undefined ? {} : { version: request.version }),
           ...(request.after ? { after: request.after } : {}),
+          ...(request.columns ? { columns: request.columns } : {}),
         },
       },
       { timeoutMs: deps.timeoutMs },
@@ -60,11 +65,13 @@ export async function sendFile(
     .header("cache-control", "no-store");
   if (first.columns) reply.header("x-svc-columns", asciiJson(first.columns));
 
+  // Every later piece writes the columns the first one headed, whatever happens to them meanwhile.
+  const columns = first.headers?.slice(1).map((header) => first.columns?.[header] ?? header);
   // The next piece is asked for as soon as one arrives, before that one is sent: the service reads
   // the next rows while this process writes the last ones out. One piece ahead, no more.
   const after = (piece: ExportChunk) => {
     if (piece.after === null) return undefined;
-    const next = ask({ version: first.version, after: piece.after });
+    const next = ask({ version: first.version, after: piece.after, columns });
     next.catch(() => undefined); // A client that goes away leaves it unread.
     return next;
   };

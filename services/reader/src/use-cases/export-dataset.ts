@@ -1,22 +1,30 @@
 import {
-  type BuiltinField,
-  cellToCsvText,
+  compactJson,
   csvField,
   type DatasetColumn,
   type ExportChunk,
   type ExportChunkRequest,
+  type ExportFormat,
+  isBuiltinField,
+  storedCellToCsvText,
 } from "@svc/contracts";
 import { type Database, findDataset } from "@svc/db";
 import type { Kysely } from "kysely";
 import { listColumns } from "../repositories/columns";
 import { inSnapshot } from "../repositories/db";
-import { listRowsAtVersion, type RowRecord } from "../repositories/rows";
+import {
+  type ExportedRow,
+  findExportedRowKey,
+  listExportedRows,
+  type StoredCell,
+} from "../repositories/export-rows";
 import { versionNotFound } from "./errors";
-import { type VisibleCells, visibilityOf, visibleCells } from "./visible-cells";
 
 /** A piece stops growing past this many characters, well under one bus message once JSON-encoded. */
 const CHUNK_CHARS = 384 * 1024;
-const PAGE_ROWS = 1000;
+/** Rows read at most at once, and at first, until the rows written say how many fill a piece. */
+const PAGE_ROWS = 2000;
+const FIRST_PAGE_ROWS = 100;
 
 /** Headers a custom column's name may not take as they are: they would read back as something else. */
 const TAKEN_HEADERS = new Set([
@@ -32,7 +40,9 @@ const TAKEN_HEADERS = new Set([
 /**
  * One piece of an export: the rows after `after` (the first piece also writes the CSV header) as
  * they were at the export's version, read from the revisions valid then, so that every piece of
- * one export reads the same snapshot however the dataset moves meanwhile.
+ * one export reads the same snapshot however the dataset moves meanwhile. The first piece names
+ * the columns; the gateway sends them back with every later request, so every line has the same.
+ * Cells are written from the JSON text the database gives, never parsed unless they must be.
  */
 export async function exportDataset(
   db: Kysely<Database>,
@@ -43,41 +53,96 @@ export async function exportDataset(
     const dataset = await findDataset(trx, { organizationId, ...request.params });
     const version = request.version ?? dataset.version;
     if (version > dataset.version) throw versionNotFound(version, dataset.version);
-    const columns = await listColumns(trx, dataset.id, { includeRemoved: false });
-    const headers = headersOf(columns);
-    const visibility = visibilityOf(columns);
-    const writeRow =
-      request.format === "csv"
-        ? (row: RowRecord) => csvLine(row, columns)
-        : request.format === "parquet"
-          ? (row: RowRecord) => `${JSON.stringify([row.rowId, ...cellsInOrder(row, columns)])}\n`
-          : (row: RowRecord) => jsonLine(row.rowId, visibleCells(row.cells, visibility));
+    let firstOnly: Pick<ExportChunk, "columns" | "headers"> = {};
+    let text = "";
+    let cells: StoredCell[];
+    if (request.columns === undefined) {
+      const columns = await listColumns(trx, dataset.id, { includeRemoved: false });
+      const headers = headersOf(columns);
+      firstOnly = { columns: headerMap(headers), headers: headers.map((header) => header.text) };
+      if (request.after === undefined && request.format === "csv") text = csvHeader(headers);
+      cells = columns.map((column) => storedCellOf(column.identifier));
+    } else {
+      cells = request.columns.map(storedCellOf);
+    }
+    const writeRow = lineWriter(request.format, cells);
 
-    const first = request.after === undefined;
-    const firstOnly = first
-      ? { columns: headerMap(headers), headers: headers.map((header) => header.text) }
-      : {};
-    let text = first && request.format === "csv" ? csvHeader(headers) : "";
+    // Pages grow to what fills the piece, judged by the rows written so far; a piece ends at the row
+    // that fills it, so that however large the rows, a piece is at most one row over.
     let after = request.after;
-    while (version > 0 && text.length < CHUNK_CHARS) {
-      const page = await listRowsAtVersion(trx, {
-        datasetId: dataset.id,
-        version,
-        direction: "asc",
-        after,
-        limit: PAGE_ROWS,
-        search: undefined,
-      });
+    let written = 0;
+    let limit = FIRST_PAGE_ROWS;
+    while (version > 0) {
+      const page = await listExportedRows(trx, { datasetId: dataset.id, version, after, limit, cells });
       for (const row of page) {
         text += writeRow(row);
-        after = row.key;
-        if (text.length >= CHUNK_CHARS) return { version, text, after, ...firstOnly };
+        written++;
+        if (text.length >= CHUNK_CHARS) {
+          after = await findExportedRowKey(trx, { datasetId: dataset.id, version, rowId: row.rowId });
+          return { version, text, after, ...firstOnly };
+        }
       }
-      if (page.length < PAGE_ROWS) break;
+      const last = page.at(-1);
+      if (last === undefined || page.length < limit) break;
+      after = await findExportedRowKey(trx, { datasetId: dataset.id, version, rowId: last.rowId });
+      const rowsThatFit = Math.ceil((CHUNK_CHARS - text.length) / (text.length / written));
+      limit = Math.max(1, Math.min(PAGE_ROWS, rowsThatFit));
     }
     return { version, text, after: null, ...firstOnly };
   });
 }
+
+/** A column's cell by its identifier: a built-in field's identifier is the field's name. */
+const storedCellOf = (identifier: string): StoredCell =>
+  isBuiltinField(identifier) ? { kind: "builtin", field: identifier } : { kind: "custom", identifier };
+
+/** Writes one row as a line of the format, its cells in the order of `cells`. */
+function lineWriter(format: ExportFormat, cells: readonly StoredCell[]): (row: ExportedRow) => string {
+  switch (format) {
+    case "csv":
+      return (row) => {
+        let line = csvField(row.rowId);
+        for (const cell of row.cells) line += `,${csvField(storedCellToCsvText(cell))}`;
+        return `${line}\r\n`;
+      };
+    case "parquet":
+      // JSON arrays of the row id and the cells, one per line: the gateway writes the file from them.
+      return (row) =>
+        `[${JSON.stringify(row.rowId)}${row.cells.map((cell) => `,${jsonOf(cell)}`).join("")}]\n`;
+    case "jsonl":
+      return jsonLineWriter(cells);
+  }
+}
+
+/**
+ * One JSONL line a row, its keys in the documented order: rowId, the built-in cells shown (null
+ * where unset), then `custom` with the custom cells that are set.
+ */
+function jsonLineWriter(cells: readonly StoredCell[]): (row: ExportedRow) => string {
+  const key = (name: string) => `${JSON.stringify(name)}:`;
+  const builtins = cells.flatMap((cell, index) =>
+    cell.kind === "builtin" ? [{ index, key: key(cell.field) }] : [],
+  );
+  const custom = cells.flatMap((cell, index) =>
+    cell.kind === "custom" ? [{ index, key: key(cell.identifier) }] : [],
+  );
+  return (row) => {
+    let line = `{"rowId":${JSON.stringify(row.rowId)}`;
+    for (const { index, key } of builtins) line += `,${key}${jsonOf(row.cells[index] ?? "")}`;
+    line += ',"custom":{';
+    let separator = "";
+    for (const { index, key } of custom) {
+      const cell = row.cells[index] ?? "";
+      if (cell === "") continue;
+      line += `${separator}${key}${compactJson(cell)}`;
+      separator = ",";
+    }
+    return `${line}}}\n`;
+  };
+}
+
+/** A stored cell's JSON, compact; `null` for a cell that is not set. */
+const jsonOf = (cell: string) => (cell === "" ? "null" : compactJson(cell));
 
 interface Header {
   text: string;
@@ -103,24 +168,3 @@ const headerMap = (headers: readonly Header[]) =>
   Object.fromEntries(headers.map((header) => [header.text, header.identifier]));
 
 const csvHeader = (headers: readonly Header[]) => `${headers.map((h) => csvField(h.text)).join(",")}\r\n`;
-
-function csvLine(row: RowRecord, columns: readonly DatasetColumn[]): string {
-  const fields = [csvField(row.rowId)];
-  for (const value of cellsInOrder(row, columns)) fields.push(csvField(cellToCsvText(value)));
-  return `${fields.join(",")}\r\n`;
-}
-
-/** The row's cells in the order of the columns (and of the headers after `id`); null where unset. */
-function cellsInOrder(row: RowRecord, columns: readonly DatasetColumn[]): unknown[] {
-  return columns.map(
-    (column) =>
-      (column.source.kind === "builtin"
-        ? row.cells[column.source.field as BuiltinField]
-        : row.cells.custom[column.identifier]) ?? null,
-  );
-}
-
-/** One JSONL line, its keys in the documented order: rowId, the built-in cells shown, custom. */
-function jsonLine(rowId: string, { custom, ...builtins }: VisibleCells): string {
-  return `${JSON.stringify({ rowId, ...builtins, custom })}\n`;
-}

@@ -38,6 +38,11 @@ export const exportChunkRequestSchema = z.strictObject({
   version: z.number().int().min(0).optional(),
   /** The last row of the previous piece; absent on the first request, which also writes the header. */
   after: rowKeySchema.optional(),
+  /**
+   * After the first piece: the identifiers of the columns it headed, in order, so that every piece
+   * writes the same columns however the dataset's columns change while the file is sent.
+   */
+  columns: z.array(z.string()).optional(),
 });
 export type ExportChunkRequest = z.infer<typeof exportChunkRequestSchema>;
 
@@ -58,14 +63,71 @@ export const exportChunkSchema = z.object({
 export type ExportChunk = z.infer<typeof exportChunkSchema>;
 
 /**
- * A cell as CSV field text, before RFC 4180 quoting: nothing for null (and for a cell that is not
- * set); a string as itself unless it is empty or would read back as another JSON value, in which
- * case it is written as a JSON string (`""`, `"42"`, `"true"`); any other value as its JSON.
+ * A cell as CSV field text, before RFC 4180 quoting, from the cell's JSON as the database writes a
+ * jsonb value (`""` for a cell that is not set): nothing for null; a string as itself unless it is
+ * empty or would read back as another JSON value, in which case it is written as a JSON string
+ * (`""`, `"42"`, `"true"`); any other value as its JSON, compact (see `compactJson`), numbers as
+ * stored. Only a string that might read as JSON is parsed, so a million cells cost little.
  */
-export function cellToCsvText(value: unknown): string {
-  if (value === null || value === undefined) return "";
-  if (typeof value !== "string") return JSON.stringify(value);
-  return value === "" || readsAsJson(value) ? JSON.stringify(value) : value;
+export function storedCellToCsvText(json: string): string {
+  switch (json[0]) {
+    case undefined:
+    case "n":
+      return "";
+    case '"': {
+      const text = json.includes("\\") ? (JSON.parse(json) as string) : json.slice(1, -1);
+      // The database writes a string's JSON as JSON.stringify does: the same characters escaped.
+      return text === "" || readsAsJson(text) ? json : text;
+    }
+    case "{":
+    case "[":
+      return compactJson(json);
+    default:
+      return json;
+  }
+}
+
+/**
+ * A jsonb value's text without the space PostgreSQL writes after each `:` and `,` (outside strings),
+ * which is the only whitespace it writes: `{"a": [1, 2]}` becomes `{"a":[1,2]}`, as JSON.stringify
+ * would write it.
+ */
+export function compactJson(json: string): string {
+  let compact = "";
+  let from = 0;
+  let at = 0;
+  while (at < json.length) {
+    const char = json.charCodeAt(at);
+    if (char === QUOTE) {
+      at = afterString(json, at);
+    } else if ((char === COMMA || char === COLON) && json.charCodeAt(at + 1) === SPACE) {
+      compact += json.slice(from, at + 1);
+      from = at + 2;
+      at += 2;
+    } else {
+      at++;
+    }
+  }
+  return from === 0 ? json : compact + json.slice(from);
+}
+
+const QUOTE = 0x22;
+const COMMA = 0x2c;
+const COLON = 0x3a;
+const SPACE = 0x20;
+const BACKSLASH = 0x5c;
+
+/** The index after the JSON string that opens at `start`. */
+function afterString(json: string, start: number): number {
+  let at = start + 1;
+  for (;;) {
+    const end = json.indexOf('"', at);
+    if (end < 0) return json.length;
+    let backslashes = 0;
+    while (json.charCodeAt(end - 1 - backslashes) === BACKSLASH) backslashes++;
+    if (backslashes % 2 === 0) return end + 1;
+    at = end + 1;
+  }
 }
 
 /**

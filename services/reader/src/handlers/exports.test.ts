@@ -1,0 +1,100 @@
+import { callSubject } from "@svc/bus";
+import { type ExportChunk, type ExportChunkRequest, exportChunkSchema, operations } from "@svc/contracts";
+import { availableBackends, harnessForSuite } from "@svc/testing";
+import { beforeAll, describe, expect, test } from "vitest";
+import { insertRows, makeDataset, makeProject, type ProjectFixture, removeColumn } from "../test-factories";
+import { contextOf, startReader } from "../test-support";
+
+/** What a piece may hold before it ends (the reader's own bound), and one row over it at most. */
+const PIECE_CHARS = 384 * 1024;
+
+describe.each(availableBackends())("exportDataset, piece by piece (%s)", (backendName) => {
+  const harness = harnessForSuite(() => startReader(backendName));
+  let project: ProjectFixture;
+  beforeAll(async () => {
+    project = await makeProject(harness.backend.database.db);
+  });
+
+  const ask = async (request: ExportChunkRequest): Promise<ExportChunk> =>
+    exportChunkSchema.parse(
+      await callSubject(
+        harness.caller,
+        operations.exportDataset.subject,
+        { context: contextOf(project.organizationId), input: request },
+        { timeoutMs: 15_000 },
+      ),
+    );
+
+  test("every piece writes the columns the first one headed, though a column is removed meanwhile", async () => {
+    const db = harness.backend.database.db;
+    const dataset = await makeDataset(db, project, { customColumns: 2 });
+    const [topic = "", level = ""] = dataset.custom;
+    await insertRows(
+      db,
+      dataset,
+      Array.from({ length: 400 }, (_, index) => ({
+        id: `r${String(index).padStart(3, "0")}`,
+        input: "x".repeat(2000),
+        custom: { [topic]: `topic ${index}`, [level]: index },
+      })),
+    );
+    const params = { projectSlug: project.projectSlug, datasetSlug: dataset.slug };
+    const first = await ask({ params, format: "csv" });
+    expect(first.headers).toEqual([
+      "id",
+      "Input",
+      "Output",
+      "Expected output",
+      "Metadata",
+      "Custom 1",
+      "Custom 2",
+    ]);
+    expect(first.after).not.toBeNull();
+    await removeColumn(db, dataset, topic);
+
+    const columns = first.headers?.slice(1).map((header) => first.columns?.[header] ?? header);
+    let text = first.text;
+    for (let piece = first; piece.after !== null; ) {
+      piece = await ask({ params, format: "csv", version: first.version, after: piece.after, columns });
+      expect(piece.text.length).toBeLessThan(PIECE_CHARS + 2100);
+      text += piece.text;
+    }
+    const lines = text.split("\r\n").slice(1, -1);
+    expect(lines).toHaveLength(400);
+    expect(lines.at(-1)).toBe(`r399,${"x".repeat(2000)},,,,topic 399,399`);
+  });
+
+  test("a JSONL piece keeps the same columns too, and no piece is more than one row over its bound", async () => {
+    const db = harness.backend.database.db;
+    const dataset = await makeDataset(db, project, { customColumns: 1 });
+    const [note = ""] = dataset.custom;
+    // Rows of 100 kB: a piece that read a page whole would hold far more than its bound.
+    await insertRows(
+      db,
+      dataset,
+      Array.from({ length: 12 }, (_, index) => ({
+        id: `big${index}`,
+        custom: { [note]: "y".repeat(100_000) },
+      })),
+    );
+    const params = { projectSlug: project.projectSlug, datasetSlug: dataset.slug };
+    const first = await ask({ params, format: "jsonl" });
+    await removeColumn(db, dataset, note);
+    const columns = first.headers?.slice(1).map((header) => first.columns?.[header] ?? header);
+    const pieces = [first];
+    while (pieces.at(-1)?.after) {
+      const after = pieces.at(-1)?.after ?? undefined;
+      pieces.push(await ask({ params, format: "jsonl", version: first.version, after, columns }));
+    }
+    expect(pieces.length).toBeGreaterThan(2);
+    for (const piece of pieces) expect(piece.text.length).toBeLessThan(PIECE_CHARS + 100_100);
+    const rows = pieces
+      .map((piece) => piece.text)
+      .join("")
+      .split("\n")
+      .filter((line) => line !== "")
+      .map((line) => JSON.parse(line) as { rowId: string; custom: Record<string, string> });
+    expect(rows.map((row) => row.rowId)).toEqual(Array.from({ length: 12 }, (_, index) => `big${index}`));
+    expect(rows.every((row) => row.custom[note] === "y".repeat(100_000))).toBe(true);
+  });
+});
