@@ -33,7 +33,7 @@ import { acceptOtlpExporters } from "./otlp";
 import { publicUrlOf } from "./public-url";
 import { RateLimiter } from "./rate-limit";
 import { requestIdOf } from "./request-id";
-import { registerOperations } from "./routes";
+import { type RouteDeps, registerOperations } from "./routes";
 import { parseQueryString, refuseUndecodableQuery } from "./url-encoded";
 import { decodeUtf8 } from "./utf8";
 import { defaultWebRoot, registerWebApp } from "./web-app";
@@ -213,23 +213,16 @@ export function buildGateway({
 
   const credentials = new CredentialCache(bus, options.SVC_AUTH_CACHE_MS, options.SVC_REQUEST_TIMEOUT_MS);
   const timeoutMs = options.SVC_REQUEST_TIMEOUT_MS;
-  registerOperations(app, {
+  const routeDeps: RouteDeps = {
     bus,
     credentials,
     timeoutMs,
     rateLimiter,
     isOperator: operatorCheck(options.SVC_ADMIN_TOKEN),
     publicUrl,
-  });
-  registerUploads(app, {
-    bus,
-    credentials,
-    timeoutMs,
-    rateLimiter,
-    isOperator: operatorCheck(options.SVC_ADMIN_TOKEN),
-    publicUrl,
-    uploads,
-  });
+  };
+  registerOperations(app, routeDeps);
+  registerUploads(app, { ...routeDeps, uploads });
   registerBrowserSessions(app, { bus, credentials, timeoutMs, rateLimiter, publicUrl, clientAddress });
   registerOAuthRoutes(app, { bus, timeoutMs, publicUrl });
   registerMcp(app, { bus, credentials, timeoutMs, rateLimiter, publicUrl });
