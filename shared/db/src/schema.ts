@@ -2,7 +2,10 @@ import type { ColumnType, Generated, JSONColumnType } from "kysely";
 
 /** Kysely's view of the tables. Only repositories use these types; use-cases speak the contract's. */
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+/** A moment that may not have come yet (a key's last use, a revocation): null until it does. */
+type NullableTimestamp = ColumnType<Date | null, Date | null | undefined, Date | null>;
 type Json = ColumnType<unknown, string, string>;
+type StringList = JSONColumnType<string[], string, string>;
 /** bigint: `pg` reads it as a string; repositories cast it to text so every driver agrees. */
 type Int64 = ColumnType<string, string | number | bigint, string | number | bigint>;
 
@@ -21,8 +24,8 @@ export interface ApiKeysTable {
   token_hash: string;
   token_last4: string;
   created_at: Timestamp;
-  last_used_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
-  revoked_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  last_used_at: NullableTimestamp;
+  revoked_at: NullableTimestamp;
 }
 
 export interface ProjectsTable {
@@ -62,7 +65,7 @@ export interface DatasetColumnsTable {
   kind: "builtin" | "custom";
   field: string | null;
   position: number;
-  removed_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  removed_at: NullableTimestamp;
 }
 
 export interface DatasetRowsTable {
@@ -147,8 +150,8 @@ export interface OAuthClientsTable {
   name: string | null;
   uri: string | null;
   scope: string | null;
-  redirect_uris: JSONColumnType<string[], string, string>;
-  grant_types: JSONColumnType<string[], string, string>;
+  redirect_uris: StringList;
+  grant_types: StringList;
   created_at: Timestamp;
 }
 
@@ -161,7 +164,7 @@ export interface OAuthGrantsTable {
   scope: string | null;
   resource: string | null;
   created_at: Timestamp;
-  revoked_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  revoked_at: NullableTimestamp;
 }
 
 export interface OAuthCodesTable {
@@ -176,7 +179,7 @@ export interface OAuthCodesTable {
   resource: string | null;
   created_at: Timestamp;
   expires_at: Timestamp;
-  used_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  used_at: NullableTimestamp;
   grant_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
@@ -186,7 +189,7 @@ export interface OAuthTokensTable {
   kind: "access" | "refresh";
   created_at: Timestamp;
   expires_at: Timestamp;
-  revoked_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  revoked_at: NullableTimestamp;
 }
 
 export interface BrowserSessionsTable {
@@ -197,7 +200,7 @@ export interface BrowserSessionsTable {
   created_at: Timestamp;
   last_seen_at: Timestamp;
   expires_at: Timestamp;
-  ended_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  ended_at: NullableTimestamp;
 }
 
 export interface SignInCodesTable {
@@ -205,7 +208,7 @@ export interface SignInCodesTable {
   api_key_id: string;
   created_at: Timestamp;
   expires_at: Timestamp;
-  used_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  used_at: NullableTimestamp;
 }
 
 export interface SpansTable {
@@ -226,8 +229,8 @@ export interface SpansTable {
   links: Json;
   session_id: string | null;
   user_id: string | null;
-  tags: JSONColumnType<string[], string, string>;
-  models: JSONColumnType<string[], string, string>;
+  tags: StringList;
+  models: StringList;
   tokens_input: Int64;
   tokens_output: Int64;
   cost_microcents: Int64;
@@ -248,8 +251,8 @@ export interface TracesTable {
   root_span_name: string | null;
   session_id: string | null;
   user_id: string | null;
-  tags: JSONColumnType<string[], string, string>;
-  models: JSONColumnType<string[], string, string>;
+  tags: StringList;
+  models: StringList;
   tokens_input: Int64;
   tokens_output: Int64;
   tokens_total: Int64;
