@@ -45,16 +45,23 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   return file;
 }
 
+/** The window every suite sees its pages in, and screenshots them at. */
+const VIEWPORT = { width: 1280, height: 800 };
+
 /**
  * A page that records what a person would not see but must not happen: Content-Security-Policy
  * violations, uncaught errors, and failed requests to anywhere but the platform itself.
  */
 export interface WatchedPage {
+  /** The page's own browser context: its cookies and storage, as a person's browser profile. */
+  context: BrowserContext;
   page: Page;
   problems: string[];
 }
 
-export async function openPage(context: BrowserContext, baseUrl: string): Promise<WatchedPage> {
+/** A watched page of the platform at `baseUrl`, in a new browser context at the suites' window size. */
+export async function openPage(browser: Browser, baseUrl: string): Promise<WatchedPage> {
+  const context = await browser.newContext({ viewport: VIEWPORT });
   const page = await context.newPage();
   const problems: string[] = [];
   page.on("console", (message) => {
@@ -66,7 +73,7 @@ export async function openPage(context: BrowserContext, baseUrl: string): Promis
     const url = request.url();
     if (!url.startsWith(baseUrl) && !url.startsWith("data:")) problems.push(`request elsewhere: ${url}`);
   });
-  return { page, problems };
+  return { context, page, problems };
 }
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");

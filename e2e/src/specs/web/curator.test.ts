@@ -11,6 +11,7 @@ import {
   openPage,
   replaceText,
   screenshot,
+  signIn,
   type WatchedPage,
 } from "../../web/harness";
 
@@ -30,9 +31,8 @@ describe.runIf(chromiumAvailable())("the web application, as a curator uses it",
   beforeAll(async () => {
     platform = await startEmbedded();
     browser = await launchChromium();
-    context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    watched = await openPage(context, platform.baseUrl);
-    page = watched.page;
+    watched = await openPage(browser, platform.baseUrl);
+    ({ context, page } = watched);
   });
   afterAll(async () => {
     await browser?.close();
@@ -53,8 +53,7 @@ describe.runIf(chromiumAvailable())("the web application, as a curator uses it",
       return /open (http:\/\/\S+\/sign-in#code=\S+) to sign in/.exec(transcript)?.[1];
     });
     expect(link).toBeDefined();
-    const first = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    const visitor = await openPage(first, platform.baseUrl);
+    const visitor = await openPage(browser, platform.baseUrl);
     await visitor.page.goto(link ?? "");
     await visitor.page.waitForURL(/\/projects$/);
     await visitor.page.getByText("No projects yet.").waitFor();
@@ -63,7 +62,7 @@ describe.runIf(chromiumAvailable())("the web application, as a curator uses it",
     await visitor.page.reload();
     await visitor.page.getByText("No projects yet.").waitFor();
     await screenshot(visitor.page, "signed-in-by-link");
-    await first.close();
+    await visitor.context.close();
 
     const second = await browser.newContext();
     const again = await second.newPage();
@@ -298,12 +297,8 @@ describe.runIf(chromiumAvailable())("the web application, as a curator uses it",
     await expectAccessible(page, "the keys page");
 
     // The reviewer signs in with it in a browser of their own.
-    const reviewerContext = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    const reviewer = await reviewerContext.newPage();
-    await reviewer.goto(`${platform.baseUrl}/sign-in`);
-    await reviewer.getByLabel("API key").fill(token);
-    await reviewer.getByRole("button", { name: "Sign in" }).click();
-    await reviewer.waitForURL(/\/projects$/);
+    const { context: reviewerContext, page: reviewer } = await openPage(browser, platform.baseUrl);
+    await signIn(reviewer, platform.baseUrl, token);
     await reviewer.getByRole("link", { name: /Support bot/ }).waitFor();
 
     await page.getByRole("button", { name: "Revoke Reviewer" }).click();
@@ -378,8 +373,7 @@ describe.runIf(chromiumAvailable() && realInfra())("the web application on the d
       name: "Curator",
       role: "member",
     });
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    const { page, problems } = await openPage(context, platform.baseUrl);
+    const { context, page, problems } = await openPage(browser, platform.baseUrl);
     await page.goto(`${platform.baseUrl}/projects`);
     await page.getByLabel("API key").fill(key.body.token);
     await page.getByRole("button", { name: "Sign in" }).click();

@@ -58,8 +58,7 @@ describe.runIf(chromiumAvailable() && infra)("the web application while PostgreS
     const inserted = await api.post<{ versionId: string; version: number }>(`${base}/rows`, { rows });
     expect(inserted.status).toBe(201);
 
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    const { page, problems } = await openPage(context, platform.baseUrl);
+    const { context, page, problems } = await openPage(browser, platform.baseUrl);
     await signIn(page, platform.baseUrl, platform.ownerKey);
     await page.goto(`${platform.baseUrl}/projects/outage/datasets/answers?row=o1`);
     const panel = page.getByRole("complementary", { name: "Row o1" });

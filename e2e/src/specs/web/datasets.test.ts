@@ -56,9 +56,8 @@ describe.runIf(chromiumAvailable())("the web application's history and files of 
     expect(deleted.status).toBe(200);
 
     browser = await launchChromium();
-    context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    watched = await openPage(context, platform.baseUrl);
-    page = watched.page;
+    watched = await openPage(browser, platform.baseUrl);
+    ({ context, page } = watched);
     await signIn(page, platform.baseUrl, platform.ownerKey);
   });
   afterAll(async () => {

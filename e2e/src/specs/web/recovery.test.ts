@@ -54,8 +54,7 @@ describe.runIf(chromiumAvailable())("the web application when the platform goes 
     const rows = [{ id: "o1", input: "2+2?", output: "5" }];
     expect((await api.post("/v1/projects/outage/datasets/answers/rows", { rows })).status).toBe(201);
 
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    const { page, problems } = await openPage(context, baseUrl);
+    const { context, page, problems } = await openPage(browser, baseUrl);
     await signIn(page, baseUrl, ownerKey);
     await page.goto(`${baseUrl}/projects/outage/datasets/answers?row=o1`);
     await page.getByRole("complementary", { name: "Row o1" }).waitFor();
