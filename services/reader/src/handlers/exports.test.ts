@@ -6,7 +6,7 @@ import { insertRows, makeDataset, makeProject, type ProjectFixture, removeColumn
 import { contextOf, startReader } from "../test-support";
 
 /** What a piece may hold before it ends (the reader's own bound), and one row over it at most. */
-const PIECE_CHARS = 384 * 1024;
+const PIECE_CHARS = 1024 * 1024;
 
 describe.each(availableBackends())("exportDataset, piece by piece (%s)", (backendName) => {
   const harness = harnessForSuite(() => startReader(backendName));
@@ -32,7 +32,7 @@ describe.each(availableBackends())("exportDataset, piece by piece (%s)", (backen
     await insertRows(
       db,
       dataset,
-      Array.from({ length: 400 }, (_, index) => ({
+      Array.from({ length: 1000 }, (_, index) => ({
         id: `r${String(index).padStart(3, "0")}`,
         input: "x".repeat(2000),
         custom: { [topic]: `topic ${index}`, [level]: index },
@@ -60,8 +60,8 @@ describe.each(availableBackends())("exportDataset, piece by piece (%s)", (backen
       text += piece.text;
     }
     const lines = text.split("\r\n").slice(1, -1);
-    expect(lines).toHaveLength(400);
-    expect(lines.at(-1)).toBe(`r399,${"x".repeat(2000)},,,,topic 399,399`);
+    expect(lines).toHaveLength(1000);
+    expect(lines.at(-1)).toBe(`r999,${"x".repeat(2000)},,,,topic 999,999`);
   });
 
   test("a JSONL piece keeps the same columns too, and no piece is more than one row over its bound", async () => {
@@ -72,7 +72,7 @@ describe.each(availableBackends())("exportDataset, piece by piece (%s)", (backen
     await insertRows(
       db,
       dataset,
-      Array.from({ length: 12 }, (_, index) => ({
+      Array.from({ length: 25 }, (_, index) => ({
         id: `big${index}`,
         custom: { [note]: "y".repeat(100_000) },
       })),
@@ -94,7 +94,7 @@ describe.each(availableBackends())("exportDataset, piece by piece (%s)", (backen
       .split("\n")
       .filter((line) => line !== "")
       .map((line) => JSON.parse(line) as { rowId: string; custom: Record<string, string> });
-    expect(rows.map((row) => row.rowId)).toEqual(Array.from({ length: 12 }, (_, index) => `big${index}`));
+    expect(rows.map((row) => row.rowId)).toEqual(Array.from({ length: 25 }, (_, index) => `big${index}`));
     expect(rows.every((row) => row.custom[note] === "y".repeat(100_000))).toBe(true);
   });
 });

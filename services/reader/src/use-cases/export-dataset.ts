@@ -9,7 +9,7 @@ import {
   storedCellToCsvText,
 } from "@svc/contracts";
 import { type Database, findDataset } from "@svc/db";
-import type { Kysely } from "kysely";
+import type { Kysely, Transaction } from "kysely";
 import { listColumns } from "../repositories/columns";
 import { inSnapshot } from "../repositories/db";
 import {
@@ -18,10 +18,11 @@ import {
   listExportedRows,
   type StoredCell,
 } from "../repositories/export-rows";
+import type { RowKey } from "../repositories/rows";
 import { versionNotFound } from "./errors";
 
-/** A piece stops growing past this many characters, well under one bus message once JSON-encoded. */
-const CHUNK_CHARS = 384 * 1024;
+/** A piece stops growing past this many characters (a few megabytes, in parts over the bus). */
+const CHUNK_CHARS = 1024 * 1024;
 /** Rows read at most at once, and at first, until the rows written say how many fill a piece. */
 const PAGE_ROWS = 2000;
 const FIRST_PAGE_ROWS = 100;
@@ -67,30 +68,65 @@ export async function exportDataset(
     }
     const writeRow = lineWriter(request.format, cells);
 
-    // Pages grow to what fills the piece, judged by the rows written so far; a piece ends at the row
-    // that fills it, so that however large the rows, a piece is at most one row over.
-    let after = request.after;
-    let written = 0;
-    let limit = FIRST_PAGE_ROWS;
-    while (version > 0) {
-      const page = await listExportedRows(trx, { datasetId: dataset.id, version, after, limit, cells });
-      for (const row of page) {
-        text += writeRow(row);
-        written++;
-        if (text.length >= CHUNK_CHARS) {
-          after = await findExportedRowKey(trx, { datasetId: dataset.id, version, rowId: row.rowId });
-          return { version, text, after, ...firstOnly };
-        }
-      }
-      const last = page.at(-1);
-      if (last === undefined || page.length < limit) break;
-      after = await findExportedRowKey(trx, { datasetId: dataset.id, version, rowId: last.rowId });
-      const rowsThatFit = Math.ceil((CHUNK_CHARS - text.length) / (text.length / written));
-      limit = Math.max(1, Math.min(PAGE_ROWS, rowsThatFit));
-    }
-    return { version, text, after: null, ...firstOnly };
+    if (version === 0) return { version, text, after: null, ...firstOnly };
+    const scope = { trx, datasetId: dataset.id, version, cells };
+    return { version, ...(await fillPiece(scope, { text, after: request.after }, writeRow)), ...firstOnly };
   });
 }
+
+interface PieceScope {
+  trx: Transaction<Database>;
+  datasetId: string;
+  version: number;
+  cells: readonly StoredCell[];
+}
+
+/**
+ * Writes rows after `start.after` onto `start.text` until it holds `CHUNK_CHARS`, and says where the
+ * next piece starts (null after the last row). Pages grow to what fills the piece, judged by the
+ * rows read so far, and a piece ends at the row that fills it, so that however large the rows, a
+ * piece is at most one row over. The next page is asked for before this one is written when it will
+ * be needed, so that the database reads it while this process writes.
+ */
+async function fillPiece(
+  scope: PieceScope,
+  start: { text: string; after: RowKey | undefined },
+  writeRow: (row: ExportedRow) => string,
+): Promise<{ text: string; after: RowKey | null }> {
+  const { trx, datasetId, version, cells } = scope;
+  const read = async (after: RowKey | undefined, limit: number) => ({
+    rows: await listExportedRows(trx, { datasetId, version, after, limit, cells }),
+    limit,
+  });
+  const keyOf = (rowId: string) => findExportedRowKey(trx, { datasetId, version, rowId });
+  let text = start.text;
+  let rowsRead = 0;
+  let next: ReturnType<typeof read> | undefined = read(start.after, FIRST_PAGE_ROWS);
+  while (next) {
+    const { rows, limit } = await next;
+    next = undefined;
+    const last = rows.at(-1);
+    if (last === undefined) return { text, after: null };
+    const lastKey = rows.length === limit ? await keyOf(last.rowId) : null;
+    rowsRead += rows.length;
+    const expected = text.length + rows.reduce((sum, row) => sum + row.rowId.length + cellChars(row), 0);
+    if (lastKey && expected < CHUNK_CHARS) {
+      const rowsThatFit = Math.ceil((CHUNK_CHARS - expected) / (expected / rowsRead));
+      next = read(lastKey, Math.max(1, Math.min(PAGE_ROWS, rowsThatFit)));
+    }
+    for (const row of rows) {
+      text += writeRow(row);
+      if (text.length >= CHUNK_CHARS) {
+        await next?.catch(() => undefined); // The transaction's connection ends what it was asked.
+        return { text, after: row === last ? lastKey : await keyOf(row.rowId) };
+      }
+    }
+    if (!next) return { text, after: lastKey };
+  }
+  return { text, after: null };
+}
+
+const cellChars = (row: ExportedRow) => row.cells.reduce((sum, cell) => sum + cell.length + 1, 0);
 
 /** A column's cell by its identifier: a built-in field's identifier is the field's name. */
 const storedCellOf = (identifier: string): StoredCell =>
