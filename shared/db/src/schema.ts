@@ -68,7 +68,8 @@ export interface DatasetColumnsTable {
   removed_at: NullableTimestamp;
 }
 
-export interface DatasetRowsTable {
+/** A row and its cells, as the live row and each of its revisions store them (decision 0001). */
+interface StoredRowColumns {
   dataset_id: string;
   row_id: string;
   input: Json;
@@ -77,21 +78,16 @@ export interface DatasetRowsTable {
   metadata: Json;
   custom: JSONColumnType<Record<string, unknown>, string, string>;
   created_at: Timestamp;
+}
+
+export interface DatasetRowsTable extends StoredRowColumns {
   version: number;
 }
 
-export interface RowRevisionsTable {
-  dataset_id: string;
-  row_id: string;
+export interface RowRevisionsTable extends StoredRowColumns {
   version_from: number;
   version_to: number | null;
   deleted: boolean;
-  input: Json;
-  output: Json;
-  expected_output: Json;
-  metadata: Json;
-  custom: JSONColumnType<Record<string, unknown>, string, string>;
-  created_at: Timestamp;
 }
 
 export interface DatasetVersionsTable {
