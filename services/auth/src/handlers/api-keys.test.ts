@@ -21,18 +21,15 @@ const keyNotFound = (id: string) => ({
 describe.each(availableBackends())("API keys (%s)", (backendName) => {
   const auth = harnessForSuite(() => startAuth(backendName));
 
+  const createKey = (context: Parameters<typeof callOperation>[2], body: Record<string, unknown>) =>
+    callOperation(auth.bus, operations.createApiKey, context, raw({ body }));
   const revoke = (context: Parameters<typeof callOperation>[2], id: string) =>
     callOperation(auth.bus, operations.deleteApiKey, context, raw({ params: { id } }));
 
   it("creates a member key by default and shows its token only in the creation response", async () => {
     const { owner, ownerKey } = await makeOrganization(auth.bus);
 
-    const created = await callOperation(
-      auth.bus,
-      operations.createApiKey,
-      owner,
-      raw({ body: { name: "  CI pipeline " } }),
-    );
+    const created = await createKey(owner, { name: "  CI pipeline " });
 
     const { token, ...shown } = created;
     expect(token).toMatch(/^svc_[A-Za-z0-9_-]{43}$/);
@@ -74,14 +71,7 @@ describe.each(availableBackends())("API keys (%s)", (backendName) => {
     const { owner } = await makeOrganization(auth.bus);
     const admin = await makeKey(auth.bus, owner, "admin");
 
-    const failure = await failureOf(
-      callOperation(
-        auth.bus,
-        operations.createApiKey,
-        admin.context,
-        raw({ body: { name: "x", role: "owner" } }),
-      ),
-    );
+    const failure = await failureOf(createKey(admin.context, { name: "x", role: "owner" }));
 
     expect(failure).toEqual({
       status: 403,
@@ -90,12 +80,7 @@ describe.each(availableBackends())("API keys (%s)", (backendName) => {
         "This key's role (admin) may not grant the owner role; a new key may have admin, member or viewer",
       details: { role: "owner", grantable: ["admin", "member", "viewer"] },
     });
-    const created = await callOperation(
-      auth.bus,
-      operations.createApiKey,
-      admin.context,
-      raw({ body: { name: "peer", role: "admin" } }),
-    );
+    const created = await createKey(admin.context, { name: "peer", role: "admin" });
     expect(created.role).toBe("admin");
   });
 
@@ -103,14 +88,7 @@ describe.each(availableBackends())("API keys (%s)", (backendName) => {
     const { owner } = await makeOrganization(auth.bus);
     const viewer = await makeKey(auth.bus, owner, "viewer");
 
-    const failure = await failureOf(
-      callOperation(
-        auth.bus,
-        operations.createApiKey,
-        viewer.context,
-        raw({ body: { name: "x", role: "viewer" } }),
-      ),
-    );
+    const failure = await failureOf(createKey(viewer.context, { name: "x", role: "viewer" }));
 
     expect(failure).toEqual({
       status: 403,
