@@ -1,15 +1,17 @@
 import type { DatasetColumn } from "@svc/sdk";
 import { useState } from "react";
 import { flushSync } from "react-dom";
-import { api, SvcError } from "../api";
+import { api } from "../api";
 import { isUnavailable } from "../components/connection";
 import { Dialog } from "../components/dialog";
 import { ErrorMessage } from "../components/errors";
 import { useToasts } from "../components/toasts";
+import { useAction } from "../components/use-action";
 import { plural } from "../components/words";
 import { ConflictsDialog, conflictsOf, type RowConflict } from "./conflicts";
 import { batchOf, type EditSession, stagedCells, withoutCell, withoutRows } from "./edit-session";
 import { ReviewList } from "./review-list";
+import { writeIfUnchanged } from "./write-if-unchanged";
 
 /**
  * The edit session's bar above the grid: how many edits wait in how many rows, their review (each one
@@ -35,8 +37,7 @@ export function EditSessionBar({
 }) {
   const toasts = useToasts();
   const [dialog, setDialog] = useState<"review" | "discard" | "conflicts" | undefined>();
-  const [saving, setSaving] = useState(false);
-  const [error, setError] = useState<unknown>();
+  const { busy: saving, error, run } = useAction();
   const [conflicts, setConflicts] = useState<RowConflict[]>([]);
   const cells = stagedCells(session, columns);
   if (session.length === 0 && dialog === undefined) return null;
@@ -49,45 +50,37 @@ export function EditSessionBar({
       update(() => []);
       return;
     }
-    setSaving(true);
-    setError(undefined);
-    try {
-      const result = await api.datasets.updateRows(projectSlug, datasetSlug, body);
-      const count = stagedCells(current, columns).length;
-      // The version made is on screen first; clearing the session and reloading the rows redraw the
-      // grid, which waits until that frame is painted.
-      flushSync(() => {
-        setDialog(undefined);
-        toasts.show({
-          kind: "success",
-          message:
-            result.versionId === null
-              ? "Nothing to save: every staged cell already holds its value"
-              : `Saved ${plural(count, "edit")} in ${plural(current.length, "row")} as version ${result.version}`,
-        });
-      });
-      afterPaint(() => {
-        update((now) => withoutRows(now, new Set(current.map((row) => row.rowId))));
-        onSaved(result.version);
-      });
-    } catch (failure) {
-      if (failure instanceof SvcError && failure.code === "version_mismatch") {
-        try {
+    await run(() =>
+      writeIfUnchanged(
+        async () => {
+          const result = await api.datasets.updateRows(projectSlug, datasetSlug, body);
+          const count = stagedCells(current, columns).length;
+          // The version made is on screen first; clearing the session and reloading the rows redraw the
+          // grid, which waits until that frame is painted.
+          flushSync(() => {
+            setDialog(undefined);
+            toasts.show({
+              kind: "success",
+              message:
+                result.versionId === null
+                  ? "Nothing to save: every staged cell already holds its value"
+                  : `Saved ${plural(count, "edit")} in ${plural(current.length, "row")} as version ${result.version}`,
+            });
+          });
+          afterPaint(() => {
+            update((now) => withoutRows(now, new Set(current.map((row) => row.rowId))));
+            onSaved(result.version);
+          });
+        },
+        async (mismatch) => {
           const found = await conflictsOf(projectSlug, datasetSlug, current);
-          if (found.length === 0) setError(failure);
-          else {
-            setConflicts(found);
-            setDialog("conflicts");
-          }
-        } catch (reload) {
-          setError(reload);
-        }
-      } else {
-        setError(failure);
-      }
-    } finally {
-      setSaving(false);
-    }
+          // No staged row's version moved on: the mismatch itself is what to show.
+          if (found.length === 0) throw mismatch;
+          setConflicts(found);
+          setDialog("conflicts");
+        },
+      ),
+    );
   };
 
   return (

@@ -1,12 +1,14 @@
 import type { DatasetColumn, DatasetRow } from "@svc/sdk";
 import { type ReactNode, useEffect, useMemo, useRef, useState } from "react";
 import { Link } from "react-router";
-import { api, SvcError } from "../api";
+import { api } from "../api";
 import { isUnavailable } from "../components/connection";
 import { ErrorMessage } from "../components/errors";
 import { JsonEditor } from "../components/json-editor";
 import { useToasts } from "../components/toasts";
+import { useAction } from "../components/use-action";
 import { applyStaged, draftMatches, type StagedRow } from "../edits/edit-session";
+import { writeIfUnchanged } from "../edits/write-if-unchanged";
 import { editAsCommands } from "./copy-as";
 import { ConflictView } from "./row-conflict";
 import {
@@ -49,8 +51,7 @@ export function RowPanel(props: RowPanelProps) {
   const { row, columns, projectSlug, datasetSlug } = props;
   const toasts = useToasts();
   const [draft, setDraft] = useState<RowDraft>(() => applyStaged(draftOf(row, columns), props.staged));
-  const [saving, setSaving] = useState(false);
-  const [error, setError] = useState<unknown>();
+  const { busy: saving, error, run, clearError } = useAction();
   const [conflict, setConflict] = useState<Conflict>();
   const [copyOpen, setCopyOpen] = useState(false);
   const firstEditor = useRef<{ focus(): void }>(null);
@@ -62,8 +63,8 @@ export function RowPanel(props: RowPanelProps) {
       current.rowId !== row.rowId || changedCells(current).length === 0 ? draftOf(row, columns) : current,
     );
     setConflict(undefined);
-    setError(undefined);
-  }, [row, columns]);
+    clearError();
+  }, [row, columns, clearError]);
   // The session changed elsewhere (a staged cell undone, everything saved or discarded): follow it.
   // biome-ignore lint/correctness/useExhaustiveDependencies: only a change of the session counts, not of the draft
   useEffect(() => {
@@ -81,34 +82,26 @@ export function RowPanel(props: RowPanelProps) {
   const save = async (target: RowDraft = draft) => {
     const body = patchOf(target);
     if (!body || hasProblems(target) || saving) return;
-    setSaving(true);
-    setError(undefined);
-    try {
-      const saved = await api.datasets.updateRow(projectSlug, datasetSlug, row.rowId, body, {
-        ifMatch: target.baseVersion,
-      });
-      setConflict(undefined);
-      setDraft(savedDraft(target, saved.version));
-      toasts.show({ kind: "success", message: `Saved row ${row.rowId} as version ${saved.version}` });
-      props.onSaved(saved.version);
-    } catch (failure) {
-      if (failure instanceof SvcError && failure.code === "version_mismatch") {
-        try {
-          setConflict(conflictOf(target, await api.datasets.getRow(projectSlug, datasetSlug, row.rowId)));
-        } catch (reload) {
-          setError(reload);
-        }
-      } else {
-        setError(failure);
-      }
-    } finally {
-      setSaving(false);
-    }
+    await run(() =>
+      writeIfUnchanged(
+        async () => {
+          const saved = await api.datasets.updateRow(projectSlug, datasetSlug, row.rowId, body, {
+            ifMatch: target.baseVersion,
+          });
+          setConflict(undefined);
+          setDraft(savedDraft(target, saved.version));
+          toasts.show({ kind: "success", message: `Saved row ${row.rowId} as version ${saved.version}` });
+          props.onSaved(saved.version);
+        },
+        async () =>
+          setConflict(conflictOf(target, await api.datasets.getRow(projectSlug, datasetSlug, row.rowId))),
+      ),
+    );
   };
 
   const discard = () => {
     setDraft(draftOf(row, columns));
-    setError(undefined);
+    clearError();
   };
   const cancel = () => (changed.length > 0 ? discard() : props.onClose());
   const body = patchOf(draft);
