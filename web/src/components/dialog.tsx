@@ -1,4 +1,5 @@
 import { type FormEvent, type ReactNode, useEffect, useId, useRef } from "react";
+import { ErrorMessage } from "./errors";
 
 /**
  * A modal dialog on the platform's own `<dialog>`: focus moves in and is kept there, Esc closes it,
@@ -51,14 +52,17 @@ export function ConfirmDialog({
   title,
   open,
   body,
+  error,
   confirmLabel,
-  busy,
+  busy = false,
   onConfirm,
   onClose,
 }: {
   title: string;
   open: boolean;
   body: ReactNode;
+  /** Why the last try failed, shown under the body. */
+  error?: unknown;
   confirmLabel: string;
   busy?: boolean;
   onConfirm: () => void;
@@ -71,16 +75,54 @@ export function ConfirmDialog({
   return (
     <Dialog title={title} open={open} onClose={onClose}>
       <form onSubmit={submit}>
-        <div className="dialog-body">{body}</div>
-        <div className="dialog-actions">
-          <button type="button" className="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="button button-danger" disabled={busy}>
-            {busy ? "Working…" : confirmLabel}
-          </button>
+        <div className="dialog-body">
+          {body}
+          {error ? <ErrorMessage error={error} /> : null}
         </div>
+        <FormActions
+          submitLabel={busy ? "Working…" : confirmLabel}
+          disabled={busy}
+          danger
+          onCancel={onClose}
+        />
       </form>
     </Dialog>
+  );
+}
+
+/**
+ * A dialog form's end: why the last try failed, if it did, then Cancel and the submit button, which says
+ * what it does (or that it is at it).
+ */
+export function FormActions({
+  error,
+  submitLabel,
+  disabled,
+  danger = false,
+  onCancel,
+}: {
+  error?: unknown;
+  submitLabel: string;
+  disabled: boolean;
+  /** The submit button destroys something. */
+  danger?: boolean;
+  onCancel(): void;
+}) {
+  return (
+    <>
+      {error ? <ErrorMessage error={error} /> : null}
+      <div className="dialog-actions">
+        <button type="button" className="button" onClick={onCancel}>
+          Cancel
+        </button>
+        <button
+          type="submit"
+          className={danger ? "button button-danger" : "button button-primary"}
+          disabled={disabled}
+        >
+          {submitLabel}
+        </button>
+      </div>
+    </>
   );
 }

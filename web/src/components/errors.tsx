@@ -36,3 +36,13 @@ export function ErrorMessage({ error, lead }: { error: unknown; lead?: string | 
     </div>
   );
 }
+
+/** What is wrong with what the person entered, said where they entered it; nothing when all is well. */
+export function FieldProblem({ problem, id }: { problem: string | undefined; id?: string | undefined }) {
+  if (!problem) return null;
+  return (
+    <p id={id} className="field-problem" role="alert">
+      {problem}
+    </p>
+  );
+}

@@ -1,5 +1,6 @@
 import { forwardRef, useEffect, useImperativeHandle, useRef, useState } from "react";
 import type { JsonProblem } from "../rows/cells";
+import { FieldProblem } from "./errors";
 import type { JsonEditorHandle } from "./json-editor-cm";
 
 export interface JsonEditorProps {
@@ -95,11 +96,13 @@ export const JsonEditor = forwardRef<{ focus(): void }, JsonEditorProps>(functio
           }}
         />
       )}
-      {props.problem ? (
-        <p id={problemId} className="field-problem" role="alert">
-          Not valid JSON at line {props.problem.line}, column {props.problem.column}: {props.problem.message}
-        </p>
-      ) : null}
+      <FieldProblem
+        id={problemId}
+        problem={
+          props.problem &&
+          `Not valid JSON at line ${props.problem.line}, column ${props.problem.column}: ${props.problem.message}`
+        }
+      />
     </div>
   );
 });

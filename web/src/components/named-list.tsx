@@ -1,6 +1,7 @@
 import { type FormEvent, type ReactNode, useMemo, useState } from "react";
 import { Link } from "react-router";
-import { ConfirmDialog, Dialog } from "./dialog";
+import { ActionButton } from "./action-button";
+import { ConfirmDialog, Dialog, FormActions } from "./dialog";
 import { ErrorMessage } from "./errors";
 import { useAction } from "./use-action";
 
@@ -107,22 +108,12 @@ export function NamedList({
               </Link>
               {canWrite ? (
                 <div className="card-actions">
-                  <button
-                    type="button"
-                    className="button button-quiet"
-                    onClick={() => setRenaming(item)}
-                    aria-label={`Rename ${item.name}`}
-                  >
+                  <ActionButton label={`Rename ${item.name}`} onClick={() => setRenaming(item)}>
                     Rename
-                  </button>
-                  <button
-                    type="button"
-                    className="button button-quiet danger"
-                    onClick={() => setDeleting(item)}
-                    aria-label={`Delete ${item.name}`}
-                  >
+                  </ActionButton>
+                  <ActionButton label={`Delete ${item.name}`} danger onClick={() => setDeleting(item)}>
                     Delete
-                  </button>
+                  </ActionButton>
                 </div>
               ) : null}
             </li>
@@ -147,11 +138,8 @@ export function NamedList({
           )
         }
       />
-      <NameDialog
-        title={`Rename ${renaming?.name ?? ""}`}
-        open={renaming !== undefined}
-        initial={renaming?.name ?? ""}
-        submitLabel="Rename"
+      <RenameDialog
+        current={renaming?.name}
         busy={busy}
         error={actionError}
         onClose={() => {
@@ -170,12 +158,8 @@ export function NamedList({
         open={deleting !== undefined}
         confirmLabel={`Delete ${noun}`}
         busy={busy}
-        body={
-          <>
-            <p>{deleteConsequence} This cannot be undone.</p>
-            {actionError ? <ErrorMessage error={actionError} /> : null}
-          </>
-        }
+        body={<p>{deleteConsequence} This cannot be undone.</p>}
+        error={actionError}
         onClose={() => {
           setDeleting(undefined);
           clearError();
@@ -191,7 +175,35 @@ export function NamedList({
   );
 }
 
-export function NameDialog({
+/** "Rename X": the name dialog of a thing that has one, open while `current` names it. */
+export function RenameDialog({
+  current,
+  busy,
+  error,
+  onClose,
+  onSubmit,
+}: {
+  current: string | undefined;
+  busy: boolean;
+  error: unknown;
+  onClose: () => void;
+  onSubmit: (name: string) => void;
+}) {
+  return (
+    <NameDialog
+      title={`Rename ${current ?? ""}`}
+      open={current !== undefined}
+      initial={current ?? ""}
+      submitLabel="Rename"
+      busy={busy}
+      error={error}
+      onClose={onClose}
+      onSubmit={onSubmit}
+    />
+  );
+}
+
+function NameDialog({
   title,
   open,
   initial,
@@ -254,15 +266,12 @@ function NameForm({
         maxLength={200}
         required
       />
-      {error ? <ErrorMessage error={error} /> : null}
-      <div className="dialog-actions">
-        <button type="button" className="button" onClick={onCancel}>
-          Cancel
-        </button>
-        <button type="submit" className="button button-primary" disabled={busy || name.trim() === ""}>
-          {busy ? "Saving…" : submitLabel}
-        </button>
-      </div>
+      <FormActions
+        error={error}
+        submitLabel={busy ? "Saving…" : submitLabel}
+        disabled={busy || name.trim() === ""}
+        onCancel={onCancel}
+      />
     </form>
   );
 }

@@ -2,8 +2,9 @@ import type { DatasetColumn, DatasetRow } from "@svc/sdk";
 import { type FormEvent, useId, useState } from "react";
 import { api } from "../api";
 import { CellText } from "../components/cell-text";
-import { Dialog } from "../components/dialog";
-import { ErrorMessage } from "../components/errors";
+import { Dialog, FormActions } from "../components/dialog";
+import { FieldProblem } from "../components/errors";
+import { Table } from "../components/table";
 import { useAction } from "../components/use-action";
 import { plural } from "../components/words";
 import { parseJson } from "../rows/cells";
@@ -125,9 +126,7 @@ export function SetCellDialog({
           )}
         </fieldset>
         {problem ? (
-          <p className="field-problem" role="alert">
-            {problem}
-          </p>
+          <FieldProblem problem={problem} />
         ) : (
           <>
             <p role="status">
@@ -136,50 +135,35 @@ export function SetCellDialog({
                 : `${plural(changes.length, "row")} of ${rows.length.toLocaleString()} will change, as one version.`}
             </p>
             {changes.length > 0 && target ? (
-              <table className="table">
-                <caption className="visually-hidden">Preview of the change</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Row</th>
-                    <th scope="col">{target.name} now</th>
-                    <th scope="col">After</th>
+              <Table caption="Preview of the change" columns={["Row", `${target.name} now`, "After"]}>
+                {changes.slice(0, PREVIEW_ROWS).map((change) => (
+                  <tr key={change.rowId}>
+                    <td>
+                      <code>{change.rowId}</code>
+                    </td>
+                    <td className="diff-before">
+                      <CellText value={change.now} />
+                    </td>
+                    <td className="diff-after">
+                      <CellText value={change.next} />
+                    </td>
                   </tr>
-                </thead>
-                <tbody>
-                  {changes.slice(0, PREVIEW_ROWS).map((change) => (
-                    <tr key={change.rowId}>
-                      <td>
-                        <code>{change.rowId}</code>
-                      </td>
-                      <td className="diff-before">
-                        <CellText value={change.now} />
-                      </td>
-                      <td className="diff-after">
-                        <CellText value={change.next} />
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+                ))}
+              </Table>
             ) : null}
             {changes.length > PREVIEW_ROWS ? (
               <p className="muted">and {plural(changes.length - PREVIEW_ROWS, "more row")}.</p>
             ) : null}
           </>
         )}
-        {action.error ? <ErrorMessage error={action.error} /> : null}
-        <div className="dialog-actions">
-          <button type="button" className="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button
-            type="submit"
-            className="button button-primary"
-            disabled={action.busy || problem !== undefined || changes.length === 0}
-          >
-            {action.busy ? "Saving…" : `Set ${target?.name ?? "cell"} in ${plural(changes.length, "row")}`}
-          </button>
-        </div>
+        <FormActions
+          error={action.error}
+          submitLabel={
+            action.busy ? "Saving…" : `Set ${target?.name ?? "cell"} in ${plural(changes.length, "row")}`
+          }
+          disabled={action.busy || problem !== undefined || changes.length === 0}
+          onCancel={onClose}
+        />
       </form>
     </Dialog>
   );
@@ -233,15 +217,12 @@ export function CopyDialog({
             created where missing. The copy is one new version of the target.
           </p>
         ) : null}
-        {action.error ? <ErrorMessage error={action.error} /> : null}
-        <div className="dialog-actions">
-          <button type="button" className="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="button button-primary" disabled={action.busy || !chosen}>
-            {action.busy ? "Copying…" : `Copy ${plural(rowIds.length, "row")}`}
-          </button>
-        </div>
+        <FormActions
+          error={action.error}
+          submitLabel={action.busy ? "Copying…" : `Copy ${plural(rowIds.length, "row")}`}
+          disabled={action.busy || !chosen}
+          onCancel={onClose}
+        />
       </form>
     </Dialog>
   );

@@ -1,6 +1,5 @@
 import type { DatasetColumn, DatasetRow } from "@svc/sdk";
 import { ConfirmDialog } from "../components/dialog";
-import { ErrorMessage } from "../components/errors";
 import { useToasts } from "../components/toasts";
 import { AddRowDialog } from "../rows/add-row-dialog";
 import { RestoreDialog } from "../versions/restore-dialog";
@@ -134,14 +133,12 @@ export function DatasetDialogs({
         confirmLabel="Delete rows"
         busy={deletion.busy}
         body={
-          <>
-            <p>
-              The rows leave the current version as one new version; earlier versions keep them, and restoring
-              one brings them back.
-            </p>
-            {deletion.error ? <ErrorMessage error={deletion.error} /> : null}
-          </>
+          <p>
+            The rows leave the current version as one new version; earlier versions keep them, and restoring
+            one brings them back.
+          </p>
         }
+        error={deletion.error}
         onClose={onClose}
         onConfirm={onDelete}
       />

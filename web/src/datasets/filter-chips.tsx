@@ -1,6 +1,7 @@
 import type { DatasetColumn } from "@svc/sdk";
 import { type FormEvent, useId, useState } from "react";
-import { Dialog } from "../components/dialog";
+import { Dialog, FormActions } from "../components/dialog";
+import { FieldProblem } from "../components/errors";
 import { parseJson } from "../rows/cells";
 import { type ListFilters, whereOf } from "../rows/filters";
 
@@ -144,19 +145,8 @@ function FilterDialog({
             />
           </>
         ) : null}
-        {problem && value !== "" ? (
-          <p className="field-problem" role="alert">
-            {problem}
-          </p>
-        ) : null}
-        <div className="dialog-actions">
-          <button type="button" className="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="button button-primary" disabled={problem !== undefined}>
-            Add filter
-          </button>
-        </div>
+        <FieldProblem problem={value === "" ? undefined : problem} />
+        <FormActions submitLabel="Add filter" disabled={problem !== undefined} onCancel={onClose} />
       </form>
     </Dialog>
   );

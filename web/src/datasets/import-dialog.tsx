@@ -2,6 +2,7 @@ import type { DatasetColumn, GetDatasetImportResponse } from "@svc/sdk";
 import { type DragEvent, useEffect, useId, useRef, useState } from "react";
 import { api, upload } from "../api";
 import { Dialog } from "../components/dialog";
+import { FieldProblem } from "../components/errors";
 import {
   defaultTargets,
   type FieldTarget,
@@ -207,11 +208,7 @@ function DropZone({ problem, onFile }: { problem: string | undefined; onFile(fil
           A CSV needs a header row. The whole file becomes one version, or nothing if a line is bad.
         </p>
       </div>
-      {problem ? (
-        <p className="field-problem" role="alert">
-          {problem}
-        </p>
-      ) : null}
+      <FieldProblem problem={problem} />
     </>
   );
 }

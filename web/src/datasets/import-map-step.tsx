@@ -1,4 +1,6 @@
 import type { DatasetColumn } from "@svc/sdk";
+import { FieldProblem } from "../components/errors";
+import { Table } from "../components/table";
 import type { FieldTarget } from "./file-preview";
 import type { Mode, Step } from "./import-dialog";
 import { clip } from "./import-status";
@@ -63,28 +65,21 @@ export function MapStep({
       ) : (
         <>
           <div className="preview-scroller">
-            <table className="table preview-table">
-              <caption>First rows of the file</caption>
-              <thead>
-                <tr>
+            <Table
+              caption="First rows of the file"
+              captionVisible
+              className="table preview-table"
+              columns={fields}
+            >
+              {preview.rows.map((row, index) => (
+                // biome-ignore lint/suspicious/noArrayIndexKey: preview rows have no identity but their place
+                <tr key={index}>
                   {fields.map((field) => (
-                    <th key={field} scope="col">
-                      {field}
-                    </th>
+                    <td key={field}>{clip(row[field] ?? "")}</td>
                   ))}
                 </tr>
-              </thead>
-              <tbody>
-                {preview.rows.map((row, index) => (
-                  // biome-ignore lint/suspicious/noArrayIndexKey: preview rows have no identity but their place
-                  <tr key={index}>
-                    {fields.map((field) => (
-                      <td key={field}>{clip(row[field] ?? "")}</td>
-                    ))}
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+              ))}
+            </Table>
           </div>
           <fieldset className="mapping">
             <legend>Where each field goes</legend>
@@ -124,11 +119,7 @@ export function MapStep({
           Update the rows their ids name (only cells that differ change)
         </label>
       </fieldset>
-      {problem ? (
-        <p className="field-problem" role="alert">
-          {problem}
-        </p>
-      ) : null}
+      <FieldProblem problem={problem} />
       <div className="dialog-actions">
         <button type="button" className="button" onClick={onBack}>
           Choose another file

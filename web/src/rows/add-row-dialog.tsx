@@ -1,8 +1,7 @@
 import type { Cell, DatasetColumn, NewRow } from "@svc/sdk";
 import { type FormEvent, useState } from "react";
 import { api } from "../api";
-import { Dialog } from "../components/dialog";
-import { ErrorMessage } from "../components/errors";
+import { Dialog, FormActions } from "../components/dialog";
 import { JsonEditor } from "../components/json-editor";
 import { type JsonProblem, parseJson } from "./cells";
 
@@ -117,15 +116,12 @@ function AddRowForm({
           />
         </div>
       ))}
-      {error ? <ErrorMessage error={error} /> : null}
-      <div className="dialog-actions">
-        <button type="button" className="button" onClick={onClose}>
-          Cancel
-        </button>
-        <button type="submit" className="button button-primary" disabled={busy || invalid}>
-          {busy ? "Adding…" : "Add row"}
-        </button>
-      </div>
+      <FormActions
+        error={error}
+        submitLabel={busy ? "Adding…" : "Add row"}
+        disabled={busy || invalid}
+        onCancel={onClose}
+      />
     </form>
   );
 }

@@ -1,3 +1,4 @@
+import { Table } from "../components/table";
 import { compact } from "./cells";
 import type { Conflict } from "./row-draft";
 
@@ -12,32 +13,25 @@ export function ConflictCells({
   caption?: string;
 }) {
   return (
-    <table className={className}>
-      {caption ? <caption className="visually-hidden">{caption}</caption> : null}
-      <thead>
-        <tr>
-          <th scope="col">Cell</th>
-          <th scope="col">When you began</th>
-          <th scope="col">Theirs (now)</th>
-          <th scope="col">Yours</th>
+    <Table
+      caption={caption || undefined}
+      className={className}
+      columns={["Cell", "When you began", "Theirs (now)", "Yours"]}
+    >
+      {cells.map((cell) => (
+        <tr key={cell.column.identifier}>
+          <th scope="row">{cell.column.name}</th>
+          <td>
+            <code>{compact(cell.base, 200)}</code>
+          </td>
+          <td>
+            <code>{compact(cell.theirs, 200)}</code>
+          </td>
+          <td>
+            <code>{compact(cell.mine, 200)}</code>
+          </td>
         </tr>
-      </thead>
-      <tbody>
-        {cells.map((cell) => (
-          <tr key={cell.column.identifier}>
-            <th scope="row">{cell.column.name}</th>
-            <td>
-              <code>{compact(cell.base, 200)}</code>
-            </td>
-            <td>
-              <code>{compact(cell.theirs, 200)}</code>
-            </td>
-            <td>
-              <code>{compact(cell.mine, 200)}</code>
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+      ))}
+    </Table>
   );
 }

@@ -2,17 +2,18 @@ import type { ApiKey, CreatedApiKey, Role } from "@svc/sdk";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { api } from "../api";
+import { ActionButton } from "../components/action-button";
 import { canManage } from "../components/collect";
-import { ConfirmDialog, Dialog } from "../components/dialog";
+import { ConfirmDialog, Dialog, FormActions } from "../components/dialog";
 import { ErrorMessage } from "../components/errors";
 import { PageHeader } from "../components/layout";
-import { NameDialog } from "../components/named-list";
+import { RenameDialog } from "../components/named-list";
+import { Table } from "../components/table";
 import { useToasts } from "../components/toasts";
 import { useAction } from "../components/use-action";
 import { useSignedIn } from "../session";
+import { ROLES, RoleOptions } from "./roles";
 import { SettingsNav } from "./settings-nav";
-
-export const ROLES: Role[] = ["owner", "admin", "member", "viewer"];
 
 /** API keys: create (the token shown once), rename, revoke. Owners and admins only. */
 export function KeysPage() {
@@ -48,52 +49,27 @@ export function KeysPage() {
       ) : keys.isPending ? (
         <p role="status">Loading keys…</p>
       ) : (
-        <table className="table">
-          <caption className="visually-hidden">API keys</caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Role</th>
-              <th scope="col">Key</th>
-              <th scope="col">Created</th>
-              <th scope="col">Last used</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
+        <Table caption="API keys" columns={["Name", "Role", "Key", "Created", "Last used"]} actions>
+          {keys.data.apiKeys.map((key) => (
+            <tr key={key.id}>
+              <th scope="row">{key.name}</th>
+              <td>{key.role}</td>
+              <td>
+                <code>{key.maskedToken}</code>
+              </td>
+              <td>{new Date(key.createdAt).toLocaleDateString()}</td>
+              <td>{key.lastUsedAt ? new Date(key.lastUsedAt).toLocaleString() : "never"}</td>
+              <td className="row-actions">
+                <ActionButton label={`Rename ${key.name}`} onClick={() => setRenaming(key)}>
+                  Rename
+                </ActionButton>
+                <ActionButton label={`Revoke ${key.name}`} danger onClick={() => setRevoking(key)}>
+                  Revoke
+                </ActionButton>
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {keys.data.apiKeys.map((key) => (
-              <tr key={key.id}>
-                <th scope="row">{key.name}</th>
-                <td>{key.role}</td>
-                <td>
-                  <code>{key.maskedToken}</code>
-                </td>
-                <td>{new Date(key.createdAt).toLocaleDateString()}</td>
-                <td>{key.lastUsedAt ? new Date(key.lastUsedAt).toLocaleString() : "never"}</td>
-                <td className="row-actions">
-                  <button
-                    type="button"
-                    className="button button-quiet"
-                    aria-label={`Rename ${key.name}`}
-                    onClick={() => setRenaming(key)}
-                  >
-                    Rename
-                  </button>
-                  <button
-                    type="button"
-                    className="button button-quiet danger"
-                    aria-label={`Revoke ${key.name}`}
-                    onClick={() => setRevoking(key)}
-                  >
-                    Revoke
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </Table>
       )}
       <Dialog title="New API key" open={creating} onClose={() => setCreating(false)}>
         <CreateKeyForm
@@ -138,11 +114,8 @@ export function KeysPage() {
           </button>
         </div>
       </Dialog>
-      <NameDialog
-        title={`Rename ${renaming?.name ?? ""}`}
-        open={renaming !== undefined}
-        initial={renaming?.name ?? ""}
-        submitLabel="Rename"
+      <RenameDialog
+        current={renaming?.name}
         busy={busy}
         error={error}
         onClose={() => setRenaming(undefined)}
@@ -160,14 +133,12 @@ export function KeysPage() {
         confirmLabel="Revoke key"
         busy={busy}
         body={
-          <>
-            <p>
-              Programs, agents and browser sessions using this key stop working within a second, everywhere.
-              This cannot be undone.
-            </p>
-            {error ? <ErrorMessage error={error} /> : null}
-          </>
+          <p>
+            Programs, agents and browser sessions using this key stop working within a second, everywhere.
+            This cannot be undone.
+          </p>
         }
+        error={error}
         onClose={() => setRevoking(undefined)}
         onConfirm={() =>
           run(async () => {
@@ -215,21 +186,14 @@ function CreateKeyForm({
       />
       <label htmlFor="key-role">Role</label>
       <select id="key-role" value={role} onChange={(event) => setRole(event.target.value as Role)}>
-        {allowed.map((r) => (
-          <option key={r} value={r}>
-            {r}
-          </option>
-        ))}
+        <RoleOptions roles={allowed} />
       </select>
-      {error ? <ErrorMessage error={error} /> : null}
-      <div className="dialog-actions">
-        <button type="button" className="button" onClick={onCancel}>
-          Cancel
-        </button>
-        <button type="submit" className="button button-primary" disabled={busy || name.trim() === ""}>
-          {busy ? "Creating…" : "Create key"}
-        </button>
-      </div>
+      <FormActions
+        error={error}
+        submitLabel={busy ? "Creating…" : "Create key"}
+        disabled={busy || name.trim() === ""}
+        onCancel={onCancel}
+      />
     </form>
   );
 }

@@ -2,14 +2,16 @@ import type { Member, Role } from "@svc/sdk";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { api } from "../api";
+import { ActionButton } from "../components/action-button";
 import { canManage, collect } from "../components/collect";
 import { ConfirmDialog } from "../components/dialog";
 import { ErrorMessage } from "../components/errors";
 import { PageHeader } from "../components/layout";
+import { Table } from "../components/table";
 import { useToasts } from "../components/toasts";
 import { useAction } from "../components/use-action";
 import { useSignedIn } from "../session";
-import { ROLES } from "./keys-page";
+import { ROLES, RoleOptions } from "./roles";
 import { SettingsNav } from "./settings-nav";
 
 /** The organisation's members: add by email with a role, change the role, remove. */
@@ -57,11 +59,7 @@ export function MembersPage() {
           />
           <label htmlFor="member-role">Role</label>
           <select id="member-role" value={role} onChange={(event) => setRole(event.target.value as Role)}>
-            {ROLES.map((r) => (
-              <option key={r} value={r}>
-                {r}
-              </option>
-            ))}
+            <RoleOptions roles={ROLES} />
           </select>
           <button type="submit" className="button button-primary">
             Add member
@@ -77,61 +75,39 @@ export function MembersPage() {
           <p>No members yet.</p>
         </div>
       ) : (
-        <table className="table">
-          <caption className="visually-hidden">Members</caption>
-          <thead>
-            <tr>
-              <th scope="col">Email</th>
-              <th scope="col">Role</th>
-              <th scope="col">Added</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
+        <Table caption="Members" columns={["Email", "Role", "Added"]} actions>
+          {members.data?.map((member) => (
+            <tr key={member.id}>
+              <th scope="row">{member.email}</th>
+              <td>
+                {manage ? (
+                  <select
+                    aria-label={`Role of ${member.email}`}
+                    value={member.role}
+                    onChange={(event) =>
+                      void run(
+                        () => api.members.update(member.id, { role: event.target.value as Role }),
+                        `${member.email} is now ${event.target.value}`,
+                      )
+                    }
+                  >
+                    <RoleOptions roles={ROLES} />
+                  </select>
+                ) : (
+                  member.role
+                )}
+              </td>
+              <td>{new Date(member.createdAt).toLocaleDateString()}</td>
+              <td className="row-actions">
+                {manage ? (
+                  <ActionButton label={`Remove ${member.email}`} danger onClick={() => setRemoving(member)}>
+                    Remove
+                  </ActionButton>
+                ) : null}
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {members.data?.map((member) => (
-              <tr key={member.id}>
-                <th scope="row">{member.email}</th>
-                <td>
-                  {manage ? (
-                    <select
-                      aria-label={`Role of ${member.email}`}
-                      value={member.role}
-                      onChange={(event) =>
-                        void run(
-                          () => api.members.update(member.id, { role: event.target.value as Role }),
-                          `${member.email} is now ${event.target.value}`,
-                        )
-                      }
-                    >
-                      {ROLES.map((r) => (
-                        <option key={r} value={r}>
-                          {r}
-                        </option>
-                      ))}
-                    </select>
-                  ) : (
-                    member.role
-                  )}
-                </td>
-                <td>{new Date(member.createdAt).toLocaleDateString()}</td>
-                <td className="row-actions">
-                  {manage ? (
-                    <button
-                      type="button"
-                      className="button button-quiet danger"
-                      aria-label={`Remove ${member.email}`}
-                      onClick={() => setRemoving(member)}
-                    >
-                      Remove
-                    </button>
-                  ) : null}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </Table>
       )}
       <ConfirmDialog
         title={`Remove ${removing?.email ?? ""}?`}

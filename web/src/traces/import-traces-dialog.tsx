@@ -2,8 +2,8 @@ import type { Trace, TraceFilterInput } from "@svc/sdk";
 import type { FormEvent } from "react";
 import { useNavigate } from "react-router";
 import { api } from "../api";
-import { Dialog } from "../components/dialog";
-import { ErrorMessage } from "../components/errors";
+import { Dialog, FormActions } from "../components/dialog";
+import { Table } from "../components/table";
 import { useToasts } from "../components/toasts";
 import { useAction } from "../components/use-action";
 import { plural } from "../components/words";
@@ -64,42 +64,33 @@ export function ImportTracesDialog({
           label="Dataset"
           none="This project has no dataset yet; create one first."
         />
-        <table className="table">
-          <caption>
-            The rows they make{count === undefined || count > preview.length ? ", the first ones" : ""}
-          </caption>
-          <thead>
-            <tr>
-              <th scope="col">Input</th>
-              <th scope="col">Output</th>
-              <th scope="col">Metadata</th>
+        <Table
+          caption={
+            <>The rows they make{count === undefined || count > preview.length ? ", the first ones" : ""}</>
+          }
+          captionVisible
+          columns={["Input", "Output", "Metadata"]}
+        >
+          {preview.map((trace) => (
+            <tr key={trace.traceId}>
+              <td>
+                <code>{compact(trace.input, 140)}</code>
+              </td>
+              <td>
+                <code>{compact(trace.output, 140)}</code>
+              </td>
+              <td>
+                <code>{`traceId ${trace.traceId.slice(0, 12)}…`}</code>
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {preview.map((trace) => (
-              <tr key={trace.traceId}>
-                <td>
-                  <code>{compact(trace.input, 140)}</code>
-                </td>
-                <td>
-                  <code>{compact(trace.output, 140)}</code>
-                </td>
-                <td>
-                  <code>{`traceId ${trace.traceId.slice(0, 12)}…`}</code>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-        {action.error ? <ErrorMessage error={action.error} /> : null}
-        <div className="dialog-actions">
-          <button type="button" className="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="button button-primary" disabled={action.busy || !chosen}>
-            {action.busy ? "Adding…" : `Add ${what}`}
-          </button>
-        </div>
+          ))}
+        </Table>
+        <FormActions
+          error={action.error}
+          submitLabel={action.busy ? "Adding…" : `Add ${what}`}
+          disabled={action.busy || !chosen}
+          onCancel={onClose}
+        />
       </form>
     </Dialog>
   );

@@ -3,6 +3,7 @@ import { useParams } from "react-router";
 import { api } from "../api";
 import { ErrorMessage } from "../components/errors";
 import { PageHeader } from "../components/layout";
+import { numeric, Table } from "../components/table";
 import { formatDuration } from "./traces-page";
 
 /** One trace: its summary, its input and output, and its spans in the order they started. */
@@ -57,36 +58,25 @@ export function TracePage() {
           <h2>Output</h2>
           <pre className="trace-json">{JSON.stringify(data.output, null, 2)}</pre>
           <h2>Spans</h2>
-          <table className="table">
-            <caption className="visually-hidden">Spans, in the order they started</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Kind</th>
-                <th scope="col">Started</th>
-                <th scope="col" className="numeric">
-                  Duration
-                </th>
-                <th scope="col">Status</th>
-              </tr>
-            </thead>
-            <tbody>
-              {[...data.spans]
-                .sort((a, b) => (BigInt(a.startTimeUnixNano) < BigInt(b.startTimeUnixNano) ? -1 : 1))
-                .map((span) => (
-                  <tr key={span.spanId}>
-                    <th scope="row">{span.name}</th>
-                    <td>{span.kind}</td>
-                    <td>{new Date(span.startTime).toLocaleTimeString()}</td>
-                    <td className="numeric">{formatDuration(span.durationNs)}</td>
-                    <td>
-                      {span.status.code}
-                      {span.status.message ? `: ${span.status.message}` : ""}
-                    </td>
-                  </tr>
-                ))}
-            </tbody>
-          </table>
+          <Table
+            caption="Spans, in the order they started"
+            columns={["Name", "Kind", "Started", numeric("Duration"), "Status"]}
+          >
+            {[...data.spans]
+              .sort((a, b) => (BigInt(a.startTimeUnixNano) < BigInt(b.startTimeUnixNano) ? -1 : 1))
+              .map((span) => (
+                <tr key={span.spanId}>
+                  <th scope="row">{span.name}</th>
+                  <td>{span.kind}</td>
+                  <td>{new Date(span.startTime).toLocaleTimeString()}</td>
+                  <td className="numeric">{formatDuration(span.durationNs)}</td>
+                  <td>
+                    {span.status.code}
+                    {span.status.message ? `: ${span.status.message}` : ""}
+                  </td>
+                </tr>
+              ))}
+          </Table>
         </>
       ) : null}
     </>

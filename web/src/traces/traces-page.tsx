@@ -6,6 +6,7 @@ import { api } from "../api";
 import { canWrite } from "../components/collect";
 import { ErrorMessage } from "../components/errors";
 import { PageHeader } from "../components/layout";
+import { numeric, Table } from "../components/table";
 import { compact } from "../rows/cells";
 import { useSignedIn } from "../session";
 import { ImportTracesDialog, type TraceSelection } from "./import-traces-dialog";
@@ -175,11 +176,13 @@ export function TracesPage() {
           </p>
         </div>
       ) : (
-        <table className="table traces-table">
-          <caption className="visually-hidden">Traces, newest first</caption>
-          <thead>
-            <tr>
-              <th scope="col">
+        <Table
+          caption="Traces, newest first"
+          className="table traces-table"
+          columns={[
+            {
+              name: "Select",
+              label: (
                 <input
                   type="checkbox"
                   aria-label="Select every loaded trace"
@@ -189,40 +192,31 @@ export function TracesPage() {
                     setChecked(everyLoaded ? new Set() : new Set(items.map((t) => t.traceId)));
                   }}
                 />
-              </th>
-              <th scope="col">Trace</th>
-              <th scope="col">Started</th>
-              <th scope="col" className="numeric">
-                Duration
-              </th>
-              <th scope="col" className="numeric">
-                Spans
-              </th>
-              <th scope="col" className="numeric">
-                Errors
-              </th>
-              <th scope="col" className="numeric">
-                Tokens
-              </th>
-              <th scope="col">Input</th>
-              <th scope="col">Tags</th>
-            </tr>
-          </thead>
-          <tbody>
-            {items.map((trace) => (
-              <TraceRow
-                key={trace.traceId}
-                trace={trace}
-                projectSlug={projectSlug}
-                checked={allMatching || checked.has(trace.traceId)}
-                onToggle={() => {
-                  setAllMatching(false);
-                  toggle(trace.traceId);
-                }}
-              />
-            ))}
-          </tbody>
-        </table>
+              ),
+            },
+            "Trace",
+            "Started",
+            numeric("Duration"),
+            numeric("Spans"),
+            numeric("Errors"),
+            numeric("Tokens"),
+            "Input",
+            "Tags",
+          ]}
+        >
+          {items.map((trace) => (
+            <TraceRow
+              key={trace.traceId}
+              trace={trace}
+              projectSlug={projectSlug}
+              checked={allMatching || checked.has(trace.traceId)}
+              onToggle={() => {
+                setAllMatching(false);
+                toggle(trace.traceId);
+              }}
+            />
+          ))}
+        </Table>
       )}
       {traces.hasNextPage ? (
         <button

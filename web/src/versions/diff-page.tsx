@@ -6,6 +6,7 @@ import { api } from "../api";
 import { CellText } from "../components/cell-text";
 import { ErrorMessage } from "../components/errors";
 import { PageHeader } from "../components/layout";
+import { Table } from "../components/table";
 import { plural } from "../components/words";
 import { type CellChange, cellChanges, type RowCells } from "./changes";
 
@@ -132,28 +133,8 @@ function CompareForm({
   };
   return (
     <form className="toolbar compare-form" onSubmit={submit}>
-      <label>
-        From version{" "}
-        <input
-          className="input version-input"
-          inputMode="numeric"
-          pattern="[0-9]+"
-          required
-          value={a}
-          onChange={(event) => setA(event.target.value)}
-        />
-      </label>
-      <label>
-        to version{" "}
-        <input
-          className="input version-input"
-          inputMode="numeric"
-          pattern="[0-9]+"
-          required
-          value={b}
-          onChange={(event) => setB(event.target.value)}
-        />
-      </label>
+      <VersionField label="From version" value={a} onChange={setA} />
+      <VersionField label="to version" value={b} onChange={setB} />
       <button type="submit" className="button">
         Compare
       </button>
@@ -185,30 +166,26 @@ function DiffEntry({
           Row <code>{rowId}</code>
         </Link>
       </div>
-      <table className="diff-cells">
-        <caption className="visually-hidden">
-          {change === "modified" ? `Changed cells of row ${rowId}` : `Cells of row ${rowId}`}
-        </caption>
-        <thead>
+      <Table
+        caption={change === "modified" ? `Changed cells of row ${rowId}` : `Cells of row ${rowId}`}
+        className="diff-cells"
+        columns={[
+          "Cell",
+          ...(change === "added" ? [] : ["Before"]),
+          ...(change === "removed" ? [] : ["After"]),
+        ]}
+      >
+        {changes.map((cell) => (
+          <CellRow key={cell.column.identifier} cell={cell} change={change} />
+        ))}
+        {changes.length === 0 ? (
           <tr>
-            <th scope="col">Cell</th>
-            {change === "added" ? null : <th scope="col">Before</th>}
-            {change === "removed" ? null : <th scope="col">After</th>}
+            <td colSpan={3} className="muted">
+              No cell of a shown column changed.
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {changes.map((cell) => (
-            <CellRow key={cell.column.identifier} cell={cell} change={change} />
-          ))}
-          {changes.length === 0 ? (
-            <tr>
-              <td colSpan={3} className="muted">
-                No cell of a shown column changed.
-              </td>
-            </tr>
-          ) : null}
-        </tbody>
-      </table>
+        ) : null}
+      </Table>
     </li>
   );
 }
@@ -231,6 +208,31 @@ function CellRow({ cell, change }: { cell: CellChange; change: "added" | "remove
         </td>
       )}
     </tr>
+  );
+}
+
+/** A version number typed in, with its label before it. */
+function VersionField({
+  label,
+  value,
+  onChange,
+}: {
+  label: string;
+  value: string;
+  onChange(value: string): void;
+}) {
+  return (
+    <label>
+      {label}{" "}
+      <input
+        className="input version-input"
+        inputMode="numeric"
+        pattern="[0-9]+"
+        required
+        value={value}
+        onChange={(event) => onChange(event.target.value)}
+      />
+    </label>
   );
 }
 

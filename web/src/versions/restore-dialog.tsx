@@ -1,7 +1,6 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { api } from "../api";
 import { ConfirmDialog } from "../components/dialog";
-import { ErrorMessage } from "../components/errors";
 import { useToasts } from "../components/toasts";
 import { useAction } from "../components/use-action";
 
@@ -54,14 +53,12 @@ export function RestoreDialog({
       confirmLabel={`Restore version ${version ?? ""}`}
       busy={action.busy}
       body={
-        <>
-          <p>
-            The dataset becomes exactly as it was at version {version}, as one new version. Nothing is lost:
-            the versions in between stay in the history, and can be restored in turn.
-          </p>
-          {action.error ? <ErrorMessage error={action.error} /> : null}
-        </>
+        <p>
+          The dataset becomes exactly as it was at version {version}, as one new version. Nothing is lost: the
+          versions in between stay in the history, and can be restored in turn.
+        </p>
       }
+      error={action.error}
       onClose={onClose}
       onConfirm={() => void restore()}
     />

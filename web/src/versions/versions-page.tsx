@@ -3,9 +3,11 @@ import { useInfiniteQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { Link, useParams } from "react-router";
 import { api } from "../api";
+import { ActionButton } from "../components/action-button";
 import { canWrite } from "../components/collect";
 import { ErrorMessage } from "../components/errors";
 import { PageHeader } from "../components/layout";
+import { numeric, Table } from "../components/table";
 import { useSignedIn } from "../session";
 import { actorLabel } from "./changes";
 import { RestoreDialog } from "./restore-dialog";
@@ -60,41 +62,31 @@ export function VersionsPage() {
           <p>No versions yet: the dataset is as it was created, empty.</p>
         </div>
       ) : (
-        <table className="table versions-table">
-          <caption className="visually-hidden">Versions, newest first</caption>
-          <thead>
-            <tr>
-              <th scope="col">Version</th>
-              <th scope="col">When</th>
-              <th scope="col">Operation</th>
-              <th scope="col" className="numeric">
-                Inserted
-              </th>
-              <th scope="col" className="numeric">
-                Updated
-              </th>
-              <th scope="col" className="numeric">
-                Deleted
-              </th>
-              <th scope="col">By</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {items.map((version) => (
-              <VersionRow
-                key={version.versionId}
-                version={version}
-                base={base}
-                latest={version.version === latest}
-                ownSessionId={session.sessionId}
-                onRestore={writable ? () => setRestoring(version.version) : undefined}
-              />
-            ))}
-          </tbody>
-        </table>
+        <Table
+          caption="Versions, newest first"
+          className="table versions-table"
+          columns={[
+            "Version",
+            "When",
+            "Operation",
+            numeric("Inserted"),
+            numeric("Updated"),
+            numeric("Deleted"),
+            "By",
+          ]}
+          actions
+        >
+          {items.map((version) => (
+            <VersionRow
+              key={version.versionId}
+              version={version}
+              base={base}
+              latest={version.version === latest}
+              ownSessionId={session.sessionId}
+              onRestore={writable ? () => setRestoring(version.version) : undefined}
+            />
+          ))}
+        </Table>
       )}
       {versions.hasNextPage ? (
         <button
@@ -166,14 +158,9 @@ function VersionRow({
           </Link>
         ) : null}
         {onRestore && !latest ? (
-          <button
-            type="button"
-            className="button button-quiet"
-            onClick={onRestore}
-            aria-label={`Restore version ${n}`}
-          >
+          <ActionButton label={`Restore version ${n}`} onClick={onRestore}>
             Restore
-          </button>
+          </ActionButton>
         ) : null}
       </td>
     </tr>

@@ -1,0 +1,33 @@
+import type { ReactNode } from "react";
+
+/**
+ * A quiet button that acts on one record of a list (rename, remove, restore…): a short word on screen,
+ * and in its accessible name the record it acts on.
+ */
+export function ActionButton({
+  label,
+  danger = false,
+  disabled,
+  onClick,
+  children,
+}: {
+  /** The accessible name: the action and its record, such as "Rename CI key". */
+  label: string;
+  /** The action destroys something. */
+  danger?: boolean;
+  disabled?: boolean;
+  onClick(): void;
+  children: ReactNode;
+}) {
+  return (
+    <button
+      type="button"
+      className={danger ? "button button-quiet danger" : "button button-quiet"}
+      aria-label={label}
+      disabled={disabled}
+      onClick={onClick}
+    >
+      {children}
+    </button>
+  );
+}
