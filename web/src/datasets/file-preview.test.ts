@@ -1,18 +1,14 @@
-import type { DatasetColumn } from "@svc/sdk";
 import { describe, expect, it } from "vitest";
+import { builtinColumn, customColumn } from "../rows/factories";
 import { defaultTargets, formatOf, importQuery, previewFile } from "./file-preview";
 
-const columns: DatasetColumn[] = [
-  { identifier: "input", name: "Input", source: { kind: "builtin", field: "input" } },
-  { identifier: "output", name: "Output", source: { kind: "builtin", field: "output" } },
-  {
-    identifier: "expectedOutput",
-    name: "Expected output",
-    source: { kind: "builtin", field: "expectedOutput" },
-  },
-  { identifier: "metadata", name: "Metadata", source: { kind: "builtin", field: "metadata" } },
-  { identifier: "c_topic", name: "topic", source: { kind: "custom" } },
-  { identifier: "c_gone", name: "gone", source: { kind: "custom" }, removed: true },
+const columns = [
+  builtinColumn("input"),
+  builtinColumn("output"),
+  builtinColumn("expectedOutput"),
+  builtinColumn("metadata"),
+  customColumn("c_topic", "topic"),
+  customColumn("c_gone", "gone", { removed: true }),
 ];
 
 describe("previewFile", () => {

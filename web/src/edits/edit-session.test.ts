@@ -1,29 +1,12 @@
-import type { DatasetColumn, DatasetRow } from "@svc/sdk";
 import { describe, expect, it } from "vitest";
+import { builtinColumn, customColumn, makeRow } from "../rows/factories";
 import { draftOf, editCell } from "../rows/row-draft";
 import { applyStaged, batchOf, draftMatches, stageDraft, stagedCells, withoutCell } from "./edit-session";
 
-const columns: DatasetColumn[] = [
-  { identifier: "input", name: "Input", source: { kind: "builtin", field: "input" } },
-  {
-    identifier: "expectedOutput",
-    name: "Expected output",
-    source: { kind: "builtin", field: "expectedOutput" },
-  },
-  { identifier: "c1", name: "difficulty", source: { kind: "custom" } },
-];
+const columns = [builtinColumn("input"), builtinColumn("expectedOutput"), customColumn("c1", "difficulty")];
 
-const row = (rowId: string, version: number): DatasetRow => ({
-  rowId,
-  datasetId: "d1",
-  input: { q: rowId },
-  output: null,
-  expectedOutput: null,
-  metadata: null,
-  custom: { c1: "easy" },
-  createdAt: "2026-01-01T00:00:00.000Z",
-  version,
-});
+const row = (rowId: string, version: number) =>
+  makeRow({ rowId, input: { q: rowId }, custom: { c1: "easy" }, version });
 
 describe("an edit session", () => {
   it("keeps each row's changed cells with the version its editing began from", () => {

@@ -1,25 +1,19 @@
-import type { DatasetColumn, DatasetRow } from "@svc/sdk";
 import { act, cleanup, render, screen } from "@testing-library/react";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { builtinColumn, customColumn, makeRow } from "./factories";
 import { ROW_HEIGHT, RowGrid, type RowGridProps } from "./row-grid";
 
-const columns: DatasetColumn[] = [
-  { identifier: "input", name: "Input", source: { kind: "builtin", field: "input" } },
-  { identifier: "c1", name: "difficulty", source: { kind: "custom" } },
-];
+const columns = [builtinColumn("input"), customColumn("c1", "difficulty")];
 
-const rowsOf = (n: number): DatasetRow[] =>
-  Array.from({ length: n }, (_, i) => ({
-    rowId: `r${i}`,
-    datasetId: "d1",
-    input: { question: `q${i}` },
-    output: null,
-    expectedOutput: null,
-    metadata: {},
-    custom: { c1: i % 2 ? "hard" : "easy" },
-    createdAt: "2026-01-01T00:00:00.000Z",
-    version: 1,
-  }));
+const rowsOf = (n: number) =>
+  Array.from({ length: n }, (_, i) =>
+    makeRow({
+      rowId: `r${i}`,
+      input: { question: `q${i}` },
+      metadata: {},
+      custom: { c1: i % 2 ? "hard" : "easy" },
+    }),
+  );
 
 const VIEWPORT = 720;
 

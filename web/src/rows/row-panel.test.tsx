@@ -1,27 +1,14 @@
-import type { DatasetColumn, DatasetRow } from "@svc/sdk";
+import type { DatasetRow } from "@svc/sdk";
 import { act, cleanup, fireEvent, render, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ToastProvider } from "../components/toasts";
+import { builtinColumn, customColumn, makeRow } from "./factories";
 import { RowPanel } from "./row-panel";
 
-const columns: DatasetColumn[] = [
-  { identifier: "input", name: "Input", source: { kind: "builtin", field: "input" } },
-  { identifier: "output", name: "Output", source: { kind: "builtin", field: "output" } },
-  { identifier: "c1", name: "difficulty", source: { kind: "custom" } },
-];
+const columns = [builtinColumn("input"), builtinColumn("output"), customColumn("c1", "difficulty")];
 
-const row = (overrides: Partial<DatasetRow> = {}): DatasetRow => ({
-  rowId: "r1",
-  datasetId: "d1",
-  input: "2+2?",
-  output: "5",
-  expectedOutput: null,
-  metadata: {},
-  custom: { c1: "easy" },
-  createdAt: "2026-01-01T00:00:00.000Z",
-  version: 3,
-  ...overrides,
-});
+const row = (overrides: Partial<DatasetRow> = {}) =>
+  makeRow({ input: "2+2?", output: "5", metadata: {}, custom: { c1: "easy" }, version: 3, ...overrides });
 
 interface Sent {
   method: string;

@@ -1,5 +1,6 @@
-import type { DatasetColumn, DatasetRow } from "@svc/sdk";
+import type { DatasetRow } from "@svc/sdk";
 import { describe, expect, it } from "vitest";
+import { builtinColumn, customColumn, makeRow } from "./factories";
 import { previewSetCell, setCellBatch, toggleChecked } from "./selection";
 
 const order = ["a", "b", "c", "d", "e"];
@@ -18,28 +19,13 @@ describe("checking rows", () => {
   });
 });
 
-const columns: DatasetColumn[] = [
-  { identifier: "output", name: "Output", source: { kind: "builtin", field: "output" } },
-  {
-    identifier: "expectedOutput",
-    name: "Expected output",
-    source: { kind: "builtin", field: "expectedOutput" },
-  },
-  { identifier: "c1", name: "label", source: { kind: "custom" } },
+const [output, expected, label] = [
+  builtinColumn("output"),
+  builtinColumn("expectedOutput"),
+  customColumn("c1", "label"),
 ];
-const [output, expected, label] = columns as [DatasetColumn, DatasetColumn, DatasetColumn];
-const row = (rowId: string, version: number, cells: Partial<DatasetRow>): DatasetRow => ({
-  rowId,
-  datasetId: "d",
-  input: null,
-  output: null,
-  expectedOutput: null,
-  metadata: null,
-  custom: {},
-  createdAt: "2026-01-01T00:00:00.000Z",
-  version,
-  ...cells,
-});
+const row = (rowId: string, version: number, cells: Partial<DatasetRow>) =>
+  makeRow({ rowId, version, ...cells });
 
 describe("setting a cell across rows", () => {
   const rows = [

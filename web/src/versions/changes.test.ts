@@ -1,16 +1,8 @@
-import type { DatasetColumn } from "@svc/sdk";
 import { describe, expect, it } from "vitest";
+import { builtinColumn, customColumn } from "../rows/factories";
 import { actorLabel, cellChanges } from "./changes";
 
-const columns: DatasetColumn[] = [
-  { identifier: "input", name: "Input", source: { kind: "builtin", field: "input" } },
-  {
-    identifier: "expectedOutput",
-    name: "Expected output",
-    source: { kind: "builtin", field: "expectedOutput" },
-  },
-  { identifier: "c1", name: "difficulty", source: { kind: "custom" } },
-];
+const columns = [builtinColumn("input"), builtinColumn("expectedOutput"), customColumn("c1", "difficulty")];
 
 describe("cellChanges", () => {
   it("lists only the cells whose value differs, in column order, whatever the key order", () => {
