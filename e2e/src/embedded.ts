@@ -14,7 +14,7 @@ export interface Watched {
   output(): string;
 }
 
-export function watch(child: ChildProcess): Watched {
+function watch(child: ChildProcess): Watched {
   const stdout: string[] = [];
   const stderr: string[] = [];
   child.stdout?.on("data", (chunk: Buffer) => stdout.push(chunk.toString()));
@@ -28,21 +28,43 @@ export function watch(child: ChildProcess): Watched {
 export const scratchDir = (label: string): string => mkdtempSync(join(tmpdir(), `svc-${label}-`));
 
 /** The environment a person would have: no DATABASE_URL or NATS_URL of the test run leaks in. */
-export const baseEnv = (): Record<string, string> => ({
+const baseEnv = (): Record<string, string> => ({
   PATH: process.env.PATH ?? "",
   HOME: process.env.HOME ?? tmpdir(),
   LOG_LEVEL: "warn",
 });
 
-/** `node services/embedded/dist/main.js` as a person starts it, in `cwd`. */
-export function spawnEmbedded(env: Record<string, string>, cwd: string = tmpdir()): Watched {
+interface SpawnOptions {
+  /** The folder it runs in; the test's own when not given. */
+  cwd?: string;
+  /** Added to a person's environment. */
+  env?: Record<string, string>;
+  /**
+   * In a process group of its own, as a terminal runs a command in the foreground: a signal sent to
+   * the group (a Ctrl-C, a supervisor's SIGTERM) reaches everything the command starts.
+   */
+  ownGroup?: boolean;
+}
+
+/** `command args` as a person runs it, with a person's environment, its output watched. */
+export function spawnWatched(
+  command: string,
+  args: string[],
+  { cwd, env = {}, ownGroup = false }: SpawnOptions = {},
+): Watched {
   return watch(
-    spawn(process.execPath, [entryOf("embedded")], {
-      cwd,
+    spawn(command, args, {
+      ...(cwd === undefined ? {} : { cwd }),
       env: { ...baseEnv(), ...env },
+      detached: ownGroup,
       stdio: ["ignore", "pipe", "pipe"],
     }),
   );
+}
+
+/** `node services/embedded/dist/main.js` as a person starts it, in `cwd`. */
+export function spawnEmbedded(env: Record<string, string>, cwd: string = tmpdir()): Watched {
+  return spawnWatched(process.execPath, [entryOf("embedded")], { cwd, env });
 }
 
 /** Waits for the line that says the server is up, and returns its address; fails at once if it exits. */
@@ -77,4 +99,10 @@ export async function kill(proc: Watched | undefined): Promise<void> {
   if (!proc || proc.child.exitCode !== null || proc.child.signalCode !== null) return;
   proc.child.kill("SIGKILL");
   await proc.exited;
+}
+
+/** Ends a process group (see `ownGroup`) that a failed test left running: the command and all it started. */
+export function killGroup(proc: Watched | undefined): void {
+  const pid = proc?.child.pid;
+  if (pid && proc.child.exitCode === null && proc.child.signalCode === null) process.kill(-pid, "SIGKILL");
 }

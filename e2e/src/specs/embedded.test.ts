@@ -1,18 +1,17 @@
-import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync, rmSync, statSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import {
-  baseEnv,
   interrupt,
   kill,
+  killGroup,
   scratchDir,
   spawnEmbedded,
+  spawnWatched,
   type Watched,
   waitRunning,
-  watch,
 } from "../embedded";
 import { client } from "../http";
 import { freePort, root } from "../platform";
@@ -181,31 +180,18 @@ describe("embedded mode, as a person runs it", () => {
 
 describe("`npm start` at the root", () => {
   let npm: Watched | undefined;
-  afterEach(() => {
-    // npm, its shell and svc share a process group of their own: end them all.
-    if (npm?.child.pid && npm.child.exitCode === null && npm.child.signalCode === null) {
-      process.kill(-npm.child.pid, "SIGKILL");
-    }
-  });
+  // npm, its shell and svc share a process group of their own: end them all.
+  afterEach(() => killGroup(npm));
 
   it("builds, runs the embedded platform with HOST, PORT and SVC_DATA_DIR, and stops on Ctrl-C", async () => {
     const dataDir = dataFolder("npm-start");
     const port = await freePort();
-    npm = watch(
-      spawn("npm", ["start"], {
-        cwd: root,
-        // A terminal's Ctrl-C goes to the whole foreground process group; this makes one to send it to.
-        detached: true,
-        env: {
-          ...baseEnv(),
-          LOG_LEVEL: "info",
-          HOST: "127.0.0.1",
-          PORT: String(port),
-          SVC_DATA_DIR: dataDir,
-        },
-        stdio: ["ignore", "pipe", "pipe"],
-      }),
-    );
+    npm = spawnWatched("npm", ["start"], {
+      cwd: root,
+      env: { LOG_LEVEL: "info", HOST: "127.0.0.1", PORT: String(port), SVC_DATA_DIR: dataDir },
+      // A terminal's Ctrl-C goes to the whole foreground process group; this makes one to send it to.
+      ownGroup: true,
+    });
     const baseUrl = await waitRunning(npm, 110_000);
     expect(baseUrl).toBe(`http://127.0.0.1:${port}`);
     const token = readFileSync(join(dataDir, "bootstrap-key"), "utf8").trim();

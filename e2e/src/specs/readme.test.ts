@@ -1,4 +1,3 @@
-import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
@@ -6,14 +5,13 @@ import { realInfra } from "@svc/testing";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import {
-  baseEnv,
   interrupt,
   kill,
   scratchDir,
   spawnEmbedded,
+  spawnWatched,
   type Watched,
   waitRunning,
-  watch,
 } from "../embedded";
 import { client } from "../http";
 import { freePort, root } from "../platform";
@@ -63,14 +61,7 @@ function jsonDocuments(text: string): unknown[] {
 
 /** Runs `script` with bash, as a person pastes it, in a process group of its own. */
 function bash(script: string, cwd: string, env: Record<string, string>): Watched {
-  return watch(
-    spawn("bash", ["-e", "-o", "pipefail", "-c", script], {
-      cwd,
-      env: { ...baseEnv(), ...env },
-      detached: true,
-      stdio: ["ignore", "pipe", "pipe"],
-    }),
-  );
+  return spawnWatched("bash", ["-e", "-o", "pipefail", "-c", script], { cwd, env, ownGroup: true });
 }
 
 const folders: string[] = [];

@@ -1,9 +1,8 @@
-import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { createScratchDatabase } from "@svc/db/testing";
 import { realInfra } from "@svc/testing";
 import { afterEach, describe, expect, it } from "vitest";
-import { baseEnv, type Watched, watch } from "../embedded";
+import { killGroup, spawnWatched, type Watched } from "../embedded";
 import { entryOf, freePort, root, waitFor } from "../platform";
 
 const infra = realInfra();
@@ -12,8 +11,7 @@ describe.runIf(infra)("starting a distributed service", () => {
   let proc: Watched | undefined;
   let drop: (() => Promise<void>) | undefined;
   afterEach(async () => {
-    const pid = proc?.child.pid;
-    if (pid && proc?.child.exitCode === null && proc.child.signalCode === null) process.kill(-pid, "SIGKILL");
+    killGroup(proc);
     await drop?.();
     proc = undefined;
     drop = undefined;
@@ -24,21 +22,17 @@ describe.runIf(infra)("starting a distributed service", () => {
     const scratch = await createScratchDatabase(infra.databaseUrl, "e2e");
     drop = scratch.drop;
     const healthPort = await freePort();
-    proc = watch(
-      spawn("npm", ["run", "start", "-w", "services/reader"], {
-        cwd: root,
-        detached: true,
-        env: {
-          ...baseEnv(),
-          LOG_LEVEL: "info",
-          DATABASE_URL: scratch.url,
-          NATS_URL: infra.natsUrl,
-          SVC_BUS_PREFIX: `start${randomBytes(4).toString("hex")}`,
-          SVC_HEALTH_PORT: String(healthPort),
-        },
-        stdio: ["ignore", "pipe", "pipe"],
-      }),
-    );
+    proc = spawnWatched("npm", ["run", "start", "-w", "services/reader"], {
+      cwd: root,
+      env: {
+        LOG_LEVEL: "info",
+        DATABASE_URL: scratch.url,
+        NATS_URL: infra.natsUrl,
+        SVC_BUS_PREFIX: `start${randomBytes(4).toString("hex")}`,
+        SVC_HEALTH_PORT: String(healthPort),
+      },
+      ownGroup: true,
+    });
 
     await waitFor(
       "the reader's /readyz",
@@ -65,13 +59,10 @@ describe.runIf(infra)("starting a distributed service", () => {
     url.password = password;
     url.pathname = "/svc_never_created";
     const started = Date.now();
-    proc = watch(
-      spawn(process.execPath, [entryOf("auth")], {
-        env: { ...baseEnv(), DATABASE_URL: url.toString(), NATS_URL: infra.natsUrl },
-        detached: true,
-        stdio: ["ignore", "pipe", "pipe"],
-      }),
-    );
+    proc = spawnWatched(process.execPath, [entryOf("auth")], {
+      env: { DATABASE_URL: url.toString(), NATS_URL: infra.natsUrl },
+      ownGroup: true,
+    });
 
     expect(await proc.exited).toBe(1);
     expect(Date.now() - started).toBeLessThan(15_000);
