@@ -175,30 +175,27 @@ export function NamedList({
   );
 }
 
+/** The name form's own: what it starts from and says on its button, and what becomes of the name. */
+interface NameFormProps {
+  initial: string;
+  submitLabel: string;
+  busy: boolean;
+  error: unknown;
+  onSubmit: (name: string) => void;
+}
+
 /** "Rename X": the name dialog of a thing that has one, open while `current` names it. */
 export function RenameDialog({
   current,
-  busy,
-  error,
-  onClose,
-  onSubmit,
-}: {
-  current: string | undefined;
-  busy: boolean;
-  error: unknown;
-  onClose: () => void;
-  onSubmit: (name: string) => void;
-}) {
+  ...dialog
+}: Omit<NameFormProps, "initial" | "submitLabel"> & { current: string | undefined; onClose: () => void }) {
   return (
     <NameDialog
       title={`Rename ${current ?? ""}`}
       open={current !== undefined}
       initial={current ?? ""}
       submitLabel="Rename"
-      busy={busy}
-      error={error}
-      onClose={onClose}
-      onSubmit={onSubmit}
+      {...dialog}
     />
   );
 }
@@ -206,32 +203,12 @@ export function RenameDialog({
 function NameDialog({
   title,
   open,
-  initial,
-  submitLabel,
-  busy,
-  error,
   onClose,
-  onSubmit,
-}: {
-  title: string;
-  open: boolean;
-  initial: string;
-  submitLabel: string;
-  busy: boolean;
-  error: unknown;
-  onClose: () => void;
-  onSubmit: (name: string) => void;
-}) {
+  ...form
+}: NameFormProps & { title: string; open: boolean; onClose: () => void }) {
   return (
     <Dialog title={title} open={open} onClose={onClose}>
-      <NameForm
-        initial={initial}
-        submitLabel={submitLabel}
-        busy={busy}
-        error={error}
-        onCancel={onClose}
-        onSubmit={onSubmit}
-      />
+      <NameForm {...form} onCancel={onClose} />
     </Dialog>
   );
 }
@@ -243,14 +220,7 @@ function NameForm({
   error,
   onCancel,
   onSubmit,
-}: {
-  initial: string;
-  submitLabel: string;
-  busy: boolean;
-  error: unknown;
-  onCancel: () => void;
-  onSubmit: (name: string) => void;
-}) {
+}: NameFormProps & { onCancel: () => void }) {
   const [name, setName] = useState(initial);
   const submit = (event: FormEvent) => {
     event.preventDefault();

@@ -5,50 +5,24 @@ import { Dialog, FormActions } from "../components/dialog";
 import { JsonEditor } from "../components/json-editor";
 import { type JsonProblem, parseJson } from "./cells";
 
-/** A new row: its id (or one generated), then one JSON editor per active column; input is required. */
-export function AddRowDialog({
-  open,
-  projectSlug,
-  datasetSlug,
-  columns,
-  onClose,
-  onAdded,
-}: {
-  open: boolean;
+interface AddRowFormProps {
   projectSlug: string;
   datasetSlug: string;
   columns: readonly DatasetColumn[];
   onClose(): void;
   onAdded(rowId: string, version: number): Promise<void>;
-}) {
+}
+
+/** A new row: its id (or one generated), then one JSON editor per active column; input is required. */
+export function AddRowDialog({ open, ...form }: AddRowFormProps & { open: boolean }) {
   return (
-    <Dialog title="Add a row" open={open} onClose={onClose} wide>
-      {open ? (
-        <AddRowForm
-          projectSlug={projectSlug}
-          datasetSlug={datasetSlug}
-          columns={columns}
-          onClose={onClose}
-          onAdded={onAdded}
-        />
-      ) : null}
+    <Dialog title="Add a row" open={open} onClose={form.onClose} wide>
+      {open ? <AddRowForm {...form} /> : null}
     </Dialog>
   );
 }
 
-function AddRowForm({
-  projectSlug,
-  datasetSlug,
-  columns,
-  onClose,
-  onAdded,
-}: {
-  projectSlug: string;
-  datasetSlug: string;
-  columns: readonly DatasetColumn[];
-  onClose(): void;
-  onAdded(rowId: string, version: number): Promise<void>;
-}) {
+function AddRowForm({ projectSlug, datasetSlug, columns, onClose, onAdded }: AddRowFormProps) {
   const [rowId, setRowId] = useState("");
   const [texts, setTexts] = useState<Record<string, string>>(() =>
     Object.fromEntries(
