@@ -30,6 +30,9 @@ export async function run(argv: readonly string[], io: Io = processIo()): Promis
       if (missing) throw missing;
     }
     const { buildProgram } = await import("./program");
+    const [resource, command] = scan.positionals;
+    // Typed as `svc <resource> <command> …`, the line is dispatched on its first two words.
+    const wanted = argv[0] === resource && argv[1] === command ? { resource, command } : { resource };
     let exit: number = exitCodes.ok;
     const program: Command = buildProgram(
       tree,
@@ -44,13 +47,13 @@ export async function run(argv: readonly string[], io: Io = processIo()): Promis
           exit = await runLocal(ctx, group, name, options, argument);
         },
       },
-      scan.positionals[0],
+      wanted,
+      {
+        writeOut: (text) => io.stdout.write(text),
+        writeErr: (text) => io.stderr.write(text),
+        outputError: () => undefined,
+      },
     );
-    program.configureOutput({
-      writeOut: (text) => io.stdout.write(text),
-      writeErr: (text) => io.stderr.write(text),
-      outputError: () => undefined,
-    });
     await program.parseAsync([...argv], { from: "user" });
     return exit;
   } catch (error) {

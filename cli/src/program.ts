@@ -1,6 +1,6 @@
-import { Command, CommanderError, Option } from "commander";
+import { Command, CommanderError, Option, type OutputConfiguration } from "commander";
 import type { Context } from "./context";
-import type { ApiCommand, CommandTree, FlagSpec, Input, LocalCommand } from "./spec/command-tree";
+import type { ApiCommand, CommandTree, FlagSpec, Input, LocalCommand, Resource } from "./spec/command-tree";
 
 export interface Handlers {
   api(command: ApiCommand, values: Map<Input, string | true>, json: string | undefined): Promise<void>;
@@ -12,11 +12,25 @@ export interface Handlers {
   ): Promise<void>;
 }
 
+/** The resource named on the command line, and its command when the line starts with both. */
+export interface Wanted {
+  resource: string | undefined;
+  command?: string | undefined;
+}
+
 /**
- * The commander program for the command tree. Only the resource named on the command line gets its
- * commands, which keeps startup short; the others are listed by name and description.
+ * The commander program for the command tree, which keeps startup short by building only what the
+ * command line can reach. A line that starts `svc <resource> <command>` is dispatched on those two
+ * words, so the program holds that one command. Otherwise every resource is listed by name and
+ * description, and the resource named on the command line gets its commands. Every command writes
+ * its help and errors through `output`.
  */
-export function buildProgram(tree: CommandTree, handlers: Handlers, wanted: string | undefined): Command {
+export function buildProgram(
+  tree: CommandTree,
+  handlers: Handlers,
+  wanted: Wanted,
+  output: OutputConfiguration,
+): Command {
   const program = new Command("svc")
     .description(`The command-line client of the ${tree.title}: svc <resource> <command> [flags]`)
     .usage("<resource> <command> [flags]")
@@ -29,24 +43,35 @@ export function buildProgram(tree: CommandTree, handlers: Handlers, wanted: stri
     "\nEnvironment: SVC_API_KEY, SVC_BASE_URL, SVC_OUTPUT, SVC_PROJECT_SLUG, SVC_TIMEOUT_SECS, SVC_PROXY, SVC_CA_BUNDLE, SVC_INSECURE.\nExit codes: 0 ok, 1 API error, 2 authentication, 3 usage, 4 network, 5 bug. `svc man` has everything.",
   );
 
-  for (const resource of tree.resources) {
-    const group = program.command(resource.name).description(resource.description).usage("<command> [flags]");
-    if (wanted !== undefined && wanted !== resource.name) continue;
-    for (const api of resource.commands) addApiCommand(group, api, handlers);
-  }
-  for (const local of tree.local) {
-    const parent = local.group ? program.command(local.group).description(local.description) : program;
-    for (const command of local.commands) addLocalCommand(parent, local.group, command, handlers);
+  const resource = tree.resources.find((candidate) => candidate.name === wanted.resource);
+  const only = resource?.commands.find((candidate) => candidate.name === wanted.command);
+  if (resource && only) {
+    addApiCommand(addResource(program, resource), only, handlers);
+  } else {
+    for (const listed of tree.resources) {
+      const group = addResource(program, listed);
+      if (wanted.resource === undefined || listed === resource) {
+        for (const api of listed.commands) addApiCommand(group, api, handlers);
+      }
+    }
+    for (const local of tree.local) {
+      const parent = local.group ? program.command(local.group).description(local.description) : program;
+      for (const command of local.commands) addLocalCommand(parent, local.group, command, handlers);
+    }
   }
   applyToAll(program, (command) => {
     command.exitOverride();
-    command.configureOutput({ outputError: () => undefined });
+    command.configureOutput(output);
     command.allowExcessArguments(false);
     command.helpCommand(false);
     // Global flags are listed under each command; a resource's help stays a short list of commands.
     if (command.commands.length === 0) command.configureHelp(helpSettings(true));
   });
   return program;
+}
+
+function addResource(program: Command, resource: Resource): Command {
+  return program.command(resource.name).description(resource.description).usage("<command> [flags]");
 }
 
 function helpSettings(showGlobalOptions: boolean) {

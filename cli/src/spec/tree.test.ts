@@ -156,7 +156,8 @@ describe("buildTree", () => {
         },
         local: async () => undefined,
       },
-      "widgets",
+      { resource: "widgets" },
+      { outputError: () => undefined },
     );
     await program.parseAsync(
       [
