@@ -47,8 +47,7 @@ export const lazyChildProcess = {
  * specifier to the path required at run time.
  */
 export function requireBeside(targets) {
-  const names = Object.keys(targets).map((name) => name.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&"));
-  const filter = new RegExp(`^(${names.join("|")})$`);
+  const filter = exactly(Object.keys(targets));
   return {
     name: "require-beside",
     setup(build) {
@@ -66,6 +65,12 @@ export function requireBeside(targets) {
       }));
     },
   };
+}
+
+/** An esbuild filter for exactly these import specifiers. */
+export function exactly(specifiers) {
+  const names = specifiers.map((name) => name.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&"));
+  return new RegExp(`^(${names.join("|")})$`);
 }
 
 const vendorTargets = Object.fromEntries(lazyPackages.map((name) => [name, `./vendor/${name}.cjs`]));

@@ -21,7 +21,7 @@ import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import * as esbuild from "esbuild";
-import { buildCli, lazyPackages, sharedOptions } from "./build.mjs";
+import { buildCli, exactly, lazyChildProcess, lazyPackages, sharedOptions } from "./build.mjs";
 import { tagMismatch, tagToCheck } from "./check-tag.mjs";
 import { signAdHoc } from "./macho.mjs";
 import { executableName, nodeVersion, packArchive, targets } from "./targets.mjs";
@@ -77,48 +77,136 @@ if (!results.some((result) => result.archive)) process.exitCode = 1;
 
 /**
  * The executable's own script is only its entry (src/sea.ts); the CLI is the bundles of dist/ (built
- * here, with their code caches), carried as assets and run on demand, and so is the addon.
+ * here, with their code caches), carried as assets and run on demand, and so is the addon. The
+ * executable for this machine's system starts from a snapshot instead (src/sea-snapshot.ts, with
+ * the CLI bundled in), which only the Node binary that makes it can run.
  */
 async function bundleCli() {
   const dist = join(work, "dist");
   await buildCli({ outdir: dist, quiet: true, node: hostNode });
-  const outfile = join(work, "svc.cjs");
-  await esbuild.build({
-    ...sharedOptions,
-    entryPoints: [join(cli, "src/sea.ts")],
-    outfile,
-  });
-  const assets = {};
-  for (const name of ["app.cjs", ...lazyPackages.map((pkg) => `vendor/${pkg}.cjs`)]) {
-    assets[name] = join(dist, name);
-    if (existsSync(join(dist, `${name}.cache`))) assets[`${name}.cache`] = join(dist, `${name}.cache`);
-  }
-  return { main: outfile, assets };
+  const main = join(work, "svc.cjs");
+  const snapshotMain = join(work, "svc-snapshot.cjs");
+  await Promise.all([
+    esbuild.build({ ...sharedOptions, entryPoints: [join(cli, "src/sea.ts")], outfile: main }),
+    esbuild.build({
+      ...sharedOptions,
+      entryPoints: [join(cli, "src/sea-snapshot.ts")],
+      outfile: snapshotMain,
+      // Its source stays in the heap (V8 compiles a function from it when first called) that every
+      // start deserializes: the less of it, the faster.
+      minifyWhitespace: true,
+      minifySyntax: true,
+      plugins: [jsonAtBuild(), lazyChildProcess, fromAssets()],
+    }),
+  ]);
+  return { dist, main, snapshotMain, vendors: lazyPackages.map((pkg) => `vendor/${pkg}.cjs`) };
+}
+
+/**
+ * In the snapshot's bundle, JSON is read while the snapshot is made: the parsed value is in the
+ * heap, without its text (as a bundle's source, the text would be kept too, and read at every start).
+ */
+function jsonAtBuild() {
+  return {
+    name: "json-at-build",
+    setup(build) {
+      build.onLoad({ filter: /\.json$/ }, (args) => ({
+        contents: `module.exports = JSON.parse(require("node:fs").readFileSync(${JSON.stringify(args.path)}, "utf8"));`,
+        loader: "js",
+      }));
+    },
+  };
+}
+
+/**
+ * In the snapshot's bundle, the registry packages loaded on demand and the secret-store addon are
+ * the executable's assets, as they are to app.cjs in the other executables.
+ */
+function fromAssets() {
+  return {
+    name: "from-assets",
+    setup(build) {
+      const filter = exactly([...lazyPackages, "@napi-rs/keyring"]);
+      build.onResolve({ filter }, (args) => ({ path: args.path, namespace: "from-assets" }));
+      build.onLoad({ filter: /.*/, namespace: "from-assets" }, (args) => ({
+        contents:
+          args.path === "@napi-rs/keyring"
+            ? 'module.exports = require("./keyring-sea").keyringAddon();'
+            : `module.exports = require("./sea-bundles").seaBundles().load(${JSON.stringify(`vendor/${args.path}.cjs`)});`,
+        resolveDir: join(cli, "src"),
+        loader: "js",
+      }));
+    },
+  };
+}
+
+/** The assets for these bundles of dist/: each with its code cache, when `caches` holds one. */
+function bundleAssets(names, caches) {
+  return Object.fromEntries(
+    names.flatMap((name) => {
+      const cache = join(caches, `${name}.cache`);
+      return [[name, join(bundle.dist, name)], ...(existsSync(cache) ? [[`${name}.cache`, cache]] : [])];
+    }),
+  );
 }
 
 async function buildTarget(target) {
-  const nodeBinary = nodeFor(target);
   const addon = await addonFor(target);
   const dir = join(work, target.name);
   mkdirSync(dir, { recursive: true });
   const exe = join(dir, executableName(target));
+  if (target !== host) {
+    inject(target, exe, {
+      main: bundle.main,
+      assets: { ...bundleAssets(["app.cjs", ...bundle.vendors], bundle.dist), "keyring.node": addon },
+    });
+    return packArchive(target, exe, out);
+  }
 
-  // The preparation blob holds V8's code cache only for the host, where it was compiled.
-  const isHost = target === host;
+  // V8 accepts a code cache only in a process started from the very snapshot that was running when
+  // it was made. So the executable is built twice from the same snapshot (made alike both times, as
+  // --predictable makes V8's heap the same run after run): the first writes its vendor bundles'
+  // code caches beside itself, which the second carries.
+  const snapshot = (assets) =>
+    inject(target, exe, {
+      main: bundle.snapshotMain,
+      useSnapshot: true,
+      assets: { ...assets, "keyring.node": addon },
+    });
+  snapshot(bundleAssets(bundle.vendors, dir));
+  execFileSync(exe, ["--version"], { env: { ...process.env, SVC_WRITE_CODE_CACHE: "1" }, stdio: "pipe" });
+  snapshot(bundleAssets(bundle.vendors, dir));
+
+  const check = spawnSync(exe, ["--version"], { encoding: "utf8" });
+  if (check.stdout.trim() !== `svc ${version}`)
+    throw new Error(`the built binary answered "${check.stdout.trim()}"`);
+  const vendors = spawnSync(exe, ["account", "get", "--dry-run", "--query", "role", "--format", "yaml"], {
+    env: { ...process.env, SVC_DEBUG_CODE_CACHE: "1" },
+    encoding: "utf8",
+  });
+  if (vendors.status !== 0 || !vendors.stderr.includes("accepted") || vendors.stderr.includes("rejected")) {
+    throw new Error(`the built binary did not take its vendor bundles' code caches:\n${vendors.stderr}`);
+  }
+  return packArchive(target, exe, out);
+}
+
+/** Injects the CLI, as `sea` configures it, into a copy of the target's Node binary at `exe`. */
+function inject(target, exe, sea) {
+  const dir = dirname(exe);
   const config = join(dir, "sea-config.json");
   const blob = join(dir, "sea-prep.blob");
-  writeFileSync(
-    config,
-    JSON.stringify({
-      main: bundle.main,
-      output: blob,
-      disableExperimentalSEAWarning: true,
-      useCodeCache: isHost,
-      assets: { ...bundle.assets, "keyring.node": addon },
-    }),
-  );
-  execFileSync(hostNode, ["--experimental-sea-config", config], { stdio: "pipe" });
-  copyFileSync(nodeBinary, exe);
+  writeFileSync(config, JSON.stringify({ ...sea, output: blob, disableExperimentalSEAWarning: true }));
+  const prepared = spawnSync(hostNode, ["--predictable", "--experimental-sea-config", config], {
+    encoding: "utf8",
+  });
+  // Node warns of a built-in module that it does not vouch for in a snapshot (node:tty, node:http, …).
+  const warnings = prepared.stderr
+    .split("\n")
+    .filter((line) => line.includes("Warning:") && !line.includes("ExperimentalWarning"));
+  if (prepared.status !== 0 || warnings.length > 0) {
+    throw new Error(`the preparation blob failed: ${prepared.stderr.trim()}`);
+  }
+  copyFileSync(nodeFor(target), exe);
   chmodSync(exe, 0o755);
   const postject = [
     require.resolve("postject/dist/cli.js"),
@@ -133,13 +221,6 @@ async function buildTarget(target) {
   if (injected.status !== 0) throw new Error(`postject failed: ${injected.stderr}`);
   // The injection drops Node's signature, and a Mac runs no unsigned arm64 code: sign it ad hoc.
   if (target.os === "macos") writeFileSync(exe, signAdHoc(readFileSync(exe), executableName(target)));
-
-  if (isHost) {
-    const check = spawnSync(exe, ["--version"], { encoding: "utf8" });
-    if (check.stdout.trim() !== `svc ${version}`)
-      throw new Error(`the built binary answered "${check.stdout.trim()}"`);
-  }
-  return packArchive(target, exe, out);
 }
 
 /** The Node binary of a target, at the release every executable is built on. */

@@ -60,6 +60,17 @@ describe.runIf(binary !== "")("the single executable (linux-amd64)", () => {
     expect(JSON.parse(edit.stdout).version).toBe(2);
   });
 
+  it("draws a new Idempotency-Key at every start, though it starts from a snapshot", async () => {
+    const key = async () => {
+      const dryRun = await svc(["projects", "create", "--name", "Keyed", "--dry-run", "--format", "json"]);
+      expect(dryRun.code, dryRun.stderr).toBe(0);
+      return JSON.parse(dryRun.stdout).headers["idempotency-key"];
+    };
+    const [first, second] = [await key(), await key()];
+    expect(first).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(second).not.toBe(first);
+  });
+
   it("keeps the exit codes: usage 3, API 1, authentication 2, network 4", async () => {
     expectFailure(await svc(["datsets", "list"]), 3);
     expectFailure(await svc(["datasets", "get", "--project-slug", "no", "--dataset-slug", "no"]), 1);

@@ -289,14 +289,14 @@ describe("startup", () => {
       return times.map((list) => Math.min(...list));
     };
 
-    it("compiles nothing for --version and its bundles from their code caches for the rest", () => {
+    it("compiles nothing for --version, finds the CLI in its start-up snapshot and the rest in code caches", () => {
       const debug = (args: string[]) =>
         spawnSync(binary, args, { env: { SVC_DEBUG_CODE_CACHE: "1" }, encoding: "utf8" }).stderr;
       expect(debug(["--version"])).toBe("");
-      expect(debug(["datasets", "--help"])).toBe("svc: code cache of app.cjs: accepted\n");
+      expect(debug(["datasets", "--help"])).toBe("svc: app.cjs: in the start-up snapshot\n");
       expect(debug(["account", "get", "--dry-run", "--query", "role", "--format", "yaml"])).toBe(
         [
-          "svc: code cache of app.cjs: accepted",
+          "svc: app.cjs: in the start-up snapshot",
           "svc: code cache of vendor/jmespath.cjs: accepted",
           "svc: code cache of vendor/yaml.cjs: accepted",
           "",
