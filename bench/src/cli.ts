@@ -50,6 +50,13 @@ const svc = join(unpacked, "svc");
 // A program's floor: Node running a file that does nothing (`node -e 0` skips the module loader).
 const empty = join(unpacked, "empty.js");
 writeFileSync(empty, "");
+// A request's floor in Node: the GET that svc sends, with node:http and nothing else.
+const bareRequest = join(unpacked, "request.js");
+writeFileSync(
+  bareRequest,
+  "const { SVC_BASE_URL: base, SVC_API_KEY: key } = process.env;\n" +
+    'require("node:http").get(base + "/v1/projects", { headers: { authorization: "Bearer " + key } }, (answer) => answer.pipe(process.stdout));',
+);
 
 /** A server answering every GET with the same page of ITEMS rows, in a child process (spawnSync blocks us). */
 async function startServer(): Promise<{ url: string; stop: () => void }> {
@@ -147,6 +154,11 @@ const cases: Case[] = [
       `authorization: Bearer ${platform.key}`,
       `${platform.url}/v1/projects`,
     ],
+  ],
+  [
+    `the same request with \`node:http\` alone, Node ${nodeVersion}`,
+    [pinnedNode, bareRequest],
+    { SVC_BASE_URL: platform.url, SVC_API_KEY: platform.key },
   ],
   [
     "`svc projects list`, the same request",
