@@ -132,10 +132,10 @@ describe.each(availableBackends())("cells as an export reads them (%s)", (backen
     const key = await findExportedRowKey(db, { datasetId: dataset.id, version: 1, rowId: "p1" });
     const second = await read(key);
     expect([...first, ...second]).toEqual([
-      { rowId: "p0", cells: ["0"] },
-      { rowId: "p1", cells: ["1"] },
-      { rowId: "p2", cells: ["2"] },
-      { rowId: "p3", cells: ["3"] },
+      { rowId: "p0", cells: ["0"], size: 1 },
+      { rowId: "p1", cells: ["1"], size: 1 },
+      { rowId: "p2", cells: ["2"], size: 1 },
+      { rowId: "p3", cells: ["3"], size: 1 },
     ]);
   });
 });

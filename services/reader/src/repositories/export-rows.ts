@@ -11,6 +11,8 @@ export type StoredCell = { kind: "builtin"; field: BuiltinField } | { kind: "cus
 export interface ExportedRow {
   rowId: string;
   cells: string[];
+  /** The characters of the cells' JSON: about what the row's line will take. */
+  size: number;
 }
 
 /**
@@ -53,7 +55,7 @@ export async function listExportedRows(
     ORDER BY r.created_at, r.row_id
     LIMIT ${query.limit}`.execute(db);
   const split = query.cells.length === 0 ? () => [] : (text: string) => text.split(CELL_SEPARATOR);
-  return rows.map((row) => ({ rowId: row.row_id, cells: split(row.cells) }));
+  return rows.map((row) => ({ rowId: row.row_id, cells: split(row.cells), size: row.cells.length }));
 }
 
 function cellText(cell: StoredCell): RawBuilder<string> {

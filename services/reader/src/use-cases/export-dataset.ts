@@ -99,34 +99,42 @@ async function fillPiece(
     limit,
   });
   const keyOf = (rowId: string) => findExportedRowKey(trx, { datasetId, version, rowId });
-  let text = start.text;
+  // The piece is kept as flat strings, a page's lines joined into one: a string grown line by line
+  // is a rope of many small objects, which each young-generation collection would copy again.
+  const pages = [start.text];
+  let length = start.text.length;
+  const piece = (after: RowKey | null) => ({ text: pages.join(""), after });
   let rowsRead = 0;
   let next: ReturnType<typeof read> | undefined = read(start.after, FIRST_PAGE_ROWS);
   while (next) {
     const { rows, limit } = await next;
     next = undefined;
     const last = rows.at(-1);
-    if (last === undefined) return { text, after: null };
+    if (last === undefined) return piece(null);
     const lastKey = rows.length === limit ? await keyOf(last.rowId) : null;
     rowsRead += rows.length;
-    const expected = text.length + rows.reduce((sum, row) => sum + row.rowId.length + cellChars(row), 0);
+    let expected = length;
+    for (const row of rows) expected += row.rowId.length + row.size;
     if (lastKey && expected < CHUNK_CHARS) {
       const rowsThatFit = Math.ceil((CHUNK_CHARS - expected) / (expected / rowsRead));
       next = read(lastKey, Math.max(1, Math.min(PAGE_ROWS, rowsThatFit)));
     }
+    const lines: string[] = [];
     for (const row of rows) {
-      text += writeRow(row);
-      if (text.length >= CHUNK_CHARS) {
+      const line = writeRow(row);
+      lines.push(line);
+      length += line.length;
+      if (length >= CHUNK_CHARS) {
+        pages.push(lines.join(""));
         await next?.catch(() => undefined); // The transaction's connection ends what it was asked.
-        return { text, after: row === last ? lastKey : await keyOf(row.rowId) };
+        return piece(row === last ? lastKey : await keyOf(row.rowId));
       }
     }
-    if (!next) return { text, after: lastKey };
+    pages.push(lines.join(""));
+    if (!next) return piece(lastKey);
   }
-  return { text, after: null };
+  return piece(null);
 }
-
-const cellChars = (row: ExportedRow) => row.cells.reduce((sum, cell) => sum + cell.length + 1, 0);
 
 /** A column's cell by its identifier: a built-in field's identifier is the field's name. */
 const storedCellOf = (identifier: string): StoredCell =>

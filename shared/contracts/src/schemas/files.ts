@@ -146,8 +146,14 @@ export function csvTextToCell(text: string): unknown {
 
 /** A field is quoted when it holds a comma, a quote or a line break, or starts or ends with a space. */
 export function csvField(text: string): string {
-  return /[",\r\n]|^\s|\s$/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+  const quoted =
+    SPECIAL.test(text) || WHITESPACE.test(text.charAt(0)) || WHITESPACE.test(text.charAt(text.length - 1));
+  return quoted ? `"${text.replaceAll('"', '""')}"` : text;
 }
+
+const SPECIAL = /[",\r\n]/;
+/** One character that JavaScript's `\s` matches; asked of a field's ends only, not of all of it. */
+const WHITESPACE = /^\s$/;
 
 const JSON_START = /^[\s{["\-0-9tfn]/;
 const mayBeJson = (text: string) => JSON_START.test(text);
