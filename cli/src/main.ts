@@ -8,8 +8,7 @@ export type App = typeof import("./app");
  */
 export function start(loadApp: () => Promise<App>): void {
   // Node's deprecation notices are for the developers of svc, not its users; on standard error they
-  // would break the one-line (or one JSON object) contract. undici, for one, names a proxy given by IP
-  // address as the TLS server name, which Node reports as DEP0123.
+  // would break the one-line (or one JSON object) contract.
   process.noDeprecation = true;
   process.stdout.on("error", (error: NodeJS.ErrnoException) => {
     if (error.code === "EPIPE") process.exit(0);

@@ -7,8 +7,23 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createServer as createTlsServer, type Server as TlsServer } from "node:tls";
 import { freePort, startEmbedded, type Target } from "@svc/testing/platform";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { expectFailure, runSvc } from "./run-svc";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { expectFailure, runSvc, type SvcOptions } from "./run-svc";
+
+const given = process.env.SVC_TEST_BINARY;
+const executable = inject("svcBinary");
+/**
+ * Node releases differ in what TLS accepts (Node 26 refuses an IP address as the server name, which
+ * Node 20 only warns of), so the TLS tests run svc as the suite runs it (the npm package on this
+ * machine's Node, or SVC_TEST_BINARY) and, where it was built, as the single executable on the Node
+ * release it embeds.
+ */
+const runners: { name: string; options: Pick<SvcOptions, "binary"> }[] = [
+  { name: given ? `as ${given}` : `as the npm package on Node ${process.versions.node}`, options: {} },
+  ...(executable !== "" && executable !== given
+    ? [{ name: "as the single executable", options: { binary: executable } }]
+    : []),
+];
 
 let platform: Target;
 let dir: string;
@@ -166,96 +181,123 @@ describe("through a real proxy (tinyproxy)", () => {
       }
     });
 
-    it("refuses a certificate from an unknown CA with exit 4 and a message naming the fix", async () => {
-      const result = await runSvc(["account", "get"], { env: api({ SVC_BASE_URL: httpsUrl }) });
-      const error = expectFailure(result, 4);
-      expect(error.code).toBe("tls_error");
-      expect(error.hint).toContain("SVC_CA_BUNDLE");
-    });
-
-    it("trusts the CA given in SVC_CA_BUNDLE, or in SSL_CERT_FILE", async () => {
-      const bundle = await runSvc(["account", "get"], {
-        env: api({ SVC_BASE_URL: httpsUrl, SVC_CA_BUNDLE: caFile }),
-      });
-      expect(bundle.code, bundle.stderr).toBe(0);
-      const certFile = await runSvc(["account", "get"], {
-        env: api({ SVC_BASE_URL: httpsUrl, SSL_CERT_FILE: caFile }),
-      });
-      expect(certFile.code, certFile.stderr).toBe(0);
-    });
-
-    it("adds SVC_CA_BUNDLE to the roots of SSL_CERT_FILE instead of replacing them", async () => {
-      const roots = { SSL_CERT_FILE: caFile, SVC_CA_BUNDLE: otherCa };
-      const viaRoots = await runSvc(["account", "get"], { env: api({ SVC_BASE_URL: httpsUrl, ...roots }) });
-      expect(viaRoots.code, viaRoots.stderr).toBe(0);
-      const viaBundle = await runSvc(["account", "get"], { env: api({ SVC_BASE_URL: otherUrl, ...roots }) });
-      expect(viaBundle.code, viaBundle.stderr).toBe(0);
-      const neither = await runSvc(["account", "get"], {
-        env: api({ SVC_BASE_URL: otherUrl, SSL_CERT_FILE: caFile }),
-      });
-      expect(expectFailure(neither, 4).code).toBe("tls_error");
-    });
-
-    it("skips verification with SVC_INSECURE=1, and says so on every command that sends a request", async () => {
-      const env = api({ SVC_BASE_URL: httpsUrl, SVC_INSECURE: "1" });
-      for (const args of [
-        ["account", "get"],
-        ["projects", "list", "--page-all", "--quiet"],
-      ]) {
-        const result = await runSvc(args, { env });
-        expect(result.code, result.stderr).toBe(0);
-        expect(result.stderr).toBe("svc: warning: SVC_INSECURE is set: TLS certificates are not verified\n");
-      }
-      const failing = await runSvc(["datasets", "get", "--project-slug", "no", "--dataset-slug", "no"], {
-        env,
-      });
-      expect(expectFailure(failing, 1).code).toBe("not_found");
-      expect(failing.stderr).toMatch(/^svc: warning: SVC_INSECURE is set/);
-      // No request, no warning.
-      const dryRun = await runSvc(["account", "get", "--dry-run"], { env });
-      expect(dryRun.stderr).not.toContain("SVC_INSECURE");
-    });
-
-    it("tunnels through HTTPS_PROXY with CONNECT, the custom CA applying to the origin", async () => {
-      const before = proxy.log().length;
-      const result = await runSvc(["account", "get"], {
-        env: api({ SVC_BASE_URL: httpsUrl, HTTPS_PROXY: proxy.url, SVC_CA_BUNDLE: caFile }),
-      });
-      expect(result.code, result.stderr).toBe(0);
-      expect(proxy.log().slice(before)).toContain(`CONNECT ${new URL(httpsUrl).host}`);
-    });
-
-    describe("through an HTTPS proxy", () => {
-      let tlsProxy: TlsServer;
-      let tlsProxyUrl: string;
-      beforeAll(async () => {
-        ({ server: tlsProxy, url: tlsProxyUrl } = await tlsInFrontOf(
-          Number(new URL(proxy.url).port),
-          "other",
-        ));
-      });
-      afterAll(() => tlsProxy?.close());
-
-      it("speaks TLS to the proxy and to the origin, both checked against the custom roots", async () => {
-        const before = proxy.log().length;
-        const bundle = join(dir, "both-ca.pem");
-        writeFileSync(bundle, `${readFileSync(caFile, "utf8")}${readFileSync(otherCa, "utf8")}`);
-        const result = await runSvc(["account", "get", "--format", "json"], {
-          env: api({ SVC_BASE_URL: httpsUrl, SVC_PROXY: tlsProxyUrl, SVC_CA_BUNDLE: bundle }),
+    for (const { name, options: runner } of runners) {
+      describe(`run ${name}`, () => {
+        it("refuses a certificate from an unknown CA with exit 4 and a message naming the fix", async () => {
+          const result = await runSvc(["account", "get"], {
+            ...runner,
+            env: api({ SVC_BASE_URL: httpsUrl }),
+          });
+          const error = expectFailure(result, 4);
+          expect(error.code).toBe("tls_error");
+          expect(error.hint).toContain("SVC_CA_BUNDLE");
         });
-        expect(result.code, result.stderr).toBe(0);
-        expect(result.stderr).toBe("");
-        expect(JSON.parse(result.stdout).role).toBe("owner");
-        expect(proxy.log().slice(before)).toContain(`CONNECT ${new URL(httpsUrl).host}`);
-      });
 
-      it("refuses a proxy whose certificate it cannot verify, with exit 4", async () => {
-        const result = await runSvc(["account", "get"], {
-          env: api({ SVC_BASE_URL: httpsUrl, SVC_PROXY: tlsProxyUrl, SVC_CA_BUNDLE: caFile }),
+        it("trusts the CA given in SVC_CA_BUNDLE, or in SSL_CERT_FILE", async () => {
+          const bundle = await runSvc(["account", "get"], {
+            ...runner,
+            env: api({ SVC_BASE_URL: httpsUrl, SVC_CA_BUNDLE: caFile }),
+          });
+          expect(bundle.code, bundle.stderr).toBe(0);
+          const certFile = await runSvc(["account", "get"], {
+            ...runner,
+            env: api({ SVC_BASE_URL: httpsUrl, SSL_CERT_FILE: caFile }),
+          });
+          expect(certFile.code, certFile.stderr).toBe(0);
         });
-        expect(expectFailure(result, 4).code).toBe("tls_error");
+
+        it("adds SVC_CA_BUNDLE to the roots of SSL_CERT_FILE instead of replacing them", async () => {
+          const roots = { SSL_CERT_FILE: caFile, SVC_CA_BUNDLE: otherCa };
+          const viaRoots = await runSvc(["account", "get"], {
+            ...runner,
+            env: api({ SVC_BASE_URL: httpsUrl, ...roots }),
+          });
+          expect(viaRoots.code, viaRoots.stderr).toBe(0);
+          const viaBundle = await runSvc(["account", "get"], {
+            ...runner,
+            env: api({ SVC_BASE_URL: otherUrl, ...roots }),
+          });
+          expect(viaBundle.code, viaBundle.stderr).toBe(0);
+          const neither = await runSvc(["account", "get"], {
+            ...runner,
+            env: api({ SVC_BASE_URL: otherUrl, SSL_CERT_FILE: caFile }),
+          });
+          expect(expectFailure(neither, 4).code).toBe("tls_error");
+        });
+
+        it("skips verification with SVC_INSECURE=1, and says so on every command that sends a request", async () => {
+          const env = api({ SVC_BASE_URL: httpsUrl, SVC_INSECURE: "1" });
+          for (const args of [
+            ["account", "get"],
+            ["projects", "list", "--page-all", "--quiet"],
+          ]) {
+            const result = await runSvc(args, { ...runner, env });
+            expect(result.code, result.stderr).toBe(0);
+            expect(result.stderr).toBe(
+              "svc: warning: SVC_INSECURE is set: TLS certificates are not verified\n",
+            );
+          }
+          const failing = await runSvc(["datasets", "get", "--project-slug", "no", "--dataset-slug", "no"], {
+            ...runner,
+            env,
+          });
+          expect(expectFailure(failing, 1).code).toBe("not_found");
+          expect(failing.stderr).toMatch(/^svc: warning: SVC_INSECURE is set/);
+          // No request, no warning.
+          const dryRun = await runSvc(["account", "get", "--dry-run"], { ...runner, env });
+          expect(dryRun.stderr).not.toContain("SVC_INSECURE");
+        });
+
+        it("tunnels through HTTPS_PROXY with CONNECT, the custom CA applying to the origin", async () => {
+          const before = proxy.log().length;
+          const result = await runSvc(["account", "get"], {
+            ...runner,
+            env: api({ SVC_BASE_URL: httpsUrl, HTTPS_PROXY: proxy.url, SVC_CA_BUNDLE: caFile }),
+          });
+          expect(result.code, result.stderr).toBe(0);
+          expect(proxy.log().slice(before)).toContain(`CONNECT ${new URL(httpsUrl).host}`);
+        });
+
+        describe("through an HTTPS proxy", () => {
+          let tlsProxy: TlsServer;
+          let tlsProxyUrl: string;
+          let serverNames: (string | false | null)[];
+          beforeAll(async () => {
+            ({
+              server: tlsProxy,
+              url: tlsProxyUrl,
+              serverNames,
+            } = await tlsInFrontOf(Number(new URL(proxy.url).port), "other"));
+          });
+          afterAll(() => tlsProxy?.close());
+
+          it("speaks TLS to the proxy and to the origin, both checked against the custom roots", async () => {
+            const before = proxy.log().length;
+            const named = serverNames.length;
+            const bundle = join(dir, "both-ca.pem");
+            writeFileSync(bundle, `${readFileSync(caFile, "utf8")}${readFileSync(otherCa, "utf8")}`);
+            const result = await runSvc(["account", "get", "--format", "json"], {
+              ...runner,
+              env: api({ SVC_BASE_URL: httpsUrl, SVC_PROXY: tlsProxyUrl, SVC_CA_BUNDLE: bundle }),
+            });
+            expect(result.code, result.stderr).toBe(0);
+            expect(result.stderr).toBe("");
+            expect(JSON.parse(result.stdout).role).toBe("owner");
+            expect(proxy.log().slice(before)).toContain(`CONNECT ${new URL(httpsUrl).host}`);
+            // RFC 6066 allows no IP address as the server name: the proxy, given by one, gets none.
+            expect(new Set(serverNames.slice(named))).toEqual(new Set([false]));
+          });
+
+          it("refuses a proxy whose certificate it cannot verify, with exit 4", async () => {
+            const result = await runSvc(["account", "get"], {
+              ...runner,
+              env: api({ SVC_BASE_URL: httpsUrl, SVC_PROXY: tlsProxyUrl, SVC_CA_BUNDLE: caFile }),
+            });
+            expect(expectFailure(result, 4).code).toBe("tls_error");
+          });
+        });
       });
-    });
+    }
   });
 });
 
@@ -337,14 +379,22 @@ async function httpsFront(name: string): Promise<{ server: Server; url: string }
   return { server, url: `https://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }
 
-/** A TLS listener in front of a plain TCP port: makes tinyproxy an HTTPS proxy. */
-async function tlsInFrontOf(port: number, name: string): Promise<{ server: TlsServer; url: string }> {
+/**
+ * A TLS listener in front of a plain TCP port: makes tinyproxy an HTTPS proxy. `serverNames` holds the
+ * server name (SNI) of each connection it accepted, false for none.
+ */
+async function tlsInFrontOf(
+  port: number,
+  name: string,
+): Promise<{ server: TlsServer; url: string; serverNames: (string | false | null)[] }> {
+  const serverNames: (string | false | null)[] = [];
   const server = createTlsServer(
     {
       key: readFileSync(join(dir, `${name}-server.key`)),
       cert: readFileSync(join(dir, `${name}-server.pem`)),
     },
     (socket) => {
+      serverNames.push(socket.servername);
       const upstream = connect(port, "127.0.0.1");
       socket.pipe(upstream).pipe(socket);
       socket.on("error", () => upstream.destroy());
@@ -352,5 +402,5 @@ async function tlsInFrontOf(port: number, name: string): Promise<{ server: TlsSe
     },
   );
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return { server, url: `https://127.0.0.1:${(server.address() as AddressInfo).port}` };
+  return { server, url: `https://127.0.0.1:${(server.address() as AddressInfo).port}`, serverNames };
 }

@@ -2,10 +2,11 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { rootCertificates } from "node:tls";
+import type { buildConnector } from "undici";
 import { afterAll, describe, expect, it } from "vitest";
 import { readSettings } from "../env";
 import { CliError } from "../errors";
-import { bypassesProxy, proxyFor, tlsOptions } from "./transport";
+import { bypassesProxy, proxyFor, tlsOptions, withoutIpServerName } from "./transport";
 
 describe("NO_PROXY", () => {
   const url = new URL("https://api.example.com:8443/v1");
@@ -79,5 +80,32 @@ describe("the TLS options", () => {
       expect(call).toThrow(CliError);
       expect(call).toThrow(/SVC_CA_BUNDLE/);
     }
+  });
+});
+
+describe("the connection to a proxy", () => {
+  const endpoint = { hostname: "127.0.0.1", protocol: "https:", port: "3128" };
+  /** What reaches undici's connector when undici asks to connect to the proxy with `servername`. */
+  const connectOptions = (servername: string) => {
+    const seen: buildConnector.Options[] = [];
+    const callback: buildConnector.Callback = () => undefined;
+    const connect = withoutIpServerName((options, given) => {
+      expect(given).toBe(callback);
+      seen.push(options);
+    });
+    connect({ ...endpoint, servername }, callback);
+    expect(seen).toHaveLength(1);
+    return seen[0];
+  };
+
+  it.each(["127.0.0.1", "::1", "[::1]"])("sends no server name for the IP address %s", (address) => {
+    expect(connectOptions(address)).toStrictEqual(endpoint);
+  });
+
+  it("names a proxy given by host name, as undici does", () => {
+    expect(connectOptions("proxy.example.com")).toStrictEqual({
+      ...endpoint,
+      servername: "proxy.example.com",
+    });
   });
 });

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import type { IncomingHttpHeaders } from "node:http";
 import type { Readable } from "node:stream";
+import type { buildConnector } from "undici";
 import type { Settings } from "../env";
 import { usageError } from "../errors";
 
@@ -49,10 +50,13 @@ export async function createTransport(
   if (!proxy) return directTransport(tls);
   const proxyUrl = parseProxy(proxy);
   const undici = await import("undici");
+  const connectToProxy = withoutIpServerName(undici.buildConnector(tls));
   const dispatcher = new undici.ProxyAgent({
     uri: proxyUrl.toString(),
     requestTls: tls,
     proxyTls: tls,
+    // The connection to the proxy itself, as undici makes it from proxyTls but for the server name.
+    clientFactory: (origin) => new undici.Pool(origin, { connect: connectToProxy }),
     // Plain HTTP through an HTTP proxy is forwarded, as curl does; HTTPS is tunnelled with CONNECT.
     proxyTunnel: target.protocol === "https:" || proxyUrl.protocol === "https:",
   });
@@ -108,6 +112,20 @@ export function directTransport(tls: TlsOptions): Transport {
     proxy: undefined,
     close: async () => undefined,
   };
+}
+
+/**
+ * undici names an HTTPS proxy by its host in TLS's server name indication, an IP address too, which
+ * RFC 6066 forbids: Node 20 warns (DEP0123), Node 26 refuses to connect. Without a server name, TLS
+ * checks such an address against the IP addresses of the proxy's certificate, as it does for an origin
+ * given by IP address.
+ */
+export function withoutIpServerName(connect: buildConnector.connector): buildConnector.connector {
+  // node:net is loaded here, as with undici, only when a proxy is in use.
+  const { isIP } = require("node:net") as typeof import("node:net");
+  const isAddress = (name: string) => isIP(name.replace(/^\[|\]$/g, "")) !== 0;
+  return ({ servername, ...endpoint }, callback) =>
+    connect(servername && !isAddress(servername) ? { ...endpoint, servername } : endpoint, callback);
 }
 
 function parseProxy(raw: string): URL {
