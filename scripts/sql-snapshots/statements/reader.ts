@@ -191,6 +191,10 @@ export const reader = [
         },
       ],
     },
+    noStatement: {
+      revisionsAt: "the start of a query, snapshotted in listRowsAtVersion and listExportedRows",
+      afterKey: "a condition, snapshotted in listCurrentRows, listRowsAtVersion and listExportedRows",
+    },
   }),
   snapshotOf({
     source: "services/reader/src/repositories/spans.ts",

@@ -2,7 +2,7 @@ import type { BuiltinField } from "@svc/contracts";
 import { type Database, storedColumnOf } from "@svc/db";
 import { type Kysely, type RawBuilder, sql } from "kysely";
 import { exactTimestamp } from "./db";
-import type { RowKey } from "./rows";
+import { afterKey, type RowKey, revisionsAt } from "./rows";
 
 /** Where an exported cell is stored: a built-in cell's column, or a custom column's key in `custom`. */
 export type StoredCell = { kind: "builtin"; field: BuiltinField } | { kind: "custom"; identifier: string };
@@ -43,17 +43,13 @@ export async function listExportedRows(
           query.cells.map((cell) => sql`coalesce(${cellText(cell)}, '')`),
           sql` || E'\\x1f' || `,
         )}`;
-  const after = query.after;
-  const { rows } = await sql<{ row_id: string; cells: string }>`
-    SELECT r.row_id, ${cells} AS cells
-    FROM row_revisions AS r
-    WHERE r.dataset_id = ${query.datasetId}
-      AND r.version_from <= ${query.version}
-      AND (r.version_to IS NULL OR r.version_to > ${query.version})
-      AND NOT r.deleted
-      ${after === undefined ? sql`` : sql`AND (r.created_at, r.row_id) > (${after.createdAt}::timestamptz, ${after.rowId})`}
-    ORDER BY r.created_at, r.row_id
-    LIMIT ${query.limit}`.execute(db);
+  const rows = await revisionsAt(db, query.datasetId, query.version)
+    .select(["r.row_id", cells.as("cells")])
+    .$if(query.after !== undefined, (qb) => qb.where(afterKey({ after: query.after, direction: "asc" })))
+    .orderBy("r.created_at")
+    .orderBy("r.row_id")
+    .limit(query.limit)
+    .execute();
   const split = query.cells.length === 0 ? () => [] : (text: string) => text.split(CELL_SEPARATOR);
   return rows.map((row) => ({ rowId: row.row_id, cells: split(row.cells), size: row.cells.length }));
 }

@@ -110,12 +110,7 @@ export async function listRowsAtVersion(
   query: RowPageQuery & { version: number },
 ): Promise<RowRecord[]> {
   const listed = () =>
-    db
-      .selectFrom("row_revisions as r")
-      .where("r.dataset_id", "=", query.datasetId)
-      .where("r.version_from", "<=", query.version)
-      .where((eb) => eb.or([eb("r.version_to", "is", null), eb("r.version_to", ">", query.version)]))
-      .where("r.deleted", "=", false)
+    revisionsAt(db, query.datasetId, query.version)
       .$if(query.search !== undefined, (qb) => qb.where(matchesSearch(query.search)))
       .$if(query.presence !== undefined, (qb) => qb.where(matchesPresence(query.presence)));
   const offset = query.offset ?? 0;
@@ -130,6 +125,16 @@ export async function listRowsAtVersion(
     .limit(query.limit)
     .execute();
   return rows.map(toRowRecord);
+}
+
+/** The revisions valid at `version` (the rows as they were then, deleted ones left out), as `r`. */
+export function revisionsAt(db: Kysely<Database>, datasetId: string, version: number) {
+  return db
+    .selectFrom("row_revisions as r")
+    .where("r.dataset_id", "=", datasetId)
+    .where("r.version_from", "<=", version)
+    .where((eb) => eb.or([eb("r.version_to", "is", null), eb("r.version_to", ">", version)]))
+    .where("r.deleted", "=", false);
 }
 
 const keyColumns = ["r.created_at", "r.row_id"] as const;
@@ -222,7 +227,11 @@ export async function listRowRevisions(
   }));
 }
 
-function afterKey({ after, direction }: RowPageQuery): RawBuilder<SqlBool> {
+/** The rows after `after` in the list's order. */
+export function afterKey({
+  after,
+  direction,
+}: Pick<RowPageQuery, "after" | "direction">): RawBuilder<SqlBool> {
   const comparison = sql.raw(direction === "asc" ? ">" : "<");
   return sql<SqlBool>`(r.created_at, r.row_id) ${comparison} (${after?.createdAt}::timestamptz, ${after?.rowId})`;
 }

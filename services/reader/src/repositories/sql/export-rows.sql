@@ -6,28 +6,29 @@
 -- $2 = "ds_1"
 -- $3 = 5
 -- $4 = 5
--- $5 = "2025-01-02T03:04:05.123456Z"
--- $6 = "r_1"
--- $7 = 2000
-SELECT
-  r.row_id,
-  coalesce("r"."input"::text, '') || E'\x1f' || coalesce("r"."expected_output"::text, '') || E'\x1f' || coalesce((r.custom -> $1)::text, '') AS cells
-FROM
-  row_revisions AS r
-WHERE
-  r.dataset_id = $2
-  AND r.version_from <= $3
-  AND (
-    r.version_to IS NULL
-    OR r.version_to > $4
+-- $5 = false
+-- $6 = "2025-01-02T03:04:05.123456Z"
+-- $7 = "r_1"
+-- $8 = 2000
+select
+  "r"."row_id",
+  coalesce("r"."input"::text, '') || E'\x1f' || coalesce("r"."expected_output"::text, '') || E'\x1f' || coalesce((r.custom -> $1)::text, '') as "cells"
+from
+  "row_revisions" as "r"
+where
+  "r"."dataset_id" = $2
+  and "r"."version_from" <= $3
+  and (
+    "r"."version_to" is null
+    or "r"."version_to" > $4
   )
-  AND NOT r.deleted
-  AND (r.created_at, r.row_id) > ($5::timestamptz, $6)
-ORDER BY
-  r.created_at,
-  r.row_id
-LIMIT
-  $7;
+  and "r"."deleted" = $5
+  and (r.created_at, r.row_id) > ($6::timestamptz, $7)
+order by
+  "r"."created_at",
+  "r"."row_id"
+limit
+  $8;
 
 -- findExportedRowKey
 -- $1 = "ds_1"
