@@ -9,29 +9,15 @@ export function zip(files) {
   for (const file of files) {
     const name = Buffer.from(file.name, "utf8");
     const compressed = deflateRawSync(file.data);
-    const crc = crc32(file.data);
+    const fields = sharedFields(name, file.data, compressed);
     const header = Buffer.alloc(30);
     header.writeUInt32LE(0x04034b50, 0);
-    header.writeUInt16LE(20, 4);
-    header.writeUInt16LE(0x0800, 6);
-    header.writeUInt16LE(8, 8);
-    header.writeUInt32LE(0x00210000, 10);
-    header.writeUInt32LE(crc, 14);
-    header.writeUInt32LE(compressed.length, 18);
-    header.writeUInt32LE(file.data.length, 22);
-    header.writeUInt16LE(name.length, 26);
+    fields.copy(header, 4);
     local.push(header, name, compressed);
     const entry = Buffer.alloc(46);
     entry.writeUInt32LE(0x02014b50, 0);
     entry.writeUInt16LE(0x031e, 4);
-    entry.writeUInt16LE(20, 6);
-    entry.writeUInt16LE(0x0800, 8);
-    entry.writeUInt16LE(8, 10);
-    entry.writeUInt32LE(0x00210000, 12);
-    entry.writeUInt32LE(crc, 16);
-    entry.writeUInt32LE(compressed.length, 20);
-    entry.writeUInt32LE(file.data.length, 24);
-    entry.writeUInt16LE(name.length, 28);
+    fields.copy(entry, 6);
     entry.writeUInt32LE(((file.mode ?? 0o644) | 0o100000) * 0x10000, 38);
     entry.writeUInt32LE(offset, 42);
     central.push(entry, name);
@@ -45,4 +31,22 @@ export function zip(files) {
   end.writeUInt32LE(centralSize, 12);
   end.writeUInt32LE(offset, 16);
   return Buffer.concat([...local, ...central, end]);
+}
+
+/**
+ * The 26 bytes a file's local header and its central directory entry both hold, in the same order:
+ * version needed, flags (UTF-8 name), method (deflate), time and date (1980-01-01), CRC-32, sizes, the
+ * name's length and an empty extra field.
+ */
+function sharedFields(name, data, compressed) {
+  const fields = Buffer.alloc(26);
+  fields.writeUInt16LE(20, 0);
+  fields.writeUInt16LE(0x0800, 2);
+  fields.writeUInt16LE(8, 4);
+  fields.writeUInt32LE(0x00210000, 6);
+  fields.writeUInt32LE(crc32(data), 10);
+  fields.writeUInt32LE(compressed.length, 14);
+  fields.writeUInt32LE(data.length, 18);
+  fields.writeUInt16LE(name.length, 22);
+  return fields;
 }
