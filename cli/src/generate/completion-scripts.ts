@@ -27,36 +27,54 @@ function flatValues(table: CompletionTable): [string, string[]][] {
   );
 }
 
-export function bash(table: CompletionTable): string {
-  const cases = Object.entries(table.words)
-    .map(([key, list]) => `    ${sq(key)}) words=${sq(list.map((entry) => entry.word).join(" "))} ;;`)
-    .join("\n");
-  const values = valueCases(table)
-    .map(
-      ({ pattern, values }) =>
-        `    ${pattern}) COMPREPLY=($(compgen -W ${sq(values.join(" "))} -- "$cur")); return ;;`,
-    )
-    .join("\n");
-  return `# bash completion for svc. Load it with: source <(svc completion bash)
-_svc_completion() {
-  local cur="\${COMP_WORDS[COMP_CWORD]}" prev="" words="" key="" word skip=0 i
-  local -a positional=()
-  ((COMP_CWORD > 0)) && prev="\${COMP_WORDS[COMP_CWORD-1]}"
-  for ((i = 1; i < COMP_CWORD; i++)); do
-    word="\${COMP_WORDS[i]}"
+/**
+ * bash and zsh alike: gather the words before the cursor that are not flags into `positional`, passing
+ * over each value flag's value; `loop` counts `i` over those words, which are in the array `words`.
+ */
+function gatherPositional(table: CompletionTable, loop: string, words: string): string {
+  return `  for ((${loop})); do
+    word="\${${words}[i]}"
     if ((skip)); then skip=0; continue; fi
     case " ${table.valueFlags.join(" ")} " in
       *" $word "*) skip=1; continue ;;
     esac
     [[ $word == -* ]] || positional+=("$word")
-  done
-  key="\${positional[*]:0:2}"
-  case "$key $prev" in
-${values}
+  done`;
+}
+
+/**
+ * bash and zsh alike: after a flag with a value list, `offer` that list and stop; after any other value
+ * flag, do `none` (offer nothing).
+ */
+function offerValues(table: CompletionTable, offer: (values: string[]) => string, none: string): string {
+  const cases = valueCases(table)
+    .map(({ pattern, values }) => `    ${pattern}) ${offer(values)}; return ;;`)
+    .join("\n");
+  return `  case "$key $prev" in
+${cases}
   esac
   case " ${table.valueFlags.join(" ")} " in
-    *" $prev "*) COMPREPLY=(); return ;;
-  esac
+    *" $prev "*) ${none} ;;
+  esac`;
+}
+
+export function bash(table: CompletionTable): string {
+  const cases = Object.entries(table.words)
+    .map(([key, list]) => `    ${sq(key)}) words=${sq(list.map((entry) => entry.word).join(" "))} ;;`)
+    .join("\n");
+  const values = offerValues(
+    table,
+    (values) => `COMPREPLY=($(compgen -W ${sq(values.join(" "))} -- "$cur"))`,
+    "COMPREPLY=(); return",
+  );
+  return `# bash completion for svc. Load it with: source <(svc completion bash)
+_svc_completion() {
+  local cur="\${COMP_WORDS[COMP_CWORD]}" prev="" words="" key="" word skip=0 i
+  local -a positional=()
+  ((COMP_CWORD > 0)) && prev="\${COMP_WORDS[COMP_CWORD-1]}"
+${gatherPositional(table, "i = 1; i < COMP_CWORD; i++", "COMP_WORDS")}
+  key="\${positional[*]:0:2}"
+${values}
   case "$key" in
 ${cases}
     *) words="" ;;
@@ -76,30 +94,16 @@ export function zsh(table: CompletionTable): string {
       return `    ${sq(key)}) candidates=(${items}) ;;`;
     })
     .join("\n");
-  const values = valueCases(table)
-    .map(({ pattern, values }) => `    ${pattern}) compadd -- ${values.map(sq).join(" ")}; return ;;`)
-    .join("\n");
+  const values = offerValues(table, (values) => `compadd -- ${values.map(sq).join(" ")}`, "return");
   return `#compdef svc
 # zsh completion for svc. Load it with: source <(svc completion zsh)
 _svc() {
   local -a positional candidates
   local word prev key skip=0 i
-  for ((i = 2; i < CURRENT; i++)); do
-    word="\${words[i]}"
-    if ((skip)); then skip=0; continue; fi
-    case " ${table.valueFlags.join(" ")} " in
-      *" $word "*) skip=1; continue ;;
-    esac
-    [[ $word == -* ]] || positional+=("$word")
-  done
+${gatherPositional(table, "i = 2; i < CURRENT; i++", "words")}
   prev="\${words[CURRENT-1]}"
   key="\${(j: :)positional[1,2]}"
-  case "$key $prev" in
 ${values}
-  esac
-  case " ${table.valueFlags.join(" ")} " in
-    *" $prev "*) return ;;
-  esac
   case "$key" in
 ${entries}
     *) return ;;
