@@ -158,6 +158,19 @@ describe("through a real proxy (tinyproxy)", () => {
     expect(expectFailure(result, 4).error).toContain("through the proxy");
   });
 
+  it.each(["socks5://127.0.0.1:1080", "socks://127.0.0.1:1080", "ftp://127.0.0.1:21"])(
+    "refuses a proxy of a scheme it does not speak (%s) with exit 3, naming the ones it does",
+    async (proxy) => {
+      const result = await runSvc(["account", "get"], {
+        env: api({ SVC_BASE_URL: platform.baseUrl, SVC_PROXY: proxy }),
+      });
+      const error = expectFailure(result, 3);
+      expect(error.error).toContain(`"${proxy.split(":")[0]}:"`);
+      expect(error.hint).toContain("http://");
+      expect(error.hint).toContain("https://");
+    },
+  );
+
   describe("over TLS", () => {
     let front: Server;
     let other: Server;

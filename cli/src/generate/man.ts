@@ -94,7 +94,10 @@ export function manPage(tree: CommandTree): string {
     ...envEntry("SVC_OUTPUT", "Default output format when --format is not given."),
     ...envEntry("SVC_PROJECT_SLUG", "Default for --project-slug."),
     ...envEntry("SVC_TIMEOUT_SECS", "Total time for a request, retries included, in seconds; default 60."),
-    ...envEntry("SVC_PROXY", "Proxy for every request; overrides HTTPS_PROXY and HTTP_PROXY."),
+    ...envEntry(
+      "SVC_PROXY",
+      "HTTP or HTTPS proxy for every request (http://host:port, https://host:port); overrides HTTPS_PROXY and HTTP_PROXY.",
+    ),
     ...envEntry("HTTPS_PROXY, HTTP_PROXY, NO_PROXY", "The usual proxy settings, in upper or lower case."),
     ...envEntry("SVC_CA_BUNDLE", "PEM file of certificate authorities trusted besides the built-in ones."),
     ...envEntry("SSL_CERT_FILE", "PEM file of certificate authorities trusted instead of the built-in ones."),

@@ -108,7 +108,7 @@ function environment(tree: CommandTree): Record<string, string> {
     SVC_BASE_URL: "Base address of the API (default http://127.0.0.1:8080)",
     SVC_PROJECT_SLUG: "Default for --project-slug",
     SVC_TIMEOUT_SECS: "Total request timeout in seconds, retries included (default 60)",
-    SVC_PROXY: "Proxy for every request (overrides HTTPS_PROXY/HTTP_PROXY)",
+    SVC_PROXY: "HTTP or HTTPS proxy for every request (overrides HTTPS_PROXY/HTTP_PROXY)",
     SVC_CA_BUNDLE: "PEM file of extra trusted certificate authorities",
     SVC_INSECURE: "1 skips TLS verification (with a warning every time)",
     HTTPS_PROXY: "Proxy for https:// addresses (also https_proxy)",

@@ -60,8 +60,6 @@ export async function createTransport(
     // Plain HTTP through an HTTP proxy is forwarded, as curl does; HTTPS is tunnelled with CONNECT.
     proxyTunnel: target.protocol === "https:" || proxyUrl.protocol === "https:",
   });
-  proxyUrl.username = "";
-  proxyUrl.password = "";
   return {
     async exchange(url, { method, headers, body, signal }) {
       const answer = await undici.request(url, {
@@ -73,7 +71,7 @@ export async function createTransport(
       });
       return { statusCode: answer.statusCode, statusText: "", headers: answer.headers, body: answer.body };
     },
-    proxy: proxyUrl.toString(),
+    proxy: redacted(proxyUrl),
     close: () => dispatcher.destroy().catch(() => undefined),
   };
 }
@@ -128,12 +126,32 @@ export function withoutIpServerName(connect: buildConnector.connector): buildCon
     connect(servername && !isAddress(servername) ? { ...endpoint, servername } : endpoint, callback);
 }
 
+/**
+ * The proxy's address; a bare `host:port` is an HTTP proxy, as curl reads it. Only HTTP and HTTPS
+ * proxies are spoken to: undici's SOCKS support is experimental and, given our TLS settings, speaks
+ * TLS to the SOCKS proxy itself, so a SOCKS address is refused here instead of failing later as a
+ * network error.
+ */
 function parseProxy(raw: string): URL {
+  const hint = "use an HTTP or HTTPS proxy, for example http://proxy.local:3128 or https://proxy.local:3129";
+  let url: URL;
   try {
-    return new URL(raw.includes("://") ? raw : `http://${raw}`);
+    url = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(raw) ? raw : `http://${raw}`);
   } catch {
-    throw usageError(`the proxy address is not a URL: "${raw}"`, "use for example http://proxy.local:3128");
+    throw usageError(`the proxy address is not a URL: "${raw}"`, hint);
   }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw usageError(`svc cannot speak to a proxy of the scheme "${url.protocol}" (${redacted(url)})`, hint);
+  }
+  return url;
+}
+
+/** A URL without its user name and password, to be shown. */
+function redacted(url: URL): string {
+  const shown = new URL(url);
+  shown.username = "";
+  shown.password = "";
+  return shown.toString();
 }
 
 export interface TlsOptions {
