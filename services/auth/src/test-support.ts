@@ -11,8 +11,9 @@ import {
   verifiedCredentialSchema,
 } from "@svc/contracts";
 import type { Database } from "@svc/db";
-import { type BackendName, type ServedBackend, serveOnBackend } from "@svc/testing";
+import { type BackendName, harnessForSuite, type ServedBackend, serveOnBackend } from "@svc/testing";
 import type { Kysely } from "kysely";
+import { expect } from "vitest";
 import { type AuthDeps, registerAuth } from "./service";
 
 /** A backend with the auth service serving on its bus, as the gateway would find it. */
@@ -21,12 +22,37 @@ export interface AuthHarness extends ServedBackend {
   db: Kysely<Database>;
 }
 
-export async function startAuth(
-  name: BackendName,
-  options: Pick<AuthDeps, "clock" | "sessionLifetimes" | "oauthLifetimes"> = {},
-): Promise<AuthHarness> {
+type AuthOptions = Pick<AuthDeps, "clock" | "sessionLifetimes" | "oauthLifetimes">;
+
+export async function startAuth(name: BackendName, options: AuthOptions = {}): Promise<AuthHarness> {
   const served = await serveOnBackend(name, (deps) => registerAuth({ ...deps, ...options }));
   return { ...served, bus: served.backend.bus, db: served.backend.database.db };
+}
+
+/** A suite's auth service, with the fixtures below made on its bus. */
+export interface AuthSuite extends AuthHarness {
+  /** Sends `input` on `subject` with no credential, as the gateway does for a sign-in or an OAuth call. */
+  ask(subject: string, input: unknown): Promise<unknown>;
+  makeOrganization(name?: string): Promise<OrganizationFixture>;
+  makeKey(by: RequestContext, role: Role): Promise<KeyFixture>;
+  makeMember(by: RequestContext, role: Role, email?: string): ReturnType<typeof makeMember>;
+  verify(token: unknown): ReturnType<typeof verify>;
+}
+
+/**
+ * The auth service for one suite: started on its own backend before the suite's tests and stopped
+ * after them. Its fields are set once `beforeAll` has run; its fixtures can be called from then on.
+ */
+export function authSuite(name: BackendName, options: AuthOptions = {}): AuthSuite {
+  const harness = harnessForSuite(() => startAuth(name, options));
+  return Object.assign(harness, {
+    ask: (subject: string, input: unknown) =>
+      callSubject(harness.bus, subject, { context: anonymousContext(), input }),
+    makeOrganization: (organizationName?: string) => makeOrganization(harness.bus, organizationName),
+    makeKey: (by: RequestContext, role: Role) => makeKey(harness.bus, by, role),
+    makeMember: (by: RequestContext, role: Role, email?: string) => makeMember(harness.bus, by, role, email),
+    verify: (token: unknown) => verify(harness.bus, token),
+  });
 }
 
 export const uniqueSuffix = (): string => randomBytes(4).toString("hex");
@@ -121,4 +147,23 @@ export async function failureOf(call: Promise<unknown>) {
     throw error;
   }
   throw new Error("expected the call to fail, but it succeeded");
+}
+
+/**
+ * Checks a resource an organisation just created: a new id, the organisation's id, `fields`, and one
+ * ISO instant for both its creation and its last update.
+ */
+export function expectCreatedIn(
+  organizationId: string,
+  resource: { createdAt: string },
+  fields: Record<string, unknown>,
+): void {
+  expect(resource).toEqual({
+    id: expect.stringMatching(/^[a-z0-9]{24}$/),
+    organizationId,
+    ...fields,
+    createdAt: resource.createdAt,
+    updatedAt: resource.createdAt,
+  });
+  expect(new Date(resource.createdAt).toISOString()).toBe(resource.createdAt);
 }

@@ -1,16 +1,8 @@
 import { callOperation } from "@svc/bus";
 import { type CredentialRevokedEvent, operations, subjects } from "@svc/contracts";
-import { availableBackends, harnessForSuite } from "@svc/testing";
+import { availableBackends } from "@svc/testing";
 import { describe, expect, it } from "vitest";
-import {
-  anonymousContext,
-  failureOf,
-  makeKey,
-  makeOrganization,
-  raw,
-  startAuth,
-  verify,
-} from "../test-support";
+import { anonymousContext, authSuite, failureOf, raw } from "../test-support";
 
 const keyNotFound = (id: string) => ({
   status: 404,
@@ -19,7 +11,7 @@ const keyNotFound = (id: string) => ({
 });
 
 describe.each(availableBackends())("API keys (%s)", (backendName) => {
-  const auth = harnessForSuite(() => startAuth(backendName));
+  const auth = authSuite(backendName);
 
   const createKey = (context: Parameters<typeof callOperation>[2], body: Record<string, unknown>) =>
     callOperation(auth.bus, operations.createApiKey, context, raw({ body }));
@@ -27,7 +19,7 @@ describe.each(availableBackends())("API keys (%s)", (backendName) => {
     callOperation(auth.bus, operations.deleteApiKey, context, raw({ params: { id } }));
 
   it("creates a member key by default and shows its token only in the creation response", async () => {
-    const { owner, ownerKey } = await makeOrganization(auth.bus);
+    const { owner, ownerKey } = await auth.makeOrganization();
 
     const created = await createKey(owner, { name: "  CI pipeline " });
 
@@ -51,8 +43,8 @@ describe.each(availableBackends())("API keys (%s)", (backendName) => {
   });
 
   it("renames a key", async () => {
-    const { owner } = await makeOrganization(auth.bus);
-    const { key } = await makeKey(auth.bus, owner, "viewer");
+    const { owner } = await auth.makeOrganization();
+    const { key } = await auth.makeKey(owner, "viewer");
 
     const renamed = await callOperation(
       auth.bus,
@@ -68,8 +60,8 @@ describe.each(availableBackends())("API keys (%s)", (backendName) => {
   });
 
   it("refuses to create a key with a role above the caller's", async () => {
-    const { owner } = await makeOrganization(auth.bus);
-    const admin = await makeKey(auth.bus, owner, "admin");
+    const { owner } = await auth.makeOrganization();
+    const admin = await auth.makeKey(owner, "admin");
 
     const failure = await failureOf(createKey(admin.context, { name: "x", role: "owner" }));
 
@@ -85,8 +77,8 @@ describe.each(availableBackends())("API keys (%s)", (backendName) => {
   });
 
   it("does not let a viewer key create keys", async () => {
-    const { owner } = await makeOrganization(auth.bus);
-    const viewer = await makeKey(auth.bus, owner, "viewer");
+    const { owner } = await auth.makeOrganization();
+    const viewer = await auth.makeKey(owner, "viewer");
 
     const failure = await failureOf(createKey(viewer.context, { name: "x", role: "viewer" }));
 
@@ -98,8 +90,8 @@ describe.each(availableBackends())("API keys (%s)", (backendName) => {
   });
 
   it("hides another organisation's keys behind 404", async () => {
-    const ours = await makeOrganization(auth.bus);
-    const theirs = await makeOrganization(auth.bus);
+    const ours = await auth.makeOrganization();
+    const theirs = await auth.makeOrganization();
     const id = theirs.ownerKey.id;
 
     expect(
@@ -118,12 +110,12 @@ describe.each(availableBackends())("API keys (%s)", (backendName) => {
     expect(await failureOf(revoke(ours.owner, id))).toEqual(keyNotFound(id));
     const list = await callOperation(auth.bus, operations.listApiKeys, ours.owner, raw());
     expect(list.apiKeys.map((key) => key.id)).toEqual([ours.ownerKey.id]);
-    expect((await verify(auth.bus, theirs.ownerKey.token)).actor.id).toBe(id);
+    expect((await auth.verify(theirs.ownerKey.token)).actor.id).toBe(id);
   });
 
   it("revokes a key: it disappears, stops verifying, and every gateway hears of it", async () => {
-    const { owner } = await makeOrganization(auth.bus);
-    const { key } = await makeKey(auth.bus, owner, "member");
+    const { owner } = await auth.makeOrganization();
+    const { key } = await auth.makeKey(owner, "member");
     const gatewayBus = await auth.backend.connectBus();
     const events: CredentialRevokedEvent[] = [];
     const heard = new Promise<void>((resolve) => {
@@ -156,14 +148,14 @@ describe.each(availableBackends())("API keys (%s)", (backendName) => {
     expect(await failureOf(revoke(owner, key.id))).toEqual(keyNotFound(key.id));
     const list = await callOperation(auth.bus, operations.listApiKeys, owner, raw());
     expect(list.apiKeys.map((k) => k.id)).not.toContain(key.id);
-    expect(await failureOf(verify(auth.bus, key.token))).toMatchObject({
+    expect(await failureOf(auth.verify(key.token))).toMatchObject({
       status: 401,
       code: "unauthenticated",
     });
   });
 
   it("keeps the organisation's last owner key", async () => {
-    const { owner, ownerKey } = await makeOrganization(auth.bus);
+    const { owner, ownerKey } = await auth.makeOrganization();
     const lastOwnerFailure = {
       status: 409,
       code: "conflict",
@@ -176,18 +168,18 @@ describe.each(availableBackends())("API keys (%s)", (backendName) => {
       details: { id: ownerKey.id },
     });
 
-    const second = await makeKey(auth.bus, owner, "owner");
+    const second = await auth.makeKey(owner, "owner");
     expect(await revoke(second.context, ownerKey.id)).toBeNull();
     expect(await failureOf(revoke(second.context, second.key.id))).toEqual({
       ...lastOwnerFailure,
       details: { id: second.key.id },
     });
-    expect((await verify(auth.bus, second.key.token)).role).toBe("owner");
+    expect((await auth.verify(second.key.token)).role).toBe("owner");
   });
 
   it("never leaves an organisation without an owner when two owners revoke each other at once", async () => {
-    const { owner, ownerKey } = await makeOrganization(auth.bus);
-    const second = await makeKey(auth.bus, owner, "owner");
+    const { owner, ownerKey } = await auth.makeOrganization();
+    const second = await auth.makeKey(owner, "owner");
 
     const outcomes = await Promise.allSettled([
       revoke(owner, second.key.id),
@@ -205,9 +197,9 @@ describe.each(availableBackends())("API keys (%s)", (backendName) => {
   });
 
   it("does not let an admin revoke an owner key", async () => {
-    const { owner, ownerKey } = await makeOrganization(auth.bus);
-    await makeKey(auth.bus, owner, "owner");
-    const admin = await makeKey(auth.bus, owner, "admin");
+    const { owner, ownerKey } = await auth.makeOrganization();
+    await auth.makeKey(owner, "owner");
+    const admin = await auth.makeKey(owner, "admin");
 
     expect(await failureOf(revoke(admin.context, ownerKey.id))).toEqual({
       status: 403,
@@ -215,7 +207,7 @@ describe.each(availableBackends())("API keys (%s)", (backendName) => {
       message:
         "This key's role (admin) may not revoke a key with the owner role; use a key with the owner role",
     });
-    const member = await makeKey(auth.bus, owner, "member");
+    const member = await auth.makeKey(owner, "member");
     expect(await revoke(admin.context, member.key.id)).toBeNull();
   });
 });

@@ -1,4 +1,4 @@
-import { callOperation, callSubject } from "@svc/bus";
+import { callOperation } from "@svc/bus";
 import {
   type CredentialRevokedEvent,
   createdSessionSchema,
@@ -6,20 +6,12 @@ import {
   operations,
   subjects,
 } from "@svc/contracts";
-import { availableBackends, harnessForSuite } from "@svc/testing";
+import { availableBackends } from "@svc/testing";
 import { describe, expect, it, vi } from "vitest";
 import { defaultSessionLifetimes } from "../domain/sessions";
 import { hashToken } from "../domain/tokens";
 import { deleteExpiredSignInCodes } from "../repositories/browser-sessions";
-import {
-  anonymousContext,
-  failureOf,
-  makeKey,
-  makeOrganization,
-  raw,
-  startAuth,
-  verify,
-} from "../test-support";
+import { authSuite, failureOf, raw } from "../test-support";
 
 const MINUTE = 60_000;
 const lifetimes = { idleMs: 30 * MINUTE, absoluteMs: 24 * 60 * MINUTE, signInCodeMs: 15 * MINUTE };
@@ -43,16 +35,12 @@ const codeRefused = {
 
 describe.each(availableBackends())("browser sessions (%s)", (backendName) => {
   let now = new Date("2026-03-01T09:00:00Z");
-  const auth = harnessForSuite(() =>
-    startAuth(backendName, { clock: () => now, sessionLifetimes: lifetimes }),
-  );
+  const auth = authSuite(backendName, { clock: () => now, sessionLifetimes: lifetimes });
 
-  const ask = (subject: string, input: unknown) =>
-    callSubject(auth.bus, subject, { context: anonymousContext(), input });
   const openSession = async (input: unknown) =>
-    createdSessionSchema.parse(await ask(subjects.sessions.create, input));
+    createdSessionSchema.parse(await auth.ask(subjects.sessions.create, input));
   const issueCode = async (apiKey: string) =>
-    issuedSignInCodeSchema.parse(await ask(subjects.sessions.issueSignInCode, { apiKey }));
+    issuedSignInCodeSchema.parse(await auth.ask(subjects.sessions.issueSignInCode, { apiKey }));
   const revocations = () => {
     const events: CredentialRevokedEvent[] = [];
     const subscription = auth.bus.subscribe(subjects.auth.credentialRevoked, (event) => {
@@ -62,14 +50,14 @@ describe.each(availableBackends())("browser sessions (%s)", (backendName) => {
   };
 
   it("opens a session that acts with its key's organisation and role, as itself", async () => {
-    const { organization, owner } = await makeOrganization(auth.bus);
-    const member = await makeKey(auth.bus, owner, "member");
+    const { organization, owner } = await auth.makeOrganization();
+    const member = await auth.makeKey(owner, "member");
 
     const session = await openSession({ apiKey: member.key.token });
 
     expect(session.token).toMatch(/^svc_ss_[A-Za-z0-9_-]{43}$/);
     expect(session.expiresAt).toBe(new Date(now.getTime() + lifetimes.absoluteMs).toISOString());
-    expect(await verify(auth.bus, session.token)).toEqual({
+    expect(await auth.verify(session.token)).toEqual({
       organizationId: organization.id,
       role: "member",
       actor: { kind: "session", id: session.sessionId },
@@ -78,7 +66,7 @@ describe.each(availableBackends())("browser sessions (%s)", (backendName) => {
   });
 
   it("keeps only a hash of the session token", async () => {
-    const { ownerKey } = await makeOrganization(auth.bus);
+    const { ownerKey } = await auth.makeOrganization();
     const session = await openSession({ apiKey: ownerKey.token });
 
     const stored = await auth.db
@@ -91,8 +79,8 @@ describe.each(availableBackends())("browser sessions (%s)", (backendName) => {
   });
 
   it("refuses an unknown, malformed or revoked key, saying no more than that", async () => {
-    const { owner } = await makeOrganization(auth.bus);
-    const admin = await makeKey(auth.bus, owner, "admin");
+    const { owner } = await auth.makeOrganization();
+    const admin = await auth.makeKey(owner, "admin");
     await callOperation(auth.bus, operations.deleteApiKey, owner, raw({ params: { id: admin.key.id } }));
 
     for (const input of [
@@ -108,33 +96,33 @@ describe.each(availableBackends())("browser sessions (%s)", (backendName) => {
   });
 
   it("refuses a session token after sign-out, and tells every gateway", async () => {
-    const { ownerKey } = await makeOrganization(auth.bus);
+    const { ownerKey } = await auth.makeOrganization();
     const session = await openSession({ apiKey: ownerKey.token });
     const heard = revocations();
 
-    await ask(subjects.sessions.end, { token: session.token });
+    await auth.ask(subjects.sessions.end, { token: session.token });
 
-    expect(await failureOf(verify(auth.bus, session.token))).toEqual(sessionEnded);
+    expect(await failureOf(auth.verify(session.token))).toEqual(sessionEnded);
     await vi.waitFor(() =>
       expect(heard.events).toEqual([{ actor: { kind: "session", id: session.sessionId } }]),
     );
     // Signing out twice is no error and tells no one again.
-    await ask(subjects.sessions.end, { token: session.token });
+    await auth.ask(subjects.sessions.end, { token: session.token });
     heard.stop();
     expect(heard.events).toHaveLength(1);
   });
 
   it("ends a session when its key is revoked, and tells every gateway", async () => {
-    const { owner } = await makeOrganization(auth.bus);
-    const admin = await makeKey(auth.bus, owner, "admin");
+    const { owner } = await auth.makeOrganization();
+    const admin = await auth.makeKey(owner, "admin");
     const first = await openSession({ apiKey: admin.key.token });
     const second = await openSession({ apiKey: admin.key.token });
     const heard = revocations();
 
     await callOperation(auth.bus, operations.deleteApiKey, owner, raw({ params: { id: admin.key.id } }));
 
-    expect(await failureOf(verify(auth.bus, first.token))).toEqual(sessionEnded);
-    expect(await failureOf(verify(auth.bus, second.token))).toEqual(sessionEnded);
+    expect(await failureOf(auth.verify(first.token))).toEqual(sessionEnded);
+    expect(await failureOf(auth.verify(second.token))).toEqual(sessionEnded);
     await vi.waitFor(() =>
       expect(heard.events).toEqual(
         expect.arrayContaining([
@@ -147,7 +135,7 @@ describe.each(availableBackends())("browser sessions (%s)", (backendName) => {
   });
 
   it("ends a session left idle, and keeps one in use alive until its absolute end", async () => {
-    const { ownerKey } = await makeOrganization(auth.bus);
+    const { ownerKey } = await auth.makeOrganization();
     const idle = await openSession({ apiKey: ownerKey.token });
     const busy = await openSession({ apiKey: ownerKey.token });
     const start = now;
@@ -155,7 +143,7 @@ describe.each(availableBackends())("browser sessions (%s)", (backendName) => {
       // Used every 20 minutes: the idle limit (30) never passes, but the absolute one (24 h) does.
       for (let minutes = 20; minutes < 24 * 60; minutes += 20) {
         now = new Date(start.getTime() + minutes * MINUTE);
-        await verify(auth.bus, busy.token);
+        await auth.verify(busy.token);
         await vi.waitFor(async () => {
           const row = await auth.db
             .selectFrom("browser_sessions")
@@ -164,23 +152,23 @@ describe.each(availableBackends())("browser sessions (%s)", (backendName) => {
             .executeTakeFirstOrThrow();
           expect(row.last_seen_at.getTime()).toBe(now.getTime());
         });
-        if (minutes === 40) expect(await failureOf(verify(auth.bus, idle.token))).toEqual(sessionEnded);
+        if (minutes === 40) expect(await failureOf(auth.verify(idle.token))).toEqual(sessionEnded);
       }
       now = new Date(start.getTime() + 24 * 60 * MINUTE);
-      expect(await failureOf(verify(auth.bus, busy.token))).toEqual(sessionEnded);
+      expect(await failureOf(auth.verify(busy.token))).toEqual(sessionEnded);
     } finally {
       now = start;
     }
   });
 
   it("opens a session with a sign-in code once, and only before it expires", async () => {
-    const { organization, ownerKey } = await makeOrganization(auth.bus);
+    const { organization, ownerKey } = await auth.makeOrganization();
     const issued = await issueCode(ownerKey.token);
     expect(issued.code).toMatch(/^svc_sc_[A-Za-z0-9_-]{43}$/);
     expect(issued.expiresAt).toBe(new Date(now.getTime() + lifetimes.signInCodeMs).toISOString());
 
     const session = await openSession({ signInCode: issued.code });
-    expect(await verify(auth.bus, session.token)).toMatchObject({
+    expect(await auth.verify(session.token)).toMatchObject({
       organizationId: organization.id,
       role: "owner",
     });
@@ -198,7 +186,7 @@ describe.each(availableBackends())("browser sessions (%s)", (backendName) => {
   });
 
   it("lets only one of two sign-ins racing with the same code through", async () => {
-    const { ownerKey } = await makeOrganization(auth.bus);
+    const { ownerKey } = await auth.makeOrganization();
     const { code } = await issueCode(ownerKey.token);
 
     const results = await Promise.allSettled([
@@ -210,8 +198,8 @@ describe.each(availableBackends())("browser sessions (%s)", (backendName) => {
   });
 
   it("refuses a sign-in code whose key was revoked meanwhile, and a code for a revoked key", async () => {
-    const { owner } = await makeOrganization(auth.bus);
-    const admin = await makeKey(auth.bus, owner, "admin");
+    const { owner } = await auth.makeOrganization();
+    const admin = await auth.makeKey(owner, "admin");
     const { code } = await issueCode(admin.key.token);
     await callOperation(auth.bus, operations.deleteApiKey, owner, raw({ params: { id: admin.key.id } }));
 
@@ -220,7 +208,7 @@ describe.each(availableBackends())("browser sessions (%s)", (backendName) => {
   });
 
   it("deletes sign-in codes once they have expired, and only those", async () => {
-    const { ownerKey } = await makeOrganization(auth.bus);
+    const { ownerKey } = await auth.makeOrganization();
     const old = await issueCode(ownerKey.token);
     const start = now;
     now = new Date(start.getTime() + lifetimes.signInCodeMs / 2);

@@ -1,8 +1,8 @@
 import { callOperation } from "@svc/bus";
 import { operations } from "@svc/contracts";
-import { availableBackends, harnessForSuite } from "@svc/testing";
+import { availableBackends } from "@svc/testing";
 import { describe, expect, it, vi } from "vitest";
-import { failureOf, makeKey, makeOrganization, raw, startAuth, verify } from "../test-support";
+import { authSuite, failureOf, raw } from "../test-support";
 
 const invalidKey = {
   status: 401,
@@ -11,7 +11,7 @@ const invalidKey = {
 };
 
 describe.each(availableBackends())("credential checks (%s)", (backendName) => {
-  const auth = harnessForSuite(() => startAuth(backendName));
+  const auth = authSuite(backendName);
 
   const lastUsedAt = async (id: string) =>
     (
@@ -23,10 +23,10 @@ describe.each(availableBackends())("credential checks (%s)", (backendName) => {
     ).last_used_at;
 
   it("answers who a valid token is", async () => {
-    const { organization, owner } = await makeOrganization(auth.bus);
-    const member = await makeKey(auth.bus, owner, "member");
+    const { organization, owner } = await auth.makeOrganization();
+    const member = await auth.makeKey(owner, "member");
 
-    expect(await verify(auth.bus, member.key.token)).toEqual({
+    expect(await auth.verify(member.key.token)).toEqual({
       organizationId: organization.id,
       role: "member",
       actor: { kind: "apiKey", id: member.key.id },
@@ -34,32 +34,32 @@ describe.each(availableBackends())("credential checks (%s)", (backendName) => {
   });
 
   it("rejects an unknown token", async () => {
-    expect(await failureOf(verify(auth.bus, `svc_${"x".repeat(43)}`))).toEqual(invalidKey);
+    expect(await failureOf(auth.verify(`svc_${"x".repeat(43)}`))).toEqual(invalidKey);
   });
 
   it("rejects malformed tokens the same way", async () => {
     for (const token of ["not-a-key", "svc_", "svc_ with spaces", `svc_${"a".repeat(600)}`, "", 42]) {
-      expect(await failureOf(verify(auth.bus, token))).toEqual(invalidKey);
+      expect(await failureOf(auth.verify(token))).toEqual(invalidKey);
     }
   });
 
   it("rejects a revoked token", async () => {
-    const { owner } = await makeOrganization(auth.bus);
-    const admin = await makeKey(auth.bus, owner, "admin");
+    const { owner } = await auth.makeOrganization();
+    const admin = await auth.makeKey(owner, "admin");
     await callOperation(auth.bus, operations.deleteApiKey, owner, raw({ params: { id: admin.key.id } }));
 
-    expect(await failureOf(verify(auth.bus, admin.key.token))).toEqual(invalidKey);
+    expect(await failureOf(auth.verify(admin.key.token))).toEqual(invalidKey);
   });
 
   it("records a key's use at most once a minute", async () => {
-    const { owner } = await makeOrganization(auth.bus);
-    const { key } = await makeKey(auth.bus, owner, "member");
+    const { owner } = await auth.makeOrganization();
+    const { key } = await auth.makeKey(owner, "member");
 
-    await verify(auth.bus, key.token);
+    await auth.verify(key.token);
     await vi.waitFor(async () => expect(await lastUsedAt(key.id)).not.toBeNull());
     const first = await lastUsedAt(key.id);
 
-    await verify(auth.bus, key.token);
+    await auth.verify(key.token);
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(await lastUsedAt(key.id)).toEqual(first);
 
@@ -69,7 +69,7 @@ describe.each(availableBackends())("credential checks (%s)", (backendName) => {
       .set({ last_used_at: twoMinutesAgo })
       .where("id", "=", key.id)
       .execute();
-    await verify(auth.bus, key.token);
+    await auth.verify(key.token);
     await vi.waitFor(async () =>
       expect((await lastUsedAt(key.id))?.getTime()).toBeGreaterThan(Date.now() - 10_000),
     );

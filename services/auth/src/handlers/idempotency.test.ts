@@ -1,18 +1,14 @@
 import { callOperation, type RawInput } from "@svc/bus";
 import { type Operation, operations, type RequestContext } from "@svc/contracts";
 import { IDEMPOTENCY_RETENTION_HOURS, pruneIdempotencyRecords } from "@svc/db";
-import { availableBackends, harnessForSuite } from "@svc/testing";
+import { availableBackends } from "@svc/testing";
 import { describe, expect, it } from "vitest";
 import {
   anonymousContext,
+  authSuite,
   failureOf,
-  makeKey,
-  makeMember,
-  makeOrganization,
   raw,
-  startAuth,
   uniqueSuffix,
-  verify,
   withIdempotencyKey,
 } from "../test-support";
 
@@ -24,7 +20,7 @@ const reused = (key: string) => ({
 });
 
 describe.each(availableBackends())("Idempotency-Key on auth mutations (%s)", (backendName) => {
-  const auth = harnessForSuite(() => startAuth(backendName));
+  const auth = authSuite(backendName);
 
   /** Sends the same request twice with one key, as a client does when the first reply was lost. */
   async function twice<O extends Operation>(op: O, context: RequestContext, input: RawInput) {
@@ -39,7 +35,7 @@ describe.each(availableBackends())("Idempotency-Key on auth mutations (%s)", (ba
       .length;
 
   it("answers a retried createProject with the first project and creates one", async () => {
-    const { organization, owner } = await makeOrganization(auth.bus);
+    const { organization, owner } = await auth.makeOrganization();
 
     const { first, second } = await twice(operations.createProject, owner, raw({ body: { name: "Once" } }));
 
@@ -48,7 +44,7 @@ describe.each(availableBackends())("Idempotency-Key on auth mutations (%s)", (ba
   });
 
   it("answers a retried deleteProject with 204 again instead of 404, and deletes nothing else", async () => {
-    const { organization, owner } = await makeOrganization(auth.bus);
+    const { organization, owner } = await auth.makeOrganization();
     await callOperation(auth.bus, operations.createProject, owner, raw({ body: { name: "Gone" } }));
     await callOperation(auth.bus, operations.createProject, owner, raw({ body: { name: "Stays" } }));
 
@@ -68,7 +64,7 @@ describe.each(availableBackends())("Idempotency-Key on auth mutations (%s)", (ba
   });
 
   it("answers a retried updateProject with the first answer", async () => {
-    const { owner } = await makeOrganization(auth.bus);
+    const { owner } = await auth.makeOrganization();
     await callOperation(auth.bus, operations.createProject, owner, raw({ body: { name: "Old" } }));
 
     const { first, second } = await twice(
@@ -82,7 +78,7 @@ describe.each(availableBackends())("Idempotency-Key on auth mutations (%s)", (ba
   });
 
   it("answers a retried addMember with the first member and adds one", async () => {
-    const { organization, owner } = await makeOrganization(auth.bus);
+    const { organization, owner } = await auth.makeOrganization();
 
     const { first, second } = await twice(
       operations.addMember,
@@ -95,8 +91,8 @@ describe.each(availableBackends())("Idempotency-Key on auth mutations (%s)", (ba
   });
 
   it("answers retried updateMember and removeMember with their first answers", async () => {
-    const { organization, owner } = await makeOrganization(auth.bus);
-    const member = await makeMember(auth.bus, owner, "viewer");
+    const { organization, owner } = await auth.makeOrganization();
+    const member = await auth.makeMember(owner, "viewer");
 
     const changed = await twice(
       operations.updateMember,
@@ -112,7 +108,7 @@ describe.each(availableBackends())("Idempotency-Key on auth mutations (%s)", (ba
   });
 
   it("answers a retried createApiKey with the same working token and creates one key", async () => {
-    const { organization, owner } = await makeOrganization(auth.bus);
+    const { organization, owner } = await auth.makeOrganization();
 
     const { first, second } = await twice(
       operations.createApiKey,
@@ -122,12 +118,12 @@ describe.each(availableBackends())("Idempotency-Key on auth mutations (%s)", (ba
 
     expect(second).toEqual(first);
     expect(await countWhere("api_keys", organization.id)).toBe(2);
-    expect(await verify(auth.bus, second.token)).toMatchObject({ role: "viewer", actor: { id: first.id } });
+    expect(await auth.verify(second.token)).toMatchObject({ role: "viewer", actor: { id: first.id } });
   });
 
   it("answers retried updateApiKey and deleteApiKey with their first answers", async () => {
-    const { owner } = await makeOrganization(auth.bus);
-    const { key } = await makeKey(auth.bus, owner, "member");
+    const { owner } = await auth.makeOrganization();
+    const { key } = await auth.makeKey(owner, "member");
 
     const renamed = await twice(
       operations.updateApiKey,
@@ -138,11 +134,11 @@ describe.each(availableBackends())("Idempotency-Key on auth mutations (%s)", (ba
 
     expect(renamed.second).toEqual(renamed.first);
     expect([revoked.first, revoked.second]).toEqual([null, null]);
-    expect(await failureOf(verify(auth.bus, key.token))).toMatchObject({ status: 401 });
+    expect(await failureOf(auth.verify(key.token))).toMatchObject({ status: 401 });
   });
 
   it("refuses a key reused with another body or on another operation, and changes nothing", async () => {
-    const { organization, owner } = await makeOrganization(auth.bus);
+    const { organization, owner } = await auth.makeOrganization();
     const keyed = withIdempotencyKey(owner, "reused-key");
     const project = await callOperation(
       auth.bus,
@@ -179,8 +175,8 @@ describe.each(availableBackends())("Idempotency-Key on auth mutations (%s)", (ba
   });
 
   it("keeps keys apart per organisation", async () => {
-    const ours = await makeOrganization(auth.bus);
-    const theirs = await makeOrganization(auth.bus);
+    const ours = await auth.makeOrganization();
+    const theirs = await auth.makeOrganization();
     const input = raw({ body: { name: "Same" } });
 
     const mine = await callOperation(
@@ -201,8 +197,8 @@ describe.each(availableBackends())("Idempotency-Key on auth mutations (%s)", (ba
   });
 
   it("does not spend a key on a request that failed", async () => {
-    const { owner } = await makeOrganization(auth.bus);
-    const existing = await makeMember(auth.bus, owner, "viewer", "ann@example.com");
+    const { owner } = await auth.makeOrganization();
+    const existing = await auth.makeMember(owner, "viewer", "ann@example.com");
     const keyed = withIdempotencyKey(owner, "after-failure");
     const add = () =>
       callOperation(
@@ -232,7 +228,7 @@ describe.each(availableBackends())("Idempotency-Key on auth mutations (%s)", (ba
     expect(second).toEqual(first);
     expect(first.apiKey.token).toMatch(/^svc_/);
     expect(await organizationsNamed()).toBe(1);
-    expect(await verify(auth.bus, second.apiKey.token)).toMatchObject({
+    expect(await auth.verify(second.apiKey.token)).toMatchObject({
       organizationId: first.organization.id,
       role: "owner",
     });
@@ -245,7 +241,7 @@ describe.each(availableBackends())("Idempotency-Key on auth mutations (%s)", (ba
   });
 
   it("keeps operator keys apart from an organisation's keys of the same name", async () => {
-    const { owner } = await makeOrganization(auth.bus);
+    const { owner } = await auth.makeOrganization();
     const key = `shared-${uniqueSuffix()}`;
     await callOperation(
       auth.bus,
@@ -265,7 +261,7 @@ describe.each(availableBackends())("Idempotency-Key on auth mutations (%s)", (ba
   });
 
   it("remembers a key for at least 24 hours and forgets it once the retention has passed", async () => {
-    const { organization, owner } = await makeOrganization(auth.bus);
+    const { organization, owner } = await auth.makeOrganization();
     const keyed = withIdempotencyKey(owner, `kept-${uniqueSuffix()}`);
     const created = await callOperation(
       auth.bus,

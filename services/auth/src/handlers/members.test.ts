@@ -1,8 +1,8 @@
 import { callOperation } from "@svc/bus";
 import { type Member, operations, type RequestContext, type Role } from "@svc/contracts";
-import { availableBackends, harnessForSuite } from "@svc/testing";
+import { availableBackends } from "@svc/testing";
 import { describe, expect, it } from "vitest";
-import { failureOf, makeKey, makeMember, makeOrganization, raw, startAuth } from "../test-support";
+import { authSuite, expectCreatedIn, failureOf, raw } from "../test-support";
 
 const memberNotFound = (id: string) => ({
   status: 404,
@@ -18,7 +18,7 @@ const lastOwner = (member: Member, action: "demote" | "remove") => ({
 });
 
 describe.each(availableBackends())("members (%s)", (backendName) => {
-  const auth = harnessForSuite(() => startAuth(backendName));
+  const auth = authSuite(backendName);
 
   const add = (context: RequestContext, email: string, role: Role) =>
     callOperation(auth.bus, operations.addMember, context, raw({ body: { email, role } }));
@@ -39,24 +39,16 @@ describe.each(availableBackends())("members (%s)", (backendName) => {
     ).map((row) => `${row.email}:${row.role}`);
 
   it("adds a member with the email trimmed and in lower case, and lists it", async () => {
-    const { organization, owner } = await makeOrganization(auth.bus);
+    const { organization, owner } = await auth.makeOrganization();
 
     const member = await add(owner, "  Ann.Lee@Example.COM ", "member");
 
-    expect(member).toEqual({
-      id: expect.stringMatching(/^[a-z0-9]{24}$/),
-      organizationId: organization.id,
-      email: "ann.lee@example.com",
-      role: "member",
-      createdAt: member.createdAt,
-      updatedAt: member.createdAt,
-    });
-    expect(new Date(member.createdAt).toISOString()).toBe(member.createdAt);
+    expectCreatedIn(organization.id, member, { email: "ann.lee@example.com", role: "member" });
     expect(await list(owner)).toEqual({ items: [member], nextCursor: null, hasMore: false });
   });
 
   it("rejects an email that is not an email address, and adds nothing", async () => {
-    const { organization, owner } = await makeOrganization(auth.bus);
+    const { organization, owner } = await auth.makeOrganization();
 
     for (const email of ["ann", "ann@", "@example.com", "ann @example.com", ""]) {
       expect(await failureOf(add(owner, email, "member"))).toEqual({
@@ -83,7 +75,7 @@ describe.each(availableBackends())("members (%s)", (backendName) => {
   });
 
   it("refuses an email that is already a member, whatever its case", async () => {
-    const { organization, owner } = await makeOrganization(auth.bus);
+    const { organization, owner } = await auth.makeOrganization();
     await add(owner, "ann@example.com", "viewer");
 
     expect(await failureOf(add(owner, "ANN@example.com", "admin"))).toEqual({
@@ -97,8 +89,8 @@ describe.each(availableBackends())("members (%s)", (backendName) => {
   });
 
   it("lets the same email be a member of two organisations", async () => {
-    const ours = await makeOrganization(auth.bus);
-    const theirs = await makeOrganization(auth.bus);
+    const ours = await auth.makeOrganization();
+    const theirs = await auth.makeOrganization();
 
     const mine = await add(ours.owner, "ann@example.com", "member");
     const their = await add(theirs.owner, "ann@example.com", "owner");
@@ -109,7 +101,7 @@ describe.each(availableBackends())("members (%s)", (backendName) => {
   });
 
   it("changes a member's role and removes a member", async () => {
-    const { organization, owner } = await makeOrganization(auth.bus);
+    const { organization, owner } = await auth.makeOrganization();
     const member = await add(owner, "ann@example.com", "member");
 
     const changed = await changeRole(owner, member.id, "admin");
@@ -123,8 +115,8 @@ describe.each(availableBackends())("members (%s)", (backendName) => {
   });
 
   it("lets an admin manage members below owner, but never grant, change or remove an owner", async () => {
-    const { organization, owner } = await makeOrganization(auth.bus);
-    const admin = await makeKey(auth.bus, owner, "admin");
+    const { organization, owner } = await auth.makeOrganization();
+    const admin = await auth.makeKey(owner, "admin");
     const ownerMember = await add(owner, "olga@example.com", "owner");
 
     expect(await failureOf(add(admin.context, "new@example.com", "owner"))).toEqual({
@@ -162,11 +154,11 @@ describe.each(availableBackends())("members (%s)", (backendName) => {
   });
 
   it("does not let member or viewer keys list, add, change or remove members", async () => {
-    const { organization, owner } = await makeOrganization(auth.bus);
+    const { organization, owner } = await auth.makeOrganization();
     const existing = await add(owner, "ann@example.com", "viewer");
 
     for (const role of ["member", "viewer"] as const) {
-      const { context } = await makeKey(auth.bus, owner, role);
+      const { context } = await auth.makeKey(owner, role);
       const forbidden = (operationId: string) => ({
         status: 403,
         code: "forbidden",
@@ -181,7 +173,7 @@ describe.each(availableBackends())("members (%s)", (backendName) => {
   });
 
   it("keeps the last owner member: demoting or removing them is a conflict", async () => {
-    const { organization, owner } = await makeOrganization(auth.bus);
+    const { organization, owner } = await auth.makeOrganization();
     const first = await add(owner, "first@example.com", "owner");
 
     expect(await failureOf(remove(owner, first.id))).toEqual(lastOwner(first, "remove"));
@@ -197,7 +189,7 @@ describe.each(availableBackends())("members (%s)", (backendName) => {
   });
 
   it("does not hold back an organisation whose owners are only keys", async () => {
-    const { organization, owner } = await makeOrganization(auth.bus);
+    const { organization, owner } = await auth.makeOrganization();
     const admin = await add(owner, "admin@example.com", "admin");
     const viewer = await add(owner, "viewer@example.com", "viewer");
 
@@ -208,7 +200,7 @@ describe.each(availableBackends())("members (%s)", (backendName) => {
   });
 
   it("never leaves the organisation without an owner member when two owners are removed at once", async () => {
-    const { organization, owner } = await makeOrganization(auth.bus);
+    const { organization, owner } = await auth.makeOrganization();
     const first = await add(owner, "first@example.com", "owner");
     const second = await add(owner, "second@example.com", "owner");
 
@@ -223,8 +215,8 @@ describe.each(availableBackends())("members (%s)", (backendName) => {
   });
 
   it("hides another organisation's members behind 404", async () => {
-    const ours = await makeOrganization(auth.bus);
-    const theirs = await makeOrganization(auth.bus);
+    const ours = await auth.makeOrganization();
+    const theirs = await auth.makeOrganization();
     const their = await add(theirs.owner, "ann@example.com", "member");
 
     expect(await failureOf(changeRole(ours.owner, their.id, "viewer"))).toEqual(memberNotFound(their.id));
@@ -234,7 +226,7 @@ describe.each(availableBackends())("members (%s)", (backendName) => {
   });
 
   it("rejects a member id that is not an identifier", async () => {
-    const { owner } = await makeOrganization(auth.bus);
+    const { owner } = await auth.makeOrganization();
 
     expect(await failureOf(remove(owner, "NOT-A-CUID2-IDENTIFIER-X"))).toMatchObject({
       status: 400,
@@ -245,7 +237,7 @@ describe.each(availableBackends())("members (%s)", (backendName) => {
   });
 
   it("rejects a cursor it did not give out, as every list does", async () => {
-    const { owner } = await makeOrganization(auth.bus);
+    const { owner } = await auth.makeOrganization();
     const reason =
       "is not a cursor this list issued; pass a page's nextCursor unchanged, or start again without a cursor";
 
@@ -258,9 +250,9 @@ describe.each(availableBackends())("members (%s)", (backendName) => {
   });
 
   it("pages through members oldest first, each exactly once", async () => {
-    const { owner } = await makeOrganization(auth.bus);
+    const { owner } = await auth.makeOrganization();
     const added: Member[] = [];
-    for (let i = 0; i < 5; i++) added.push(await makeMember(auth.bus, owner, "viewer", `m${i}@example.com`));
+    for (let i = 0; i < 5; i++) added.push(await auth.makeMember(owner, "viewer", `m${i}@example.com`));
 
     const first = await list(owner, { limit: "2" });
     const second = await list(owner, { limit: "2", cursor: first.nextCursor });

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import { callOperation, callSubject } from "@svc/bus";
+import { callOperation } from "@svc/bus";
 import {
   type CredentialRevokedEvent,
   type IssuedAuthorizationCode,
@@ -9,17 +9,9 @@ import {
   subjects,
   type TokenResponse,
 } from "@svc/contracts";
-import { availableBackends, harnessForSuite } from "@svc/testing";
+import { availableBackends } from "@svc/testing";
 import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import {
-  anonymousContext,
-  failureOf,
-  makeKey,
-  makeOrganization,
-  raw,
-  startAuth,
-  verify,
-} from "../test-support";
+import { type AuthSuite, authSuite, failureOf, raw } from "../test-support";
 
 const BASE = "https://svc.example.com";
 const RESOURCES = [BASE, `${BASE}/v1/mcp`];
@@ -50,9 +42,76 @@ function pkce() {
   return { verifier, challenge: createHash("sha256").update(verifier).digest("base64url") };
 }
 
+/** An authorization request as an MCP client sends it, for `client` and a PKCE `challenge`. */
+const authorizationRequest = (
+  client: OAuthClient,
+  challenge: string,
+  fields: Record<string, unknown> = {},
+) => ({
+  client_id: client.client_id,
+  redirect_uri: REDIRECT,
+  response_type: "code",
+  code_challenge: challenge,
+  code_challenge_method: "S256",
+  ...fields,
+});
+
+/** What an MCP agent and the person approving it do, against the suite's auth service. */
+function agentOf(auth: AuthSuite) {
+  const register = async (metadata: Record<string, unknown> = {}) =>
+    (await auth.ask(subjects.oauth.registerClient, {
+      redirect_uris: [REDIRECT],
+      client_name: "Test agent",
+      ...metadata,
+    })) as OAuthClient;
+
+  async function authorize(options: { role?: Role; apiKey?: string; client?: OAuthClient } = {}) {
+    const client = options.client ?? (await register());
+    const fixture = await auth.makeOrganization();
+    const { verifier, challenge } = pkce();
+    const issued = (await auth.ask(subjects.oauth.approveAuthorization, {
+      request: authorizationRequest(client, challenge, { state: "xyz", resource: `${BASE}/v1/mcp` }),
+      resources: RESOURCES,
+      apiKey: options.apiKey ?? fixture.ownerKey.token,
+      role: options.role ?? "member",
+    })) as IssuedAuthorizationCode;
+    return { client, ...fixture, verifier, code: issued.code, issued };
+  }
+
+  const exchange = (fields: Record<string, unknown>) =>
+    auth.ask(subjects.oauth.token, {
+      request: { grant_type: "authorization_code", ...fields },
+      resources: RESOURCES,
+    }) as Promise<TokenResponse>;
+
+  /** Trades an approved authorization's code for tokens, with its verifier, as its client does. */
+  const redeem = (flow: Awaited<ReturnType<typeof authorize>>, fields: Record<string, unknown> = {}) =>
+    exchange({
+      client_id: flow.client.client_id,
+      code: flow.code,
+      redirect_uri: REDIRECT,
+      code_verifier: flow.verifier,
+      ...fields,
+    });
+
+  const refresh = (clientId: string, refreshToken: string) =>
+    auth.ask(subjects.oauth.token, {
+      request: { grant_type: "refresh_token", client_id: clientId, refresh_token: refreshToken },
+      resources: RESOURCES,
+    }) as Promise<TokenResponse>;
+
+  async function connected(role: Role = "member") {
+    const flow = await authorize({ role });
+    return { ...flow, tokens: await redeem(flow) };
+  }
+
+  return { register, authorize, exchange, redeem, refresh, connected };
+}
+
 describe.each(availableBackends())("OAuth for MCP agents (%s)", (backendName) => {
   let now: Date;
-  const auth = harnessForSuite(() => startAuth(backendName, { clock: () => now }));
+  const auth = authSuite(backendName, { clock: () => now });
+  const { register, authorize, exchange, redeem, refresh, connected } = agentOf(auth);
   const revoked: CredentialRevokedEvent[] = [];
 
   beforeAll(() => {
@@ -64,63 +123,9 @@ describe.each(availableBackends())("OAuth for MCP agents (%s)", (backendName) =>
     now = new Date();
   });
 
-  const bus = () => auth.bus;
-  const ask = (subject: string, input: unknown) =>
-    callSubject(bus(), subject, { context: anonymousContext(), input });
   const advance = (ms: number) => {
     now = new Date(now.getTime() + ms);
   };
-
-  const register = async (metadata: Record<string, unknown> = {}) =>
-    (await ask(subjects.oauth.registerClient, {
-      redirect_uris: [REDIRECT],
-      client_name: "Test agent",
-      ...metadata,
-    })) as OAuthClient;
-
-  async function authorize(options: { role?: Role; apiKey?: string; client?: OAuthClient } = {}) {
-    const client = options.client ?? (await register());
-    const fixture = await makeOrganization(bus());
-    const { verifier, challenge } = pkce();
-    const issued = (await ask(subjects.oauth.approveAuthorization, {
-      request: {
-        client_id: client.client_id,
-        redirect_uri: REDIRECT,
-        response_type: "code",
-        code_challenge: challenge,
-        code_challenge_method: "S256",
-        state: "xyz",
-        resource: `${BASE}/v1/mcp`,
-      },
-      resources: RESOURCES,
-      apiKey: options.apiKey ?? fixture.ownerKey.token,
-      role: options.role ?? "member",
-    })) as IssuedAuthorizationCode;
-    return { client, ...fixture, verifier, code: issued.code, issued };
-  }
-
-  const exchange = (fields: Record<string, unknown>) =>
-    ask(subjects.oauth.token, {
-      request: { grant_type: "authorization_code", ...fields },
-      resources: RESOURCES,
-    }) as Promise<TokenResponse>;
-
-  const refresh = (clientId: string, refreshToken: string) =>
-    ask(subjects.oauth.token, {
-      request: { grant_type: "refresh_token", client_id: clientId, refresh_token: refreshToken },
-      resources: RESOURCES,
-    }) as Promise<TokenResponse>;
-
-  async function connected(role: Role = "member") {
-    const flow = await authorize({ role });
-    const tokens = await exchange({
-      client_id: flow.client.client_id,
-      code: flow.code,
-      redirect_uri: REDIRECT,
-      code_verifier: flow.verifier,
-    });
-    return { ...flow, tokens };
-  }
 
   describe("registration", () => {
     it("registers a public client with its redirect URIs", async () => {
@@ -164,15 +169,8 @@ describe.each(availableBackends())("OAuth for MCP agents (%s)", (backendName) =>
       client = await register();
     });
     const check = (request: Record<string, unknown>) =>
-      ask(subjects.oauth.checkAuthorization, {
-        request: {
-          client_id: client.client_id,
-          redirect_uri: REDIRECT,
-          response_type: "code",
-          code_challenge: challenge,
-          code_challenge_method: "S256",
-          ...request,
-        },
+      auth.ask(subjects.oauth.checkAuthorization, {
+        request: authorizationRequest(client, challenge, request),
         resources: RESOURCES,
       });
 
@@ -240,17 +238,11 @@ describe.each(availableBackends())("OAuth for MCP agents (%s)", (backendName) =>
     });
 
     it("refuses an approval with an unknown key, or a role above the key's", async () => {
-      const { owner } = await makeOrganization(bus());
-      const member = await makeKey(bus(), owner, "member");
+      const { owner } = await auth.makeOrganization();
+      const member = await auth.makeKey(owner, "member");
       const approve = (apiKey: string, role: Role) =>
-        ask(subjects.oauth.approveAuthorization, {
-          request: {
-            client_id: client.client_id,
-            redirect_uri: REDIRECT,
-            response_type: "code",
-            code_challenge: challenge,
-            code_challenge_method: "S256",
-          },
+        auth.ask(subjects.oauth.approveAuthorization, {
+          request: authorizationRequest(client, challenge),
           resources: RESOURCES,
           apiKey,
           role,
@@ -289,7 +281,7 @@ describe.each(availableBackends())("OAuth for MCP agents (%s)", (backendName) =>
         expires_in: 3600,
         refresh_token: expect.stringMatching(/^svc_rt_[A-Za-z0-9_-]{43}$/),
       });
-      const credential = await verify(bus(), flow.tokens.access_token);
+      const credential = await auth.verify(flow.tokens.access_token);
       expect(credential).toEqual({
         organizationId: flow.organization.id,
         role: "viewer",
@@ -298,7 +290,7 @@ describe.each(availableBackends())("OAuth for MCP agents (%s)", (backendName) =>
         expiresAt: new Date(now.getTime() + 3_600_000).toISOString(),
       });
       const account = await callOperation(
-        bus(),
+        auth.bus,
         operations.getAccount,
         { ...credential, requestId: "r" },
         raw(),
@@ -336,13 +328,7 @@ describe.each(availableBackends())("OAuth for MCP agents (%s)", (backendName) =>
 
     it("exchanges a code for the resource named with a trailing slash, as older MCP clients send it", async () => {
       const flow = await authorize();
-      const tokens = await exchange({
-        client_id: flow.client.client_id,
-        code: flow.code,
-        redirect_uri: REDIRECT,
-        code_verifier: flow.verifier,
-        resource: "https://svc.example.com:443/v1/mcp",
-      });
+      const tokens = await redeem(flow, { resource: "https://svc.example.com:443/v1/mcp" });
       expect(tokens).toMatchObject({ token_type: "Bearer" });
       expect(
         await failureOf(exchange({ client_id: flow.client.client_id, resource: `${BASE}/` })),
@@ -380,12 +366,12 @@ describe.each(availableBackends())("OAuth for MCP agents (%s)", (backendName) =>
         redirect_uri: REDIRECT,
         code_verifier: flow.verifier,
       };
-      const grantId = (await verify(bus(), flow.tokens.access_token)).actor.id;
+      const grantId = (await auth.verify(flow.tokens.access_token)).actor.id;
 
       expect(await failureOf(exchange(fields))).toEqual(
         oauthFailure("invalid_grant", /^This authorization code was already used/),
       );
-      expect(await failureOf(verify(bus(), flow.tokens.access_token))).toEqual(invalidToken);
+      expect(await failureOf(auth.verify(flow.tokens.access_token))).toEqual(invalidToken);
       expect(await failureOf(refresh(flow.client.client_id, flow.tokens.refresh_token))).toMatchObject({
         details: { oauthError: "invalid_grant" },
       });
@@ -395,25 +381,18 @@ describe.each(availableBackends())("OAuth for MCP agents (%s)", (backendName) =>
     it("refuses an expired code and an expired access token", async () => {
       const flow = await authorize();
       advance(61_000);
-      expect(
-        await failureOf(
-          exchange({
-            client_id: flow.client.client_id,
-            code: flow.code,
-            redirect_uri: REDIRECT,
-            code_verifier: flow.verifier,
-          }),
-        ),
-      ).toEqual(oauthFailure("invalid_grant", /^This authorization code has expired/));
+      expect(await failureOf(redeem(flow))).toEqual(
+        oauthFailure("invalid_grant", /^This authorization code has expired/),
+      );
 
       const live = await connected();
       advance(59 * 60_000);
-      expect((await verify(bus(), live.tokens.access_token)).role).toBe("member");
+      expect((await auth.verify(live.tokens.access_token)).role).toBe("member");
       advance(60_001);
-      expect(await failureOf(verify(bus(), live.tokens.access_token))).toEqual(invalidToken);
+      expect(await failureOf(auth.verify(live.tokens.access_token))).toEqual(invalidToken);
       // The refresh token outlives it and brings a fresh access token.
       const renewed = await refresh(live.client.client_id, live.tokens.refresh_token);
-      expect((await verify(bus(), renewed.access_token)).role).toBe("member");
+      expect((await auth.verify(renewed.access_token)).role).toBe("member");
     });
 
     it("rotates refresh tokens: the old one stops working, and reusing it revokes the grant", async () => {
@@ -421,13 +400,13 @@ describe.each(availableBackends())("OAuth for MCP agents (%s)", (backendName) =>
       const rotated = await refresh(flow.client.client_id, flow.tokens.refresh_token);
       expect(rotated.refresh_token).not.toBe(flow.tokens.refresh_token);
       expect(rotated.access_token).not.toBe(flow.tokens.access_token);
-      const grantId = (await verify(bus(), rotated.access_token)).actor.id;
-      expect((await verify(bus(), flow.tokens.access_token)).actor.id).toBe(grantId);
+      const grantId = (await auth.verify(rotated.access_token)).actor.id;
+      expect((await auth.verify(flow.tokens.access_token)).actor.id).toBe(grantId);
 
       expect(await failureOf(refresh(flow.client.client_id, flow.tokens.refresh_token))).toEqual(
         oauthFailure("invalid_grant", /^This refresh token was already used or revoked/),
       );
-      expect(await failureOf(verify(bus(), rotated.access_token))).toEqual(invalidToken);
+      expect(await failureOf(auth.verify(rotated.access_token))).toEqual(invalidToken);
       expect(await failureOf(refresh(flow.client.client_id, rotated.refresh_token))).toMatchObject({
         details: { oauthError: "invalid_grant" },
       });
@@ -440,7 +419,7 @@ describe.each(availableBackends())("OAuth for MCP agents (%s)", (backendName) =>
       expect(await failureOf(refresh(other.client_id, flow.tokens.refresh_token))).toMatchObject({
         details: { oauthError: "invalid_grant" },
       });
-      expect(await failureOf(verify(bus(), flow.tokens.refresh_token))).toEqual(invalidKey);
+      expect(await failureOf(auth.verify(flow.tokens.refresh_token))).toEqual(invalidKey);
       advance(30 * 24 * 60 * 60_000 + 1);
       expect(await failureOf(refresh(flow.client.client_id, flow.tokens.refresh_token))).toEqual(
         oauthFailure("invalid_grant", /^The refresh token is not valid for this client/),
@@ -449,7 +428,7 @@ describe.each(availableBackends())("OAuth for MCP agents (%s)", (backendName) =>
 
     it("refuses unsupported grant types and missing parameters", async () => {
       const send = (request: Record<string, unknown>) =>
-        ask(subjects.oauth.token, { request, resources: RESOURCES });
+        auth.ask(subjects.oauth.token, { request, resources: RESOURCES });
       expect(await failureOf(send({ grant_type: "password", client_id: "c" }))).toEqual(
         oauthFailure("unsupported_grant_type", "grant_type must be authorization_code or refresh_token"),
       );
@@ -462,14 +441,14 @@ describe.each(availableBackends())("OAuth for MCP agents (%s)", (backendName) =>
   describe("revocation", () => {
     it("revokes the whole grant from either token, and tells the gateways", async () => {
       const flow = await connected();
-      const grantId = (await verify(bus(), flow.tokens.access_token)).actor.id;
+      const grantId = (await auth.verify(flow.tokens.access_token)).actor.id;
       expect(
-        await ask(subjects.oauth.revoke, {
+        await auth.ask(subjects.oauth.revoke, {
           token: flow.tokens.refresh_token,
           client_id: flow.client.client_id,
         }),
       ).toBeNull();
-      expect(await failureOf(verify(bus(), flow.tokens.access_token))).toEqual(invalidToken);
+      expect(await failureOf(auth.verify(flow.tokens.access_token))).toEqual(invalidToken);
       expect(await failureOf(refresh(flow.client.client_id, flow.tokens.refresh_token))).toMatchObject({
         details: { oauthError: "invalid_grant" },
       });
@@ -477,34 +456,29 @@ describe.each(availableBackends())("OAuth for MCP agents (%s)", (backendName) =>
     });
 
     it("answers an unknown token as a success, and refuses another client's token", async () => {
-      expect(await ask(subjects.oauth.revoke, { token: "svc_at_unknown" })).toBeNull();
+      expect(await auth.ask(subjects.oauth.revoke, { token: "svc_at_unknown" })).toBeNull();
       const flow = await connected();
       const other = await register();
       expect(
         await failureOf(
-          ask(subjects.oauth.revoke, { token: flow.tokens.access_token, client_id: other.client_id }),
+          auth.ask(subjects.oauth.revoke, { token: flow.tokens.access_token, client_id: other.client_id }),
         ),
       ).toEqual(oauthFailure("unauthorized_client", "This token was not issued to this client"));
-      expect((await verify(bus(), flow.tokens.access_token)).role).toBe("member");
+      expect((await auth.verify(flow.tokens.access_token)).role).toBe("member");
     });
 
     it("ends the grant when the API key that approved it is revoked, and tells the gateways", async () => {
-      const { owner } = await makeOrganization(bus());
-      const admin = await makeKey(bus(), owner, "admin");
+      const { owner } = await auth.makeOrganization();
+      const admin = await auth.makeKey(owner, "admin");
       const flow = await authorize({ apiKey: admin.key.token, role: "admin" });
-      const tokens = await exchange({
-        client_id: flow.client.client_id,
-        code: flow.code,
-        redirect_uri: REDIRECT,
-        code_verifier: flow.verifier,
-      });
-      const credential = await verify(bus(), tokens.access_token);
+      const tokens = await redeem(flow);
+      const credential = await auth.verify(tokens.access_token);
       expect(credential.role).toBe("admin");
       const grantId = credential.actor.id;
       const other = await connected();
-      const otherGrantId = (await verify(bus(), other.tokens.access_token)).actor.id;
-      await callOperation(bus(), operations.deleteApiKey, owner, raw({ params: { id: admin.key.id } }));
-      expect(await failureOf(verify(bus(), tokens.access_token))).toEqual(invalidToken);
+      const otherGrantId = (await auth.verify(other.tokens.access_token)).actor.id;
+      await callOperation(auth.bus, operations.deleteApiKey, owner, raw({ params: { id: admin.key.id } }));
+      expect(await failureOf(auth.verify(tokens.access_token))).toEqual(invalidToken);
       // Gateways cache tokens by grant: without an event per grant they would accept this one a while longer.
       await vi.waitFor(() =>
         expect(revoked).toEqual(
@@ -515,7 +489,7 @@ describe.each(availableBackends())("OAuth for MCP agents (%s)", (backendName) =>
         ),
       );
       expect(revoked).not.toContainEqual({ actor: { kind: "oauth", id: otherGrantId } });
-      expect((await verify(bus(), other.tokens.access_token)).actor.id).toBe(otherGrantId);
+      expect((await auth.verify(other.tokens.access_token)).actor.id).toBe(otherGrantId);
       expect(await failureOf(refresh(flow.client.client_id, tokens.refresh_token))).toMatchObject({
         details: { oauthError: "invalid_grant" },
       });
@@ -525,59 +499,26 @@ describe.each(availableBackends())("OAuth for MCP agents (%s)", (backendName) =>
 
 describe("OAuth lifetimes from the configuration", () => {
   let now = new Date();
-  const auth = harnessForSuite(() =>
-    startAuth("embedded", {
-      clock: () => now,
-      oauthLifetimes: { codeMs: 5_000, accessTokenMs: 2_000, refreshTokenMs: 60_000 },
-    }),
-  );
-
-  const ask = (subject: string, input: unknown) =>
-    callSubject(auth.bus, subject, { context: anonymousContext(), input });
+  const auth = authSuite("embedded", {
+    clock: () => now,
+    oauthLifetimes: { codeMs: 5_000, accessTokenMs: 2_000, refreshTokenMs: 60_000 },
+  });
+  const { authorize, redeem } = agentOf(auth);
 
   it("issues codes and access tokens that last as configured, and says so in expires_in", async () => {
     now = new Date();
-    const client = (await ask(subjects.oauth.registerClient, { redirect_uris: [REDIRECT] })) as OAuthClient;
-    const { ownerKey } = await makeOrganization(auth.bus);
-    const approve = async () => {
-      const { verifier, challenge } = pkce();
-      const issued = (await ask(subjects.oauth.approveAuthorization, {
-        request: {
-          client_id: client.client_id,
-          redirect_uri: REDIRECT,
-          response_type: "code",
-          code_challenge: challenge,
-          code_challenge_method: "S256",
-        },
-        resources: RESOURCES,
-        apiKey: ownerKey.token,
-        role: "member",
-      })) as IssuedAuthorizationCode;
-      return () =>
-        ask(subjects.oauth.token, {
-          request: {
-            grant_type: "authorization_code",
-            client_id: client.client_id,
-            code: issued.code,
-            redirect_uri: REDIRECT,
-            code_verifier: verifier,
-          },
-          resources: RESOURCES,
-        }) as Promise<TokenResponse>;
-    };
-
-    const late = await approve();
+    const late = await authorize();
     now = new Date(now.getTime() + 5_000);
-    expect(await failureOf(late())).toMatchObject({
+    expect(await failureOf(redeem(late))).toMatchObject({
       details: { oauthError: "invalid_grant" },
       message: expect.stringMatching(/^This authorization code has expired/),
     });
 
-    const tokens = await (await approve())();
+    const tokens = await redeem(await authorize());
     expect(tokens.expires_in).toBe(2);
     now = new Date(now.getTime() + 1_999);
-    expect((await verify(auth.bus, tokens.access_token)).role).toBe("member");
+    expect((await auth.verify(tokens.access_token)).role).toBe("member");
     now = new Date(now.getTime() + 1);
-    expect(await failureOf(verify(auth.bus, tokens.access_token))).toEqual(invalidToken);
+    expect(await failureOf(auth.verify(tokens.access_token))).toEqual(invalidToken);
   });
 });

@@ -1,20 +1,12 @@
 import { createHash } from "node:crypto";
 import { callOperation } from "@svc/bus";
 import { operations } from "@svc/contracts";
-import { availableBackends, harnessForSuite } from "@svc/testing";
+import { availableBackends } from "@svc/testing";
 import { describe, expect, it } from "vitest";
-import {
-  anonymousContext,
-  failureOf,
-  makeKey,
-  makeOrganization,
-  raw,
-  startAuth,
-  uniqueSuffix,
-} from "../test-support";
+import { anonymousContext, authSuite, failureOf, raw, uniqueSuffix } from "../test-support";
 
 describe.each(availableBackends())("organisations and account (%s)", (backendName) => {
-  const auth = harnessForSuite(() => startAuth(backendName));
+  const auth = authSuite(backendName);
 
   it("creates an organisation with a first owner key whose token is returned once", async () => {
     const name = `Acme Labs ${uniqueSuffix()}`;
@@ -47,7 +39,7 @@ describe.each(availableBackends())("organisations and account (%s)", (backendNam
   });
 
   it("stores only the SHA-256 hash and the last four characters of a key's token", async () => {
-    const { ownerKey } = await makeOrganization(auth.bus);
+    const { ownerKey } = await auth.makeOrganization();
 
     const row = await auth.db
       .selectFrom("api_keys")
@@ -62,7 +54,7 @@ describe.each(availableBackends())("organisations and account (%s)", (backendNam
   it("appends -2, -3 to the slug of organisations whose names collide", async () => {
     const name = `Same Name ${uniqueSuffix()}`;
     const slugs = [];
-    for (let i = 0; i < 3; i++) slugs.push((await makeOrganization(auth.bus, name)).organization.slug);
+    for (let i = 0; i < 3; i++) slugs.push((await auth.makeOrganization(name)).organization.slug);
 
     const base = name.toLowerCase().replaceAll(" ", "-");
     expect(slugs).toEqual([base, `${base}-2`, `${base}-3`]);
@@ -85,8 +77,8 @@ describe.each(availableBackends())("organisations and account (%s)", (backendNam
   });
 
   it("tells a key its organisation and role", async () => {
-    const { organization, owner } = await makeOrganization(auth.bus);
-    const viewer = await makeKey(auth.bus, owner, "viewer");
+    const { organization, owner } = await auth.makeOrganization();
+    const viewer = await auth.makeKey(owner, "viewer");
 
     const account = await callOperation(auth.bus, operations.getAccount, viewer.context, raw());
 

@@ -1,8 +1,8 @@
 import { callOperation } from "@svc/bus";
 import { newId, operations, type Project, type RequestContext } from "@svc/contracts";
-import { availableBackends, harnessForSuite } from "@svc/testing";
+import { availableBackends } from "@svc/testing";
 import { describe, expect, it } from "vitest";
-import { failureOf, makeKey, makeOrganization, raw, startAuth } from "../test-support";
+import { authSuite, expectCreatedIn, failureOf, raw } from "../test-support";
 
 const foreignCursor =
   "is not a cursor this list issued; pass a page's nextCursor unchanged, or start again without a cursor";
@@ -13,6 +13,13 @@ const invalidCursor = {
   details: { issues: [{ path: "query.cursor", message: foreignCursor, code: "custom" }] },
 };
 
+const nameTaken = (name: string) => ({
+  status: 409,
+  code: "conflict",
+  message: `A project named "${name}" already exists in this organisation (names are compared without regard to case); choose another name`,
+  details: { name },
+});
+
 /** The order lists promise: creation time, then id for projects created in the same millisecond. */
 const inListOrder = (projects: Project[]): Project[] =>
   [...projects].sort(
@@ -20,7 +27,7 @@ const inListOrder = (projects: Project[]): Project[] =>
   );
 
 describe.each(availableBackends())("projects (%s)", (backendName) => {
-  const auth = harnessForSuite(() => startAuth(backendName));
+  const auth = authSuite(backendName);
 
   const createProject = (context: RequestContext, name: string) =>
     callOperation(auth.bus, operations.createProject, context, raw({ body: { name } }));
@@ -120,25 +127,17 @@ describe.each(availableBackends())("projects (%s)", (backendName) => {
   }
 
   it("creates a project with a slug from its name and reads it back", async () => {
-    const { organization, owner } = await makeOrganization(auth.bus);
-    const member = await makeKey(auth.bus, owner, "member");
+    const { organization, owner } = await auth.makeOrganization();
+    const member = await auth.makeKey(owner, "member");
 
     const project = await createProject(member.context, "Customer Support Bot");
 
-    expect(project).toEqual({
-      id: expect.stringMatching(/^[a-z0-9]{24}$/),
-      organizationId: organization.id,
-      slug: "customer-support-bot",
-      name: "Customer Support Bot",
-      createdAt: project.createdAt,
-      updatedAt: project.createdAt,
-    });
-    expect(new Date(project.createdAt).toISOString()).toBe(project.createdAt);
+    expectCreatedIn(organization.id, project, { slug: "customer-support-bot", name: "Customer Support Bot" });
     expect(await getProject(member.context, "customer-support-bot")).toEqual(project);
   });
 
   it("refuses a project whose slug is taken in the organisation", async () => {
-    const { owner } = await makeOrganization(auth.bus);
+    const { owner } = await auth.makeOrganization();
     await createProject(owner, "Search Quality");
 
     expect(await failureOf(createProject(owner, "search   quality!"))).toEqual({
@@ -151,23 +150,17 @@ describe.each(availableBackends())("projects (%s)", (backendName) => {
   });
 
   it("refuses a project whose name is taken in the organisation in another case, even with a free slug", async () => {
-    const { owner } = await makeOrganization(auth.bus);
+    const { owner } = await auth.makeOrganization();
     const original = await createProject(owner, "Alpha");
     await updateProject(owner, original.slug, "Beta");
 
-    expect(await failureOf(createProject(owner, "BETA"))).toEqual({
-      status: 409,
-      code: "conflict",
-      message:
-        'A project named "BETA" already exists in this organisation (names are compared without regard to case); choose another name',
-      details: { name: "BETA" },
-    });
+    expect(await failureOf(createProject(owner, "BETA"))).toEqual(nameTaken("BETA"));
     expect((await listPage(owner, {})).items.map((p) => [p.slug, p.name])).toEqual([["alpha", "Beta"]]);
   });
 
   it("renames a project and keeps its slug", async () => {
-    const { owner } = await makeOrganization(auth.bus);
-    const member = await makeKey(auth.bus, owner, "member");
+    const { owner } = await auth.makeOrganization();
+    const member = await auth.makeKey(owner, "member");
     const project = await createProject(owner, "Support Bot");
 
     const renamed = await updateProject(member.context, "support-bot", "  Helpdesk Assistant ");
@@ -179,29 +172,25 @@ describe.each(availableBackends())("projects (%s)", (backendName) => {
   });
 
   it("lets a project take its own name in another case", async () => {
-    const { owner } = await makeOrganization(auth.bus);
+    const { owner } = await auth.makeOrganization();
     await createProject(owner, "support bot");
 
     expect((await updateProject(owner, "support-bot", "Support Bot")).name).toBe("Support Bot");
   });
 
   it("refuses to rename a project to another project's name, in any case, and changes nothing", async () => {
-    const { owner } = await makeOrganization(auth.bus);
+    const { owner } = await auth.makeOrganization();
     await createProject(owner, "Search Quality");
     const other = await createProject(owner, "Other");
 
-    expect(await failureOf(updateProject(owner, "other", "search QUALITY"))).toEqual({
-      status: 409,
-      code: "conflict",
-      message:
-        'A project named "search QUALITY" already exists in this organisation (names are compared without regard to case); choose another name',
-      details: { name: "search QUALITY" },
-    });
+    expect(await failureOf(updateProject(owner, "other", "search QUALITY"))).toEqual(
+      nameTaken("search QUALITY"),
+    );
     expect(await getProject(owner, "other")).toEqual(other);
   });
 
   it("gives one of two concurrent renames to the same name a conflict, never an error", async () => {
-    const { owner } = await makeOrganization(auth.bus);
+    const { owner } = await auth.makeOrganization();
     await createProject(owner, "One");
     await createProject(owner, "Two");
 
@@ -219,7 +208,7 @@ describe.each(availableBackends())("projects (%s)", (backendName) => {
   });
 
   it("deletes a project with its datasets, then answers 404 for it", async () => {
-    const { owner } = await makeOrganization(auth.bus);
+    const { owner } = await auth.makeOrganization();
     const project = await createProject(owner, "Doomed");
     const kept = await createProject(owner, "Kept");
     const doomedDataset = await makeDataset(project);
@@ -253,10 +242,10 @@ describe.each(availableBackends())("projects (%s)", (backendName) => {
   });
 
   it("lets a member rename projects but only an admin delete them, and a viewer neither", async () => {
-    const { owner } = await makeOrganization(auth.bus);
-    const member = await makeKey(auth.bus, owner, "member");
-    const viewer = await makeKey(auth.bus, owner, "viewer");
-    const admin = await makeKey(auth.bus, owner, "admin");
+    const { owner } = await auth.makeOrganization();
+    const member = await auth.makeKey(owner, "member");
+    const viewer = await auth.makeKey(owner, "viewer");
+    const admin = await auth.makeKey(owner, "admin");
     await createProject(owner, "Shared");
 
     expect(await failureOf(deleteProject(member.context, "shared"))).toEqual({
@@ -274,8 +263,8 @@ describe.each(availableBackends())("projects (%s)", (backendName) => {
   });
 
   it("hides another organisation's project from rename and delete", async () => {
-    const ours = await makeOrganization(auth.bus);
-    const theirs = await makeOrganization(auth.bus);
+    const ours = await auth.makeOrganization();
+    const theirs = await auth.makeOrganization();
     const their = await createProject(theirs.owner, "Secret");
 
     expect(await failureOf(updateProject(ours.owner, "secret", "Mine"))).toMatchObject({ status: 404 });
@@ -284,8 +273,8 @@ describe.each(availableBackends())("projects (%s)", (backendName) => {
   });
 
   it("lets two organisations use the same slug, and hides each one's projects from the other", async () => {
-    const ours = await makeOrganization(auth.bus);
-    const theirs = await makeOrganization(auth.bus);
+    const ours = await auth.makeOrganization();
+    const theirs = await auth.makeOrganization();
     await createProject(theirs.owner, "Secret");
 
     expect(await failureOf(getProject(ours.owner, "secret"))).toEqual({
@@ -300,7 +289,7 @@ describe.each(availableBackends())("projects (%s)", (backendName) => {
   });
 
   it("answers 404 for an unknown project", async () => {
-    const { owner } = await makeOrganization(auth.bus);
+    const { owner } = await auth.makeOrganization();
     expect(await failureOf(getProject(owner, "nothing-here"))).toMatchObject({
       status: 404,
       code: "not_found",
@@ -308,8 +297,8 @@ describe.each(availableBackends())("projects (%s)", (backendName) => {
   });
 
   it("lets a viewer read projects but not create them", async () => {
-    const { owner } = await makeOrganization(auth.bus);
-    const viewer = await makeKey(auth.bus, owner, "viewer");
+    const { owner } = await auth.makeOrganization();
+    const viewer = await auth.makeKey(owner, "viewer");
     await createProject(owner, "Visible");
 
     expect((await listPage(viewer.context, {})).items.map((p) => p.slug)).toEqual(["visible"]);
@@ -321,7 +310,7 @@ describe.each(availableBackends())("projects (%s)", (backendName) => {
   });
 
   it("pages through 120 projects 50 at a time, returning each exactly once in creation order", async () => {
-    const { owner } = await makeOrganization(auth.bus);
+    const { owner } = await auth.makeOrganization();
     const made = await makeProjects(owner, 120);
 
     const pages = [];
@@ -343,7 +332,7 @@ describe.each(availableBackends())("projects (%s)", (backendName) => {
   });
 
   it("breaks ties between projects created in the same millisecond by id, at every page boundary", async () => {
-    const { organization, owner } = await makeOrganization(auth.bus);
+    const { organization, owner } = await auth.makeOrganization();
     await makeProjects(owner, 30);
     const sameMoment = new Date("2026-01-01T00:00:00.000Z");
     await auth.db
@@ -365,7 +354,7 @@ describe.each(availableBackends())("projects (%s)", (backendName) => {
   });
 
   it("keeps its place when projects are created between pages", async () => {
-    const { owner } = await makeOrganization(auth.bus);
+    const { owner } = await auth.makeOrganization();
     const made = await makeProjects(owner, 5);
 
     const first = await listPage(owner, { limit: "3" });
@@ -383,7 +372,7 @@ describe.each(availableBackends())("projects (%s)", (backendName) => {
   });
 
   it("pages 50 projects at a time by default", async () => {
-    const { owner } = await makeOrganization(auth.bus);
+    const { owner } = await auth.makeOrganization();
     await makeProjects(owner, 51);
 
     const page = await listPage(owner, {});
@@ -393,7 +382,7 @@ describe.each(availableBackends())("projects (%s)", (backendName) => {
   });
 
   it("rejects a cursor it did not give out", async () => {
-    const { owner } = await makeOrganization(auth.bus);
+    const { owner } = await auth.makeOrganization();
     const wellFormedButWrong = Buffer.from(JSON.stringify({ t: "yesterday", i: "x" })).toString("base64url");
 
     for (const cursor of ["garbage", "%%%", wellFormedButWrong]) {
@@ -402,7 +391,7 @@ describe.each(availableBackends())("projects (%s)", (backendName) => {
   });
 
   it("rejects a page size outside 1-200", async () => {
-    const { owner } = await makeOrganization(auth.bus);
+    const { owner } = await auth.makeOrganization();
 
     expect(await failureOf(listPage(owner, { limit: "201" }))).toMatchObject({
       status: 400,
