@@ -1,10 +1,9 @@
-import { type Context, propagation, ROOT_CONTEXT } from "@opentelemetry/api";
+import { propagation, ROOT_CONTEXT } from "@opentelemetry/api";
 import {
   type Announcement,
   type Bus,
   type BusReply,
   type BusRequest,
-  DEFAULT_TIMEOUT_MS,
   type EventHandler,
   type Handler,
   type RequestOptions,
@@ -12,8 +11,8 @@ import {
   type Subscription,
   timedOut,
   unavailable,
-  withDeadline,
 } from "./bus";
+import { type Delivery, sendRequest } from "./send-request";
 import { BusTelemetry, type Carrier, carrierGetter, carrierSetter } from "./telemetry";
 
 /**
@@ -30,18 +29,10 @@ export class InProcessBus implements Bus {
   private readonly telemetry = new BusTelemetry("in-process");
 
   request(subject: string, request: BusRequest, options: RequestOptions = {}): Promise<BusReply> {
-    const sent = withDeadline(request, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
-    return this.telemetry.request(subject, sent.request, (sendContext) =>
-      this.send(subject, sent.request, sendContext, sent.timeoutMs),
-    );
+    return sendRequest(this.telemetry, subject, request, options, (delivery) => this.send(delivery));
   }
 
-  private async send(
-    subject: string,
-    request: BusRequest,
-    sendContext: Context,
-    timeoutMs: number,
-  ): Promise<BusReply> {
+  private async send({ subject, request, sendContext, timeoutMs }: Delivery): Promise<BusReply> {
     const group = this.servers.get(subject);
     const handler = group?.handlers[group.next++ % group.handlers.length];
     if (this.closed || !handler) return unavailable(subject);

@@ -1,4 +1,4 @@
-import { type Context, context, propagation } from "@opentelemetry/api";
+import { context, propagation } from "@opentelemetry/api";
 import { internalErrorMessage } from "@svc/contracts";
 import type { Logger } from "@svc/telemetry";
 import {
@@ -16,7 +16,6 @@ import {
   type BusReply,
   type BusRequest,
   connectionLost,
-  DEFAULT_TIMEOUT_MS,
   type EventHandler,
   type Handler,
   type RequestOptions,
@@ -25,9 +24,9 @@ import {
   type Subscription,
   timedOut,
   unavailable,
-  withDeadline,
 } from "./bus";
 import { HEADERS_ALLOWANCE, ReplyInbox, sendReply } from "./nats-replies";
+import { type Delivery, sendRequest } from "./send-request";
 import { BusTelemetry } from "./telemetry";
 
 export interface NatsBusOptions {
@@ -82,18 +81,10 @@ export class NatsBus implements Bus {
   }
 
   request(subject: string, request: BusRequest, options: RequestOptions = {}): Promise<BusReply> {
-    const sent = withDeadline(request, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
-    return this.telemetry.request(subject, sent.request, (sendContext) =>
-      this.send(subject, sent.request, sendContext, sent.timeoutMs),
-    );
+    return sendRequest(this.telemetry, subject, request, options, (delivery) => this.send(delivery));
   }
 
-  private async send(
-    subject: string,
-    request: BusRequest,
-    sendContext: Context,
-    timeoutMs: number,
-  ): Promise<BusReply> {
+  private async send({ subject, request, sendContext, timeoutMs }: Delivery): Promise<BusReply> {
     const headers = natsHeaders();
     propagation.inject(sendContext, headers, { set: (carrier, key, value) => carrier.set(key, value) });
     const payload = encode(request);
