@@ -1,3 +1,4 @@
+import { harnessForSuite } from "@svc/testing";
 import type { Target } from "@svc/testing/platform";
 import { makeDataset, makeProject } from "./factories";
 import { type Client, client } from "./http";
@@ -28,7 +29,7 @@ export interface ProjectOnTarget {
  * in one signed up through the operator route (`newOrganization`), for a suite whose checks want an
  * organisation nothing else writes to. Stops the platform again if that fails.
  */
-export async function startWithProject(
+async function startWithProject(
   start: () => Promise<Target>,
   { newOrganization = false }: { newOrganization?: boolean } = {},
 ): Promise<ProjectOnTarget> {
@@ -44,7 +45,7 @@ export async function startWithProject(
  * `startWithProject`, and a dataset in the project with `columns` custom columns and rows r0…r{rows-1}
  * (as `makeDataset` makes them); `base` is its path.
  */
-export async function startWithDataset(
+async function startWithDataset(
   start: () => Promise<Target>,
   { newOrganization = false, rows = 0, columns = 0 } = {},
 ): Promise<ProjectOnTarget & { base: string }> {
@@ -54,6 +55,32 @@ export async function startWithDataset(
     return { ...started, base };
   });
 }
+
+/**
+ * `startWithProject` before a suite's tests, and the platform stopped after them. The object is
+ * returned at once and filled in by `beforeAll` (as `harnessForSuite` does): read its fields in hooks
+ * and tests, not while the suite is declared.
+ */
+export function projectForSuite(
+  start: () => Promise<Target>,
+  options: { newOrganization?: boolean } = {},
+): ProjectOnTarget {
+  return harnessForSuite(async () => stoppedAfterSuite(await startWithProject(start, options)));
+}
+
+/** `startWithDataset` before a suite's tests, as `projectForSuite` does `startWithProject`. */
+export function datasetForSuite(
+  start: () => Promise<Target>,
+  options: { newOrganization?: boolean; rows?: number; columns?: number } = {},
+): ProjectOnTarget & { base: string } {
+  return harnessForSuite(async () => stoppedAfterSuite(await startWithDataset(start, options)));
+}
+
+/** What a suite started, closed after its tests by stopping the platform. */
+const stoppedAfterSuite = <T extends ProjectOnTarget>(started: T) => ({
+  ...started,
+  close: () => started.target.stop(),
+});
 
 /** What `setUp` makes on a platform just started; the platform is stopped again if it fails. */
 async function stoppedOnFailure<T>(target: Target, setUp: () => Promise<T>): Promise<T> {

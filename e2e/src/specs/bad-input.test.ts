@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { type Operation, operationList } from "@svc/contracts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ErrorBody, expectError, listAll, makeDataset, makeProject } from "../factories";
+import { beforeAll, describe, expect, it } from "vitest";
+import { type ErrorBody, expectError, listAll, makeDataset } from "../factories";
 import { type Client, client } from "../http";
-import { type Target, targets } from "../targets";
+import { projectForSuite, targets } from "../targets";
 
 /*
  * A sweep of bad input over every operation of the table, generated from the OpenAPI document the
@@ -267,8 +267,7 @@ function badRequests(op: Operation, documented: DocumentedOperation, document: J
 }
 
 describe.each(targets())("bad input to every operation, through the gateway (%s)", (_name, start) => {
-  let target: Target;
-  let owner: Client;
+  const suite = projectForSuite(start);
   let operator: Client;
   let document: Json;
   let ids: Ids;
@@ -277,18 +276,16 @@ describe.each(targets())("bad input to every operation, through the gateway (%s)
   const covered = new Map<string, string[]>();
 
   beforeAll(async () => {
-    target = await start();
-    owner = client(target.baseUrl, target.ownerKey);
-    operator = client(target.baseUrl, target.adminToken);
-    document = (await fetch(`${target.baseUrl}/v1/openapi.json`).then((r) => r.json())) as Json;
-    const project = await makeProject(owner);
-    const fixture = await makeDataset(owner, project, { rows: 3, columns: 1 });
+    operator = client(suite.target.baseUrl, suite.target.adminToken);
+    document = (await fetch(`${suite.target.baseUrl}/v1/openapi.json`).then((r) => r.json())) as Json;
+    const { project } = suite;
+    const fixture = await makeDataset(suite.api, project, { rows: 3, columns: 1 });
     base = fixture.base;
     const traceId = randomBytes(16).toString("hex");
-    const ingested = await owner.post("/v1/traces", otlpExport(traceId), { "x-svc-project": project });
+    const ingested = await suite.api.post("/v1/traces", otlpExport(traceId), { "x-svc-project": project });
     expect(ingested.status).toBe(200);
-    const key = await owner.post<{ id: string }>("/v1/api-keys", { name: "swept", role: "viewer" });
-    const member = await owner.post<{ id: string }>("/v1/members", {
+    const key = await suite.api.post<{ id: string }>("/v1/api-keys", { name: "swept", role: "viewer" });
+    const member = await suite.api.post<{ id: string }>("/v1/members", {
       email: `swept-${randomBytes(3).toString("hex")}@example.com`,
       role: "viewer",
     });
@@ -302,31 +299,28 @@ describe.each(targets())("bad input to every operation, through the gateway (%s)
       memberId: member.body.id,
     };
   });
-  afterAll(async () => {
-    await target?.stop();
-  });
 
   /** Everything a bad request could have changed, read through the API. */
   async function snapshot() {
     const get = async (path: string) => {
-      const answer = await owner.get(path);
+      const answer = await suite.api.get(path);
       expect(answer.status, path).toBe(200);
       return answer.body;
     };
-    const traces = await owner.post<{ items: unknown[] }>(`/v1/projects/${ids.project}/traces/list`, {
+    const traces = await suite.api.post<{ items: unknown[] }>(`/v1/projects/${ids.project}/traces/list`, {
       limit: 200,
     });
     return {
       dataset: await get(base),
-      rows: await listAll(owner, `${base}/rows`),
+      rows: await listAll(suite.api, `${base}/rows`),
       columns: await get(`${base}/columns?includeRemoved=true`),
-      versions: await listAll(owner, `${base}/versions`),
-      projects: await listAll(owner, "/v1/projects"),
-      datasets: await listAll(owner, `/v1/projects/${ids.project}/datasets`),
+      versions: await listAll(suite.api, `${base}/versions`),
+      projects: await listAll(suite.api, "/v1/projects"),
+      datasets: await listAll(suite.api, `/v1/projects/${ids.project}/datasets`),
       apiKeys: (
         (await get("/v1/api-keys")) as { apiKeys: { id: string; name: string; role: string }[] }
       ).apiKeys.map(({ id, name, role }) => ({ id, name, role })),
-      members: await listAll(owner, "/v1/members"),
+      members: await listAll(suite.api, "/v1/members"),
       traces: traces.body.items,
     };
   }
@@ -339,7 +333,7 @@ describe.each(targets())("bad input to every operation, through the gateway (%s)
       ];
       expect(documented?.operationId).toBe(operationId);
       const requests = badRequests(op, documented as DocumentedOperation, document, ids);
-      const caller = op.access === "operator" ? operator : owner;
+      const caller = op.access === "operator" ? operator : suite.api;
       const before = await snapshot();
 
       for (const bad of requests) {
@@ -407,13 +401,13 @@ describe.each(targets())("bad input to every operation, through the gateway (%s)
 
   it("ignores an unknown top-level field of an OTLP export, as OTLP receivers must", async () => {
     const traceId = randomBytes(16).toString("hex");
-    const answer = await owner.post(
+    const answer = await suite.api.post(
       "/v1/traces",
       { ...otlpExport(traceId), futureField: 1 },
       { "x-svc-project": ids.project },
     );
     expect(answer.status).toBe(200);
-    expect((await owner.get(`/v1/projects/${ids.project}/traces/${traceId}`)).status).toBe(200);
+    expect((await suite.api.get(`/v1/projects/${ids.project}/traces/${traceId}`)).status).toBe(200);
   });
 });
 

@@ -1,7 +1,6 @@
 import { parquetMetadata, parquetReadObjects } from "hyparquet";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Client, client } from "../http";
-import { type Target, targets } from "../targets";
+import { describe, expect, it } from "vitest";
+import { projectForSuite, targets } from "../targets";
 
 interface ErrorBody {
   code: string;
@@ -9,41 +8,32 @@ interface ErrorBody {
 }
 
 describe.each(targets())("dataset export (%s)", (_name, start) => {
-  let target: Target;
-  let api: Client;
-  let project: string;
-
-  beforeAll(async () => {
-    target = await start();
-    api = client(target.baseUrl, target.ownerKey);
-    project = (await api.post<{ slug: string }>("/v1/projects", { name: `Exports ${Date.now()}` })).body.slug;
-  });
-  afterAll(async () => {
-    await target?.stop();
-  });
+  const suite = projectForSuite(start);
 
   let n = 0;
   async function makeDataset(columns: string[]) {
-    const created = await api.post<{ slug: string }>(`/v1/projects/${project}/datasets`, {
+    const created = await suite.api.post<{ slug: string }>(`/v1/projects/${suite.project}/datasets`, {
       name: `Export ${++n}`,
     });
-    const base = `/v1/projects/${project}/datasets/${created.body.slug}`;
+    const base = `/v1/projects/${suite.project}/datasets/${created.body.slug}`;
     const ids: string[] = [];
     for (const name of columns) {
-      ids.push((await api.post<{ identifier: string }>(`${base}/columns`, { name })).body.identifier);
+      ids.push((await suite.api.post<{ identifier: string }>(`${base}/columns`, { name })).body.identifier);
     }
     return { base, slug: created.body.slug, ids };
   }
 
   const download = (path: string) =>
-    fetch(`${target.baseUrl}${path}`, { headers: { authorization: `Bearer ${target.ownerKey}` } });
+    fetch(`${suite.target.baseUrl}${path}`, {
+      headers: { authorization: `Bearer ${suite.target.ownerKey}` },
+    });
 
   it("writes every kind of cell so that it reads back as itself, in CSV and in JSONL", async () => {
     const { base, slug, ids } = await makeDataset(["Note"]);
     const [note] = ids as [string];
     // A custom column may take the name "output" once the built-in one is called something else.
-    expect((await api.patch(`${base}/columns/output`, { name: "Answer" })).status).toBe(200);
-    const clash = (await api.post<{ identifier: string }>(`${base}/columns`, { name: "output" })).body
+    expect((await suite.api.patch(`${base}/columns/output`, { name: "Answer" })).status).toBe(200);
+    const clash = (await suite.api.post<{ identifier: string }>(`${base}/columns`, { name: "output" })).body
       .identifier;
     const rows = [
       {
@@ -64,7 +54,7 @@ describe.each(targets())("dataset export (%s)", (_name, start) => {
       },
       { id: "c", input: " padded ", output: "-", custom: { [note]: null } },
     ];
-    expect((await api.post(`${base}/rows`, { rows })).status).toBe(201);
+    expect((await suite.api.post(`${base}/rows`, { rows })).status).toBe(201);
 
     const csv = await download(`${base}/export?format=csv`);
     expect(csv.status).toBe(200);
@@ -137,7 +127,7 @@ describe.each(targets())("dataset export (%s)", (_name, start) => {
       { id: "b", input: { q: "Größe? 日本" }, output: 42, expectedOutput: true, metadata: [1, "x"] },
       { id: "c", input: " padded ", output: null, custom: { [note]: { deep: [null, 1.5] } } },
     ];
-    expect((await api.post(`${base}/rows`, { rows: varied })).status).toBe(201);
+    expect((await suite.api.post(`${base}/rows`, { rows: varied })).status).toBe(201);
     // Enough rows of 3 kB for the file to need more than one row group.
     const many = 3000;
     for (let from = 0; from < many; from += 250) {
@@ -145,7 +135,7 @@ describe.each(targets())("dataset export (%s)", (_name, start) => {
         id: `r${String(from + i).padStart(5, "0")}`,
         input: { text: "y".repeat(3000), n: from + i },
       }));
-      expect((await api.post(`${base}/rows`, { rows })).status).toBe(201);
+      expect((await suite.api.post(`${base}/rows`, { rows })).status).toBe(201);
     }
 
     const response = await download(`${base}/export?format=parquet`);
@@ -202,10 +192,10 @@ describe.each(targets())("dataset export (%s)", (_name, start) => {
     });
 
     // The round trip: the file imported back as an update changes nothing.
-    const upload = await fetch(`${target.baseUrl}${base}/imports?mode=update`, {
+    const upload = await fetch(`${suite.target.baseUrl}${base}/imports?mode=update`, {
       method: "POST",
       headers: {
-        authorization: `Bearer ${target.ownerKey}`,
+        authorization: `Bearer ${suite.target.ownerKey}`,
         "content-type": "application/vnd.apache.parquet",
       },
       body: file,
@@ -215,7 +205,7 @@ describe.each(targets())("dataset export (%s)", (_name, start) => {
     let state: { state: string; versionId?: string | null; rowsUpdated?: number; error?: unknown };
     do {
       await new Promise((resolve) => setTimeout(resolve, 100));
-      state = (await api.get<typeof state>(`${base}/imports/${importId}`)).body;
+      state = (await suite.api.get<typeof state>(`${base}/imports/${importId}`)).body;
     } while (state.state === "running" || state.state === "receiving");
     expect(state).toMatchObject({ state: "succeeded", versionId: null, rowsUpdated: 0 });
   });
@@ -229,12 +219,12 @@ describe.each(targets())("dataset export (%s)", (_name, start) => {
         input: { text: "x".repeat(300), n: from + i },
         output: "before",
       }));
-      expect((await api.post(`${base}/rows`, { rows })).status).toBe(201);
+      expect((await suite.api.post(`${base}/rows`, { rows })).status).toBe(201);
     }
     // Version 3 holds every row with output "before"; edits race the export from here on.
     const editing = (async () => {
       for (let i = 0; i < 20; i++) {
-        await api.patch(`${base}/rows/r${String(i * 100).padStart(5, "0")}`, { output: "after" });
+        await suite.api.patch(`${base}/rows/r${String(i * 100).padStart(5, "0")}`, { output: "after" });
       }
     })();
     const response = await download(`${base}/export?format=jsonl&version=3`);
@@ -255,21 +245,21 @@ describe.each(targets())("dataset export (%s)", (_name, start) => {
 
   it("exports an earlier version, and refuses a version that does not exist or an unknown format", async () => {
     const { base } = await makeDataset([]);
-    await api.post(`${base}/rows`, { rows: [{ id: "only", input: "v1" }] });
-    await api.patch(`${base}/rows/only`, { input: "v2" });
+    await suite.api.post(`${base}/rows`, { rows: [{ id: "only", input: "v1" }] });
+    await suite.api.patch(`${base}/rows/only`, { input: "v2" });
     expect(await (await download(`${base}/export?version=1`)).text()).toBe(
       "id,Input,Output,Expected output,Metadata\r\nonly,v1,,,\r\n",
     );
     expect(await (await download(`${base}/export?version=0`)).text()).toBe(
       "id,Input,Output,Expected output,Metadata\r\n",
     );
-    const future = await api.get<ErrorBody>(`${base}/export?version=9`);
+    const future = await suite.api.get<ErrorBody>(`${base}/export?version=9`);
     expect(future.status).toBe(404);
     expect(future.body.code).toBe("not_found");
-    const format = await api.get<ErrorBody>(`${base}/export?format=xlsx`);
+    const format = await suite.api.get<ErrorBody>(`${base}/export?format=xlsx`);
     expect(format.status).toBe(400);
     expect(format.body.error).toMatch(/format/);
-    const missing = await api.get<ErrorBody>(`/v1/projects/${project}/datasets/nope/export`);
+    const missing = await suite.api.get<ErrorBody>(`/v1/projects/${suite.project}/datasets/nope/export`);
     expect(missing.status).toBe(404);
   });
 });

@@ -1,29 +1,20 @@
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { expectError, makeDataset, type Row } from "../factories";
-import { type Client, client } from "../http";
+import { client } from "../http";
 import { entryOf, root, spawnNode } from "../platform";
-import { startWithProject, type Target, targets } from "../targets";
+import { projectForSuite, targets } from "../targets";
 
 /** What the gateway itself does over HTTP, whichever way the platform runs. */
 describe.each(targets())("gateway over HTTP (%s)", (_name, start) => {
-  let target: Target;
-  let api: Client;
-  let project: string;
-
-  beforeAll(async () => {
-    ({ target, api, project } = await startWithProject(start));
-  });
-  afterAll(async () => {
-    await target?.stop();
-  });
+  const suite = projectForSuite(start);
 
   const send = (method: string, path: string, contentType: string, body: string, headers = {}) =>
-    fetch(`${target.baseUrl}${path}`, {
+    fetch(`${suite.target.baseUrl}${path}`, {
       method,
-      headers: { authorization: `Bearer ${target.ownerKey}`, "content-type": contentType, ...headers },
+      headers: { authorization: `Bearer ${suite.target.ownerKey}`, "content-type": contentType, ...headers },
       body,
     });
 
@@ -31,10 +22,10 @@ describe.each(targets())("gateway over HTTP (%s)", (_name, start) => {
     it.each(["application/json; charset=utf-8", "application/json;charset=UTF-8", "Application/JSON"])(
       "edits a row sent as %s",
       async (contentType) => {
-        const { base } = await makeDataset(api, project, { rows: 1 });
+        const { base } = await makeDataset(suite.api, suite.project, { rows: 1 });
         const edit = await send("PATCH", `${base}/rows/r0`, contentType, JSON.stringify({ output: "é ✓" }));
         expect(edit.status).toBe(200);
-        const row = await api.get<Row>(`${base}/rows/r0`);
+        const row = await suite.api.get<Row>(`${base}/rows/r0`);
         expect(row.body).toMatchObject({ output: "é ✓", version: 2 });
       },
     );
@@ -53,12 +44,12 @@ describe.each(targets())("gateway over HTTP (%s)", (_name, start) => {
         "/v1/traces",
         "application/json; charset=utf-8",
         JSON.stringify({ resourceSpans: [{ scopeSpans: [{ spans: [span] }] }] }),
-        { "x-svc-project": project },
+        { "x-svc-project": suite.project },
       );
       expect(sent.status).toBe(200);
       expect(await sent.json()).toEqual({ partialSuccess: {} });
-      const trace = await api.get<{ traceId: string; rootSpanName: string }>(
-        `/v1/projects/${project}/traces/${traceId}`,
+      const trace = await suite.api.get<{ traceId: string; rootSpanName: string }>(
+        `/v1/projects/${suite.project}/traces/${traceId}`,
       );
       expect(trace.status).toBe(200);
       expect(trace.body).toMatchObject({ traceId, rootSpanName: "charset" });
@@ -67,36 +58,36 @@ describe.each(targets())("gateway over HTTP (%s)", (_name, start) => {
     it.each(["text/plain; charset=utf-8", "application/jsonl", "text/json"])(
       "still refuses %s with 415, on the API and on /v1/traces",
       async (contentType) => {
-        const { base } = await makeDataset(api, project, { rows: 1 });
+        const { base } = await makeDataset(suite.api, suite.project, { rows: 1 });
         for (const [method, path] of [
           ["PATCH", `${base}/rows/r0`],
           ["POST", "/v1/traces"],
         ] as const) {
-          const refused = await send(method, path, contentType, "{}", { "x-svc-project": project });
+          const refused = await send(method, path, contentType, "{}", { "x-svc-project": suite.project });
           expect(refused.status, `${method} ${path}`).toBe(415);
           expect(await refused.json()).toMatchObject({ code: "unsupported_media_type" });
         }
-        expect((await api.get<Row>(`${base}/rows/r0`)).body.version).toBe(1);
+        expect((await suite.api.get<Row>(`${base}/rows/r0`)).body.version).toBe(1);
       },
     );
   });
 
   describe("401 challenges", () => {
-    const metadata = () => `${target.baseUrl}/.well-known/oauth-protected-resource`;
+    const metadata = () => `${suite.target.baseUrl}/.well-known/oauth-protected-resource`;
 
     it("names the resource metadata on every 401 of the API, as /v1/mcp names its own", async () => {
-      const anonymous = await fetch(`${target.baseUrl}/v1/projects`);
+      const anonymous = await fetch(`${suite.target.baseUrl}/v1/projects`);
       expect(anonymous.status).toBe(401);
       expect(anonymous.headers.get("www-authenticate")).toBe(`Bearer resource_metadata="${metadata()}"`);
-      const mcp = await fetch(`${target.baseUrl}/v1/mcp`, { method: "POST" });
+      const mcp = await fetch(`${suite.target.baseUrl}/v1/mcp`, { method: "POST" });
       expect(mcp.headers.get("www-authenticate")).toBe(`Bearer resource_metadata="${metadata()}/v1/mcp"`);
 
       await expectError(
-        client(target.baseUrl, "svc_unknownkeyunknownkey").get("/v1/projects"),
+        client(suite.target.baseUrl, "svc_unknownkeyunknownkey").get("/v1/projects"),
         401,
         "unauthenticated",
       );
-      const refused = await fetch(`${target.baseUrl}/v1/projects/${project}/datasets`, {
+      const refused = await fetch(`${suite.target.baseUrl}/v1/projects/${suite.project}/datasets`, {
         headers: { authorization: "Bearer svc_unknownkeyunknownkey" },
       });
       expect(refused.headers.get("www-authenticate")).toBe(
@@ -105,17 +96,17 @@ describe.each(targets())("gateway over HTTP (%s)", (_name, start) => {
     });
 
     it("points at metadata that exists and names this API", async () => {
-      const anonymous = await fetch(`${target.baseUrl}/v1/account`);
+      const anonymous = await fetch(`${suite.target.baseUrl}/v1/account`);
       const url = /resource_metadata="([^"]+)"/.exec(anonymous.headers.get("www-authenticate") ?? "")?.[1];
       const document = await fetch(url ?? "");
       expect(document.status).toBe(200);
-      expect(await document.json()).toMatchObject({ resource: target.baseUrl });
+      expect(await document.json()).toMatchObject({ resource: suite.target.baseUrl });
     });
   });
 
   describe("GET /v1/openapi.json", () => {
     it("serves the committed document, without a key, as JSON", async () => {
-      const response = await fetch(`${target.baseUrl}/v1/openapi.json`);
+      const response = await fetch(`${suite.target.baseUrl}/v1/openapi.json`);
       expect(response.status).toBe(200);
       expect(response.headers.get("content-type")).toMatch(/^application\/json(;|$)/);
       const committed = JSON.parse(readFileSync(join(root, "shared/contracts/openapi.json"), "utf8"));

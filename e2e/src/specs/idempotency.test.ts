@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { connect } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Client, client } from "../http";
+import { beforeAll, describe, expect, it } from "vitest";
+import { client } from "../http";
 import { waitFor } from "../platform";
-import { startWithDataset, type Target, targets } from "../targets";
+import { datasetForSuite, targets } from "../targets";
 
 /** Sends a request over a raw socket and cuts the connection before any answer can arrive. */
 function sendAndHangUp(
@@ -35,54 +35,58 @@ function sendAndHangUp(
 }
 
 describe.each(targets())("Idempotency-Key through the gateway (%s)", (_name, start) => {
-  let target: Target;
-  let api: Client;
-  let base: string;
+  const suite = datasetForSuite(start);
 
   beforeAll(async () => {
-    ({ target, api, base } = await startWithDataset(start));
-    await api.post(`${base}/rows`, { rows: [{ id: "q1", input: "2+2?" }] });
-  });
-  afterAll(async () => {
-    await target?.stop();
+    await suite.api.post(`${suite.base}/rows`, { rows: [{ id: "q1", input: "2+2?" }] });
   });
 
-  const currentVersion = async () => (await api.get<{ version: number }>(base)).body.version;
+  const currentVersion = async () => (await suite.api.get<{ version: number }>(suite.base)).body.version;
 
   it("answers a retry after a lost reply with the first answer, and makes one version", async () => {
     const body = JSON.stringify({ expectedOutput: { answer: "4" } });
-    const headers = { Authorization: `Bearer ${target.ownerKey}`, "Idempotency-Key": "edit-q1-answer" };
+    const headers = { Authorization: `Bearer ${suite.target.ownerKey}`, "Idempotency-Key": "edit-q1-answer" };
     const before = await currentVersion();
-    await sendAndHangUp(target.baseUrl, "PATCH", `${base}/rows/q1`, headers, body);
+    await sendAndHangUp(suite.target.baseUrl, "PATCH", `${suite.base}/rows/q1`, headers, body);
     // The edit committed although nobody heard the answer.
     await waitFor("the first attempt to commit", async () =>
       (await currentVersion()) === before + 1 ? true : undefined,
     );
 
-    const retry = await api.patch<{ versionId: string; version: number }>(`${base}/rows/q1`, body, {
-      "idempotency-key": "edit-q1-answer",
-    });
+    const retry = await suite.api.patch<{ versionId: string; version: number }>(
+      `${suite.base}/rows/q1`,
+      body,
+      {
+        "idempotency-key": "edit-q1-answer",
+      },
+    );
     expect(retry.status).toBe(200);
     expect(retry.body.version).toBe(before + 1);
-    const again = await api.patch<{ versionId: string; version: number }>(`${base}/rows/q1`, body, {
-      "idempotency-key": "edit-q1-answer",
-    });
+    const again = await suite.api.patch<{ versionId: string; version: number }>(
+      `${suite.base}/rows/q1`,
+      body,
+      {
+        "idempotency-key": "edit-q1-answer",
+      },
+    );
     expect(again.body).toEqual(retry.body);
     expect(await currentVersion()).toBe(before + 1);
-    const versions = await api.get<{ items: { version: number; versionId: string }[] }>(`${base}/versions`);
+    const versions = await suite.api.get<{ items: { version: number; versionId: string }[] }>(
+      `${suite.base}/versions`,
+    );
     expect(versions.body.items[0]).toMatchObject({ version: before + 1, versionId: retry.body.versionId });
   });
 
   it("refuses the same key with a different body with 409, changing nothing", async () => {
-    const first = await api.patch(
-      `${base}/rows/q1`,
+    const first = await suite.api.patch(
+      `${suite.base}/rows/q1`,
       { output: "4" },
       { "idempotency-key": "edit-q1-output" },
     );
     expect(first.status).toBe(200);
     const before = await currentVersion();
-    const reused = await api.patch<{ code: string; error: string }>(
-      `${base}/rows/q1`,
+    const reused = await suite.api.patch<{ code: string; error: string }>(
+      `${suite.base}/rows/q1`,
       { output: "5" },
       { "idempotency-key": "edit-q1-output" },
     );
@@ -92,12 +96,12 @@ describe.each(targets())("Idempotency-Key through the gateway (%s)", (_name, sta
   });
 
   it("makes one dataset and one project for a retried create", async () => {
-    const created = await api.post<{ id: string }>(
+    const created = await suite.api.post<{ id: string }>(
       "/v1/projects",
       { name: "Once only" },
       { "idempotency-key": "proj-once" },
     );
-    const retried = await api.post<{ id: string }>(
+    const retried = await suite.api.post<{ id: string }>(
       "/v1/projects",
       { name: "Once only" },
       { "idempotency-key": "proj-once" },
@@ -108,39 +112,39 @@ describe.each(targets())("Idempotency-Key through the gateway (%s)", (_name, sta
   });
 
   it("stores a retried OTLP export once, and refuses the key with another export", async () => {
-    const project = base.split("/")[3] as string;
+    const project = suite.base.split("/")[3] as string;
     const traceId = randomBytes(16).toString("hex");
     const spanId = randomBytes(8).toString("hex");
     const span = (name: string) => exportOf(traceId, spanId, name);
     const headers = { "x-svc-project": project, "idempotency-key": "export-once" };
-    const first = await api.post("/v1/traces", span("first copy"), headers);
+    const first = await suite.api.post("/v1/traces", span("first copy"), headers);
     expect(first.status).toBe(200);
     // The span is re-sent by a later export; replaying the first must not bring the first copy back.
-    expect((await api.post("/v1/traces", span("second copy"), { "x-svc-project": project })).status).toBe(
-      200,
-    );
+    expect(
+      (await suite.api.post("/v1/traces", span("second copy"), { "x-svc-project": project })).status,
+    ).toBe(200);
 
-    const retry = await api.post("/v1/traces", span("first copy"), headers);
+    const retry = await suite.api.post("/v1/traces", span("first copy"), headers);
 
     expect(retry.status).toBe(200);
     expect(retry.body).toEqual(first.body);
-    const trace = await api.get<{ spanCount: number; rootSpanName: string }>(
+    const trace = await suite.api.get<{ spanCount: number; rootSpanName: string }>(
       `/v1/projects/${project}/traces/${traceId}`,
     );
     expect(trace.body).toMatchObject({ spanCount: 1, rootSpanName: "second copy" });
     const otherTrace = randomBytes(16).toString("hex");
-    const reused = await api.post<{ code: string }>(
+    const reused = await suite.api.post<{ code: string }>(
       "/v1/traces",
       exportOf(otherTrace, randomBytes(8).toString("hex"), "other"),
       headers,
     );
     expect(reused.status).toBe(409);
     expect(reused.body.code).toBe("idempotency_key_reused");
-    expect((await api.get(`/v1/projects/${project}/traces/${otherTrace}`)).status).toBe(404);
+    expect((await suite.api.get(`/v1/projects/${project}/traces/${otherTrace}`)).status).toBe(404);
   });
 
   it("makes one organisation for a retried operator creation, and refuses the key with another name", async () => {
-    const operator = client(target.baseUrl, target.adminToken);
+    const operator = client(suite.target.baseUrl, suite.target.adminToken);
     const name = `Once ${randomBytes(3).toString("hex")}`;
     const headers = { "idempotency-key": `org-${name.replace(" ", "-")}` };
     const first = await operator.post<{ organization: { id: string }; apiKey: { token: string } }>(
@@ -153,7 +157,7 @@ describe.each(targets())("Idempotency-Key through the gateway (%s)", (_name, sta
     expect(first.status).toBe(201);
     expect(retry.status).toBe(201);
     expect(retry.body).toEqual(first.body);
-    const account = await client(target.baseUrl, first.body.apiKey.token).get<{
+    const account = await client(suite.target.baseUrl, first.body.apiKey.token).get<{
       organization: { id: string };
     }>("/v1/account");
     expect(account.body.organization.id).toBe(first.body.organization.id);
@@ -163,8 +167,8 @@ describe.each(targets())("Idempotency-Key through the gateway (%s)", (_name, sta
   });
 
   it("refuses a malformed Idempotency-Key", async () => {
-    const response = await api.patch<{ code: string }>(
-      `${base}/rows/q1`,
+    const response = await suite.api.patch<{ code: string }>(
+      `${suite.base}/rows/q1`,
       { output: 1 },
       { "idempotency-key": "bad key with spaces" },
     );

@@ -1,24 +1,14 @@
 import { request as httpRequest } from "node:http";
 import { parquetWriteBuffer } from "hyparquet-writer";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { finishedImport, type Import, makeDataset, type Row } from "../factories";
-import type { Client } from "../http";
-import { startWithProject, type Target, targets } from "../targets";
+import { projectForSuite, targets } from "../targets";
 
 describe.each(targets())("file imports (%s)", (_name, start) => {
-  let target: Target;
-  let api: Client;
-  let project: string;
-
-  beforeAll(async () => {
-    ({ target, api, project } = await startWithProject(start));
-  });
-  afterAll(async () => {
-    await target?.stop();
-  });
+  const suite = projectForSuite(start);
 
   /** A new empty dataset's path. */
-  const emptyDataset = async () => (await makeDataset(api, project)).base;
+  const emptyDataset = async () => (await makeDataset(suite.api, suite.project)).base;
 
   /** Uploads a file; returns the first answer (status and body). */
   async function upload(
@@ -28,9 +18,9 @@ describe.each(targets())("file imports (%s)", (_name, start) => {
     query = "",
     headers: Record<string, string> = {},
   ) {
-    const response = await fetch(`${target.baseUrl}${base}/imports${query}`, {
+    const response = await fetch(`${suite.target.baseUrl}${base}/imports${query}`, {
       method: "POST",
-      headers: { authorization: `Bearer ${target.ownerKey}`, "content-type": type, ...headers },
+      headers: { authorization: `Bearer ${suite.target.ownerKey}`, "content-type": type, ...headers },
       body,
     });
     return {
@@ -51,17 +41,17 @@ describe.each(targets())("file imports (%s)", (_name, start) => {
     const first = await upload(base, body, type, query, headers);
     expect(first.status, JSON.stringify(first.body)).toBe(202);
     expect(first.location).toBe(`${base}/imports/${first.body.importId}`);
-    return finishedImport(api, base, first.body.importId);
+    return finishedImport(suite.api, base, first.body.importId);
   }
 
   async function rows(base: string): Promise<Row[]> {
-    return (await api.get<{ items: Row[] }>(`${base}/rows?limit=100&sortDirection=asc`)).body.items;
+    return (await suite.api.get<{ items: Row[] }>(`${base}/rows?limit=100&sortDirection=asc`)).body.items;
   }
-  const version = async (base: string) => (await api.get<{ version: number }>(base)).body.version;
+  const version = async (base: string) => (await suite.api.get<{ version: number }>(base)).body.version;
   const download = async (base: string, format: string) =>
     (
-      await fetch(`${target.baseUrl}${base}/export?format=${format}`, {
-        headers: { authorization: `Bearer ${target.ownerKey}` },
+      await fetch(`${suite.target.baseUrl}${base}/export?format=${format}`, {
+        headers: { authorization: `Bearer ${suite.target.ownerKey}` },
       })
     ).text();
 
@@ -79,8 +69,9 @@ describe.each(targets())("file imports (%s)", (_name, start) => {
       rowsInserted: 3,
     });
     expect(done.bytesRead).toBe(new TextEncoder().encode(csv).byteLength);
-    const columns = (await api.get<{ columns: { identifier: string; name: string }[] }>(`${base}/columns`))
-      .body.columns;
+    const columns = (
+      await suite.api.get<{ columns: { identifier: string; name: string }[] }>(`${base}/columns`)
+    ).body.columns;
     const topic = columns.find((column) => column.name === "Topic")?.identifier as string;
     expect(topic).toBeDefined();
     expect(
@@ -100,7 +91,7 @@ describe.each(targets())("file imports (%s)", (_name, start) => {
       { rowId: "q2", input: { q: "2+2" }, expectedOutput: 4, custom: {} },
       { rowId: "q3", input: "日本の首都は?", expectedOutput: "東京", custom: { [topic]: null } },
     ]);
-    const made = await api.get<{ operation: string; rowsInserted: number }>(`${base}/versions/1`);
+    const made = await suite.api.get<{ operation: string; rowsInserted: number }>(`${base}/versions/1`);
     expect(made.body).toMatchObject({ operation: "import", rowsInserted: 3 });
   });
 
@@ -114,7 +105,7 @@ describe.each(targets())("file imports (%s)", (_name, start) => {
     const done = await imported(base, jsonl, "application/x-ndjson", `?map=${map}&idField=key`);
     expect(done).toMatchObject({ state: "succeeded", rowsInserted: 2 });
     const difficulty = (
-      await api.get<{ columns: { identifier: string; name: string }[] }>(`${base}/columns`)
+      await suite.api.get<{ columns: { identifier: string; name: string }[] }>(`${base}/columns`)
     ).body.columns.find((column) => column.name === "Difficulty")?.identifier as string;
     expect(
       (await rows(base)).map(({ rowId, input, expectedOutput, custom }) => [
@@ -139,9 +130,9 @@ describe.each(targets())("file imports (%s)", (_name, start) => {
 
   it("round-trips an export: unchanged it makes no version; one edited cell makes one version with that cell", async () => {
     const base = await emptyDataset();
-    const column = (await api.post<{ identifier: string }>(`${base}/columns`, { name: "Note" })).body
+    const column = (await suite.api.post<{ identifier: string }>(`${base}/columns`, { name: "Note" })).body
       .identifier;
-    await api.post(`${base}/rows`, {
+    await suite.api.post(`${base}/rows`, {
       rows: [
         {
           id: "r1",
@@ -174,14 +165,16 @@ describe.each(targets())("file imports (%s)", (_name, start) => {
     expect(edited).not.toBe(csv);
     const done = await imported(base, edited, "text/csv", "?mode=update");
     expect(done).toMatchObject({ state: "succeeded", version: 2, rowsUpdated: 1 });
-    const diff = await api.get<{ items: { rowId: string; change: string }[] }>(`${base}/diff?from=1&to=2`);
+    const diff = await suite.api.get<{ items: { rowId: string; change: string }[] }>(
+      `${base}/diff?from=1&to=2`,
+    );
     expect(diff.body.items.map((entry) => [entry.rowId, entry.change])).toEqual([["r3", "modified"]]);
-    expect((await api.get<Row>(`${base}/rows/r3`)).body.output).toBe(8);
+    expect((await suite.api.get<Row>(`${base}/rows/r3`)).body.output).toBe(8);
   });
 
   it("fails a bad file with its line and reason, and writes nothing", async () => {
     const base = await emptyDataset();
-    await api.post(`${base}/rows`, { rows: [{ id: "exists", input: "x" }] });
+    await suite.api.post(`${base}/rows`, { rows: [{ id: "exists", input: "x" }] });
     const cases: [string | Uint8Array, string, string, string, Record<string, unknown>][] = [
       ['id,input\nr1,ok\nr2,"never closed\n', "text/csv", "", "validation_failed", { line: 3 }],
       ["id,input\nr1,ok\nr2\n", "text/csv", "", "validation_failed", { line: 3 }],
@@ -226,7 +219,7 @@ describe.each(targets())("file imports (%s)", (_name, start) => {
     }
     expect((await rows(base)).map((row) => row.rowId)).toEqual(["exists"]);
     expect(await version(base)).toBe(1);
-    const columns = (await api.get<{ columns: unknown[] }>(`${base}/columns`)).body.columns;
+    const columns = (await suite.api.get<{ columns: unknown[] }>(`${base}/columns`)).body.columns;
     expect(columns).toHaveLength(4);
   });
 
@@ -258,9 +251,9 @@ describe.each(targets())("file imports (%s)", (_name, start) => {
     const done = await imported(base, file, "application/vnd.apache.parquet", `?map=${map}`);
     expect(done).toMatchObject({ state: "succeeded", format: "parquet", rowsRead: rows, rowsInserted: rows });
     expect(done.bytesRead).toBe(file.byteLength);
-    const p2 = (await api.get<Row>(`${base}/rows/p2`)).body;
+    const p2 = (await suite.api.get<Row>(`${base}/rows/p2`)).body;
     expect(p2).toMatchObject({ input: "question 2 ✓", expectedOutput: 2, metadata: { hub: "hf" } });
-    expect((await api.get<Row>(`${base}/rows/p1`)).body.expectedOutput).toBeNull();
+    expect((await suite.api.get<Row>(`${base}/rows/p1`)).body.expectedOutput).toBeNull();
     // Not Parquet at all: a bad file, nothing written.
     const bad = await imported(base, "PAR1 but nothing else", "application/vnd.apache.parquet");
     expect(bad.state).toBe("failed");
@@ -289,8 +282,8 @@ describe.each(targets())("file imports (%s)", (_name, start) => {
     expect(badMap.status).toBe(400);
     expect(String(badMap.body.error)).toMatch(/map/);
     // A map to a removed column says so, and how to go on.
-    const column = await api.post<{ identifier: string }>(`${base}/columns`, { name: "topic" });
-    expect((await api.delete(`${base}/columns/${column.body.identifier}`)).status).toBe(204);
+    const column = await suite.api.post<{ identifier: string }>(`${base}/columns`, { name: "topic" });
+    expect((await suite.api.delete(`${base}/columns/${column.body.identifier}`)).status).toBe(204);
     const removed = await upload(
       base,
       "id,input,topic\nr1,a,b\n",
@@ -305,13 +298,13 @@ describe.each(targets())("file imports (%s)", (_name, start) => {
 
   it("refuses a file declared larger than 1 GiB before reading it (413)", async () => {
     const base = await emptyDataset();
-    const url = new URL(`${target.baseUrl}${base}/imports`);
+    const url = new URL(`${suite.target.baseUrl}${base}/imports`);
     const answer = await new Promise<{ status: number; body: { code?: string; error?: string } }>(
       (resolve, reject) => {
         const request = httpRequest(url, {
           method: "POST",
           headers: {
-            authorization: `Bearer ${target.ownerKey}`,
+            authorization: `Bearer ${suite.target.ownerKey}`,
             "content-type": "text/csv",
             "content-length": String(1024 ** 3 + 1),
           },
@@ -340,7 +333,7 @@ describe.each(targets())("file imports (%s)", (_name, start) => {
 
   it("lets the dataset be edited while a large file is read, and lands as one version after those edits", async () => {
     const base = await emptyDataset();
-    await api.post(`${base}/rows`, { rows: [{ id: "keep", input: "edited meanwhile" }] });
+    await suite.api.post(`${base}/rows`, { rows: [{ id: "keep", input: "edited meanwhile" }] });
     const rows = 60_000;
     const file = Array.from({ length: rows }, (_, i) =>
       JSON.stringify({ input: { q: i, pad: "y".repeat(60) } }),
@@ -350,10 +343,10 @@ describe.each(targets())("file imports (%s)", (_name, start) => {
     let edits = 0;
     const latencies: number[] = [];
     for (;;) {
-      const state = (await api.get<Import>(`${base}/imports/${first.body.importId}`)).body;
+      const state = (await suite.api.get<Import>(`${base}/imports/${first.body.importId}`)).body;
       if (state.state !== "running") break;
       const started = Date.now();
-      const edit = await api.patch(`${base}/rows/keep`, { output: `edit ${++edits}` });
+      const edit = await suite.api.patch(`${base}/rows/keep`, { output: `edit ${++edits}` });
       expect(edit.status).toBe(200);
       latencies.push(Date.now() - started);
     }
@@ -362,15 +355,15 @@ describe.each(targets())("file imports (%s)", (_name, start) => {
     latencies.sort((a, b) => a - b);
     expect(latencies.length).toBeGreaterThanOrEqual(3);
     expect(latencies[Math.floor(latencies.length / 2)]).toBeLessThan(1_000);
-    const done = await finishedImport(api, base, first.body.importId);
+    const done = await finishedImport(suite.api, base, first.body.importId);
     expect(done).toMatchObject({ state: "succeeded", rowsInserted: rows });
     // Versions stay gapless: the row's insert, each edit, then the import.
     expect(await version(base)).toBe(1 + edits + 1);
-    const made = await api.get<{ operation: string; rowsInserted: number }>(
+    const made = await suite.api.get<{ operation: string; rowsInserted: number }>(
       `${base}/versions/${done.version}`,
     );
     expect(made.body).toMatchObject({ operation: "import", rowsInserted: rows });
-    expect((await api.get<Row>(`${base}/rows/keep`)).body.output).toMatch(/^edit \d+$/);
+    expect((await suite.api.get<Row>(`${base}/rows/keep`)).body.output).toMatch(/^edit \d+$/);
   });
 
   it("imports once for a retry with the same Idempotency-Key", async () => {

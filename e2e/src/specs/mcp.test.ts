@@ -1,7 +1,7 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Client as HttpClient, client as httpClient } from "../http";
+import { client as httpClient } from "../http";
 import {
   connectAgent as connectMcpAgent,
   mcpClient,
@@ -12,7 +12,7 @@ import {
   submitConsent,
   type TestOAuthProvider,
 } from "../mcp-agent";
-import { startWithProject, type Target, targets } from "../targets";
+import { projectForSuite, targets } from "../targets";
 
 interface Agent {
   client: Client;
@@ -20,27 +20,24 @@ interface Agent {
 }
 
 describe.each(targets())("MCP agent connection (%s)", (_name, start) => {
-  let target: Target;
-  let api: HttpClient;
+  const suite = projectForSuite(start);
   let base: string;
-  let projectSlug: string;
   let datasetSlug: string;
   let column: string;
   let mcpUrl: URL;
   const agents: Client[] = [];
 
   beforeAll(async () => {
-    ({ target, api, project: projectSlug } = await startWithProject(start));
-    base = target.baseUrl;
+    base = suite.target.baseUrl;
     mcpUrl = new URL(`${base}/v1/mcp`);
-    const dataset = await api.post<{ slug: string }>(`/v1/projects/${projectSlug}/datasets`, {
+    const dataset = await suite.api.post<{ slug: string }>(`/v1/projects/${suite.project}/datasets`, {
       name: "QA set",
     });
     datasetSlug = dataset.body.slug;
-    const path = `/v1/projects/${projectSlug}/datasets/${datasetSlug}`;
-    column = (await api.post<{ identifier: string }>(`${path}/columns`, { name: "difficulty" })).body
+    const path = `/v1/projects/${suite.project}/datasets/${datasetSlug}`;
+    column = (await suite.api.post<{ identifier: string }>(`${path}/columns`, { name: "difficulty" })).body
       .identifier;
-    const rows = await api.post(`${path}/rows`, {
+    const rows = await suite.api.post(`${path}/rows`, {
       rows: [
         { id: "r0", input: { q: "2+2" }, output: "4" },
         { id: "r1", input: { q: "3+3" }, output: "6" },
@@ -50,12 +47,11 @@ describe.each(targets())("MCP agent connection (%s)", (_name, start) => {
   });
   afterAll(async () => {
     await Promise.allSettled(agents.map((agent) => agent.close()));
-    await target?.stop();
   });
 
-  const datasetPath = () => `/v1/projects/${projectSlug}/datasets/${datasetSlug}`;
-  const rowArgs = (rowId = "r0") => ({ projectSlug, datasetSlug, rowId });
-  const currentVersion = async () => (await api.get<{ version: number }>(datasetPath())).body.version;
+  const datasetPath = () => `/v1/projects/${suite.project}/datasets/${datasetSlug}`;
+  const rowArgs = (rowId = "r0") => ({ projectSlug: suite.project, datasetSlug, rowId });
+  const currentVersion = async () => (await suite.api.get<{ version: number }>(datasetPath())).body.version;
 
   async function newClient(provider: TestOAuthProvider): Promise<Client> {
     const client = await mcpClient(mcpUrl, provider);
@@ -114,7 +110,7 @@ describe.each(targets())("MCP agent connection (%s)", (_name, start) => {
   describe("a connected agent", () => {
     let agent: Agent;
     beforeAll(async () => {
-      agent = await connectAgent(target.ownerKey, "member");
+      agent = await connectAgent(suite.target.ownerKey, "member");
     });
 
     it("registered itself, and asked for the code with PKCE S256 and the resource", async () => {
@@ -175,7 +171,7 @@ describe.each(targets())("MCP agent connection (%s)", (_name, start) => {
 
     it("calls listDatasetRows", async () => {
       const result = await call(agent, "listDatasetRows", {
-        projectSlug,
+        projectSlug: suite.project,
         datasetSlug,
         limit: 1,
         sortDirection: "asc",
@@ -198,12 +194,12 @@ describe.each(targets())("MCP agent connection (%s)", (_name, start) => {
       expect(result.isError).toBeFalsy();
       expect(result.structuredContent).toEqual({ versionId: expect.any(String), version: before + 1 });
 
-      const version = await api.get<{ operation: string; actor: { kind: string; id: string } }>(
+      const version = await suite.api.get<{ operation: string; actor: { kind: string; id: string } }>(
         `${datasetPath()}/versions/${before + 1}`,
       );
       expect(version.status).toBe(200);
       expect(version.body).toMatchObject({ operation: "update", actor: { kind: "oauth" } });
-      const row = await api.get(`${datasetPath()}/rows/r0`);
+      const row = await suite.api.get(`${datasetPath()}/rows/r0`);
       expect(row.body).toMatchObject({ expectedOutput: { answer: "4" }, custom: { [column]: "easy" } });
     });
 
@@ -230,10 +226,13 @@ describe.each(targets())("MCP agent connection (%s)", (_name, start) => {
     });
 
     it("refuses a list with a limit out of range, and a missing path argument", async () => {
-      expect(errorOf(await call(agent, "listDatasetRows", { projectSlug, datasetSlug, limit: 0 })).code).toBe(
+      expect(
+        errorOf(await call(agent, "listDatasetRows", { projectSlug: suite.project, datasetSlug, limit: 0 }))
+          .code,
+      ).toBe("validation_failed");
+      expect(errorOf(await call(agent, "listDatasetRows", { projectSlug: suite.project })).code).toBe(
         "validation_failed",
       );
-      expect(errorOf(await call(agent, "listDatasetRows", { projectSlug })).code).toBe("validation_failed");
     });
 
     it("honours ifMatch like If-Match", async () => {
@@ -253,7 +252,7 @@ describe.each(targets())("MCP agent connection (%s)", (_name, start) => {
       const viaOAuth = await httpClient(base, token).get<{ organization: { id: string }; role: string }>(
         "/v1/account",
       );
-      const viaKey = await api.get<{ organization: { id: string } }>("/v1/account");
+      const viaKey = await suite.api.get<{ organization: { id: string } }>("/v1/account");
       expect(viaOAuth.status).toBe(200);
       expect(viaOAuth.body).toMatchObject({
         organization: { id: viaKey.body.organization.id },
@@ -263,8 +262,10 @@ describe.each(targets())("MCP agent connection (%s)", (_name, start) => {
   });
 
   it("grants a viewer read access only", async () => {
-    const viewer = await connectAgent(target.ownerKey, "viewer");
-    expect((await call(viewer, "listDatasetRows", { projectSlug, datasetSlug })).isError).toBeFalsy();
+    const viewer = await connectAgent(suite.target.ownerKey, "viewer");
+    expect(
+      (await call(viewer, "listDatasetRows", { projectSlug: suite.project, datasetSlug })).isError,
+    ).toBeFalsy();
     const before = await currentVersion();
     expect(errorOf(await call(viewer, "updateDatasetRow", { ...rowArgs(), output: "no" })).code).toBe(
       "forbidden",
@@ -273,7 +274,7 @@ describe.each(targets())("MCP agent connection (%s)", (_name, start) => {
   });
 
   it("refreshes an access token that stopped working, and rotates the refresh token", async () => {
-    const agent = await connectAgent(target.ownerKey, "member");
+    const agent = await connectAgent(suite.target.ownerKey, "member");
     const first = agent.provider.saved;
     if (!first?.refresh_token) throw new Error("no refresh token");
     // As if the access token had expired: the server answers 401 and the client refreshes on its own.
@@ -286,7 +287,7 @@ describe.each(targets())("MCP agent connection (%s)", (_name, start) => {
     expect(second?.refresh_token).not.toBe(first.refresh_token);
     const result = await client.callTool({
       name: "listDatasetRows",
-      arguments: { projectSlug, datasetSlug },
+      arguments: { projectSlug: suite.project, datasetSlug },
     });
     expect(result.isError).toBeFalsy();
 
@@ -304,7 +305,7 @@ describe.each(targets())("MCP agent connection (%s)", (_name, start) => {
   });
 
   it("refuses a revoked token at once, and the client cannot refresh its way back", async () => {
-    const agent = await connectAgent(target.ownerKey, "member");
+    const agent = await connectAgent(suite.target.ownerKey, "member");
     const tokens = agent.provider.saved;
     expect((await agent.client.listTools()).tools.length).toBeGreaterThan(10);
     const revoked = await postForm(`${base}/oauth/revoke`, {
@@ -352,7 +353,7 @@ describe.each(targets())("MCP agent connection (%s)", (_name, start) => {
 
     async function codeFor(challenge: string) {
       const answer = await submitConsent(authorizeUrl({ code_challenge: challenge }), {
-        apiKey: target.ownerKey,
+        apiKey: suite.target.ownerKey,
         role: "member",
       });
       const code = answer.location?.searchParams.get("code");
@@ -403,7 +404,7 @@ describe.each(targets())("MCP agent connection (%s)", (_name, start) => {
       expect(wrongKey.html).toContain("That API key is not valid");
       expect(parseConsentForm(wrongKey.html).fields.client_id).toBe(clientId);
 
-      const memberKey = await api.post<{ token: string }>("/v1/api-keys", {
+      const memberKey = await suite.api.post<{ token: string }>("/v1/api-keys", {
         name: "curator",
         role: "member",
       });
@@ -485,15 +486,17 @@ describe.each(targets())("MCP agent connection (%s)", (_name, start) => {
     });
 
     it("keeps a token of another organisation out of this one's data", async () => {
-      const stranger = await connectAgent(await target.newOrganizationKey(), "owner");
+      const stranger = await connectAgent(await suite.target.newOrganizationKey(), "owner");
       const before = await currentVersion();
-      expect(errorOf(await call(stranger, "listDatasetRows", { projectSlug, datasetSlug })).code).toBe(
-        "not_found",
-      );
+      expect(
+        errorOf(await call(stranger, "listDatasetRows", { projectSlug: suite.project, datasetSlug })).code,
+      ).toBe("not_found");
       expect(errorOf(await call(stranger, "updateDatasetRow", { ...rowArgs(), output: "mine" })).code).toBe(
         "not_found",
       );
-      expect(errorOf(await call(stranger, "getProject", { projectSlug })).code).toBe("not_found");
+      expect(errorOf(await call(stranger, "getProject", { projectSlug: suite.project })).code).toBe(
+        "not_found",
+      );
       expect(await currentVersion()).toBe(before);
     });
   });

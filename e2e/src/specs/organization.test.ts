@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import {
   type Dataset,
   expectError,
@@ -9,7 +9,7 @@ import {
   unique,
 } from "../factories";
 import { type Client, client } from "../http";
-import { type Target, targets } from "../targets";
+import { projectForSuite, targets } from "../targets";
 
 interface Member {
   id: string;
@@ -37,16 +37,7 @@ interface Project {
 describe.each(targets())(
   "organisation, keys, members, projects and datasets through the gateway (%s)",
   (_name, start) => {
-    let target: Target;
-    let owner: Client;
-
-    beforeAll(async () => {
-      target = await start();
-      owner = client(target.baseUrl, target.ownerKey);
-    });
-    afterAll(async () => {
-      await target?.stop();
-    });
+    const suite = projectForSuite(start);
 
     /** A key of `role` made by `by`, and a client that uses it. */
     async function keyFor(by: Client, role: string) {
@@ -55,12 +46,12 @@ describe.each(targets())(
         role,
       });
       expect(created.status).toBe(201);
-      return { key: created.body, api: client(target.baseUrl, created.body.token) };
+      return { key: created.body, api: client(suite.target.baseUrl, created.body.token) };
     }
 
     describe("API keys", () => {
       it("shows a new key's token once, masked everywhere afterwards, and lists, renames and revokes it", async () => {
-        const created = await owner.post<ApiKey & { token: string }>("/v1/api-keys", {
+        const created = await suite.api.post<ApiKey & { token: string }>("/v1/api-keys", {
           name: "CI",
           role: "viewer",
         });
@@ -77,19 +68,19 @@ describe.each(targets())(
         });
 
         // The token works, and is never shown again.
-        expect((await client(target.baseUrl, token).get("/v1/account")).body).toMatchObject({
+        expect((await client(suite.target.baseUrl, token).get("/v1/account")).body).toMatchObject({
           role: "viewer",
         });
-        const list = await owner.get<{ apiKeys: ApiKey[] }>("/v1/api-keys");
+        const list = await suite.api.get<{ apiKeys: ApiKey[] }>("/v1/api-keys");
         expect(list.status).toBe(200);
         expect(list.body.apiKeys.find((k) => k.id === key.id)).toMatchObject({
           ...key,
           lastUsedAt: expect.any(String),
         });
-        const one = await owner.get<ApiKey>(`/v1/api-keys/${key.id}`);
+        const one = await suite.api.get<ApiKey>(`/v1/api-keys/${key.id}`);
         expect(one.status).toBe(200);
         expect(one.body).toMatchObject({ id: key.id, maskedToken: key.maskedToken });
-        const renamed = await owner.patch<ApiKey>(`/v1/api-keys/${key.id}`, { name: "CI runner" });
+        const renamed = await suite.api.patch<ApiKey>(`/v1/api-keys/${key.id}`, { name: "CI runner" });
         expect(renamed.status).toBe(200);
         expect(renamed.body).toMatchObject({ id: key.id, name: "CI runner", maskedToken: key.maskedToken });
         for (const answer of [list, one, renamed]) {
@@ -97,31 +88,31 @@ describe.each(targets())(
           expect(JSON.stringify(answer.body)).not.toContain(token.slice(4, 20));
         }
 
-        expect((await owner.delete(`/v1/api-keys/${key.id}`)).status).toBe(204);
-        await expectError(client(target.baseUrl, token).get("/v1/account"), 401, "unauthenticated");
-        await expectError(owner.get(`/v1/api-keys/${key.id}`), 404, "not_found");
-        const after = await owner.get<{ apiKeys: ApiKey[] }>("/v1/api-keys");
+        expect((await suite.api.delete(`/v1/api-keys/${key.id}`)).status).toBe(204);
+        await expectError(client(suite.target.baseUrl, token).get("/v1/account"), 401, "unauthenticated");
+        await expectError(suite.api.get(`/v1/api-keys/${key.id}`), 404, "not_found");
+        const after = await suite.api.get<{ apiKeys: ApiKey[] }>("/v1/api-keys");
         expect(after.body.apiKeys.map((k) => k.id)).not.toContain(key.id);
       });
 
       it("creates a member key when no role is given, and refuses a role above the caller's", async () => {
-        const created = await owner.post<ApiKey>("/v1/api-keys", { name: "default" });
+        const created = await suite.api.post<ApiKey>("/v1/api-keys", { name: "default" });
         expect(created.body.role).toBe("member");
-        const { api: admin } = await keyFor(owner, "admin");
+        const { api: admin } = await keyFor(suite.api, "admin");
         await expectError(admin.post("/v1/api-keys", { name: "up", role: "owner" }), 403, "forbidden");
       });
 
       it("lets neither a member nor a viewer key see or manage keys", async () => {
-        const { key } = await keyFor(owner, "viewer");
+        const { key } = await keyFor(suite.api, "viewer");
         for (const role of ["member", "viewer"]) {
-          const { api } = await keyFor(owner, role);
+          const { api } = await keyFor(suite.api, role);
           await expectError(api.get("/v1/api-keys"), 403, "forbidden");
           await expectError(api.post("/v1/api-keys", { name: "x", role: "viewer" }), 403, "forbidden");
           await expectError(api.get(`/v1/api-keys/${key.id}`), 403, "forbidden");
           await expectError(api.patch(`/v1/api-keys/${key.id}`, { name: "x" }), 403, "forbidden");
           await expectError(api.delete(`/v1/api-keys/${key.id}`), 403, "forbidden");
         }
-        expect((await owner.get<ApiKey>(`/v1/api-keys/${key.id}`)).body.name).toBe(key.name);
+        expect((await suite.api.get<ApiKey>(`/v1/api-keys/${key.id}`)).body.name).toBe(key.name);
       });
     });
 
@@ -129,7 +120,7 @@ describe.each(targets())(
       /** A fresh organisation, so that its members are only the test's. */
       let org: Client;
       beforeAll(async () => {
-        org = client(target.baseUrl, await target.newOrganizationKey());
+        org = client(suite.target.baseUrl, await suite.target.newOrganizationKey());
       });
       const members = async (api: Client = org) => listAll<Member>(api, "/v1/members");
 
@@ -247,66 +238,67 @@ describe.each(targets())(
           email: `t-${unique()}@example.com`,
           role: "viewer",
         });
-        await expectError(owner.patch(`/v1/members/${theirs.body.id}`, { role: "admin" }), 404, "not_found");
-        await expectError(owner.delete(`/v1/members/${theirs.body.id}`), 404, "not_found");
-        expect((await members(owner)).map((m) => m.id)).not.toContain(theirs.body.id);
+        await expectError(
+          suite.api.patch(`/v1/members/${theirs.body.id}`, { role: "admin" }),
+          404,
+          "not_found",
+        );
+        await expectError(suite.api.delete(`/v1/members/${theirs.body.id}`), 404, "not_found");
+        expect((await members(suite.api)).map((m) => m.id)).not.toContain(theirs.body.id);
       });
     });
 
     describe("projects", () => {
       it("renames a project and keeps its slug", async () => {
-        const slug = await makeProject(owner, `Original ${unique()}`);
-        const renamed = await owner.patch<Project>(`/v1/projects/${slug}`, { name: "Renamed project" });
+        const slug = await makeProject(suite.api, `Original ${unique()}`);
+        const renamed = await suite.api.patch<Project>(`/v1/projects/${slug}`, { name: "Renamed project" });
         expect(renamed.status).toBe(200);
         expect(renamed.body).toMatchObject({ slug, name: "Renamed project" });
-        const read = await owner.get<Project>(`/v1/projects/${slug}`);
+        const read = await suite.api.get<Project>(`/v1/projects/${slug}`);
         expect(read.body).toMatchObject({ slug, name: "Renamed project" });
       });
 
       it("answers 409 conflict for a duplicate name, in any case, on create and rename, changing nothing", async () => {
         const name = `Taken ${unique()}`;
-        const taken = await makeProject(owner, name);
-        await expectError(owner.post("/v1/projects", { name }), 409, "conflict");
-        await expectError(owner.post("/v1/projects", { name: name.toUpperCase() }), 409, "conflict");
-        const other = await makeProject(owner);
+        const taken = await makeProject(suite.api, name);
+        await expectError(suite.api.post("/v1/projects", { name }), 409, "conflict");
+        await expectError(suite.api.post("/v1/projects", { name: name.toUpperCase() }), 409, "conflict");
+        const other = await makeProject(suite.api);
         await expectError(
-          owner.patch(`/v1/projects/${other}`, { name: name.toLowerCase() }),
+          suite.api.patch(`/v1/projects/${other}`, { name: name.toLowerCase() }),
           409,
           "conflict",
         );
-        expect((await owner.get<Project>(`/v1/projects/${taken}`)).body.name).toBe(name);
-        const projects = await listAll<Project>(owner, "/v1/projects");
+        expect((await suite.api.get<Project>(`/v1/projects/${taken}`)).body.name).toBe(name);
+        const projects = await listAll<Project>(suite.api, "/v1/projects");
         expect(projects.filter((p) => p.name.toLowerCase() === name.toLowerCase())).toHaveLength(1);
       });
 
       it("deletes a project with its datasets (admin), which then answer 404", async () => {
-        const slug = await makeProject(owner);
-        const { base } = await makeDataset(owner, slug, { rows: 2 });
-        const { api: member } = await keyFor(owner, "member");
+        const slug = await makeProject(suite.api);
+        const { base } = await makeDataset(suite.api, slug, { rows: 2 });
+        const { api: member } = await keyFor(suite.api, "member");
         await expectError(member.delete(`/v1/projects/${slug}`), 403, "forbidden");
 
-        expect((await owner.delete(`/v1/projects/${slug}`)).status).toBe(204);
+        expect((await suite.api.delete(`/v1/projects/${slug}`)).status).toBe(204);
 
-        await expectError(owner.get(`/v1/projects/${slug}`), 404, "not_found");
-        await expectError(owner.get(base), 404, "not_found");
-        await expectError(owner.get(`${base}/rows`), 404, "not_found");
-        await expectError(owner.delete(`/v1/projects/${slug}`), 404, "not_found");
-        expect((await listAll<Project>(owner, "/v1/projects")).map((p) => p.slug)).not.toContain(slug);
+        await expectError(suite.api.get(`/v1/projects/${slug}`), 404, "not_found");
+        await expectError(suite.api.get(base), 404, "not_found");
+        await expectError(suite.api.get(`${base}/rows`), 404, "not_found");
+        await expectError(suite.api.delete(`/v1/projects/${slug}`), 404, "not_found");
+        expect((await listAll<Project>(suite.api, "/v1/projects")).map((p) => p.slug)).not.toContain(slug);
       });
     });
 
     describe("datasets", () => {
-      let project: string;
-      beforeAll(async () => {
-        project = await makeProject(owner);
-      });
-      const list = (query = "") => listAll<Dataset>(owner, `/v1/projects/${project}/datasets`, query);
+      const list = (query = "") =>
+        listAll<Dataset>(suite.api, `/v1/projects/${suite.project}/datasets`, query);
 
       it("answers 409 conflict for a duplicate dataset name in the project, in any case", async () => {
         const name = `Golden ${unique()}`;
-        await makeDataset(owner, project, { name });
+        await makeDataset(suite.api, suite.project, { name });
         await expectError(
-          owner.post(`/v1/projects/${project}/datasets`, { name: name.toUpperCase() }),
+          suite.api.post(`/v1/projects/${suite.project}/datasets`, { name: name.toUpperCase() }),
           409,
           "conflict",
         );
@@ -314,22 +306,22 @@ describe.each(targets())(
       });
 
       it("deletes a dataset with its rows and history, which then answer 404", async () => {
-        const { base, dataset } = await makeDataset(owner, project, { rows: 3 });
-        expect((await owner.delete(base)).status).toBe(204);
-        await expectError(owner.get(base), 404, "not_found");
-        await expectError(owner.get(`${base}/rows/r0`), 404, "not_found");
-        await expectError(owner.get(`${base}/versions`), 404, "not_found");
-        await expectError(owner.patch(`${base}/rows/r0`, { output: 1 }), 404, "not_found");
-        await expectError(owner.delete(base), 404, "not_found");
+        const { base, dataset } = await makeDataset(suite.api, suite.project, { rows: 3 });
+        expect((await suite.api.delete(base)).status).toBe(204);
+        await expectError(suite.api.get(base), 404, "not_found");
+        await expectError(suite.api.get(`${base}/rows/r0`), 404, "not_found");
+        await expectError(suite.api.get(`${base}/versions`), 404, "not_found");
+        await expectError(suite.api.patch(`${base}/rows/r0`, { output: 1 }), 404, "not_found");
+        await expectError(suite.api.delete(base), 404, "not_found");
         expect((await list()).map((d) => d.id)).not.toContain(dataset.id);
       });
 
       it("sorts the list by name or by last change, either way, and pages in that order", async () => {
-        const own = await makeProject(owner);
+        const own = await makeProject(suite.api);
         const names = ["Bravo", "Alpha", "Charlie"];
-        for (const name of names) await makeDataset(owner, own, { name });
+        for (const name of names) await makeDataset(suite.api, own, { name });
         const sorted = async (query: string) =>
-          (await listAll<Dataset>(owner, `/v1/projects/${own}/datasets`, query)).map((d) => d.name);
+          (await listAll<Dataset>(suite.api, `/v1/projects/${own}/datasets`, query)).map((d) => d.name);
 
         expect(await sorted("")).toEqual(["Charlie", "Alpha", "Bravo"]);
         expect(await sorted("sortBy=updatedAt&sortDirection=asc")).toEqual(["Bravo", "Alpha", "Charlie"]);
@@ -340,10 +332,11 @@ describe.each(targets())(
 
         // An edit is a change: the edited dataset comes first by last change.
         const bravo = (
-          await owner.get<Page<Dataset>>(`/v1/projects/${own}/datasets?sortBy=name`)
+          await suite.api.get<Page<Dataset>>(`/v1/projects/${own}/datasets?sortBy=name`)
         ).body.items.find((d) => d.name === "Bravo") as Dataset;
         expect(
-          (await owner.patch(`/v1/projects/${own}/datasets/${bravo.slug}`, { description: "now" })).status,
+          (await suite.api.patch(`/v1/projects/${own}/datasets/${bravo.slug}`, { description: "now" }))
+            .status,
         ).toBe(200);
         expect(await sorted("")).toEqual(["Bravo", "Charlie", "Alpha"]);
       });

@@ -10,10 +10,9 @@ import {
   SimpleSpanProcessor,
   type SpanExporter,
 } from "@opentelemetry/sdk-trace-base";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Page } from "../factories";
-import type { Client } from "../http";
-import { startWithProject, type Target, targets } from "../targets";
+import { projectForSuite, type Target, targets } from "../targets";
 
 interface Trace {
   traceId: string;
@@ -90,22 +89,13 @@ function emitAgentRun(provider: BasicTracerProvider): string {
 }
 
 describe.each(targets())("traces from an OpenTelemetry exporter (%s)", (_name, start) => {
-  let target: Target;
-  let api: Client;
-  let project: string;
+  const suite = projectForSuite(start);
 
-  beforeAll(async () => {
-    ({ target, api, project } = await startWithProject(start));
-  });
-  afterAll(async () => {
-    await target?.stop();
-  });
-
-  const tracesPath = () => `/v1/projects/${project}/traces`;
-  const listTraces = (body: unknown = {}) => api.post<Page<Trace>>(`${tracesPath()}/list`, body);
+  const tracesPath = () => `/v1/projects/${suite.project}/traces`;
+  const listTraces = (body: unknown = {}) => suite.api.post<Page<Trace>>(`${tracesPath()}/list`, body);
 
   it("ingests what the OTLP/HTTP JSON exporter sends, then lists, gets and imports the trace", async () => {
-    const { exporter, results } = exporterTo(target, project);
+    const { exporter, results } = exporterTo(suite.target, suite.project);
     const provider = new BasicTracerProvider({
       resource: resourceFromAttributes({ "service.name": "support-bot" }),
       spanProcessors: [new BatchSpanProcessor(exporter)],
@@ -141,7 +131,9 @@ describe.each(targets())("traces from an OpenTelemetry exporter (%s)", (_name, s
       },
     ]);
 
-    const got = await api.get<Trace & { spans: Record<string, unknown>[] }>(`${tracesPath()}/${traceId}`);
+    const got = await suite.api.get<Trace & { spans: Record<string, unknown>[] }>(
+      `${tracesPath()}/${traceId}`,
+    );
     expect(got.status).toBe(200);
     // Spans come by start time; these three may start within the same microsecond, so look them up by name.
     const spans = new Map(got.body.spans.map((span) => [span.name as string, span]));
@@ -165,29 +157,29 @@ describe.each(targets())("traces from an OpenTelemetry exporter (%s)", (_name, s
       scope: { name: "support-bot", version: "1.0.0" },
     });
 
-    const dataset = await api.post<{ slug: string }>(`/v1/projects/${project}/datasets`, {
+    const dataset = await suite.api.post<{ slug: string }>(`/v1/projects/${suite.project}/datasets`, {
       name: "From traces",
     });
-    const base = `/v1/projects/${project}/datasets/${dataset.body.slug}`;
-    const imported = await api.post<{ versionId: string; version: number; rowIds: string[] }>(
+    const base = `/v1/projects/${suite.project}/datasets/${dataset.body.slug}`;
+    const imported = await suite.api.post<{ versionId: string; version: number; rowIds: string[] }>(
       `${base}/rows/import/traces`,
       { traces: { by: "ids", ids: [traceId] } },
     );
     expect(imported.status).toBe(201);
     expect(imported.body).toMatchObject({ version: 1, rowIds: [expect.any(String)] });
-    const row = await api.get<Record<string, unknown>>(`${base}/rows/${imported.body.rowIds[0]}`);
+    const row = await suite.api.get<Record<string, unknown>>(`${base}/rows/${imported.body.rowIds[0]}`);
     expect(row.body).toMatchObject({
       input: [{ role: "user", content: "Where is my refund?" }],
       output: [{ role: "assistant", content: "It left today." }],
       metadata: expect.objectContaining({ traceId, sessionId: "session-7" }),
       version: 1,
     });
-    const version = await api.get<Record<string, unknown>>(`${base}/versions/1`);
+    const version = await suite.api.get<Record<string, unknown>>(`${base}/versions/1`);
     expect(version.body).toMatchObject({ operation: "import", rowsInserted: 1 });
   });
 
   it("assembles a trace whose spans the exporter sends one by one, gzip-compressed", async () => {
-    const { exporter, results } = exporterTo(target, project, {
+    const { exporter, results } = exporterTo(suite.target, suite.project, {
       compression: "gzip" as ExporterConfig["compression"],
     });
     const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
@@ -196,7 +188,7 @@ describe.each(targets())("traces from an OpenTelemetry exporter (%s)", (_name, s
     await provider.shutdown();
 
     expect(results.map((result) => result.code)).toEqual([0, 0, 0]);
-    const got = await api.get<Trace>(`${tracesPath()}/${traceId}`);
+    const got = await suite.api.get<Trace>(`${tracesPath()}/${traceId}`);
     expect(got.body).toMatchObject({
       spanCount: 3,
       errorCount: 1,
@@ -206,7 +198,7 @@ describe.each(targets())("traces from an OpenTelemetry exporter (%s)", (_name, s
   });
 
   it("lists traces sorted and filtered, page by page", async () => {
-    const exported = exporterTo(target, project);
+    const exported = exporterTo(suite.target, suite.project);
     const provider = new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(exported.exporter)] });
     const ids = [emitAgentRun(provider), emitAgentRun(provider)];
     await provider.forceFlush();
@@ -230,11 +222,11 @@ describe.each(targets())("traces from an OpenTelemetry exporter (%s)", (_name, s
   });
 
   it("refuses protobuf with 415, saying to use the JSON exporter", async () => {
-    const response = await fetch(`${target.baseUrl}/v1/traces`, {
+    const response = await fetch(`${suite.target.baseUrl}/v1/traces`, {
       method: "POST",
       headers: {
-        authorization: `Bearer ${target.ownerKey}`,
-        "x-svc-project": project,
+        authorization: `Bearer ${suite.target.ownerKey}`,
+        "x-svc-project": suite.project,
         "content-type": "application/x-protobuf",
       },
       body: new Uint8Array([0x0a, 0x00]),
@@ -248,8 +240,8 @@ describe.each(targets())("traces from an OpenTelemetry exporter (%s)", (_name, s
 
   it("refuses bodies that are not OTLP and spans without ids, storing nothing", async () => {
     const traceId = randomBytes(16).toString("hex");
-    const post = (body: unknown, headers: Record<string, string> = { "x-svc-project": project }) =>
-      api.post<{ code: string; error: string; details?: { issues: { path: string }[] } }>(
+    const post = (body: unknown, headers: Record<string, string> = { "x-svc-project": suite.project }) =>
+      suite.api.post<{ code: string; error: string; details?: { issues: { path: string }[] } }>(
         "/v1/traces",
         body,
         headers,
@@ -286,7 +278,7 @@ describe.each(targets())("traces from an OpenTelemetry exporter (%s)", (_name, s
     expect(noSpanId.body.details?.issues.map((issue) => issue.path)).toEqual([
       "body.resourceSpans.0.scopeSpans.0.spans.1.spanId",
     ]);
-    expect((await api.get(`${tracesPath()}/${traceId}`)).status).toBe(404);
+    expect((await suite.api.get(`${tracesPath()}/${traceId}`)).status).toBe(404);
 
     const noProject = await post({ resourceSpans: [] }, {});
     expect(noProject.status).toBe(400);
@@ -317,11 +309,11 @@ describe.each(targets())("traces from an OpenTelemetry exporter (%s)", (_name, s
       ],
     };
     const send = (encoding: string, payload: Uint8Array) =>
-      fetch(`${target.baseUrl}/v1/traces`, {
+      fetch(`${suite.target.baseUrl}/v1/traces`, {
         method: "POST",
         headers: {
-          authorization: `Bearer ${target.ownerKey}`,
-          "x-svc-project": project,
+          authorization: `Bearer ${suite.target.ownerKey}`,
+          "x-svc-project": suite.project,
           "content-type": "application/json",
           "content-encoding": encoding,
         },
@@ -331,7 +323,7 @@ describe.each(targets())("traces from an OpenTelemetry exporter (%s)", (_name, s
     const zipped = await send("gzip", gzipSync(JSON.stringify(body)));
     expect(zipped.status).toBe(200);
     expect(await zipped.json()).toEqual({ partialSuccess: {} });
-    expect((await api.get<Trace>(`${tracesPath()}/${traceId}`)).body).toMatchObject({
+    expect((await suite.api.get<Trace>(`${tracesPath()}/${traceId}`)).body).toMatchObject({
       rootSpanName: "zipped",
     });
 
@@ -340,18 +332,20 @@ describe.each(targets())("traces from an OpenTelemetry exporter (%s)", (_name, s
   });
 
   it("refuses an import of more than 1000 traces with 422 and of unknown traces with 404", async () => {
-    const dataset = await api.post<{ slug: string }>(`/v1/projects/${project}/datasets`, {
+    const dataset = await suite.api.post<{ slug: string }>(`/v1/projects/${suite.project}/datasets`, {
       name: "Refusals",
     });
-    const path = `/v1/projects/${project}/datasets/${dataset.body.slug}/rows/import/traces`;
+    const path = `/v1/projects/${suite.project}/datasets/${dataset.body.slug}/rows/import/traces`;
     const newIds = (count: number) => Array.from({ length: count }, () => randomBytes(16).toString("hex"));
 
-    const tooMany = await api.post<{ code: string }>(path, { traces: { by: "ids", ids: newIds(1001) } });
+    const tooMany = await suite.api.post<{ code: string }>(path, {
+      traces: { by: "ids", ids: newIds(1001) },
+    });
     expect(tooMany.status).toBe(422);
     expect(tooMany.body.code).toBe("too_many_traces");
 
     const unknown = newIds(1);
-    const missing = await api.post<{ code: string; details: unknown }>(path, {
+    const missing = await suite.api.post<{ code: string; details: unknown }>(path, {
       traces: { by: "ids", ids: unknown },
     });
     expect(missing.status).toBe(404);
@@ -361,8 +355,8 @@ describe.each(targets())("traces from an OpenTelemetry exporter (%s)", (_name, s
     expect(unknownField.status).toBe(400);
     expect(unknownField.body).toMatchObject({ code: "validation_failed" });
 
-    const versions = await api.get<Page<unknown>>(
-      `/v1/projects/${project}/datasets/${dataset.body.slug}/versions`,
+    const versions = await suite.api.get<Page<unknown>>(
+      `/v1/projects/${suite.project}/datasets/${dataset.body.slug}/versions`,
     );
     expect(versions.body.items).toEqual([]);
   });

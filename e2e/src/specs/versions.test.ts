@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import {
   type DatasetFixture,
   expectError,
@@ -10,7 +10,7 @@ import {
   versionOf,
 } from "../factories";
 import { type Client, client } from "../http";
-import { startWithProject, type Target, targets } from "../targets";
+import { projectForSuite, targets } from "../targets";
 
 interface Version {
   versionId: string;
@@ -65,25 +65,19 @@ const contents = ({ rowId, input, output, expectedOutput, metadata, custom }: Ro
 });
 
 describe.each(targets())("versions, diffs, restore and history through the gateway (%s)", (_name, start) => {
-  let target: Target;
-  let owner: Client;
+  const suite = projectForSuite(start);
   /** A member key that makes every change of the history, so that each version names it. */
   let editor: Client;
   let editorKeyId: string;
-  let project: string;
 
   beforeAll(async () => {
-    ({ target, api: owner, project } = await startWithProject(start));
-    const key = await owner.post<{ id: string; token: string }>("/v1/api-keys", {
+    const key = await suite.api.post<{ id: string; token: string }>("/v1/api-keys", {
       name: "editor",
       role: "member",
     });
     expect(key.status).toBe(201);
     editorKeyId = key.body.id;
-    editor = client(target.baseUrl, key.body.token);
-  });
-  afterAll(async () => {
-    await target?.stop();
+    editor = client(suite.target.baseUrl, key.body.token);
   });
 
   /**
@@ -91,7 +85,7 @@ describe.each(targets())("versions, diffs, restore and history through the gatew
    * v5 edits r2's output. Returns each change's answer, in order.
    */
   async function makeHistory(): Promise<DatasetFixture & { results: VersionResult[] }> {
-    const fixture = await makeDataset(owner, project, { columns: 1 });
+    const fixture = await makeDataset(suite.api, suite.project, { columns: 1 });
     const { base } = fixture;
     const column = fixture.columns[0] as string;
     const answers = [
@@ -126,7 +120,7 @@ describe.each(targets())("versions, diffs, restore and history through the gatew
     });
 
     it("lists versions newest first, each with its operation, row counts, actor and id", async () => {
-      const page = await owner.get<Page<Version>>(`${history.base}/versions`);
+      const page = await suite.api.get<Page<Version>>(`${history.base}/versions`);
       expect(page.status).toBe(200);
       expect(page.body).toMatchObject({ hasMore: false, nextCursor: null });
       const actor = { kind: "apiKey", id: editorKeyId };
@@ -150,7 +144,7 @@ describe.each(targets())("versions, diffs, restore and history through the gatew
       const pages: number[][] = [];
       let cursor = "";
       for (;;) {
-        const page = await owner.get<Page<Version>>(
+        const page = await suite.api.get<Page<Version>>(
           `${history.base}/versions?limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`,
         );
         pages.push(page.body.items.map((v) => v.version));
@@ -161,18 +155,18 @@ describe.each(targets())("versions, diffs, restore and history through the gatew
     });
 
     it("reads one version as the list shows it", async () => {
-      const listed = await owner.get<Page<Version>>(`${history.base}/versions?limit=200`);
-      const one = await owner.get<Version>(`${history.base}/versions/3`);
+      const listed = await suite.api.get<Page<Version>>(`${history.base}/versions?limit=200`);
+      const one = await suite.api.get<Version>(`${history.base}/versions/3`);
       expect(one.status).toBe(200);
       expect(one.body).toEqual(listed.body.items.find((v) => v.version === 3));
     });
 
     it("answers 404 for a version that does not exist and 400 for one that is not a version number", async () => {
-      await expectError(owner.get(`${history.base}/versions/6`), 404, "not_found");
-      await expectError(owner.get(`${history.base}/versions/0`), 404, "not_found");
+      await expectError(suite.api.get(`${history.base}/versions/6`), 404, "not_found");
+      await expectError(suite.api.get(`${history.base}/versions/0`), 404, "not_found");
       for (const bad of ["abc", "-1", "1.5"]) {
         const error = await expectError(
-          owner.get(`${history.base}/versions/${bad}`),
+          suite.api.get(`${history.base}/versions/${bad}`),
           400,
           "validation_failed",
         );
@@ -188,7 +182,7 @@ describe.each(targets())("versions, diffs, restore and history through the gatew
       history = await makeHistory();
       column = history.columns[0] as string;
     });
-    const diff = (query: string) => owner.get<Page<DiffEntry>>(`${history.base}/diff?${query}`);
+    const diff = (query: string) => suite.api.get<Page<DiffEntry>>(`${history.base}/diff?${query}`);
 
     it("lists added, removed and modified rows cell by cell, ordered by row id", async () => {
       const answer = await diff("from=1&to=5");
@@ -263,20 +257,20 @@ describe.each(targets())("versions, diffs, restore and history through the gatew
   describe("restore", () => {
     it("makes the dataset equal to the old version as one new version, read back through list-rows", async () => {
       const history = await makeHistory();
-      const atOne = (await listAll<Row>(owner, `${history.base}/rows`, "version=1&sortDirection=asc")).map(
-        contents,
-      );
+      const atOne = (
+        await listAll<Row>(suite.api, `${history.base}/rows`, "version=1&sortDirection=asc")
+      ).map(contents);
 
       const restored = await editor.post<VersionResult>(`${history.base}/versions/1/restore`);
 
       expect(restored.status).toBe(201);
       expect(restored.body).toEqual({ versionId: expect.stringMatching(/^[a-z0-9]{24}$/), version: 6 });
-      const now = await listAll<Row>(owner, `${history.base}/rows`, "sortDirection=asc");
+      const now = await listAll<Row>(suite.api, `${history.base}/rows`, "sortDirection=asc");
       expect(now.map(contents)).toEqual(atOne);
-      expect(await versionOf(owner, history.base)).toBe(6);
+      expect(await versionOf(suite.api, history.base)).toBe(6);
       // Only the rows that differed got the new version: r1 came back, r0 and r2 changed back, r3 went.
       expect(Object.fromEntries(now.map((r) => [r.rowId, r.version]))).toEqual({ r0: 6, r1: 6, r2: 6 });
-      const version = await owner.get<Version>(`${history.base}/versions/6`);
+      const version = await suite.api.get<Version>(`${history.base}/versions/6`);
       expect(version.body).toMatchObject({
         versionId: restored.body.versionId,
         operation: "restore",
@@ -285,7 +279,7 @@ describe.each(targets())("versions, diffs, restore and history through the gatew
         rowsDeleted: 1,
         actor: { kind: "apiKey", id: editorKeyId },
       });
-      const diff = await owner.get<Page<DiffEntry>>(`${history.base}/diff?from=1&to=6`);
+      const diff = await suite.api.get<Page<DiffEntry>>(`${history.base}/diff?from=1&to=6`);
       expect(diff.body.items).toEqual([]);
     });
 
@@ -298,8 +292,8 @@ describe.each(targets())("versions, diffs, restore and history through the gatew
       // Nothing was created: 200, not the 201 of a restore that made a version.
       expect(answer.status).toBe(200);
       expect(answer.body).toEqual(current);
-      expect(await versionOf(owner, history.base)).toBe(5);
-      const versions = await owner.get<Page<Version>>(`${history.base}/versions?limit=1`);
+      expect(await versionOf(suite.api, history.base)).toBe(5);
+      const versions = await suite.api.get<Page<Version>>(`${history.base}/versions?limit=1`);
       expect(versions.body.items[0]?.version).toBe(5);
     });
 
@@ -307,15 +301,15 @@ describe.each(targets())("versions, diffs, restore and history through the gatew
       const history = await makeHistory();
       const error = await expectError(editor.post(`${history.base}/versions/9/restore`), 404, "not_found");
       expect(error.error).toContain("Version 9 does not exist");
-      expect(await versionOf(owner, history.base)).toBe(5);
+      expect(await versionOf(suite.api, history.base)).toBe(5);
     });
 
     it("is refused to a viewer key", async () => {
       const history = await makeHistory();
-      const key = await owner.post<{ token: string }>("/v1/api-keys", { name: "looker", role: "viewer" });
-      const viewer = client(target.baseUrl, key.body.token);
+      const key = await suite.api.post<{ token: string }>("/v1/api-keys", { name: "looker", role: "viewer" });
+      const viewer = client(suite.target.baseUrl, key.body.token);
       await expectError(viewer.post(`${history.base}/versions/1/restore`), 403, "forbidden");
-      expect(await versionOf(owner, history.base)).toBe(5);
+      expect(await versionOf(suite.api, history.base)).toBe(5);
     });
   });
 
@@ -329,7 +323,7 @@ describe.each(targets())("versions, diffs, restore and history through the gatew
       expect(restored.status).toBe(201);
     });
     const rowHistory = (rowId: string, query = "") =>
-      owner.get<Page<HistoryEntry>>(`${history.base}/rows/${rowId}/history${query}`);
+      suite.api.get<Page<HistoryEntry>>(`${history.base}/rows/${rowId}/history${query}`);
     const summary = (entries: HistoryEntry[]) => entries.map((e) => [e.version, e.operation, e.cells]);
 
     it("lists every version of an edited row newest first, with its cells after each", async () => {
@@ -376,8 +370,8 @@ describe.each(targets())("versions, diffs, restore and history through the gatew
 
   describe("cursors", () => {
     it("pin the version of their first page while others edit, insert and delete", async () => {
-      const { base } = await makeDataset(owner, project, { rows: 6 });
-      const first = await owner.get<Page<Row>>(`${base}/rows?limit=2&sortDirection=asc`);
+      const { base } = await makeDataset(suite.api, suite.project, { rows: 6 });
+      const first = await suite.api.get<Page<Row>>(`${base}/rows?limit=2&sortDirection=asc`);
       expect(first.body.items.map((r) => r.rowId)).toEqual(["r0", "r1"]);
 
       // Another curator changes what the rest of the pages would show.
@@ -386,12 +380,12 @@ describe.each(targets())("versions, diffs, restore and history through the gatew
         (await editor.delete(`${base}/rows`, { selection: { mode: "selected", rowIds: ["r3"] } })).status,
       ).toBe(200);
       expect((await editor.post(`${base}/rows`, { rows: [{ id: "r9", input: "late" }] })).status).toBe(201);
-      expect(await versionOf(owner, base)).toBe(4);
+      expect(await versionOf(suite.api, base)).toBe(4);
 
       const rest: Row[] = [];
       let cursor = first.body.nextCursor;
       while (cursor) {
-        const page = await owner.get<Page<Row>>(
+        const page = await suite.api.get<Page<Row>>(
           `${base}/rows?limit=2&sortDirection=asc&cursor=${encodeURIComponent(cursor)}`,
         );
         expect(page.status).toBe(200);
@@ -406,7 +400,7 @@ describe.each(targets())("versions, diffs, restore and history through the gatew
       ]);
 
       // A new list sees the edits.
-      const fresh = await listAll<Row>(owner, `${base}/rows`, "sortDirection=asc");
+      const fresh = await listAll<Row>(suite.api, `${base}/rows`, "sortDirection=asc");
       expect(fresh.map((r) => [r.rowId, r.output])).toEqual([
         ["r0", "a0"],
         ["r1", "a1"],

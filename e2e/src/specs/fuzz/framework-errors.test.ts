@@ -1,34 +1,26 @@
 import { errorCodes } from "@svc/contracts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { datasetSnapshot } from "../../factories";
 import { type RawResponse, rawHttp } from "../../fuzz/raw-http";
-import type { Client } from "../../http";
-import { startWithDataset, type Target, targets } from "../../targets";
+import { datasetForSuite, targets } from "../../targets";
 
 /**
  * What Node's HTTP parser and Fastify refuse before any route runs reaches the client in the API's one
  * error shape, with a code of its vocabulary and the request id that X-Request-Id carries.
  */
 describe.each(targets())("requests refused before any route runs (%s)", (_name, start) => {
-  let target: Target;
-  let api: Client;
-  let key: string;
-  let base: string;
+  const suite = datasetForSuite(start, { newOrganization: true, rows: 2 });
 
-  beforeAll(async () => {
-    ({ target, key, api, base } = await startWithDataset(start, { newOrganization: true, rows: 2 }));
-  });
-  afterAll(async () => {
-    await target?.stop();
-  });
-
-  const snapshot = () => datasetSnapshot(api, base);
+  const snapshot = () => datasetSnapshot(suite.api, suite.base);
 
   /** A request written by hand: `head` is the request line and headers, without the blank line. */
   const raw = (head: string, body = "") =>
-    rawHttp(target.baseUrl, `${head}\r\nHost: svc\r\nConnection: close\r\n\r\n${body}`);
+    rawHttp(suite.target.baseUrl, `${head}\r\nHost: svc\r\nConnection: close\r\n\r\n${body}`);
   const patchRow = (headers: string[], body: string) =>
-    raw([`PATCH ${base}/rows/r0 HTTP/1.1`, `Authorization: Bearer ${key}`, ...headers].join("\r\n"), body);
+    raw(
+      [`PATCH ${suite.base}/rows/r0 HTTP/1.1`, `Authorization: Bearer ${suite.key}`, ...headers].join("\r\n"),
+      body,
+    );
 
   function expectApiError(answer: RawResponse, status: number, code: string, issueCode?: string) {
     expect({ status: answer.status, body: answer.body }).toEqual({
@@ -65,13 +57,18 @@ describe.each(targets())("requests refused before any route runs (%s)", (_name, 
   });
 
   it("answers a raw byte in the request line, and a method HTTP does not have, with 400 in the API's shape", async () => {
-    expectApiError(await raw(`GET ${base}/rows/r\xff0 HTTP/1.1`), 400, "validation_failed", "invalid_http");
-    expectApiError(await raw(`G@T ${base} HTTP/1.1`), 400, "validation_failed", "invalid_http");
+    expectApiError(
+      await raw(`GET ${suite.base}/rows/r\xff0 HTTP/1.1`),
+      400,
+      "validation_failed",
+      "invalid_http",
+    );
+    expectApiError(await raw(`G@T ${suite.base} HTTP/1.1`), 400, "validation_failed", "invalid_http");
   });
 
   it("answers headers over 16 KiB with 413 payload_too_large, naming the limit", async () => {
     const answer = await raw(
-      `GET ${base} HTTP/1.1\r\nAuthorization: Bearer ${key}\r\nX-Pad: ${"a".repeat(20_000)}`,
+      `GET ${suite.base} HTTP/1.1\r\nAuthorization: Bearer ${suite.key}\r\nX-Pad: ${"a".repeat(20_000)}`,
     );
     expectApiError(answer, 413, "payload_too_large");
     expect((answer.body as { error: string }).error).toBe(
@@ -82,24 +79,31 @@ describe.each(targets())("requests refused before any route runs (%s)", (_name, 
   it.each(["text/csv", "application/x-protobuf", "multipart/form-data; boundary=x", "application/json", ""])(
     "takes a request without a body whatever its Content-Type says (%j)",
     async (contentType) => {
-      const created = await api.post<{ id: string }>("/v1/api-keys", { name: "short-lived", role: "viewer" });
-      const head = [`DELETE /v1/api-keys/${created.body.id} HTTP/1.1`, `Authorization: Bearer ${key}`];
+      const created = await suite.api.post<{ id: string }>("/v1/api-keys", {
+        name: "short-lived",
+        role: "viewer",
+      });
+      const head = [`DELETE /v1/api-keys/${created.body.id} HTTP/1.1`, `Authorization: Bearer ${suite.key}`];
       const answer = await raw([...head, `Content-Type: ${contentType}`, "Content-Length: 0"].join("\r\n"));
       expect(answer.status).toBe(204);
       const encoded = await raw(
-        [`GET ${base} HTTP/1.1`, `Authorization: Bearer ${key}`, "Content-Encoding: br"].join("\r\n"),
+        [`GET ${suite.base} HTTP/1.1`, `Authorization: Bearer ${suite.key}`, "Content-Encoding: br"].join(
+          "\r\n",
+        ),
       );
       expect(encoded.status).toBe(200);
     },
   );
 
   it("ignores the body of an operation that takes none, however deep it nests", async () => {
-    const project = base.split("/")[3];
-    const made = await api.post<{ slug: string }>(`/v1/projects/${project}/datasets`, { name: "to delete" });
+    const project = suite.base.split("/")[3];
+    const made = await suite.api.post<{ slug: string }>(`/v1/projects/${project}/datasets`, {
+      name: "to delete",
+    });
     const body = `${"[".repeat(10_000)}${"]".repeat(10_000)}`;
     const head = [
       `DELETE /v1/projects/${project}/datasets/${made.body.slug} HTTP/1.1`,
-      `Authorization: Bearer ${key}`,
+      `Authorization: Bearer ${suite.key}`,
     ];
     const answer = await raw(
       [...head, "Content-Type: application/json", `Content-Length: ${body.length}`].join("\r\n"),
@@ -109,7 +113,11 @@ describe.each(targets())("requests refused before any route runs (%s)", (_name, 
   });
 
   it("refuses an empty upload as an empty file, not for its type", async () => {
-    const head = [`POST ${base}/imports HTTP/1.1`, `Authorization: Bearer ${key}`, "Content-Type: text/csv"];
+    const head = [
+      `POST ${suite.base}/imports HTTP/1.1`,
+      `Authorization: Bearer ${suite.key}`,
+      "Content-Type: text/csv",
+    ];
     const answer = await raw([...head, "Content-Length: 0"].join("\r\n"));
     expect(answer.status).toBe(400);
     expect(answer.body).toMatchObject({
@@ -120,11 +128,15 @@ describe.each(targets())("requests refused before any route runs (%s)", (_name, 
 
   it("survives a body that claims to be gzip and is not, on a request that never reads it", async () => {
     const body = "this is not gzip";
-    const head = [`GET ${base} HTTP/1.1`, `Authorization: Bearer ${key}`, "Content-Encoding: gzip"];
+    const head = [
+      `GET ${suite.base} HTTP/1.1`,
+      `Authorization: Bearer ${suite.key}`,
+      "Content-Encoding: gzip",
+    ];
     const answer = await raw([...head, `Content-Length: ${body.length}`].join("\r\n"), body);
     expect(answer.status).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, 100));
-    expect((await api.get(base)).status).toBe(200);
+    expect((await suite.api.get(suite.base)).status).toBe(200);
   });
 
   it.each([
@@ -132,7 +144,7 @@ describe.each(targets())("requests refused before any route runs (%s)", (_name, 
     ["a stray % in the path", "/v1/projects/100%/datasets", "invalid_path"],
     ["an escape in the path that is not UTF-8", "/v1/projects/%C3%28/datasets", "invalid_path"],
   ])("answers %s with 400 in the API's shape", async (_case, path, issueCode) => {
-    const answer = await raw(`GET ${path} HTTP/1.1\r\nAuthorization: Bearer ${key}`);
+    const answer = await raw(`GET ${path} HTTP/1.1\r\nAuthorization: Bearer ${suite.key}`);
     expectApiError(answer, 400, "validation_failed", issueCode);
   });
 

@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { datasetSnapshot, type ErrorBody, expectError } from "../../factories";
-import type { Client } from "../../http";
-import { startWithDataset, type Target, targets } from "../../targets";
+import { datasetForSuite, targets } from "../../targets";
 
 /** Text with raw bytes spliced in where `\xNN` is written: what a client with a broken encoder sends. */
 const bytes = (text: string): Uint8Array =>
@@ -14,41 +13,30 @@ const bytes = (text: string): Uint8Array =>
   );
 
 describe.each(targets())("bytes and escapes that are not UTF-8 (%s)", (_name, start) => {
-  let target: Target;
-  let api: Client;
-  let key: string;
-  let base: string;
-
-  beforeAll(async () => {
-    ({ target, key, api, base } = await startWithDataset(start, {
-      newOrganization: true,
-      rows: 2,
-      columns: 1,
-    }));
-  });
-  afterAll(async () => {
-    await target?.stop();
-  });
+  const suite = datasetForSuite(start, { newOrganization: true, rows: 2, columns: 1 });
 
   const send = (method: string, path: string, body: Uint8Array, contentType = "application/json") =>
-    api.send(method, path, Buffer.from(body).toString("latin1"), { "content-type": contentType });
+    suite.api.send(method, path, Buffer.from(body).toString("latin1"), { "content-type": contentType });
 
   /** fetch would encode a string body as UTF-8: raw bytes go as a Uint8Array. */
   async function sendBytes(method: string, path: string, body: Uint8Array, headers: Record<string, string>) {
-    const response = await fetch(`${target.baseUrl}${path}`, { method, headers, body });
+    const response = await fetch(`${suite.target.baseUrl}${path}`, { method, headers, body });
     const text = await response.text();
     return { status: response.status, body: JSON.parse(text) as unknown, headers: response.headers };
   }
 
-  const withKey = (contentType: string) => ({ authorization: `Bearer ${key}`, "content-type": contentType });
+  const withKey = (contentType: string) => ({
+    authorization: `Bearer ${suite.key}`,
+    "content-type": contentType,
+  });
 
-  const snapshot = () => datasetSnapshot(api, base);
+  const snapshot = () => datasetSnapshot(suite.api, suite.base);
 
   it("refuses a row edit whose JSON holds bytes that are not UTF-8 with 400 naming the offset, storing nothing", async () => {
     const before = await snapshot();
     const answer = await sendBytes(
       "PATCH",
-      `${base}/rows/r0`,
+      `${suite.base}/rows/r0`,
       bytes('{"expectedOutput":"\\xff\\xfe"}'),
       withKey("application/json"),
     );
@@ -74,7 +62,12 @@ describe.each(targets())("bytes and escapes that are not UTF-8 (%s)", (_name, st
     "refuses %s holding bytes that are not UTF-8, storing nothing",
     async (_case, method, path, body, offset) => {
       const before = await snapshot();
-      const answer = await sendBytes(method, `${base}${path}`, bytes(body), withKey("application/json"));
+      const answer = await sendBytes(
+        method,
+        `${suite.base}${path}`,
+        bytes(body),
+        withKey("application/json"),
+      );
       const error = await expectError(answer, 400, "validation_failed");
       expect(error.error).toContain(`the byte at offset ${offset}`);
       expect(await snapshot()).toEqual(before);
@@ -83,7 +76,7 @@ describe.each(targets())("bytes and escapes that are not UTF-8 (%s)", (_name, st
 
   it("refuses an MCP tool call whose JSON is not UTF-8 before any tool runs", async () => {
     const before = await snapshot();
-    const [projectSlug, datasetSlug] = base.split("/").filter((_, i) => i === 3 || i === 5);
+    const [projectSlug, datasetSlug] = suite.base.split("/").filter((_, i) => i === 3 || i === 5);
     const call = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"updateDatasetRow","arguments":{"projectSlug":"${projectSlug}","datasetSlug":"${datasetSlug}","rowId":"r0","output":"\\xff"}}}`;
     const answer = await sendBytes("POST", "/v1/mcp", bytes(call), {
       ...withKey("application/json"),
@@ -96,7 +89,11 @@ describe.each(targets())("bytes and escapes that are not UTF-8 (%s)", (_name, st
 
   it("refuses query parameters that are not percent-encoded UTF-8, on reads and on an import", async () => {
     const before = await snapshot();
-    const search = await expectError(api.get(`${base}/rows?search=caf%E9`), 400, "validation_failed");
+    const search = await expectError(
+      suite.api.get(`${suite.base}/rows?search=caf%E9`),
+      400,
+      "validation_failed",
+    );
     expect(search.details?.issues).toEqual([
       {
         path: "query.search",
@@ -105,19 +102,21 @@ describe.each(targets())("bytes and escapes that are not UTF-8 (%s)", (_name, st
         code: "invalid_utf8",
       },
     ]);
-    await expectError(api.get(`${base}/rows?search=100%`), 400, "validation_failed");
+    await expectError(suite.api.get(`${suite.base}/rows?search=100%`), 400, "validation_failed");
     // The map names the columns an import creates: "new:%FF" must not become a column named "%FF" or "�".
     const map = `%7B%22f%22%3A%22new%3A%FF%22%7D`;
     const imported = await send(
       "POST",
-      `${base}/imports?map=${map}`,
+      `${suite.base}/imports?map=${map}`,
       bytes('{"f":1}\n'),
       "application/x-ndjson",
     );
     const error = await expectError(imported, 400, "validation_failed");
     expect(error.details?.issues?.map((issue) => issue.path)).toEqual(["query.map"]);
     expect(await snapshot()).toEqual(before);
-    const columns = await api.get<{ columns: { name: string }[] }>(`${base}/columns?includeRemoved=true`);
+    const columns = await suite.api.get<{ columns: { name: string }[] }>(
+      `${suite.base}/columns?includeRemoved=true`,
+    );
     expect(columns.body.columns.map((c) => c.name)).toEqual([
       "Input",
       "Output",
