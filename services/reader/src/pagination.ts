@@ -1,4 +1,5 @@
-import type { Page } from "@svc/contracts";
+import { decodeCursor, encodeCursor, invalidCursor, type Page } from "@svc/contracts";
+import type { z } from "zod";
 
 /**
  * The most a page's items may weigh as JSON. A page travels to the gateway as one bus message, which
@@ -31,4 +32,38 @@ export function toPage<R, T>(
   const last = records[items.length - 1];
   const hasMore = records.length > items.length && last !== undefined;
   return { items, nextCursor: hasMore ? cursorAfter(last) : null, hasMore };
+}
+
+/**
+ * The cursors of one kind of list. A cursor carries the list it was issued for (its project or
+ * dataset, its sort, a fingerprint of its filters) and where its page ended, so that the next page
+ * goes on from there in the same list, or is refused.
+ */
+export interface ListCursors<C> {
+  /**
+   * The request's cursor; undefined on a first page. One that is not this kind's is refused, and so
+   * is one for which `refusal` gives a reason: it was issued for another list than the one asked for.
+   */
+  read(raw: string | undefined, refusal: (cursor: C) => string | undefined): C | undefined;
+  /** `toPage`, its next cursor the one after the last record shown. */
+  page<R, T>(
+    records: readonly R[],
+    limit: number,
+    item: (record: R) => T,
+    cursorAfter: (record: R) => C,
+  ): Page<T>;
+}
+
+export function listCursors<C extends Record<string, unknown>>(schema: z.ZodType<C>): ListCursors<C> {
+  return {
+    read(raw, refusal) {
+      if (raw === undefined) return undefined;
+      const cursor = decodeCursor(schema, raw);
+      const reason = refusal(cursor);
+      if (reason !== undefined) throw invalidCursor(reason);
+      return cursor;
+    },
+    page: (records, limit, item, cursorAfter) =>
+      toPage(records, limit, item, (record) => encodeCursor(cursorAfter(record))),
+  };
 }

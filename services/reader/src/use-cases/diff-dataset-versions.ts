@@ -1,23 +1,24 @@
 import { isDeepStrictEqual } from "node:util";
 import type { DiffEntry, OperationInput, operations, Page } from "@svc/contracts";
-import { decodeCursor, encodeCursor, invalidCursor } from "@svc/contracts";
 import { type Database, findDataset } from "@svc/db";
 import type { Kysely } from "kysely";
 import { z } from "zod";
-import { toPage } from "../pagination";
+import { listCursors } from "../pagination";
 import { listColumns } from "../repositories/columns";
 import { inSnapshot } from "../repositories/db";
 import { listChangedRows, type RowDiffRecord } from "../repositories/diff";
 import { versionNotFound } from "./errors";
 import { type Visibility, visibilityOf, visibleCells } from "./visible-cells";
 
-const diffCursorSchema = z.strictObject({
-  kind: z.literal("diff"),
-  datasetId: z.string(),
-  from: z.number().int(),
-  to: z.number().int(),
-  rowId: z.string(),
-});
+const diffCursors = listCursors(
+  z.strictObject({
+    kind: z.literal("diff"),
+    datasetId: z.string(),
+    from: z.number().int(),
+    to: z.number().int(),
+    rowId: z.string(),
+  }),
+);
 
 /** Every row that differs between two versions, cell by cell, by row id. */
 export function diffDatasetVersions(
@@ -30,7 +31,11 @@ export function diffDatasetVersions(
     for (const version of [query.from, query.to]) {
       if (version > dataset.version) throw versionNotFound(version, dataset.version);
     }
-    const afterRowId = query.cursor === undefined ? undefined : readCursor(query.cursor, dataset.id, query);
+    const afterRowId = diffCursors.read(query.cursor, (cursor) =>
+      cursor.datasetId === dataset.id && cursor.from === query.from && cursor.to === query.to
+        ? undefined
+        : "was issued for another diff; pass the same from and to, or start again without a cursor",
+    )?.rowId;
     const visibility = visibilityOf(await listColumns(trx, dataset.id, { includeRemoved: false }));
     const changes = await collectChanges(
       (after, limit) =>
@@ -45,18 +50,17 @@ export function diffDatasetVersions(
       query.limit + 1,
       visibility,
     );
-    return toPage(
+    return diffCursors.page(
       changes,
       query.limit,
       (change) => change,
-      (change) =>
-        encodeCursor({
-          kind: "diff",
-          datasetId: dataset.id,
-          from: query.from,
-          to: query.to,
-          rowId: change.rowId,
-        }),
+      (change) => ({
+        kind: "diff",
+        datasetId: dataset.id,
+        from: query.from,
+        to: query.to,
+        rowId: change.rowId,
+      }),
     );
   });
 }
@@ -88,14 +92,4 @@ function toEntry(record: RowDiffRecord, visibility: Visibility): DiffEntry[] {
   if (!before && !after) return [];
   const change = !before ? "added" : !after ? "removed" : "modified";
   return [{ rowId: record.rowId, change, before, after }];
-}
-
-function readCursor(raw: string, datasetId: string, query: { from: number; to: number }): string {
-  const cursor = decodeCursor(diffCursorSchema, raw);
-  if (cursor.datasetId !== datasetId || cursor.from !== query.from || cursor.to !== query.to) {
-    throw invalidCursor(
-      "was issued for another diff; pass the same from and to, or start again without a cursor",
-    );
-  }
-  return cursor.rowId;
 }

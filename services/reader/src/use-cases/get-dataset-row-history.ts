@@ -1,21 +1,21 @@
 import type { OperationInput, OperationOutput, operations } from "@svc/contracts";
-import { decodeCursor, encodeCursor, invalidCursor } from "@svc/contracts";
 import { type Database, findDataset } from "@svc/db";
 import type { Kysely } from "kysely";
 import { z } from "zod";
-import { toPage } from "../pagination";
+import { listCursors } from "../pagination";
 import { listColumns } from "../repositories/columns";
 import { listRowRevisions } from "../repositories/rows";
 import { rowNotFound } from "./errors";
 import { visibilityOf, visibleCells } from "./visible-cells";
 
-const historyCursorSchema = z.strictObject({
-  kind: z.literal("history"),
-  datasetId: z.string(),
-  rowId: z.string(),
-  version: z.number().int().min(0),
-});
-type HistoryCursor = z.infer<typeof historyCursorSchema>;
+const historyCursors = listCursors(
+  z.strictObject({
+    kind: z.literal("history"),
+    datasetId: z.string(),
+    rowId: z.string(),
+    version: z.number().int().min(0),
+  }),
+);
 
 /** Every version of one row, newest first; a deletion shows as an entry whose cells are null. */
 export async function getDatasetRowHistory(
@@ -24,7 +24,11 @@ export async function getDatasetRowHistory(
   { params, query }: OperationInput<typeof operations.getDatasetRowHistory>,
 ): Promise<OperationOutput<typeof operations.getDatasetRowHistory>> {
   const dataset = await findDataset(db, { organizationId, ...params });
-  const before = query.cursor === undefined ? undefined : readCursor(query.cursor, dataset.id, params.rowId);
+  const before = historyCursors.read(query.cursor, (cursor) =>
+    cursor.datasetId === dataset.id && cursor.rowId === params.rowId
+      ? undefined
+      : "was issued for another row's history; start again without a cursor",
+  )?.version;
   const revisions = await listRowRevisions(db, {
     datasetId: dataset.id,
     rowId: params.rowId,
@@ -33,7 +37,7 @@ export async function getDatasetRowHistory(
   });
   if (revisions.length === 0 && before === undefined) throw rowNotFound(params.rowId, params.datasetSlug);
   const visibility = visibilityOf(await listColumns(db, dataset.id, { includeRemoved: false }));
-  return toPage(
+  return historyCursors.page(
     revisions,
     query.limit,
     (revision) => ({
@@ -44,20 +48,11 @@ export async function getDatasetRowHistory(
       actor: revision.actor,
       cells: revision.cells === null ? null : visibleCells(revision.cells, visibility),
     }),
-    (revision) =>
-      encodeCursor({
-        kind: "history",
-        datasetId: dataset.id,
-        rowId: params.rowId,
-        version: revision.version,
-      } satisfies HistoryCursor),
+    (revision) => ({
+      kind: "history",
+      datasetId: dataset.id,
+      rowId: params.rowId,
+      version: revision.version,
+    }),
   );
-}
-
-function readCursor(raw: string, datasetId: string, rowId: string): number {
-  const cursor = decodeCursor(historyCursorSchema, raw);
-  if (cursor.datasetId !== datasetId || cursor.rowId !== rowId) {
-    throw invalidCursor("was issued for another row's history; start again without a cursor");
-  }
-  return cursor.version;
 }

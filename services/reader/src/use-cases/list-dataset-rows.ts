@@ -3,9 +3,6 @@ import {
   type DatasetColumn,
   type DatasetRow,
   DomainError,
-  decodeCursor,
-  encodeCursor,
-  invalidCursor,
   type OperationInput,
   type operations,
   type Page,
@@ -14,7 +11,7 @@ import {
 import { type CellPresence, type CellRef, type Database, type DatasetRecord, findDataset } from "@svc/db";
 import type { Kysely } from "kysely";
 import { z } from "zod";
-import { toPage } from "../pagination";
+import { listCursors } from "../pagination";
 import { listColumns } from "../repositories/columns";
 import { EXACT_TIMESTAMP_PATTERN, inSnapshot } from "../repositories/db";
 import { listCurrentRows, listRowsAtVersion, type RowKey, type RowPageQuery } from "../repositories/rows";
@@ -41,6 +38,7 @@ const rowCursorSchema = z.strictObject({
   sortDirection: sortDirectionSchema,
 });
 type RowCursor = z.infer<typeof rowCursorSchema>;
+const rowCursors = listCursors(rowCursorSchema);
 
 export async function listDatasetRows(
   db: Kysely<Database>,
@@ -69,11 +67,11 @@ export async function listDatasetRows(
       version === dataset.version
         ? await listCurrentRows(trx, page)
         : await listRowsAtVersion(trx, { ...page, version });
-    return toPage(
+    return rowCursors.page(
       records,
       query.limit,
       (record) => toDatasetRow(dataset.id, record, visibility),
-      (record) => encodeCursor(cursorAfter(dataset.id, version, record.key, query)),
+      (record) => cursorAfter(dataset.id, version, record.key, query),
     );
   });
 }
@@ -131,28 +129,29 @@ function startOf(query: ListRowsQuery, dataset: DatasetRecord): { version: numbe
       { issues: [{ path: "query.offset", message: "cannot be combined with cursor", code: "custom" }] },
     );
   }
-  if (query.cursor === undefined) {
-    const version = query.version ?? dataset.version;
-    if (version > dataset.version) throw versionNotFound(version, dataset.version);
-    return { version };
+  const cursor = rowCursors.read(query.cursor, (cursor) => refusalOf(cursor, query, dataset));
+  if (cursor !== undefined) {
+    return { version: cursor.version, after: { createdAt: cursor.createdAt, rowId: cursor.rowId } };
   }
-  const cursor = decodeCursor(rowCursorSchema, query.cursor);
+  const version = query.version ?? dataset.version;
+  if (version > dataset.version) throw versionNotFound(version, dataset.version);
+  return { version };
+}
+
+/** Why a cursor does not go on with the rows asked for, if it does not: another dataset, search or version. */
+function refusalOf(cursor: RowCursor, query: ListRowsQuery, dataset: DatasetRecord): string | undefined {
   if (cursor.datasetId !== dataset.id || cursor.version > dataset.version) {
-    throw invalidCursor("was issued for another dataset's rows; start again without a cursor");
+    return "was issued for another dataset's rows; start again without a cursor";
   }
   if (
     cursor.sortDirection !== query.sortDirection ||
     cursor.search !== cursorFingerprint(query.search) ||
     (cursor.filters ?? null) !== cursorFingerprint(filtersKey(query))
   ) {
-    throw invalidCursor(
-      "was issued for a different search, missing, present, where or sortDirection; repeat the first page's with its cursor, or start again without one",
-    );
+    return "was issued for a different search, missing, present, where or sortDirection; repeat the first page's with its cursor, or start again without one";
   }
   if (query.version !== undefined && query.version !== cursor.version) {
-    throw invalidCursor(
-      `reads version ${cursor.version}, not version ${query.version}; drop version or the cursor`,
-    );
+    return `reads version ${cursor.version}, not version ${query.version}; drop version or the cursor`;
   }
-  return { version: cursor.version, after: { createdAt: cursor.createdAt, rowId: cursor.rowId } };
+  return undefined;
 }

@@ -1,17 +1,17 @@
 import type { DatasetVersion, OperationInput, operations, Page } from "@svc/contracts";
-import { decodeCursor, encodeCursor, invalidCursor } from "@svc/contracts";
 import { type Database, findDataset } from "@svc/db";
 import type { Kysely } from "kysely";
 import { z } from "zod";
-import { toPage } from "../pagination";
+import { listCursors } from "../pagination";
 import { listVersions } from "../repositories/versions";
 
-const versionCursorSchema = z.strictObject({
-  kind: z.literal("versions"),
-  datasetId: z.string(),
-  version: z.number().int().min(0),
-});
-type VersionCursor = z.infer<typeof versionCursorSchema>;
+const versionCursors = listCursors(
+  z.strictObject({
+    kind: z.literal("versions"),
+    datasetId: z.string(),
+    version: z.number().int().min(0),
+  }),
+);
 
 /** The dataset's versions, newest first. */
 export async function listDatasetVersions(
@@ -20,25 +20,20 @@ export async function listDatasetVersions(
   { params, query }: OperationInput<typeof operations.listDatasetVersions>,
 ): Promise<Page<DatasetVersion>> {
   const dataset = await findDataset(db, { organizationId, ...params });
-  const before = query.cursor === undefined ? undefined : readCursor(query.cursor, dataset.id);
-  const versions = await listVersions(db, { datasetId: dataset.id, before, limit: query.limit + 1 });
-  return toPage(
+  const before = versionCursors.read(query.cursor, (cursor) =>
+    cursor.datasetId === dataset.id
+      ? undefined
+      : "was issued for another dataset's versions; start again without a cursor",
+  );
+  const versions = await listVersions(db, {
+    datasetId: dataset.id,
+    before: before?.version,
+    limit: query.limit + 1,
+  });
+  return versionCursors.page(
     versions,
     query.limit,
     (version) => version,
-    (version) =>
-      encodeCursor({
-        kind: "versions",
-        datasetId: dataset.id,
-        version: version.version,
-      } satisfies VersionCursor),
+    (version) => ({ kind: "versions", datasetId: dataset.id, version: version.version }),
   );
-}
-
-function readCursor(raw: string, datasetId: string): number {
-  const cursor = decodeCursor(versionCursorSchema, raw);
-  if (cursor.datasetId !== datasetId) {
-    throw invalidCursor("was issued for another dataset's versions; start again without a cursor");
-  }
-  return cursor.version;
 }

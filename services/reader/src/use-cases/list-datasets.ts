@@ -1,8 +1,5 @@
 import {
   type Dataset,
-  decodeCursor,
-  encodeCursor,
-  invalidCursor,
   type OperationInput,
   type operations,
   type Page,
@@ -11,23 +8,24 @@ import {
 import { type Database, findProjectId } from "@svc/db";
 import type { Kysely } from "kysely";
 import { z } from "zod";
-import { toPage } from "../pagination";
+import { listCursors } from "../pagination";
 import { listActiveColumnsByDataset } from "../repositories/columns";
 import { listDatasets as listDatasetRecords } from "../repositories/datasets";
 import { EXACT_TIMESTAMP_PATTERN } from "../repositories/db";
 import { toDataset } from "./get-dataset";
 
-const datasetCursorSchema = z
-  .strictObject({
-    kind: z.literal("datasets"),
-    projectId: z.string(),
-    sortBy: z.enum(["name", "updatedAt"]),
-    sortDirection: sortDirectionSchema,
-    value: z.string(),
-    id: z.string(),
-  })
-  .refine((cursor) => cursor.sortBy === "name" || EXACT_TIMESTAMP_PATTERN.test(cursor.value));
-type DatasetCursor = z.infer<typeof datasetCursorSchema>;
+const datasetCursors = listCursors(
+  z
+    .strictObject({
+      kind: z.literal("datasets"),
+      projectId: z.string(),
+      sortBy: z.enum(["name", "updatedAt"]),
+      sortDirection: sortDirectionSchema,
+      value: z.string(),
+      id: z.string(),
+    })
+    .refine((cursor) => cursor.sortBy === "name" || EXACT_TIMESTAMP_PATTERN.test(cursor.value)),
+);
 
 export async function listDatasets(
   db: Kysely<Database>,
@@ -35,11 +33,20 @@ export async function listDatasets(
   { params, query }: OperationInput<typeof operations.listDatasets>,
 ): Promise<Page<Dataset>> {
   const projectId = await findProjectId(db, organizationId, params.projectSlug);
-  const after = query.cursor === undefined ? undefined : readCursor(query.cursor, projectId, query);
+  const { sortBy, sortDirection } = query;
+  const after = datasetCursors.read(query.cursor, (cursor) => {
+    if (cursor.projectId !== projectId) {
+      return "was issued for another project's list; start again without a cursor";
+    }
+    if (cursor.sortBy !== sortBy || cursor.sortDirection !== sortDirection) {
+      return `was issued for sortBy=${cursor.sortBy}&sortDirection=${cursor.sortDirection}; repeat those with the cursor, or start again without one`;
+    }
+    return undefined;
+  });
   const records = await listDatasetRecords(db, {
     projectId,
-    sortBy: query.sortBy,
-    direction: query.sortDirection,
+    sortBy,
+    direction: sortDirection,
     after,
     limit: query.limit + 1,
   });
@@ -47,35 +54,17 @@ export async function listDatasets(
     db,
     records.map((record) => record.id),
   );
-  return toPage(
+  return datasetCursors.page(
     records,
     query.limit,
     (record) => toDataset(record, columns.get(record.id) ?? []),
-    (record) =>
-      encodeCursor({
-        kind: "datasets",
-        projectId,
-        sortBy: query.sortBy,
-        sortDirection: query.sortDirection,
-        value: record.sortValue,
-        id: record.id,
-      } satisfies DatasetCursor),
+    (record) => ({
+      kind: "datasets",
+      projectId,
+      sortBy,
+      sortDirection,
+      value: record.sortValue,
+      id: record.id,
+    }),
   );
-}
-
-function readCursor(
-  raw: string,
-  projectId: string,
-  query: Pick<DatasetCursor, "sortBy" | "sortDirection">,
-): { value: string; id: string } {
-  const cursor = decodeCursor(datasetCursorSchema, raw);
-  if (cursor.projectId !== projectId) {
-    throw invalidCursor("was issued for another project's list; start again without a cursor");
-  }
-  if (cursor.sortBy !== query.sortBy || cursor.sortDirection !== query.sortDirection) {
-    throw invalidCursor(
-      `was issued for sortBy=${cursor.sortBy}&sortDirection=${cursor.sortDirection}; repeat those with the cursor, or start again without one`,
-    );
-  }
-  return { value: cursor.value, id: cursor.id };
 }
