@@ -81,22 +81,12 @@ const cellSelection = [
 /** A page (of `limit` rows) of the dataset as it is now, in creation order. */
 export async function listCurrentRows(db: Kysely<Database>, query: RowPageQuery): Promise<RowRecord[]> {
   const listed = () =>
-    db
-      .selectFrom("dataset_rows as r")
-      .where("r.dataset_id", "=", query.datasetId)
-      .$if(query.search !== undefined, (qb) => qb.where(matchesSearch(query.search)))
-      .$if(query.presence !== undefined, (qb) => qb.where(matchesPresence(query.presence)));
-  const offset = query.offset ?? 0;
-  const rows = await listed()
-    .select([...cellSelection, "r.version"])
-    .$if(query.after !== undefined, (qb) => qb.where(afterKey(query)))
-    .$if(offset > 0, (qb) =>
-      qb.where(fromKey(query, inOrder(listed().select(keyColumns), query).offset(offset).limit(1))),
-    )
-    .orderBy("r.created_at", query.direction)
-    .orderBy("r.row_id", query.direction)
-    .limit(query.limit)
-    .execute();
+    filtered(db.selectFrom("dataset_rows as r").where("r.dataset_id", "=", query.datasetId), query);
+  const rows = await inPage(
+    listed().select([...cellSelection, "r.version"]),
+    listed().select(keyColumns),
+    query,
+  ).execute();
   return rows.map(toRowRecord);
 }
 
@@ -109,21 +99,12 @@ export async function listRowsAtVersion(
   db: Kysely<Database>,
   query: RowPageQuery & { version: number },
 ): Promise<RowRecord[]> {
-  const listed = () =>
-    revisionsAt(db, query.datasetId, query.version)
-      .$if(query.search !== undefined, (qb) => qb.where(matchesSearch(query.search)))
-      .$if(query.presence !== undefined, (qb) => qb.where(matchesPresence(query.presence)));
-  const offset = query.offset ?? 0;
-  const rows = await listed()
-    .select([...cellSelection, "r.version_from as version"])
-    .$if(query.after !== undefined, (qb) => qb.where(afterKey(query)))
-    .$if(offset > 0, (qb) =>
-      qb.where(fromKey(query, inOrder(listed().select(keyColumns), query).offset(offset).limit(1))),
-    )
-    .orderBy("r.created_at", query.direction)
-    .orderBy("r.row_id", query.direction)
-    .limit(query.limit)
-    .execute();
+  const listed = () => filtered(revisionsAt(db, query.datasetId, query.version), query);
+  const rows = await inPage(
+    listed().select([...cellSelection, "r.version_from as version"]),
+    listed().select(keyColumns),
+    query,
+  ).execute();
   return rows.map(toRowRecord);
 }
 
@@ -136,6 +117,30 @@ export function revisionsAt(db: Kysely<Database>, datasetId: string, version: nu
     .where((eb) => eb.or([eb("r.version_to", "is", null), eb("r.version_to", ">", version)]))
     .where("r.deleted", "=", false);
 }
+
+/** Only the rows the query's search and presence filters let through. */
+function filtered<T extends Filterable<T>>(rows: T, { search, presence }: RowPageQuery): T {
+  const searched = search === undefined ? rows : rows.where(matchesSearch(search));
+  return presence === undefined ? searched : searched.where(matchesPresence(presence));
+}
+type Filterable<T> = { where(condition: Expression<SqlBool>): T };
+
+/**
+ * The page of `rows` the query asks for, in the page's order, `limit` rows at most: after its
+ * cursor's row, or from the row at its offset, found among `keys` (the same rows' keys alone).
+ */
+function inPage<T extends Pageable<T>, K extends Positions<K>>(rows: T, keys: K, query: RowPageQuery): T {
+  const after = query.after === undefined ? rows : rows.where(afterKey(query));
+  const offset = query.offset ?? 0;
+  const started =
+    offset > 0 ? after.where(fromKey(query, inOrder(keys, query).offset(offset).limit(1))) : after;
+  return inOrder(started, query).limit(query.limit);
+}
+type Pageable<T> = Filterable<T> & OrderableByKey<T> & { limit(limit: number): T };
+type Positions<K> = OrderableByKey<K> & {
+  offset(offset: number): K;
+  limit(limit: number): K;
+} & Expression<unknown>;
 
 const keyColumns = ["r.created_at", "r.row_id"] as const;
 
