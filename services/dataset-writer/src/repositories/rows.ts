@@ -1,15 +1,6 @@
-import type { Actor, Cell, VersionOperation } from "@svc/contracts";
-import { type Database, jsonb } from "@svc/db";
+import type { Actor, VersionOperation } from "@svc/contracts";
+import { type Database, jsonb, type RowCells } from "@svc/db";
 import { type Kysely, sql } from "kysely";
-
-/** The cells of a row, as stored: built-in cells and the custom object keyed by column identifier. */
-export interface RowCells {
-  input: Cell;
-  output: Cell;
-  expectedOutput: Cell;
-  metadata: Cell;
-  custom: Record<string, Cell>;
-}
 
 export interface NewRowRecord extends RowCells {
   rowId: string;

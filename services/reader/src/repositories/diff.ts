@@ -1,6 +1,5 @@
-import type { Database } from "@svc/db";
+import type { Database, RowCells } from "@svc/db";
 import { type Kysely, sql } from "kysely";
-import type { RowCells } from "./rows";
 
 export interface RowDiffRecord {
   rowId: string;

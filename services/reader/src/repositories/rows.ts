@@ -5,19 +5,17 @@ import {
   type VersionOperation,
   versionOperationSchema,
 } from "@svc/contracts";
-import { type CellPresence, type CellSearch, type Database, matchesPresence, matchesSearch } from "@svc/db";
+import {
+  type CellPresence,
+  type CellSearch,
+  type Database,
+  matchesPresence,
+  matchesSearch,
+  type RowCells,
+} from "@svc/db";
 import { type Expression, type Kysely, type RawBuilder, type SqlBool, sql } from "kysely";
 import type { SortDirection } from "./datasets";
 import { exactTimestamp } from "./db";
-
-/** A row's stored cells, removed columns' cells included: what is shown is the use-case's call. */
-export interface RowCells {
-  input: Cell;
-  output: Cell;
-  expectedOutput: Cell;
-  metadata: Cell;
-  custom: Record<string, Cell>;
-}
 
 /** The position of a row in creation order: its exact creation time, then its id. */
 export interface RowKey {

@@ -1,5 +1,6 @@
 import type { BuiltinField, DatasetColumn, DatasetRow } from "@svc/contracts";
-import type { RowCells, RowRecord } from "../repositories/rows";
+import type { RowCells } from "@svc/db";
+import type { RowRecord } from "../repositories/rows";
 
 /** What a reader may see of a row: the active built-in fields and the active custom columns. */
 export interface Visibility {
