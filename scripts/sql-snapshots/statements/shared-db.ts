@@ -110,5 +110,6 @@ export const sharedDb = [
         },
       ],
     },
+    noStatement: { traceFactsOf: "maps the columns of a span's or a trace's row" },
   }),
 ];

@@ -207,7 +207,20 @@ export interface SignInCodesTable {
   used_at: NullableTimestamp;
 }
 
-export interface SpansTable {
+/**
+ * What a span tells about its trace (who, which models, how many tokens), read from its attributes at
+ * ingestion: the span keeps its own, and its trace's summary the same columns gathered over its spans.
+ */
+export interface TraceFactColumns {
+  session_id: string | null;
+  user_id: string | null;
+  tags: StringList;
+  models: StringList;
+  tokens_input: Int64;
+  tokens_output: Int64;
+}
+
+export interface SpansTable extends TraceFactColumns {
   project_id: string;
   trace_id: string;
   span_id: string;
@@ -223,19 +236,13 @@ export interface SpansTable {
   scope: Json;
   events: Json;
   links: Json;
-  session_id: string | null;
-  user_id: string | null;
-  tags: StringList;
-  models: StringList;
-  tokens_input: Int64;
-  tokens_output: Int64;
   cost_microcents: Int64;
   input: Json;
   output: Json;
   received_at: Timestamp;
 }
 
-export interface TracesTable {
+export interface TracesTable extends TraceFactColumns {
   project_id: string;
   trace_id: string;
   span_count: number;
@@ -245,12 +252,6 @@ export interface TracesTable {
   duration_ns: Int64;
   root_span_id: string | null;
   root_span_name: string | null;
-  session_id: string | null;
-  user_id: string | null;
-  tags: StringList;
-  models: StringList;
-  tokens_input: Int64;
-  tokens_output: Int64;
   tokens_total: Int64;
   cost_total_microcents: Int64;
   input: Json;

@@ -53,6 +53,31 @@ function conditionOf(filter: TraceFilter): RawBuilder<boolean> {
   }
 }
 
+/** What a span and its trace's summary both record, in columns of the same names (`TraceFactColumns`). */
+export type TraceFacts = Pick<
+  Trace,
+  "sessionId" | "userId" | "tags" | "models" | "tokensInput" | "tokensOutput"
+>;
+
+/** The trace facts of a span's or a trace's row, its token counts selected as text (they are bigint). */
+export function traceFactsOf(row: {
+  session_id: string | null;
+  user_id: string | null;
+  tags: string[];
+  models: string[];
+  tokens_input: string;
+  tokens_output: string;
+}): TraceFacts {
+  return {
+    sessionId: row.session_id,
+    userId: row.user_id,
+    tags: row.tags,
+    models: row.models,
+    tokensInput: Number(row.tokens_input),
+    tokensOutput: Number(row.tokens_output),
+  };
+}
+
 export interface TraceRecord extends Trace {
   /** The exact value the list was sorted by, as text, for the next page's cursor. */
   sortValue: string;
@@ -122,12 +147,7 @@ export async function listTraceRecords(db: Kysely<Database>, query: TraceQuery):
     endTime: unixNanosToIso(row.end_ns),
     durationNs: row.duration_ns,
     rootSpanName: row.root_span_name,
-    sessionId: row.session_id,
-    userId: row.user_id,
-    tags: row.tags,
-    models: row.models,
-    tokensInput: Number(row.tokens_input),
-    tokensOutput: Number(row.tokens_output),
+    ...traceFactsOf(row),
     tokensTotal: Number(row.tokens_total),
     costTotalMicrocents: Number(row.cost_total_microcents),
     input: (row.input ?? null) as Trace["input"],

@@ -10,8 +10,14 @@ export interface SpanOutline extends Omit<SpanFacts, "input" | "output"> {
   statusCode: number;
 }
 
+/** The facts of its spans that a trace's summary gathers under the same names. */
+type GatheredFacts = Pick<
+  SpanFacts,
+  "sessionId" | "userId" | "tags" | "models" | "tokensInput" | "tokensOutput"
+>;
+
 /** A trace's summary, without the root span's messages (they are read for the root alone). */
-export interface TraceSummary {
+export interface TraceSummary extends GatheredFacts {
   spanCount: number;
   errorCount: number;
   startNs: string;
@@ -19,12 +25,6 @@ export interface TraceSummary {
   durationNs: string;
   rootSpanId: string | null;
   rootSpanName: string | null;
-  sessionId: string | null;
-  userId: string | null;
-  tags: string[];
-  models: string[];
-  tokensInput: number;
-  tokensOutput: number;
   tokensTotal: number;
   costTotalMicrocents: number;
 }

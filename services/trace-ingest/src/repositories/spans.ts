@@ -1,12 +1,14 @@
 import type { Cell } from "@svc/contracts";
-import { type Database, jsonb } from "@svc/db";
+import { type Database, jsonb, traceFactsOf } from "@svc/db";
 import { type Kysely, sql } from "kysely";
 import type { SpanFacts } from "../domain/gen-ai";
 import type { ReceivedSpan } from "../domain/otlp";
 import type { SpanOutline } from "../domain/summary";
-import { chunks } from "./db";
+import { chunks, replacingAllBut, traceFactValues } from "./db";
 
 export type StoredSpan = ReceivedSpan & SpanFacts;
+
+const SPAN_KEY = ["project_id", "trace_id", "span_id"] as const;
 
 /** Writes spans, replacing any copy of the same (project, trace, span) received before. */
 export async function upsertSpans(
@@ -16,61 +18,32 @@ export async function upsertSpans(
 ): Promise<void> {
   // 25 parameters a span: 500 spans stay well inside PostgreSQL's limit for one statement.
   for (const batch of chunks(spans, 500)) {
+    const rows = batch.map((span) => ({
+      project_id: projectId,
+      trace_id: span.traceId,
+      span_id: span.spanId,
+      parent_span_id: span.parentSpanId,
+      name: span.name,
+      kind: span.kind,
+      start_ns: span.startNs,
+      end_ns: span.endNs,
+      status_code: span.statusCode,
+      status_message: span.statusMessage,
+      attributes: jsonb(span.attributes),
+      resource_attributes: jsonb(span.resourceAttributes),
+      scope: jsonb(span.scope),
+      events: jsonb(span.events),
+      links: jsonb(span.links),
+      ...traceFactValues(span),
+      cost_microcents: span.costMicrocents,
+      input: jsonb(span.input),
+      output: jsonb(span.output),
+    }));
     await db
       .insertInto("spans")
-      .values(
-        batch.map((span) => ({
-          project_id: projectId,
-          trace_id: span.traceId,
-          span_id: span.spanId,
-          parent_span_id: span.parentSpanId,
-          name: span.name,
-          kind: span.kind,
-          start_ns: span.startNs,
-          end_ns: span.endNs,
-          status_code: span.statusCode,
-          status_message: span.statusMessage,
-          attributes: jsonb(span.attributes),
-          resource_attributes: jsonb(span.resourceAttributes),
-          scope: jsonb(span.scope),
-          events: jsonb(span.events),
-          links: jsonb(span.links),
-          session_id: span.sessionId,
-          user_id: span.userId,
-          tags: jsonb(span.tags),
-          models: jsonb(span.models),
-          tokens_input: span.tokensInput,
-          tokens_output: span.tokensOutput,
-          cost_microcents: span.costMicrocents,
-          input: jsonb(span.input),
-          output: jsonb(span.output),
-        })),
-      )
+      .values(rows)
       .onConflict((oc) =>
-        oc.columns(["project_id", "trace_id", "span_id"]).doUpdateSet((eb) => ({
-          parent_span_id: eb.ref("excluded.parent_span_id"),
-          name: eb.ref("excluded.name"),
-          kind: eb.ref("excluded.kind"),
-          start_ns: eb.ref("excluded.start_ns"),
-          end_ns: eb.ref("excluded.end_ns"),
-          status_code: eb.ref("excluded.status_code"),
-          status_message: eb.ref("excluded.status_message"),
-          attributes: eb.ref("excluded.attributes"),
-          resource_attributes: eb.ref("excluded.resource_attributes"),
-          scope: eb.ref("excluded.scope"),
-          events: eb.ref("excluded.events"),
-          links: eb.ref("excluded.links"),
-          session_id: eb.ref("excluded.session_id"),
-          user_id: eb.ref("excluded.user_id"),
-          tags: eb.ref("excluded.tags"),
-          models: eb.ref("excluded.models"),
-          tokens_input: eb.ref("excluded.tokens_input"),
-          tokens_output: eb.ref("excluded.tokens_output"),
-          cost_microcents: eb.ref("excluded.cost_microcents"),
-          input: eb.ref("excluded.input"),
-          output: eb.ref("excluded.output"),
-          received_at: sql`now()`,
-        })),
+        oc.columns(SPAN_KEY).doUpdateSet({ ...replacingAllBut(SPAN_KEY, rows), received_at: sql`now()` }),
       )
       .execute();
   }
@@ -113,12 +86,7 @@ export async function listSpanOutlines(
       startNs: row.start_ns,
       endNs: row.end_ns,
       statusCode: row.status_code,
-      sessionId: row.session_id,
-      userId: row.user_id,
-      tags: row.tags,
-      models: row.models,
-      tokensInput: Number(row.tokens_input),
-      tokensOutput: Number(row.tokens_output),
+      ...traceFactsOf(row),
       costMicrocents: Number(row.cost_microcents),
     });
     byTrace.set(row.trace_id, outlines);

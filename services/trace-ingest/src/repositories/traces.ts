@@ -2,7 +2,9 @@ import type { Cell } from "@svc/contracts";
 import { type Database, jsonb } from "@svc/db";
 import { type Kysely, sql } from "kysely";
 import type { TraceSummary } from "../domain/summary";
-import { chunks } from "./db";
+import { chunks, replacingAllBut, traceFactValues } from "./db";
+
+const TRACE_KEY = ["project_id", "trace_id"] as const;
 
 export interface TraceSummaryRecord extends TraceSummary {
   traceId: string;
@@ -55,52 +57,27 @@ export async function updateTraceSummaries(
 ): Promise<void> {
   // 19 parameters a trace.
   for (const batch of chunks(summaries, 1000)) {
+    const rows = batch.map((summary) => ({
+      project_id: projectId,
+      trace_id: summary.traceId,
+      span_count: summary.spanCount,
+      error_count: summary.errorCount,
+      start_ns: summary.startNs,
+      end_ns: summary.endNs,
+      duration_ns: summary.durationNs,
+      root_span_id: summary.rootSpanId,
+      root_span_name: summary.rootSpanName,
+      ...traceFactValues(summary),
+      tokens_total: summary.tokensTotal,
+      cost_total_microcents: summary.costTotalMicrocents,
+      input: jsonb(summary.input),
+      output: jsonb(summary.output),
+    }));
     await db
       .insertInto("traces")
-      .values(
-        batch.map((summary) => ({
-          project_id: projectId,
-          trace_id: summary.traceId,
-          span_count: summary.spanCount,
-          error_count: summary.errorCount,
-          start_ns: summary.startNs,
-          end_ns: summary.endNs,
-          duration_ns: summary.durationNs,
-          root_span_id: summary.rootSpanId,
-          root_span_name: summary.rootSpanName,
-          session_id: summary.sessionId,
-          user_id: summary.userId,
-          tags: jsonb(summary.tags),
-          models: jsonb(summary.models),
-          tokens_input: summary.tokensInput,
-          tokens_output: summary.tokensOutput,
-          tokens_total: summary.tokensTotal,
-          cost_total_microcents: summary.costTotalMicrocents,
-          input: jsonb(summary.input),
-          output: jsonb(summary.output),
-        })),
-      )
+      .values(rows)
       .onConflict((oc) =>
-        oc.columns(["project_id", "trace_id"]).doUpdateSet((eb) => ({
-          span_count: eb.ref("excluded.span_count"),
-          error_count: eb.ref("excluded.error_count"),
-          start_ns: eb.ref("excluded.start_ns"),
-          end_ns: eb.ref("excluded.end_ns"),
-          duration_ns: eb.ref("excluded.duration_ns"),
-          root_span_id: eb.ref("excluded.root_span_id"),
-          root_span_name: eb.ref("excluded.root_span_name"),
-          session_id: eb.ref("excluded.session_id"),
-          user_id: eb.ref("excluded.user_id"),
-          tags: eb.ref("excluded.tags"),
-          models: eb.ref("excluded.models"),
-          tokens_input: eb.ref("excluded.tokens_input"),
-          tokens_output: eb.ref("excluded.tokens_output"),
-          tokens_total: eb.ref("excluded.tokens_total"),
-          cost_total_microcents: eb.ref("excluded.cost_total_microcents"),
-          input: eb.ref("excluded.input"),
-          output: eb.ref("excluded.output"),
-          updated_at: sql`now()`,
-        })),
+        oc.columns(TRACE_KEY).doUpdateSet({ ...replacingAllBut(TRACE_KEY, rows), updated_at: sql`now()` }),
       )
       .execute();
   }
