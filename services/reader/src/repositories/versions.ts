@@ -16,16 +16,18 @@ const versionColumns = [
 
 type StoredVersion = Pick<Selectable<DatasetVersionsTable>, (typeof versionColumns)[number]>;
 
+/** A dataset's versions, as stored. */
+function versionsOf(db: Kysely<Database>, datasetId: string) {
+  return db.selectFrom("dataset_versions").select(versionColumns).where("dataset_id", "=", datasetId);
+}
+
 /** A page (of `limit`) of a dataset's versions, newest first, older than `before` when given. */
 export async function listVersions(
   db: Kysely<Database>,
   query: { datasetId: string; before: number | undefined; limit: number },
 ): Promise<DatasetVersion[]> {
   const before = query.before;
-  const rows = await db
-    .selectFrom("dataset_versions")
-    .select(versionColumns)
-    .where("dataset_id", "=", query.datasetId)
+  const rows = await versionsOf(db, query.datasetId)
     .$if(before !== undefined, (qb) => qb.where("version", "<", before ?? 0))
     .orderBy("version", "desc")
     .limit(query.limit)
@@ -38,12 +40,7 @@ export async function findOptionalVersion(
   datasetId: string,
   version: number,
 ): Promise<DatasetVersion | undefined> {
-  const row = await db
-    .selectFrom("dataset_versions")
-    .select(versionColumns)
-    .where("dataset_id", "=", datasetId)
-    .where("version", "=", version)
-    .executeTakeFirst();
+  const row = await versionsOf(db, datasetId).where("version", "=", version).executeTakeFirst();
   return row && toVersion(row);
 }
 
