@@ -12,6 +12,10 @@ import { compact } from "../rows/cells";
 
 export type TraceSelection = { by: "ids"; ids: string[] } | { by: "filters"; filters: TraceFilterInput[] };
 
+/** How many traces a selection holds; undefined for "every matching one". */
+export const countOf = (selection: TraceSelection): number | undefined =>
+  selection.by === "ids" ? selection.ids.length : undefined;
+
 /**
  * The selected traces into a dataset, one row each (the trace's input and output; its id and summary
  * in the row's metadata, which links the row back), previewed first, as one version.
@@ -20,7 +24,6 @@ export function ImportTracesDialog({
   open,
   projectSlug,
   selection,
-  count,
   preview,
   onClose,
   onDone,
@@ -28,8 +31,6 @@ export function ImportTracesDialog({
   open: boolean;
   projectSlug: string;
   selection: TraceSelection;
-  /** How many traces are selected; undefined for "every matching one". */
-  count: number | undefined;
   preview: readonly Trace[];
   onClose(): void;
   onDone(): void;
@@ -39,6 +40,7 @@ export function ImportTracesDialog({
   const navigate = useNavigate();
   const choice = useDatasetChoice(projectSlug, open);
   const chosen = choice.chosen;
+  const count = countOf(selection);
   const what = count === undefined ? "every matching trace" : plural(count, "trace");
   const submit = (event: FormEvent) => {
     event.preventDefault();

@@ -9,7 +9,7 @@ import { PageHeader } from "../components/layout";
 import { numeric, Table } from "../components/table";
 import { compact } from "../rows/cells";
 import { useSignedIn } from "../session";
-import { ImportTracesDialog, type TraceSelection } from "./import-traces-dialog";
+import { countOf, ImportTracesDialog, type TraceSelection } from "./import-traces-dialog";
 
 const PAGE = 100;
 
@@ -78,7 +78,6 @@ export function TracesPage() {
   const selection: TraceSelection = allMatching
     ? { by: "filters", filters }
     : { by: "ids", ids: items.filter((t) => checked.has(t.traceId)).map((t) => t.traceId) };
-  const selectedCount = allMatching ? undefined : selection.by === "ids" ? selection.ids.length : 0;
   const previewTraces = allMatching
     ? items.slice(0, 5)
     : items.filter((t) => checked.has(t.traceId)).slice(0, 5);
@@ -138,7 +137,7 @@ export function TracesPage() {
               ? filters.length > 0
                 ? "Every matching trace selected"
                 : "Every trace selected"
-              : `${selectedCount} selected`}
+              : `${countOf(selection)} selected`}
           </strong>
           {!allMatching && traces.hasNextPage && everyLoaded ? (
             <button type="button" className="button button-quiet" onClick={() => setAllMatching(true)}>
@@ -232,7 +231,6 @@ export function TracesPage() {
         open={importing}
         projectSlug={projectSlug}
         selection={selection}
-        count={selectedCount}
         preview={previewTraces}
         onClose={() => setImporting(false)}
         onDone={() => {
