@@ -3,6 +3,7 @@ import { Link } from "react-router";
 import { ActionButton } from "./action-button";
 import { ConfirmDialog, Dialog, FormActions } from "./dialog";
 import { ErrorMessage } from "./errors";
+import { SearchBox } from "./search-box";
 import { useAction } from "./use-action";
 
 export interface NamedItem {
@@ -58,13 +59,11 @@ export function NamedList({
   return (
     <section className="named-list">
       <div className="toolbar">
-        <input
-          type="search"
-          className="search"
-          aria-label={`Search ${noun}s by name`}
+        <SearchBox
+          label={`Search ${noun}s by name`}
           placeholder={`Search ${noun}s`}
           value={search}
-          onChange={(event) => setSearch(event.target.value)}
+          onChange={setSearch}
         />
         {canWrite ? (
           <button type="button" className="button button-primary" onClick={() => setCreating(true)}>

@@ -1,6 +1,7 @@
 import type { DatasetColumn } from "@svc/sdk";
 import { useState } from "react";
 import { Link } from "react-router";
+import { SearchBox } from "../components/search-box";
 import type { ListFilters } from "../rows/filters";
 import type { DatasetDialog } from "./dataset-dialogs";
 import { FilterChips } from "./filter-chips";
@@ -30,14 +31,7 @@ export function RowToolbar({
   const missingExpectedOutput = filters.missing.includes("expectedOutput");
   return (
     <div className="toolbar">
-      <input
-        type="search"
-        className="search"
-        aria-label="Search rows"
-        placeholder="Search cell text"
-        value={search}
-        onChange={(event) => onSearch(event.target.value)}
-      />
+      <SearchBox label="Search rows" placeholder="Search cell text" value={search} onChange={onSearch} />
       <button
         type="button"
         className={missingExpectedOutput ? "chip chip-on" : "chip"}
