@@ -107,12 +107,12 @@ export function NamedList({
               </Link>
               {canWrite ? (
                 <div className="card-actions">
-                  <ActionButton label={`Rename ${item.name}`} onClick={() => setRenaming(item)}>
-                    Rename
-                  </ActionButton>
-                  <ActionButton label={`Delete ${item.name}`} danger onClick={() => setDeleting(item)}>
-                    Delete
-                  </ActionButton>
+                  <RenameAndRemove
+                    record={item}
+                    remove="Delete"
+                    onRename={setRenaming}
+                    onRemove={setDeleting}
+                  />
                 </div>
               ) : null}
             </li>
@@ -174,6 +174,34 @@ export function NamedList({
   );
 }
 
+/**
+ * A named record's two gestures wherever it is listed: Rename, and the one that removes it (Delete,
+ * Revoke), each naming the record to a screen reader and handing it back when pressed.
+ */
+export function RenameAndRemove<T extends { name: string }>({
+  record,
+  remove,
+  onRename,
+  onRemove,
+}: {
+  record: T;
+  /** The removing gesture's word. */
+  remove: string;
+  onRename(record: NoInfer<T>): void;
+  onRemove(record: NoInfer<T>): void;
+}) {
+  return (
+    <>
+      <ActionButton label={`Rename ${record.name}`} onClick={() => onRename(record)}>
+        Rename
+      </ActionButton>
+      <ActionButton label={`${remove} ${record.name}`} danger onClick={() => onRemove(record)}>
+        {remove}
+      </ActionButton>
+    </>
+  );
+}
+
 /** The name form's own: what it starts from and says on its button, and what becomes of the name. */
 interface NameFormProps {
   initial: string;
@@ -227,14 +255,7 @@ function NameForm({
   };
   return (
     <form onSubmit={submit}>
-      <label htmlFor="name-field">Name</label>
-      <input
-        id="name-field"
-        value={name}
-        onChange={(event) => setName(event.target.value)}
-        maxLength={200}
-        required
-      />
+      <NameField id="name-field" value={name} onChange={setName} />
       <FormActions
         error={error}
         submitLabel={busy ? "Saving…" : submitLabel}
@@ -242,5 +263,34 @@ function NameForm({
         onCancel={onCancel}
       />
     </form>
+  );
+}
+
+/** A name as the platform takes it: required, at most 200 characters. */
+export function NameField({
+  id,
+  label = "Name",
+  value,
+  placeholder,
+  onChange,
+}: {
+  id: string;
+  label?: string;
+  value: string;
+  placeholder?: string;
+  onChange(name: string): void;
+}) {
+  return (
+    <>
+      <label htmlFor={id}>{label}</label>
+      <input
+        id={id}
+        value={value}
+        placeholder={placeholder}
+        onChange={(event) => onChange(event.target.value)}
+        required
+        maxLength={200}
+      />
+    </>
   );
 }

@@ -4,6 +4,7 @@ import { type FormEvent, useState } from "react";
 import { api } from "../api";
 import { Dialog } from "../components/dialog";
 import { ErrorMessage } from "../components/errors";
+import { NameField, RenameAndRemove } from "../components/named-list";
 import { useToasts } from "../components/toasts";
 
 /**
@@ -188,22 +189,12 @@ export function ColumnsDialog({
                     >
                       ↓
                     </button>
-                    <button
-                      type="button"
-                      className="button button-quiet"
-                      aria-label={`Rename ${column.name}`}
-                      onClick={() => setRenaming({ identifier: column.identifier, name: column.name })}
-                    >
-                      Rename
-                    </button>
-                    <button
-                      type="button"
-                      className="button button-quiet danger"
-                      aria-label={`Remove ${column.name}`}
-                      onClick={() => void remove(column)}
-                    >
-                      Remove
-                    </button>
+                    <RenameAndRemove
+                      record={column}
+                      remove="Remove"
+                      onRename={({ identifier, name }) => setRenaming({ identifier, name })}
+                      onRemove={(removed) => void remove(removed)}
+                    />
                   </span>
                 )}
               </>
@@ -213,14 +204,12 @@ export function ColumnsDialog({
       </ol>
       {readOnly ? null : (
         <form className="inline-form add-column" onSubmit={add}>
-          <label htmlFor="new-column">New column</label>
-          <input
+          <NameField
             id="new-column"
+            label="New column"
             value={newName}
             placeholder="difficulty"
-            onChange={(event) => setNewName(event.target.value)}
-            required
-            maxLength={200}
+            onChange={setNewName}
           />
           <button type="submit" className="button button-primary" disabled={newName.trim() === ""}>
             Add column

@@ -2,12 +2,11 @@ import type { ApiKey, CreatedApiKey, Role } from "@svc/sdk";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { api } from "../api";
-import { ActionButton } from "../components/action-button";
 import { canManage } from "../components/collect";
 import { ConfirmDialog, Dialog, FormActions } from "../components/dialog";
 import { ErrorMessage } from "../components/errors";
 import { PageHeader } from "../components/layout";
-import { RenameDialog } from "../components/named-list";
+import { NameField, RenameAndRemove, RenameDialog } from "../components/named-list";
 import { Table } from "../components/table";
 import { useToasts } from "../components/toasts";
 import { useAction } from "../components/use-action";
@@ -60,12 +59,7 @@ export function KeysPage() {
               <td>{new Date(key.createdAt).toLocaleDateString()}</td>
               <td>{key.lastUsedAt ? new Date(key.lastUsedAt).toLocaleString() : "never"}</td>
               <td className="row-actions">
-                <ActionButton label={`Rename ${key.name}`} onClick={() => setRenaming(key)}>
-                  Rename
-                </ActionButton>
-                <ActionButton label={`Revoke ${key.name}`} danger onClick={() => setRevoking(key)}>
-                  Revoke
-                </ActionButton>
+                <RenameAndRemove record={key} remove="Revoke" onRename={setRenaming} onRemove={setRevoking} />
               </td>
             </tr>
           ))}
@@ -175,15 +169,7 @@ function CreateKeyForm({
   };
   return (
     <form onSubmit={submit}>
-      <label htmlFor="key-name">Name</label>
-      <input
-        id="key-name"
-        value={name}
-        onChange={(event) => setName(event.target.value)}
-        placeholder="CI pipeline"
-        required
-        maxLength={200}
-      />
+      <NameField id="key-name" value={name} placeholder="CI pipeline" onChange={setName} />
       <label htmlFor="key-role">Role</label>
       <select id="key-role" value={role} onChange={(event) => setRole(event.target.value as Role)}>
         <RoleOptions roles={allowed} />
