@@ -1,4 +1,4 @@
-import { type Kysely, sql } from "kysely";
+import { type CreateTableBuilder, type Kysely, sql } from "kysely";
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
@@ -68,11 +68,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .createTable("dataset_rows")
     .addColumn("dataset_id", "text", (c) => c.notNull().references("datasets.id").onDelete("cascade"))
     .addColumn("row_id", "text", (c) => c.notNull())
-    .addColumn("input", "jsonb")
-    .addColumn("output", "jsonb")
-    .addColumn("expected_output", "jsonb")
-    .addColumn("metadata", "jsonb")
-    .addColumn("custom", "jsonb", (c) => c.notNull().defaultTo(sql`'{}'::jsonb`))
+    .$call(addCells)
     .addColumn("created_at", "timestamptz", (c) => c.notNull())
     .addColumn("version", "integer", (c) => c.notNull())
     .addPrimaryKeyConstraint("dataset_rows_pk", ["dataset_id", "row_id"])
@@ -91,11 +87,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn("version_from", "integer", (c) => c.notNull())
     .addColumn("version_to", "integer")
     .addColumn("deleted", "boolean", (c) => c.notNull().defaultTo(false))
-    .addColumn("input", "jsonb")
-    .addColumn("output", "jsonb")
-    .addColumn("expected_output", "jsonb")
-    .addColumn("metadata", "jsonb")
-    .addColumn("custom", "jsonb", (c) => c.notNull().defaultTo(sql`'{}'::jsonb`))
+    .$call(addCells)
     .addColumn("created_at", "timestamptz", (c) => c.notNull())
     .addPrimaryKeyConstraint("row_revisions_pk", ["dataset_id", "row_id", "version_from"])
     .execute();
@@ -130,6 +122,16 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn("created_at", "timestamptz", (c) => c.notNull().defaultTo(sql`now()`))
     .addUniqueConstraint("dataset_versions_dataset_version", ["dataset_id", "version"])
     .execute();
+}
+
+/** A row's cells: the live row and each of its revisions hold the same. */
+function addCells<T extends string, C extends string>(table: CreateTableBuilder<T, C>) {
+  return table
+    .addColumn("input", "jsonb")
+    .addColumn("output", "jsonb")
+    .addColumn("expected_output", "jsonb")
+    .addColumn("metadata", "jsonb")
+    .addColumn("custom", "jsonb", (c) => c.notNull().defaultTo(sql`'{}'::jsonb`));
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

@@ -1,4 +1,4 @@
-import { type Kysely, sql } from "kysely";
+import { type CreateTableBuilder, type Kysely, sql } from "kysely";
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   // One row per span ever received, replaced when the same span arrives again. Besides the span as
@@ -21,12 +21,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn("scope", "jsonb")
     .addColumn("events", "jsonb", (c) => c.notNull())
     .addColumn("links", "jsonb", (c) => c.notNull())
-    .addColumn("session_id", "text")
-    .addColumn("user_id", "text")
-    .addColumn("tags", "jsonb", (c) => c.notNull())
-    .addColumn("models", "jsonb", (c) => c.notNull())
-    .addColumn("tokens_input", "bigint", (c) => c.notNull())
-    .addColumn("tokens_output", "bigint", (c) => c.notNull())
+    .$call(addTraceFacts)
     .addColumn("cost_microcents", "bigint", (c) => c.notNull())
     .addColumn("input", "jsonb")
     .addColumn("output", "jsonb")
@@ -46,12 +41,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn("duration_ns", "bigint", (c) => c.notNull())
     .addColumn("root_span_id", "text")
     .addColumn("root_span_name", "text")
-    .addColumn("session_id", "text")
-    .addColumn("user_id", "text")
-    .addColumn("tags", "jsonb", (c) => c.notNull())
-    .addColumn("models", "jsonb", (c) => c.notNull())
-    .addColumn("tokens_input", "bigint", (c) => c.notNull())
-    .addColumn("tokens_output", "bigint", (c) => c.notNull())
+    .$call(addTraceFacts)
     .addColumn("tokens_total", "bigint", (c) => c.notNull())
     .addColumn("cost_total_microcents", "bigint", (c) => c.notNull())
     .addColumn("input", "jsonb")
@@ -84,6 +74,20 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .columns(["project_id", "session_id"])
     .execute();
   await db.schema.createIndex("traces_by_user").on("traces").columns(["project_id", "user_id"]).execute();
+}
+
+/**
+ * What a span tells about its trace (who, which models, how many tokens): the span keeps its own, and
+ * its trace's summary the same columns gathered over its spans.
+ */
+function addTraceFacts<T extends string, C extends string>(table: CreateTableBuilder<T, C>) {
+  return table
+    .addColumn("session_id", "text")
+    .addColumn("user_id", "text")
+    .addColumn("tags", "jsonb", (c) => c.notNull())
+    .addColumn("models", "jsonb", (c) => c.notNull())
+    .addColumn("tokens_input", "bigint", (c) => c.notNull())
+    .addColumn("tokens_output", "bigint", (c) => c.notNull());
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
