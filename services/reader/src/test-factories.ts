@@ -1,7 +1,7 @@
 import { type BuiltinField, builtinFields, type Cell, newId, type VersionOperation } from "@svc/contracts";
-import { type Database, jsonb } from "@svc/db";
+import { type Database, type DatasetRowsTable, jsonb } from "@svc/db";
 import type { ProjectFixture } from "@svc/testing";
-import { type Kysely, sql, type Transaction } from "kysely";
+import { type Kysely, type Selectable, sql, type Transaction } from "kysely";
 
 /**
  * Test data written the way decision 0001 stores it: each mutation is one transaction that bumps
@@ -27,6 +27,13 @@ export interface RowSeed {
   custom?: Record<string, Cell>;
   createdAt?: Date;
 }
+
+/** `count` rows with ids `<prefix>-0000`, `<prefix>-0001`, … (counting on from `from`), each with an input. */
+export const seeds = (count: number, prefix = "row", from = 0): RowSeed[] =>
+  Array.from({ length: count }, (_, index) => {
+    const id = `${prefix}-${String(from + index).padStart(4, "0")}`;
+    return { id, input: { text: `input of ${id}` } };
+  });
 
 export type RowPatch = Partial<Omit<RowSeed, "id" | "createdAt">>;
 
@@ -170,6 +177,27 @@ export function deleteRows(
   });
 }
 
+/** One version of a dataset's history: rows inserted, one row edited, or rows deleted, as above. */
+export type Edit =
+  | { insert: readonly RowSeed[] }
+  | { update: string; patch: RowPatch }
+  | { delete: readonly string[] };
+
+/** Writes the edits in order, one version each, and returns the version each made. */
+export async function writeHistory(
+  db: Kysely<Database>,
+  dataset: DatasetFixture,
+  edits: readonly Edit[],
+): Promise<number[]> {
+  const versions: number[] = [];
+  for (const edit of edits) {
+    if ("insert" in edit) versions.push(await insertRows(db, dataset, edit.insert));
+    else if ("update" in edit) versions.push(await updateRow(db, dataset, edit.update, edit.patch));
+    else versions.push(await deleteRows(db, dataset, edit.delete));
+  }
+  return versions;
+}
+
 /** Soft-removes a column: its cells stay stored. Column changes take the lock but no version. */
 export async function removeColumn(
   db: Kysely<Database>,
@@ -236,20 +264,9 @@ async function closeRevisions(
     .execute();
 }
 
-interface LiveRow {
-  dataset_id: string;
-  row_id: string;
-  input: unknown;
-  output: unknown;
-  expected_output: unknown;
-  metadata: unknown;
-  custom: Record<string, unknown>;
-  created_at: Date;
-}
-
 async function insertRevision(
   trx: Transaction<Database>,
-  row: LiveRow,
+  row: Selectable<DatasetRowsTable>,
   version: number,
   deleted: boolean,
 ): Promise<void> {

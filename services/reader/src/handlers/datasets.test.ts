@@ -1,5 +1,5 @@
 import { type Dataset, operations } from "@svc/contracts";
-import { availableBackends, harnessForSuite } from "@svc/testing";
+import { availableBackends } from "@svc/testing";
 import { beforeAll, describe, expect, test } from "vitest";
 import {
   type DatasetFixture,
@@ -9,7 +9,7 @@ import {
   type ProjectFixture,
   removeColumn,
 } from "../test-factories";
-import { call, contextOf, failure, startReader } from "../test-support";
+import { call, contextOf, failure, readerSuite } from "../test-support";
 
 const builtinColumns = [
   { identifier: "input", name: "Input", source: { kind: "builtin", field: "input" } },
@@ -23,21 +23,19 @@ const builtinColumns = [
 ];
 
 describe.each(availableBackends())("dataset queries (%s)", (backendName) => {
-  const harness = harnessForSuite(() => startReader(backendName));
-
-  const db = () => harness.backend.database.db;
+  const reader = readerSuite(backendName);
 
   describe("getDataset", () => {
     test("returns the dataset with its active columns in order and its current version", async () => {
-      const project = await makeProject(db());
-      const dataset = await makeDataset(db(), project, { name: "Golden set", customColumns: 2 });
+      const project = await makeProject(reader.db);
+      const dataset = await makeDataset(reader.db, project, { name: "Golden set", customColumns: 2 });
       const [first, second] = dataset.custom as [string, string];
-      await insertRows(db(), dataset, [{ id: "a", input: 1 }]);
-      await insertRows(db(), dataset, [{ id: "b", input: 2 }]);
-      await removeColumn(db(), dataset, "output");
-      await removeColumn(db(), dataset, first);
+      await insertRows(reader.db, dataset, [{ id: "a", input: 1 }]);
+      await insertRows(reader.db, dataset, [{ id: "b", input: 2 }]);
+      await removeColumn(reader.db, dataset, "output");
+      await removeColumn(reader.db, dataset, first);
 
-      const found = await call(harness, project, operations.getDataset, {
+      const found = await call(reader, project, operations.getDataset, {
         params: { datasetSlug: dataset.slug },
       });
 
@@ -61,14 +59,14 @@ describe.each(availableBackends())("dataset queries (%s)", (backendName) => {
     });
 
     test("answers 404 for an unknown dataset and for another organisation's, alike", async () => {
-      const mine = await makeProject(db());
-      const theirs = await makeProject(db());
-      const dataset = await makeDataset(db(), theirs, { slug: "shared-name" });
-      await makeDataset(db(), mine, { slug: "mine" });
+      const mine = await makeProject(reader.db);
+      const theirs = await makeProject(reader.db);
+      const dataset = await makeDataset(reader.db, theirs, { slug: "shared-name" });
+      await makeDataset(reader.db, mine, { slug: "mine" });
 
       const crossed = await failure(
         call(
-          harness,
+          reader,
           theirs,
           operations.getDataset,
           { params: { datasetSlug: dataset.slug } },
@@ -76,7 +74,7 @@ describe.each(availableBackends())("dataset queries (%s)", (backendName) => {
         ),
       );
       const unknown = await failure(
-        call(harness, mine, operations.getDataset, { params: { datasetSlug: "shared-name" } }),
+        call(reader, mine, operations.getDataset, { params: { datasetSlug: "shared-name" } }),
       );
 
       expect(crossed).toEqual({
@@ -95,21 +93,21 @@ describe.each(availableBackends())("dataset queries (%s)", (backendName) => {
     let byName: Record<string, DatasetFixture>;
 
     beforeAll(async () => {
-      project = await makeProject(db());
+      project = await makeProject(reader.db);
       byName = {};
       // Names in one order, update times in another; mixed case, which must not change the name order.
       const updated = ["2024-01-05", "2024-01-01", "2024-01-04", "2024-01-02", "2024-01-03"];
       for (const [index, name] of ["alpha", "Bravo", "charlie", "Delta", "echo"].entries()) {
-        byName[name] = await makeDataset(db(), project, {
+        byName[name] = await makeDataset(reader.db, project, {
           name,
           updatedAt: new Date(`${updated[index]}T00:00:00.000Z`),
         });
       }
-      await makeDataset(db(), await makeProject(db()), { name: "elsewhere" });
+      await makeDataset(reader.db, await makeProject(reader.db), { name: "elsewhere" });
     });
 
     const list = (query: Record<string, string> = {}) =>
-      call(harness, project, operations.listDatasets, { query });
+      call(reader, project, operations.listDatasets, { query });
     const names = (items: readonly Dataset[]) => items.map((item) => item.name);
 
     test("lists the most recently updated first by default", async () => {
@@ -182,15 +180,13 @@ describe.each(availableBackends())("dataset queries (%s)", (backendName) => {
     });
 
     test("answers 404 for an unknown project and for another organisation's", async () => {
-      const stranger = await makeProject(db());
+      const stranger = await makeProject(reader.db);
 
       expect(
-        await failure(call(harness, { ...project, projectSlug: "nope" }, operations.listDatasets)),
+        await failure(call(reader, { ...project, projectSlug: "nope" }, operations.listDatasets)),
       ).toEqual({ code: "not_found", message: 'Project "nope" not found' });
       expect(
-        await failure(
-          call(harness, stranger, operations.listDatasets, {}, contextOf(project.organizationId)),
-        ),
+        await failure(call(reader, stranger, operations.listDatasets, {}, contextOf(project.organizationId))),
       ).toEqual({ code: "not_found", message: `Project "${stranger.projectSlug}" not found` });
     });
   });
@@ -200,14 +196,14 @@ describe.each(availableBackends())("dataset queries (%s)", (backendName) => {
     let dataset: DatasetFixture;
 
     beforeAll(async () => {
-      project = await makeProject(db());
-      dataset = await makeDataset(db(), project, { customColumns: 2 });
-      await removeColumn(db(), dataset, "expectedOutput");
-      await removeColumn(db(), dataset, dataset.custom[0] as string);
+      project = await makeProject(reader.db);
+      dataset = await makeDataset(reader.db, project, { customColumns: 2 });
+      await removeColumn(reader.db, dataset, "expectedOutput");
+      await removeColumn(reader.db, dataset, dataset.custom[0] as string);
     });
 
     const columns = (query: Record<string, string> = {}) =>
-      call(harness, project, operations.listDatasetColumns, { params: { datasetSlug: dataset.slug }, query });
+      call(reader, project, operations.listDatasetColumns, { params: { datasetSlug: dataset.slug }, query });
 
     test("lists the active columns in order, built-in ones by their field names", async () => {
       expect(await columns()).toEqual({
@@ -242,11 +238,11 @@ describe.each(availableBackends())("dataset queries (%s)", (backendName) => {
     });
 
     test("answers 404 for another organisation's dataset", async () => {
-      const stranger = await makeProject(db());
+      const stranger = await makeProject(reader.db);
       expect(
         await failure(
           call(
-            harness,
+            reader,
             project,
             operations.listDatasetColumns,
             { params: { datasetSlug: dataset.slug } },

@@ -1,40 +1,27 @@
 import { operations } from "@svc/contracts";
-import { availableBackends, harnessForSuite } from "@svc/testing";
-import { beforeAll, describe, expect, test } from "vitest";
-import {
-  type DatasetFixture,
-  deleteRows,
-  insertRows,
-  makeDataset,
-  makeProject,
-  type ProjectFixture,
-  updateRow,
-} from "../test-factories";
-import { call, failure, startReader } from "../test-support";
+import { availableBackends } from "@svc/testing";
+import { describe, expect, test } from "vitest";
+import { datasetForSuite, failure, readerSuite } from "../test-support";
 
 describe.each(availableBackends())("diff between versions (%s)", (backendName) => {
-  const harness = harnessForSuite(() => startReader(backendName));
-  let project: ProjectFixture;
-  let dataset: DatasetFixture;
-
-  beforeAll(async () => {
-    const db = harness.backend.database.db;
-    project = await makeProject(db);
-    dataset = await makeDataset(db, project);
-    await insertRows(db, dataset, [
-      { id: "a", input: 1 },
-      { id: "b", input: 2 },
-      { id: "c", input: 3 },
-    ]); // v1
-    await updateRow(db, dataset, "a", { input: 10 }); // v2
-    await deleteRows(db, dataset, ["b"]); // v3
-    await insertRows(db, dataset, [{ id: "d", input: 4 }]); // v4
-    await updateRow(db, dataset, "c", { output: "x" }); // v5
-    await updateRow(db, dataset, "c", { output: null }); // v6: c is back to what it was at v4
-  });
+  const reader = readerSuite(backendName);
+  const dataset = datasetForSuite(reader, [
+    {
+      insert: [
+        { id: "a", input: 1 },
+        { id: "b", input: 2 },
+        { id: "c", input: 3 },
+      ],
+    }, // v1
+    { update: "a", patch: { input: 10 } }, // v2
+    { delete: ["b"] }, // v3
+    { insert: [{ id: "d", input: 4 }] }, // v4
+    { update: "c", patch: { output: "x" } }, // v5
+    { update: "c", patch: { output: null } }, // v6: c is back to what it was at v4
+  ]);
 
   const diff = (query: Record<string, string>) =>
-    call(harness, project, operations.diffDatasetVersions, { params: { datasetSlug: dataset.slug }, query });
+    reader.call(operations.diffDatasetVersions, { params: { datasetSlug: dataset.slug }, query });
 
   test("lists added, removed and modified rows cell by cell, ordered by row id", async () => {
     const page = await diff({ from: "1", to: "4" });

@@ -1,36 +1,31 @@
 import { callSubject } from "@svc/bus";
 import { type ExportChunk, type ExportChunkRequest, exportChunkSchema, operations } from "@svc/contracts";
-import { availableBackends, harnessForSuite } from "@svc/testing";
-import { beforeAll, describe, expect, test } from "vitest";
-import { insertRows, makeDataset, makeProject, type ProjectFixture, removeColumn } from "../test-factories";
-import { contextOf, startReader } from "../test-support";
+import { availableBackends } from "@svc/testing";
+import { describe, expect, test } from "vitest";
+import { insertRows, makeDataset, removeColumn } from "../test-factories";
+import { contextOf, readerSuite } from "../test-support";
 
 /** What a piece may hold before it ends (the reader's own bound), and one row over it at most. */
 const PIECE_CHARS = 1024 * 1024;
 
 describe.each(availableBackends())("exportDataset, piece by piece (%s)", (backendName) => {
-  const harness = harnessForSuite(() => startReader(backendName));
-  let project: ProjectFixture;
-  beforeAll(async () => {
-    project = await makeProject(harness.backend.database.db);
-  });
+  const reader = readerSuite(backendName);
 
   const ask = async (request: ExportChunkRequest): Promise<ExportChunk> =>
     exportChunkSchema.parse(
       await callSubject(
-        harness.caller,
+        reader.caller,
         operations.exportDataset.subject,
-        { context: contextOf(project.organizationId), input: request },
+        { context: contextOf(reader.project.organizationId), input: request },
         { timeoutMs: 15_000 },
       ),
     );
 
   test("every piece writes the columns the first one headed, though a column is removed meanwhile", async () => {
-    const db = harness.backend.database.db;
-    const dataset = await makeDataset(db, project, { customColumns: 2 });
+    const dataset = await makeDataset(reader.db, reader.project, { customColumns: 2 });
     const [topic = "", level = ""] = dataset.custom;
     await insertRows(
-      db,
+      reader.db,
       dataset,
       Array.from({ length: 1000 }, (_, index) => ({
         id: `r${String(index).padStart(3, "0")}`,
@@ -38,7 +33,7 @@ describe.each(availableBackends())("exportDataset, piece by piece (%s)", (backen
         custom: { [topic]: `topic ${index}`, [level]: index },
       })),
     );
-    const params = { projectSlug: project.projectSlug, datasetSlug: dataset.slug };
+    const params = { projectSlug: reader.project.projectSlug, datasetSlug: dataset.slug };
     const first = await ask({ params, format: "csv" });
     expect(first.headers).toEqual([
       "id",
@@ -50,7 +45,7 @@ describe.each(availableBackends())("exportDataset, piece by piece (%s)", (backen
       "Custom 2",
     ]);
     expect(first.after).not.toBeNull();
-    await removeColumn(db, dataset, topic);
+    await removeColumn(reader.db, dataset, topic);
 
     const columns = first.headers?.slice(1).map((header) => first.columns?.[header] ?? header);
     let text = first.text;
@@ -65,21 +60,20 @@ describe.each(availableBackends())("exportDataset, piece by piece (%s)", (backen
   });
 
   test("a JSONL piece keeps the same columns too, and no piece is more than one row over its bound", async () => {
-    const db = harness.backend.database.db;
-    const dataset = await makeDataset(db, project, { customColumns: 1 });
+    const dataset = await makeDataset(reader.db, reader.project, { customColumns: 1 });
     const [note = ""] = dataset.custom;
     // Rows of 100 kB: a piece that read a page whole would hold far more than its bound.
     await insertRows(
-      db,
+      reader.db,
       dataset,
       Array.from({ length: 25 }, (_, index) => ({
         id: `big${index}`,
         custom: { [note]: "y".repeat(100_000) },
       })),
     );
-    const params = { projectSlug: project.projectSlug, datasetSlug: dataset.slug };
+    const params = { projectSlug: reader.project.projectSlug, datasetSlug: dataset.slug };
     const first = await ask({ params, format: "jsonl" });
-    await removeColumn(db, dataset, note);
+    await removeColumn(reader.db, dataset, note);
     const columns = first.headers?.slice(1).map((header) => first.columns?.[header] ?? header);
     const pieces = [first];
     while (pieces.at(-1)?.after) {

@@ -1,43 +1,33 @@
 import { type DatasetRow, operations, type Page } from "@svc/contracts";
-import { availableBackends, harnessForSuite } from "@svc/testing";
+import { availableBackends } from "@svc/testing";
 import { beforeAll, describe, expect, test } from "vitest";
-import {
-  type DatasetFixture,
-  insertRows,
-  makeDataset,
-  makeProject,
-  type ProjectFixture,
-  removeColumn,
-  updateRow,
-} from "../test-factories";
-import { call, failure, startReader } from "../test-support";
+import { type DatasetFixture, insertRows, makeDataset, removeColumn, updateRow } from "../test-factories";
+import { failure, readerSuite } from "../test-support";
 
 const ids = (rows: readonly DatasetRow[]): string[] => rows.map((row) => row.rowId).sort();
 
 describe.each(availableBackends())("listDatasetRows with missing and present (%s)", (backendName) => {
-  const harness = harnessForSuite(() => startReader(backendName));
-  let project: ProjectFixture;
+  const reader = readerSuite(backendName);
   let dataset: DatasetFixture;
   let topic: string;
   let level: string;
 
   beforeAll(async () => {
-    project = await makeProject(harness.backend.database.db);
-    dataset = await makeDataset(harness.backend.database.db, project, { customColumns: 2 });
+    dataset = await makeDataset(reader.db, reader.project, { customColumns: 2 });
     [topic = "", level = ""] = dataset.custom;
     // Version 1: four rows, with expected outputs and custom cells set, null, absent, or falsy but set.
-    await insertRows(harness.backend.database.db, dataset, [
+    await insertRows(reader.db, dataset, [
       { id: "a", input: "2+2?", expectedOutput: "4", custom: { [topic]: "math" } },
       { id: "b", input: "capital of France?", expectedOutput: null, custom: { [topic]: null } },
       { id: "c", input: "hello", custom: { [level]: 0 } },
       { id: "d", input: "empty answer", expectedOutput: "", custom: { [topic]: "chat", [level]: false } },
     ]);
     // Version 2: "c" gets its expected output.
-    await updateRow(harness.backend.database.db, dataset, "c", { expectedOutput: { text: "hi" } });
+    await updateRow(reader.db, dataset, "c", { expectedOutput: { text: "hi" } });
   });
 
   const list = (query: Record<string, string | string[]>) =>
-    call(harness, project, operations.listDatasetRows, {
+    reader.call(operations.listDatasetRows, {
       params: { datasetSlug: dataset.slug },
       query,
     }) as Promise<Page<DatasetRow>>;
@@ -81,15 +71,15 @@ describe.each(availableBackends())("listDatasetRows with missing and present (%s
   });
 
   test("refuses an unknown or removed column with unknown_column, naming it", async () => {
-    const other = await makeDataset(harness.backend.database.db, project, { customColumns: 1 });
+    const other = await makeDataset(reader.db, reader.project, { customColumns: 1 });
     const [gone = ""] = other.custom;
-    await removeColumn(harness.backend.database.db, other, gone);
+    await removeColumn(reader.db, other, gone);
     for (const [query, column] of [
       [{ missing: "nope" }, "nope"],
       [{ present: `expectedOutput,${gone}` }, gone],
     ] as const) {
       const error = await failure(
-        call(harness, project, operations.listDatasetRows, { params: { datasetSlug: other.slug }, query }),
+        reader.call(operations.listDatasetRows, { params: { datasetSlug: other.slug }, query }),
       );
       expect(error).toMatchObject({
         code: "unknown_column",
@@ -120,13 +110,13 @@ describe.each(availableBackends())("listDatasetRows with missing and present (%s
   });
 
   test("where= reads into arrays by index and compares numbers as numbers", async () => {
-    const other = await makeDataset(harness.backend.database.db, project, { customColumns: 0 });
-    await insertRows(harness.backend.database.db, other, [
+    const other = await makeDataset(reader.db, reader.project, { customColumns: 0 });
+    await insertRows(reader.db, other, [
       { id: "x", input: { tags: ["a", "b"], score: 1.0 } },
       { id: "y", input: { tags: ["b"], score: 2 } },
     ]);
     const listOther = (where: string) =>
-      call(harness, project, operations.listDatasetRows, {
+      reader.call(operations.listDatasetRows, {
         params: { datasetSlug: other.slug },
         query: { where },
       }) as Promise<Page<DatasetRow>>;

@@ -1,5 +1,5 @@
 import { type DatasetRow, operations, type Page } from "@svc/contracts";
-import { availableBackends, harnessForSuite } from "@svc/testing";
+import { availableBackends } from "@svc/testing";
 import { beforeAll, describe, expect, test } from "vitest";
 import {
   type DatasetFixture,
@@ -7,18 +7,12 @@ import {
   insertRows,
   makeDataset,
   makeProject,
-  type ProjectFixture,
   type RowSeed,
   removeColumn,
+  seeds,
   updateRow,
 } from "../test-factories";
-import { call, contextOf, failure, startReader } from "../test-support";
-
-const seeds = (count: number, prefix = "row", from = 0): RowSeed[] =>
-  Array.from({ length: count }, (_, index) => {
-    const id = `${prefix}-${String(from + index).padStart(4, "0")}`;
-    return { id, input: { text: `input of ${id}` } };
-  });
+import { call, contextOf, failure, readerSuite } from "../test-support";
 
 /** Gives seeds creation times: the `offset(index)`-th millisecond after a fixed instant. */
 const timed = (rows: RowSeed[], offset: (index: number) => number): RowSeed[] =>
@@ -27,16 +21,10 @@ const timed = (rows: RowSeed[], offset: (index: number) => number): RowSeed[] =>
 const ids = (rows: readonly DatasetRow[]): string[] => rows.map((row) => row.rowId);
 
 describe.each(availableBackends())("listDatasetRows (%s)", (backendName) => {
-  const harness = harnessForSuite(() => startReader(backendName));
-  let project: ProjectFixture;
+  const reader = readerSuite(backendName);
 
-  beforeAll(async () => {
-    project = await makeProject(harness.backend.database.db);
-  });
-
-  const db = () => harness.backend.database.db;
   const list = (dataset: DatasetFixture, query: Record<string, string> = {}) =>
-    call(harness, project, operations.listDatasetRows, { params: { datasetSlug: dataset.slug }, query });
+    reader.call(operations.listDatasetRows, { params: { datasetSlug: dataset.slug }, query });
 
   /** Follows nextCursor to the end, keeping the query, and returns every page. */
   async function allPages(dataset: DatasetFixture, query: Record<string, string>) {
@@ -51,10 +39,10 @@ describe.each(availableBackends())("listDatasetRows (%s)", (backendName) => {
   }
 
   test("returns each row's cells, creation time and last-changing version", async () => {
-    const dataset = await makeDataset(db(), project, { customColumns: 1 });
+    const dataset = await makeDataset(reader.db, reader.project, { customColumns: 1 });
     const [score] = dataset.custom;
     const createdAt = new Date("2024-05-01T10:00:00.123Z");
-    await insertRows(db(), dataset, [
+    await insertRows(reader.db, dataset, [
       {
         id: "r1",
         input: { question: "2+2?" },
@@ -65,7 +53,7 @@ describe.each(availableBackends())("listDatasetRows (%s)", (backendName) => {
         createdAt,
       },
     ]);
-    await updateRow(db(), dataset, "r1", { output: "" });
+    await updateRow(reader.db, dataset, "r1", { output: "" });
 
     const page = await list(dataset);
 
@@ -89,9 +77,9 @@ describe.each(availableBackends())("listDatasetRows (%s)", (backendName) => {
   });
 
   test("lists newest first by default, oldest first with sortDirection=asc, ties broken by row id", async () => {
-    const dataset = await makeDataset(db(), project);
+    const dataset = await makeDataset(reader.db, reader.project);
     const same = new Date("2024-06-01T00:00:00.000Z");
-    await insertRows(db(), dataset, [
+    await insertRows(reader.db, dataset, [
       { id: "a", input: 1, createdAt: new Date("2024-05-01T00:00:00.000Z") },
       { id: "t-b", input: 2, createdAt: same },
       { id: "t-a", input: 3, createdAt: same },
@@ -119,11 +107,11 @@ describe.each(availableBackends())("listDatasetRows (%s)", (backendName) => {
   test.each(["asc", "desc"] as const)(
     "pages through 250 rows 50 at a time with every row exactly once (%s)",
     async (sortDirection) => {
-      const dataset = await makeDataset(db(), project);
+      const dataset = await makeDataset(reader.db, reader.project);
       // Forty rows share one creation time, straddling a page boundary: the row id breaks the tie.
       const all = timed(seeds(250), (index) => (index >= 30 && index < 70 ? 30 : index));
-      await insertRows(db(), dataset, all.slice(0, 100));
-      await insertRows(db(), dataset, all.slice(100, 250));
+      await insertRows(reader.db, dataset, all.slice(0, 100));
+      await insertRows(reader.db, dataset, all.slice(100, 250));
 
       const pages = await allPages(dataset, { limit: "50", sortDirection });
 
@@ -138,9 +126,9 @@ describe.each(availableBackends())("listDatasetRows (%s)", (backendName) => {
   );
 
   test("a cursor pins the first page's version while rows are inserted, edited and deleted", async () => {
-    const dataset = await makeDataset(db(), project);
+    const dataset = await makeDataset(reader.db, reader.project);
     const all = timed(seeds(120), (index) => index);
-    const version = await insertRows(db(), dataset, all);
+    const version = await insertRows(reader.db, dataset, all);
     const expectedOrder = all.map((seed) => seed.id).reverse();
 
     const first = await list(dataset, { limit: "50" });
@@ -150,12 +138,12 @@ describe.each(availableBackends())("listDatasetRows (%s)", (backendName) => {
     const read = expectedOrder[10] as string;
     // A new row created in the middle of the part not read yet, and one at the very end.
     const middle = all[20]?.createdAt ?? new Date(0);
-    await insertRows(db(), dataset, [
+    await insertRows(reader.db, dataset, [
       { id: "late-middle", input: "new", createdAt: new Date(middle.getTime()) },
       { id: "late-oldest", input: "new", createdAt: new Date("2000-01-01T00:00:00.000Z") },
     ]);
-    await updateRow(db(), dataset, unread, { input: "edited after the first page" });
-    await deleteRows(db(), dataset, [expectedOrder[90] as string, read]);
+    await updateRow(reader.db, dataset, unread, { input: "edited after the first page" });
+    await deleteRows(reader.db, dataset, [expectedOrder[90] as string, read]);
 
     let cursor = first.nextCursor;
     const later: DatasetRow[] = [];
@@ -180,17 +168,17 @@ describe.each(availableBackends())("listDatasetRows (%s)", (backendName) => {
   });
 
   test("reads the dataset as it was at an older version after later edits and deletes", async () => {
-    const dataset = await makeDataset(db(), project, { customColumns: 1 });
+    const dataset = await makeDataset(reader.db, reader.project, { customColumns: 1 });
     const [label] = dataset.custom as [string];
-    const v1 = await insertRows(db(), dataset, [
+    const v1 = await insertRows(reader.db, dataset, [
       { id: "a", input: "a1", custom: { [label]: "first" } },
       { id: "b", input: "b1" },
       { id: "c", input: "c1" },
     ]);
-    const v2 = await updateRow(db(), dataset, "b", { input: "b2", custom: { [label]: "edited" } });
-    const v3 = await deleteRows(db(), dataset, ["a"]);
-    const v4 = await insertRows(db(), dataset, [{ id: "d", input: "d4" }]);
-    const v5 = await updateRow(db(), dataset, "c", { input: "c5" });
+    const v2 = await updateRow(reader.db, dataset, "b", { input: "b2", custom: { [label]: "edited" } });
+    const v3 = await deleteRows(reader.db, dataset, ["a"]);
+    const v4 = await insertRows(reader.db, dataset, [{ id: "d", input: "d4" }]);
+    const v5 = await updateRow(reader.db, dataset, "c", { input: "c5" });
 
     const at = async (version: number) =>
       (await list(dataset, { version: String(version), sortDirection: "asc" })).items.map((row) => ({
@@ -228,10 +216,10 @@ describe.each(availableBackends())("listDatasetRows (%s)", (backendName) => {
   });
 
   test("pages through an older version with its cursor", async () => {
-    const dataset = await makeDataset(db(), project);
-    const v1 = await insertRows(db(), dataset, seeds(7));
-    await deleteRows(db(), dataset, ["row-0003"]);
-    await insertRows(db(), dataset, seeds(3, "extra"));
+    const dataset = await makeDataset(reader.db, reader.project);
+    const v1 = await insertRows(reader.db, dataset, seeds(7));
+    await deleteRows(reader.db, dataset, ["row-0003"]);
+    await insertRows(reader.db, dataset, seeds(3, "extra"));
 
     const pages = await allPages(dataset, { version: String(v1), limit: "3", sortDirection: "asc" });
 
@@ -243,9 +231,9 @@ describe.each(availableBackends())("listDatasetRows (%s)", (backendName) => {
   });
 
   test("jumps to a position with offset, in the list's order and filters, and pages on from there", async () => {
-    const dataset = await makeDataset(db(), project);
-    const v1 = await insertRows(db(), dataset, seeds(10));
-    await deleteRows(db(), dataset, ["row-0001"]);
+    const dataset = await makeDataset(reader.db, reader.project);
+    const v1 = await insertRows(reader.db, dataset, seeds(10));
+    await deleteRows(reader.db, dataset, ["row-0001"]);
 
     const jump = await list(dataset, { offset: "6", limit: "2", sortDirection: "asc" });
     expect(ids(jump.items)).toEqual(["row-0007", "row-0008"]);
@@ -273,8 +261,8 @@ describe.each(availableBackends())("listDatasetRows (%s)", (backendName) => {
   });
 
   test("answers 404 for a version beyond the current one", async () => {
-    const dataset = await makeDataset(db(), project);
-    await insertRows(db(), dataset, seeds(2));
+    const dataset = await makeDataset(reader.db, reader.project);
+    await insertRows(reader.db, dataset, seeds(2));
 
     expect(await failure(list(dataset, { version: "2" }))).toEqual({
       code: "not_found",
@@ -284,7 +272,7 @@ describe.each(availableBackends())("listDatasetRows (%s)", (backendName) => {
   });
 
   test("an empty dataset lists no rows", async () => {
-    const dataset = await makeDataset(db(), project);
+    const dataset = await makeDataset(reader.db, reader.project);
 
     expect(await list(dataset)).toEqual({ items: [], nextCursor: null, hasMore: false });
   });
@@ -293,9 +281,9 @@ describe.each(availableBackends())("listDatasetRows (%s)", (backendName) => {
     let dataset: DatasetFixture;
 
     beforeAll(async () => {
-      dataset = await makeDataset(db(), project, { customColumns: 2 });
+      dataset = await makeDataset(reader.db, reader.project, { customColumns: 2 });
       const [notes, hidden] = dataset.custom as [string, string];
-      await insertRows(db(), dataset, [
+      await insertRows(reader.db, dataset, [
         { id: "nested", input: { messages: [{ role: "user", content: "The Quick Brown Fox" }] } },
         { id: "in-output", input: "plain", output: "a QUICK reply" },
         { id: "in-custom", input: "plain", custom: { [notes]: { deep: ["quick thinking"] } } },
@@ -306,7 +294,7 @@ describe.each(availableBackends())("listDatasetRows (%s)", (backendName) => {
         { id: "quoted", input: 'he said "hi" \\ bye' },
         { id: "in-hidden", input: "plain", custom: { [hidden]: "secret needle" } },
       ]);
-      await removeColumn(db(), dataset, hidden);
+      await removeColumn(reader.db, dataset, hidden);
     });
 
     const search = async (text: string, extra: Record<string, string> = {}) =>
@@ -379,8 +367,8 @@ describe.each(availableBackends())("listDatasetRows (%s)", (backendName) => {
     let cursor: string;
 
     beforeAll(async () => {
-      dataset = await makeDataset(db(), project);
-      await insertRows(db(), dataset, seeds(3));
+      dataset = await makeDataset(reader.db, reader.project);
+      await insertRows(reader.db, dataset, seeds(3));
       cursor = (await list(dataset, { limit: "1" })).nextCursor as string;
     });
 
@@ -435,8 +423,8 @@ describe.each(availableBackends())("listDatasetRows (%s)", (backendName) => {
     });
 
     test("another dataset's cursor", async () => {
-      const other = await makeDataset(db(), project);
-      await insertRows(db(), other, seeds(1));
+      const other = await makeDataset(reader.db, reader.project);
+      await insertRows(reader.db, other, seeds(1));
 
       expect(await failure(list(other, { cursor }))).toMatchObject({
         code: "validation_failed",
@@ -457,9 +445,9 @@ describe.each(availableBackends())("listDatasetRows (%s)", (backendName) => {
   });
 
   test("leaves out a removed built-in column's cell and a removed custom column's cell", async () => {
-    const dataset = await makeDataset(db(), project, { customColumns: 2 });
+    const dataset = await makeDataset(reader.db, reader.project, { customColumns: 2 });
     const [kept, removed] = dataset.custom as [string, string];
-    await insertRows(db(), dataset, [
+    await insertRows(reader.db, dataset, [
       {
         id: "r",
         input: "i",
@@ -469,8 +457,8 @@ describe.each(availableBackends())("listDatasetRows (%s)", (backendName) => {
         custom: { [kept]: 1, [removed]: "only in removed" },
       },
     ]);
-    await removeColumn(db(), dataset, "expectedOutput");
-    await removeColumn(db(), dataset, removed);
+    await removeColumn(reader.db, dataset, "expectedOutput");
+    await removeColumn(reader.db, dataset, removed);
 
     const [row] = (await list(dataset)).items;
 
@@ -489,25 +477,25 @@ describe.each(availableBackends())("listDatasetRows (%s)", (backendName) => {
   });
 
   test("answers 404 for an unknown dataset and for another organisation's, alike", async () => {
-    const dataset = await makeDataset(db(), project);
-    const stranger = await makeProject(db());
-    const theirs = await makeDataset(db(), stranger, { slug: "theirs" });
-    await insertRows(db(), theirs, seeds(1));
+    const dataset = await makeDataset(reader.db, reader.project);
+    const stranger = await makeProject(reader.db);
+    const theirs = await makeDataset(reader.db, stranger, { slug: "theirs" });
+    await insertRows(reader.db, theirs, seeds(1));
 
     const unknown = await failure(list({ ...dataset, slug: "nope" }));
     expect(unknown).toEqual({
       code: "not_found",
-      message: `Dataset "nope" not found in project "${project.projectSlug}"`,
+      message: `Dataset "nope" not found in project "${reader.project.projectSlug}"`,
     });
 
     // The stranger's own project slug and dataset slug, asked by a key of another organisation.
     const crossed = await failure(
       call(
-        harness,
+        reader,
         stranger,
         operations.listDatasetRows,
         { params: { datasetSlug: "theirs" } },
-        contextOf(project.organizationId),
+        contextOf(reader.project.organizationId),
       ),
     );
     expect(crossed).toEqual({
@@ -517,46 +505,37 @@ describe.each(availableBackends())("listDatasetRows (%s)", (backendName) => {
   });
 
   test("refuses a request without an organisation", async () => {
-    const dataset = await makeDataset(db(), project);
+    const dataset = await makeDataset(reader.db, reader.project);
     const anonymous = { organizationId: null, role: null, actor: null, requestId: "anon" };
 
     expect(
       await failure(
-        call(
-          harness,
-          project,
-          operations.listDatasetRows,
-          { params: { datasetSlug: dataset.slug } },
-          anonymous,
-        ),
+        reader.call(operations.listDatasetRows, { params: { datasetSlug: dataset.slug } }, anonymous),
       ),
     ).toMatchObject({ code: "unauthenticated" });
   });
 });
 
 describe.each(availableBackends())("getDatasetRow (%s)", (backendName) => {
-  const harness = harnessForSuite(() => startReader(backendName));
-  let project: ProjectFixture;
+  const reader = readerSuite(backendName);
   let dataset: DatasetFixture;
   let versions: { inserted: number; edited: number; deleted: number; reinserted: number };
 
   beforeAll(async () => {
-    const db = harness.backend.database.db;
-    project = await makeProject(db);
-    dataset = await makeDataset(db, project, { customColumns: 1 });
+    dataset = await makeDataset(reader.db, reader.project, { customColumns: 1 });
     const [label] = dataset.custom as [string];
-    const inserted = await insertRows(db, dataset, [
+    const inserted = await insertRows(reader.db, dataset, [
       { id: "kept", input: "k1", custom: { [label]: "x" } },
       { id: "gone", input: "g1" },
     ]);
-    const edited = await updateRow(db, dataset, "kept", { input: "k2", custom: { [label]: "y" } });
-    const deleted = await deleteRows(db, dataset, ["gone"]);
-    const reinserted = await insertRows(db, dataset, [{ id: "later", input: "l" }]);
+    const edited = await updateRow(reader.db, dataset, "kept", { input: "k2", custom: { [label]: "y" } });
+    const deleted = await deleteRows(reader.db, dataset, ["gone"]);
+    const reinserted = await insertRows(reader.db, dataset, [{ id: "later", input: "l" }]);
     versions = { inserted, edited, deleted, reinserted };
   });
 
   const get = (rowId: string, query: Record<string, string> = {}) =>
-    call(harness, project, operations.getDatasetRow, { params: { datasetSlug: dataset.slug, rowId }, query });
+    reader.call(operations.getDatasetRow, { params: { datasetSlug: dataset.slug, rowId }, query });
 
   test("returns the row as it is now", async () => {
     const [label] = dataset.custom as [string];
@@ -610,30 +589,24 @@ describe.each(availableBackends())("getDatasetRow (%s)", (backendName) => {
 });
 
 describe.each(availableBackends())("getDatasetRowHistory (%s)", (backendName) => {
-  const harness = harnessForSuite(() => startReader(backendName));
-  let project: ProjectFixture;
-
-  beforeAll(async () => {
-    project = await makeProject(harness.backend.database.db);
-  });
+  const reader = readerSuite(backendName);
 
   const history = (dataset: DatasetFixture, rowId: string, query: Record<string, string> = {}) =>
-    call(harness, project, operations.getDatasetRowHistory, {
+    reader.call(operations.getDatasetRowHistory, {
       params: { datasetSlug: dataset.slug, rowId },
       query,
     });
 
   test("lists every version of a row newest first, a deletion with null cells", async () => {
-    const db = harness.backend.database.db;
-    const dataset = await makeDataset(db, project, { customColumns: 1 });
+    const dataset = await makeDataset(reader.db, reader.project, { customColumns: 1 });
     const [label] = dataset.custom as [string];
-    await insertRows(db, dataset, [{ id: "other", input: "o" }]);
-    await insertRows(db, dataset, [{ id: "r", input: "v2", custom: { [label]: "a" } }]);
-    await updateRow(db, dataset, "other", { input: "not this row" });
-    await updateRow(db, dataset, "r", { custom: { [label]: "b" } });
-    await deleteRows(db, dataset, ["r"]);
-    await insertRows(db, dataset, [{ id: "r", input: "again" }]);
-    const versions = await call(harness, project, operations.listDatasetVersions, {
+    await insertRows(reader.db, dataset, [{ id: "other", input: "o" }]);
+    await insertRows(reader.db, dataset, [{ id: "r", input: "v2", custom: { [label]: "a" } }]);
+    await updateRow(reader.db, dataset, "other", { input: "not this row" });
+    await updateRow(reader.db, dataset, "r", { custom: { [label]: "b" } });
+    await deleteRows(reader.db, dataset, ["r"]);
+    await insertRows(reader.db, dataset, [{ id: "r", input: "again" }]);
+    const versions = await reader.call(operations.listDatasetVersions, {
       params: { datasetSlug: dataset.slug },
     });
     const versionId = (version: number) => versions.items.find((v) => v.version === version)?.versionId;
@@ -684,10 +657,9 @@ describe.each(availableBackends())("getDatasetRowHistory (%s)", (backendName) =>
   });
 
   test("pages through a long history", async () => {
-    const db = harness.backend.database.db;
-    const dataset = await makeDataset(db, project);
-    await insertRows(db, dataset, [{ id: "r", input: 0 }]);
-    for (let n = 1; n <= 4; n++) await updateRow(db, dataset, "r", { input: n });
+    const dataset = await makeDataset(reader.db, reader.project);
+    await insertRows(reader.db, dataset, [{ id: "r", input: 0 }]);
+    for (let n = 1; n <= 4; n++) await updateRow(reader.db, dataset, "r", { input: n });
 
     const first = await history(dataset, "r", { limit: "2" });
     const second = await history(dataset, "r", { limit: "2", cursor: first.nextCursor as string });
@@ -705,12 +677,11 @@ describe.each(availableBackends())("getDatasetRowHistory (%s)", (backendName) =>
   });
 
   test("hides removed columns' cells in every entry", async () => {
-    const db = harness.backend.database.db;
-    const dataset = await makeDataset(db, project, { customColumns: 1 });
+    const dataset = await makeDataset(reader.db, reader.project, { customColumns: 1 });
     const [label] = dataset.custom as [string];
-    await insertRows(db, dataset, [{ id: "r", input: "x", custom: { [label]: "hidden" } }]);
-    await removeColumn(db, dataset, label);
-    await removeColumn(db, dataset, "metadata");
+    await insertRows(reader.db, dataset, [{ id: "r", input: "x", custom: { [label]: "hidden" } }]);
+    await removeColumn(reader.db, dataset, label);
+    await removeColumn(reader.db, dataset, "metadata");
 
     const [entry] = (await history(dataset, "r")).items;
 
@@ -718,7 +689,7 @@ describe.each(availableBackends())("getDatasetRowHistory (%s)", (backendName) =>
   });
 
   test("answers 404 for a row that never existed", async () => {
-    const dataset = await makeDataset(harness.backend.database.db, project);
+    const dataset = await makeDataset(reader.db, reader.project);
 
     expect(await failure(history(dataset, "ghost"))).toEqual({
       code: "not_found",

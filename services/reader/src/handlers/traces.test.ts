@@ -1,25 +1,41 @@
 import { callOperation } from "@svc/bus";
 import { operations, type RequestContext, type Trace } from "@svc/contracts";
-import { availableBackends, harnessForSuite } from "@svc/testing";
+import { availableBackends } from "@svc/testing";
 import { beforeAll, describe, expect, test } from "vitest";
 import { makeProject, type ProjectFixture } from "../test-factories";
-import { contextOf, failure, startReader } from "../test-support";
+import { contextOf, failure, readerSuite } from "../test-support";
 import { isoAt, makeSpans, makeTrace, nanosAt, newTraceId, type TraceSeed } from "../trace-factories";
 
-describe.each(availableBackends())("trace queries (%s)", (backendName) => {
-  const harness = harnessForSuite(() => startReader(backendName));
+/** A trace with every summary field set, so that the whole summary can be checked against it. */
+const refund = {
+  startMs: 1000,
+  durationMs: 1500,
+  rootSpanName: "Support-Agent",
+  sessionId: "s-1",
+  userId: "ann",
+  tags: ["billing", "escalated"],
+  models: ["gpt-4o"],
+  tokensInput: 200,
+  tokensOutput: 35,
+  costTotalMicrocents: 1_250_000,
+  spanCount: 3,
+  errorCount: 1,
+  input: [{ role: "user", content: "Where is my refund?" }],
+  output: "It left today.",
+} satisfies TraceSeed;
 
-  const db = () => harness.backend.database.db;
+describe.each(availableBackends())("trace queries (%s)", (backendName) => {
+  const reader = readerSuite(backendName);
 
   const list = (project: ProjectFixture, body?: unknown, context?: RequestContext) =>
-    callOperation(harness.caller, operations.listTraces, context ?? contextOf(project.organizationId), {
+    callOperation(reader.caller, operations.listTraces, context ?? contextOf(project.organizationId), {
       params: { projectSlug: project.projectSlug },
       query: {},
       body,
       headers: {},
     });
   const get = (project: ProjectFixture, traceId: string, context?: RequestContext) =>
-    callOperation(harness.caller, operations.getTrace, context ?? contextOf(project.organizationId), {
+    callOperation(reader.caller, operations.getTrace, context ?? contextOf(project.organizationId), {
       params: { projectSlug: project.projectSlug, traceId },
       query: {},
       body: undefined,
@@ -33,25 +49,10 @@ describe.each(availableBackends())("trace queries (%s)", (backendName) => {
     let traces: Record<"refund" | "greeting" | "outage" | "invoice" | "silent", string>;
 
     beforeAll(async () => {
-      project = await makeProject(db());
-      const seed = (s: TraceSeed) => makeTrace(db(), project, s);
+      project = await makeProject(reader.db);
+      const seed = (s: TraceSeed) => makeTrace(reader.db, project, s);
       traces = {
-        refund: await seed({
-          startMs: 1000,
-          durationMs: 1500,
-          rootSpanName: "Support-Agent",
-          sessionId: "s-1",
-          userId: "ann",
-          tags: ["billing", "escalated"],
-          models: ["gpt-4o"],
-          tokensInput: 200,
-          tokensOutput: 35,
-          costTotalMicrocents: 1_250_000,
-          spanCount: 3,
-          errorCount: 1,
-          input: [{ role: "user", content: "Where is my refund?" }],
-          output: "It left today.",
-        }),
+        refund: await seed(refund),
         greeting: await seed({
           startMs: 2000,
           durationMs: 100,
@@ -89,7 +90,7 @@ describe.each(availableBackends())("trace queries (%s)", (backendName) => {
         }),
         silent: await seed({ startMs: 5000, durationMs: 1, rootSpanName: null }),
       };
-      await makeTrace(db(), await makeProject(db()), { startMs: 6000 });
+      await makeTrace(reader.db, await makeProject(reader.db), { startMs: 6000 });
     });
 
     test("lists the latest first, each trace with its whole summary", async () => {
@@ -103,25 +104,15 @@ describe.each(availableBackends())("trace queries (%s)", (backendName) => {
         traces.refund,
       ]);
       expect(page).toMatchObject({ nextCursor: null, hasMore: false });
+      const { startMs, durationMs, ...summary } = refund;
       expect(page.items[4]).toEqual({
+        ...summary,
         traceId: traces.refund,
         projectId: project.projectId,
-        spanCount: 3,
-        errorCount: 1,
         startTime: isoAt(1000),
         endTime: isoAt(2500),
         durationNs: "1500000000",
-        rootSpanName: "Support-Agent",
-        sessionId: "s-1",
-        userId: "ann",
-        tags: ["billing", "escalated"],
-        models: ["gpt-4o"],
-        tokensInput: 200,
-        tokensOutput: 35,
         tokensTotal: 235,
-        costTotalMicrocents: 1_250_000,
-        input: [{ role: "user", content: "Where is my refund?" }],
-        output: "It left today.",
       });
       expect(page.items[0]).toMatchObject({ rootSpanName: null, sessionId: null, tags: [], input: null });
     });
@@ -327,7 +318,7 @@ describe.each(availableBackends())("trace queries (%s)", (backendName) => {
     });
 
     test("answers 404 for an unknown project and for another organisation's", async () => {
-      const stranger = await makeProject(db());
+      const stranger = await makeProject(reader.db);
       expect(await failure(list({ ...project, projectSlug: "nope" }))).toEqual({
         code: "not_found",
         message: 'Project "nope" not found',
@@ -338,7 +329,7 @@ describe.each(availableBackends())("trace queries (%s)", (backendName) => {
     });
 
     test("an empty project has no traces", async () => {
-      expect(await list(await makeProject(db()), {})).toEqual({
+      expect(await list(await makeProject(reader.db), {})).toEqual({
         items: [],
         nextCursor: null,
         hasMore: false,
@@ -351,8 +342,8 @@ describe.each(availableBackends())("trace queries (%s)", (backendName) => {
     let traceId: string;
 
     beforeAll(async () => {
-      project = await makeProject(db());
-      traceId = await makeTrace(db(), project, {
+      project = await makeProject(reader.db);
+      traceId = await makeTrace(reader.db, project, {
         startMs: 0,
         durationMs: 900,
         spanCount: 2,
@@ -360,7 +351,7 @@ describe.each(availableBackends())("trace queries (%s)", (backendName) => {
         input: "hi",
         output: "hello",
       });
-      await makeSpans(db(), project, traceId, [
+      await makeSpans(reader.db, project, traceId, [
         {
           spanId: "00000000000000b2",
           parentSpanId: "00000000000000a1",
@@ -429,7 +420,7 @@ describe.each(availableBackends())("trace queries (%s)", (backendName) => {
         code: "not_found",
         message: `Trace "${unknown}" not found in project "${project.projectSlug}"`,
       });
-      const stranger = await makeProject(db());
+      const stranger = await makeProject(reader.db);
       expect(await failure(get(project, traceId, contextOf(stranger.organizationId)))).toMatchObject({
         code: "not_found",
       });

@@ -1,41 +1,24 @@
 import { operations } from "@svc/contracts";
-import { availableBackends, harnessForSuite } from "@svc/testing";
-import { beforeAll, describe, expect, test } from "vitest";
-import {
-  type DatasetFixture,
-  deleteRows,
-  insertRows,
-  makeDataset,
-  makeProject,
-  type ProjectFixture,
-  updateRow,
-} from "../test-factories";
-import { call, contextOf, failure, startReader } from "../test-support";
+import { availableBackends } from "@svc/testing";
+import { describe, expect, test } from "vitest";
+import { makeDataset, makeProject, seeds } from "../test-factories";
+import { contextOf, datasetForSuite, failure, readerSuite } from "../test-support";
 
 describe.each(availableBackends())("version queries (%s)", (backendName) => {
-  const harness = harnessForSuite(() => startReader(backendName));
-  let project: ProjectFixture;
-  let dataset: DatasetFixture;
-
-  beforeAll(async () => {
-    const db = harness.backend.database.db;
-    project = await makeProject(db);
-    dataset = await makeDataset(db, project);
-    await insertRows(db, dataset, [
-      { id: "a", input: 1 },
-      { id: "b", input: 2 },
-      { id: "c", input: 3 },
-    ]);
-    await updateRow(db, dataset, "a", { input: 10 });
-    await deleteRows(db, dataset, ["b", "c"]);
-    await insertRows(db, dataset, [{ id: "d", input: 4 }]);
-    await updateRow(db, dataset, "d", { output: "x" });
-  });
+  const reader = readerSuite(backendName);
+  // These tests read what each version did, not its cells, so any rows will do.
+  const dataset = datasetForSuite(reader, [
+    { insert: seeds(3) },
+    { update: "row-0000", patch: { input: "edited" } },
+    { delete: ["row-0001", "row-0002"] },
+    { insert: seeds(1, "late") },
+    { update: "late-0000", patch: { output: "x" } },
+  ]);
 
   const list = (query: Record<string, string> = {}) =>
-    call(harness, project, operations.listDatasetVersions, { params: { datasetSlug: dataset.slug }, query });
+    reader.call(operations.listDatasetVersions, { params: { datasetSlug: dataset.slug }, query });
   const get = (version: string) =>
-    call(harness, project, operations.getDatasetVersion, { params: { datasetSlug: dataset.slug, version } });
+    reader.call(operations.getDatasetVersion, { params: { datasetSlug: dataset.slug, version } });
 
   const actor = { kind: "apiKey", id: "factory-actor" };
 
@@ -109,38 +92,30 @@ describe.each(availableBackends())("version queries (%s)", (backendName) => {
   });
 
   test("an empty dataset has no versions", async () => {
-    const empty = await makeDataset(harness.backend.database.db, project);
+    const empty = await makeDataset(reader.db, reader.project);
 
     expect(
-      await call(harness, project, operations.listDatasetVersions, { params: { datasetSlug: empty.slug } }),
+      await reader.call(operations.listDatasetVersions, { params: { datasetSlug: empty.slug } }),
     ).toEqual({ items: [], nextCursor: null, hasMore: false });
   });
 
   test("answers 404 for another organisation's dataset", async () => {
-    const stranger = await makeProject(harness.backend.database.db);
+    const stranger = await makeProject(reader.db);
     const asStranger = contextOf(stranger.organizationId);
 
     const notFound = {
       code: "not_found",
-      message: `Dataset "${dataset.slug}" not found in project "${project.projectSlug}"`,
+      message: `Dataset "${dataset.slug}" not found in project "${reader.project.projectSlug}"`,
     };
 
     expect(
       await failure(
-        call(
-          harness,
-          project,
-          operations.listDatasetVersions,
-          { params: { datasetSlug: dataset.slug } },
-          asStranger,
-        ),
+        reader.call(operations.listDatasetVersions, { params: { datasetSlug: dataset.slug } }, asStranger),
       ),
     ).toEqual(notFound);
     expect(
       await failure(
-        call(
-          harness,
-          project,
+        reader.call(
           operations.getDatasetVersion,
           { params: { datasetSlug: dataset.slug, version: "1" } },
           asStranger,

@@ -1,10 +1,10 @@
 import { type Cell, compactJson, csvTextToCell, storedCellToCsvText } from "@svc/contracts";
-import { availableBackends, harnessForSuite } from "@svc/testing";
+import { availableBackends } from "@svc/testing";
 import fc from "fast-check";
 import { sql } from "kysely";
-import { beforeAll, describe, expect, test } from "vitest";
-import { insertRows, makeDataset, makeProject, type ProjectFixture } from "../test-factories";
-import { startReader } from "../test-support";
+import { describe, expect, test } from "vitest";
+import { insertRows, makeDataset } from "../test-factories";
+import { readerSuite } from "../test-support";
 import { findExportedRowKey, listExportedRows } from "./export-rows";
 
 /** Strings that read as other JSON values, or nearly: each must come back as the string it is. */
@@ -47,33 +47,28 @@ const { cell } = fc.letrec<{ cell: Cell }>((tie) => ({
 }));
 
 describe.each(availableBackends())("cells as an export reads them (%s)", (backendName) => {
-  const harness = harnessForSuite(() => startReader(backendName));
-  let project: ProjectFixture;
-  beforeAll(async () => {
-    project = await makeProject(harness.backend.database.db);
-  });
+  const reader = readerSuite(backendName);
 
   test("a string's JSON from the database is JSON.stringify's, so a CSV field may carry it as written", async () => {
     for (const value of LOOKS_LIKE_JSON) {
       const { rows } = await sql<{ json: string }>`SELECT to_jsonb(${value}::text)::text AS json`.execute(
-        harness.backend.database.db,
+        reader.db,
       );
       expect(rows[0]?.json).toBe(JSON.stringify(value));
     }
   });
 
   test("every cell's CSV text reads back as the cell, and its compact JSON is its JSON", async () => {
-    const db = harness.backend.database.db;
     await fc.assert(
       fc.asyncProperty(fc.array(fc.tuple(cell, cell), { minLength: 1, maxLength: 8 }), async (pairs) => {
-        const dataset = await makeDataset(db, project, { customColumns: 1 });
+        const dataset = await makeDataset(reader.db, reader.project, { customColumns: 1 });
         const [note = ""] = dataset.custom;
         await insertRows(
-          db,
+          reader.db,
           dataset,
           pairs.map(([input, custom], index) => ({ id: `r${index}`, input, custom: { [note]: custom } })),
         );
-        const rows = await listExportedRows(db, {
+        const rows = await listExportedRows(reader.db, {
           datasetId: dataset.id,
           version: 1,
           after: undefined,
@@ -113,15 +108,14 @@ describe.each(availableBackends())("cells as an export reads them (%s)", (backen
   });
 
   test("pages follow each other by the key of the last row, at any version", async () => {
-    const db = harness.backend.database.db;
-    const dataset = await makeDataset(db, project);
+    const dataset = await makeDataset(reader.db, reader.project);
     await insertRows(
-      db,
+      reader.db,
       dataset,
       Array.from({ length: 5 }, (_, index) => ({ id: `p${index}`, input: index })),
     );
     const read = async (after: Awaited<ReturnType<typeof findExportedRowKey>> | undefined) =>
-      listExportedRows(db, {
+      listExportedRows(reader.db, {
         datasetId: dataset.id,
         version: 1,
         after,
@@ -129,7 +123,7 @@ describe.each(availableBackends())("cells as an export reads them (%s)", (backen
         cells: [{ kind: "builtin", field: "input" }],
       });
     const first = await read(undefined);
-    const key = await findExportedRowKey(db, { datasetId: dataset.id, version: 1, rowId: "p1" });
+    const key = await findExportedRowKey(reader.db, { datasetId: dataset.id, version: 1, rowId: "p1" });
     const second = await read(key);
     expect([...first, ...second]).toEqual([
       { rowId: "p0", cells: ["0"], size: 1 },
