@@ -1,4 +1,10 @@
-import { type Database, type DatasetRef, datasetNotFound, isUniqueViolation } from "@svc/db";
+import {
+  type Database,
+  type DatasetRecord,
+  type DatasetRef,
+  datasetNotFound,
+  isUniqueViolation,
+} from "@svc/db";
 import { type Kysely, sql, type Transaction } from "kysely";
 
 /**
@@ -53,14 +59,7 @@ export function datasetClashOf(error: unknown): DatasetClash | undefined {
 
 export async function insertDataset(
   db: Kysely<Database>,
-  values: {
-    id: string;
-    organizationId: string;
-    projectId: string;
-    slug: string;
-    name: string;
-    description: string | null;
-  },
+  values: Pick<DatasetRecord, "id" | "organizationId" | "projectId" | "slug" | "name" | "description">,
 ): Promise<void> {
   await db
     .insertInto("datasets")
