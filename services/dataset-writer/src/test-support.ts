@@ -1,11 +1,15 @@
+import { randomBytes } from "node:crypto";
 import { callOperation, callOperationWithStatus, type RawInput } from "@svc/bus";
 import {
+  type Cell,
   type Caller as CredentialedContext,
   newId,
   type Operation,
   type OperationOutput,
+  operations,
   type Role,
 } from "@svc/contracts";
+import { type Database, jsonb } from "@svc/db";
 import {
   type Backend,
   type BackendName,
@@ -14,6 +18,7 @@ import {
   type ServedBackend,
   serveOnBackend,
 } from "@svc/testing";
+import type { Kysely } from "kysely";
 import { registerDatasetWriter } from "./service";
 
 export { failure } from "@svc/testing";
@@ -80,6 +85,38 @@ export async function makeCaller(backend: Backend, role: Role = "member"): Promi
   };
 }
 
+/** A dataset a caller created, with the path parameters that name it. */
+export interface CreatedDataset {
+  id: string;
+  slug: string;
+  params: { datasetSlug: string };
+  /** The identifiers of its custom columns, in the order of the names given. */
+  columns: string[];
+}
+
+let datasetsCreated = 0;
+
+/** Creates a dataset as a client does, under a name of its own, with custom columns of these names. */
+export async function createDataset(
+  caller: Caller,
+  columnNames: readonly string[] = [],
+): Promise<CreatedDataset> {
+  const dataset = await caller.call(operations.createDataset, {
+    body: { name: `Dataset ${++datasetsCreated}` },
+  });
+  const params = { datasetSlug: dataset.slug };
+  const columns: string[] = [];
+  for (const name of columnNames) {
+    columns.push((await caller.call(operations.createDatasetColumn, { params, body: { name } })).identifier);
+  }
+  return { id: dataset.id, slug: dataset.slug, params, columns };
+}
+
+/** Inserts rows into the dataset, as one version. */
+export function insertRows(caller: Caller, params: { datasetSlug: string }, rows: readonly unknown[]) {
+  return caller.call(operations.insertDatasetRows, { params, body: { rows } });
+}
+
 /** The dataset's current version, as stored. */
 export async function currentVersion(backend: Backend, datasetId: string): Promise<number> {
   const dataset = await backend.database.db
@@ -88,6 +125,27 @@ export async function currentVersion(backend: Backend, datasetId: string): Promi
     .where("id", "=", datasetId)
     .executeTakeFirstOrThrow();
   return dataset.current_version;
+}
+
+/** What the record of one version says it did. */
+export function versionRecord(backend: Backend, datasetId: string, version: number) {
+  return backend.database.db
+    .selectFrom("dataset_versions")
+    .select(["operation", "rows_inserted", "rows_updated", "rows_deleted"])
+    .where("dataset_id", "=", datasetId)
+    .where("version", "=", version)
+    .executeTakeFirstOrThrow();
+}
+
+/** The validity range of each revision of one row, oldest first. */
+export function rowRevisions(backend: Backend, datasetId: string, rowId: string) {
+  return backend.database.db
+    .selectFrom("row_revisions")
+    .select(["version_from", "version_to", "deleted"])
+    .where("dataset_id", "=", datasetId)
+    .where("row_id", "=", rowId)
+    .orderBy("version_from")
+    .execute();
 }
 
 /**
@@ -140,4 +198,47 @@ export async function auditDataset(backend: Backend, datasetId: string): Promise
       throw new Error(`row ${rowId}: current cells differ from the live revision`);
     }
   }
+}
+
+/** Trace times are milliseconds after this instant. */
+export const T0_MS = Date.UTC(2024, 4, 1, 12, 0, 0);
+const nanosAt = (ms: number): string => (BigInt(T0_MS + ms) * 1_000_000n).toString();
+export const newTraceId = (): string => randomBytes(16).toString("hex");
+
+export interface TraceSeed {
+  startMs: number;
+  userId?: string;
+  input?: Cell;
+  output?: Cell;
+}
+
+/** Trace summaries as trace-ingest stores them, many in one statement; returns their ids. */
+export async function makeTraces(db: Kysely<Database>, projectId: string, seeds: readonly TraceSeed[]) {
+  const ids = seeds.map(() => newTraceId());
+  await db
+    .insertInto("traces")
+    .values(
+      seeds.map((seed, index) => ({
+        project_id: projectId,
+        trace_id: ids[index] as string,
+        span_count: 2,
+        error_count: 0,
+        start_ns: nanosAt(seed.startMs),
+        end_ns: nanosAt(seed.startMs + 250),
+        duration_ns: "250000000",
+        root_span_name: "agent",
+        session_id: "s-1",
+        user_id: seed.userId ?? null,
+        tags: jsonb(["prod"]),
+        models: jsonb(["gpt-4o"]),
+        tokens_input: 10,
+        tokens_output: 5,
+        tokens_total: 15,
+        cost_total_microcents: 700,
+        input: jsonb(seed.input ?? null),
+        output: jsonb(seed.output ?? null),
+      })),
+    )
+    .execute();
+  return ids;
 }

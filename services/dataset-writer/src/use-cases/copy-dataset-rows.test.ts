@@ -1,40 +1,26 @@
 import { operations } from "@svc/contracts";
 import { availableBackends } from "@svc/testing";
 import { describe, expect, it } from "vitest";
-import { auditDataset, failure, writerSuite } from "../test-support";
+import { auditDataset, createDataset, failure, insertRows, writerSuite } from "../test-support";
 
 describe.each(availableBackends())("copying rows (%s)", (backendName) => {
   const suite = writerSuite(backendName);
 
-  let counter = 0;
-  async function makeDataset(columns: string[] = []) {
-    const dataset = await suite.caller.call(operations.createDataset, {
-      body: { name: `Copy ${++counter}` },
-    });
-    const params = { datasetSlug: dataset.slug };
-    const ids: Record<string, string> = {};
-    for (const name of columns) {
-      ids[name] = (
-        await suite.caller.call(operations.createDatasetColumn, { params, body: { name } })
-      ).identifier;
-    }
-    return { params, id: dataset.id, slug: dataset.slug, columns: ids };
+  /** A dataset with custom columns of these names, their identifiers by name. */
+  async function makeDataset(names: string[] = []) {
+    const dataset = await createDataset(suite.caller, names);
+    return { ...dataset, columns: Object.fromEntries(names.map((name, i) => [name, dataset.columns[i]])) };
   }
 
   /** A source with a Label and a Score column and three rows, r0 without an expected output. */
   async function makeSource() {
     const source = await makeDataset(["Label", "Score"]);
     const { Label: label, Score: score } = source.columns as { Label: string; Score: string };
-    await suite.caller.call(operations.insertDatasetRows, {
-      params: source.params,
-      body: {
-        rows: [
-          { id: "r0", input: "q0", metadata: { origin: "prod" }, custom: { [label]: "a", [score]: 1 } },
-          { id: "r1", input: "q1", expectedOutput: "e1", metadata: "note", custom: { [label]: "b" } },
-          { id: "r2", input: "q2", expectedOutput: "e2", custom: { [score]: 3 } },
-        ],
-      },
-    });
+    await insertRows(suite.caller, source.params, [
+      { id: "r0", input: "q0", metadata: { origin: "prod" }, custom: { [label]: "a", [score]: 1 } },
+      { id: "r1", input: "q1", expectedOutput: "e1", metadata: "note", custom: { [label]: "b" } },
+      { id: "r2", input: "q2", expectedOutput: "e2", custom: { [score]: 3 } },
+    ]);
     // Version 2 changes r1, so the copy's provenance must say version 2.
     await suite.caller.call(operations.updateDatasetRow, {
       params: { ...source.params, rowId: "r1" },

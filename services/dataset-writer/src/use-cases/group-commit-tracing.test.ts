@@ -7,7 +7,7 @@ import { operations } from "@svc/contracts";
 import { realInfra } from "@svc/testing";
 import { sql } from "kysely";
 import { afterAll, describe, expect, it } from "vitest";
-import { writerSuite } from "../test-support";
+import { createDataset, insertRows, writerSuite } from "../test-support";
 import { pgInstrumentation, provider, spans } from "../test-tracing";
 import {
   BATCH_SIZE_ATTRIBUTE,
@@ -46,7 +46,6 @@ describe.runIf(realInfra())("traces of edits applied in batches", () => {
     /UPDATE datasets d SET current_version/.test(statementOf(span));
   const appliedIn = (span: ReadableSpan) => 1 + span.events.filter((e) => e.name === STALE_EVENT).length;
 
-  let n = 0;
   /**
    * Makes EDITS concurrent edits of one dataset, each from its own traced caller. While another
    * transaction holds the dataset, the first edits each start a transaction that waits for it and
@@ -55,12 +54,13 @@ describe.runIf(realInfra())("traces of edits applied in batches", () => {
   async function editBehindLock(
     beforeEdits: () => Promise<void> = async () => {},
   ): Promise<{ traceId: string; spanId: string }[]> {
-    const dataset = await suite.caller.call(operations.createDataset, { body: { name: `Traced ${++n}` } });
-    const params = { datasetSlug: dataset.slug };
-    await suite.caller.call(operations.insertDatasetRows, {
+    const dataset = await createDataset(suite.caller);
+    const params = dataset.params;
+    await insertRows(
+      suite.caller,
       params,
-      body: { rows: Array.from({ length: EDITS }, (_, i) => ({ id: `r${i}`, input: i })) },
-    });
+      Array.from({ length: EDITS }, (_, i) => ({ id: `r${i}`, input: i })),
+    );
     await beforeEdits();
     spans.reset();
     const callers: { traceId: string; spanId: string }[] = [];

@@ -3,7 +3,7 @@ import { operations, type VersionResult } from "@svc/contracts";
 import { availableBackends } from "@svc/testing";
 import { sql } from "kysely";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { auditDataset, writerSuite } from "../test-support";
+import { auditDataset, createDataset, insertRows, writerSuite } from "../test-support";
 import { defaultGroupCommitOptions } from "./group-commit";
 import { groupRowEdits, updateDatasetRow } from "./update-dataset-row";
 
@@ -35,13 +35,13 @@ describe.each(availableBackends())("group commit when a batch fails (%s)", (back
     );
   }
 
-  let n = 0;
   async function makeDataset(rowIds: string[]) {
-    const dataset = await suite.caller.call(operations.createDataset, { body: { name: `Batch ${++n}` } });
-    await suite.caller.call(operations.insertDatasetRows, {
-      params: { datasetSlug: dataset.slug },
-      body: { rows: rowIds.map((id) => ({ id, input: id })) },
-    }); // v1
+    const dataset = await createDataset(suite.caller);
+    await insertRows(
+      suite.caller,
+      dataset.params,
+      rowIds.map((id) => ({ id, input: id })),
+    ); // v1
     return dataset;
   }
 

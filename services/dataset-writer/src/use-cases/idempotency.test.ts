@@ -1,7 +1,7 @@
 import { operations } from "@svc/contracts";
 import { availableBackends } from "@svc/testing";
 import { beforeAll, describe, expect, it } from "vitest";
-import { failure, writerSuite } from "../test-support";
+import { createDataset, failure, insertRows, writerSuite } from "../test-support";
 
 describe.each(availableBackends())("idempotency keys (%s)", (backendName) => {
   const suite = writerSuite(backendName);
@@ -9,13 +9,8 @@ describe.each(availableBackends())("idempotency keys (%s)", (backendName) => {
   let datasetId: string;
 
   beforeAll(async () => {
-    const dataset = await suite.caller.call(operations.createDataset, { body: { name: "Idempotent" } });
-    params = { datasetSlug: dataset.slug };
-    datasetId = dataset.id;
-    await suite.caller.call(operations.insertDatasetRows, {
-      params,
-      body: { rows: [{ id: "r1", input: 1 }] },
-    });
+    ({ params, id: datasetId } = await createDataset(suite.caller));
+    await insertRows(suite.caller, params, [{ id: "r1", input: 1 }]);
   });
 
   const versionCount = async () =>

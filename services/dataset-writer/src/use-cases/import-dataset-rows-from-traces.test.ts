@@ -1,64 +1,22 @@
-import { randomBytes } from "node:crypto";
-import { type Cell, operations } from "@svc/contracts";
-import { type Database, jsonb } from "@svc/db";
+import { operations } from "@svc/contracts";
 import { availableBackends } from "@svc/testing";
-import type { Kysely } from "kysely";
 import { describe, expect, it } from "vitest";
-import { failure, makeCaller, writerSuite } from "../test-support";
-
-const T0_MS = Date.UTC(2024, 4, 1, 12, 0, 0);
-const nanosAt = (ms: number): string => (BigInt(T0_MS + ms) * 1_000_000n).toString();
-const newTraceId = (): string => randomBytes(16).toString("hex");
-
-interface TraceSeed {
-  startMs: number;
-  userId?: string;
-  input?: Cell;
-  output?: Cell;
-}
-
-/** Trace summaries as trace-ingest stores them, many in one statement. */
-async function makeTraces(db: Kysely<Database>, projectId: string, seeds: readonly TraceSeed[]) {
-  const ids = seeds.map(() => newTraceId());
-  await db
-    .insertInto("traces")
-    .values(
-      seeds.map((seed, index) => ({
-        project_id: projectId,
-        trace_id: ids[index] as string,
-        span_count: 2,
-        error_count: 0,
-        start_ns: nanosAt(seed.startMs),
-        end_ns: nanosAt(seed.startMs + 250),
-        duration_ns: "250000000",
-        root_span_name: "agent",
-        session_id: "s-1",
-        user_id: seed.userId ?? null,
-        tags: jsonb(["prod"]),
-        models: jsonb(["gpt-4o"]),
-        tokens_input: 10,
-        tokens_output: 5,
-        tokens_total: 15,
-        cost_total_microcents: 700,
-        input: jsonb(seed.input ?? null),
-        output: jsonb(seed.output ?? null),
-      })),
-    )
-    .execute();
-  return ids;
-}
+import {
+  createDataset,
+  failure,
+  makeCaller,
+  makeTraces,
+  newTraceId,
+  T0_MS,
+  writerSuite,
+} from "../test-support";
 
 describe.each(availableBackends())("importing rows from traces (%s)", (backendName) => {
   const suite = writerSuite(backendName);
   const db = () => suite.backend.database.db;
 
+  /** Numbers the user ids of a test's traces, so that its filters match only them. */
   let counter = 0;
-  async function makeDataset() {
-    const dataset = await suite.caller.call(operations.createDataset, {
-      body: { name: `Imports ${++counter}` },
-    });
-    return { id: dataset.id, params: { datasetSlug: dataset.slug } };
-  }
   const importTraces = (params: { datasetSlug: string }, traces: unknown, key?: string) =>
     suite.caller.call(operations.importDatasetRowsFromTraces, { params, body: { traces } }, key);
 
@@ -84,7 +42,7 @@ describe.each(availableBackends())("importing rows from traces (%s)", (backendNa
   }
 
   it("imports the given traces, in their order, as rows of one new version", async () => {
-    const { id, params } = await makeDataset();
+    const { id, params } = await createDataset(suite.caller);
     const [first, second] = await makeTraces(db(), suite.caller.projectId, [
       { startMs: 0, input: [{ role: "user", content: "Hi" }], output: "Hello!" },
       { startMs: 10, input: "Where is my refund?", output: { answer: "Sent today" } },
@@ -127,7 +85,7 @@ describe.each(availableBackends())("importing rows from traces (%s)", (backendNa
   });
 
   it("imports a trace named twice once", async () => {
-    const { id, params } = await makeDataset();
+    const { id, params } = await createDataset(suite.caller);
     const [trace] = await makeTraces(db(), suite.caller.projectId, [{ startMs: 0 }]);
 
     const result = await importTraces(params, { by: "ids", ids: [trace, (trace as string).toUpperCase()] });
@@ -137,7 +95,7 @@ describe.each(availableBackends())("importing rows from traces (%s)", (backendNa
   });
 
   it("imports every trace that matches the filters, earliest first", async () => {
-    const { id, params } = await makeDataset();
+    const { id, params } = await createDataset(suite.caller);
     const user = `user-${++counter}`;
     const [late, early] = await makeTraces(db(), suite.caller.projectId, [
       { startMs: 500, userId: user },
@@ -157,7 +115,7 @@ describe.each(availableBackends())("importing rows from traces (%s)", (backendNa
   });
 
   it("answers a retry with the same Idempotency-Key with the first answer, and imports once", async () => {
-    const { id, params } = await makeDataset();
+    const { id, params } = await createDataset(suite.caller);
     const ids = await makeTraces(db(), suite.caller.projectId, [{ startMs: 0 }]);
 
     const first = await importTraces(params, { by: "ids", ids }, "import-once");
@@ -169,7 +127,7 @@ describe.each(availableBackends())("importing rows from traces (%s)", (backendNa
 
   describe("refuses, writing nothing,", () => {
     it("more than 1000 trace ids, with 422 too_many_traces", async () => {
-      const { id, params } = await makeDataset();
+      const { id, params } = await createDataset(suite.caller);
       const ids = Array.from({ length: 1001 }, newTraceId);
 
       const error = await failure(importTraces(params, { by: "ids", ids }));
@@ -183,7 +141,7 @@ describe.each(availableBackends())("importing rows from traces (%s)", (backendNa
     });
 
     it("filters that match more than 1000 traces, with 422 too_many_traces", async () => {
-      const { id, params } = await makeDataset();
+      const { id, params } = await createDataset(suite.caller);
       const user = `crowd-${++counter}`;
       await makeTraces(
         db(),
@@ -216,7 +174,7 @@ describe.each(availableBackends())("importing rows from traces (%s)", (backendNa
     });
 
     it("trace ids that do not exist, naming them with 404", async () => {
-      const { id, params } = await makeDataset();
+      const { id, params } = await createDataset(suite.caller);
       const [known] = await makeTraces(db(), suite.caller.projectId, [{ startMs: 0 }]);
       const unknown = [newTraceId(), newTraceId()];
 
@@ -231,7 +189,7 @@ describe.each(availableBackends())("importing rows from traces (%s)", (backendNa
     });
 
     it("a trace of another project, as unknown", async () => {
-      const { params } = await makeDataset();
+      const { params } = await createDataset(suite.caller);
       const other = await makeCaller(suite.backend);
       const otherProject = await db()
         .selectFrom("projects")
@@ -247,7 +205,7 @@ describe.each(availableBackends())("importing rows from traces (%s)", (backendNa
     });
 
     it("filters that match no trace, with 404", async () => {
-      const { id, params } = await makeDataset();
+      const { id, params } = await createDataset(suite.caller);
       const error = await failure(
         importTraces(params, { by: "filters", filters: [{ field: "userId", op: "eq", value: "nobody" }] }),
       );
@@ -259,7 +217,7 @@ describe.each(availableBackends())("importing rows from traces (%s)", (backendNa
     });
 
     it("an import into a dataset whose output column was removed", async () => {
-      const { id, params } = await makeDataset();
+      const { id, params } = await createDataset(suite.caller);
       const ids = await makeTraces(db(), suite.caller.projectId, [{ startMs: 0 }]);
       await suite.caller.call(operations.deleteDatasetColumn, {
         params: { ...params, identifier: "output" },
@@ -281,7 +239,7 @@ describe.each(availableBackends())("importing rows from traces (%s)", (backendNa
         { by: "filters", filters: [{ field: "colour", op: "eq", value: "red" }] },
       ],
     ])("%s, with 400", async (_label, traces) => {
-      const { id, params } = await makeDataset();
+      const { id, params } = await createDataset(suite.caller);
       expect(await failure(importTraces(params, traces))).toMatchObject({ code: "validation_failed" });
       expect((await stateOf(id)).version).toBe(0);
     });

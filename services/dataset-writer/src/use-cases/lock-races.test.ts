@@ -1,12 +1,19 @@
-import { randomBytes } from "node:crypto";
 import { setTimeout as delay } from "node:timers/promises";
 import { parseOperationInput } from "@svc/bus";
 import { operations } from "@svc/contracts";
-import { type Database, jsonb } from "@svc/db";
+import type { Database } from "@svc/db";
 import { realInfra } from "@svc/testing";
 import { sql, type Transaction } from "kysely";
 import { describe, expect, it } from "vitest";
-import { auditDataset, currentVersion, failure, writerSuite } from "../test-support";
+import {
+  auditDataset,
+  createDataset,
+  currentVersion,
+  failure,
+  insertRows,
+  makeTraces,
+  writerSuite,
+} from "../test-support";
 import { defaultGroupCommitOptions } from "./group-commit";
 import { groupRowEdits, type RowEdits, updateDatasetRow } from "./update-dataset-row";
 
@@ -18,19 +25,11 @@ import { groupRowEdits, type RowEdits, updateDatasetRow } from "./update-dataset
 describe.runIf(realInfra())("mutations waiting for a dataset's lock", () => {
   const suite = writerSuite("distributed");
 
-  let n = 0;
   async function makeDataset() {
-    const dataset = await suite.caller.call(operations.createDataset, { body: { name: `Race ${++n}` } });
-    const params = { datasetSlug: dataset.slug };
-    const column = await suite.caller.call(operations.createDatasetColumn, {
-      params,
-      body: { name: "score" },
-    });
-    await suite.caller.call(operations.insertDatasetRows, {
-      params,
-      body: { rows: [{ id: "r1", input: "q", custom: { [column.identifier]: 1 } }] },
-    }); // v1
-    return { params, id: dataset.id, column: column.identifier };
+    const { params, id, columns } = await createDataset(suite.caller, ["score"]);
+    const [column = ""] = columns;
+    await insertRows(suite.caller, params, [{ id: "r1", input: "q", custom: { [column]: 1 } }]); // v1
+    return { params, id, column };
   }
 
   /** Sessions of this test's database waiting for a lock. */
@@ -158,35 +157,9 @@ describe.runIf(realInfra())("mutations waiting for a dataset's lock", () => {
 
   it("refuses an import once the metadata column it fills was removed, and changes nothing", async () => {
     const { params, id } = await makeDataset();
-    const projectId = (
-      await suite.backend.database.db
-        .selectFrom("projects")
-        .select("id")
-        .where("organization_id", "=", suite.caller.context.organizationId as string)
-        .executeTakeFirstOrThrow()
-    ).id;
-    const traceId = randomBytes(16).toString("hex");
-    await suite.backend.database.db
-      .insertInto("traces")
-      .values({
-        project_id: projectId,
-        trace_id: traceId,
-        span_count: 1,
-        error_count: 0,
-        start_ns: "1714564800000000000",
-        end_ns: "1714564800250000000",
-        duration_ns: "250000000",
-        root_span_name: "agent",
-        tags: jsonb([]),
-        models: jsonb([]),
-        tokens_input: 0,
-        tokens_output: 0,
-        tokens_total: 0,
-        cost_total_microcents: 0,
-        input: jsonb("q"),
-        output: jsonb("a"),
-      })
-      .execute();
+    const [traceId] = await makeTraces(suite.backend.database.db, suite.caller.projectId, [
+      { startMs: 0, input: "q", output: "a" },
+    ]);
     const before = await stored(id);
     const settled = await removeColumnDuringLockWait(id, "metadata", () =>
       suite.caller.call(operations.importDatasetRowsFromTraces, {

@@ -1,29 +1,18 @@
 import { operations } from "@svc/contracts";
 import { availableBackends } from "@svc/testing";
 import { describe, expect, it } from "vitest";
-import { failure, writerSuite } from "../test-support";
+import { createDataset, failure, insertRows, versionRecord, writerSuite } from "../test-support";
 
 describe.each(availableBackends())("restoring a version (%s)", (backendName) => {
   const suite = writerSuite(backendName);
 
-  let n = 0;
   async function history() {
-    const dataset = await suite.caller.call(operations.createDataset, { body: { name: `Restore ${++n}` } });
-    const params = { datasetSlug: dataset.slug };
-    const column = await suite.caller.call(operations.createDatasetColumn, {
-      params,
-      body: { name: "score" },
-    });
-    const c = column.identifier;
-    await suite.caller.call(operations.insertDatasetRows, {
-      params,
-      body: {
-        rows: [
-          { id: "r1", input: "a", custom: { [c]: 1 } },
-          { id: "r2", input: "b" },
-        ],
-      },
-    }); // v1
+    const { params, id, columns } = await createDataset(suite.caller, ["score"]);
+    const [c = ""] = columns;
+    await insertRows(suite.caller, params, [
+      { id: "r1", input: "a", custom: { [c]: 1 } },
+      { id: "r2", input: "b" },
+    ]); // v1
     await suite.caller.call(operations.updateDatasetRow, {
       params: { ...params, rowId: "r1" },
       body: { input: "a2" },
@@ -32,15 +21,12 @@ describe.each(availableBackends())("restoring a version (%s)", (backendName) => 
       params,
       body: { selection: { mode: "selected", rowIds: ["r2"] } },
     }); // v3
-    await suite.caller.call(operations.insertDatasetRows, {
-      params,
-      body: { rows: [{ id: "r3", input: "c" }] },
-    }); // v4
+    await insertRows(suite.caller, params, [{ id: "r3", input: "c" }]); // v4
     await suite.caller.call(operations.updateDatasetRow, {
       params: { ...params, rowId: "r1" },
       body: { custom: { [c]: 2 } },
     }); // v5
-    return { params, id: dataset.id };
+    return { params, id };
   }
 
   const liveRows = (datasetId: string) =>
@@ -62,15 +48,6 @@ describe.each(availableBackends())("restoring a version (%s)", (backendName) => 
       .orderBy("row_id")
       .execute();
 
-  /** What a version record says it did. */
-  const versionRecord = (datasetId: string, version: number) =>
-    suite.backend.database.db
-      .selectFrom("dataset_versions")
-      .select(["operation", "rows_inserted", "rows_updated", "rows_deleted"])
-      .where("dataset_id", "=", datasetId)
-      .where("version", "=", version)
-      .executeTakeFirstOrThrow();
-
   it("makes the dataset equal to the old version in one new version, touching only rows that differ", async () => {
     const { params, id } = await history();
     const expected = await rowsAt(id, 1);
@@ -79,7 +56,7 @@ describe.each(availableBackends())("restoring a version (%s)", (backendName) => 
     });
     expect(result.version).toBe(6);
     expect(await liveRows(id)).toEqual(expected);
-    expect(await versionRecord(id, 6)).toEqual({
+    expect(await versionRecord(suite.backend, id, 6)).toEqual({
       operation: "restore",
       rows_inserted: 1,
       rows_updated: 1,
@@ -103,21 +80,14 @@ describe.each(availableBackends())("restoring a version (%s)", (backendName) => 
   });
 
   it("writes revisions only for rows that differ: not for an unchanged row, nor one changed and changed back", async () => {
-    const dataset = await suite.caller.call(operations.createDataset, { body: { name: `Restore ${++n}` } });
-    const params = { datasetSlug: dataset.slug };
-    const id = dataset.id;
+    const { params, id } = await createDataset(suite.caller);
     const edit = (rowId: string, input: string) =>
       suite.caller.call(operations.updateDatasetRow, { params: { ...params, rowId }, body: { input } });
-    await suite.caller.call(operations.insertDatasetRows, {
-      params,
-      body: {
-        rows: [
-          { id: "same", input: "s" },
-          { id: "back", input: "b" },
-          { id: "moved", input: "m" },
-        ],
-      },
-    }); // v1
+    await insertRows(suite.caller, params, [
+      { id: "same", input: "s" },
+      { id: "back", input: "b" },
+      { id: "moved", input: "m" },
+    ]); // v1
     await edit("back", "b2"); // v2
     await edit("back", "b"); // v3: as it was at v1 again
     await edit("moved", "m2"); // v4
@@ -136,7 +106,7 @@ describe.each(availableBackends())("restoring a version (%s)", (backendName) => 
     });
     expect(result.version).toBe(5);
     expect(await liveRows(id)).toEqual(await rowsAt(id, 1));
-    const record = await versionRecord(id, 5);
+    const record = await versionRecord(suite.backend, id, 5);
     expect(record).toEqual({ operation: "restore", rows_inserted: 0, rows_updated: 1, rows_deleted: 0 });
     const back = [
       { row_id: "back", version_from: 1, version_to: 2, deleted: false, input: "b" },
@@ -225,7 +195,7 @@ describe.each(availableBackends())("restoring a version (%s)", (backendName) => 
     });
     expect(result).toMatchObject({ status: 201, data: { version: 6 } });
     expect(await liveRows(id)).toEqual([]);
-    const record = await versionRecord(id, 6);
+    const record = await versionRecord(suite.backend, id, 6);
     // r1 and r3 were live at 5 (r2 was deleted at 3).
     expect(record).toEqual({ operation: "restore", rows_inserted: 0, rows_updated: 0, rows_deleted: 2 });
     // The history stays: version 5 can be restored in turn.
@@ -246,7 +216,7 @@ describe.each(availableBackends())("restoring a version (%s)", (backendName) => 
   });
 
   it("answers 404 for a dataset that has no versions yet, whatever the version", async () => {
-    const dataset = await suite.caller.call(operations.createDataset, { body: { name: `Restore ${++n}` } });
+    const dataset = await createDataset(suite.caller);
     for (const version of ["0", "1"]) {
       const error = await failure(
         suite.caller.call(operations.restoreDatasetVersion, {

@@ -2,44 +2,45 @@ import { operations } from "@svc/contracts";
 import { availableBackends } from "@svc/testing";
 import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
-import { auditDataset, currentVersion, failure, makeCaller, writerSuite } from "../test-support";
+import {
+  auditDataset,
+  createDataset,
+  currentVersion,
+  failure,
+  insertRows,
+  makeCaller,
+  rowRevisions,
+  writerSuite,
+} from "../test-support";
 
 describe.each(availableBackends())("row edits (%s)", (backendName) => {
   const suite = writerSuite(backendName);
 
-  let counter = 0;
   /** A dataset with `columns` custom columns and one row holding a value in every cell. */
   async function makeDataset({ columns = 2 } = {}) {
-    const dataset = await suite.caller.call(operations.createDataset, {
-      body: { name: `Data ${++counter}` },
-    });
-    const params = { datasetSlug: dataset.slug };
-    const ids: string[] = [];
-    for (let i = 0; i < columns; i++) {
-      const column = await suite.caller.call(operations.createDatasetColumn, {
-        params,
-        body: { name: `c${i}` },
-      });
-      ids.push(column.identifier);
-    }
-    const custom = Object.fromEntries(ids.map((id, i) => [id, { value: i }]));
-    await suite.caller.call(operations.insertDatasetRows, {
-      params,
-      body: {
-        rows: [
-          {
-            id: "row-1",
-            input: { q: "2+2" },
-            output: "5",
-            expectedOutput: "",
-            metadata: { tag: "a" },
-            custom,
-          },
-        ],
-      },
-    });
-    return { params, columnIds: ids, slug: dataset.slug, id: dataset.id };
+    const dataset = await createDataset(
+      suite.caller,
+      Array.from({ length: columns }, (_, i) => `c${i}`),
+    );
+    const custom = Object.fromEntries(dataset.columns.map((id, i) => [id, { value: i }]));
+    await insertRows(suite.caller, dataset.params, [
+      { id: "row-1", input: { q: "2+2" }, output: "5", expectedOutput: "", metadata: { tag: "a" }, custom },
+    ]);
+    return { params: dataset.params, columnIds: dataset.columns, slug: dataset.slug, id: dataset.id };
   }
+
+  /** Edits one row as PATCH …/rows/:rowId does, with an If-Match header or an Idempotency-Key if given. */
+  const editRow = (
+    params: { datasetSlug: string },
+    rowId: string,
+    body: unknown,
+    { ifMatch, idempotencyKey }: { ifMatch?: string; idempotencyKey?: string } = {},
+  ) =>
+    suite.caller.call(
+      operations.updateDatasetRow,
+      { params: { ...params, rowId }, body, ...(ifMatch === undefined ? {} : { headers: { ifMatch } }) },
+      idempotencyKey,
+    );
 
   async function storedRow(datasetId: string, rowId: string) {
     return suite.backend.database.db
@@ -65,10 +66,7 @@ describe.each(availableBackends())("row edits (%s)", (backendName) => {
   it("edits one cell and leaves every other cell, built-in and custom, as it was", async () => {
     const { params, columnIds, id } = await makeDataset();
     const before = await storedRow(id, "row-1");
-    const result = await suite.caller.call(operations.updateDatasetRow, {
-      params: { ...params, rowId: "row-1" },
-      body: { expectedOutput: { answer: "4" } },
-    });
+    const result = await editRow(params, "row-1", { expectedOutput: { answer: "4" } });
     expect(result.version).toBe(2);
     expect(result.versionId).toHaveLength(24);
     const after = await storedRow(id, "row-1");
@@ -86,10 +84,7 @@ describe.each(availableBackends())("row edits (%s)", (backendName) => {
   it("merges custom cells: keys left out are untouched, null sets a cell to null", async () => {
     const { params, columnIds, id } = await makeDataset({ columns: 3 });
     const [a, b, c] = columnIds as [string, string, string];
-    await suite.caller.call(operations.updateDatasetRow, {
-      params: { ...params, rowId: "row-1" },
-      body: { custom: { [b]: null, [c]: "" } },
-    });
+    await editRow(params, "row-1", { custom: { [b]: null, [c]: "" } });
     const after = await storedRow(id, "row-1");
     expect(after.custom).toEqual({ [a]: { value: 0 }, [b]: null, [c]: "" });
     expect(after.expected_output).toBe("");
@@ -97,10 +92,7 @@ describe.each(availableBackends())("row edits (%s)", (backendName) => {
 
   it("keeps {} as {} and null as null", async () => {
     const { params, id } = await makeDataset({ columns: 0 });
-    await suite.caller.call(operations.updateDatasetRow, {
-      params: { ...params, rowId: "row-1" },
-      body: { output: {}, metadata: null },
-    });
+    await editRow(params, "row-1", { output: {}, metadata: null });
     const after = await storedRow(id, "row-1");
     expect(after.output).toEqual({});
     expect(after.metadata).toBeNull();
@@ -112,12 +104,7 @@ describe.each(availableBackends())("row edits (%s)", (backendName) => {
   ])("rejects a custom key naming %s, changing nothing", async (_label, key) => {
     const { params, id } = await makeDataset();
     const before = await storedRow(id, "row-1");
-    const error = await failure(
-      suite.caller.call(operations.updateDatasetRow, {
-        params: { ...params, rowId: "row-1" },
-        body: { expectedOutput: "x", custom: { [key()]: 1 } },
-      }),
-    );
+    const error = await failure(editRow(params, "row-1", { expectedOutput: "x", custom: { [key()]: 1 } }));
     expect(error.code).toBe("unknown_column");
     expect(error.message).toContain(key());
     expect(await storedRow(id, "row-1")).toEqual(before);
@@ -128,11 +115,7 @@ describe.each(availableBackends())("row edits (%s)", (backendName) => {
     const { params, columnIds, id } = await makeDataset();
     const removed = columnIds[0] as string;
     await suite.caller.call(operations.deleteDatasetColumn, { params: { ...params, identifier: removed } });
-    const edit = () =>
-      suite.caller.call(operations.updateDatasetRow, {
-        params: { ...params, rowId: "row-1" },
-        body: { custom: { [removed]: "new" } },
-      });
+    const edit = () => editRow(params, "row-1", { custom: { [removed]: "new" } });
     const error = await failure(edit());
     expect(error).toMatchObject({ code: "unknown_column", details: { column: removed } });
     expect(error.message).toBe(
@@ -153,60 +136,31 @@ describe.each(availableBackends())("row edits (%s)", (backendName) => {
     await suite.caller.call(operations.deleteDatasetColumn, {
       params: { ...params, identifier: "metadata" },
     });
-    const error = await failure(
-      suite.caller.call(operations.updateDatasetRow, {
-        params: { ...params, rowId: "row-1" },
-        body: { metadata: 1 },
-      }),
-    );
+    const error = await failure(editRow(params, "row-1", { metadata: 1 }));
     expect(error.code).toBe("unknown_column");
     expect(await currentVersion(suite.backend, id)).toBe(1);
   });
 
   it("applies If-Match only when the row's version matches, else 412 with the current version", async () => {
     const { params, id } = await makeDataset({ columns: 0 });
-    const rowParams = { ...params, rowId: "row-1" };
-    const stale = await failure(
-      suite.caller.call(operations.updateDatasetRow, {
-        params: rowParams,
-        body: { output: "x" },
-        headers: { ifMatch: "7" },
-      }),
-    );
+    const stale = await failure(editRow(params, "row-1", { output: "x" }, { ifMatch: "7" }));
     expect(stale).toMatchObject({
       code: "version_mismatch",
       details: { currentVersion: 1, expectedVersion: 7 },
     });
     expect(await currentVersion(suite.backend, id)).toBe(1);
-    const ok = await suite.caller.call(operations.updateDatasetRow, {
-      params: rowParams,
-      body: { output: "x" },
-      headers: { ifMatch: "1" },
-    });
+    const ok = await editRow(params, "row-1", { output: "x" }, { ifMatch: "1" });
     expect(ok.version).toBe(2);
   });
 
   it("compares If-Match with the row's version, not the dataset's", async () => {
     const { params, id } = await makeDataset({ columns: 0 });
-    await suite.caller.call(operations.insertDatasetRows, {
-      params,
-      body: { rows: [{ id: "row-2", input: 2 }] },
-    });
-    await suite.caller.call(operations.updateDatasetRow, {
-      params: { ...params, rowId: "row-2" },
-      body: { output: "moved on" },
-    });
+    await insertRows(suite.caller, params, [{ id: "row-2", input: 2 }]);
+    await editRow(params, "row-2", { output: "moved on" });
     // The dataset is at version 3; row-1 last changed at version 1.
     expect(await currentVersion(suite.backend, id)).toBe(3);
-    const row1 = { ...params, rowId: "row-1" };
     const before = await storedRow(id, "row-1");
-    const stale = await failure(
-      suite.caller.call(operations.updateDatasetRow, {
-        params: row1,
-        body: { output: "x" },
-        headers: { ifMatch: "3" },
-      }),
-    );
+    const stale = await failure(editRow(params, "row-1", { output: "x" }, { ifMatch: "3" }));
     expect(stale).toEqual({
       code: "version_mismatch",
       message: `Row "row-1" was changed at version 1, not 3; read it again and retry`,
@@ -214,23 +168,14 @@ describe.each(availableBackends())("row edits (%s)", (backendName) => {
     });
     expect(await storedRow(id, "row-1")).toEqual(before);
     expect(await currentVersion(suite.backend, id)).toBe(3);
-    const ok = await suite.caller.call(operations.updateDatasetRow, {
-      params: row1,
-      body: { output: "x" },
-      headers: { ifMatch: "1" },
-    });
+    const ok = await editRow(params, "row-1", { output: "x" }, { ifMatch: "1" });
     expect(ok.version).toBe(4);
     expect(await storedRow(id, "row-1")).toMatchObject({ output: "x", version: 4 });
   });
 
   it("answers 404 for an unknown row without using a version", async () => {
     const { params, id } = await makeDataset({ columns: 0 });
-    const error = await failure(
-      suite.caller.call(operations.updateDatasetRow, {
-        params: { ...params, rowId: "nope" },
-        body: { output: 1 },
-      }),
-    );
+    const error = await failure(editRow(params, "nope", { output: 1 }));
     expect(error.code).toBe("not_found");
     expect(await currentVersion(suite.backend, id)).toBe(1);
   });
@@ -241,9 +186,7 @@ describe.each(availableBackends())("row edits (%s)", (backendName) => {
     ["a body that is not an object", [1, 2]],
   ])("refuses %s with validation_failed", async (_label, body) => {
     const { params, id } = await makeDataset({ columns: 0 });
-    const error = await failure(
-      suite.caller.call(operations.updateDatasetRow, { params: { ...params, rowId: "row-1" }, body }),
-    );
+    const error = await failure(editRow(params, "row-1", body));
     expect(error.code).toBe("validation_failed");
     expect(await currentVersion(suite.backend, id)).toBe(1);
   });
@@ -251,12 +194,7 @@ describe.each(availableBackends())("row edits (%s)", (backendName) => {
   it('refuses {"custom": {}} alone with validation_failed: it names no cell', async () => {
     const { params, id } = await makeDataset({ columns: 1 });
     const before = await storedRow(id, "row-1");
-    const error = await failure(
-      suite.caller.call(operations.updateDatasetRow, {
-        params: { ...params, rowId: "row-1" },
-        body: { custom: {} },
-      }),
-    );
+    const error = await failure(editRow(params, "row-1", { custom: {} }));
     expect(error).toEqual({
       code: "validation_failed",
       message:
@@ -270,19 +208,12 @@ describe.each(availableBackends())("row edits (%s)", (backendName) => {
   it("refuses a cell holding U+0000, which PostgreSQL cannot store, with validation_failed", async () => {
     const { params, id } = await makeDataset({ columns: 0 });
     const before = await storedRow(id, "row-1");
-    const edit = await failure(
-      suite.caller.call(operations.updateDatasetRow, {
-        params: { ...params, rowId: "row-1" },
-        body: { output: { text: "a\u0000b" } },
-      }),
-    );
+    const edit = await failure(editRow(params, "row-1", { output: { text: "a\u0000b" } }));
     expect(edit).toMatchObject({
       code: "validation_failed",
       details: { issues: [expect.objectContaining({ path: "body.output.text" })] },
     });
-    const insert = await failure(
-      suite.caller.call(operations.insertDatasetRows, { params, body: { rows: [{ input: "\u0000" }] } }),
-    );
+    const insert = await failure(insertRows(suite.caller, params, [{ input: "\u0000" }]));
     expect(insert).toMatchObject({
       code: "validation_failed",
       details: { issues: [expect.objectContaining({ path: "body.rows.0.input" })] },
@@ -296,13 +227,7 @@ describe.each(availableBackends())("row edits (%s)", (backendName) => {
     ["an If-Match that is not a version", "0x1"],
   ])("refuses %s with validation_failed instead of reading it as a version", async (_label, ifMatch) => {
     const { params, id } = await makeDataset({ columns: 0 });
-    const error = await failure(
-      suite.caller.call(operations.updateDatasetRow, {
-        params: { ...params, rowId: "row-1" },
-        body: { output: "x" },
-        headers: { ifMatch },
-      }),
-    );
+    const error = await failure(editRow(params, "row-1", { output: "x" }, { ifMatch }));
     expect(error).toMatchObject({
       code: "validation_failed",
       details: { issues: [{ path: "header.If-Match", message: "must be a non-negative integer" }] },
@@ -312,12 +237,7 @@ describe.each(availableBackends())("row edits (%s)", (backendName) => {
 
   it("refuses a row id that breaks the id rule", async () => {
     const { params } = await makeDataset({ columns: 0 });
-    const error = await failure(
-      suite.caller.call(operations.updateDatasetRow, {
-        params: { ...params, rowId: "a b/c" },
-        body: { output: 1 },
-      }),
-    );
+    const error = await failure(editRow(params, "a b/c", { output: 1 }));
     expect(error.code).toBe("validation_failed");
   });
 
@@ -341,35 +261,20 @@ describe.each(availableBackends())("row edits (%s)", (backendName) => {
 
   it("inserts, deletes and re-inserts a row id, each one version, with history kept", async () => {
     const { params, id } = await makeDataset({ columns: 0 });
-    const inserted = await suite.caller.call(operations.insertDatasetRows, {
-      params,
-      body: { rows: [{ id: "r2", input: 1 }, { input: 2 }] },
-    });
+    const inserted = await insertRows(suite.caller, params, [{ id: "r2", input: 1 }, { input: 2 }]);
     expect(inserted.version).toBe(2);
     expect(inserted.rowIds[0]).toBe("r2");
     expect(inserted.rowIds[1]).toHaveLength(24);
-    const conflict = await failure(
-      suite.caller.call(operations.insertDatasetRows, { params, body: { rows: [{ id: "r2", input: 1 }] } }),
-    );
+    const conflict = await failure(insertRows(suite.caller, params, [{ id: "r2", input: 1 }]));
     expect(conflict.code).toBe("conflict");
     const deleted = await suite.caller.call(operations.deleteDatasetRows, {
       params,
       body: { selection: { mode: "selected", rowIds: ["r2", "missing"] } },
     });
     expect(deleted).toMatchObject({ version: 3, deletedCount: 1 });
-    const again = await suite.caller.call(operations.insertDatasetRows, {
-      params,
-      body: { rows: [{ id: "r2", input: 3 }] },
-    });
+    const again = await insertRows(suite.caller, params, [{ id: "r2", input: 3 }]);
     expect(again.version).toBe(4);
-    const revisions = await suite.backend.database.db
-      .selectFrom("row_revisions")
-      .select(["version_from", "version_to", "deleted"])
-      .where("dataset_id", "=", id)
-      .where("row_id", "=", "r2")
-      .orderBy("version_from")
-      .execute();
-    expect(revisions).toEqual([
+    expect(await rowRevisions(suite.backend, id, "r2")).toEqual([
       { version_from: 2, version_to: 3, deleted: false },
       { version_from: 3, version_to: 4, deleted: true },
       { version_from: 4, version_to: null, deleted: false },
@@ -398,12 +303,7 @@ describe.each(availableBackends())("row edits (%s)", (backendName) => {
     }
     expect(columnIds).toEqual([]);
     const results = await Promise.all(
-      columns.map((column, i) =>
-        suite.caller.call(operations.updateDatasetRow, {
-          params: { ...params, rowId: "row-1" },
-          body: { custom: { [column]: i } },
-        }),
-      ),
+      columns.map((column, i) => editRow(params, "row-1", { custom: { [column]: i } })),
     );
     expect(results.map((r) => r.version).sort((a, b) => a - b)).toEqual(columns.map((_, i) => i + 2));
     const row = await storedRow(id, "row-1");
@@ -417,43 +317,17 @@ describe.each(availableBackends())("row edits (%s)", (backendName) => {
 
   it("answers each edit of a concurrent batch on its own: failures leave no trace, the rest get consecutive versions", async () => {
     const { params, columnIds, id } = await makeDataset({ columns: 1 });
-    await suite.caller.call(operations.insertDatasetRows, {
-      params,
-      body: { rows: [{ id: "row-2", input: 2 }] },
-    });
+    await insertRows(suite.caller, params, [{ id: "row-2", input: 2 }]);
     const column = columnIds[0] as string;
-    const row1 = { ...params, rowId: "row-1" };
     const attempts = [
-      suite.caller.call(operations.updateDatasetRow, { params: row1, body: { custom: { [column]: "a" } } }),
-      suite.caller.call(operations.updateDatasetRow, {
-        params: row1,
-        body: { custom: { nosuchcolumnnosuchcolumn: 1 } },
-      }),
-      suite.caller.call(operations.updateDatasetRow, {
-        params: { ...params, rowId: "ghost" },
-        body: { output: 1 },
-      }),
-      suite.caller.call(operations.updateDatasetRow, {
-        params: row1,
-        body: { output: "stale" },
-        headers: { ifMatch: "1" },
-      }),
-      suite.caller.call(
-        operations.updateDatasetRow,
-        { params: { ...params, rowId: "row-2" }, body: { output: "b" } },
-        "k-batch",
-      ),
-      suite.caller.call(
-        operations.updateDatasetRow,
-        { params: { ...params, rowId: "row-2" }, body: { output: "b" } },
-        "k-batch",
-      ),
-      suite.caller.call(
-        operations.updateDatasetRow,
-        { params: { ...params, rowId: "row-2" }, body: { output: "c" } },
-        "k-batch",
-      ),
-      suite.caller.call(operations.updateDatasetRow, { params: row1, body: { expectedOutput: "z" } }),
+      editRow(params, "row-1", { custom: { [column]: "a" } }),
+      editRow(params, "row-1", { custom: { nosuchcolumnnosuchcolumn: 1 } }),
+      editRow(params, "ghost", { output: 1 }),
+      editRow(params, "row-1", { output: "stale" }, { ifMatch: "1" }),
+      editRow(params, "row-2", { output: "b" }, { idempotencyKey: "k-batch" }),
+      editRow(params, "row-2", { output: "b" }, { idempotencyKey: "k-batch" }),
+      editRow(params, "row-2", { output: "c" }, { idempotencyKey: "k-batch" }),
+      editRow(params, "row-1", { expectedOutput: "z" }),
     ];
     const settled = await Promise.allSettled(attempts);
     const codes = settled.map((s) => (s.status === "fulfilled" ? "ok" : (s.reason as { code: string }).code));

@@ -1,34 +1,35 @@
 import { operations } from "@svc/contracts";
 import { availableBackends } from "@svc/testing";
 import { describe, expect, it } from "vitest";
-import { auditDataset, currentVersion, failure, writerSuite } from "../test-support";
+import {
+  auditDataset,
+  createDataset,
+  currentVersion,
+  failure,
+  insertRows,
+  rowRevisions,
+  versionRecord,
+  writerSuite,
+} from "../test-support";
 
 describe.each(availableBackends())("batch row edits (%s)", (backendName) => {
   const suite = writerSuite(backendName);
 
-  let counter = 0;
   /** A dataset with one custom column and `rows` rows r0, r1, … */
   async function makeDataset(rows = 3) {
-    const dataset = await suite.caller.call(operations.createDataset, {
-      body: { name: `Batch ${++counter}` },
-    });
-    const params = { datasetSlug: dataset.slug };
-    const column = await suite.caller.call(operations.createDatasetColumn, {
+    const { params, id, columns } = await createDataset(suite.caller, ["Label"]);
+    const [label = ""] = columns;
+    await insertRows(
+      suite.caller,
       params,
-      body: { name: "Label" },
-    });
-    await suite.caller.call(operations.insertDatasetRows, {
-      params,
-      body: {
-        rows: Array.from({ length: rows }, (_, i) => ({
-          id: `r${i}`,
-          input: { q: i },
-          output: `out ${i}`,
-          custom: { [column.identifier]: "old" },
-        })),
-      },
-    });
-    return { params, id: dataset.id, label: column.identifier };
+      Array.from({ length: rows }, (_, i) => ({
+        id: `r${i}`,
+        input: { q: i },
+        output: `out ${i}`,
+        custom: { [label]: "old" },
+      })),
+    );
+    return { params, id, label };
   }
 
   const edit = (params: Record<string, string>, edits: unknown[], key?: string) =>
@@ -60,28 +61,15 @@ describe.each(availableBackends())("batch row edits (%s)", (backendName) => {
     expect(after.r1).toMatchObject({ metadata: { by: "batch" }, custom: { [label]: "new" } });
     expect(after.r2?.output).toBeNull();
 
-    const version = await suite.backend.database.db
-      .selectFrom("dataset_versions")
-      .selectAll()
-      .where("dataset_id", "=", id)
-      .where("version", "=", 2)
-      .executeTakeFirstOrThrow();
-    expect(version).toMatchObject({
+    expect(await versionRecord(suite.backend, id, 2)).toEqual({
       operation: "update",
       rows_updated: 3,
       rows_inserted: 0,
       rows_deleted: 0,
     });
-    const revisions = await suite.backend.database.db
-      .selectFrom("row_revisions")
-      .select(["version_from", "version_to"])
-      .where("dataset_id", "=", id)
-      .where("row_id", "=", "r1")
-      .orderBy("version_from")
-      .execute();
-    expect(revisions).toEqual([
-      { version_from: 1, version_to: 2 },
-      { version_from: 2, version_to: null },
+    expect(await rowRevisions(suite.backend, id, "r1")).toEqual([
+      { version_from: 1, version_to: 2, deleted: false },
+      { version_from: 2, version_to: null, deleted: false },
     ]);
     await auditDataset(suite.backend, id);
   });
