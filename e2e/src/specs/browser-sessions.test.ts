@@ -3,10 +3,10 @@ import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { realInfra } from "@svc/testing";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { interrupt, kill, scratchDir, spawnEmbedded, type Watched, waitRunning } from "../embedded";
 import { client } from "../http";
-import { freePort, type Platform, startWithTwoGateways, waitFor } from "../platform";
+import { freePort, startedForSuite, startWithTwoGateways, waitFor } from "../platform";
 
 interface Session {
   csrfToken: string;
@@ -102,15 +102,7 @@ async function withDatabase<T>(databaseUrl: string, use: (db: pg.Client) => Prom
 }
 
 describe.runIf(realInfra())("browser sessions on the distributed platform", () => {
-  let platform: Platform;
-  let second: string;
-
-  beforeAll(async () => {
-    ({ platform, second } = await startWithTwoGateways());
-  });
-  afterAll(async () => {
-    await platform?.stop();
-  });
+  const platform = startedForSuite(startWithTwoGateways);
 
   it("signs in with a key, works at every gateway, and records the session as the actor of what it changes", async () => {
     const owner = client(platform.baseUrl, platform.ownerKey);
@@ -127,7 +119,7 @@ describe.runIf(realInfra())("browser sessions on the distributed platform", () =
     );
     expect(signedIn.body).toMatchObject({ role: "member", csrfToken: expect.any(String) });
 
-    const elsewhere = person.at(second);
+    const elsewhere = person.at(platform.second);
     expect((await elsewhere.send<Session>("GET", "/v1/session")).body).toEqual(signedIn.body);
     const project = `p${randomBytes(3).toString("hex")}`;
     expect((await elsewhere.send("POST", "/v1/projects", { name: project })).status).toBe(201);
@@ -161,7 +153,7 @@ describe.runIf(realInfra())("browser sessions on the distributed platform", () =
     });
     const person = browser(platform.baseUrl);
     expect((await person.signIn({ apiKey: key.body.token })).status).toBe(201);
-    const elsewhere = person.at(second);
+    const elsewhere = person.at(platform.second);
     // Warm both gateways' caches, so that only the revocation event can clear them in time.
     expect((await person.send("GET", "/v1/account")).status).toBe(200);
     expect((await elsewhere.send("GET", "/v1/account")).status).toBe(200);
@@ -185,7 +177,7 @@ describe.runIf(realInfra())("browser sessions on the distributed platform", () =
   it("signs out at once everywhere, and the cookie no longer works", async () => {
     const person = browser(platform.baseUrl);
     expect((await person.signIn({ apiKey: platform.ownerKey })).status).toBe(201);
-    const elsewhere = person.at(second);
+    const elsewhere = person.at(platform.second);
     const stolenCookie = person.cookie;
     const signedInCsrf = person.csrfToken;
     expect((await elsewhere.send("GET", "/v1/account")).status).toBe(200);
@@ -194,7 +186,7 @@ describe.runIf(realInfra())("browser sessions on the distributed platform", () =
     expect(out.status).toBe(204);
     expect(out.setCookie).toBe("svc_session=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax");
 
-    const replay = browser(second);
+    const replay = browser(platform.second);
     replay.adopt(stolenCookie, "");
     await waitFor(
       "the other gateway to forget the session",

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AcknowledgedChange, auditVersions } from "../audit";
 import { client } from "../http";
 import { PrivateNats } from "../nats-server";
-import { type Platform, startPlatform, waitFor } from "../platform";
+import { type Platform, startedForSuite, startPlatform, waitFor } from "../platform";
 
 const infra = realInfra();
 
@@ -56,13 +56,7 @@ async function stateOf(databaseUrl: string, datasetId: string, value: string) {
 }
 
 describe.runIf(infra)("a batch edit with its writer SIGKILLed (distributed)", () => {
-  let platform: Platform;
-  beforeAll(async () => {
-    platform = await startPlatform({ writers: 1 });
-  });
-  afterAll(async () => {
-    await platform?.stop();
-  });
+  const platform = startedForSuite(() => startPlatform({ writers: 1 }));
 
   it("applies all 1,000 edits as one version or none, and the retry with its key applies them once", async () => {
     const rows = 1_000;

@@ -2,11 +2,11 @@ import { request as httpRequest } from "node:http";
 import { Readable } from "node:stream";
 import { openDatabase } from "@svc/db";
 import { realInfra } from "@svc/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { auditVersions } from "../audit";
 import { rssMb } from "../edit-load";
 import { client } from "../http";
-import { type Platform, startPlatform, waitFor } from "../platform";
+import { startedForSuite, startPlatform, waitFor } from "../platform";
 
 const infra = realInfra();
 
@@ -34,15 +34,8 @@ const fileOf = (rows: number) =>
   ).join("\n");
 
 describe.runIf(infra)("an import under faults (distributed)", () => {
-  let platform: Platform;
   const writerEnv = { SVC_IMPORT_ABANDONED_MS: "1500" };
-
-  beforeAll(async () => {
-    platform = await startPlatform({ writers: 1, writerEnv: () => writerEnv });
-  });
-  afterAll(async () => {
-    await platform?.stop();
-  });
+  const platform = startedForSuite(() => startPlatform({ writers: 1, writerEnv: () => writerEnv }));
 
   async function makeDataset(name: string) {
     const api = client(platform.baseUrl, platform.ownerKey);

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { createScratchDatabase } from "@svc/db/testing";
 import { realInfra } from "@svc/testing";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { type EditTarget, makeEditTargets } from "../edit-load";
 import { type Client, client } from "../http";
 import { PrivateNats } from "../nats-server";
@@ -13,6 +13,7 @@ import {
   type RunningProcess,
   type ServiceName,
   spawnNode,
+  startedForSuite,
   startPlatform,
   waitFor,
   waitReady,
@@ -29,18 +30,14 @@ function running(platform: Platform, name: ServiceName): RunningProcess {
 }
 
 describe.runIf(infra)("graceful shutdown", () => {
-  let platform: Platform;
+  const platform = startedForSuite(() => startPlatform({ gatewayEnv: { SVC_DRAIN_DELAY_MS: "3000" } }));
   let api: Client;
   let rows: EditTarget[];
 
   beforeAll(async () => {
-    platform = await startPlatform({ gatewayEnv: { SVC_DRAIN_DELAY_MS: "3000" } });
     api = client(platform.baseUrl, platform.ownerKey);
     const project = await api.post<{ slug: string }>("/v1/projects", { name: "Lifecycle" });
     rows = (await makeEditTargets(api, project.body.slug, { datasets: 2, rows: 2, workers: 1 })).flat();
-  });
-  afterAll(async () => {
-    await platform?.stop();
   });
 
   it("gateway: on SIGTERM readiness turns false first, the request in flight completes, then it exits 0", async () => {

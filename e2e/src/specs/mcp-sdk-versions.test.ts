@@ -1,9 +1,10 @@
 import { UnauthorizedError as UnauthorizedError120 } from "@modelcontextprotocol/sdk-1.20/client/auth.js";
 import { Client as Client120 } from "@modelcontextprotocol/sdk-1.20/client/index.js";
 import { StreamableHTTPClientTransport as Transport120 } from "@modelcontextprotocol/sdk-1.20/client/streamableHttp.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { type ConnectedAgent, connectAgent, type McpSdk } from "../mcp-agent";
-import { startEmbedded, type Target } from "../targets";
+import { startedForSuite } from "../platform";
+import { startEmbedded } from "../targets";
 
 /**
  * Agents in the field run whatever SDK release they were built with. 1.20 names the protected
@@ -22,14 +23,10 @@ const sdks: [string, McpSdk | undefined][] = [
 ];
 
 describe("MCP clients of every current SDK release connect with OAuth", () => {
-  let target: Target;
+  const target = startedForSuite(() => startEmbedded());
   const agents: ConnectedAgent[] = [];
-  beforeAll(async () => {
-    target = await startEmbedded();
-  });
   afterAll(async () => {
     await Promise.allSettled(agents.map((agent) => agent.client.close()));
-    await target?.stop();
   });
 
   it.each(sdks)("SDK %s: discovers, registers, is authorised and calls a tool", async (_version, sdk) => {

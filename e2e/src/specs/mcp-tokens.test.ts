@@ -3,31 +3,34 @@ import { realInfra } from "@svc/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { client as httpClient } from "../http";
 import { type ConnectedAgent, connectAgent, mcpClient, sendToolsList } from "../mcp-agent";
-import { AUTH_CACHE_MS, type Platform, startPlatform, startWithTwoGateways } from "../platform";
-import { startEmbedded, type Target } from "../targets";
+import { AUTH_CACHE_MS, startedForSuite, startPlatform, startWithTwoGateways } from "../platform";
+import { startEmbedded } from "../targets";
 
 const sleepUntil = (at: number) =>
   new Promise((resolve) => setTimeout(resolve, Math.max(0, at - Date.now())));
 
 describe.runIf(realInfra())("MCP tokens end to end, with gateways that cache verifications", () => {
   const agents: ConnectedAgent[] = [];
-  /** Agents hang up before their platform stops, which would otherwise wait for their streams. */
-  const stop = async (platform: Platform | undefined) => {
+  /**
+   * Agents hang up before their platform stops, which would otherwise wait for their streams: the
+   * suite's own afterAll runs before the one `startedForSuite` registered earlier.
+   */
+  const hangUp = async () => {
     await Promise.allSettled(agents.splice(0).map((agent) => agent.client.close()));
-    await platform?.stop();
   };
 
   describe("an access token that expires (lifetime 2 s, gateway cache 5 s)", () => {
-    let platform: Platform;
+    const platform = startedForSuite(() =>
+      startPlatform({
+        env: { SVC_OAUTH_ACCESS_TOKEN_TTL_MS: "2000", SVC_AUTH_CACHE_MS: String(AUTH_CACHE_MS) },
+      }),
+    );
     let mcpUrl: URL;
 
-    beforeAll(async () => {
-      platform = await startPlatform({
-        env: { SVC_OAUTH_ACCESS_TOKEN_TTL_MS: "2000", SVC_AUTH_CACHE_MS: String(AUTH_CACHE_MS) },
-      });
+    beforeAll(() => {
       mcpUrl = new URL(`${platform.baseUrl}/v1/mcp`);
     });
-    afterAll(() => stop(platform));
+    afterAll(hangUp);
 
     it("stops working when it expires, though the gateway has it cached, and refresh brings a working one", async () => {
       const agent = await connectAgent(mcpUrl, { apiKey: platform.ownerKey, role: "member" });
@@ -68,13 +71,8 @@ describe.runIf(realInfra())("MCP tokens end to end, with gateways that cache ver
   });
 
   describe("revoking the API key that approved a grant (two gateways, cache 5 s)", () => {
-    let platform: Platform;
-    let secondGateway: string;
-
-    beforeAll(async () => {
-      ({ platform, second: secondGateway } = await startWithTwoGateways());
-    });
-    afterAll(() => stop(platform));
+    const platform = startedForSuite(startWithTwoGateways);
+    afterAll(hangUp);
 
     it("ends the grant's access token at every gateway at once, and the agent cannot refresh", async () => {
       const owner = httpClient(platform.baseUrl, platform.ownerKey);
@@ -89,13 +87,13 @@ describe.runIf(realInfra())("MCP tokens end to end, with gateways that cache ver
       });
       agents.push(agent);
       const token = agent.provider.saved?.access_token ?? "";
-      const gateways = [platform.baseUrl, secondGateway];
+      const gateways = [platform.baseUrl, platform.second];
       // Both gateways now remember the token, each for 5 s from its first verification.
       for (const gateway of gateways) {
         expect((await httpClient(gateway, token).get("/v1/account")).status).toBe(200);
         expect((await sendToolsList(new URL(`${gateway}/v1/mcp`), token)).status).toBe(200);
       }
-      const elsewhere = await mcpClient(new URL(`${secondGateway}/v1/mcp`), agent.provider);
+      const elsewhere = await mcpClient(new URL(`${platform.second}/v1/mcp`), agent.provider);
       expect((await elsewhere.listTools()).tools.length).toBeGreaterThan(10);
 
       expect((await owner.delete(`/v1/api-keys/${key.body.id}`)).status).toBe(204);
@@ -122,13 +120,7 @@ describe.runIf(realInfra())("MCP tokens end to end, with gateways that cache ver
 });
 
 describe("MCP token lifetimes in embedded mode", () => {
-  let target: Target;
-  beforeAll(async () => {
-    target = await startEmbedded({ SVC_OAUTH_ACCESS_TOKEN_TTL_MS: "2000" });
-  });
-  afterAll(async () => {
-    await target?.stop();
-  });
+  const target = startedForSuite(() => startEmbedded({ SVC_OAUTH_ACCESS_TOKEN_TTL_MS: "2000" }));
 
   it("issues access tokens with the lifetime SVC_OAUTH_ACCESS_TOKEN_TTL_MS sets", async () => {
     const agent = await connectAgent(new URL(`${target.baseUrl}/v1/mcp`), {

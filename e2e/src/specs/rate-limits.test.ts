@@ -2,7 +2,7 @@ import { realInfra } from "@svc/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { client, type Response } from "../http";
 import { PrivateNats } from "../nats-server";
-import { type Platform, startPlatform } from "../platform";
+import { type Platform, startedForSuite, startPlatform } from "../platform";
 
 const BURST = 10;
 /** One token every two seconds: the test's own duration refills at most a token or two. */
@@ -32,15 +32,11 @@ function expectRateLimited(response: Response, gateway: string): number {
 }
 
 describe.runIf(realInfra())("rate limits shared by every gateway", () => {
-  let platform: Platform;
+  const platform = startedForSuite(() => startPlatform({ gatewayEnv: limits }));
   let gateways: string[];
 
   beforeAll(async () => {
-    platform = await startPlatform({ gatewayEnv: limits });
     gateways = [platform.baseUrl, await platform.startGateway()];
-  });
-  afterAll(async () => {
-    await platform?.stop();
   });
 
   it("spends one budget across two gateways, answers 429 with Retry-After at both, and refills", async () => {

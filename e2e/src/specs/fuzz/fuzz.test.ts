@@ -8,7 +8,7 @@ import { caseArbitrary, type FuzzCase, requestOf, type WireRequest } from "../..
 import { committedDocument, type FuzzOperation, operationsOf } from "../../fuzz/document";
 import { Fixtures } from "../../fuzz/fixtures";
 import { send, type WireResponse } from "../../fuzz/wire";
-import { type RunningProcess, startPlatform } from "../../platform";
+import { type RunningProcess, startedForSuite, startPlatform } from "../../platform";
 import { createOrganization, startEmbedded } from "../../targets";
 
 /*
@@ -54,7 +54,7 @@ interface Violation {
 }
 
 describe.each(fuzzTargets())("fuzzing every operation of the OpenAPI document (%s)", (mode, start) => {
-  let target: FuzzTarget;
+  const target = startedForSuite(start);
   let fixtures: Fixtures;
   let fingerprint: string;
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
@@ -62,7 +62,6 @@ describe.each(fuzzTargets())("fuzzing every operation of the OpenAPI document (%
   let sent = 0;
 
   beforeAll(async () => {
-    target = await start();
     const served = await fetch(`${target.baseUrl}/v1/openapi.json`).then((r) => r.json());
     expect(served, "the document the gateway serves is the committed one").toEqual(document);
     const key = await createOrganization(target.baseUrl, target.adminToken);
@@ -71,7 +70,6 @@ describe.each(fuzzTargets())("fuzzing every operation of the OpenAPI document (%
   });
   afterAll(async () => {
     agent.destroy();
-    await target?.stop();
   });
 
   /** What is wrong with an answer, if anything, by the rules every answer must keep. */
