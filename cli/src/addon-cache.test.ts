@@ -3,59 +3,57 @@ import {
   chmodSync,
   existsSync,
   mkdirSync,
-  mkdtempSync,
   readdirSync,
   readFileSync,
-  rmSync,
   statSync,
   symlinkSync,
   writeFileSync,
 } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { directoryPerTest, permissionsOf } from "@svc/testing/files";
+import { describe, expect, it } from "vitest";
 import { type AddonHost, candidateDirs, ensurePrivateDir, placeAddon, userCacheDir } from "./addon-cache";
 
 const uid = process.getuid?.() ?? 0;
-let root: string;
-beforeEach(() => {
-  root = mkdtempSync(join(tmpdir(), "svc-addon-test-"));
-});
-afterEach(() => rmSync(root, { recursive: true, force: true }));
+const root = directoryPerTest("svc-addon-test-");
 
 const host = (overrides: Partial<AddonHost> = {}): AddonHost => ({
   env: {},
   platform: "linux",
-  home: join(root, "home"),
-  tmp: join(root, "tmp"),
+  home: join(root.path, "home"),
+  tmp: join(root.path, "tmp"),
   uid,
   ...overrides,
 });
 const bytes = new TextEncoder().encode("the real addon");
 const hash = createHash("sha256").update(bytes).digest("hex");
 const name = `keyring-${hash.slice(0, 16)}.node`;
-const mode = (path: string) => statSync(path).mode & 0o777;
 
 describe("the addon's directory", () => {
   it("is $XDG_CACHE_HOME/svc, else ~/.cache/svc on Linux, and the platform's cache dir elsewhere", () => {
     expect(userCacheDir(host({ env: { XDG_CACHE_HOME: "/x/cache" } }))).toBe("/x/cache/svc");
-    expect(userCacheDir(host({ env: { XDG_CACHE_HOME: "relative" } }))).toBe(join(root, "home/.cache/svc"));
-    expect(userCacheDir(host())).toBe(join(root, "home/.cache/svc"));
-    expect(userCacheDir(host({ platform: "darwin" }))).toBe(join(root, "home/Library/Caches/svc"));
+    expect(userCacheDir(host({ env: { XDG_CACHE_HOME: "relative" } }))).toBe(
+      join(root.path, "home/.cache/svc"),
+    );
+    expect(userCacheDir(host())).toBe(join(root.path, "home/.cache/svc"));
+    expect(userCacheDir(host({ platform: "darwin" }))).toBe(join(root.path, "home/Library/Caches/svc"));
     expect(userCacheDir(host({ platform: "win32", env: { LOCALAPPDATA: "/local" }, uid: undefined }))).toBe(
       join("/local", "svc", "cache"),
     );
-    expect(candidateDirs(host())).toEqual([join(root, "home/.cache/svc"), join(root, "tmp", `svc-${uid}`)]);
+    expect(candidateDirs(host())).toEqual([
+      join(root.path, "home/.cache/svc"),
+      join(root.path, "tmp", `svc-${uid}`),
+    ]);
   });
 
   it("is created with mode 0700", () => {
-    const dir = join(root, "a/b/svc");
+    const dir = join(root.path, "a/b/svc");
     expect(ensurePrivateDir(dir, uid)).toBeUndefined();
-    expect(mode(dir)).toBe(0o700);
+    expect(permissionsOf(dir)).toBe(0o700);
   });
 
   it("is refused when group or others may write to it", () => {
-    const dir = join(root, "open");
+    const dir = join(root.path, "open");
     mkdirSync(dir);
     chmodSync(dir, 0o777);
     expect(ensurePrivateDir(dir, uid)).toMatch(/may be written by others \(mode 777\)/);
@@ -66,10 +64,10 @@ describe("the addon's directory", () => {
   });
 
   it("is refused when it belongs to another user, or is a symbolic link", () => {
-    const dir = join(root, "theirs");
+    const dir = join(root.path, "theirs");
     mkdirSync(dir, { mode: 0o700 });
     expect(ensurePrivateDir(dir, uid + 1)).toMatch(/belongs to user/);
-    const link = join(root, "link");
+    const link = join(root.path, "link");
     symlinkSync(dir, link);
     expect(ensurePrivateDir(link, uid)).toMatch(/is not a directory/);
   });
@@ -77,16 +75,16 @@ describe("the addon's directory", () => {
 
 describe("placing the addon", () => {
   it("writes it once into the cache directory, mode 0600, with no temporary file left", () => {
-    const placed = placeAddon(bytes, "keyring", host({ env: { XDG_CACHE_HOME: join(root, "xdg") } }));
-    expect(placed).toEqual({ file: join(root, "xdg/svc", name) });
+    const placed = placeAddon(bytes, "keyring", host({ env: { XDG_CACHE_HOME: join(root.path, "xdg") } }));
+    expect(placed).toEqual({ file: join(root.path, "xdg/svc", name) });
     expect(readFileSync(placed.file, "utf8")).toBe("the real addon");
-    expect(mode(placed.file)).toBe(0o600);
-    expect(mode(join(root, "xdg/svc"))).toBe(0o700);
-    expect(readdirSync(join(root, "xdg/svc"))).toEqual([name]);
+    expect(permissionsOf(placed.file)).toBe(0o600);
+    expect(permissionsOf(join(root.path, "xdg/svc"))).toBe(0o700);
+    expect(readdirSync(join(root.path, "xdg/svc"))).toEqual([name]);
   });
 
   it("rewrites a planted file whose content does not match before it is loaded", () => {
-    const dir = join(root, "home/.cache/svc");
+    const dir = join(root.path, "home/.cache/svc");
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     writeFileSync(join(dir, name), "a planted library");
     const placed = placeAddon(bytes, "keyring", host());
@@ -95,9 +93,9 @@ describe("placing the addon", () => {
   });
 
   it("replaces a symbolic link planted under the addon's name instead of following it", () => {
-    const dir = join(root, "home/.cache/svc");
+    const dir = join(root.path, "home/.cache/svc");
     mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const target = join(root, "elsewhere.node");
+    const target = join(root.path, "elsewhere.node");
     writeFileSync(target, "the real addon");
     symlinkSync(target, join(dir, name));
     const placed = placeAddon(bytes, "keyring", host());
@@ -115,11 +113,11 @@ describe("placing the addon", () => {
   });
 
   it("falls back to a per-user temp directory when the cache directory is open to others", () => {
-    const cache = join(root, "home/.cache/svc");
+    const cache = join(root.path, "home/.cache/svc");
     mkdirSync(cache, { recursive: true });
     chmodSync(cache, 0o777);
     const placed = placeAddon(bytes, "keyring", host());
-    expect(placed.file).toBe(join(root, "tmp", `svc-${uid}`, name));
+    expect(placed.file).toBe(join(root.path, "tmp", `svc-${uid}`, name));
     expect(existsSync(join(cache, name))).toBe(false);
   });
 
@@ -128,7 +126,7 @@ describe("placing the addon", () => {
     const placed = placeAddon(bytes, "keyring", host({ uid: fake }));
     expect(placed.disposable).toBeDefined();
     expect(placed.file).toBe(join(placed.disposable ?? "", name));
-    expect(mode(placed.disposable ?? "")).toBe(0o700);
+    expect(permissionsOf(placed.disposable ?? "")).toBe(0o700);
     expect(readFileSync(placed.file, "utf8")).toBe("the real addon");
   });
 });

@@ -301,11 +301,10 @@ describe("traces", () => {
     ],
   });
 
-  it("svc traces ingest, then svc traces list pages through them with the cursor in the body", async () => {
-    const { project } = await makeDataset();
-    for (const [index, name] of ["first", "second", "third"].entries()) {
-      const traceId = `${index + 1}`.repeat(32);
-      const ingest = await svc([
+  /** Sends each trace with `svc traces ingest`, one command a trace, and expects each to succeed. */
+  async function ingest(project: string, traces: [traceId: string, name: string][]) {
+    for (const [traceId, name] of traces) {
+      const result = await svc([
         "traces",
         "ingest",
         "--x-svc-project",
@@ -313,8 +312,31 @@ describe("traces", () => {
         "--resource-spans",
         JSON.stringify([span(traceId, name)]),
       ]);
-      expect(ingest.code, ingest.stderr).toBe(0);
+      expect(result.code, result.stderr).toBe(0);
     }
+  }
+
+  /** `svc traces list` of every page, one trace a page, as JSON lines. */
+  const listEveryPage = (project: string, ...flags: string[]) =>
+    svc([
+      "traces",
+      "list",
+      "--project-slug",
+      project,
+      "--limit",
+      "1",
+      "--page-all",
+      ...flags,
+      "--format",
+      "jsonl",
+    ]);
+
+  it("svc traces ingest, then svc traces list pages through them with the cursor in the body", async () => {
+    const { project } = await makeDataset();
+    await ingest(
+      project,
+      ["first", "second", "third"].map((name, index) => [`${index + 1}`.repeat(32), name]),
+    );
     const page = await json<{ items: { traceId: string; rootSpanName: string }[] }>([
       "traces",
       "list",
@@ -322,46 +344,18 @@ describe("traces", () => {
       project,
     ]);
     expect(page.items.map((trace) => trace.rootSpanName).sort()).toEqual(["first", "second", "third"]);
-    const all = await svc([
-      "traces",
-      "list",
-      "--project-slug",
-      project,
-      "--limit",
-      "1",
-      "--page-all",
-      "--format",
-      "jsonl",
-    ]);
+    const all = await listEveryPage(project);
     expect(all.code, all.stderr).toBe(0);
     expect(all.stdout.trimEnd().split("\n")).toHaveLength(3);
   });
 
   it("sends each page of a POST list with its own Idempotency-Key", async () => {
     const { project } = await makeDataset();
-    for (const index of [4, 5, 6]) {
-      const ingest = await svc([
-        "traces",
-        "ingest",
-        "--x-svc-project",
-        project,
-        "--resource-spans",
-        JSON.stringify([span(`${index}`.repeat(32), `trace ${index}`)]),
-      ]);
-      expect(ingest.code, ingest.stderr).toBe(0);
-    }
-    const all = await svc([
-      "traces",
-      "list",
-      "--project-slug",
+    await ingest(
       project,
-      "--limit",
-      "1",
-      "--page-all",
-      "--debug",
-      "--format",
-      "jsonl",
-    ]);
+      [4, 5, 6].map((index) => [`${index}`.repeat(32), `trace ${index}`]),
+    );
+    const all = await listEveryPage(project, "--debug");
     expect(all.code, all.stderr).toBe(0);
     expect(all.stdout.trimEnd().split("\n")).toHaveLength(3);
     const requests = all.stderr.split(/^> POST /m).slice(1);
