@@ -1,8 +1,9 @@
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
+import { harnessForSuite } from "@svc/testing";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
-import { expect } from "vitest";
+import { beforeEach, expect } from "vitest";
 import { root } from "../platform";
 
 /**
@@ -32,6 +33,18 @@ export function launchChromium(): Promise<Browser> {
       "--no-first-run",
       "--disable-sync",
     ],
+  });
+}
+
+/**
+ * Chromium, launched before a suite's tests and closed after them. The object is returned at once and
+ * filled in by `beforeAll` (as `harnessForSuite` does): read its fields in hooks and tests, not while
+ * the suite is declared.
+ */
+export function chromiumForSuite(): { browser: Browser } {
+  return harnessForSuite(async () => {
+    const browser = await launchChromium();
+    return { browser, close: () => browser.close() };
   });
 }
 
@@ -74,6 +87,22 @@ export async function openPage(browser: Browser, baseUrl: string): Promise<Watch
     if (!url.startsWith(baseUrl) && !url.startsWith("data:")) problems.push(`request elsewhere: ${url}`);
   });
   return { context, page, problems };
+}
+
+/**
+ * `chromiumForSuite`, and one watched page of the platform at `baseUrl()` that the suite's tests share:
+ * each test starts with no problem recorded.
+ */
+export function watchedPageForSuite(baseUrl: () => string): WatchedPage & { browser: Browser } {
+  const chromium = chromiumForSuite();
+  const watched = harnessForSuite(async () => {
+    const opened = await openPage(chromium.browser, baseUrl());
+    return { ...opened, browser: chromium.browser, close: () => opened.context.close() };
+  });
+  beforeEach(() => {
+    watched.problems.length = 0;
+  });
+  return watched;
 }
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");

@@ -1,18 +1,17 @@
 import { realInfra } from "@svc/testing";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { client } from "../../http";
-import { type Platform, startPlatform, waitFor } from "../../platform";
-import { startEmbedded, type Target } from "../../targets";
+import { startedForSuite, startPlatform, waitFor } from "../../platform";
+import { startEmbedded } from "../../targets";
 import {
   chromiumAvailable,
+  chromiumForSuite,
   expectAccessible,
-  launchChromium,
   openPage,
   replaceText,
   screenshot,
   signIn,
-  type WatchedPage,
+  watchedPageForSuite,
 } from "../../web/harness";
 
 /**
@@ -21,26 +20,9 @@ import {
  * passes axe with no serious or critical violation.
  */
 describe.runIf(chromiumAvailable())("the web application, as a curator uses it", () => {
-  let platform: Target;
-  let browser: Browser;
-  let context: BrowserContext;
-  let watched: WatchedPage;
-  let page: Page;
+  const platform = startedForSuite(() => startEmbedded());
+  const watched = watchedPageForSuite(() => platform.baseUrl);
   const api = () => client(platform.baseUrl, platform.ownerKey);
-
-  beforeAll(async () => {
-    platform = await startEmbedded();
-    browser = await launchChromium();
-    watched = await openPage(browser, platform.baseUrl);
-    ({ context, page } = watched);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await platform?.stop();
-  });
-  beforeEach(() => {
-    watched.problems.length = 0;
-  });
 
   /** Nothing went wrong that a person would not see: no CSP violation, no uncaught error. */
   const expectNoProblems = () =>
@@ -53,7 +35,7 @@ describe.runIf(chromiumAvailable())("the web application, as a curator uses it",
       return /open (http:\/\/\S+\/sign-in#code=\S+) to sign in/.exec(transcript)?.[1];
     });
     expect(link).toBeDefined();
-    const visitor = await openPage(browser, platform.baseUrl);
+    const visitor = await openPage(watched.browser, platform.baseUrl);
     await visitor.page.goto(link ?? "");
     await visitor.page.waitForURL(/\/projects$/);
     await visitor.page.getByText("No projects yet.").waitFor();
@@ -64,7 +46,7 @@ describe.runIf(chromiumAvailable())("the web application, as a curator uses it",
     await screenshot(visitor.page, "signed-in-by-link");
     await visitor.context.close();
 
-    const second = await browser.newContext();
+    const second = await watched.browser.newContext();
     const again = await second.newPage();
     await again.goto(link ?? "");
     await again.getByText(/This sign-in link is not valid: it works once/).waitFor();
@@ -72,107 +54,107 @@ describe.runIf(chromiumAvailable())("the web application, as a curator uses it",
   });
 
   it("sends a signed-out visitor to sign in, and back to the page they asked for", async () => {
-    await page.goto(`${platform.baseUrl}/settings/account`);
-    await page.waitForURL(/\/sign-in\?next=%2Fsettings%2Faccount$/);
-    await expectAccessible(page, "the sign-in page");
-    await page.getByLabel("API key").fill("svc_not-a-real-key-at-all");
-    await page.getByRole("button", { name: "Sign in" }).click();
+    await watched.page.goto(`${platform.baseUrl}/settings/account`);
+    await watched.page.waitForURL(/\/sign-in\?next=%2Fsettings%2Faccount$/);
+    await expectAccessible(watched.page, "the sign-in page");
+    await watched.page.getByLabel("API key").fill("svc_not-a-real-key-at-all");
+    await watched.page.getByRole("button", { name: "Sign in" }).click();
     await expect
-      .poll(() => page.getByRole("alert").textContent())
+      .poll(() => watched.page.getByRole("alert").textContent())
       .toContain("The API key is not valid; it may have been revoked");
-    await expect.poll(() => page.getByRole("alert").textContent()).toMatch(/Request id \S+/);
+    await expect.poll(() => watched.page.getByRole("alert").textContent()).toMatch(/Request id \S+/);
 
-    await page.getByLabel("API key").fill(platform.ownerKey);
-    await page.getByRole("button", { name: "Sign in" }).click();
-    await page.waitForURL(/\/settings\/account$/);
-    await page.getByText("default", { exact: true }).first().waitFor();
+    await watched.page.getByLabel("API key").fill(platform.ownerKey);
+    await watched.page.getByRole("button", { name: "Sign in" }).click();
+    await watched.page.waitForURL(/\/settings\/account$/);
+    await watched.page.getByText("default", { exact: true }).first().waitFor();
     // The key is in no storage JavaScript can read, and the session cookie is HttpOnly.
-    const stored = await page.evaluate<string>(
+    const stored = await watched.page.evaluate<string>(
       "JSON.stringify({ ...localStorage, ...sessionStorage }) + document.cookie",
     );
     expect(stored).not.toContain("svc_");
-    const cookies = await context.cookies();
+    const cookies = await watched.context.cookies();
     expect(cookies).toEqual([
       expect.objectContaining({ name: "svc_session", httpOnly: true, sameSite: "Lax", secure: false }),
     ]);
-    await expectAccessible(page, "the account page");
-    await screenshot(page, "signed-in");
+    await expectAccessible(watched.page, "the account page");
+    await screenshot(watched.page, "signed-in");
     expectNoProblems();
   });
 
   it("creates a project and a dataset, and finds them by name", async () => {
-    await page.goto(`${platform.baseUrl}/projects`);
-    await page.getByRole("button", { name: "New project" }).click();
-    await page.getByLabel("Name", { exact: true }).fill("Support bot");
-    await page.getByRole("button", { name: "Create project" }).click();
-    await page.getByRole("link", { name: /Support bot/ }).waitFor();
-    await expectAccessible(page, "the projects page");
-    await page.getByRole("searchbox", { name: "Search projects by name" }).fill("nothing like it");
-    await page.getByText("No project matches").waitFor();
-    await page.getByRole("searchbox", { name: "Search projects by name" }).fill("support");
-    await page.getByRole("link", { name: /Support bot/ }).click();
-    await page.waitForURL(/\/projects\/support-bot$/);
+    await watched.page.goto(`${platform.baseUrl}/projects`);
+    await watched.page.getByRole("button", { name: "New project" }).click();
+    await watched.page.getByLabel("Name", { exact: true }).fill("Support bot");
+    await watched.page.getByRole("button", { name: "Create project" }).click();
+    await watched.page.getByRole("link", { name: /Support bot/ }).waitFor();
+    await expectAccessible(watched.page, "the projects page");
+    await watched.page.getByRole("searchbox", { name: "Search projects by name" }).fill("nothing like it");
+    await watched.page.getByText("No project matches").waitFor();
+    await watched.page.getByRole("searchbox", { name: "Search projects by name" }).fill("support");
+    await watched.page.getByRole("link", { name: /Support bot/ }).click();
+    await watched.page.waitForURL(/\/projects\/support-bot$/);
 
-    await page.getByRole("button", { name: "New dataset" }).click();
-    await page.getByLabel("Name", { exact: true }).fill("Golden answers");
-    await page.getByRole("button", { name: "Create dataset" }).click();
-    await page.getByRole("link", { name: /Golden answers/ }).waitFor();
-    await expectAccessible(page, "the datasets page");
-    await screenshot(page, "datasets");
+    await watched.page.getByRole("button", { name: "New dataset" }).click();
+    await watched.page.getByLabel("Name", { exact: true }).fill("Golden answers");
+    await watched.page.getByRole("button", { name: "Create dataset" }).click();
+    await watched.page.getByRole("link", { name: /Golden answers/ }).waitFor();
+    await expectAccessible(watched.page, "the datasets page");
+    await screenshot(watched.page, "datasets");
     expect((await api().get("/v1/projects/support-bot/datasets/golden-answers")).status).toBe(200);
     expectNoProblems();
   });
 
   it("adds a column, then a row, and shows the version each change made", async () => {
-    await page.goto(`${platform.baseUrl}/projects/support-bot/datasets/golden-answers`);
-    await page.getByText("This dataset has no rows yet.").waitFor();
-    await expectAccessible(page, "an empty dataset");
-    await page.getByRole("button", { name: "Columns" }).click();
-    await page.getByLabel("New column").fill("difficulty");
-    await page.getByRole("button", { name: "Add column" }).click();
-    await page.getByText("Added column difficulty").waitFor();
-    await expectAccessible(page, "the columns dialog");
-    await page.getByRole("button", { name: "Done" }).click();
+    await watched.page.goto(`${platform.baseUrl}/projects/support-bot/datasets/golden-answers`);
+    await watched.page.getByText("This dataset has no rows yet.").waitFor();
+    await expectAccessible(watched.page, "an empty dataset");
+    await watched.page.getByRole("button", { name: "Columns" }).click();
+    await watched.page.getByLabel("New column").fill("difficulty");
+    await watched.page.getByRole("button", { name: "Add column" }).click();
+    await watched.page.getByText("Added column difficulty").waitFor();
+    await expectAccessible(watched.page, "the columns dialog");
+    await watched.page.getByRole("button", { name: "Done" }).click();
 
-    await page.getByRole("button", { name: "Add row" }).first().click();
-    await page.getByLabel("Row id (optional; one is generated)").fill("q1");
-    const dialog = page.getByRole("dialog");
-    await replaceText(page, "New row Input", '{"question": "2+2?"}', dialog);
-    await replaceText(page, "New row Output", '"5"', dialog);
-    await replaceText(page, "New row difficulty", '"easy"', dialog);
+    await watched.page.getByRole("button", { name: "Add row" }).first().click();
+    await watched.page.getByLabel("Row id (optional; one is generated)").fill("q1");
+    const dialog = watched.page.getByRole("dialog");
+    await replaceText(watched.page, "New row Input", '{"question": "2+2?"}', dialog);
+    await replaceText(watched.page, "New row Output", '"5"', dialog);
+    await replaceText(watched.page, "New row difficulty", '"easy"', dialog);
     await dialog.getByRole("button", { name: "Add row" }).click();
-    await page.getByText("Added row q1 as version 1").waitFor();
-    await page.getByRole("grid", { name: "Dataset rows" }).getByText("q1").waitFor();
+    await watched.page.getByText("Added row q1 as version 1").waitFor();
+    await watched.page.getByRole("grid", { name: "Dataset rows" }).getByText("q1").waitFor();
     const row = await api().get<{ input: unknown; output: unknown; custom: Record<string, unknown> }>(
       "/v1/projects/support-bot/datasets/golden-answers/rows/q1",
     );
     expect(row.body).toMatchObject({ input: { question: "2+2?" }, output: "5" });
     expect(Object.values(row.body.custom)).toEqual(["easy"]);
-    await screenshot(page, "row-added");
+    await screenshot(watched.page, "row-added");
     expectNoProblems();
   });
 
   it("edits one cell with If-Match, sends only that cell, and keeps the others", async () => {
-    await page.goto(`${platform.baseUrl}/projects/support-bot/datasets/golden-answers?row=q1`);
-    const panel = page.getByRole("complementary", { name: "Row q1" });
+    await watched.page.goto(`${platform.baseUrl}/projects/support-bot/datasets/golden-answers?row=q1`);
+    const panel = watched.page.getByRole("complementary", { name: "Row q1" });
     await panel.waitFor();
-    await expectAccessible(page, "the row editor");
+    await expectAccessible(watched.page, "the row editor");
     const patches: { body: unknown; ifMatch: string | undefined }[] = [];
-    page.on("request", (request) => {
+    watched.page.on("request", (request) => {
       if (request.method() === "PATCH") {
         patches.push({ body: request.postDataJSON(), ifMatch: request.headers()["if-match"] });
       }
     });
     // Invalid JSON is refused before anything is sent, with where it went wrong.
-    await replaceText(page, "Expected output", '{"answer": 4');
+    await replaceText(watched.page, "Expected output", '{"answer": 4');
     await panel.getByText(/Not valid JSON at line 1, column \d+/).waitFor();
     expect(await panel.getByRole("button", { name: "Save" }).isDisabled()).toBe(true);
 
-    await replaceText(page, "Expected output", '{"answer": "4"}');
+    await replaceText(watched.page, "Expected output", '{"answer": "4"}');
     await panel.getByText("1 changed cell").waitFor();
-    await page.keyboard.press("Control+s");
-    await page.getByText("Saved row q1 as version 2").waitFor();
-    await expect.poll(() => page.locator(".version-chip").textContent()).toMatch(/^Version\s*2$/);
+    await watched.page.keyboard.press("Control+s");
+    await watched.page.getByText("Saved row q1 as version 2").waitFor();
+    await expect.poll(() => watched.page.locator(".version-chip").textContent()).toMatch(/^Version\s*2$/);
 
     expect(patches).toEqual([{ body: { expectedOutput: { answer: "4" } }, ifMatch: "1" }]);
     const row = await api().get<{ input: unknown; output: unknown; expectedOutput: unknown; custom: object }>(
@@ -184,15 +166,15 @@ describe.runIf(chromiumAvailable())("the web application, as a curator uses it",
       expectedOutput: { answer: "4" },
     });
     expect(Object.values(row.body.custom)).toEqual(["easy"]);
-    await screenshot(page, "row-edited");
+    await screenshot(watched.page, "row-edited");
     expectNoProblems();
   });
 
   it("shows the conflict when someone else changed the row meanwhile, and keeps mine on request", async () => {
-    await page.goto(`${platform.baseUrl}/projects/support-bot/datasets/golden-answers?row=q1`);
-    const panel = page.getByRole("complementary", { name: "Row q1" });
+    await watched.page.goto(`${platform.baseUrl}/projects/support-bot/datasets/golden-answers?row=q1`);
+    const panel = watched.page.getByRole("complementary", { name: "Row q1" });
     await panel.waitFor();
-    await replaceText(page, "Output", '"four"');
+    await replaceText(watched.page, "Output", '"four"');
     // A second client edits the same row before this one saves.
     const theirs = await api().patch<{ version: number }>(
       "/v1/projects/support-bot/datasets/golden-answers/rows/q1",
@@ -203,14 +185,14 @@ describe.runIf(chromiumAvailable())("the web application, as a curator uses it",
     expect(theirs.status).toBe(200);
 
     await panel.getByRole("button", { name: "Save" }).click();
-    const conflict = page.getByRole("alertdialog", { name: "Someone else changed this row" });
+    const conflict = watched.page.getByRole("alertdialog", { name: "Someone else changed this row" });
     await conflict.waitFor();
     await conflict.getByText(`It is now at version ${theirs.body.version}`).waitFor();
     await conflict.getByText('"4 (theirs)"').or(conflict.getByText("4 (theirs)")).first().waitFor();
-    await expectAccessible(page, "the conflict view");
-    await screenshot(page, "conflict");
+    await expectAccessible(watched.page, "the conflict view");
+    await screenshot(watched.page, "conflict");
     await conflict.getByRole("button", { name: "Keep mine" }).click();
-    await page.getByText(`Saved row q1 as version ${theirs.body.version + 1}`).waitFor();
+    await watched.page.getByText(`Saved row q1 as version ${theirs.body.version + 1}`).waitFor();
     const row = await api().get<{ output: unknown }>(
       "/v1/projects/support-bot/datasets/golden-answers/rows/q1",
     );
@@ -219,20 +201,20 @@ describe.runIf(chromiumAvailable())("the web application, as a curator uses it",
   });
 
   it("removes a column with undo, and restores a removed one", async () => {
-    await page.goto(`${platform.baseUrl}/projects/support-bot/datasets/golden-answers`);
-    await page.getByRole("button", { name: "Columns" }).click();
-    await page.getByRole("button", { name: "Remove difficulty" }).click();
-    await page.getByText("Removed difficulty; its data is kept.").waitFor();
-    await page.getByRole("button", { name: "Undo" }).click();
-    await page.getByText("Restored difficulty").waitFor();
-    await page.getByRole("button", { name: "Remove difficulty" }).waitFor();
+    await watched.page.goto(`${platform.baseUrl}/projects/support-bot/datasets/golden-answers`);
+    await watched.page.getByRole("button", { name: "Columns" }).click();
+    await watched.page.getByRole("button", { name: "Remove difficulty" }).click();
+    await watched.page.getByText("Removed difficulty; its data is kept.").waitFor();
+    await watched.page.getByRole("button", { name: "Undo" }).click();
+    await watched.page.getByText("Restored difficulty").waitFor();
+    await watched.page.getByRole("button", { name: "Remove difficulty" }).waitFor();
 
-    await page.getByRole("button", { name: "Remove difficulty" }).click();
-    await page.getByLabel(/Show removed columns/).check();
-    await page.getByRole("list", { name: "Removed columns" }).getByText("difficulty").waitFor();
-    await screenshot(page, "column-removed");
-    await page.getByRole("button", { name: "Restore difficulty" }).click();
-    await page.getByText("Restored difficulty").first().waitFor();
+    await watched.page.getByRole("button", { name: "Remove difficulty" }).click();
+    await watched.page.getByLabel(/Show removed columns/).check();
+    await watched.page.getByRole("list", { name: "Removed columns" }).getByText("difficulty").waitFor();
+    await screenshot(watched.page, "column-removed");
+    await watched.page.getByRole("button", { name: "Restore difficulty" }).click();
+    await watched.page.getByText("Restored difficulty").first().waitFor();
     const columns = await api().get<{ columns: { name: string }[] }>(
       "/v1/projects/support-bot/datasets/golden-answers/columns",
     );
@@ -241,81 +223,86 @@ describe.runIf(chromiumAvailable())("the web application, as a curator uses it",
       "/v1/projects/support-bot/datasets/golden-answers/rows/q1",
     );
     expect(Object.values(row.body.custom)).toEqual(["easy"]);
-    await page.getByRole("button", { name: "Done" }).click();
+    await watched.page.getByRole("button", { name: "Done" }).click();
     expectNoProblems();
   });
 
   it("moves between rows with J and K and opens the editor with Enter", async () => {
     const rows = Array.from({ length: 30 }, (_, i) => ({ id: `k${String(i).padStart(2, "0")}`, input: i }));
     await api().post("/v1/projects/support-bot/datasets/golden-answers/rows", { rows });
-    await page.goto(`${platform.baseUrl}/projects/support-bot/datasets/golden-answers`);
-    const grid = page.getByRole("grid", { name: "Dataset rows" });
+    await watched.page.goto(`${platform.baseUrl}/projects/support-bot/datasets/golden-answers`);
+    const grid = watched.page.getByRole("grid", { name: "Dataset rows" });
     await grid.getByText("k29").waitFor();
     await grid.focus();
-    await page.keyboard.press("j");
-    await page.keyboard.press("j");
-    await page.keyboard.press("k");
-    await page.keyboard.press("j");
-    await expect.poll(() => new URL(page.url()).searchParams.get("row")).toBe("k28");
-    await page.keyboard.press("Enter");
-    await page.getByRole("complementary", { name: "Row k28" }).waitFor();
+    await watched.page.keyboard.press("j");
+    await watched.page.keyboard.press("j");
+    await watched.page.keyboard.press("k");
+    await watched.page.keyboard.press("j");
+    await expect.poll(() => new URL(watched.page.url()).searchParams.get("row")).toBe("k28");
+    await watched.page.keyboard.press("Enter");
+    await watched.page.getByRole("complementary", { name: "Row k28" }).waitFor();
     // Enter put the cursor in the row's first cell editor.
     await expect
-      .poll(() => page.evaluate<string>("document.activeElement?.getAttribute('aria-label') ?? ''"))
+      .poll(() => watched.page.evaluate<string>("document.activeElement?.getAttribute('aria-label') ?? ''"))
       .toBe("Input");
-    await page.keyboard.press("Escape");
-    await expect.poll(() => new URL(page.url()).searchParams.get("row")).toBe(null);
-    await screenshot(page, "keyboard");
+    await watched.page.keyboard.press("Escape");
+    await expect.poll(() => new URL(watched.page.url()).searchParams.get("row")).toBe(null);
+    await screenshot(watched.page, "keyboard");
     expectNoProblems();
   });
 
   it("shows only the rows missing an expected output with one click", async () => {
-    await page.goto(`${platform.baseUrl}/projects/support-bot/datasets/golden-answers`);
+    await watched.page.goto(`${platform.baseUrl}/projects/support-bot/datasets/golden-answers`);
     // q1 has an expected output; the thirty k rows do not.
-    await page.getByText("31 rows", { exact: true }).waitFor();
-    await page.getByRole("button", { name: "Missing expected output" }).click();
-    await page.getByText("30 rows match").waitFor();
+    await watched.page.getByText("31 rows", { exact: true }).waitFor();
+    await watched.page.getByRole("button", { name: "Missing expected output" }).click();
+    await watched.page.getByText("30 rows match").waitFor();
     expect(
-      await page.getByRole("button", { name: "Missing expected output" }).getAttribute("aria-pressed"),
+      await watched.page
+        .getByRole("button", { name: "Missing expected output" })
+        .getAttribute("aria-pressed"),
     ).toBe("true");
-    await page.getByRole("button", { name: /Sort by creation time/ }).click();
-    await page.getByRole("grid", { name: "Dataset rows" }).getByText("k00", { exact: true }).waitFor();
-    await screenshot(page, "missing-expected-output");
+    await watched.page.getByRole("button", { name: /Sort by creation time/ }).click();
+    await watched.page
+      .getByRole("grid", { name: "Dataset rows" })
+      .getByText("k00", { exact: true })
+      .waitFor();
+    await screenshot(watched.page, "missing-expected-output");
     expectNoProblems();
   });
 
   it("creates a key shown once, and its revocation ends a session opened with it", async () => {
-    await page.goto(`${platform.baseUrl}/settings/keys`);
-    await page.getByRole("button", { name: "New API key" }).click();
-    await page.getByLabel("Name", { exact: true }).fill("Reviewer");
-    await page.getByLabel("Role").selectOption("member");
-    await page.getByRole("button", { name: "Create key" }).click();
-    const token = (await page.getByLabel("New API key token").textContent()) ?? "";
+    await watched.page.goto(`${platform.baseUrl}/settings/keys`);
+    await watched.page.getByRole("button", { name: "New API key" }).click();
+    await watched.page.getByLabel("Name", { exact: true }).fill("Reviewer");
+    await watched.page.getByLabel("Role").selectOption("member");
+    await watched.page.getByRole("button", { name: "Create key" }).click();
+    const token = (await watched.page.getByLabel("New API key token").textContent()) ?? "";
     expect(token).toMatch(/^svc_/);
-    await expectAccessible(page, "the new key dialog");
-    await page.getByRole("button", { name: "Done" }).click();
-    await expectAccessible(page, "the keys page");
+    await expectAccessible(watched.page, "the new key dialog");
+    await watched.page.getByRole("button", { name: "Done" }).click();
+    await expectAccessible(watched.page, "the keys page");
 
     // The reviewer signs in with it in a browser of their own.
-    const { context: reviewerContext, page: reviewer } = await openPage(browser, platform.baseUrl);
+    const { context: reviewerContext, page: reviewer } = await openPage(watched.browser, platform.baseUrl);
     await signIn(reviewer, platform.baseUrl, token);
     await reviewer.getByRole("link", { name: /Support bot/ }).waitFor();
 
-    await page.getByRole("button", { name: "Revoke Reviewer" }).click();
-    await page.getByRole("button", { name: "Revoke key" }).click();
-    await page.getByText("Revoked Reviewer").waitFor();
+    await watched.page.getByRole("button", { name: "Revoke Reviewer" }).click();
+    await watched.page.getByRole("button", { name: "Revoke key" }).click();
+    await watched.page.getByText("Revoked Reviewer").waitFor();
     const revokedAt = Date.now();
     await reviewer.reload();
     await reviewer.waitForURL(/\/sign-in/);
     expect(Date.now() - revokedAt).toBeLessThan(5_000);
     await screenshot(reviewer, "revoked-session");
     await reviewerContext.close();
-    await screenshot(page, "keys");
+    await screenshot(watched.page, "keys");
     expectNoProblems();
   });
 
   it("refuses a write from the page without the CSRF token, and one from another origin", async () => {
-    const status = await page.evaluate(async () => {
+    const status = await watched.page.evaluate(async () => {
       const response = await fetch("/v1/projects", {
         method: "POST",
         headers: { "content-type": "application/json" },
@@ -324,7 +311,7 @@ describe.runIf(chromiumAvailable())("the web application, as a curator uses it",
       return { status: response.status, body: await response.json() };
     });
     expect(status).toMatchObject({ status: 403, body: { code: "forbidden", details: { reason: "csrf" } } });
-    const cookie = (await context.cookies()).map((c) => `${c.name}=${c.value}`).join("; ");
+    const cookie = (await watched.context.cookies()).map((c) => `${c.name}=${c.value}`).join("; ");
     const crossSite = await fetch(`${platform.baseUrl}/v1/projects`, {
       method: "POST",
       headers: {
@@ -341,31 +328,22 @@ describe.runIf(chromiumAvailable())("the web application, as a curator uses it",
   });
 
   it("signs out, and the old cookie no longer works", async () => {
-    const cookie = (await context.cookies()).map((c) => `${c.name}=${c.value}`).join("; ");
-    await page.goto(`${platform.baseUrl}/projects`);
-    await page.getByRole("button", { name: "Sign out" }).click();
-    await page.waitForURL(/\/sign-in/);
-    await page.getByText("You have signed out.").waitFor();
-    expect(await context.cookies()).toEqual([]);
+    const cookie = (await watched.context.cookies()).map((c) => `${c.name}=${c.value}`).join("; ");
+    await watched.page.goto(`${platform.baseUrl}/projects`);
+    await watched.page.getByRole("button", { name: "Sign out" }).click();
+    await watched.page.waitForURL(/\/sign-in/);
+    await watched.page.getByText("You have signed out.").waitFor();
+    expect(await watched.context.cookies()).toEqual([]);
     const replay = await fetch(`${platform.baseUrl}/v1/projects`, { headers: { cookie } });
     expect(replay.status).toBe(401);
-    await screenshot(page, "signed-out");
+    await screenshot(watched.page, "signed-out");
     expectNoProblems();
   });
 });
 
 describe.runIf(chromiumAvailable() && realInfra())("the web application on the distributed platform", () => {
-  let platform: Platform;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    platform = await startPlatform({ gatewayEnv: { SVC_AUTH_CACHE_MS: "5000" } });
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await platform?.stop();
-  });
+  const platform = startedForSuite(() => startPlatform({ gatewayEnv: { SVC_AUTH_CACHE_MS: "5000" } }));
+  const chromium = chromiumForSuite();
 
   it("signs in through a gateway, and a revoked key's session ends at once", async () => {
     const owner = client(platform.baseUrl, platform.ownerKey);
@@ -373,7 +351,7 @@ describe.runIf(chromiumAvailable() && realInfra())("the web application on the d
       name: "Curator",
       role: "member",
     });
-    const { context, page, problems } = await openPage(browser, platform.baseUrl);
+    const { context, page, problems } = await openPage(chromium.browser, platform.baseUrl);
     await page.goto(`${platform.baseUrl}/projects`);
     await page.getByLabel("API key").fill(key.body.token);
     await page.getByRole("button", { name: "Sign in" }).click();

@@ -1,5 +1,4 @@
 import { realInfra } from "@svc/testing";
-import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditVersions } from "../../audit";
 import { client } from "../../http";
@@ -7,8 +6,8 @@ import { type Platform, startPlatform } from "../../platform";
 import { TcpProxy } from "../../tcp-proxy";
 import {
   chromiumAvailable,
+  chromiumForSuite,
   expectAccessible,
-  launchChromium,
   openPage,
   replaceText,
   screenshot,
@@ -25,9 +24,9 @@ const infra = realInfra();
  * in the same page load.
  */
 describe.runIf(chromiumAvailable() && infra)("the web application while PostgreSQL restarts", () => {
+  const chromium = chromiumForSuite();
   let proxy: TcpProxy;
   let platform: Platform;
-  let browser: Browser;
 
   beforeAll(async () => {
     const target = new URL(infra?.databaseUrl ?? "postgres://127.0.0.1:5432");
@@ -36,10 +35,8 @@ describe.runIf(chromiumAvailable() && infra)("the web application while PostgreS
       serviceDatabaseUrl: (url) => proxy.urlFor(url),
       gatewayEnv: { SVC_REQUEST_TIMEOUT_MS: "2000" },
     });
-    browser = await launchChromium();
   });
   afterAll(async () => {
-    await browser?.close();
     await platform?.stop();
     await proxy?.close();
   });
@@ -58,7 +55,7 @@ describe.runIf(chromiumAvailable() && infra)("the web application while PostgreS
     const inserted = await api.post<{ versionId: string; version: number }>(`${base}/rows`, { rows });
     expect(inserted.status).toBe(201);
 
-    const { context, page, problems } = await openPage(browser, platform.baseUrl);
+    const { context, page, problems } = await openPage(chromium.browser, platform.baseUrl);
     await signIn(page, platform.baseUrl, platform.ownerKey);
     await page.goto(`${platform.baseUrl}/projects/outage/datasets/answers?row=o1`);
     const panel = page.getByRole("complementary", { name: "Row o1" });

@@ -1,19 +1,17 @@
 import { readFile } from "node:fs/promises";
 import { parse } from "csv-parse/sync";
 import { parquetReadObjects } from "hyparquet";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { client } from "../../http";
-import { startEmbedded, type Target } from "../../targets";
+import { startedForSuite } from "../../platform";
+import { startEmbedded } from "../../targets";
 import {
   chromiumAvailable,
   expectAccessible,
-  launchChromium,
-  openPage,
   replaceText,
   screenshot,
   signIn,
-  type WatchedPage,
+  watchedPageForSuite,
 } from "../../web/harness";
 
 interface Page_<T> {
@@ -31,17 +29,13 @@ interface Version {
  * history with "restore this cell"), and files in and out.
  */
 describe.runIf(chromiumAvailable())("the web application's history and files of a dataset", () => {
-  let platform: Target;
-  let browser: Browser;
-  let context: BrowserContext;
-  let watched: WatchedPage;
-  let page: Page;
+  const platform = startedForSuite(() => startEmbedded());
+  const watched = watchedPageForSuite(() => platform.baseUrl);
   const base = "/v1/projects/history/datasets/answers";
   const api = () => client(platform.baseUrl, platform.ownerKey);
   const at = (path: string) => `${platform.baseUrl}/projects/history/datasets/answers${path}`;
 
   beforeAll(async () => {
-    platform = await startEmbedded();
     expect((await api().post("/v1/projects", { name: "History" })).status).toBe(201);
     expect((await api().post("/v1/projects/history/datasets", { name: "Answers" })).status).toBe(201);
     // Version 1: three rows; 2: r1 gets an expected output; 3: r3 is deleted.
@@ -54,41 +48,30 @@ describe.runIf(chromiumAvailable())("the web application's history and files of 
     expect((await api().patch(`${base}/rows/r1`, { expectedOutput: "4" })).status).toBe(200);
     const deleted = await api().delete(`${base}/rows`, { selection: { mode: "selected", rowIds: ["r3"] } });
     expect(deleted.status).toBe(200);
-
-    browser = await launchChromium();
-    watched = await openPage(browser, platform.baseUrl);
-    ({ context, page } = watched);
-    await signIn(page, platform.baseUrl, platform.ownerKey);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await platform?.stop();
-  });
-  beforeEach(() => {
-    watched.problems.length = 0;
+    await signIn(watched.page, platform.baseUrl, platform.ownerKey);
   });
   // A failed test leaves a picture of where it stopped.
   afterEach(async ({ task }) => {
-    if (task.result?.state === "fail") await screenshot(page, `failed ${task.name}`.slice(0, 60));
+    if (task.result?.state === "fail") await screenshot(watched.page, `failed ${task.name}`.slice(0, 60));
   });
   const expectNoProblems = () =>
     expect(watched.problems.filter((p) => !/status of (401|412)/.test(p))).toEqual([]);
 
   it("opens version 1 read-only, with the row deleted since and without the later edit", async () => {
-    await page.goto(at("?version=1"));
-    await page.getByText("You are looking at version 1, read-only.").waitFor();
-    const grid = page.getByRole("grid", { name: "Dataset rows" });
+    await watched.page.goto(at("?version=1"));
+    await watched.page.getByText("You are looking at version 1, read-only.").waitFor();
+    const grid = watched.page.getByRole("grid", { name: "Dataset rows" });
     await grid.getByText("r3", { exact: true }).waitFor();
     await grid.getByText("eggs", { exact: true }).waitFor();
     expect(await grid.getByRole("row").count()).toBe(4); // the header and three rows
-    expect(await page.getByRole("button", { name: "Add row" }).count()).toBe(0);
-    await expectAccessible(page, "a version, read-only");
-    await screenshot(page, "history-version-1");
+    expect(await watched.page.getByRole("button", { name: "Add row" }).count()).toBe(0);
+    await expectAccessible(watched.page, "a version, read-only");
+    await screenshot(watched.page, "history-version-1");
     // The export is of the version being viewed: the row deleted since is in it.
-    await page.getByText("Export", { exact: true }).click();
+    await watched.page.getByText("Export", { exact: true }).click();
     const [download] = await Promise.all([
-      page.waitForEvent("download"),
-      page.getByRole("link", { name: "JSONL at version 1" }).click(),
+      watched.page.waitForEvent("download"),
+      watched.page.getByRole("link", { name: "JSONL at version 1" }).click(),
     ]);
     const exported = (await readFile((await download.path()) ?? "", "utf8"))
       .trim()
@@ -96,28 +79,28 @@ describe.runIf(chromiumAvailable())("the web application's history and files of 
       .map((line) => (JSON.parse(line) as { rowId: string }).rowId);
     expect(exported.sort()).toEqual(["r1", "r2", "r3"]);
 
-    await page.getByRole("link", { name: "Back to the current version" }).click();
-    await expect.poll(() => page.locator(".version-chip").textContent()).toMatch(/^Version\s*3$/);
+    await watched.page.getByRole("link", { name: "Back to the current version" }).click();
+    await expect.poll(() => watched.page.locator(".version-chip").textContent()).toMatch(/^Version\s*3$/);
     await expect.poll(() => grid.getByText("r3", { exact: true }).count()).toBe(0);
     expectNoProblems();
   });
 
   it("shows the diff of two versions with exactly the changed cells", async () => {
-    await page.goto(at("/versions"));
-    await page.getByRole("link", { name: "Open version 1" }).waitFor();
-    await expectAccessible(page, "the versions timeline");
+    await watched.page.goto(at("/versions"));
+    await watched.page.getByRole("link", { name: "Open version 1" }).waitFor();
+    await expectAccessible(watched.page, "the versions timeline");
     // Each version says who made it: here the owner's key.
-    expect(await page.getByText(/^API key \w{8}$/).count()).toBe(3);
-    await screenshot(page, "history-versions");
+    expect(await watched.page.getByText(/^API key \w{8}$/).count()).toBe(3);
+    await screenshot(watched.page, "history-versions");
 
-    await page.getByRole("link", { name: "Compare versions" }).click();
-    await page.getByLabel("From version").fill("1");
-    await page.getByLabel("to version").fill("3");
-    await page.getByRole("button", { name: "Compare" }).click();
-    await page.waitForURL(/\/diff\?from=1&to=3$/);
-    const list = page.getByRole("list", { name: "Rows changed from version 1 to 3" });
+    await watched.page.getByRole("link", { name: "Compare versions" }).click();
+    await watched.page.getByLabel("From version").fill("1");
+    await watched.page.getByLabel("to version").fill("3");
+    await watched.page.getByRole("button", { name: "Compare" }).click();
+    await watched.page.waitForURL(/\/diff\?from=1&to=3$/);
+    const list = watched.page.getByRole("list", { name: "Rows changed from version 1 to 3" });
     await list.waitFor();
-    await page.getByText("0 rows added, 1 row modified, 1 row removed.").waitFor();
+    await watched.page.getByText("0 rows added, 1 row modified, 1 row removed.").waitFor();
     const entries = list.getByRole("listitem");
     expect(await entries.count()).toBe(2);
 
@@ -132,20 +115,20 @@ describe.runIf(chromiumAvailable())("the web application's history and files of 
     const removed = entries.filter({ hasText: "r3" });
     await removed.getByText("removed").waitFor();
     await removed.getByText("eggs").waitFor();
-    await expectAccessible(page, "the diff of two versions");
-    await screenshot(page, "history-diff");
+    await expectAccessible(watched.page, "the diff of two versions");
+    await screenshot(watched.page, "history-diff");
     expectNoProblems();
   });
 
   it("restores version 1 as a new version equal to it, after asking", async () => {
-    await page.goto(at("/versions"));
-    await page.getByRole("button", { name: "Restore version 1" }).click();
-    const dialog = page.getByRole("dialog", { name: "Restore version 1?" });
+    await watched.page.goto(at("/versions"));
+    await watched.page.getByRole("button", { name: "Restore version 1" }).click();
+    const dialog = watched.page.getByRole("dialog", { name: "Restore version 1?" });
     await dialog.waitFor();
-    await expectAccessible(page, "the restore confirmation");
+    await expectAccessible(watched.page, "the restore confirmation");
     await dialog.getByRole("button", { name: "Restore version 1" }).click();
-    await page.getByText("Restored version 1 as version 4").waitFor();
-    await page.getByRole("link", { name: "Open version 4" }).waitFor();
+    await watched.page.getByText("Restored version 1 as version 4").waitFor();
+    await watched.page.getByRole("link", { name: "Open version 4" }).waitFor();
 
     const diff = await api().get<Page_<unknown>>(`${base}/diff?from=1&to=4`);
     expect(diff.body.items).toEqual([]);
@@ -156,19 +139,21 @@ describe.runIf(chromiumAvailable())("the web application's history and files of 
       actor: { kind: "session" },
     });
     // The timeline names this browser's own session as "You".
-    const newest = page.getByRole("row").filter({ has: page.getByRole("link", { name: "Open version 4" }) });
+    const newest = watched.page
+      .getByRole("row")
+      .filter({ has: watched.page.getByRole("link", { name: "Open version 4" }) });
     await newest.getByText("You", { exact: true }).waitFor();
-    await screenshot(page, "history-restored");
+    await screenshot(watched.page, "history-restored");
     expectNoProblems();
   });
 
   it("shows a row's history with who changed which cell, and restores a cell with one click", async () => {
-    await page.goto(at("?row=r2"));
-    const panel = page.getByRole("complementary", { name: "Row r2" });
+    await watched.page.goto(at("?row=r2"));
+    const panel = watched.page.getByRole("complementary", { name: "Row r2" });
     await panel.waitFor();
-    await replaceText(page, "Output", '"Paris, France"');
-    await page.keyboard.press("Control+s");
-    await page.getByText("Saved row r2 as version 5").waitFor();
+    await replaceText(watched.page, "Output", '"Paris, France"');
+    await watched.page.keyboard.press("Control+s");
+    await watched.page.getByText("Saved row r2 as version 5").waitFor();
 
     const history = panel.getByRole("list", { name: "History of row r2" });
     const latest = history.getByRole("listitem").filter({ hasText: "Version 5" });
@@ -177,11 +162,11 @@ describe.runIf(chromiumAvailable())("the web application's history and files of 
     const created = history.getByRole("listitem").filter({ hasText: "Version 1" });
     await created.getByText("created the row").waitFor();
     await created.getByText(/by API key \w{8}/).waitFor();
-    await expectAccessible(page, "a row's history");
-    await screenshot(page, "history-row");
+    await expectAccessible(watched.page, "a row's history");
+    await screenshot(watched.page, "history-row");
 
     await latest.getByRole("button", { name: "Restore Output to its value before version 5" }).click();
-    await page.getByText("Restored Output of row r2 as version 6").waitFor();
+    await watched.page.getByText("Restored Output of row r2 as version 6").waitFor();
     const row = await api().get<{ output: unknown; version: number }>(`${base}/rows/r2`);
     expect(row.body).toMatchObject({ output: "Paris", version: 6 });
     // The restore is itself in the history, and the cell now equals its old value: nothing to restore.
@@ -209,10 +194,10 @@ describe.runIf(chromiumAvailable())("the web application's history and files of 
     ].join("\n");
 
     it("imports a CSV with a mapping, and its export gives back the same cells", async () => {
-      await page.goto(filesAt());
-      await page.getByText("This dataset has no rows yet.").waitFor();
-      await page.getByRole("button", { name: "Import", exact: true }).click();
-      const dialog = page.getByRole("dialog", { name: "Import a file" });
+      await watched.page.goto(filesAt());
+      await watched.page.getByText("This dataset has no rows yet.").waitFor();
+      await watched.page.getByRole("button", { name: "Import", exact: true }).click();
+      const dialog = watched.page.getByRole("dialog", { name: "Import a file" });
       await dialog.locator('input[type="file"]').setInputFiles({
         name: "answers.csv",
         mimeType: "text/csv",
@@ -222,18 +207,21 @@ describe.runIf(chromiumAvailable())("the web application's history and files of 
       const preview = dialog.getByRole("table", { name: "First rows of the file" });
       await preview.getByText("with, comma").waitFor();
       expect(await preview.locator("tbody tr").count()).toBe(3);
-      await expectAccessible(page, "the import dialog with its mapping");
+      await expectAccessible(watched.page, "the import dialog with its mapping");
       await dialog.getByLabel("key", { exact: true }).selectOption("id");
       await dialog.getByLabel("question", { exact: true }).selectOption({ label: "Input" });
       await dialog.getByLabel("answer", { exact: true }).selectOption({ label: "Expected output" });
       expect(await dialog.getByLabel("notes", { exact: true }).inputValue()).toBe("new");
       await dialog.getByLabel("ignored", { exact: true }).selectOption({ label: "Don’t import" });
-      await screenshot(page, "import-mapping");
+      await screenshot(watched.page, "import-mapping");
       await dialog.getByRole("button", { name: "Import rows" }).click();
       await dialog.getByText("Imported 3 rows as version 1.").waitFor();
-      await screenshot(page, "import-done");
+      await screenshot(watched.page, "import-done");
       await dialog.getByRole("button", { name: "Close" }).click();
-      await page.getByRole("grid", { name: "Dataset rows" }).getByText("a3", { exact: true }).waitFor();
+      await watched.page
+        .getByRole("grid", { name: "Dataset rows" })
+        .getByText("a3", { exact: true })
+        .waitFor();
 
       const columns = await api().get<{ columns: { identifier: string; name: string }[] }>(
         `${files}/columns`,
@@ -252,10 +240,10 @@ describe.runIf(chromiumAvailable())("the web application's history and files of 
       ]);
 
       // The export link downloads the dataset as it is, with the session's cookie.
-      await page.getByText("Export", { exact: true }).click();
+      await watched.page.getByText("Export", { exact: true }).click();
       const [download] = await Promise.all([
-        page.waitForEvent("download"),
-        page.getByRole("link", { name: "CSV", exact: true }).click(),
+        watched.page.waitForEvent("download"),
+        watched.page.getByRole("link", { name: "CSV", exact: true }).click(),
       ]);
       const exported = parse(await readFile((await download.path()) ?? ""), { columns: true }) as Record<
         string,
@@ -267,12 +255,12 @@ describe.runIf(chromiumAvailable())("the web application's history and files of 
       expect(byId.a2).toMatchObject({ Input: "hello", "Expected output": "", notes: "42" });
       expect(byId.a3).toMatchObject({ Input: "with, comma", "Expected output": "", notes: "quoted" });
       // The same rows as Parquet, each cell its JSON value (the menu is still open).
-      if ((await page.locator("details.menu").getAttribute("open")) === null) {
-        await page.getByText("Export", { exact: true }).click();
+      if ((await watched.page.locator("details.menu").getAttribute("open")) === null) {
+        await watched.page.getByText("Export", { exact: true }).click();
       }
       const [parquetDownload] = await Promise.all([
-        page.waitForEvent("download"),
-        page.getByRole("link", { name: "Parquet", exact: true }).click(),
+        watched.page.waitForEvent("download"),
+        watched.page.getByRole("link", { name: "Parquet", exact: true }).click(),
       ]);
       expect(parquetDownload.suggestedFilename()).toMatch(/\.parquet$/);
       const parquet = await readFile((await parquetDownload.path()) ?? "");
@@ -286,7 +274,7 @@ describe.runIf(chromiumAvailable())("the web application's history and files of 
       });
 
       // And that file, imported back as an update, changes nothing: the round trip is exact.
-      await page.getByRole("button", { name: "Import", exact: true }).click();
+      await watched.page.getByRole("button", { name: "Import", exact: true }).click();
       expect(download.suggestedFilename()).toMatch(/\.csv$/);
       await dialog.locator('input[type="file"]').setInputFiles({
         name: download.suggestedFilename(),
@@ -303,9 +291,9 @@ describe.runIf(chromiumAvailable())("the web application's history and files of 
     });
 
     it("shows the line that stops a bad CSV, and writes nothing", async () => {
-      await page.goto(filesAt());
-      await page.getByRole("button", { name: "Import", exact: true }).click();
-      const dialog = page.getByRole("dialog", { name: "Import a file" });
+      await watched.page.goto(filesAt());
+      await watched.page.getByRole("button", { name: "Import", exact: true }).click();
+      const dialog = watched.page.getByRole("dialog", { name: "Import a file" });
       await dialog.locator('input[type="file"]').setInputFiles({
         name: "bad.csv",
         mimeType: "text/csv",
@@ -314,8 +302,8 @@ describe.runIf(chromiumAvailable())("the web application's history and files of 
       await dialog.getByRole("button", { name: "Import rows" }).click();
       await dialog.getByText("Line 3 stopped the import.").waitFor();
       await dialog.getByText(/another number of fields than the header row/).waitFor();
-      await expectAccessible(page, "a failed import");
-      await screenshot(page, "import-bad-line");
+      await expectAccessible(watched.page, "a failed import");
+      await screenshot(watched.page, "import-bad-line");
       expect((await api().get<{ version: number }>(files)).body.version).toBe(1);
       await dialog.getByRole("button", { name: "Close" }).click();
       expectNoProblems();
@@ -330,52 +318,58 @@ describe.runIf(chromiumAvailable())("the web application's history and files of 
       const rows = ["s1", "s2", "s3", "s4"].map((id) => ({ id, input: { q: id }, output: `out ${id}` }));
       expect((await api().post(`${edits}/rows`, { rows })).status).toBe(201);
     });
-    const bar = () => page.getByRole("region", { name: "Unsaved edits" });
+    const bar = () => watched.page.getByRole("region", { name: "Unsaved edits" });
     const openRow = async (rowId: string) => {
-      await page.getByRole("grid", { name: "Dataset rows" }).getByText(rowId, { exact: true }).click();
-      await page.getByRole("complementary", { name: `Row ${rowId}` }).waitFor();
+      await watched.page
+        .getByRole("grid", { name: "Dataset rows" })
+        .getByText(rowId, { exact: true })
+        .click();
+      await watched.page.getByRole("complementary", { name: `Row ${rowId}` }).waitFor();
     };
 
     it("stages edits across rows, keeps them through a reload, and saves them as one version", async () => {
-      await page.goto(sessionAt());
+      await watched.page.goto(sessionAt());
       await openRow("s1");
-      await replaceText(page, "Expected output", '"e1"');
-      await replaceText(page, "Output", '"changed s1"');
+      await replaceText(watched.page, "Expected output", '"e1"');
+      await replaceText(watched.page, "Output", '"changed s1"');
       await openRow("s2");
-      await replaceText(page, "Expected output", '"e2"');
-      await replaceText(page, "Metadata", '{"checked": true}');
+      await replaceText(watched.page, "Expected output", '"e2"');
+      await replaceText(watched.page, "Metadata", '{"checked": true}');
       await openRow("s3");
-      await replaceText(page, "Expected output", '"e3"');
-      await replaceText(page, "Metadata", '{"undo": "me"}');
+      await replaceText(watched.page, "Expected output", '"e3"');
+      await replaceText(watched.page, "Metadata", '{"undo": "me"}');
       await bar().getByText("6 unsaved edits in 3 rows").waitFor();
-      expect(await page.locator("#row-s2").getAttribute("class")).toContain("dirty");
+      expect(await watched.page.locator("#row-s2").getAttribute("class")).toContain("dirty");
 
       // Leaving asks first; kept in this browser, a visit elsewhere loses nothing.
       const asked: string[] = [];
-      page.once("dialog", (dialog) => {
+      watched.page.once("dialog", (dialog) => {
         asked.push(dialog.type());
         void dialog.accept();
       });
-      await page.goto(`${platform.baseUrl}/projects`);
+      await watched.page.goto(`${platform.baseUrl}/projects`);
       expect(asked).toEqual(["beforeunload"]);
-      await page.goto(sessionAt());
+      await watched.page.goto(sessionAt());
       await bar().getByText("6 unsaved edits in 3 rows").waitFor();
       await openRow("s1");
-      await page.getByRole("complementary", { name: "Row s1" }).getByText("2 changed cells").waitFor();
-      const stored = await page.evaluate<string>("JSON.stringify(localStorage)");
+      await watched.page
+        .getByRole("complementary", { name: "Row s1" })
+        .getByText("2 changed cells")
+        .waitFor();
+      const stored = await watched.page.evaluate<string>("JSON.stringify(localStorage)");
       expect(stored).toContain("e2");
       expect(stored).not.toContain("svc_");
 
       await bar().getByRole("button", { name: "Review" }).click();
-      const review = page.getByRole("dialog", { name: "Unsaved edits" });
+      const review = watched.page.getByRole("dialog", { name: "Unsaved edits" });
       await review.getByRole("table", { name: "Unsaved edits, row by row" }).waitFor();
       expect(await review.locator("tbody tr").count()).toBe(6);
-      await expectAccessible(page, "the review of an edit session");
-      await screenshot(page, "edit-session-review");
+      await expectAccessible(watched.page, "the review of an edit session");
+      await screenshot(watched.page, "edit-session-review");
       await review.getByRole("button", { name: "Undo the edit of Metadata in row s3" }).click();
       expect(await review.locator("tbody tr").count()).toBe(5);
       await review.getByRole("button", { name: "Save all as one version" }).click();
-      await page.getByText("Saved 5 edits in 3 rows as version 2").waitFor();
+      await watched.page.getByText("Saved 5 edits in 3 rows as version 2").waitFor();
       await expect.poll(() => bar().count()).toBe(0);
 
       const version = await api().get<Version & { rowsUpdated: number }>(`${edits}/versions/2`);
@@ -389,39 +383,39 @@ describe.runIf(chromiumAvailable())("the web application's history and files of 
         ["s3", "out s3", "e3", null],
         ["s4", "out s4", null, null],
       ]);
-      await screenshot(page, "edit-session-saved");
+      await screenshot(watched.page, "edit-session-saved");
       expectNoProblems();
     });
 
     it("shows a conflicting save's rows, loses nothing, and saves the choice made", async () => {
-      await page.goto(sessionAt());
+      await watched.page.goto(sessionAt());
       await openRow("s4");
-      await replaceText(page, "Expected output", '"mine"');
+      await replaceText(watched.page, "Expected output", '"mine"');
       await openRow("s1");
-      await replaceText(page, "Metadata", '{"reviewed": true}');
+      await replaceText(watched.page, "Metadata", '{"reviewed": true}');
       await bar().getByText("2 unsaved edits in 2 rows").waitFor();
       // Someone else edits s4 before this session is saved.
       const theirs = await api().patch<{ version: number }>(`${edits}/rows/s4`, { output: "theirs" });
       expect(theirs.status).toBe(200);
 
       await bar().getByRole("button", { name: "Save all" }).click();
-      const conflict = page.getByRole("dialog", { name: "Someone else changed row s4" });
+      const conflict = watched.page.getByRole("dialog", { name: "Someone else changed row s4" });
       await conflict.waitFor();
       await conflict.getByText(`now at version ${theirs.body.version}, you began at 1`).waitFor();
-      await expectAccessible(page, "a conflicting save");
-      await screenshot(page, "edit-session-conflict");
+      await expectAccessible(watched.page, "a conflicting save");
+      await screenshot(watched.page, "edit-session-conflict");
       // Nothing was saved, and nothing is lost.
       expect((await api().get<{ version: number }>(edits)).body.version).toBe(theirs.body.version);
       await conflict.getByRole("button", { name: "Decide later" }).click();
       // Unsaved edits make the reload ask first; the person goes on.
-      page.once("dialog", (dialog) => void dialog.accept());
-      await page.reload();
+      watched.page.once("dialog", (dialog) => void dialog.accept());
+      await watched.page.reload();
       await bar().getByText("2 unsaved edits in 2 rows").waitFor();
 
       await bar().getByRole("button", { name: "Save all" }).click();
       await conflict.getByRole("radio", { name: "Keep mine" }).check();
       await conflict.getByRole("button", { name: "Save with these choices" }).click();
-      await page.getByText(`Saved 2 edits in 2 rows as version ${theirs.body.version + 1}`).waitFor();
+      await watched.page.getByText(`Saved 2 edits in 2 rows as version ${theirs.body.version + 1}`).waitFor();
       const s4 = await api().get<{ output: unknown; expectedOutput: unknown }>(`${edits}/rows/s4`);
       expect(s4.body).toMatchObject({ output: "theirs", expectedOutput: "mine" });
       const s1 = await api().get<{ metadata: unknown }>(`${edits}/rows/s1`);
@@ -448,21 +442,21 @@ describe.runIf(chromiumAvailable())("the web application's history and files of 
       });
       expect((await api().post(`${bulk}/rows`, { rows })).status).toBe(201);
     });
-    const selection = () => page.getByRole("region", { name: "Selected rows" });
+    const selection = () => watched.page.getByRole("region", { name: "Selected rows" });
 
     it("selects rows with a click and a shift-click, and copies them to another dataset", async () => {
-      await page.goto(bulkAt());
-      const grid = page.getByRole("grid", { name: "Dataset rows" });
+      await watched.page.goto(bulkAt());
+      const grid = watched.page.getByRole("grid", { name: "Dataset rows" });
       await grid.getByText("b249", { exact: true }).waitFor();
-      await page.getByRole("checkbox", { name: "Select row b249" }).click();
-      await page.getByRole("checkbox", { name: "Select row b245" }).click({ modifiers: ["Shift"] });
+      await watched.page.getByRole("checkbox", { name: "Select row b249" }).click();
+      await watched.page.getByRole("checkbox", { name: "Select row b245" }).click({ modifiers: ["Shift"] });
       await selection().getByText("5 selected").waitFor();
       await selection().getByRole("button", { name: "Copy to…" }).click();
-      const dialog = page.getByRole("dialog", { name: "Copy 5 rows to another dataset" });
+      const dialog = watched.page.getByRole("dialog", { name: "Copy 5 rows to another dataset" });
       await dialog.getByLabel("Copy into").selectOption({ label: "Golden" });
-      await expectAccessible(page, "the copy dialog");
+      await expectAccessible(watched.page, "the copy dialog");
       await dialog.getByRole("button", { name: "Copy 5 rows" }).click();
-      await page.getByText("Copied 5 rows to Golden as its version 1").waitFor();
+      await watched.page.getByText("Copied 5 rows to Golden as its version 1").waitFor();
       const copies = await api().get<Page_<{ output: unknown; metadata: { copiedFrom: { rowId: string } } }>>(
         "/v1/projects/history/datasets/golden/rows",
       );
@@ -477,23 +471,23 @@ describe.runIf(chromiumAvailable())("the web application's history and files of 
     });
 
     it("sets the expected output from the output on the 100 rows missing one, as one version, after a preview", async () => {
-      await page.goto(bulkAt());
-      await page.getByRole("button", { name: "Missing expected output" }).click();
-      await page.getByText("100 rows match").waitFor();
-      await page.getByRole("checkbox", { name: "Select every loaded row" }).check();
+      await watched.page.goto(bulkAt());
+      await watched.page.getByRole("button", { name: "Missing expected output" }).click();
+      await watched.page.getByText("100 rows match").waitFor();
+      await watched.page.getByRole("checkbox", { name: "Select every loaded row" }).check();
       await selection().getByText("100 selected").waitFor();
       await selection().getByRole("button", { name: "Set a cell…" }).click();
-      const dialog = page.getByRole("dialog", { name: "Set a cell in 100 rows" });
+      const dialog = watched.page.getByRole("dialog", { name: "Set a cell in 100 rows" });
       expect(await dialog.getByLabel("Cell to set").inputValue()).toBe("expectedOutput");
       expect(await dialog.getByLabel("Copy from").inputValue()).toBe("output");
       await dialog.getByText("100 rows of 100 will change, as one version.").waitFor();
       const preview = dialog.getByRole("table", { name: "Preview of the change" });
       expect(await preview.locator("tbody tr").count()).toBe(8);
       await preview.getByText("out 249").waitFor();
-      await expectAccessible(page, "the set-a-cell preview");
-      await screenshot(page, "bulk-set-cell");
+      await expectAccessible(watched.page, "the set-a-cell preview");
+      await screenshot(watched.page, "bulk-set-cell");
       await dialog.getByRole("button", { name: "Set Expected output in 100 rows" }).click();
-      await page.getByText("Set the cell in 100 rows as version 2").waitFor();
+      await watched.page.getByText("Set the cell in 100 rows as version 2").waitFor();
 
       const version = await api().get<Version & { rowsUpdated: number }>(`${bulk}/versions/2`);
       expect(version.body).toMatchObject({ operation: "update", rowsUpdated: 100 });
@@ -505,21 +499,21 @@ describe.runIf(chromiumAvailable())("the web application's history and files of 
     });
 
     it("selects every row, beyond those loaded, and deletes them as one version", async () => {
-      await page.goto(bulkAt());
+      await watched.page.goto(bulkAt());
       // The grid has the first page of 200; the rest are beyond it.
-      await page.getByText(/^(250|200\+) rows$/).waitFor();
-      await page.getByRole("checkbox", { name: "Select every loaded row" }).check();
+      await watched.page.getByText(/^(250|200\+) rows$/).waitFor();
+      await watched.page.getByRole("checkbox", { name: "Select every loaded row" }).check();
       await selection().getByText("200 selected").waitFor();
       await selection().getByRole("button", { name: "Select all rows" }).click();
       await selection().getByText("250 selected").waitFor();
-      await screenshot(page, "bulk-all-selected");
+      await screenshot(watched.page, "bulk-all-selected");
       await selection().getByRole("button", { name: "Delete 250 rows" }).click();
-      await page
+      await watched.page
         .getByRole("dialog", { name: "Delete 250 rows?" })
         .getByRole("button", { name: "Delete rows" })
         .click();
-      await page.getByText("Deleted 250 rows as version 3").waitFor();
-      await page.getByText("This dataset has no rows yet.").waitFor();
+      await watched.page.getByText("Deleted 250 rows as version 3").waitFor();
+      await watched.page.getByText("This dataset has no rows yet.").waitFor();
       expectNoProblems();
     });
   });
@@ -538,33 +532,33 @@ describe.runIf(chromiumAvailable())("the web application's history and files of 
     });
 
     it("combines a value filter, an empty cell and search, in an address another person can open", async () => {
-      await page.goto(`${platform.baseUrl}/projects/history/datasets/filters`);
-      await page.getByText("4 rows", { exact: true }).waitFor();
-      await page.getByRole("button", { name: "Add filter" }).click();
-      const dialog = page.getByRole("dialog", { name: "Add a filter" });
+      await watched.page.goto(`${platform.baseUrl}/projects/history/datasets/filters`);
+      await watched.page.getByText("4 rows", { exact: true }).waitFor();
+      await watched.page.getByRole("button", { name: "Add filter" }).click();
+      const dialog = watched.page.getByRole("dialog", { name: "Add a filter" });
       await dialog.getByLabel("Cell").selectOption({ label: "Metadata" });
       await dialog.getByLabel("Condition").selectOption("equals");
       await dialog.getByLabel("Path inside the cell (optional)").fill("source");
       await dialog.getByLabel("Value (JSON)").fill("prod");
       await dialog.getByText(/A string needs its quotes/).waitFor();
       await dialog.getByLabel("Value (JSON)").fill('"prod"');
-      await expectAccessible(page, "the filter dialog");
+      await expectAccessible(watched.page, "the filter dialog");
       await dialog.getByRole("button", { name: "Add filter" }).click();
-      await page.getByText("3 rows match").waitFor();
-      await page.getByRole("button", { name: "Missing expected output" }).click();
-      await page.getByText("2 rows match").waitFor();
-      await page.getByRole("searchbox", { name: "Search rows" }).fill("capital");
-      await page.getByText("1 row matches").waitFor();
-      const grid = page.getByRole("grid", { name: "Dataset rows" });
+      await watched.page.getByText("3 rows match").waitFor();
+      await watched.page.getByRole("button", { name: "Missing expected output" }).click();
+      await watched.page.getByText("2 rows match").waitFor();
+      await watched.page.getByRole("searchbox", { name: "Search rows" }).fill("capital");
+      await watched.page.getByText("1 row matches").waitFor();
+      const grid = watched.page.getByRole("grid", { name: "Dataset rows" });
       await grid.getByText("f2", { exact: true }).waitFor();
-      await screenshot(page, "filters");
+      await screenshot(watched.page, "filters");
 
-      const address = new URL(page.url());
+      const address = new URL(watched.page.url());
       expect(address.searchParams.getAll("where")).toEqual(['metadata.source="prod"']);
       expect(address.searchParams.get("missing")).toBe("expectedOutput");
       expect(address.searchParams.get("q")).toBe("capital");
       // The same address in another tab shows the same rows, with the filters named.
-      const other = await context.newPage();
+      const other = await watched.context.newPage();
       await other.goto(address.toString());
       await other.getByText("1 row matches").waitFor();
       await other.getByRole("grid", { name: "Dataset rows" }).getByText("f2", { exact: true }).waitFor();
@@ -620,49 +614,49 @@ describe.runIf(chromiumAvailable())("the web application's history and files of 
     });
 
     it("filters the project's traces, imports the selected ones, and each row links back to its trace", async () => {
-      await page.goto(`${platform.baseUrl}/projects/history`);
-      await page.getByRole("link", { name: "Traces", exact: true }).click();
-      const table = page.getByRole("table", { name: "Traces, newest first" });
+      await watched.page.goto(`${platform.baseUrl}/projects/history`);
+      await watched.page.getByRole("link", { name: "Traces", exact: true }).click();
+      const table = watched.page.getByRole("table", { name: "Traces, newest first" });
       await table.locator("tbody tr").nth(2).waitFor();
-      await page.getByRole("textbox", { name: "Tag" }).fill("geo");
-      await page.getByRole("button", { name: "Filter", exact: true }).click();
-      await page.waitForURL(/tag=geo/);
+      await watched.page.getByRole("textbox", { name: "Tag" }).fill("geo");
+      await watched.page.getByRole("button", { name: "Filter", exact: true }).click();
+      await watched.page.waitForURL(/tag=geo/);
       await expect.poll(() => table.locator("tbody tr").count()).toBe(2);
-      await expectAccessible(page, "the traces page");
-      await page.getByRole("checkbox", { name: "Select every loaded trace" }).check();
-      await page.getByRole("region", { name: "Selected traces" }).getByText("2 selected").waitFor();
-      await page.getByRole("button", { name: "Add to a dataset…" }).click();
-      const dialog = page.getByRole("dialog", { name: "Add 2 traces to a dataset" });
+      await expectAccessible(watched.page, "the traces page");
+      await watched.page.getByRole("checkbox", { name: "Select every loaded trace" }).check();
+      await watched.page.getByRole("region", { name: "Selected traces" }).getByText("2 selected").waitFor();
+      await watched.page.getByRole("button", { name: "Add to a dataset…" }).click();
+      const dialog = watched.page.getByRole("dialog", { name: "Add 2 traces to a dataset" });
       await dialog.getByLabel("Dataset").selectOption({ label: "From traces" });
       await dialog.getByText("capital of Peru?").waitFor();
-      await expectAccessible(page, "the preview of rows from traces");
-      await screenshot(page, "traces-import");
+      await expectAccessible(watched.page, "the preview of rows from traces");
+      await screenshot(watched.page, "traces-import");
       await dialog.getByRole("button", { name: "Add 2 traces" }).click();
-      await page.getByText(/^Added 2 rows to From traces as version 1/).waitFor();
+      await watched.page.getByText(/^Added 2 rows to From traces as version 1/).waitFor();
 
       const rows = await api().get<
         Page_<{ rowId: string; input: unknown; output: unknown; metadata: { traceId: string } }>
       >("/v1/projects/history/datasets/from-traces/rows?sortDirection=asc");
       expect(rows.body.items.map((r) => r.metadata.traceId).sort()).toEqual([traceIds[0], traceIds[1]]);
       const lima = rows.body.items.find((r) => r.metadata.traceId === traceIds[1]);
-      await page.goto(`${platform.baseUrl}/projects/history/datasets/from-traces?row=${lima?.rowId}`);
-      const panel = page.getByRole("complementary", { name: `Row ${lima?.rowId}` });
+      await watched.page.goto(`${platform.baseUrl}/projects/history/datasets/from-traces?row=${lima?.rowId}`);
+      const panel = watched.page.getByRole("complementary", { name: `Row ${lima?.rowId}` });
       const link = panel.getByRole("link", { name: /^From trace bbbbbbbbbbbb/ });
       await link.waitFor();
       // The page writes nothing to the address on its own: a late write would undo a link's navigation.
       const entryKey = () =>
-        page.evaluate(
+        watched.page.evaluate(
           () => (globalThis as unknown as { history: { state: { key?: string } | null } }).history.state?.key,
         );
       const entry = await entryKey();
-      await page.waitForTimeout(400);
+      await watched.page.waitForTimeout(400);
       expect(await entryKey()).toBe(entry);
       await link.click();
-      await page.waitForURL(new RegExp(`/traces/${traceIds[1]}$`));
-      await page.getByRole("heading", { name: "answer-question" }).waitFor();
-      await page.getByText('"Lima"').or(page.getByText("Lima")).first().waitFor();
-      await expectAccessible(page, "a trace");
-      await screenshot(page, "trace");
+      await watched.page.waitForURL(new RegExp(`/traces/${traceIds[1]}$`));
+      await watched.page.getByRole("heading", { name: "answer-question" }).waitFor();
+      await watched.page.getByText('"Lima"').or(watched.page.getByText("Lima")).first().waitFor();
+      await expectAccessible(watched.page, "a trace");
+      await screenshot(watched.page, "trace");
       expectNoProblems();
     });
   });
@@ -678,24 +672,24 @@ describe.runIf(chromiumAvailable())("the web application's history and files of 
     });
 
     it("goes to row 700 of 1,000 without scrolling there, in the address, and back", async () => {
-      await page.goto(`${platform.baseUrl}/projects/history/datasets/long`);
-      const grid = page.getByRole("grid", { name: "Dataset rows" });
+      await watched.page.goto(`${platform.baseUrl}/projects/history/datasets/long`);
+      const grid = watched.page.getByRole("grid", { name: "Dataset rows" });
       await grid.getByText("j0999", { exact: true }).waitFor();
-      await page.getByRole("textbox", { name: "Go to row number" }).fill("700");
-      await page.keyboard.press("Enter");
-      await page.getByText("Showing the list from row 700.").waitFor();
-      await page.getByText("Rows 700–899 and on").waitFor();
+      await watched.page.getByRole("textbox", { name: "Go to row number" }).fill("700");
+      await watched.page.keyboard.press("Enter");
+      await watched.page.getByText("Showing the list from row 700.").waitFor();
+      await watched.page.getByText("Rows 700–899 and on").waitFor();
       // Newest first: row 700 of 1,000 is the 301st created.
       const first = grid.locator('[role="row"][id^="row-"]').first();
       await expect.poll(() => first.getAttribute("id")).toBe("row-j0300");
       expect(await first.getAttribute("aria-rowindex")).toBe("701");
-      expect(new URL(page.url()).searchParams.get("from")).toBe("700");
-      await expectAccessible(page, "the list from a position");
-      await screenshot(page, "jump");
+      expect(new URL(watched.page.url()).searchParams.get("from")).toBe("700");
+      await expectAccessible(watched.page, "the list from a position");
+      await screenshot(watched.page, "jump");
       // The address opens at the same place.
-      await page.reload();
+      await watched.page.reload();
       await expect.poll(() => first.getAttribute("id")).toBe("row-j0300");
-      await page.getByRole("button", { name: "Back to the first rows" }).click();
+      await watched.page.getByRole("button", { name: "Back to the first rows" }).click();
       await expect.poll(() => first.getAttribute("id")).toBe("row-j0999");
       expectNoProblems();
     });

@@ -1,15 +1,14 @@
 import { randomBytes } from "node:crypto";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
-import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { kill, scratchDir, spawnEmbedded, type Watched, waitRunning } from "../../embedded";
 import { client } from "../../http";
 import { freePort } from "../../platform";
 import {
   chromiumAvailable,
+  chromiumForSuite,
   expectAccessible,
-  launchChromium,
   openPage,
   replaceText,
   screenshot,
@@ -26,7 +25,7 @@ describe.runIf(chromiumAvailable())("the web application when the platform goes 
   const ownerKey = `svc_${randomBytes(24).toString("base64url")}`;
   let port: number;
   let proc: Watched | undefined;
-  let browser: Browser;
+  const chromium = chromiumForSuite();
   const start = async () => {
     proc = spawnEmbedded({
       SVC_DATA_DIR: join(dir, "data"),
@@ -38,10 +37,8 @@ describe.runIf(chromiumAvailable())("the web application when the platform goes 
 
   beforeAll(async () => {
     port = await freePort();
-    browser = await launchChromium();
   });
   afterAll(async () => {
-    await browser?.close();
     await kill(proc);
     rmSync(dir, { recursive: true, force: true });
   });
@@ -54,7 +51,7 @@ describe.runIf(chromiumAvailable())("the web application when the platform goes 
     const rows = [{ id: "o1", input: "2+2?", output: "5" }];
     expect((await api.post("/v1/projects/outage/datasets/answers/rows", { rows })).status).toBe(201);
 
-    const { context, page, problems } = await openPage(browser, baseUrl);
+    const { context, page, problems } = await openPage(chromium.browser, baseUrl);
     await signIn(page, baseUrl, ownerKey);
     await page.goto(`${baseUrl}/projects/outage/datasets/answers?row=o1`);
     await page.getByRole("complementary", { name: "Row o1" }).waitFor();
