@@ -202,7 +202,6 @@ export const datasetWriter = [
             ]),
         },
       ],
-      closeRevisions: [{ run: (db) => writerRows.closeRevisions(db, "ds_1", ["r_1", "r_2"], 9) }],
       deleteRowsWithTombstones: [
         {
           variant: "selected rows",

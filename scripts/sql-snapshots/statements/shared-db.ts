@@ -1,5 +1,6 @@
 import * as sharedDatasets from "../../../shared/db/src/datasets";
 import * as idempotency from "../../../shared/db/src/idempotency";
+import * as revisions from "../../../shared/db/src/revisions";
 import * as sharedTraces from "../../../shared/db/src/traces";
 import { snapshotOf } from "../render";
 import { at, datasetRecordRow, inTransaction, later, ref, scope, traceId } from "./values";
@@ -22,6 +23,13 @@ export const sharedDb = [
       ],
     },
     noStatement: { datasetNotFound: "builds the not-found error" },
+  }),
+  snapshotOf({
+    source: "shared/db/src/revisions.ts",
+    module: revisions,
+    statements: {
+      closeRevisions: [{ run: (db) => revisions.closeRevisions(db, "ds_1", ["r_1", "r_2"], 9) }],
+    },
   }),
   snapshotOf({
     source: "shared/db/src/idempotency.ts",

@@ -1,5 +1,5 @@
 import { type BuiltinField, builtinFields, type Cell, newId, type VersionOperation } from "@svc/contracts";
-import { type Database, type DatasetRowsTable, jsonb } from "@svc/db";
+import { closeRevisions, type Database, type DatasetRowsTable, jsonb } from "@svc/db";
 import type { ProjectFixture } from "@svc/testing";
 import { type Kysely, type Selectable, sql, type Transaction } from "kysely";
 
@@ -246,22 +246,6 @@ async function commitVersion(
       .execute();
     return version;
   });
-}
-
-async function closeRevisions(
-  trx: Transaction<Database>,
-  datasetId: string,
-  rowIds: readonly string[],
-  version: number,
-): Promise<void> {
-  if (rowIds.length === 0) return;
-  await trx
-    .updateTable("row_revisions")
-    .set({ version_to: version })
-    .where("dataset_id", "=", datasetId)
-    .where("row_id", "in", rowIds)
-    .where("version_to", "is", null)
-    .execute();
 }
 
 async function insertRevision(

@@ -6,6 +6,7 @@ export * from "./imports";
 export * from "./json";
 export * from "./migrate";
 export { prepared } from "./prepared";
+export * from "./revisions";
 export type * from "./row-cells";
 export * from "./row-filters";
 export type * from "./schema";

@@ -1,6 +1,6 @@
-import type { Database } from "@svc/db";
+import { closeRevisions, type Database } from "@svc/db";
 import { type Kysely, sql } from "kysely";
-import { closeRevisions, deleteRowsWithTombstones } from "./rows";
+import { deleteRowsWithTombstones } from "./rows";
 
 /**
  * The rows touched after version V and their state at V (live revisions only). Everything a restore

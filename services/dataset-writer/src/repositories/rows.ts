@@ -50,23 +50,6 @@ export async function insertRows(
     .execute();
 }
 
-/** Ends the live revisions of the given rows at `version`. */
-export async function closeRevisions(
-  db: Kysely<Database>,
-  datasetId: string,
-  rowIds: readonly string[],
-  version: number,
-) {
-  if (rowIds.length === 0) return;
-  await db
-    .updateTable("row_revisions")
-    .set({ version_to: version })
-    .where("dataset_id", "=", datasetId)
-    .where("row_id", "in", rowIds)
-    .where("version_to", "is", null)
-    .execute();
-}
-
 export type DeleteSelection =
   | { mode: "selected"; rowIds: readonly string[] }
   | { mode: "allExcept"; rowIds: readonly string[] }

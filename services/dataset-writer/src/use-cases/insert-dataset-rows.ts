@@ -6,10 +6,10 @@ import {
   operations,
   type VersionResult,
 } from "@svc/contracts";
-import { type Database, idempotencyOf, runIdempotent } from "@svc/db";
+import { closeRevisions, type Database, idempotencyOf, runIdempotent } from "@svc/db";
 import type { Kysely } from "kysely";
 import { listColumns } from "../repositories/columns";
-import { closeRevisions, insertRows, listExistingRowIds, type NewRowRecord } from "../repositories/rows";
+import { insertRows, listExistingRowIds, type NewRowRecord } from "../repositories/rows";
 import { assertCellsAccepted, presentBuiltins } from "./column-check";
 import { writeVersion } from "./versioning";
 

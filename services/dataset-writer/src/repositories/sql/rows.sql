@@ -65,19 +65,6 @@ insert into
 values
   ($1, $2, $3::jsonb, $4::jsonb, $5::jsonb, $6::jsonb, $7::jsonb, $8, $9, $10);
 
--- closeRevisions
--- $1 = 9
--- $2 = "ds_1"
--- $3 = "r_1"
--- $4 = "r_2"
-update "row_revisions"
-set
-  "version_to" = $1
-where
-  "dataset_id" = $2
-  and "row_id" in ($3, $4)
-  and "version_to" is null;
-
 -- deleteRowsWithTombstones (selected rows), statement 1 of 2
 -- $1 = 9
 -- $2 = "ds_1"

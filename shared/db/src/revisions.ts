@@ -1,0 +1,22 @@
+import type { Kysely } from "kysely";
+import type { Database } from "./schema";
+
+/**
+ * Ends the live revisions of the given rows at `version`: from then on each row reads as it was until
+ * `version - 1`, and a new revision (or none, for a deleted row) takes over.
+ */
+export async function closeRevisions(
+  db: Kysely<Database>,
+  datasetId: string,
+  rowIds: readonly string[],
+  version: number,
+): Promise<void> {
+  if (rowIds.length === 0) return;
+  await db
+    .updateTable("row_revisions")
+    .set({ version_to: version })
+    .where("dataset_id", "=", datasetId)
+    .where("row_id", "in", rowIds)
+    .where("version_to", "is", null)
+    .execute();
+}
