@@ -50,6 +50,8 @@ export class ReplyInbox {
   private readonly pending = new Map<string, Pending>();
   private readonly subscription: Subscription;
   private next = 0;
+  /** Requests to publish at the end of this turn of the event loop (see `publishSoon`). */
+  private outgoing: (() => void)[] = [];
 
   constructor(private readonly nc: NatsConnection) {
     this.subscription = nc.subscribe(`${this.prefix}.*`, {
@@ -75,11 +77,32 @@ export class ReplyInbox {
         resolve(outcome);
       };
       this.pending.set(token, { settle: end, parts: [], expected: 1 });
-      try {
-        this.nc.publish(subject, payload, { reply: `${this.prefix}.${token}`, headers });
-      } catch {
-        end({ kind: "lost" });
-      }
+      this.publishSoon(() => {
+        // Ended meanwhile (the connection dropped): nobody would read its answer.
+        if (!this.pending.has(token)) return;
+        try {
+          this.nc.publish(subject, payload, { reply: `${this.prefix}.${token}`, headers });
+        } catch {
+          end({ kind: "lost" });
+        }
+      });
+    });
+  }
+
+  /**
+   * Publishes in one go, once the event loop has run the callbacks of every socket that was ready,
+   * the requests that those callbacks made. nats.js writes what was published at the end of each task,
+   * and each HTTP request is a task of its own: under load, one write to the server per request, each a
+   * system call that on a loopback connection also does the server's side of TCP. Published together,
+   * the requests of one turn leave in one write. They wait at most until the end of that turn.
+   */
+  private publishSoon(publish: () => void): void {
+    this.outgoing.push(publish);
+    if (this.outgoing.length > 1) return;
+    setImmediate(() => {
+      const batch = this.outgoing;
+      this.outgoing = [];
+      for (const each of batch) each();
     });
   }
 
