@@ -1,6 +1,6 @@
 import { type NatsConnection, headers as natsHeaders } from "nats";
 import { describe, expect, it } from "vitest";
-import { ReplyInbox } from "./nats-replies";
+import { PublishBatch, ReplyInbox } from "./nats-replies";
 
 /** A connection that records what is published, and when: enough for the requester's side. */
 function recordingConnection() {
@@ -43,5 +43,20 @@ describe("the requests of one turn of the event loop", () => {
     expect(published).toEqual(["later"]);
     inbox.close();
     await later;
+  });
+});
+
+describe("a batch of publishes (requests and replies alike)", () => {
+  it("publishes in the order they were added, all at the end of the turn, and says when it has", async () => {
+    const batch = new PublishBatch();
+    const published: number[] = [];
+    for (const n of [1, 2, 3]) batch.add(() => published.push(n));
+    await Promise.resolve();
+    expect(published).toEqual([]);
+    await batch.sent();
+    expect(published).toEqual([1, 2, 3]);
+    batch.add(() => published.push(4));
+    await batch.sent();
+    expect(published).toEqual([1, 2, 3, 4]);
   });
 });

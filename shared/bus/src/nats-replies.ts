@@ -27,6 +27,34 @@ export function sendReply(nc: NatsConnection, msg: Msg, payload: Uint8Array, max
   }
 }
 
+/**
+ * Publishes in one go, once the event loop has run the callbacks of every socket that was ready, what
+ * those callbacks published. nats.js writes what was published when the current task's promises have
+ * run, and each HTTP request, each database answer is a task of its own: under load, one write to the
+ * server per request or reply, each a system call that on a loopback connection also runs the server's
+ * side of TCP. Published together, the messages of one turn leave in one write; none waits longer than
+ * the end of its turn. Each publish handles its own failure.
+ */
+export class PublishBatch {
+  private queued: (() => void)[] = [];
+
+  add(publish: () => void): void {
+    this.queued.push(publish);
+    if (this.queued.length > 1) return;
+    setImmediate(() => {
+      const batch = this.queued;
+      this.queued = [];
+      for (const each of batch) each();
+    });
+  }
+
+  /** Resolves once what was added so far has been published. */
+  sent(): Promise<void> {
+    // Immediates run in the order they were set: this one after the batch's.
+    return new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
 export type Outcome =
   | { kind: "reply"; data: Uint8Array }
   | { kind: "noResponders" }
@@ -50,10 +78,11 @@ export class ReplyInbox {
   private readonly pending = new Map<string, Pending>();
   private readonly subscription: Subscription;
   private next = 0;
-  /** Requests to publish at the end of this turn of the event loop (see `publishSoon`). */
-  private outgoing: (() => void)[] = [];
 
-  constructor(private readonly nc: NatsConnection) {
+  constructor(
+    private readonly nc: NatsConnection,
+    private readonly outgoing = new PublishBatch(),
+  ) {
     this.subscription = nc.subscribe(`${this.prefix}.*`, {
       callback: (error, msg) => {
         if (!error) this.deliver(msg);
@@ -77,7 +106,7 @@ export class ReplyInbox {
         resolve(outcome);
       };
       this.pending.set(token, { settle: end, parts: [], expected: 1 });
-      this.publishSoon(() => {
+      this.outgoing.add(() => {
         // Ended meanwhile (the connection dropped): nobody would read its answer.
         if (!this.pending.has(token)) return;
         try {
@@ -86,23 +115,6 @@ export class ReplyInbox {
           end({ kind: "lost" });
         }
       });
-    });
-  }
-
-  /**
-   * Publishes in one go, once the event loop has run the callbacks of every socket that was ready,
-   * the requests that those callbacks made. nats.js writes what was published at the end of each task,
-   * and each HTTP request is a task of its own: under load, one write to the server per request, each a
-   * system call that on a loopback connection also does the server's side of TCP. Published together,
-   * the requests of one turn leave in one write. They wait at most until the end of that turn.
-   */
-  private publishSoon(publish: () => void): void {
-    this.outgoing.push(publish);
-    if (this.outgoing.length > 1) return;
-    setImmediate(() => {
-      const batch = this.outgoing;
-      this.outgoing = [];
-      for (const each of batch) each();
     });
   }
 
