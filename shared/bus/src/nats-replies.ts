@@ -27,34 +27,6 @@ export function sendReply(nc: NatsConnection, msg: Msg, payload: Uint8Array, max
   }
 }
 
-/**
- * Publishes in one go, once the event loop has run the callbacks of every socket that was ready, what
- * those callbacks published. nats.js writes what was published when the current task's promises have
- * run, and each HTTP request, each database answer is a task of its own: under load, one write to the
- * server per request or reply, each a system call that on a loopback connection also runs the server's
- * side of TCP. Published together, the messages of one turn leave in one write; none waits longer than
- * the end of its turn. Each publish handles its own failure.
- */
-export class PublishBatch {
-  private queued: (() => void)[] = [];
-
-  add(publish: () => void): void {
-    this.queued.push(publish);
-    if (this.queued.length > 1) return;
-    setImmediate(() => {
-      const batch = this.queued;
-      this.queued = [];
-      for (const each of batch) each();
-    });
-  }
-
-  /** Resolves once what was added so far has been published. */
-  sent(): Promise<void> {
-    // Immediates run in the order they were set: this one after the batch's.
-    return new Promise((resolve) => setImmediate(resolve));
-  }
-}
-
 export type Outcome =
   | { kind: "reply"; data: Uint8Array }
   | { kind: "noResponders" }
@@ -79,10 +51,7 @@ export class ReplyInbox {
   private readonly subscription: Subscription;
   private next = 0;
 
-  constructor(
-    private readonly nc: NatsConnection,
-    private readonly outgoing = new PublishBatch(),
-  ) {
+  constructor(private readonly nc: NatsConnection) {
     this.subscription = nc.subscribe(`${this.prefix}.*`, {
       callback: (error, msg) => {
         if (!error) this.deliver(msg);
@@ -106,15 +75,11 @@ export class ReplyInbox {
         resolve(outcome);
       };
       this.pending.set(token, { settle: end, parts: [], expected: 1 });
-      this.outgoing.add(() => {
-        // Ended meanwhile (the connection dropped): nobody would read its answer.
-        if (!this.pending.has(token)) return;
-        try {
-          this.nc.publish(subject, payload, { reply: `${this.prefix}.${token}`, headers });
-        } catch {
-          end({ kind: "lost" });
-        }
-      });
+      try {
+        this.nc.publish(subject, payload, { reply: `${this.prefix}.${token}`, headers });
+      } catch {
+        end({ kind: "lost" });
+      }
     });
   }
 

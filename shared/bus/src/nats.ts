@@ -25,7 +25,7 @@ import {
   timedOut,
   unavailable,
 } from "./bus";
-import { HEADERS_ALLOWANCE, PublishBatch, ReplyInbox, sendReply } from "./nats-replies";
+import { HEADERS_ALLOWANCE, ReplyInbox, sendReply } from "./nats-replies";
 import { type Delivery, sendRequest } from "./send-request";
 import { BusTelemetry } from "./telemetry";
 
@@ -52,14 +52,12 @@ export class NatsBus implements Bus {
   /** Requests sent and not yet answered; answered at once if the connection drops (see `watchStatus`). */
   private readonly replies: ReplyInbox;
   private readonly telemetry = new BusTelemetry("nats");
-  /** Requests and replies of one turn of the event loop, sent to the server in one write. */
-  private readonly outgoing = new PublishBatch();
 
   private constructor(
     private readonly nc: NatsConnection,
     private readonly options: NatsBusOptions,
   ) {
-    this.replies = new ReplyInbox(nc, this.outgoing);
+    this.replies = new ReplyInbox(nc);
   }
 
   /** Connects, retrying with backoff until the server answers; reconnects by itself afterwards. */
@@ -153,16 +151,13 @@ export class NatsBus implements Bus {
     return this.nc.info?.max_payload ?? DEFAULT_MAX_PAYLOAD;
   }
 
-  /** Answers a request, in parts if the reply is larger than a message may be, at the end of the turn. */
+  /** Answers a request, in parts if the reply is larger than a message may be. */
   private respond(msg: Msg, subject: string, reply: BusReply): void {
-    const payload = encode(reply);
-    this.outgoing.add(() => {
-      try {
-        sendReply(this.nc, msg, payload, this.maxPayload);
-      } catch (error) {
-        this.options.logger.error({ err: error, subject }, "bus reply failed");
-      }
-    });
+    try {
+      sendReply(this.nc, msg, encode(reply), this.maxPayload);
+    } catch (error) {
+      this.options.logger.error({ err: error, subject }, "bus reply failed");
+    }
   }
 
   publish(subject: string, payload: unknown): void {
@@ -239,7 +234,6 @@ export class NatsBus implements Bus {
   async close(): Promise<void> {
     await Promise.allSettled([...this.subscriptions].map((sub) => sub.drain()));
     await Promise.allSettled([...this.inFlight]);
-    await this.outgoing.sent();
     this.replies.close();
     if (!this.nc.isClosed()) await this.nc.drain().catch(() => this.nc.close());
   }
