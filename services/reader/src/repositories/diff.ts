@@ -1,5 +1,6 @@
 import type { Database, RowCells } from "@svc/db";
 import { type Kysely, sql } from "kysely";
+import { type CellColumns, cellsOf } from "./rows";
 
 export interface RowDiffRecord {
   rowId: string;
@@ -7,12 +8,7 @@ export interface RowDiffRecord {
   after: RowCells | null;
 }
 
-interface StateColumns {
-  input: unknown;
-  output: unknown;
-  expected_output: unknown;
-  metadata: unknown;
-  custom: Record<string, unknown> | null;
+interface StateColumns extends CellColumns {
   deleted: boolean | null;
   version_to: number | null;
 }
@@ -55,11 +51,5 @@ export async function listChangedRows(
 function cellsAt(state: StateColumns | null, version: number): RowCells | null {
   if (!state || state.deleted === null || state.deleted) return null;
   if (state.version_to !== null && state.version_to <= version) return null;
-  return {
-    input: (state.input ?? null) as RowCells["input"],
-    output: (state.output ?? null) as RowCells["output"],
-    expectedOutput: (state.expected_output ?? null) as RowCells["expectedOutput"],
-    metadata: (state.metadata ?? null) as RowCells["metadata"],
-    custom: (state.custom ?? {}) as RowCells["custom"],
-  };
+  return cellsOf(state);
 }

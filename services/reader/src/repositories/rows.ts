@@ -53,13 +53,8 @@ export interface RevisionRecord {
   cells: RowCells | null;
 }
 
-interface StoredCells {
+interface StoredCells extends CellColumns {
   row_id: string;
-  input: unknown;
-  output: unknown;
-  expected_output: unknown;
-  metadata: unknown;
-  custom: Record<string, unknown>;
   created_key: string;
   version: number;
 }
@@ -245,15 +240,28 @@ function toRowRecord(row: StoredCells): RowRecord {
     createdAt: new Date(row.created_key),
     key: { createdAt: row.created_key, rowId: row.row_id },
     version: row.version,
-    cells: {
-      input: cellOf(row.input),
-      output: cellOf(row.output),
-      expectedOutput: cellOf(row.expected_output),
-      metadata: cellOf(row.metadata),
-      custom: (row.custom ?? {}) as Record<string, Cell>,
-    },
+    cells: cellsOf(row),
   };
 }
 
-/** A stored cell: jsonb, parsed by the driver; SQL NULL (never written) reads as JSON null. */
+/** The cell columns of a row or revision as the driver reads them (jsonb parsed). */
+export interface CellColumns {
+  input: unknown;
+  output: unknown;
+  expected_output: unknown;
+  metadata: unknown;
+  custom: Record<string, unknown> | null;
+}
+
+/** A row's cells from its stored columns; a cell never written (SQL NULL) reads as JSON null. */
+export function cellsOf(row: CellColumns): RowCells {
+  return {
+    input: cellOf(row.input),
+    output: cellOf(row.output),
+    expectedOutput: cellOf(row.expected_output),
+    metadata: cellOf(row.metadata),
+    custom: (row.custom ?? {}) as Record<string, Cell>,
+  };
+}
+
 const cellOf = (value: unknown): Cell => (value ?? null) as Cell;
