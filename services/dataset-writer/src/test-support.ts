@@ -1,7 +1,5 @@
-import { randomBytes } from "node:crypto";
 import { callOperation, callOperationWithStatus, type RawInput } from "@svc/bus";
 import {
-  type Cell,
   type Caller as CredentialedContext,
   newId,
   type Operation,
@@ -9,14 +7,16 @@ import {
   operations,
   type Role,
 } from "@svc/contracts";
-import { type Database, jsonb } from "@svc/db";
+import type { Database } from "@svc/db";
 import {
   type Backend,
   type BackendName,
   harnessForSuite,
   makeProject,
+  makeTraces,
   type ServedBackend,
   serveOnBackend,
+  type TraceSeed,
 } from "@svc/testing";
 import type { Kysely } from "kysely";
 import { registerDatasetWriter } from "./service";
@@ -200,45 +200,25 @@ export async function auditDataset(backend: Backend, datasetId: string): Promise
   }
 }
 
-/** Trace times are milliseconds after this instant. */
-export const T0_MS = Date.UTC(2024, 4, 1, 12, 0, 0);
-const nanosAt = (ms: number): string => (BigInt(T0_MS + ms) * 1_000_000n).toString();
-export const newTraceId = (): string => randomBytes(16).toString("hex");
-
-export interface TraceSeed {
-  startMs: number;
-  userId?: string;
-  input?: Cell;
-  output?: Cell;
-}
-
-/** Trace summaries as trace-ingest stores them, many in one statement; returns their ids. */
-export async function makeTraces(db: Kysely<Database>, projectId: string, seeds: readonly TraceSeed[]) {
-  const ids = seeds.map(() => newTraceId());
-  await db
-    .insertInto("traces")
-    .values(
-      seeds.map((seed, index) => ({
-        project_id: projectId,
-        trace_id: ids[index] as string,
-        span_count: 2,
-        error_count: 0,
-        start_ns: nanosAt(seed.startMs),
-        end_ns: nanosAt(seed.startMs + 250),
-        duration_ns: "250000000",
-        root_span_name: "agent",
-        session_id: "s-1",
-        user_id: seed.userId ?? null,
-        tags: jsonb(["prod"]),
-        models: jsonb(["gpt-4o"]),
-        tokens_input: 10,
-        tokens_output: 5,
-        tokens_total: 15,
-        cost_total_microcents: 700,
-        input: jsonb(seed.input ?? null),
-        output: jsonb(seed.output ?? null),
-      })),
-    )
-    .execute();
-  return ids;
+/**
+ * Traces of an agent run as the import tests read them: two spans, 250 ms, one session, tagged prod,
+ * on gpt-4o, 10 + 5 tokens costing 700 microcents; `seeds` say the rest. Returns their ids.
+ */
+export function makeAgentTraces(db: Kysely<Database>, projectId: string, seeds: readonly TraceSeed[]) {
+  return makeTraces(
+    db,
+    projectId,
+    seeds.map((seed) => ({
+      spanCount: 2,
+      durationMs: 250,
+      rootSpanName: "agent",
+      sessionId: "s-1",
+      tags: ["prod"],
+      models: ["gpt-4o"],
+      tokensInput: 10,
+      tokensOutput: 5,
+      costTotalMicrocents: 700,
+      ...seed,
+    })),
+  );
 }

@@ -1,36 +1,13 @@
-import { randomBytes } from "node:crypto";
 import type { Cell } from "@svc/contracts";
 import { type Database, jsonb } from "@svc/db";
+import { makeTraces, nanosAt, type TraceSeed } from "@svc/testing";
 import type { Kysely } from "kysely";
 import type { ProjectFixture } from "./test-factories";
 
 /**
  * Traces written the way trace-ingest stores them: one `spans` row per span and one `traces` row with
- * the summary. Times are milliseconds after a fixed instant.
+ * the summary (`makeTraces` of @svc/testing). Times are milliseconds after `T0_MS`.
  */
-
-export const T0_MS = Date.UTC(2024, 4, 1, 12, 0, 0);
-export const nanosAt = (ms: number): string => (BigInt(T0_MS + ms) * 1_000_000n).toString();
-export const isoAt = (ms: number): string => new Date(T0_MS + ms).toISOString();
-export const newTraceId = (): string => randomBytes(16).toString("hex");
-
-export interface TraceSeed {
-  traceId?: string;
-  startMs?: number;
-  durationMs?: number;
-  spanCount?: number;
-  errorCount?: number;
-  rootSpanName?: string | null;
-  sessionId?: string | null;
-  userId?: string | null;
-  tags?: string[];
-  models?: string[];
-  tokensInput?: number;
-  tokensOutput?: number;
-  costTotalMicrocents?: number;
-  input?: Cell;
-  output?: Cell;
-}
 
 export interface SpanSeed {
   spanId: string;
@@ -46,37 +23,13 @@ export interface SpanSeed {
 }
 
 /** Inserts one trace summary and returns its id. */
-export async function makeTrace(db: Kysely<Database>, project: ProjectFixture, seed: TraceSeed = {}) {
-  const traceId = seed.traceId ?? newTraceId();
-  const startMs = seed.startMs ?? 0;
-  const durationMs = seed.durationMs ?? 100;
-  const tokensInput = seed.tokensInput ?? 0;
-  const tokensOutput = seed.tokensOutput ?? 0;
-  await db
-    .insertInto("traces")
-    .values({
-      project_id: project.projectId,
-      trace_id: traceId,
-      span_count: seed.spanCount ?? 1,
-      error_count: seed.errorCount ?? 0,
-      start_ns: nanosAt(startMs),
-      end_ns: nanosAt(startMs + durationMs),
-      duration_ns: (BigInt(durationMs) * 1_000_000n).toString(),
-      root_span_id: null,
-      root_span_name: seed.rootSpanName === undefined ? "root" : seed.rootSpanName,
-      session_id: seed.sessionId ?? null,
-      user_id: seed.userId ?? null,
-      tags: jsonb(seed.tags ?? []),
-      models: jsonb(seed.models ?? []),
-      tokens_input: tokensInput,
-      tokens_output: tokensOutput,
-      tokens_total: tokensInput + tokensOutput,
-      cost_total_microcents: seed.costTotalMicrocents ?? 0,
-      input: jsonb(seed.input ?? null),
-      output: jsonb(seed.output ?? null),
-    })
-    .execute();
-  return traceId;
+export async function makeTrace(
+  db: Kysely<Database>,
+  project: ProjectFixture,
+  seed: TraceSeed = {},
+): Promise<string> {
+  const [traceId] = await makeTraces(db, project.projectId, [seed]);
+  return traceId as string;
 }
 
 /** Inserts the spans of a trace made by `makeTrace`. */

@@ -1,15 +1,7 @@
 import { operations } from "@svc/contracts";
-import { availableBackends } from "@svc/testing";
+import { availableBackends, newTraceId, T0_MS } from "@svc/testing";
 import { describe, expect, it } from "vitest";
-import {
-  createDataset,
-  failure,
-  makeCaller,
-  makeTraces,
-  newTraceId,
-  T0_MS,
-  writerSuite,
-} from "../test-support";
+import { createDataset, failure, makeAgentTraces, makeCaller, writerSuite } from "../test-support";
 
 describe.each(availableBackends())("importing rows from traces (%s)", (backendName) => {
   const suite = writerSuite(backendName);
@@ -43,7 +35,7 @@ describe.each(availableBackends())("importing rows from traces (%s)", (backendNa
 
   it("imports the given traces, in their order, as rows of one new version", async () => {
     const { id, params } = await createDataset(suite.caller);
-    const [first, second] = await makeTraces(db(), suite.caller.projectId, [
+    const [first, second] = await makeAgentTraces(db(), suite.caller.projectId, [
       { startMs: 0, input: [{ role: "user", content: "Hi" }], output: "Hello!" },
       { startMs: 10, input: "Where is my refund?", output: { answer: "Sent today" } },
     ]);
@@ -86,7 +78,7 @@ describe.each(availableBackends())("importing rows from traces (%s)", (backendNa
 
   it("imports a trace named twice once", async () => {
     const { id, params } = await createDataset(suite.caller);
-    const [trace] = await makeTraces(db(), suite.caller.projectId, [{ startMs: 0 }]);
+    const [trace] = await makeAgentTraces(db(), suite.caller.projectId, [{ startMs: 0 }]);
 
     const result = await importTraces(params, { by: "ids", ids: [trace, (trace as string).toUpperCase()] });
 
@@ -97,7 +89,7 @@ describe.each(availableBackends())("importing rows from traces (%s)", (backendNa
   it("imports every trace that matches the filters, earliest first", async () => {
     const { id, params } = await createDataset(suite.caller);
     const user = `user-${++counter}`;
-    const [late, early] = await makeTraces(db(), suite.caller.projectId, [
+    const [late, early] = await makeAgentTraces(db(), suite.caller.projectId, [
       { startMs: 500, userId: user },
       { startMs: 100, userId: user },
       { startMs: 300, userId: "someone-else" },
@@ -116,7 +108,7 @@ describe.each(availableBackends())("importing rows from traces (%s)", (backendNa
 
   it("answers a retry with the same Idempotency-Key with the first answer, and imports once", async () => {
     const { id, params } = await createDataset(suite.caller);
-    const ids = await makeTraces(db(), suite.caller.projectId, [{ startMs: 0 }]);
+    const ids = await makeAgentTraces(db(), suite.caller.projectId, [{ startMs: 0 }]);
 
     const first = await importTraces(params, { by: "ids", ids }, "import-once");
     const again = await importTraces(params, { by: "ids", ids }, "import-once");
@@ -143,7 +135,7 @@ describe.each(availableBackends())("importing rows from traces (%s)", (backendNa
     it("filters that match more than 1000 traces, with 422 too_many_traces", async () => {
       const { id, params } = await createDataset(suite.caller);
       const user = `crowd-${++counter}`;
-      await makeTraces(
+      await makeAgentTraces(
         db(),
         suite.caller.projectId,
         Array.from({ length: 1001 }, (_, index) => ({ startMs: index, userId: user })),
@@ -175,7 +167,7 @@ describe.each(availableBackends())("importing rows from traces (%s)", (backendNa
 
     it("trace ids that do not exist, naming them with 404", async () => {
       const { id, params } = await createDataset(suite.caller);
-      const [known] = await makeTraces(db(), suite.caller.projectId, [{ startMs: 0 }]);
+      const [known] = await makeAgentTraces(db(), suite.caller.projectId, [{ startMs: 0 }]);
       const unknown = [newTraceId(), newTraceId()];
 
       const error = await failure(importTraces(params, { by: "ids", ids: [known, ...unknown] }));
@@ -196,7 +188,7 @@ describe.each(availableBackends())("importing rows from traces (%s)", (backendNa
         .select("id")
         .where("slug", "=", other.projectSlug)
         .executeTakeFirstOrThrow();
-      const [foreign] = await makeTraces(db(), otherProject.id, [{ startMs: 0 }]);
+      const [foreign] = await makeAgentTraces(db(), otherProject.id, [{ startMs: 0 }]);
 
       expect(await failure(importTraces(params, { by: "ids", ids: [foreign] }))).toMatchObject({
         code: "not_found",
@@ -218,7 +210,7 @@ describe.each(availableBackends())("importing rows from traces (%s)", (backendNa
 
     it("an import into a dataset whose output column was removed", async () => {
       const { id, params } = await createDataset(suite.caller);
-      const ids = await makeTraces(db(), suite.caller.projectId, [{ startMs: 0 }]);
+      const ids = await makeAgentTraces(db(), suite.caller.projectId, [{ startMs: 0 }]);
       await suite.caller.call(operations.deleteDatasetColumn, {
         params: { ...params, identifier: "output" },
       });
@@ -245,7 +237,7 @@ describe.each(availableBackends())("importing rows from traces (%s)", (backendNa
     });
 
     it("an unknown dataset, with 404", async () => {
-      const ids = await makeTraces(db(), suite.caller.projectId, [{ startMs: 0 }]);
+      const ids = await makeAgentTraces(db(), suite.caller.projectId, [{ startMs: 0 }]);
       expect(await failure(importTraces({ datasetSlug: "no-such-set" }, { by: "ids", ids }))).toMatchObject({
         code: "not_found",
       });

@@ -11,7 +11,7 @@ import {
   currentVersion,
   failure,
   insertRows,
-  makeTraces,
+  makeAgentTraces,
   writerSuite,
 } from "../test-support";
 import { defaultGroupCommitOptions } from "./group-commit";
@@ -157,7 +157,7 @@ describe.runIf(realInfra())("mutations waiting for a dataset's lock", () => {
 
   it("refuses an import once the metadata column it fills was removed, and changes nothing", async () => {
     const { params, id } = await makeDataset();
-    const [traceId] = await makeTraces(suite.backend.database.db, suite.caller.projectId, [
+    const [traceId] = await makeAgentTraces(suite.backend.database.db, suite.caller.projectId, [
       { startMs: 0, input: "q", output: "a" },
     ]);
     const before = await stored(id);

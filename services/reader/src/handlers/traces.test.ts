@@ -1,10 +1,10 @@
 import { callOperation } from "@svc/bus";
 import { operations, type RequestContext, type Trace } from "@svc/contracts";
-import { availableBackends } from "@svc/testing";
+import { availableBackends, isoAt, nanosAt, newTraceId, type TraceSeed } from "@svc/testing";
 import { beforeAll, describe, expect, test } from "vitest";
 import { makeProject, type ProjectFixture } from "../test-factories";
 import { contextOf, failure, readerSuite } from "../test-support";
-import { isoAt, makeSpans, makeTrace, nanosAt, newTraceId, type TraceSeed } from "../trace-factories";
+import { makeSpans, makeTrace } from "../trace-factories";
 
 /** A trace with every summary field set, so that the whole summary can be checked against it. */
 const refund = {
