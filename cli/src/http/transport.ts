@@ -141,7 +141,7 @@ function parseProxy(raw: string): URL {
     throw usageError(`the proxy address is not a URL: "${raw}"`, hint);
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw usageError(`svc cannot speak to a proxy of the scheme "${url.protocol}" (${redacted(url)})`, hint);
+    throw usageError(`cannot speak to a proxy of the scheme "${url.protocol}" (${redacted(url)})`, hint);
   }
   return url;
 }
