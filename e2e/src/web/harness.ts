@@ -89,14 +89,30 @@ export async function openPage(browser: Browser, baseUrl: string): Promise<Watch
   return { context, page, problems };
 }
 
+/** `openPage`, with its browser signed in with `apiKey` as `signIn` does it. */
+export async function openSignedInPage(
+  browser: Browser,
+  baseUrl: string,
+  apiKey: string,
+): Promise<WatchedPage> {
+  const opened = await openPage(browser, baseUrl);
+  await signIn(opened.page, baseUrl, apiKey);
+  return opened;
+}
+
 /**
- * `chromiumForSuite`, and one watched page of the platform at `baseUrl()` that the suite's tests share:
- * each test starts with no problem recorded.
+ * `chromiumForSuite`, and one watched page of the platform at `baseUrl()` that the suite's tests share,
+ * signed in with `apiKey()` before them when one is given: each test starts with no problem recorded.
  */
-export function watchedPageForSuite(baseUrl: () => string): WatchedPage & { browser: Browser } {
+export function watchedPageForSuite(
+  baseUrl: () => string,
+  { apiKey }: { apiKey?: () => string } = {},
+): WatchedPage & { browser: Browser } {
   const chromium = chromiumForSuite();
   const watched = harnessForSuite(async () => {
-    const opened = await openPage(chromium.browser, baseUrl());
+    const opened = apiKey
+      ? await openSignedInPage(chromium.browser, baseUrl(), apiKey())
+      : await openPage(chromium.browser, baseUrl());
     return { ...opened, browser: chromium.browser, close: () => opened.context.close() };
   });
   beforeEach(() => {

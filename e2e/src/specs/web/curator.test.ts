@@ -8,9 +8,9 @@ import {
   chromiumForSuite,
   expectAccessible,
   openPage,
+  openSignedInPage,
   replaceText,
   screenshot,
-  signIn,
   watchedPageForSuite,
 } from "../../web/harness";
 
@@ -284,8 +284,11 @@ describe.runIf(chromiumAvailable())("the web application, as a curator uses it",
     await expectAccessible(watched.page, "the keys page");
 
     // The reviewer signs in with it in a browser of their own.
-    const { context: reviewerContext, page: reviewer } = await openPage(watched.browser, platform.baseUrl);
-    await signIn(reviewer, platform.baseUrl, token);
+    const { context: reviewerContext, page: reviewer } = await openSignedInPage(
+      watched.browser,
+      platform.baseUrl,
+      token,
+    );
     await reviewer.getByRole("link", { name: /Support bot/ }).waitFor();
 
     await watched.page.getByRole("button", { name: "Revoke Reviewer" }).click();

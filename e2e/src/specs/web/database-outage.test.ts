@@ -6,12 +6,10 @@ import { type Platform, startPlatform } from "../../platform";
 import { TcpProxy } from "../../tcp-proxy";
 import {
   chromiumAvailable,
-  chromiumForSuite,
   expectAccessible,
-  openPage,
   replaceText,
   screenshot,
-  signIn,
+  watchedPageForSuite,
 } from "../../web/harness";
 
 const infra = realInfra();
@@ -24,7 +22,6 @@ const infra = realInfra();
  * in the same page load.
  */
 describe.runIf(chromiumAvailable() && infra)("the web application while PostgreSQL restarts", () => {
-  const chromium = chromiumForSuite();
   let proxy: TcpProxy;
   let platform: Platform;
 
@@ -40,6 +37,7 @@ describe.runIf(chromiumAvailable() && infra)("the web application while PostgreS
     await platform?.stop();
     await proxy?.close();
   });
+  const watched = watchedPageForSuite(() => platform.baseUrl, { apiKey: () => platform.ownerKey });
 
   it("says the platform is not answering, keeps the edit tried meanwhile, and recovers without a reload", async () => {
     const api = client(platform.baseUrl, platform.ownerKey);
@@ -55,8 +53,7 @@ describe.runIf(chromiumAvailable() && infra)("the web application while PostgreS
     const inserted = await api.post<{ versionId: string; version: number }>(`${base}/rows`, { rows });
     expect(inserted.status).toBe(201);
 
-    const { context, page, problems } = await openPage(chromium.browser, platform.baseUrl);
-    await signIn(page, platform.baseUrl, platform.ownerKey);
+    const { page, problems } = watched;
     await page.goto(`${platform.baseUrl}/projects/outage/datasets/answers?row=o1`);
     const panel = page.getByRole("complementary", { name: "Row o1" });
     await panel.waitFor();
@@ -130,6 +127,5 @@ describe.runIf(chromiumAvailable() && infra)("the web application while PostgreS
     ]);
     // The failed requests are the outage itself; nothing else went wrong.
     expect(problems.filter((p) => !/status of 503/.test(p))).toEqual([]);
-    await context.close();
   });
 });

@@ -9,10 +9,9 @@ import {
   chromiumAvailable,
   chromiumForSuite,
   expectAccessible,
-  openPage,
+  openSignedInPage,
   replaceText,
   screenshot,
-  signIn,
 } from "../../web/harness";
 
 /**
@@ -51,8 +50,7 @@ describe.runIf(chromiumAvailable())("the web application when the platform goes 
     const rows = [{ id: "o1", input: "2+2?", output: "5" }];
     expect((await api.post("/v1/projects/outage/datasets/answers/rows", { rows })).status).toBe(201);
 
-    const { context, page, problems } = await openPage(chromium.browser, baseUrl);
-    await signIn(page, baseUrl, ownerKey);
+    const { context, page, problems } = await openSignedInPage(chromium.browser, baseUrl, ownerKey);
     await page.goto(`${baseUrl}/projects/outage/datasets/answers?row=o1`);
     await page.getByRole("complementary", { name: "Row o1" }).waitFor();
     await replaceText(page, "Expected output", '"4"');
