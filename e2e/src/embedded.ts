@@ -1,7 +1,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { afterAll } from "vitest";
 import { entryOf } from "./platform";
 
 /** A process under test whose stdout and stderr are kept apart and whole. */
@@ -26,6 +27,22 @@ function watch(child: ChildProcess): Watched {
 }
 
 export const scratchDir = (label: string): string => mkdtempSync(join(tmpdir(), `svc-${label}-`));
+
+/**
+ * `scratchDir` for a suite (or, called outside any suite, for the whole file): every folder it makes is
+ * removed after the suite's tests, whatever happened in them.
+ */
+export function scratchDirsForSuite(): (label: string) => string {
+  const made: string[] = [];
+  afterAll(() => {
+    for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+  return (label) => {
+    const dir = scratchDir(label);
+    made.push(dir);
+    return dir;
+  };
+}
 
 /** The environment a person would have: no DATABASE_URL or NATS_URL of the test run leaks in. */
 const baseEnv = (): Record<string, string> => ({

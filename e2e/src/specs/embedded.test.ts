@@ -1,13 +1,13 @@
 import { randomBytes } from "node:crypto";
-import { existsSync, readFileSync, rmSync, statSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { join } from "node:path";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import {
   interrupt,
   kill,
   killGroup,
-  scratchDir,
+  scratchDirsForSuite,
   spawnEmbedded,
   spawnWatched,
   type Watched,
@@ -33,12 +33,8 @@ interface Row {
 
 /** Every process and folder a test made, ended and removed whatever happened. */
 const started: Watched[] = [];
-const folders: string[] = [];
-const dataFolder = (label: string) => {
-  const dir = scratchDir(label);
-  folders.push(dir);
-  return join(dir, "data");
-};
+const scratch = scratchDirsForSuite();
+const dataFolder = (label: string) => join(scratch(label), "data");
 async function start(env: Record<string, string>, cwd?: string) {
   const proc = spawnEmbedded(env, cwd);
   started.push(proc);
@@ -46,9 +42,6 @@ async function start(env: Record<string, string>, cwd?: string) {
 }
 afterEach(async () => {
   for (const proc of started.splice(0)) await kill(proc);
-});
-afterAll(() => {
-  for (const dir of folders) rmSync(dir, { recursive: true, force: true });
 });
 
 describe("embedded mode, as a person runs it", () => {

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { readFileSync, rmSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { realInfra } from "@svc/testing";
 import pg from "pg";
@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import {
   interrupt,
   kill,
-  scratchDir,
+  scratchDirsForSuite,
   spawnEmbedded,
   spawnWatched,
   type Watched,
@@ -64,10 +64,7 @@ function bash(script: string, cwd: string, env: Record<string, string>): Watched
   return spawnWatched("bash", ["-e", "-o", "pipefail", "-c", script], { cwd, env, ownGroup: true });
 }
 
-const folders: string[] = [];
-afterAll(() => {
-  for (const dir of folders) rmSync(dir, { recursive: true, force: true });
-});
+const scratch = scratchDirsForSuite();
 
 describe("README: A first session with curl", () => {
   let server: Watched | undefined;
@@ -77,8 +74,7 @@ describe("README: A first session with curl", () => {
 
   it("works as printed against a fresh embedded server, from the folder it runs in", async () => {
     const block = shellBlockAfter("## A first session with curl");
-    const cwd = scratchDir("readme");
-    folders.push(cwd);
+    const cwd = scratch("readme");
     // No SVC_DATA_DIR: the server keeps its data in ./.svc-data of its folder, where the README reads the key.
     server = spawnEmbedded({ PORT: String(await freePort()) }, cwd);
     const baseUrl = await waitRunning(server);

@@ -1,8 +1,7 @@
 import { randomBytes } from "node:crypto";
-import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { kill, scratchDir, spawnEmbedded, type Watched, waitRunning } from "../../embedded";
+import { kill, scratchDirsForSuite, spawnEmbedded, type Watched, waitRunning } from "../../embedded";
 import { client } from "../../http";
 import { freePort } from "../../platform";
 import {
@@ -20,7 +19,8 @@ import {
  * every staged edit, and saves them once the platform answers again, in the same browser session.
  */
 describe.runIf(chromiumAvailable())("the web application when the platform goes away and comes back", () => {
-  const dir = scratchDir("web-recovery");
+  const scratch = scratchDirsForSuite();
+  const dir = scratch("web-recovery");
   const ownerKey = `svc_${randomBytes(24).toString("base64url")}`;
   let port: number;
   let proc: Watched | undefined;
@@ -39,7 +39,6 @@ describe.runIf(chromiumAvailable())("the web application when the platform goes 
   });
   afterAll(async () => {
     await kill(proc);
-    rmSync(dir, { recursive: true, force: true });
   });
 
   it("keeps the staged edits through the outage, says so, and saves them when it is back", async () => {
