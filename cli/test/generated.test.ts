@@ -4,7 +4,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import committed from "../openapi.json" with { type: "json" };
 import { nodeVersion } from "../scripts/targets.mjs";
+import type { OpenApiDocument } from "../src/spec/tree";
 import { expectFailure, runSvc, SVC } from "./run-svc";
 
 const binary = inject("svcBinary");
@@ -62,18 +64,25 @@ function fishComplete(path: string, commandLine: string): string[] {
     .map((line) => line.split("\t")[0] ?? "");
 }
 
+/** The values an operation's `sortBy` takes (a query parameter or a body field) in the CLI's document. */
+function sortByOf(operationId: string): string[] {
+  const operation = Object.values((committed as unknown as OpenApiDocument).paths)
+    .flatMap((item) => Object.values(item))
+    .find((candidate) => candidate.operationId === operationId);
+  const values = (
+    operation?.parameters?.find((parameter) => parameter.name === "sortBy")?.schema ??
+    operation?.requestBody?.content?.["application/json"]?.schema?.properties?.sortBy
+  )?.enum;
+  if (!values?.length || !values.every((value): value is string => typeof value === "string")) {
+    throw new Error(`cli/openapi.json lists no sortBy values for ${operationId}`);
+  }
+  return values;
+}
+
 describe("completion", () => {
-  // Two commands' flags of one name take different values: each command offers its own.
-  const datasetsSortBy = ["name", "updatedAt"];
-  const tracesSortBy = [
-    "startTime",
-    "endTime",
-    "durationNs",
-    "spanCount",
-    "errorCount",
-    "tokensTotal",
-    "costTotalMicrocents",
-  ];
+  // Two commands' flags of one name take different values: each command offers its operation's own.
+  const datasetsSortBy = sortByOf("listDatasets");
+  const tracesSortBy = sortByOf("listTraces");
   /** --format of a command that prints a response; parquet is only for a file such as an export. */
   const printed = ["table", "json", "jsonl", "yaml", "csv", "raw", "http"];
 
