@@ -1,5 +1,5 @@
 import { Readable } from "node:stream";
-import { callSubject, type RawInput } from "@svc/bus";
+import { callSubjectWithBody, type RawInput } from "@svc/bus";
 import {
   DomainError,
   type ExportChunk,
@@ -35,7 +35,7 @@ export async function sendFile(
     after?: ExportChunk["after"];
     columns?: string[] | undefined;
   }) => {
-    const data = await callSubject(
+    const { data, body } = await callSubjectWithBody(
       deps.bus,
       op.subject,
       {
@@ -51,8 +51,9 @@ export async function sendFile(
       { timeoutMs: deps.timeoutMs },
     );
     const parsed = exportChunkSchema.safeParse(data);
-    if (!parsed.success) throw new DomainError("internal_error", "The export service sent a malformed piece");
-    return parsed.data;
+    if (!parsed.success || body === undefined)
+      throw new DomainError("internal_error", "The export service sent a malformed piece");
+    return { ...parsed.data, bytes: body };
   };
 
   const first = await ask({ version });
@@ -69,7 +70,7 @@ export async function sendFile(
   const columns = first.headers?.slice(1).map((header) => first.columns?.[header] ?? header);
   // The next piece is asked for as soon as one arrives, before that one is sent: the service reads
   // the next rows while this process writes the last ones out. One piece ahead, no more.
-  const after = (piece: ExportChunk) => {
+  const after = (piece: Pick<ExportChunk, "after">) => {
     if (piece.after === null) return undefined;
     const next = ask({ version: first.version, after: piece.after, columns });
     next.catch(() => undefined); // A client that goes away leaves it unread.
@@ -77,15 +78,21 @@ export async function sendFile(
   };
   async function* pieces() {
     let next = after(first);
-    yield first.text;
+    yield first.bytes;
     while (next) {
       const piece = await next;
       next = after(piece);
-      if (piece.text.length > 0) yield piece.text;
+      if (piece.bytes.length > 0) yield piece.bytes;
     }
   }
-  const body = format === "parquet" ? parquetFile(first.headers ?? ["id"], pieces()) : pieces();
+  const body = format === "parquet" ? parquetFile(first.headers ?? ["id"], texts(pieces())) : pieces();
   return reply.send(Readable.from(body, { objectMode: false }));
+}
+
+/** A piece ends at the end of a line, so each decodes on its own. */
+async function* texts(pieces: AsyncIterable<Uint8Array>): AsyncIterable<string> {
+  const decoder = new TextDecoder();
+  for await (const piece of pieces) yield decoder.decode(piece);
 }
 
 /** JSON with every non-ASCII character escaped: a header value must be ASCII. */

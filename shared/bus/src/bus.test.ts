@@ -67,6 +67,25 @@ describe.each(kinds)("bus (%s)", (_name, open) => {
     sub.unsubscribe();
   });
 
+  it("carries a reply's body as bytes beside its JSON, and a reply without one as before", async () => {
+    const body = new Uint8Array([0x22, 0x00, 0xff, 0x7b, 0x0a, 0xe6, 0x97, 0xa5]);
+    const sub = pair.server.serve("svc.v1.bytes", async (req) =>
+      (req.input as { n: number }).n === 1
+        ? { ok: true, data: { piece: 1 }, body }
+        : { ok: true, data: "none" },
+    );
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const reply = await pair.client.request("svc.v1.bytes", request);
+    expect(reply).toEqual({ ok: true, data: { piece: 1 }, body: expect.any(Uint8Array) });
+    expect(reply.ok && [...(reply.body ?? [])]).toEqual([...body]);
+    expect(reply.ok && reply.body).not.toBe(body); // copied, as it would cross a wire
+    expect(await pair.client.request("svc.v1.bytes", { ...request, input: { n: 2 } })).toEqual({
+      ok: true,
+      data: "none",
+    });
+    sub.unsubscribe();
+  });
+
   it("carries the request as JSON and returns the handler's reply", async () => {
     const sub = pair.server.serve("svc.v1.echo", async (req) => ({
       ok: true,
@@ -175,6 +194,21 @@ describe.skipIf(!realInfra())("bus (nats): messages larger than the server takes
       ok: true,
       data: "small",
     });
+    sub.unsubscribe();
+  });
+
+  it("carries a body larger than a message, in parts, with its JSON", async () => {
+    const body = new Uint8Array(3 * 1024 * 1024 + 777).map((_, index) => index % 251);
+    const sub = pair.server.serve("svc.v1.big-body", async () => ({
+      ok: true,
+      data: { after: "r9", text: 'é"' },
+      body,
+    }));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const reply = await pair.client.request("svc.v1.big-body", request, { timeoutMs: 10_000 });
+    if (!reply.ok) throw new Error(reply.error.message);
+    expect(reply.data).toEqual({ after: "r9", text: 'é"' });
+    expect(Buffer.from(reply.body ?? []).equals(Buffer.from(body))).toBe(true);
     sub.unsubscribe();
   });
 

@@ -12,11 +12,20 @@ export const replyStatusSchema = z.union([z.literal(200), z.literal(201)]);
 export type ReplyStatus = z.infer<typeof replyStatusSchema>;
 
 export const busReplySchema = z.discriminatedUnion("ok", [
-  z.object({ ok: z.literal(true), data: z.unknown(), status: replyStatusSchema.optional() }),
+  z.object({
+    ok: z.literal(true),
+    data: z.unknown(),
+    status: replyStatusSchema.optional(),
+    body: z.instanceof(Uint8Array).optional(),
+  }),
   z.object({ ok: z.literal(false), error: domainErrorSchema }),
 ]);
+/**
+ * A service's answer. A success may carry `body`, bytes that travel beside the JSON as they are,
+ * never encoded as a JSON string and parsed again (an export's pieces).
+ */
 export type BusReply =
-  | { ok: true; data: unknown; status?: ReplyStatus }
+  | { ok: true; data: unknown; status?: ReplyStatus; body?: Uint8Array }
   | { ok: false; error: DomainErrorData };
 
 export type Handler = (request: BusRequest) => Promise<BusReply>;

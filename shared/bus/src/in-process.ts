@@ -40,7 +40,7 @@ export class InProcessBus implements Bus {
     const headers: Carrier = {};
     propagation.inject(sendContext, headers, carrierSetter);
     const parent = propagation.extract(ROOT_CONTEXT, headers, carrierGetter);
-    const work = this.telemetry.serve(subject, parent, () => wire(request), handler).then(wire);
+    const work = this.telemetry.serve(subject, parent, () => wire(request), handler).then(wireReply);
     this.track(work);
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<BusReply>((resolve) => {
@@ -117,4 +117,11 @@ export class InProcessBus implements Bus {
 /** What crosses the wire: plain JSON, no shared references. */
 function wire<T>(value: T): T {
   return JSON.parse(JSON.stringify(value)) as T;
+}
+
+/** A reply as it crosses the wire: its JSON, and its body's bytes copied beside it. */
+function wireReply(reply: BusReply): BusReply {
+  if (!reply.ok || reply.body === undefined) return wire(reply);
+  const { body, ...rest } = reply;
+  return { ...wire(rest), body: body.slice() };
 }

@@ -8,27 +8,41 @@ import { createInbox, type Msg, type NatsConnection, headers as natsHeaders, typ
  * says how many there are. NATS keeps the order of messages from one connection to one subscription.
  */
 const PARTS_HEADER = "Svc-Parts";
+/**
+ * On a reply with a body (see `BusReply`): where the body starts. The JSON comes first, the body's
+ * bytes after it as they are.
+ */
+const BODY_HEADER = "Svc-Body-At";
 /** Room left in a message for its headers (`traceparent`, `tracestate`, `baggage`, `Svc-Parts`), which the server counts too. */
 export const HEADERS_ALLOWANCE = 4 * 1024;
 
-/** Sends `payload` as the reply to `msg`, in as many parts as `maxPayload` requires. */
-export function sendReply(nc: NatsConnection, msg: Msg, payload: Uint8Array, maxPayload: number): void {
+/** A reply as it is sent: its JSON, then its body's bytes, if any, starting at `bodyAt`. */
+export interface EncodedReply {
+  payload: Uint8Array;
+  bodyAt?: number | undefined;
+}
+
+/** Sends a reply to `msg`, in as many parts as `maxPayload` requires. */
+export function sendReply(nc: NatsConnection, msg: Msg, reply: EncodedReply, maxPayload: number): void {
+  const { payload, bodyAt } = reply;
+  const headers = bodyAt === undefined ? undefined : natsHeaders();
+  headers?.set(BODY_HEADER, String(bodyAt));
   if (payload.length <= maxPayload - HEADERS_ALLOWANCE || !msg.reply) {
-    msg.respond(payload);
+    msg.respond(payload, headers ? { headers } : undefined);
     return;
   }
   const size = maxPayload - HEADERS_ALLOWANCE;
   const count = Math.ceil(payload.length / size);
-  const headers = natsHeaders();
-  headers.set(PARTS_HEADER, String(count));
-  msg.respond(payload.subarray(0, size), { headers });
+  const first = headers ?? natsHeaders();
+  first.set(PARTS_HEADER, String(count));
+  msg.respond(payload.subarray(0, size), { headers: first });
   for (let part = 1; part < count; part++) {
     nc.publish(msg.reply, payload.subarray(part * size, (part + 1) * size));
   }
 }
 
 export type Outcome =
-  | { kind: "reply"; data: Uint8Array }
+  | { kind: "reply"; data: Uint8Array; bodyAt?: number | undefined }
   | { kind: "noResponders" }
   | { kind: "timeout" }
   | { kind: "lost" };
@@ -37,6 +51,7 @@ interface Pending {
   settle(outcome: Outcome): void;
   parts: Uint8Array[];
   expected: number;
+  bodyAt?: number | undefined;
 }
 
 /**
@@ -102,11 +117,15 @@ export class ReplyInbox {
       pending.settle({ kind: "noResponders" });
       return;
     }
-    if (pending.parts.length === 0) pending.expected = Number(msg.headers?.get(PARTS_HEADER) || 1);
+    if (pending.parts.length === 0) {
+      pending.expected = Number(msg.headers?.get(PARTS_HEADER) || 1);
+      const bodyAt = msg.headers?.get(BODY_HEADER);
+      if (bodyAt) pending.bodyAt = Number(bodyAt);
+    }
     // A part is copied: it must outlive the buffer the client library read it from.
     pending.parts.push(pending.expected === 1 ? msg.data : msg.data.slice());
     if (pending.parts.length < pending.expected) return;
     const data = pending.parts.length === 1 ? msg.data : Buffer.concat(pending.parts);
-    pending.settle({ kind: "reply", data });
+    pending.settle({ kind: "reply", data, bodyAt: pending.bodyAt });
   }
 }

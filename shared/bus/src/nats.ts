@@ -25,7 +25,7 @@ import {
   timedOut,
   unavailable,
 } from "./bus";
-import { HEADERS_ALLOWANCE, ReplyInbox, sendReply } from "./nats-replies";
+import { type EncodedReply, HEADERS_ALLOWANCE, ReplyInbox, sendReply } from "./nats-replies";
 import { type Delivery, sendRequest } from "./send-request";
 import { BusTelemetry } from "./telemetry";
 
@@ -96,7 +96,7 @@ export class NatsBus implements Bus {
     const outcome = await this.replies.request(this.subjectOf(subject), payload, headers, timeoutMs);
     switch (outcome.kind) {
       case "reply":
-        return JSON.parse(decoder.decode(outcome.data)) as BusReply;
+        return decodeReply(outcome.data, outcome.bodyAt);
       case "noResponders":
         return unavailable(subject);
       case "timeout":
@@ -154,7 +154,7 @@ export class NatsBus implements Bus {
   /** Answers a request, in parts if the reply is larger than a message may be. */
   private respond(msg: Msg, subject: string, reply: BusReply): void {
     try {
-      sendReply(this.nc, msg, encode(reply), this.maxPayload);
+      sendReply(this.nc, msg, encodeReply(reply), this.maxPayload);
     } catch (error) {
       this.options.logger.error({ err: error, subject }, "bus reply failed");
     }
@@ -261,4 +261,21 @@ export class NatsBus implements Bus {
 
 function encode(value: unknown): Uint8Array {
   return encoder.encode(JSON.stringify(value));
+}
+
+/** A reply's JSON, with its body's bytes after it as they are. */
+function encodeReply(reply: BusReply): EncodedReply {
+  if (!reply.ok || reply.body === undefined) return { payload: encode(reply) };
+  const { body, ...rest } = reply;
+  const json = encode(rest);
+  const payload = new Uint8Array(json.length + body.length);
+  payload.set(json);
+  payload.set(body, json.length);
+  return { payload, bodyAt: json.length };
+}
+
+function decodeReply(data: Uint8Array, bodyAt: number | undefined): BusReply {
+  if (bodyAt === undefined) return JSON.parse(decoder.decode(data)) as BusReply;
+  const reply = JSON.parse(decoder.decode(data.subarray(0, bodyAt))) as BusReply;
+  return reply.ok ? { ...reply, body: data.subarray(bodyAt) } : reply;
 }

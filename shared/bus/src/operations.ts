@@ -91,6 +91,17 @@ export class AnsweredWith<T> {
 export const answeredWith = <T>(status: ReplyStatus, data: T): AnsweredWith<T> =>
   new AnsweredWith(status, data);
 
+/**
+ * A handler's answer with bytes beside it, which travel as they are (see `BusReply`): an export's
+ * piece, which would otherwise be written into a JSON string and parsed out of it again.
+ */
+export class WithBody<T> {
+  constructor(
+    readonly data: T,
+    readonly body: Uint8Array,
+  ) {}
+}
+
 /** What an operation's handler answers: its output, or its output with another success status. */
 type Answer<O extends Operation> = Promise<OperationOutput<O> | AnsweredWith<OperationOutput<O>>>;
 
@@ -206,6 +217,7 @@ export function serveSubject(
       const answer = await handler(request);
       if (answer instanceof AnsweredWith)
         return { ok: true, data: answer.data ?? null, status: answer.status };
+      if (answer instanceof WithBody) return { ok: true, data: answer.data ?? null, body: answer.body };
       return { ok: true, data: answer ?? null };
     } catch (error) {
       if (error instanceof DomainError) return { ok: false, error: error.toData() };
@@ -235,12 +247,22 @@ export async function callSubject(
   return (await successOf(bus, subject, request, options)).data;
 }
 
+/** Calls a subject whose answer carries a body, and returns both; throws what it answered with. */
+export async function callSubjectWithBody(
+  bus: Bus,
+  subject: string,
+  request: BusRequest,
+  options?: RequestOptions,
+): Promise<{ data: unknown; body?: Uint8Array | undefined }> {
+  return successOf(bus, subject, request, options);
+}
+
 async function successOf(
   bus: Bus,
   subject: string,
   request: BusRequest,
   options?: RequestOptions,
-): Promise<{ data: unknown; status?: ReplyStatus | undefined }> {
+): Promise<{ data: unknown; status?: ReplyStatus | undefined; body?: Uint8Array | undefined }> {
   const reply = busReplySchema.safeParse(await bus.request(subject, request, options));
   if (!reply.success) throw new DomainError("internal_error", "A service sent a malformed reply");
   if (!reply.data.ok) throw DomainError.fromData(reply.data.error);

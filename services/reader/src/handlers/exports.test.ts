@@ -1,4 +1,4 @@
-import { callSubject } from "@svc/bus";
+import { callSubjectWithBody } from "@svc/bus";
 import { type ExportChunk, type ExportChunkRequest, exportChunkSchema, operations } from "@svc/contracts";
 import { availableBackends } from "@svc/testing";
 import { describe, expect, test } from "vitest";
@@ -6,20 +6,24 @@ import { insertRows, makeDataset, removeColumn } from "../test-factories";
 import { contextOf, readerSuite } from "../test-support";
 
 /** What a piece may hold before it ends (the reader's own bound), and one row over it at most. */
-const PIECE_CHARS = 1024 * 1024;
+const PIECE_BYTES = 1024 * 1024;
+
+/** A piece's data, and its bytes as text. */
+type Piece = ExportChunk & { text: string };
 
 describe.each(availableBackends())("exportDataset, piece by piece (%s)", (backendName) => {
   const reader = readerSuite(backendName);
 
-  const ask = async (request: ExportChunkRequest): Promise<ExportChunk> =>
-    exportChunkSchema.parse(
-      await callSubject(
-        reader.caller,
-        operations.exportDataset.subject,
-        { context: contextOf(reader.project.organizationId), input: request },
-        { timeoutMs: 15_000 },
-      ),
+  const ask = async (request: ExportChunkRequest): Promise<Piece> => {
+    const { data, body } = await callSubjectWithBody(
+      reader.caller,
+      operations.exportDataset.subject,
+      { context: contextOf(reader.project.organizationId), input: request },
+      { timeoutMs: 15_000 },
     );
+    expect(body).toBeInstanceOf(Uint8Array);
+    return { ...exportChunkSchema.parse(data), text: new TextDecoder().decode(body) };
+  };
 
   test("every piece writes the columns the first one headed, though a column is removed meanwhile", async () => {
     const dataset = await makeDataset(reader.db, reader.project, { customColumns: 2 });
@@ -51,7 +55,7 @@ describe.each(availableBackends())("exportDataset, piece by piece (%s)", (backen
     let text = first.text;
     for (let piece = first; piece.after !== null; ) {
       piece = await ask({ params, format: "csv", version: first.version, after: piece.after, columns });
-      expect(piece.text.length).toBeLessThan(PIECE_CHARS + 2100);
+      expect(Buffer.byteLength(piece.text)).toBeLessThan(PIECE_BYTES + 2100);
       text += piece.text;
     }
     const lines = text.split("\r\n").slice(1, -1);
@@ -81,7 +85,7 @@ describe.each(availableBackends())("exportDataset, piece by piece (%s)", (backen
       pieces.push(await ask({ params, format: "jsonl", version: first.version, after, columns }));
     }
     expect(pieces.length).toBeGreaterThan(2);
-    for (const piece of pieces) expect(piece.text.length).toBeLessThan(PIECE_CHARS + 100_100);
+    for (const piece of pieces) expect(Buffer.byteLength(piece.text)).toBeLessThan(PIECE_BYTES + 100_100);
     const rows = pieces
       .map((piece) => piece.text)
       .join("")

@@ -4,8 +4,8 @@ import { versionNumberSchema } from "./common";
 import { recordOf } from "./proto-keys";
 
 /*
- * Datasets as files: the formats, and how a cell is written in a CSV field so that reading the
- * field back gives the same JSON value, whatever it holds.
+ * Datasets as files: the formats, and how a CSV field is read as a cell (the reader's export writes
+ * each cell so that reading its field back gives the same JSON value, whatever it holds).
  */
 
 export const exportFormats = ["csv", "jsonl", "parquet"] as const;
@@ -46,6 +46,7 @@ export const exportChunkRequestSchema = z.strictObject({
 });
 export type ExportChunkRequest = z.infer<typeof exportChunkRequestSchema>;
 
+/** One piece of an export: this, and the piece's bytes beside it on the bus. */
 export const exportChunkSchema = z.object({
   version: z.number().int(),
   /**
@@ -56,79 +57,10 @@ export const exportChunkSchema = z.object({
   columns: z.record(z.string(), z.string()).optional(),
   /** On the first piece: the headers in order, `id` first. */
   headers: z.array(z.string()).optional(),
-  text: z.string(),
   /** Where the next piece starts; null when this piece ends the file. */
   after: rowKeySchema.nullable(),
 });
 export type ExportChunk = z.infer<typeof exportChunkSchema>;
-
-/**
- * A cell as CSV field text, before RFC 4180 quoting, from the cell's JSON as the database writes a
- * jsonb value (`""` for a cell that is not set): nothing for null; a string as itself unless it is
- * empty or would read back as another JSON value, in which case it is written as a JSON string
- * (`""`, `"42"`, `"true"`); any other value as its JSON, compact (see `compactJson`), numbers as
- * stored. Only a string that might read as JSON is parsed, so a million cells cost little.
- */
-export function storedCellToCsvText(json: string): string {
-  switch (json[0]) {
-    case undefined:
-    case "n":
-      return "";
-    case '"': {
-      const text = json.includes("\\") ? (JSON.parse(json) as string) : json.slice(1, -1);
-      // The database writes a string's JSON as JSON.stringify does: the same characters escaped.
-      return text === "" || readsAsJson(text) ? json : text;
-    }
-    case "{":
-    case "[":
-      return compactJson(json);
-    default:
-      return json;
-  }
-}
-
-/**
- * A jsonb value's text without the space PostgreSQL writes after each `:` and `,` (outside strings),
- * which is the only whitespace it writes: `{"a": [1, 2]}` becomes `{"a":[1,2]}`, as JSON.stringify
- * would write it.
- */
-export function compactJson(json: string): string {
-  let compact = "";
-  let from = 0;
-  let at = 0;
-  while (at < json.length) {
-    const char = json.charCodeAt(at);
-    if (char === QUOTE) {
-      at = afterString(json, at);
-    } else if ((char === COMMA || char === COLON) && json.charCodeAt(at + 1) === SPACE) {
-      compact += json.slice(from, at + 1);
-      from = at + 2;
-      at += 2;
-    } else {
-      at++;
-    }
-  }
-  return from === 0 ? json : compact + json.slice(from);
-}
-
-const QUOTE = 0x22;
-const COMMA = 0x2c;
-const COLON = 0x3a;
-const SPACE = 0x20;
-const BACKSLASH = 0x5c;
-
-/** The index after the JSON string that opens at `start`. */
-function afterString(json: string, start: number): number {
-  let at = start + 1;
-  for (;;) {
-    const end = json.indexOf('"', at);
-    if (end < 0) return json.length;
-    let backslashes = 0;
-    while (json.charCodeAt(end - 1 - backslashes) === BACKSLASH) backslashes++;
-    if (backslashes % 2 === 0) return end + 1;
-    at = end + 1;
-  }
-}
 
 /**
  * CSV field text as a cell: undefined for an empty field (no value given); JSON for a field that
@@ -144,29 +76,8 @@ export function csvTextToCell(text: string): unknown {
   }
 }
 
-/** A field is quoted when it holds a comma, a quote or a line break, or starts or ends with a space. */
-export function csvField(text: string): string {
-  const quoted =
-    SPECIAL.test(text) || WHITESPACE.test(text.charAt(0)) || WHITESPACE.test(text.charAt(text.length - 1));
-  return quoted ? `"${text.replaceAll('"', '""')}"` : text;
-}
-
-const SPECIAL = /[",\r\n]/;
-/** One character that JavaScript's `\s` matches; asked of a field's ends only, not of all of it. */
-const WHITESPACE = /^\s$/;
-
 const JSON_START = /^[\s{["\-0-9tfn]/;
 const mayBeJson = (text: string) => JSON_START.test(text);
-
-function readsAsJson(text: string): boolean {
-  if (!mayBeJson(text)) return false;
-  try {
-    JSON.parse(text);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 export const importFormats = ["csv", "jsonl", "json", "parquet"] as const;
 export type ImportFormat = (typeof importFormats)[number];

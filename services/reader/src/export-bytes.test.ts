@@ -1,0 +1,78 @@
+import fc from "fast-check";
+import { describe, expect, test } from "vitest";
+import { ExportBytes, isSpace } from "./export-bytes";
+
+function written(write: (out: ExportBytes) => void): string {
+  const out = new ExportBytes();
+  write(out);
+  return new TextDecoder("utf-8", { fatal: true }).decode(out.result());
+}
+
+const field = (text: string) => written((out) => out.csvField(text));
+const cell = (json: string) => written((out) => out.csvCell(json));
+
+describe("export bytes", () => {
+  test("a CSV field is quoted when it holds a comma, a quote or a line break, or starts or ends with a space", () => {
+    expect(field("plain text")).toBe("plain text");
+    expect(field("")).toBe("");
+    expect(field("a,b")).toBe('"a,b"');
+    expect(field('say "hi"')).toBe('"say ""hi"""');
+    expect(field("two\nlines")).toBe('"two\nlines"');
+    expect(field("cr\r")).toBe('"cr\r"');
+    expect(field(" lead")).toBe('" lead"');
+    expect(field("trail\t")).toBe('"trail\t"');
+    expect(field("\u00a0nbsp")).toBe('"\u00a0nbsp"');
+    expect(field("bom\ufeff")).toBe('"bom\ufeff"');
+    expect(field("in the middle")).toBe("in the middle");
+  });
+
+  test("JavaScript's \\s decides what counts as a space at a field's ends", () => {
+    for (let unit = 0; unit < 0x10000; unit++) {
+      expect([unit, isSpace(unit)]).toEqual([unit, /^\s$/.test(String.fromCharCode(unit))]);
+    }
+  });
+
+  test("cells by the round-trip rule: strings that read as JSON stay JSON strings, objects lose PostgreSQL's spaces", () => {
+    expect(cell("")).toBe("");
+    expect(cell("null")).toBe("");
+    expect(cell('"text"')).toBe("text");
+    expect(cell('""')).toBe('""""""');
+    expect(cell('"42"')).toBe('"""42"""');
+    expect(cell('"true"')).toBe('"""true"""');
+    expect(cell('"the truth"')).toBe("the truth");
+    expect(cell('"nullable"')).toBe("nullable");
+    expect(cell('"-"')).toBe("-");
+    expect(cell('" 7 "')).toBe('""" 7 """');
+    expect(cell('"a \\"quote\\", then\\nmore"')).toBe('"a ""quote"", then\nmore"');
+    expect(cell('"\\u0041"')).toBe("A");
+    expect(cell("1.50")).toBe("1.50");
+    expect(cell("false")).toBe("false");
+    expect(cell('{"a": [1, "x, y: z"], "b": {"k": "v \\", "}}')).toBe(
+      '"{""a"":[1,""x, y: z""],""b"":{""k"":""v \\"", ""}}"',
+    );
+    expect(cell("[1, 2]")).toBe('"[1,2]"');
+    expect(cell("[]")).toBe("[]");
+    expect(cell('"Größe? 日本 🦜"')).toBe("Größe? 日本 🦜");
+  });
+
+  test("any text comes back from its field as it was, as valid UTF-8", () => {
+    fc.assert(
+      fc.property(fc.string({ unit: "grapheme", maxLength: 40 }), (text) => {
+        const written = field(text);
+        const quoted = written.startsWith('"') && written !== text;
+        expect(quoted ? written.slice(1, -1).replaceAll('""', '"') : written).toBe(text);
+      }),
+      { numRuns: 500, seed: 20261126 },
+    );
+  });
+
+  test("the buffer grows past its first size, quotes doubled across the boundary", () => {
+    const big = `${'"'.repeat(50_000)}${"é".repeat(50_000)}`;
+    expect(field(big)).toBe(`"${'""'.repeat(50_000)}${"é".repeat(50_000)}"`);
+    const out = new ExportBytes();
+    for (let row = 0; row < 10_000; row++) out.csvField(`row ${row}, "quoted"`);
+    expect(out.length).toBe(
+      Buffer.byteLength(Array.from({ length: 10_000 }, (_, row) => `"row ${row}, ""quoted"""`).join("")),
+    );
+  });
+});
