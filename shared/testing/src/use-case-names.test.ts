@@ -22,6 +22,25 @@ describe("one name per operation", () => {
     expect(mismatchesIn("api-keys.ts", source)).toEqual([]);
   });
 
+  it("accepts a handler that hands the use-case named as its operation to a serve helper", () => {
+    const source = `
+      import { getDataset } from "../use-cases/get-dataset";
+      import { listDatasets } from "../use-cases/list-datasets";
+      serveRead(deps, operations.listDatasets, listDatasets),
+      serveRead(deps, operations.getDataset, getDataset),`;
+    expect(mismatchesIn("datasets.ts", source)).toEqual([]);
+  });
+
+  it("names an operation handed to a serve helper with another use-case, even one imported beside its own", () => {
+    const source = `
+      import { getDataset } from "../use-cases/get-dataset";
+      import { listDatasets } from "../use-cases/list-datasets";
+      serveRead(deps, operations.getDataset, listDatasets),`;
+    expect(mismatchesIn("datasets.ts", source)).toEqual([
+      "datasets.ts: getDataset calls listDatasets from ../use-cases/list-datasets; expected getDataset from ../use-cases/get-dataset",
+    ]);
+  });
+
   it("names an operation whose use-case has another name, or lives in another file", () => {
     const source = `
       import { renameApiKey } from "../use-cases/rename-api-key";

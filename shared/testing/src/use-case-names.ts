@@ -1,15 +1,20 @@
 import { readdirSync, readFileSync } from "node:fs";
 
-const SERVED = /serve\w*\(\s*bus,\s*operations\.(\w+)/;
+/**
+ * A serve call: `serveOperation(bus, operations.x, …)`, or a service's own helper's, as the reader's
+ * `serveRead(deps, operations.x, …)`.
+ */
+const SERVED = /serve\w*\(\s*\w+,\s*operations\.(\w+)/;
 
 /** `updateApiKey` → `update-api-key`. */
 export const kebabOf = (name: string): string =>
   name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
 
 /**
- * One name per operation: each operation a handler serves calls the use-case named as the operation,
- * from `use-cases/<kebab-operation-id>.ts` (`updateApiKey` from `use-cases/update-api-key.ts`).
- * Reads the handlers' source in `handlersDir` and returns what breaks the rule, one line each.
+ * One name per operation: each operation a handler serves calls (or hands over) the use-case named as
+ * the operation, from `use-cases/<kebab-operation-id>.ts` (`updateApiKey` from
+ * `use-cases/update-api-key.ts`). Reads the handlers' source in `handlersDir` and returns what breaks
+ * the rule, one line each.
  */
 export function useCaseNameMismatches(handlersDir: URL): string[] {
   const files = readdirSync(handlersDir).filter((name) => name.endsWith(".ts") && !name.endsWith(".test.ts"));
@@ -35,7 +40,8 @@ export function mismatchesIn(file: string, source: string): string[] {
   return served.flatMap((match, i) => {
     const operationId = match[1] as string;
     const body = source.slice(match.index, served[i + 1]?.index ?? source.length);
-    const called = [...body.matchAll(/\b(\w+)\(/g)]
+    // A name called, `getApiKey(`, or handed over as an argument, `getApiKey)`; not `operations.getApiKey,`.
+    const called = [...body.matchAll(/(?<![.\w])(\w+)\s*(?=[(),])/g)]
       .map(([, name]) => name as string)
       .find((name) => importedFrom.has(name));
     const expected = `../use-cases/${kebabOf(operationId)}`;

@@ -1,24 +1,17 @@
-import { type Subscription, serveOperation } from "@svc/bus";
+import type { Subscription } from "@svc/bus";
 import { operations } from "@svc/contracts";
 import type { ReaderDeps } from "../service";
 import { getDatasetImport } from "../use-cases/get-dataset-import";
 import { getDatasetRow } from "../use-cases/get-dataset-row";
 import { getDatasetRowHistory } from "../use-cases/get-dataset-row-history";
 import { listDatasetRows } from "../use-cases/list-dataset-rows";
+import { serveRead } from "./serve-read";
 
-export function serveRows({ bus, db, logger }: ReaderDeps): Subscription[] {
+export function serveRows(deps: ReaderDeps): Subscription[] {
   return [
-    serveOperation(bus, operations.listDatasetRows, logger, (input, caller) =>
-      listDatasetRows(db, caller.organizationId, input),
-    ),
-    serveOperation(bus, operations.getDatasetRow, logger, (input, caller) =>
-      getDatasetRow(db, caller.organizationId, input),
-    ),
-    serveOperation(bus, operations.getDatasetImport, logger, (input, caller) =>
-      getDatasetImport(db, caller.organizationId, input),
-    ),
-    serveOperation(bus, operations.getDatasetRowHistory, logger, (input, caller) =>
-      getDatasetRowHistory(db, caller.organizationId, input),
-    ),
+    serveRead(deps, operations.listDatasetRows, listDatasetRows),
+    serveRead(deps, operations.getDatasetRow, getDatasetRow),
+    serveRead(deps, operations.getDatasetImport, getDatasetImport),
+    serveRead(deps, operations.getDatasetRowHistory, getDatasetRowHistory),
   ];
 }
