@@ -43,7 +43,7 @@ function splitWords(text) {
 const capitalize = (word) => word.charAt(0).toUpperCase() + word.slice(1);
 
 /** The command of a paginated operation turned into its iterator: `list-rows` → `iterate-rows`, `list` → `iterate`. */
-export function iteratorCommand(command) {
+function iteratorCommand(command) {
   if (command === "list") return "iterate";
   if (command.startsWith("list-")) return `iterate-${command.slice("list-".length)}`;
   return `iterate-${command}`;
@@ -99,7 +99,7 @@ export function describeApi(document) {
     ops.sort((a, b) => a.command.localeCompare(b.command) || a.operationId.localeCompare(b.operationId));
     const names = new Map();
     for (const op of ops) {
-      for (const command of [op.command, op.paginated ? iteratorCommand(op.command) : undefined]) {
+      for (const command of [op.command, op.iteratorCommand]) {
         if (!command) continue;
         const other = names.get(command);
         if (other) {
@@ -203,6 +203,8 @@ function describeOperation(document, path, method, op, item) {
     response,
     successStatus: Number(successStatus ?? 200),
     paginated,
+    /** The command of the method that iterates over every page, for a paginated operation. */
+    iteratorCommand: paginated ? iteratorCommand(command) : undefined,
     pagination: undefined,
   };
   if (paginated) described.pagination = describePagination(document, described);

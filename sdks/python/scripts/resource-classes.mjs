@@ -3,7 +3,6 @@
 // of every operation.
 import {
   headerOptionName,
-  iteratorCommand,
   operationDoc,
   pascalCase,
   resolveRef,
@@ -154,7 +153,7 @@ function iterator(op, call) {
     "headers=headers",
   ];
   return [
-    `    def ${snakeCase(iteratorCommand(op.command))}(`,
+    `    def ${snakeCase(op.iteratorCommand)}(`,
     ...signature(call, { skip: [cursor], withIdempotency: false }).map((arg) => `        ${arg},`),
     `    ) -> Iterator[${item}]:`,
     ...docstring(
@@ -198,7 +197,7 @@ export function operationIndex(api) {
       const entries = [
         `"resource": ${str(snakeCase(resource.name))}`,
         `"method": ${str(snakeCase(op.command))}`,
-        `"iterator": ${op.paginated ? str(snakeCase(iteratorCommand(op.command))) : "None"}`,
+        `"iterator": ${op.iteratorCommand ? str(snakeCase(op.iteratorCommand)) : "None"}`,
         `"http_method": ${str(op.method)}`,
         `"path": ${str(op.path)}`,
       ];

@@ -1,6 +1,6 @@
 // Produces src/api.generated.ts from the OpenAPI document: one type per schema, one class per resource
 // with a method per operation (and an async iterator per paginated one), and the operation index.
-import { camelCase, describeApi, iteratorCommand, resourceClassName } from "../../scripts/openapi-model.mjs";
+import { camelCase, describeApi, resourceClassName } from "../../scripts/openapi-model.mjs";
 import { operationTypes, resourceClass } from "./resource-classes.mjs";
 import { typeDeclaration, typeName } from "./typescript-types.mjs";
 
@@ -51,7 +51,7 @@ export function generate(document) {
       const fields = [
         `resource: ${JSON.stringify(camelCase(resource.name))}`,
         `method: ${JSON.stringify(camelCase(op.command))}`,
-        op.paginated ? `iterator: ${JSON.stringify(camelCase(iteratorCommand(op.command)))}` : undefined,
+        op.iteratorCommand ? `iterator: ${JSON.stringify(camelCase(op.iteratorCommand))}` : undefined,
         `httpMethod: ${JSON.stringify(op.method)}`,
         `path: ${JSON.stringify(op.path)}`,
       ].filter(Boolean);

@@ -3,7 +3,6 @@
 import {
   camelCase,
   headerOptionName,
-  iteratorCommand,
   operationDoc,
   pascalCase,
   resolveRef,
@@ -172,7 +171,7 @@ function iterator(op, document) {
       `Every item of \`${camelCase(op.command)}\`, page after page, following \`nextCursor\` until the last page.`,
       "  ",
     ),
-    `  ${camelCase(iteratorCommand(op.command))}(${args.join(", ")}): AsyncGenerator<${item}, void, undefined> {`,
+    `  ${camelCase(op.iteratorCommand)}(${args.join(", ")}): AsyncGenerator<${item}, void, undefined> {`,
     `    return paginate((cursor) => this.${camelCase(op.command)}(${call.join(", ")}));`,
     "  }",
   ];
