@@ -1,12 +1,9 @@
-import { type Subscription, serveOperation } from "@svc/bus";
+import type { Subscription } from "@svc/bus";
 import { operations } from "@svc/contracts";
 import type { ReaderDeps } from "../service";
 import { listDatasetColumns } from "../use-cases/list-dataset-columns";
+import { serveRead } from "./serve-read";
 
-export function serveColumns({ bus, db, logger }: ReaderDeps): Subscription[] {
-  return [
-    serveOperation(bus, operations.listDatasetColumns, logger, (input, caller) =>
-      listDatasetColumns(db, caller.organizationId, input),
-    ),
-  ];
+export function serveColumns(deps: ReaderDeps): Subscription[] {
+  return [serveRead(deps, operations.listDatasetColumns, listDatasetColumns)];
 }
