@@ -1,26 +1,43 @@
-import { type Caller, DomainError, type Operation } from "@svc/contracts";
+import {
+  type Caller,
+  DomainError,
+  type Operation,
+  type OperationInput,
+  type OperationOutput,
+} from "@svc/contracts";
 import { type Database, findDatasetForUpdate, idempotencyOf, runIdempotent } from "@svc/db";
 import type { Kysely, Transaction } from "kysely";
 import { type ColumnRecord, listColumns } from "../repositories/columns";
 import { touchDataset } from "../repositories/datasets";
 import { refOf } from "./versioning";
 
-type ColumnRequest = { params: { projectSlug: string; datasetSlug: string } };
+type ColumnInput<O extends Operation> = OperationInput<O> & {
+  params: { projectSlug: string; datasetSlug: string };
+};
 
-/** Runs a column change with the dataset locked, so it serialises with row edits; no new version. */
-export async function withColumns<T>(
-  db: Kysely<Database>,
-  caller: Caller,
-  op: Operation,
-  input: ColumnRequest,
-  change: (trx: Transaction<Database>, datasetId: string, columns: ColumnRecord[]) => Promise<T>,
-): Promise<T> {
-  return runIdempotent(db, idempotencyOf(caller, op, input), async (trx) => {
-    const dataset = await findDatasetForUpdate(trx, refOf(caller, input.params));
-    const result = await change(trx, dataset.id, await listColumns(trx, dataset.id));
-    await touchDataset(trx, dataset.id);
-    return result;
-  });
+/**
+ * The use-case of column operation `op`: runs `change` with the dataset locked, so it serialises with
+ * row edits, and its columns listed; idempotent under `op`; no new version. Naming `op` once ties the
+ * input's type, the idempotency scope and the answer's type to the same operation.
+ */
+export function columnChange<O extends Operation>(
+  op: O,
+  change: NoInfer<
+    (
+      trx: Transaction<Database>,
+      datasetId: string,
+      columns: ColumnRecord[],
+      input: ColumnInput<O>,
+    ) => Promise<OperationOutput<O>>
+  >,
+): (db: Kysely<Database>, caller: Caller, input: ColumnInput<O>) => Promise<OperationOutput<O>> {
+  return (db, caller, input) =>
+    runIdempotent(db, idempotencyOf(caller, op, input), async (trx) => {
+      const dataset = await findDatasetForUpdate(trx, refOf(caller, input.params));
+      const result = await change(trx, dataset.id, await listColumns(trx, dataset.id), input);
+      await touchDataset(trx, dataset.id);
+      return result;
+    });
 }
 
 export function findColumn(

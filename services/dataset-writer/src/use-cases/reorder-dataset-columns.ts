@@ -1,22 +1,10 @@
-import {
-  type Caller,
-  type DatasetColumn,
-  DomainError,
-  type OperationInput,
-  operations,
-} from "@svc/contracts";
-import type { Database } from "@svc/db";
-import type { Kysely } from "kysely";
+import { DomainError, operations } from "@svc/contracts";
 import { toContractColumn, updateColumn } from "../repositories/columns";
-import { findColumn, withColumns } from "./column-changes";
+import { columnChange, findColumn } from "./column-changes";
 
-export function reorderDatasetColumns(
-  db: Kysely<Database>,
-  caller: Caller,
-  input: OperationInput<typeof operations.reorderDatasetColumns>,
-): Promise<{ columns: DatasetColumn[] }> {
-  const { body } = input;
-  return withColumns(db, caller, operations.reorderDatasetColumns, input, async (trx, datasetId, columns) => {
+export const reorderDatasetColumns = columnChange(
+  operations.reorderDatasetColumns,
+  async (trx, datasetId, columns, { body }) => {
     const active = columns.filter((c) => !c.removed);
     assertPermutation(
       body.order,
@@ -28,8 +16,8 @@ export function reorderDatasetColumns(
       if (column.position !== position) await updateColumn(trx, datasetId, column.identifier, { position });
     }
     return { columns: ordered.filter((c) => !c.removed).map(toContractColumn) };
-  });
-}
+  },
+);
 
 function assertPermutation(order: readonly string[], active: readonly string[]): void {
   const seen = new Set<string>();

@@ -1,20 +1,14 @@
-import { type Caller, type DatasetColumn, type OperationInput, operations } from "@svc/contracts";
-import type { Database } from "@svc/db";
-import type { Kysely } from "kysely";
+import { operations } from "@svc/contracts";
 import { toContractColumn, updateColumn } from "../repositories/columns";
-import { assertNameFree, findColumn, withColumns } from "./column-changes";
+import { assertNameFree, columnChange, findColumn } from "./column-changes";
 
 /** Renames a column: the one change of a column the API has. */
-export function updateDatasetColumn(
-  db: Kysely<Database>,
-  caller: Caller,
-  input: OperationInput<typeof operations.updateDatasetColumn>,
-): Promise<DatasetColumn> {
-  const { params, body } = input;
-  return withColumns(db, caller, operations.updateDatasetColumn, input, async (trx, datasetId, columns) => {
+export const updateDatasetColumn = columnChange(
+  operations.updateDatasetColumn,
+  async (trx, datasetId, columns, { params, body }) => {
     const column = findColumn(columns, params.identifier, "active");
     assertNameFree(columns, body.name, column.identifier);
     await updateColumn(trx, datasetId, column.identifier, { name: body.name });
     return toContractColumn({ ...column, name: body.name });
-  });
-}
+  },
+);
