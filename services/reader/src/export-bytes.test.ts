@@ -55,6 +55,25 @@ describe("export bytes", () => {
     expect(cell('"Größe? 日本 🦜"')).toBe("Größe? 日本 🦜");
   });
 
+  test("a cell read where it stands in a row's text is written as the same cell on its own", () => {
+    const json = fc.oneof(
+      fc.constantFrom("", "null", "1.50", "true", '""', '"42"', '"\\u0041"', "[1, 2]", '{"a": "b, c"}'),
+      fc.string({ unit: "grapheme", maxLength: 12 }).map((text) => JSON.stringify(text)),
+      fc.jsonValue({ maxDepth: 2 }).map((value) => JSON.stringify(value, null, 1).replace(/\n */g, " ")),
+    );
+    fc.assert(
+      fc.property(fc.array(json, { minLength: 1, maxLength: 6 }), (cells) => {
+        const row = cells.join("\u001f");
+        let from = 0;
+        for (const one of cells) {
+          expect(written((out) => out.csvCell(row, from, from + one.length))).toBe(cell(one));
+          from += one.length + 1;
+        }
+      }),
+      { numRuns: 300, seed: 20261126 },
+    );
+  });
+
   test("any text comes back from its field as it was, as valid UTF-8", () => {
     fc.assert(
       fc.property(fc.string({ unit: "grapheme", maxLength: 40 }), (text) => {

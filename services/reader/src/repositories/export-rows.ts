@@ -7,19 +7,24 @@ import { afterKey, type RowKey, revisionsAt } from "./rows";
 /** Where an exported cell is stored: a built-in cell's column, or a custom column's key in `custom`. */
 export type StoredCell = { kind: "builtin"; field: BuiltinField } | { kind: "custom"; identifier: string };
 
-/** A row of an export: its id and its cells' JSON as the database writes jsonb, `""` where unset. */
+/**
+ * A row of an export: its id and its cells' JSON as the database writes jsonb, `""` where unset, all
+ * in one text, each cell after the first behind `CELL_SEPARATOR` (split them with `splitCells`).
+ */
 export interface ExportedRow {
   rowId: string;
-  cells: string[];
-  /** The characters of the cells' JSON: about what the row's line will take. */
-  size: number;
+  cells: string;
 }
 
 /**
  * Separates the cells of a row in one text column (E'\x1f' in the SQL). PostgreSQL escapes every
  * control character in the JSON it writes, so this one cannot occur inside a cell.
  */
-const CELL_SEPARATOR = "\u001f";
+export const CELL_SEPARATOR = "\u001f";
+
+/** A row's cells, one JSON text each, for `count` cells. */
+export const splitCells = (row: ExportedRow, count: number): string[] =>
+  count === 0 ? [] : row.cells.split(CELL_SEPARATOR);
 
 /**
  * A page of the rows valid at `version`, in creation order after `after`, with the cells asked for
@@ -50,8 +55,7 @@ export async function listExportedRows(
     .orderBy("r.row_id")
     .limit(query.limit)
     .execute();
-  const split = query.cells.length === 0 ? () => [] : (text: string) => text.split(CELL_SEPARATOR);
-  return rows.map((row) => ({ rowId: row.row_id, cells: split(row.cells), size: row.cells.length }));
+  return rows.map((row) => ({ rowId: row.row_id, cells: row.cells }));
 }
 
 function cellText(cell: StoredCell): RawBuilder<string> {
