@@ -7,6 +7,7 @@ import { finished } from "node:stream/promises";
 import { openDatabase } from "@svc/db";
 import { startPlatform } from "@svc/testing/platform";
 import { sql } from "kysely";
+import { byCommand, countCpu } from "./cpu-time";
 import { measureInTurns, printTable, type Row, type Timing } from "./measure";
 import { machine, verdict, writeSection } from "./report";
 import { seedDatasets } from "./seed";
@@ -35,9 +36,31 @@ const api = async <T>(method: string, path: string, body?: unknown): Promise<T> 
   return (await response.json()) as T;
 };
 
-/** The highest resident set of each platform process while `work` runs, sampled every 100 ms. */
-async function peakRss<T>(work: () => Promise<T>): Promise<{ result: T; peaks: Record<string, number> }> {
+/**
+ * The highest resident set of each platform process while `work` runs, sampled every 100 ms, and the
+ * CPU seconds each process (and PostgreSQL, NATS and this client) spent meanwhile.
+ */
+async function peakRss<T>(
+  work: () => Promise<T>,
+): Promise<{ result: T; peaks: Record<string, number>; cpu: Record<string, number> }> {
   const peaks: Record<string, number> = {};
+  const cpu = countCpu({
+    ...Object.fromEntries(
+      [...new Set(platform.processes.map((proc) => proc.name))].map((name) => [
+        name,
+        () =>
+          platform.processes.flatMap((proc) =>
+            proc.name === name && proc.child.pid ? [proc.child.pid] : [],
+          ),
+      ]),
+    ),
+    "PostgreSQL (this database)": byCommand(
+      "postgres",
+      ` ${new URL(platform.databaseUrl).pathname.slice(1)} `,
+    ),
+    "NATS (shared)": byCommand("nats-server"),
+    client: () => [process.pid],
+  });
   const sample = () => {
     for (const proc of platform.processes) {
       try {
@@ -54,7 +77,7 @@ async function peakRss<T>(work: () => Promise<T>): Promise<{ result: T; peaks: R
   try {
     const result = await work();
     sample();
-    return { result, peaks };
+    return { result, peaks, cpu: cpu() };
   } finally {
     clearInterval(timer);
   }
@@ -260,9 +283,19 @@ try {
       .map(([name, mb]) => `${name.split(":")[0]} ${mb.toFixed(0)} MB`)
       .join(", ")}`;
   const memory = [peaks("import", imported.peaks), peaks("export", exported.peaks)];
+  const cpuOf = (label: string, of: Record<string, number>) =>
+    `${label}: ${Object.entries(of)
+      .filter(([, seconds]) => seconds >= 0.05)
+      .map(([name, seconds]) => `${name} ${seconds.toFixed(1)}`)
+      .join(", ")}`;
+  const cpu = [
+    cpuOf(`import (${importSeconds.toFixed(1)} s)`, imported.cpu),
+    cpuOf(`export (${exportSeconds.toFixed(1)} s)`, exported.cpu),
+  ];
   const worst = Math.max(...Object.values(imported.peaks), ...Object.values(exported.peaks));
   console.log(`${memory.join("\n")}\npeak RSS of any process: ${worst.toFixed(0)} MB (target ≤ 200 MB)`);
   console.log(`exported ${(exported.result / 2 ** 20).toFixed(0)} MiB`);
+  console.log(`CPU seconds\n${cpu.join("\n")}`);
   if (process.argv.includes("--write")) {
     writeSection(
       "bulk",
@@ -277,7 +310,9 @@ batch row, median times in ms of 3 rounds of each, in turns (0.1 means ten times
 ${table}
 
 Peak resident memory, sampled every 100 ms: ${memory.join("; ")} (target ≤ 200 MB for every process:
-${verdict(worst <= 200)}).`,
+${verdict(worst <= 200)}).
+
+CPU seconds of each process while it ran (2 cores): ${cpu.join("; ")}.`,
     );
   }
   process.exitCode = rows.every((row) => row.pass) && worst <= 200 ? 0 : 1;

@@ -34,6 +34,7 @@ export async function sendFile(
     version?: number | undefined;
     after?: ExportChunk["after"];
     columns?: string[] | undefined;
+    rowsHint?: number | undefined;
   }) => {
     const { data, body } = await callSubjectWithBody(
       deps.bus,
@@ -46,6 +47,7 @@ export async function sendFile(
           ...(request.version === undefined ? {} : { version: request.version }),
           ...(request.after ? { after: request.after } : {}),
           ...(request.columns ? { columns: request.columns } : {}),
+          ...(request.rowsHint ? { rowsHint: request.rowsHint } : {}),
         },
       },
       { timeoutMs: deps.timeoutMs },
@@ -70,9 +72,9 @@ export async function sendFile(
   const columns = first.headers?.slice(1).map((header) => first.columns?.[header] ?? header);
   // The next piece is asked for as soon as one arrives, before that one is sent: the service reads
   // the next rows while this process writes the last ones out. One piece ahead, no more.
-  const after = (piece: Pick<ExportChunk, "after">) => {
+  const after = (piece: Pick<ExportChunk, "after" | "rows">) => {
     if (piece.after === null) return undefined;
-    const next = ask({ version: first.version, after: piece.after, columns });
+    const next = ask({ version: first.version, after: piece.after, columns, rowsHint: piece.rows });
     next.catch(() => undefined); // A client that goes away leaves it unread.
     return next;
   };

@@ -53,13 +53,24 @@ describe.each(availableBackends())("exportDataset, piece by piece (%s)", (backen
 
     const columns = first.headers?.slice(1).map((header) => first.columns?.[header] ?? header);
     let text = first.text;
+    let rows = first.rows;
     for (let piece = first; piece.after !== null; ) {
-      piece = await ask({ params, format: "csv", version: first.version, after: piece.after, columns });
+      const rowsHint = piece.rows;
+      piece = await ask({
+        params,
+        format: "csv",
+        version: first.version,
+        after: piece.after,
+        columns,
+        rowsHint,
+      });
+      rows += piece.rows;
       expect(Buffer.byteLength(piece.text)).toBeLessThan(PIECE_BYTES + 2100);
       text += piece.text;
     }
     const lines = text.split("\r\n").slice(1, -1);
     expect(lines).toHaveLength(1000);
+    expect(rows).toBe(1000);
     expect(lines.at(-1)).toBe(`r999,${"x".repeat(2000)},,,,topic 999,999`);
   });
 

@@ -24,7 +24,10 @@ import { versionNotFound } from "./errors";
 
 /** A piece stops growing past this many bytes (sent over the bus in parts). */
 const CHUNK_BYTES = 1024 * 1024;
-/** Rows read at most at once, and at first, until the rows written say how many fill a piece. */
+/**
+ * Rows read at most at once, and at first (unless the previous piece's rows say how many fill one),
+ * until the rows written say how many fill a piece.
+ */
 const PAGE_ROWS = 2000;
 const FIRST_PAGE_ROWS = 100;
 
@@ -69,10 +72,11 @@ export async function exportDataset(
     }
     const writeRow = rowWriter(request.format, cells);
 
-    if (version === 0) return new WithBody({ version, after: null, ...firstOnly }, out.result());
+    if (version === 0) return new WithBody({ version, after: null, rows: 0, ...firstOnly }, out.result());
     const scope = { trx, datasetId: dataset.id, version, cells };
-    const after = await fillPiece(scope, out, request.after, writeRow);
-    return new WithBody({ version, after, ...firstOnly }, out.result());
+    const firstPage = Math.min(PAGE_ROWS, request.rowsHint ?? FIRST_PAGE_ROWS);
+    const { after, rows } = await fillPiece(scope, out, { after: request.after, firstPage }, writeRow);
+    return new WithBody({ version, after, rows, ...firstOnly }, out.result());
   });
 }
 
@@ -93,9 +97,9 @@ interface PieceScope {
 async function fillPiece(
   scope: PieceScope,
   out: ExportBytes,
-  after: RowKey | undefined,
+  start: { after: RowKey | undefined; firstPage: number },
   writeRow: (out: ExportBytes, row: ExportedRow) => void,
-): Promise<RowKey | null> {
+): Promise<{ after: RowKey | null; rows: number }> {
   const { trx, datasetId, version, cells } = scope;
   const read = async (after: RowKey | undefined, limit: number) => ({
     rows: await listExportedRows(trx, { datasetId, version, after, limit, cells }),
@@ -104,12 +108,14 @@ async function fillPiece(
   const keyOf = (rowId: string) => findExportedRowKey(trx, { datasetId, version, rowId });
   let rowsRead = 0;
   let charsRead = 0;
-  let next: ReturnType<typeof read> | undefined = read(after, FIRST_PAGE_ROWS);
+  let written = 0;
+  const piece = (after: RowKey | null) => ({ after, rows: written });
+  let next: ReturnType<typeof read> | undefined = read(start.after, start.firstPage);
   while (next) {
     const { rows, limit } = await next;
     next = undefined;
     const last = rows.at(-1);
-    if (last === undefined) return null;
+    if (last === undefined) return piece(null);
     const lastKey = rows.length === limit ? await keyOf(last.rowId) : null;
     rowsRead += rows.length;
     let pageChars = 0;
@@ -123,14 +129,15 @@ async function fillPiece(
     }
     for (const row of rows) {
       writeRow(out, row);
+      written++;
       if (out.length >= CHUNK_BYTES) {
         await next?.catch(() => undefined); // The transaction's connection ends what it was asked.
-        return row === last ? lastKey : await keyOf(row.rowId);
+        return piece(row === last ? lastKey : await keyOf(row.rowId));
       }
     }
-    if (!next) return lastKey;
+    if (!next) return piece(lastKey);
   }
-  return null;
+  return piece(null);
 }
 
 /** A column's cell by its identifier: a built-in field's identifier is the field's name. */

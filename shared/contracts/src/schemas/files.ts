@@ -43,6 +43,11 @@ export const exportChunkRequestSchema = z.strictObject({
    * writes the same columns however the dataset's columns change while the file is sent.
    */
   columns: z.array(z.string()).optional(),
+  /**
+   * How many rows the previous piece held: the first page of this one is read at that size instead
+   * of starting small, since rows of one dataset tend to be alike.
+   */
+  rowsHint: z.number().int().min(1).max(1_000_000).optional(),
 });
 export type ExportChunkRequest = z.infer<typeof exportChunkRequestSchema>;
 
@@ -59,6 +64,8 @@ export const exportChunkSchema = z.object({
   headers: z.array(z.string()).optional(),
   /** Where the next piece starts; null when this piece ends the file. */
   after: rowKeySchema.nullable(),
+  /** How many rows this piece holds. */
+  rows: z.number().int().min(0),
 });
 export type ExportChunk = z.infer<typeof exportChunkSchema>;
 
