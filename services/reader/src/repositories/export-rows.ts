@@ -9,7 +9,7 @@ export type StoredCell = { kind: "builtin"; field: BuiltinField } | { kind: "cus
 
 /**
  * A row of an export: its id and its cells' JSON as the database writes jsonb, `""` where unset, all
- * in one text, each cell after the first behind `CELL_SEPARATOR` (split them with `splitCells`).
+ * in one text, each cell after the first behind `CELL_SEPARATOR`.
  */
 export interface ExportedRow {
   rowId: string;
@@ -21,10 +21,6 @@ export interface ExportedRow {
  * control character in the JSON it writes, so this one cannot occur inside a cell.
  */
 export const CELL_SEPARATOR = "\u001f";
-
-/** A row's cells, one JSON text each, for `count` cells. */
-export const splitCells = (row: ExportedRow, count: number): string[] =>
-  count === 0 ? [] : row.cells.split(CELL_SEPARATOR);
 
 /**
  * A page of the rows valid at `version`, in creation order after `after`, with the cells asked for

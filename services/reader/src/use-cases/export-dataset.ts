@@ -17,7 +17,6 @@ import {
   findExportedRowKey,
   listExportedRows,
   type StoredCell,
-  splitCells,
 } from "../repositories/export-rows";
 import type { RowKey } from "../repositories/rows";
 import { versionNotFound } from "./errors";
@@ -143,6 +142,10 @@ async function fillPiece(
 /** A column's cell by its identifier: a built-in field's identifier is the field's name. */
 const storedCellOf = (identifier: string): StoredCell =>
   isBuiltinField(identifier) ? { kind: "builtin", field: identifier } : { kind: "custom", identifier };
+
+/** A row's cells, one JSON text each, for `count` cells. */
+const splitCells = (row: ExportedRow, count: number): string[] =>
+  count === 0 ? [] : row.cells.split(CELL_SEPARATOR);
 
 const COMMA = 0x2c;
 const LF = 0x0a;
