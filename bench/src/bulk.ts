@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { createReadStream, createWriteStream, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { createReadStream, createWriteStream, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
@@ -7,8 +7,8 @@ import { finished } from "node:stream/promises";
 import { openDatabase } from "@svc/db";
 import { startPlatform } from "@svc/testing/platform";
 import { sql } from "kysely";
-import { byCommand, countCpu } from "./cpu-time";
 import { measureInTurns, printTable, type Row, type Timing } from "./measure";
+import { watchProcesses } from "./process-usage";
 import { machine, verdict, writeSection } from "./report";
 import { seedDatasets } from "./seed";
 
@@ -35,53 +35,6 @@ const api = async <T>(method: string, path: string, body?: unknown): Promise<T> 
   if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
   return (await response.json()) as T;
 };
-
-/**
- * The highest resident set of each platform process while `work` runs, sampled every 100 ms, and the
- * CPU seconds each process (and PostgreSQL, NATS and this client) spent meanwhile.
- */
-async function peakRss<T>(
-  work: () => Promise<T>,
-): Promise<{ result: T; peaks: Record<string, number>; cpu: Record<string, number> }> {
-  const peaks: Record<string, number> = {};
-  const cpu = countCpu({
-    ...Object.fromEntries(
-      [...new Set(platform.processes.map((proc) => proc.name))].map((name) => [
-        name,
-        () =>
-          platform.processes.flatMap((proc) =>
-            proc.name === name && proc.child.pid ? [proc.child.pid] : [],
-          ),
-      ]),
-    ),
-    "PostgreSQL (this database)": byCommand(
-      "postgres",
-      ` ${new URL(platform.databaseUrl).pathname.slice(1)} `,
-    ),
-    "NATS (shared)": byCommand("nats-server"),
-    client: () => [process.pid],
-  });
-  const sample = () => {
-    for (const proc of platform.processes) {
-      try {
-        const status = readFileSync(`/proc/${proc.child.pid}/status`, "utf8");
-        const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
-        const name = `${proc.name}:${proc.child.pid}`;
-        peaks[name] = Math.max(peaks[name] ?? 0, kb / 1024);
-      } catch {
-        // The process has gone; its last sample stands.
-      }
-    }
-  };
-  const timer = setInterval(sample, 100);
-  try {
-    const result = await work();
-    sample();
-    return { result, peaks, cpu: cpu() };
-  } finally {
-    clearInterval(timer);
-  }
-}
 
 const seconds = (started: bigint) => Number(process.hrtime.bigint() - started) / 1e9;
 
@@ -121,7 +74,7 @@ try {
   console.log("importing it through the platform…");
   const target = await dataset("Imported");
   const importStarted = process.hrtime.bigint();
-  const imported = await peakRss(async () => {
+  const imported = await watchProcesses(platform, async () => {
     const response = await fetch(`${platform.baseUrl}${target}/imports`, {
       method: "POST",
       headers: { ...owner, "content-type": "text/csv", "content-length": String(bytes) },
@@ -145,7 +98,7 @@ try {
   await api("PATCH", `${target}/rows/q0`, { expectedOutput: "edited" });
   const datasetId = (await api<{ id: string }>("GET", target)).id;
   const exportStarted = process.hrtime.bigint();
-  const exported = await peakRss(async () => {
+  const exported = await watchProcesses(platform, async () => {
     const response = await fetch(`${platform.baseUrl}${target}/export?format=csv&version=1`, {
       headers: owner,
     });

@@ -1,11 +1,11 @@
 import { type Caller, DomainError, MAX_INPUT_DEPTH, operations, type RequestContext } from "@svc/contracts";
 import { silentLogger } from "@svc/telemetry";
 import { describe, expect, test } from "vitest";
+import { callOperation } from "./calls";
 import { InProcessBus } from "./in-process";
 import {
   authorise,
   callerOf,
-  callOperation,
   parseOperationInput,
   type RawInput,
   serveOperation,
