@@ -11,13 +11,16 @@
  * bytes go over the bus and to the client as they are, never encoded into JSON and parsed again.
  */
 
+import { isSpace, startsLikeJson } from "@svc/contracts";
+
+/** Bytes the lines of every format are written with. */
+export const COMMA = 0x2c;
+export const LF = 0x0a;
+export const CR = 0x0d;
 const QUOTE = 0x22;
-const COMMA = 0x2c;
 const COLON = 0x3a;
 const SPACE = 0x20;
 const BACKSLASH = 0x5c;
-const LF = 0x0a;
-const CR = 0x0d;
 
 /** The bytes of one export piece, growing as rows are written. */
 export class ExportBytes {
@@ -196,26 +199,10 @@ function needsQuotes(text: string, from: number, to: number): boolean {
   return false;
 }
 
-/** Whether a UTF-16 unit is one that JavaScript's `\s` matches. */
-export function isSpace(unit: number): boolean {
-  if (unit < 0x80) return unit === SPACE || (unit >= 0x09 && unit <= 0x0d);
-  return (
-    unit === 0xa0 ||
-    unit === 0x1680 ||
-    (unit >= 0x2000 && unit <= 0x200a) ||
-    unit === 0x2028 ||
-    unit === 0x2029 ||
-    unit === 0x202f ||
-    unit === 0x205f ||
-    unit === 0x3000 ||
-    unit === 0xfeff
-  );
-}
-
 /**
  * Whether `text[from, to)` would read back as JSON (`csvTextToCell` parses a field that starts
- * like JSON). Only a text that starts like JSON is parsed, and one that starts with t, f or n only
- * when it starts with the literal.
+ * like JSON, by `startsLikeJson`). Only such a text is parsed, and one that starts with t, f or n
+ * only when it starts with the literal.
  */
 function readsAsJson(text: string, from: number, to: number): boolean {
   const first = text.charCodeAt(from);
@@ -230,17 +217,7 @@ function readsAsJson(text: string, from: number, to: number): boolean {
       if (!text.startsWith("null", from)) return false;
       break;
     default:
-      if (
-        !(
-          first === 0x7b ||
-          first === 0x5b ||
-          first === QUOTE ||
-          first === 0x2d ||
-          isDigit(first) ||
-          isSpace(first)
-        )
-      )
-        return false;
+      if (!startsLikeJson(first)) return false;
   }
   try {
     JSON.parse(from === 0 && to === text.length ? text : text.slice(from, to));
@@ -249,5 +226,3 @@ function readsAsJson(text: string, from: number, to: number): boolean {
     return false;
   }
 }
-
-const isDigit = (unit: number) => unit >= 0x30 && unit <= 0x39;

@@ -8,7 +8,7 @@ import {
 } from "@svc/contracts";
 import { type Database, findDataset } from "@svc/db";
 import type { Kysely, Transaction } from "kysely";
-import { ExportBytes } from "../export-bytes";
+import { COMMA, CR, ExportBytes, LF } from "../export-bytes";
 import { listColumns } from "../repositories/columns";
 import { inSnapshot } from "../repositories/db";
 import {
@@ -146,10 +146,6 @@ const storedCellOf = (identifier: string): StoredCell =>
 /** A row's cells, one JSON text each, for `count` cells. */
 const splitCells = (row: ExportedRow, count: number): string[] =>
   count === 0 ? [] : row.cells.split(CELL_SEPARATOR);
-
-const COMMA = 0x2c;
-const LF = 0x0a;
-const CR = 0x0d;
 
 /** Writes one row as a line of the format, its cells in the order of `cells`. */
 function rowWriter(

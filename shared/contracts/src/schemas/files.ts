@@ -75,7 +75,7 @@ export type ExportChunk = z.infer<typeof exportChunkSchema>;
  */
 export function csvTextToCell(text: string): unknown {
   if (text === "") return undefined;
-  if (!mayBeJson(text)) return text;
+  if (!startsLikeJson(text.charCodeAt(0))) return text;
   try {
     return JSON.parse(text);
   } catch {
@@ -83,8 +83,40 @@ export function csvTextToCell(text: string): unknown {
   }
 }
 
-const JSON_START = /^[\s{["\-0-9tfn]/;
-const mayBeJson = (text: string) => JSON_START.test(text);
+/**
+ * Whether a text starting with this UTF-16 unit may be JSON, and so is parsed when read from a CSV
+ * field: `{`, `[`, `"`, `-`, a digit, `t`, `f`, `n`, or a space (JavaScript's `\s`). The export
+ * writes a string that would read back as JSON as a JSON string, by the same test.
+ */
+export function startsLikeJson(unit: number): boolean {
+  return (
+    unit === 0x7b || // {
+    unit === 0x5b || // [
+    unit === 0x22 || // "
+    unit === 0x2d || // -
+    (unit >= 0x30 && unit <= 0x39) ||
+    unit === 0x74 || // t
+    unit === 0x66 || // f
+    unit === 0x6e || // n
+    isSpace(unit)
+  );
+}
+
+/** Whether a UTF-16 unit is one that JavaScript's `\s` matches. */
+export function isSpace(unit: number): boolean {
+  if (unit < 0x80) return unit === 0x20 || (unit >= 0x09 && unit <= 0x0d);
+  return (
+    unit === 0xa0 ||
+    unit === 0x1680 ||
+    (unit >= 0x2000 && unit <= 0x200a) ||
+    unit === 0x2028 ||
+    unit === 0x2029 ||
+    unit === 0x202f ||
+    unit === 0x205f ||
+    unit === 0x3000 ||
+    unit === 0xfeff
+  );
+}
 
 export const importFormats = ["csv", "jsonl", "json", "parquet"] as const;
 export type ImportFormat = (typeof importFormats)[number];
