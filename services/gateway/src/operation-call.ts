@@ -10,10 +10,12 @@ export interface OperationCallDeps {
 
 /**
  * The one path every call of an operation takes once its caller is known, whether it came as an HTTP
- * request or as an MCP tool call: rate limits, role check, validation against the operation's schemas,
- * then one bus request. Limits come first, so that a client past its limit costs nothing more, and
- * here, so that no surface can skip them. The status is the operation's own success status unless the
- * service chose another (a restore that changes nothing answers 200, not 201).
+ * request or as an MCP tool call: rate limits, role check, then one bus request. Limits come first, so
+ * that a client past its limit costs nothing more, and here, so that no surface can skip them. The
+ * input is validated once, by the service, with the same function and the same errors as here: parsing
+ * it in the gateway as well cost about a quarter of the gateway's work on an edit, and the gateway is
+ * what saturates first under load (docs/performance.md). The status is the operation's own success
+ * status unless the service chose another (a restore that changes nothing answers 200, not 201).
  */
 export async function invokeOperation<O extends Operation>(
   deps: OperationCallDeps,
@@ -21,14 +23,14 @@ export async function invokeOperation<O extends Operation>(
   context: RequestContext,
   raw: RawInput,
 ): Promise<{ status: Operation["successStatus"]; data: OperationOutput<O> }> {
-  await admitOperationCall(deps, op, context, raw);
+  await admitCaller(deps, op, context);
   return callOperationWithStatus(deps.bus, op, context, raw, { timeoutMs: deps.timeoutMs });
 }
 
 /**
- * What every call of an operation passes before a service sees it, for the paths that call services
- * themselves (a file streamed piece by piece): the caller's limits, role and input. Returns the input
- * as the operation's schemas parse it.
+ * What a call of an operation passes before a service sees it, for the paths that call services
+ * themselves (a file streamed piece by piece), whose requests to the service are not the HTTP input:
+ * the caller's limits and role, then the input as the operation's schemas parse it.
  */
 export async function admitOperationCall<O extends Operation>(
   deps: OperationCallDeps,
@@ -36,10 +38,14 @@ export async function admitOperationCall<O extends Operation>(
   context: RequestContext,
   raw: RawInput,
 ): Promise<OperationInput<O>> {
+  await admitCaller(deps, op, context);
+  return parseOperationInput(op, raw);
+}
+
+async function admitCaller(deps: OperationCallDeps, op: Operation, context: RequestContext): Promise<void> {
   await enforceRateLimits(deps.rateLimiter, context);
   // The services check it again with the same function; here, a refusal costs them nothing.
   authorise(op, context);
-  return parseOperationInput(op, raw);
 }
 
 /** Every credential of an organisation is limited; the operator token is not. */
