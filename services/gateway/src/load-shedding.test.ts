@@ -1,4 +1,5 @@
-import { silentLogger } from "@svc/telemetry";
+import { Writable } from "node:stream";
+import { createLogger, type Logger, silentLogger } from "@svc/telemetry";
 import Fastify, { type FastifyInstance } from "fastify";
 import { afterEach, describe, expect, it } from "vitest";
 import { LoadShedder } from "./load-shedding";
@@ -9,8 +10,8 @@ describe("shedding by count and by queueing time", () => {
   let app: FastifyInstance;
   let base: string;
 
-  async function start(maxQueueMs: number, maxInFlight = 1_000) {
-    const shedder = new LoadShedder({ maxInFlight, maxQueueMs }, silentLogger());
+  async function start(maxQueueMs: number, maxInFlight = 1_000, logger: Logger = silentLogger()) {
+    const shedder = new LoadShedder({ maxInFlight, maxQueueMs }, logger);
     app = Fastify({ serverFactory: shedder.serverFactory() });
     app.addHook("onClose", async () => shedder.close());
     app.get("/slow", async () => {
@@ -91,6 +92,31 @@ describe("shedding by count and by queueing time", () => {
     expect((await fetch(`${base}/readyz`)).status).toBe(200);
     await Promise.all(slow);
     expect((await fetch(`${base}/fast`)).status).toBe(200);
+  });
+
+  it("logs refusals as counts, a line a second at most, not a line each", async () => {
+    const lines: Record<string, unknown>[] = [];
+    const destination = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(JSON.parse(String(chunk)) as Record<string, unknown>);
+        done();
+      },
+    });
+    await start(10_000, 1, createLogger({ service: "gateway", level: "info", destination }));
+    const slow = fetch(`${base}/slow`);
+    await sleep(100);
+    const refused = await Promise.all(Array.from({ length: 30 }, () => fetch(`${base}/fast`)));
+    expect(refused.map((response) => response.status)).toEqual(Array(30).fill(503));
+    await slow;
+    await app.close();
+    const refusals = lines.filter(
+      (line) => line.msg === "requests refused with 503: the gateway is over its bounds",
+    );
+    expect(refusals.length).toBeGreaterThanOrEqual(1);
+    expect(refusals.length).toBeLessThanOrEqual(2);
+    expect(refusals.reduce((sum, line) => sum + Number(line.refused), 0)).toBe(30);
+    expect(refusals.reduce((sum, line) => sum + Number(line.atCapacity), 0)).toBe(30);
+    expect(refusals[0]).toMatchObject({ level: 40, queueing: 0 });
   });
 
   it("does not take one slow request among quick ones for a queue", async () => {

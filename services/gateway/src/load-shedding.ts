@@ -1,8 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import { DomainError } from "@svc/contracts";
 import type { Logger } from "@svc/telemetry";
 import type { FastifyServerFactory } from "fastify";
-import { errorBodyOf } from "./errors";
 import { requestIdOf } from "./request-id";
 
 /** Probes must answer even when the gateway is saturated, or an orchestrator would restart it for it. */
@@ -13,6 +11,10 @@ const STREAMS = /\/(imports|export)(\/|\?|$)/;
 const INTERVAL_MS = 100;
 /** Requests answered in an interval for their shortest time to say anything about a queue. */
 const MIN_SAMPLES = 8;
+/** Refusals are logged as counts, at most one line this often: a line each would add to the overload. */
+const LOG_EVERY_MS = 1_000;
+
+type Refusal = "atCapacity" | "queueing";
 
 export interface LoadSheddingOptions {
   /** Requests worked on at once; beyond it a request is refused. */
@@ -42,6 +44,10 @@ export class LoadShedder {
   private queueing = 0;
   private lastTick = performance.now();
   private readonly timer: NodeJS.Timeout;
+  private readonly refused: Record<Refusal, number> = { atCapacity: 0, queueing: 0 };
+  private refusedSince = performance.now();
+  /** A refusal's body up to its request id, as last made, and the wait it was made for (-1: at capacity). */
+  private bodyHead = { waited: Number.NaN, head: "" };
 
   constructor(
     private readonly options: LoadSheddingOptions,
@@ -66,6 +72,7 @@ export class LoadShedder {
 
   close(): void {
     clearInterval(this.timer);
+    this.logRefusals();
   }
 
   /** Counts the request until its response closes, or answers it 503 at once; true when taken. */
@@ -75,6 +82,7 @@ export class LoadShedder {
     if (EXEMPT.has(queryAt < 0 ? url : url.slice(0, queryAt))) return true;
     const why = this.refusal();
     if (why) {
+      this.refused[why]++;
       this.refuse(request, response, why);
       return false;
     }
@@ -91,28 +99,58 @@ export class LoadShedder {
     return true;
   }
 
-  private refusal(): string | undefined {
-    if (this.inFlight >= this.options.maxInFlight) {
-      return `The gateway is at capacity (${this.options.maxInFlight} requests at once)`;
-    }
-    if (performance.now() < this.refuseUntil) {
-      return `The platform is behind: requests waited ${Math.round(this.queueing)} ms, more than ${this.options.maxQueueMs} ms`;
-    }
+  private refusal(): Refusal | undefined {
+    if (this.inFlight >= this.options.maxInFlight) return "atCapacity";
+    if (performance.now() < this.refuseUntil) return "queueing";
     return undefined;
   }
 
-  private refuse(request: IncomingMessage, response: ServerResponse, why: string): void {
+  /**
+   * The API's error shape (`errorBodyOf`), written without an error object or a serializer: refusing
+   * is what the gateway does most when it is saturated. A request id is made of characters that need
+   * no escaping in JSON (see `requestIdOf`).
+   */
+  private refuse(request: IncomingMessage, response: ServerResponse, why: Refusal): void {
     const requestId = requestIdOf(request.headers);
-    const error = new DomainError("service_unavailable", `${why}; retry after the Retry-After delay`);
-    const body = JSON.stringify(errorBodyOf(error, requestId));
-    response.writeHead(503, {
-      "content-type": "application/json; charset=utf-8",
-      "content-length": Buffer.byteLength(body),
-      "retry-after": "1",
-      "x-request-id": requestId,
-    });
+    const waited = why === "atCapacity" ? -1 : Math.round(this.queueing);
+    if (this.bodyHead.waited !== waited) {
+      const reason =
+        why === "atCapacity"
+          ? `The gateway is at capacity (${this.options.maxInFlight} requests at once)`
+          : `The platform is behind: requests waited ${waited} ms, more than ${this.options.maxQueueMs} ms`;
+      const message = `${reason}; retry after the Retry-After delay`;
+      this.bodyHead = {
+        waited,
+        head: `{"error":${JSON.stringify(message)},"code":"service_unavailable","requestId":"`,
+      };
+    }
+    const body = `${this.bodyHead.head}${requestId}"}`;
+    response.writeHead(503, [
+      "content-type",
+      "application/json; charset=utf-8",
+      "content-length",
+      String(Buffer.byteLength(body)),
+      "retry-after",
+      "1",
+      "x-request-id",
+      requestId,
+    ]);
     response.end(body);
-    this.logger.info({ requestId, method: request.method, status: 503, ms: 0 }, "request");
+  }
+
+  /** One line for the refusals since the last: how many, and why. */
+  private logRefusals(): void {
+    const { atCapacity, queueing } = this.refused;
+    const now = performance.now();
+    if (atCapacity + queueing > 0) {
+      this.logger.warn(
+        { refused: atCapacity + queueing, atCapacity, queueing, ms: Math.round(now - this.refusedSince) },
+        "requests refused with 503: the gateway is over its bounds",
+      );
+    }
+    this.refused.atCapacity = 0;
+    this.refused.queueing = 0;
+    this.refusedSince = now;
   }
 
   private tick(): void {
@@ -127,5 +165,6 @@ export class LoadShedder {
       this.queueing = wait;
       this.refuseUntil = now + INTERVAL_MS;
     }
+    if (now - this.refusedSince >= LOG_EVERY_MS) this.logRefusals();
   }
 }
