@@ -1,11 +1,12 @@
 import { randomBytes } from "node:crypto";
+import { Socket } from "node:net";
 import { context, propagation, ROOT_CONTEXT, TraceFlags, trace } from "@opentelemetry/api";
 import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
 import { W3CTraceContextPropagator } from "@opentelemetry/core";
 import { silentLogger } from "@svc/telemetry";
 import { realInfra } from "@svc/testing";
 import type { QueuedIterator } from "nats";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Bus, BusRequest } from "./bus";
 import { InProcessBus } from "./in-process";
 import { NatsBus } from "./nats";
@@ -162,6 +163,48 @@ describe.each(kinds)("bus (%s)", (_name, open) => {
     sub.unsubscribe();
     propagation.disable();
     context.disable();
+  });
+});
+
+describe.skipIf(!realInfra())("bus (nats): writes to the server", () => {
+  let pair: Pair;
+  beforeAll(async () => {
+    pair = await natsPair();
+  });
+  afterAll(async () => {
+    await pair.close();
+  });
+
+  it("sends the requests made in one turn of the event loop in one write, each answered", async () => {
+    const sub = pair.server.serve("svc.v1.turn", async (req) => ({ ok: true, data: req.input }));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    // The requests an HTTP server makes while reading its sockets: each in a callback of its own.
+    const written: string[] = [];
+    const write = Socket.prototype.write;
+    const spy = vi.spyOn(Socket.prototype, "write").mockImplementation(function (
+      this: Socket,
+      ...args: Parameters<Socket["write"]>
+    ) {
+      written.push(Buffer.from(args[0] as Uint8Array).toString("latin1"));
+      return write.apply(this, args);
+    });
+    const replies = await new Promise<Promise<unknown>[]>((resolve) => {
+      const sent: Promise<unknown>[] = [];
+      for (let n = 0; n < 50; n++) {
+        setImmediate(() => {
+          sent.push(pair.client.request("svc.v1.turn", { ...request, input: { n } }));
+          if (sent.length === 50) resolve(sent);
+        });
+      }
+    });
+    expect(await Promise.all(replies)).toEqual(
+      Array.from({ length: 50 }, (_, n) => ({ ok: true, data: { n } })),
+    );
+    spy.mockRestore();
+    const withRequests = written.filter((chunk) => chunk.includes(".svc.v1.turn "));
+    expect(withRequests).toHaveLength(1);
+    expect(withRequests[0]?.match(/\.svc\.v1\.turn /g)).toHaveLength(50);
+    sub.unsubscribe();
   });
 });
 

@@ -47,6 +47,13 @@ export type Outcome =
   | { kind: "timeout" }
   | { kind: "lost" };
 
+interface Outgoing {
+  subject: string;
+  payload: Uint8Array;
+  token: string;
+  headers: ReturnType<typeof natsHeaders>;
+}
+
 interface Pending {
   settle(outcome: Outcome): void;
   parts: Uint8Array[];
@@ -65,6 +72,8 @@ export class ReplyInbox {
   private readonly pending = new Map<string, Pending>();
   private readonly subscription: Subscription;
   private next = 0;
+  /** Requests to publish at the end of this turn of the event loop (see `request`). */
+  private outbox: Outgoing[] = [];
 
   constructor(private readonly nc: NatsConnection) {
     this.subscription = nc.subscribe(`${this.prefix}.*`, {
@@ -90,12 +99,27 @@ export class ReplyInbox {
         resolve(outcome);
       };
       this.pending.set(token, { settle: end, parts: [], expected: 1 });
+      // Published with every other request of this turn of the event loop, in one write to the
+      // server: a gateway under load reads many HTTP requests per turn, and a write (a system call,
+      // and a wake-up of the server) for each of them cost more than its request's own work.
+      if (this.outbox.length === 0) setImmediate(() => this.publishOutbox());
+      this.outbox.push({ subject, payload, token, headers });
+    });
+  }
+
+  private publishOutbox(): void {
+    const outbox = this.outbox;
+    this.outbox = [];
+    for (const { subject, payload, token, headers } of outbox) {
+      const pending = this.pending.get(token);
+      // Ended already (the connection dropped): nobody waits for its reply.
+      if (!pending) continue;
       try {
         this.nc.publish(subject, payload, { reply: `${this.prefix}.${token}`, headers });
       } catch {
-        end({ kind: "lost" });
+        pending.settle({ kind: "lost" });
       }
-    });
+    }
   }
 
   /** Ends every request in flight as lost: their replies, if any come, would use a dropped connection. */
