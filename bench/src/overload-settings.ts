@@ -12,7 +12,7 @@ export const WARMUP_SECONDS = 3;
 export const OVERLOAD_FACTOR = 4;
 /**
  * Connections of the open-loop generator under overload: as many as a second of the offered load
- * could hold, far more than the gateway takes at once (SVC_GATEWAY_MAX_IN_FLIGHT, 1,024 by default),
+ * could hold, far more than the gateway takes at once (SVC_GATEWAY_MAX_IN_FLIGHT, 256 by default),
  * so that the gateway's limits are what refuses, not the generator's sockets: a connection is busy
  * only until the platform answers, so a request left waiting for one would hide the platform's time
  * in the generator's. One that still finds none free waits, which its send time shows.

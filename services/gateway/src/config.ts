@@ -39,7 +39,7 @@ export const gatewayOptionsSchema = z.object({
     .number()
     .int()
     .min(1)
-    .default(1024)
+    .default(256)
     .describe("Requests the gateway works on at once; beyond it, 503 with Retry-After at once"),
   SVC_GATEWAY_MAX_QUEUE_MS: z.coerce
     .number()
