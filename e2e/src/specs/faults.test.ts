@@ -107,7 +107,6 @@ const BURST_TIMEOUT_MS = 60_000;
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const errorOf = (body: unknown) => String((body as { error?: unknown } | undefined)?.error ?? "");
-const requestIdOf = (body: unknown) => String((body as { requestId?: unknown } | undefined)?.requestId ?? "");
 
 function percentile(values: readonly number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -117,16 +116,15 @@ const median = (values: readonly number[]) => percentile(values, 0.5);
 const spread = (values: readonly number[]) =>
   `p50 ${percentile(values, 0.5)} / p99 ${percentile(values, 0.99)} / max ${percentile(values, 1)}`;
 
-/** The time the gateway took to answer each request, by request id, from its log line of the request. */
-function gatewayRequestTimes(platform: Platform): Map<string, number> {
+/** The refusals the gateway's log accounts for: its lines of counts (one a second at most). */
+function gatewayRefusalLines(
+  platform: Platform,
+): { refused: number; atCapacity: number; queueing: number }[] {
   const log = platform.processes.find((p) => p.name === "gateway")?.transcript.join("") ?? "";
-  const times = new Map<string, number>();
-  for (const line of log.split("\n")) {
-    if (!line.includes('"msg":"request"')) continue;
-    const entry = JSON.parse(line) as { requestId: string; ms: number };
-    times.set(entry.requestId, entry.ms);
-  }
-  return times;
+  return log
+    .split("\n")
+    .filter((line) => line.includes('"msg":"requests refused with 503'))
+    .map((line) => JSON.parse(line) as { refused: number; atCapacity: number; queueing: number });
 }
 
 describe.runIf(infra)("faults survived under load", () => {
@@ -356,7 +354,7 @@ describe.runIf(infra)("faults survived under load", () => {
       const platform = await startPlatform({
         queueBounds: "product",
         env: { SVC_MAX_IN_FLIGHT: "16" },
-        // At info, the gateway logs each request with the time it took to answer it.
+        // At info, the gateway logs its refusals as counts.
         gatewayEnv: {
           SVC_REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS),
           SVC_GATEWAY_MAX_IN_FLIGHT: "64",
@@ -410,20 +408,23 @@ describe.runIf(infra)("faults survived under load", () => {
       const refusedByGateway = shed.filter((a) =>
         /^The (gateway is at capacity|platform is behind)/.test(errorOf(a.body)),
       );
-      // How long the gateway took to answer each one, from its request log (at info, its default),
-      // once its lines have all come through the pipe.
-      const gatewayMs = await waitFor("the gateway's log line of every refusal", async () => {
-        const times = gatewayRequestTimes(platform);
-        return refusedByGateway.every((a) => times.has(requestIdOf(a.body))) ? times : undefined;
+      // The gateway logs its refusals as counts, a line a second at most, not a line each (which
+      // would add to the overload it reports): once its lines have come through the pipe, they
+      // account for every refusal.
+      const refusalLines = await waitFor("the gateway's count of every refusal", async () => {
+        const lines = gatewayRefusalLines(platform);
+        const counted = lines.reduce((sum, line) => sum + line.refused, 0);
+        return counted >= refusedByGateway.length ? lines : undefined;
       });
-      const shedServerMs = refusedByGateway.map((a) => gatewayMs.get(requestIdOf(a.body)) ?? Number.NaN);
       const shedClientMs = refusedByGateway.map((a) => a.ms);
       console.info(
         `burst of ${BURST}: ${byStatus(200).length} × 200, ${shed.length} × 503 (${refusedByGateway.length} by the ` +
-          `gateway) in ${burstMs} ms; gateway's refusals answered in ${spread(shedServerMs)} ms at the gateway, ` +
+          `gateway, logged in ${refusalLines.length} lines) in ${burstMs} ms; gateway's refusals answered in ` +
           `${spread(shedClientMs)} ms at the client; gateway RSS ${rssBefore.toFixed(0)} → peak ` +
           `${rssPeak.toFixed(0)} → ${rssAfter.toFixed(0)} MB`,
       );
+      expect(refusalLines.reduce((sum, line) => sum + line.refused, 0)).toBe(refusedByGateway.length);
+      expect(refusalLines.length).toBeLessThanOrEqual(Math.ceil(burstMs / 1_000) + 2);
       expect(answers.filter((a) => a.status !== 200 && a.status !== 503)).toEqual([]);
       expect(refusedByGateway.length).toBeGreaterThan(BURST / 2);
       expect(byStatus(200).length).toBeGreaterThan(0);
@@ -431,14 +432,14 @@ describe.runIf(infra)("faults survived under load", () => {
       // Refusals do not wait behind the work they refuse: they come back sooner than the accepted edits.
       expect(median(shed.map((a) => a.ms))).toBeLessThanOrEqual(median(byStatus(200).map((a) => a.ms)));
       // Each refusal is answered at once, never after a bus round trip. Calibrated on a 2-core machine
-      // shared with other test runs (load average 5-8), over six runs: at the gateway p99 1-8 ms and max
-      // 8-104 ms; at the client, which opens 5000 connections at once, max 2.0-9.5 s.
-      expect(percentile(shedServerMs, 0.99)).toBeLessThanOrEqual(50);
-      expect(Math.max(...shedServerMs)).toBeLessThan(REQUEST_TIMEOUT_MS / 2);
+      // shared with other test runs (load average 5-8), over six runs: at the client, which opens 5000
+      // connections at once, max 2.0-9.5 s.
       expect(Math.max(...shedClientMs)).toBeLessThan(20_000);
       expect(burstMs).toBeLessThan(BURST_TIMEOUT_MS);
-      // Memory follows the open connections (about 13 kB each: 56-69 MB over sixteen runs), not a queue of work.
-      expect(rssPeak - rssBefore).toBeLessThan(100);
+      // Memory follows the open connections (about 13 kB each: 56-69 MB over sixteen runs), not a queue
+      // of work, plus the gateway's young generation as it grows to its bound (two semi-spaces of 32 MB,
+      // docs/decisions/0010): 75-86 MB over four runs since.
+      expect(rssPeak - rssBefore).toBeLessThan(130);
 
       // Still healthy and correct afterwards.
       await waitReady(platform.baseUrl, 10_000);
