@@ -1,5 +1,11 @@
 import { authorise, type Bus, callOperationWithStatus, parseOperationInput, type RawInput } from "@svc/bus";
-import type { Operation, OperationInput, OperationOutput, RequestContext } from "@svc/contracts";
+import {
+  findUnstorableInput,
+  type Operation,
+  type OperationInput,
+  type OperationOutput,
+  type RequestContext,
+} from "@svc/contracts";
 import { type RateLimiter, rateLimitedError } from "./rate-limit";
 
 export interface OperationCallDeps {
@@ -24,6 +30,9 @@ export async function invokeOperation<O extends Operation>(
   raw: RawInput,
 ): Promise<{ status: Operation["successStatus"]; data: OperationOutput<O> }> {
   await admitCaller(deps, op, context);
+  // What the bus cannot carry (a body nested deeper than serialising it for the bus allows) is refused
+  // here with the error the service would give, by the same function; the walk costs little.
+  if (findUnstorableInput(raw.body, { text: op.unstorableText === "refuse" })) parseOperationInput(op, raw);
   return callOperationWithStatus(deps.bus, op, context, raw, { timeoutMs: deps.timeoutMs });
 }
 
