@@ -130,7 +130,11 @@ describe("infra/Dockerfile", () => {
     expect(start("embedded")).toBe("node --single-threaded-gc dist/main.js");
     // The image runs the flags of the service's own start script, taken from it at build time.
     const cmd = /^CMD (.+)$/m.exec(dockerfile)?.[1] ?? "";
-    expect(JSON.parse(cmd)).toEqual(["sh", "-c", "exec node $(cat node-flags) services/${SERVICE}/dist/main.js"]);
+    expect(JSON.parse(cmd)).toEqual([
+      "sh",
+      "-c",
+      `exec node $(cat node-flags) services/\${SERVICE}/dist/main.js`,
+    ]);
     const writeFlags = /^RUN node -e '([^']+)' > node-flags$/m.exec(dockerfile.replace(/\\\n\s*/g, ""))?.[1];
     expect(writeFlags).toBeDefined();
     for (const service of ["auth", "gateway"]) {
