@@ -28,7 +28,7 @@ try {
   const bus = new InProcessBus();
   const deps = { bus, db: database.db, logger: silentLogger() };
   registerDatasetWriter(deps);
-  registerReader(deps);
+  registerReader({ ...deps, copyTo: database.copyTo });
   const context = await makeOrganization();
   const call = <O extends Operation>(op: O, input: Partial<RawInput>) =>
     callOperation(bus as Bus, op, context, {

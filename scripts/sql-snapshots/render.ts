@@ -1,6 +1,6 @@
 import { basename, dirname, join } from "node:path";
-import type { Database } from "@svc/db";
-import type { CompiledQuery, Kysely } from "kysely";
+import type { CopyTo, Database } from "@svc/db";
+import { type CompiledQuery, type Kysely, sql } from "kysely";
 import { type FormatOptionsWithLanguage, format } from "sql-formatter";
 import { type AnswerRow, Recorder } from "./recorder";
 
@@ -27,6 +27,21 @@ export interface SnapshotFile<M> {
 }
 
 type AnySnapshotFile = SnapshotFile<Record<string, unknown>>;
+
+/**
+ * A `CopyTo` that sends its `COPY` statement through `db`, where it is recorded, and answers with no
+ * rows.
+ */
+export function recordedCopy(db: Kysely<Database>): CopyTo {
+  return async function* (query) {
+    await sql.raw(`COPY (${query}) TO STDOUT (FORMAT binary)`).execute(db);
+    yield Buffer.concat([
+      Buffer.from("PGCOPY\n\xff\r\n\0", "latin1"),
+      Buffer.alloc(8),
+      Buffer.from([0xff, 0xff]),
+    ]);
+  };
+}
 
 /** Keeps each file's function names checked against its module's exports. */
 export const snapshotOf = <M>(file: SnapshotFile<M>): AnySnapshotFile => file as unknown as AnySnapshotFile;

@@ -6,7 +6,7 @@ import * as readerImports from "../../../services/reader/src/repositories/import
 import * as readerRows from "../../../services/reader/src/repositories/rows";
 import * as spans from "../../../services/reader/src/repositories/spans";
 import * as versions from "../../../services/reader/src/repositories/versions";
-import { snapshotOf } from "../render";
+import { recordedCopy, snapshotOf } from "../render";
 import { presence, search } from "./values";
 
 export const reader = [
@@ -83,30 +83,30 @@ export const reader = [
     source: "services/reader/src/repositories/export-rows.ts",
     module: exportRows,
     statements: {
-      listExportedRows: [
+      copyExportedRows: [
         {
           variant: "a later page, built-in and custom cells",
           run: (db) =>
-            exportRows.listExportedRows(db, {
-              datasetId: "ds_1",
-              version: 5,
-              after: { createdAt: "2025-01-02T03:04:05.123456Z", rowId: "r_1" },
-              limit: 2000,
-              cells: [
-                { kind: "builtin", field: "input" },
-                { kind: "builtin", field: "expectedOutput" },
-                { kind: "custom", identifier: "col_1" },
-              ],
-            }),
-        },
-      ],
-      findExportedRowKey: [
-        {
-          run: (db) => exportRows.findExportedRowKey(db, { datasetId: "ds_1", version: 5, rowId: "r_1" }),
-          answers: [[{ created_key: "2025-01-02T03:04:05.123456Z" }]],
+            exportRows.copyExportedRows(
+              db,
+              recordedCopy(db),
+              {
+                datasetId: "ds_1",
+                version: 5,
+                after: { createdAt: "2025-01-02T03:04:05.123456Z", rowId: "r_1" },
+                limit: 2000,
+                cells: [
+                  { kind: "builtin", field: "input" },
+                  { kind: "builtin", field: "expectedOutput" },
+                  { kind: "custom", identifier: "col_1" },
+                ],
+              },
+              () => undefined,
+            ),
         },
       ],
     },
+    noStatement: { LastRowKey: "keeps a row's key aside as it is read" },
   }),
   snapshotOf({
     source: "services/reader/src/repositories/imports.ts",

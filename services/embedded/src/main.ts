@@ -56,7 +56,7 @@ const services = [
     sessionLifetimes: sessionLifetimesOf(config),
   }),
   registerDatasetWriter({ ...deps, uploads }),
-  registerReader(deps),
+  registerReader({ ...deps, copyTo: database.copyTo }),
   registerTraceIngest(deps),
 ];
 // Each answers the gateway's `/readyz` as it would over NATS.

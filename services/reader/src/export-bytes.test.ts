@@ -8,8 +8,11 @@ function written(write: (out: ExportBytes) => void): string {
   return new TextDecoder("utf-8", { fatal: true }).decode(out.result());
 }
 
-const field = (text: string) => written((out) => out.csvField(text));
-const cell = (json: string) => written((out) => out.csvCell(json));
+const field = (text: string) => written((out) => out.csvText(text));
+const cell = (json: string) => {
+  const bytes = Buffer.from(json);
+  return written((out) => out.csvCell(bytes, json === "" ? -1 : 0, bytes.length));
+};
 
 describe("export bytes", () => {
   test("a CSV field is quoted when it holds a comma, a quote or a line break, or starts or ends with a space", () => {
@@ -47,9 +50,14 @@ describe("export bytes", () => {
     expect(cell("[1, 2]")).toBe('"[1,2]"');
     expect(cell("[]")).toBe("[]");
     expect(cell('"Größe? 日本 🦜"')).toBe("Größe? 日本 🦜");
+    expect(cell('"a, b"')).toBe('"a, b"');
+    expect(cell('"ends with a space "')).toBe('"ends with a space "');
+    expect(cell('"ends with\u00a0"')).toBe('"ends with\u00a0"');
+    expect(cell('"日本\u3000"')).toBe('"日本\u3000"');
+    expect(cell('"\u00a0starts"')).toBe('"\u00a0starts"');
   });
 
-  test("a cell read where it stands in a row's text is written as the same cell on its own", () => {
+  test("a cell read where it stands among others' bytes is written as the same cell on its own", () => {
     const json = fc.oneof(
       fc.constantFrom("", "null", "1.50", "true", '""', '"42"', '"\\u0041"', "[1, 2]", '{"a": "b, c"}'),
       fc.string({ unit: "grapheme", maxLength: 12 }).map((text) => JSON.stringify(text)),
@@ -57,11 +65,12 @@ describe("export bytes", () => {
     );
     fc.assert(
       fc.property(fc.array(json, { minLength: 1, maxLength: 6 }), (cells) => {
-        const row = cells.join("\u001f");
+        const row = Buffer.from(cells.join("\u001f"));
         let from = 0;
         for (const one of cells) {
-          expect(written((out) => out.csvCell(row, from, from + one.length))).toBe(cell(one));
-          from += one.length + 1;
+          const to = from + Buffer.byteLength(one);
+          expect(written((out) => out.csvCell(row, one === "" ? -1 : from, to))).toBe(cell(one));
+          from = to + 1;
         }
       }),
       { numRuns: 300, seed: 20261126 },
@@ -83,7 +92,7 @@ describe("export bytes", () => {
     const big = `${'"'.repeat(50_000)}${"é".repeat(50_000)}`;
     expect(field(big)).toBe(`"${'""'.repeat(50_000)}${"é".repeat(50_000)}"`);
     const out = new ExportBytes();
-    for (let row = 0; row < 10_000; row++) out.csvField(`row ${row}, "quoted"`);
+    for (let row = 0; row < 10_000; row++) out.csvText(`row ${row}, "quoted"`);
     expect(out.length).toBe(
       Buffer.byteLength(Array.from({ length: 10_000 }, (_, row) => `"row ${row}, ""quoted"""`).join("")),
     );

@@ -9,6 +9,8 @@
  * Written into one buffer a piece rather than as JavaScript strings: quoting a field as a string
  * (`replaceAll`, then concatenation) cost more than everything else an export did per row, and the
  * bytes go over the bus and to the client as they are, never encoded into JSON and parsed again.
+ * The cells come as bytes too (the UTF-8 of their JSON text, as `COPY` writes it) and are copied
+ * from where they stand; only a string that holds an escape or might read as JSON is decoded.
  */
 
 import { isSpace, startsLikeJson } from "@svc/contracts";
@@ -17,19 +19,19 @@ import { isSpace, startsLikeJson } from "@svc/contracts";
 export const COMMA = 0x2c;
 export const LF = 0x0a;
 export const CR = 0x0d;
-const QUOTE = 0x22;
+export const QUOTE = 0x22;
 const COLON = 0x3a;
 const SPACE = 0x20;
 const BACKSLASH = 0x5c;
 
 /** The bytes of one export piece, growing as rows are written. */
 export class ExportBytes {
-  private bytes: Buffer;
+  private out: Buffer;
   private at = 0;
 
   /** `size`: about what the piece will hold, so that it seldom grows. */
   constructor(size = 64 * 1024) {
-    this.bytes = Buffer.allocUnsafe(size);
+    this.out = Buffer.allocUnsafe(size);
   }
 
   get length(): number {
@@ -38,191 +40,225 @@ export class ExportBytes {
 
   /** The bytes written, without a copy: the buffer is not written again after this. */
   result(): Uint8Array {
-    return this.bytes.subarray(0, this.at);
+    return this.out.subarray(0, this.at);
   }
 
   byte(value: number): void {
-    if (this.at === this.bytes.length) this.grow(1);
-    this.bytes[this.at++] = value;
+    if (this.at === this.out.length) this.grow(1);
+    this.out[this.at++] = value;
   }
 
-  /** `text[from, to)` as UTF-8, each `"` written twice when `doubleQuotes`. */
-  text(text: string, from = 0, to = text.length, doubleQuotes = false): void {
-    if (from === to) return;
-    // A UTF-16 unit takes at most 3 bytes as UTF-8, and a quote written twice 2.
-    if (this.at + 3 * (to - from) > this.bytes.length) this.grow(3 * (to - from));
-    const bytes = this.bytes;
+  /** ASCII text, such as a key or a bracket. */
+  ascii(text: string): void {
+    if (this.at + text.length > this.out.length) this.grow(text.length);
+    for (let i = 0; i < text.length; i++) this.out[this.at++] = text.charCodeAt(i);
+  }
+
+  /** `src[from, to)` as they are, each `"` written twice when `doubleQuotes`. */
+  bytes(src: Buffer, from: number, to: number, doubleQuotes = false): void {
+    const length = to - from;
+    if (this.at + 2 * length > this.out.length) this.grow(2 * length);
+    const out = this.out;
     let at = this.at;
-    let next = from;
-    // A short text's ASCII start is written here, one unit a byte: cheaper than a call into the
-    // encoder. The rest, from the first other character on, or a long text, goes to the encoder.
-    if (to - from <= SHORT) {
-      for (; next < to; next++) {
-        const unit = text.charCodeAt(next);
-        if (unit >= 0x80) break;
-        bytes[at++] = unit;
-        if (unit === QUOTE && doubleQuotes) bytes[at++] = QUOTE;
-      }
+    if (length > LONG && !doubleQuotes) {
+      this.at = at + src.copy(out, at, from, to);
+      return;
+    }
+    for (let i = from; i < to; i++) {
+      const byte = src[i] as number;
+      out[at++] = byte;
+      if (byte === QUOTE && doubleQuotes) out[at++] = QUOTE;
     }
     this.at = at;
-    if (next === to) return;
-    this.at += bytes.write(next === 0 && to === text.length ? text : text.slice(next, to), at, "utf8");
-    if (doubleQuotes) this.doubleQuotes(at);
-  }
-
-  /** Writes every `"` after `start` twice, moving what follows it (room was reserved). */
-  private doubleQuotes(start: number): void {
-    const bytes = this.bytes;
-    const end = this.at;
-    let quotes = 0;
-    for (let i = start; i < end; i++) if (bytes[i] === QUOTE) quotes++;
-    if (quotes === 0) return;
-    this.at = end + quotes;
-    let to = this.at;
-    for (let i = end - 1; quotes > 0; i--) {
-      const byte = bytes[i] as number;
-      bytes[--to] = byte;
-      if (byte === QUOTE) {
-        bytes[--to] = QUOTE;
-        quotes--;
-      }
-    }
   }
 
   private grow(bytes: number): void {
-    const grown = Buffer.allocUnsafe(Math.max(this.at + bytes, 2 * this.bytes.length));
-    grown.set(this.bytes.subarray(0, this.at));
-    this.bytes = grown;
+    const grown = Buffer.allocUnsafe(Math.max(this.at + bytes, 2 * this.out.length));
+    grown.set(this.out.subarray(0, this.at));
+    this.out = grown;
   }
 
-  /** `text[from, to)` as one CSV field, quoted when it must be. */
-  csvField(text: string, from = 0, to = text.length): void {
-    const quoted = needsQuotes(text, from, to);
+  /** `src[from, to)`, UTF-8 text, as one CSV field, quoted when it must be. */
+  csvField(src: Buffer, from: number, to: number): void {
+    const quoted = needsQuotes(src, from, to);
     if (quoted) this.byte(QUOTE);
-    this.text(text, from, to, quoted);
+    this.bytes(src, from, to, quoted);
     if (quoted) this.byte(QUOTE);
+  }
+
+  /** A text as one CSV field (a header, say). */
+  csvText(text: string): void {
+    const bytes = Buffer.from(text, "utf8");
+    this.csvField(bytes, 0, bytes.length);
   }
 
   /**
-   * A stored cell's JSON, `json[from, to)` (empty when the cell is not set), as a CSV field, by the
-   * round-trip rule.
+   * A stored cell's JSON, `json[from, to)` (`from` < 0 when the cell is not set), as a CSV field,
+   * by the round-trip rule.
    */
-  csvCell(json: string, from = 0, to = json.length): void {
-    switch (json.charCodeAt(from)) {
+  csvCell(json: Buffer, from: number, to: number): void {
+    if (from < 0 || from === to) return;
+    switch (json[from]) {
       case 0x6e: // null
         return;
-      case QUOTE: {
-        const escaped = json.indexOf("\\", from);
-        if (escaped >= 0 && escaped < to) {
-          const cell = json.slice(from, to);
-          const text = JSON.parse(cell) as string;
-          this.csvField(text === "" || readsAsJson(text, 0, text.length) ? cell : text);
+      case QUOTE:
+        if (this.plainString(json, from, to)) return;
+        if (includes(json, BACKSLASH, from, to)) {
+          const text = JSON.parse(json.toString("utf8", from, to)) as string;
+          const bytes = Buffer.from(text, "utf8");
+          if (text === "" || readsAsJson(bytes, 0, bytes.length)) this.quoted(json, from, to);
+          else this.csvField(bytes, 0, bytes.length);
         } else if (to - from === 2 || readsAsJson(json, from + 1, to - 1)) {
-          this.csvField(json, from, to);
+          this.quoted(json, from, to);
         } else {
           this.csvField(json, from + 1, to - 1);
         }
         return;
-      }
       case 0x7b: // {
       case 0x5b: {
         // An object or an array ([): its JSON holds no line break and neither starts nor ends with a space.
         const quoted = includes(json, QUOTE, from, to) || includes(json, COMMA, from, to);
         if (quoted) this.byte(QUOTE);
-        this.compactJson(json, quoted, from, to);
+        this.compactJson(json, from, to, quoted);
         if (quoted) this.byte(QUOTE);
         return;
       }
       default:
-        this.text(json, from, to); // a number, true or false; nothing when not set
+        this.bytes(json, from, to); // a number, true or false
     }
   }
 
-  /** A stored cell's JSON, compact; `null` for a cell that is not set. */
-  jsonCell(json: string): void {
-    if (json === "") this.text("null");
-    else this.compactJson(json, false);
+  /**
+   * Writes the JSON string `json[from, to)` as its text, and says so, when that is all it takes:
+   * the text holds no escape (so no quote and no line break either) and does not start like JSON,
+   * so it is written as it stands, quoted when it holds a comma or ends with a space. One pass.
+   */
+  private plainString(json: Buffer, from: number, to: number): boolean {
+    if (to - from === 2 || mayReadAsJson(json, from + 1, to - 1)) return false;
+    let comma = false;
+    for (let i = from + 1; i < to - 1; i++) {
+      const byte = json[i] as number;
+      if (byte === BACKSLASH) return false;
+      if (byte === COMMA) comma = true;
+    }
+    const quoted = comma || isSpace(codePointAt(json, lastCharacter(json, from + 1, to - 1)));
+    if (quoted) this.byte(QUOTE);
+    this.bytes(json, from + 1, to - 1);
+    if (quoted) this.byte(QUOTE);
+    return true;
+  }
+
+  /** `src[from, to)` as a quoted CSV field. */
+  private quoted(src: Buffer, from: number, to: number): void {
+    this.byte(QUOTE);
+    this.bytes(src, from, to, true);
+    this.byte(QUOTE);
+  }
+
+  /** A stored cell's JSON, compact; `null` for a cell that is not set (`from` < 0). */
+  jsonCell(json: Buffer, from: number, to: number): void {
+    if (from < 0) this.ascii("null");
+    else this.compactJson(json, from, to, false);
   }
 
   /**
    * JSON as PostgreSQL writes it, `json[from, to)`, without the one space it writes after each `:`
-   * and `,` outside strings.
+   * and `,` outside strings; every `"` written twice when `doubleQuotes`. One pass, byte by byte.
    */
-  compactJson(json: string, doubleQuotes: boolean, from = 0, to = json.length): void {
-    let start = from;
-    let at = from;
-    while (at < to) {
-      const unit = json.charCodeAt(at);
-      if (unit === QUOTE) {
-        at = afterString(json, at);
-      } else if ((unit === COMMA || unit === COLON) && json.charCodeAt(at + 1) === SPACE) {
-        this.text(json, start, at + 1, doubleQuotes);
-        start = at + 2;
-        at += 2;
-      } else {
-        at++;
+  compactJson(json: Buffer, from: number, to: number, doubleQuotes: boolean): void {
+    if (this.at + 2 * (to - from) > this.out.length) this.grow(2 * (to - from));
+    const out = this.out;
+    let at = this.at;
+    let inString = false;
+    for (let i = from; i < to; i++) {
+      const byte = json[i] as number;
+      out[at++] = byte;
+      if (byte === QUOTE) {
+        inString = !inString;
+        if (doubleQuotes) out[at++] = QUOTE;
+      } else if (inString) {
+        if (byte === BACKSLASH) {
+          const escaped = json[++i] as number; // the character a backslash escapes, `"` included
+          out[at++] = escaped;
+          if (escaped === QUOTE && doubleQuotes) out[at++] = QUOTE;
+        }
+      } else if ((byte === COMMA || byte === COLON) && json[i + 1] === SPACE) {
+        i++;
       }
     }
-    this.text(json, start, to, doubleQuotes);
+    this.at = at;
   }
 }
 
-/** Texts this short are written unit by unit as far as they are ASCII. */
-const SHORT = 1024;
+/** Ranges longer than this are copied by the runtime rather than byte by byte. */
+const LONG = 64;
 
-function includes(text: string, unit: number, from: number, to: number): boolean {
-  for (let i = from; i < to; i++) if (text.charCodeAt(i) === unit) return true;
+function includes(bytes: Buffer, byte: number, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) if (bytes[i] === byte) return true;
   return false;
-}
-
-/** The index after the JSON string that opens at `start`. */
-function afterString(json: string, start: number): number {
-  let at = start + 1;
-  for (;;) {
-    const end = json.indexOf('"', at);
-    if (end < 0) return json.length;
-    let backslashes = 0;
-    while (json.charCodeAt(end - 1 - backslashes) === BACKSLASH) backslashes++;
-    if (backslashes % 2 === 0) return end + 1;
-    at = end + 1;
-  }
 }
 
 /** A field is quoted when it holds a comma, a quote or a line break, or starts or ends with a space. */
-function needsQuotes(text: string, from: number, to: number): boolean {
+function needsQuotes(text: Buffer, from: number, to: number): boolean {
   if (from === to) return false;
-  if (isSpace(text.charCodeAt(from)) || isSpace(text.charCodeAt(to - 1))) return true;
+  if (isSpace(codePointAt(text, from)) || isSpace(codePointAt(text, lastCharacter(text, from, to))))
+    return true;
   for (let i = from; i < to; i++) {
-    const unit = text.charCodeAt(i);
-    if (unit === QUOTE || unit === COMMA || unit === LF || unit === CR) return true;
+    const byte = text[i];
+    if (byte === QUOTE || byte === COMMA || byte === LF || byte === CR) return true;
   }
   return false;
 }
 
+/** The code point of the UTF-8 character at `at` (U+10000 for any beyond the first plane). */
+function codePointAt(text: Buffer, at: number): number {
+  const first = text[at] as number;
+  if (first < 0x80) return first;
+  const second = (text[at + 1] as number) & 0x3f;
+  if (first < 0xe0) return ((first & 0x1f) << 6) | second;
+  if (first < 0xf0) return ((first & 0x0f) << 12) | (second << 6) | ((text[at + 2] as number) & 0x3f);
+  return 0x10000;
+}
+
+/** Where the last UTF-8 character of `text[from, to)` starts. */
+function lastCharacter(text: Buffer, from: number, to: number): number {
+  let at = to - 1;
+  while (at > from && ((text[at] as number) & 0xc0) === 0x80) at--;
+  return at;
+}
+
 /**
- * Whether `text[from, to)` would read back as JSON (`csvTextToCell` parses a field that starts
- * like JSON, by `startsLikeJson`). Only such a text is parsed, and one that starts with t, f or n
- * only when it starts with the literal.
+ * Whether the UTF-8 text `text[from, to)` would read back as JSON (`csvTextToCell` parses a field
+ * that starts like JSON, by `startsLikeJson`). Only such a text is parsed, and one that starts with
+ * t, f or n only when it starts with the literal.
  */
-function readsAsJson(text: string, from: number, to: number): boolean {
-  const first = text.charCodeAt(from);
-  switch (first) {
-    case 0x74: // t
-      if (!text.startsWith("true", from)) return false;
-      break;
-    case 0x66: // f
-      if (!text.startsWith("false", from)) return false;
-      break;
-    case 0x6e: // n
-      if (!text.startsWith("null", from)) return false;
-      break;
-    default:
-      if (!startsLikeJson(first)) return false;
-  }
+function readsAsJson(text: Buffer, from: number, to: number): boolean {
+  if (!mayReadAsJson(text, from, to)) return false;
   try {
-    JSON.parse(from === 0 && to === text.length ? text : text.slice(from, to));
+    JSON.parse(text.toString("utf8", from, to));
     return true;
   } catch {
     return false;
   }
+}
+
+/** Whether `text[from, to)` starts like JSON: only then may it read as JSON. */
+function mayReadAsJson(text: Buffer, from: number, to: number): boolean {
+  const first = codePointAt(text, from);
+  switch (first) {
+    case 0x74: // t
+      return startsWith(text, from, to, "true");
+    case 0x66: // f
+      return startsWith(text, from, to, "false");
+    case 0x6e: // n
+      return startsWith(text, from, to, "null");
+    default:
+      return startsLikeJson(first);
+  }
+}
+
+function startsWith(text: Buffer, from: number, to: number, ascii: string): boolean {
+  if (to - from < ascii.length) return false;
+  for (let i = 0; i < ascii.length; i++) if (text[from + i] !== ascii.charCodeAt(i)) return false;
+  return true;
 }

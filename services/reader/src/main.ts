@@ -5,6 +5,7 @@ await runService("reader", async () => {
   const { registerReader } = await import("./service");
   return {
     config: loadConfig(),
-    serve: ({ bus, database, logger }) => registerReader({ bus, db: database.db, logger }),
+    serve: ({ bus, database, logger }) =>
+      registerReader({ bus, db: database.db, copyTo: database.copyTo, logger }),
   };
 });

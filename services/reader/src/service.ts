@@ -1,5 +1,5 @@
 import { type Bus, type Subscription, unsubscribeAll } from "@svc/bus";
-import type { Database } from "@svc/db";
+import type { CopyTo, Database } from "@svc/db";
 import type { Logger } from "@svc/telemetry";
 import type { Kysely } from "kysely";
 import { serveColumns } from "./handlers/columns";
@@ -12,6 +12,8 @@ import { serveVersions } from "./handlers/versions";
 export interface ReaderDeps {
   bus: Bus;
   db: Kysely<Database>;
+  /** Exports read their rows with it (`DatabaseHandle.copyTo`). */
+  copyTo: CopyTo;
   logger: Logger;
 }
 

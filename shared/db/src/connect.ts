@@ -4,7 +4,7 @@ import { pipeline } from "node:stream/promises";
 import { PGlite } from "@electric-sql/pglite";
 import { Kysely, PostgresDialect, sql } from "kysely";
 import pg from "pg";
-import { from as copyStream } from "pg-copy-streams";
+import { from as copyFromStream, to as copyToStream } from "pg-copy-streams";
 import { pglitePool } from "./pglite-pool";
 import { preparingPool } from "./prepared";
 import type { Database } from "./schema";
@@ -15,11 +15,20 @@ import type { Database } from "./schema";
  */
 export type CopyFrom = (statement: string, data: AsyncIterable<string>) => Promise<void>;
 
+/**
+ * The rows of `query` (a SELECT with no parameters) in `COPY`'s binary format, as the database
+ * writes them: streamed from PostgreSQL on a connection of its own, in one piece from PGlite (which
+ * writes COPY's output to a blob). Read it to its end: a consumer that stops early costs PostgreSQL
+ * its connection. Not to be called inside a transaction on PGlite, whose one connection it waits for.
+ */
+export type CopyTo = (query: string) => AsyncIterable<Uint8Array>;
+
 export interface DatabaseHandle {
   db: Kysely<Database>;
   kind: "postgres" | "pglite";
   /** COPY from a stream (see `CopyFrom`); absent on PGlite. */
   copyFrom?: CopyFrom;
+  copyTo: CopyTo;
   /** Resolves when the database answers a trivial query: readiness probes use it. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -53,7 +62,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     const copyFrom: CopyFrom = async (statement, data) => {
       const client = await pool.connect();
       try {
-        await pipeline(Readable.from(data), client.query(copyStream(statement)));
+        await pipeline(Readable.from(data), client.query(copyFromStream(statement)));
         client.release();
       } catch (error) {
         // The connection is let go rather than reused: a COPY cut short may leave it mid-protocol.
@@ -61,12 +70,33 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
         throw error;
       }
     };
-    return { db, kind: "postgres", copyFrom, ping: () => ping(db), close: () => db.destroy() };
+    const copyTo: CopyTo = async function* (query) {
+      const client = await pool.connect();
+      let whole = false;
+      try {
+        yield* client.query(copyToStream(`COPY (${query}) TO STDOUT (FORMAT binary)`));
+        whole = true;
+      } finally {
+        // As above: a COPY left unread or failed mid-way may leave the connection mid-protocol.
+        client.release(whole ? undefined : true);
+      }
+    };
+    return { db, kind: "postgres", copyFrom, copyTo, ping: () => ping(db), close: () => db.destroy() };
   }
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
   const pglite = await PGlite.create(options.dataDir ? { dataDir: options.dataDir } : {});
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: pglitePool(pglite) }) });
-  return { db, kind: "pglite", ping: () => ping(db), close: () => db.destroy() };
+  const pool = pglitePool(pglite);
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const copyTo: CopyTo = async function* (query) {
+    const connection = await pool.connect(); // its turn on the one connection
+    try {
+      const { blob } = await pglite.query(`COPY (${query}) TO '/dev/blob' (FORMAT binary)`);
+      if (blob) yield new Uint8Array(await blob.arrayBuffer());
+    } finally {
+      connection.release();
+    }
+  };
+  return { db, kind: "pglite", copyTo, ping: () => ping(db), close: () => db.destroy() };
 }
 
 async function ping(db: Kysely<Database>): Promise<void> {

@@ -1,4 +1,5 @@
 export * from "./connect";
+export * from "./copy-to";
 export * from "./datasets";
 export * from "./from-env";
 export * from "./idempotency";

@@ -1,6 +1,6 @@
 import type { Bus } from "@svc/bus";
 import { newId } from "@svc/contracts";
-import type { Database } from "@svc/db";
+import type { CopyTo, Database } from "@svc/db";
 import { type Logger, silentLogger } from "@svc/telemetry";
 import type { Kysely } from "kysely";
 import { afterAll, beforeAll } from "vitest";
@@ -10,6 +10,7 @@ import { type Backend, type BackendName, openBackend } from "./backends";
 export interface ServiceDeps {
   bus: Bus;
   db: Kysely<Database>;
+  copyTo: CopyTo;
   logger: Logger;
 }
 
@@ -24,7 +25,12 @@ export async function serveOnBackend(
   register: (deps: ServiceDeps) => { stop(): void },
 ): Promise<ServedBackend> {
   const backend = await openBackend(name);
-  const service = register({ bus: backend.bus, db: backend.database.db, logger: silentLogger() });
+  const service = register({
+    bus: backend.bus,
+    db: backend.database.db,
+    copyTo: backend.database.copyTo,
+    logger: silentLogger(),
+  });
   return {
     backend,
     close: async () => {

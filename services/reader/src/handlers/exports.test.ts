@@ -1,9 +1,11 @@
 import { callSubjectWithBody } from "@svc/bus";
 import { type ExportChunk, type ExportChunkRequest, exportChunkSchema, operations } from "@svc/contracts";
+import type { CopyTo } from "@svc/db";
 import { availableBackends } from "@svc/testing";
 import { describe, expect, test } from "vitest";
 import { insertRows, makeDataset, removeColumn } from "../test-factories";
 import { contextOf, readerSuite } from "../test-support";
+import { exportDataset } from "../use-cases/export-dataset";
 
 /** What a piece may hold before it ends (the reader's own bound), and one row over it at most. */
 const PIECE_BYTES = 1024 * 1024;
@@ -105,5 +107,24 @@ describe.each(availableBackends())("exportDataset, piece by piece (%s)", (backen
       .map((line) => JSON.parse(line) as { rowId: string; custom: Record<string, string> });
     expect(rows.map((row) => row.rowId)).toEqual(Array.from({ length: 25 }, (_, index) => `big${index}`));
     expect(rows.every((row) => row.custom[note] === "y".repeat(100_000))).toBe(true);
+  });
+
+  test("a dataset deleted while a piece reads its rows fails the piece rather than ending the file early", async () => {
+    const dataset = await makeDataset(reader.db, reader.project);
+    await insertRows(reader.db, dataset, [{ id: "r1", input: "kept" }]);
+    const request = {
+      params: { projectSlug: reader.project.projectSlug, datasetSlug: dataset.slug },
+      format: "csv" as const,
+    };
+    const copyTo = reader.backend.database.copyTo;
+    // The dataset goes between the piece's first look at it and the reading of its rows.
+    const deletingFirst: CopyTo = async function* (query) {
+      await reader.db.deleteFrom("datasets").where("id", "=", dataset.id).execute();
+      yield* copyTo(query);
+    };
+    const organizationId = reader.project.organizationId;
+    await expect(
+      exportDataset({ db: reader.db, copyTo: deletingFirst }, organizationId, request),
+    ).rejects.toMatchObject({ code: "not_found" });
   });
 });
