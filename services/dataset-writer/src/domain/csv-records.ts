@@ -33,7 +33,8 @@ export async function* readCsv(text: AsyncIterable<string>): AsyncIterable<FileR
     for await (const { record, lines } of parser as AsyncIterable<NumberedRecord>) {
       // `lines` is the line the record ends on; a record with line breaks in quotes starts earlier.
       let line = lines;
-      for (const text of record) for (let at = text.indexOf("\n"); at >= 0; at = text.indexOf("\n", at + 1)) line--;
+      for (const text of record)
+        for (let at = text.indexOf("\n"); at >= 0; at = text.indexOf("\n", at + 1)) line--;
       if (!header) {
         header = checkHeader(record, line);
         continue;
@@ -76,7 +77,10 @@ interface NumberedRecord {
  */
 class NumberedParser extends Parser {
   override push(record: unknown, encoding?: BufferEncoding): boolean {
-    return super.push(record === null ? null : ({ record, lines: this.info.lines } as NumberedRecord), encoding);
+    return super.push(
+      record === null ? null : ({ record, lines: this.info.lines } as NumberedRecord),
+      encoding,
+    );
   }
 }
 
