@@ -16,7 +16,8 @@ export type StoredCell = { kind: "builtin"; field: BuiltinField } | { kind: "cus
 /**
  * A row of an export as `COPY` writes it: `bytes[start[i], end[i])` is field `i` (`start[i]` is -1
  * for SQL NULL), valid only while the row is being read. Field 0 is the row id, field 1 its creation
- * time (8 bytes), then one field a cell, the UTF-8 of its JSON as PostgreSQL writes jsonb.
+ * time (8 bytes), then one field a cell, the UTF-8 of its JSON as PostgreSQL writes jsonb (the
+ * version byte of jsonb's binary form already passed).
  */
 export interface ExportedRow {
   bytes: Buffer;
@@ -26,6 +27,9 @@ export interface ExportedRow {
 
 /** The fields before a row's cells: its id and its creation time. */
 export const CELLS_FROM = 2;
+
+/** The byte before a jsonb value's text in binary format (PostgreSQL 15: 1). */
+const JSONB_VERSION = 1;
 
 /**
  * Calls `row` for each row valid at `version` in creation order after `after`, `limit` at most,
@@ -46,7 +50,7 @@ export async function copyExportedRows(
   row: (row: ExportedRow) => void,
 ): Promise<number> {
   const select = revisionsAt(db, query.datasetId, query.version)
-    .select(["r.row_id", "r.created_at", ...query.cells.map((cell, index) => cellText(cell).as(`c${index}`))])
+    .select(["r.row_id", "r.created_at", ...query.cells.map((cell, index) => cellJson(cell).as(`c${index}`))])
     .$if(query.after !== undefined, (qb) => qb.where(afterKey({ after: query.after, direction: "asc" })))
     .orderBy("r.created_at")
     .orderBy("r.row_id")
@@ -54,9 +58,17 @@ export async function copyExportedRows(
     .compile();
   const rows = new CopyBinaryRows(CELLS_FROM + query.cells.length);
   const current: ExportedRow = { bytes: Buffer.alloc(0), start: rows.start, end: rows.end };
+  const { start } = rows;
+  const fields = start.length;
   let count = 0;
   for await (const chunk of copyTo(withLiterals(select))) {
     rows.push(chunk, (bytes) => {
+      for (let field = CELLS_FROM; field < fields; field++) {
+        const from = start[field] as number;
+        if (from < 0) continue;
+        if (bytes[from] !== JSONB_VERSION) throw new Error(`a jsonb cell in binary format version ${bytes[from]}`);
+        start[field] = from + 1;
+      }
       current.bytes = bytes;
       count++;
       row(current);
@@ -66,10 +78,11 @@ export async function copyExportedRows(
   return count;
 }
 
-function cellText(cell: StoredCell): RawBuilder<string> {
+/** A cell as jsonb: its binary form is a version byte and the text `::text` would give, made in one step. */
+function cellJson(cell: StoredCell): RawBuilder<unknown> {
   return cell.kind === "builtin"
-    ? sql<string>`${sql.ref(`r.${storedColumnOf[cell.field]}`)}::text`
-    : sql<string>`(r.custom -> ${cell.identifier})::text`;
+    ? sql`${sql.ref(`r.${storedColumnOf[cell.field]}`)}`
+    : sql`r.custom -> ${cell.identifier}`;
 }
 
 /**

@@ -6,9 +6,9 @@ COPY (
   select
     "r"."row_id",
     "r"."created_at",
-    "r"."input"::text as "c0",
-    "r"."expected_output"::text as "c1",
-    (r.custom -> E'col_1')::text as "c2"
+    "r"."input" as "c0",
+    "r"."expected_output" as "c1",
+    r.custom -> E'col_1' as "c2"
   from
     "row_revisions" as "r"
   where
