@@ -66,7 +66,8 @@ export async function copyExportedRows(
       for (let field = CELLS_FROM; field < fields; field++) {
         const from = start[field] as number;
         if (from < 0) continue;
-        if (bytes[from] !== JSONB_VERSION) throw new Error(`a jsonb cell in binary format version ${bytes[from]}`);
+        if (bytes[from] !== JSONB_VERSION)
+          throw new Error(`a jsonb cell in binary format version ${bytes[from]}`);
         start[field] = from + 1;
       }
       current.bytes = bytes;
