@@ -60,18 +60,23 @@ export async function exportDataset(
   request: ExportChunkRequest,
 ): Promise<WithBody<ExportChunk>> {
   const out = new ExportBytes(CHUNK_BYTES + 64 * 1024);
-  const { dataset, version, cells, firstOnly } = await inSnapshot(deps.db, async (trx) => {
-    const dataset = await findDataset(trx, { organizationId, ...request.params });
-    const version = request.version ?? dataset.version;
-    if (version > dataset.version) throw versionNotFound(version, dataset.version);
-    if (request.columns !== undefined)
-      return { dataset, version, cells: request.columns.map(storedCellOf), firstOnly: {} };
-    const columns = await listColumns(trx, dataset.id, { includeRemoved: false });
-    const headers = headersOf(columns);
-    if (request.after === undefined && request.format === "csv") writeCsvHeader(out, headers);
-    const firstOnly = { columns: headerMap(headers), headers: headers.map((header) => header.text) };
-    return { dataset, version, cells: columns.map((column) => storedCellOf(column.identifier)), firstOnly };
-  });
+  // A later piece names its columns: one look at the dataset is enough. The first reads the dataset
+  // and its columns in one snapshot, so that the columns are those of the version it finds.
+  const { dataset, version, cells, firstOnly } = await (request.columns !== undefined
+    ? laterPiece(deps.db, organizationId, request, request.columns)
+    : inSnapshot(deps.db, async (trx) => {
+        const { dataset, version } = await versionOf(trx, organizationId, request);
+        const columns = await listColumns(trx, dataset.id, { includeRemoved: false });
+        const headers = headersOf(columns);
+        if (request.after === undefined && request.format === "csv") writeCsvHeader(out, headers);
+        const firstOnly = { columns: headerMap(headers), headers: headers.map((header) => header.text) };
+        return {
+          dataset,
+          version,
+          cells: columns.map((column) => storedCellOf(column.identifier)),
+          firstOnly,
+        };
+      }));
   if (version === 0) return new WithBody({ version, after: null, rows: 0, ...firstOnly }, out.result());
   const scope = { ...deps, datasetId: dataset.id, version, cells };
   const firstPage = request.rowsHint ? Math.ceil(request.rowsHint * PAGE_MARGIN) : FIRST_PAGE_ROWS;
@@ -86,6 +91,24 @@ export async function exportDataset(
   // the last piece is sent only once the dataset is seen still there.
   if (after === null) await findDataset(deps.db, { organizationId, ...request.params });
   return new WithBody({ version, after, rows, ...firstOnly }, out.result());
+}
+
+/** The dataset and the version an export reads, which must exist. */
+async function versionOf(db: Kysely<Database>, organizationId: string, request: ExportChunkRequest) {
+  const dataset = await findDataset(db, { organizationId, ...request.params });
+  const version = request.version ?? dataset.version;
+  if (version > dataset.version) throw versionNotFound(version, dataset.version);
+  return { dataset, version };
+}
+
+async function laterPiece(
+  db: Kysely<Database>,
+  organizationId: string,
+  request: ExportChunkRequest,
+  columns: readonly string[],
+) {
+  const { dataset, version } = await versionOf(db, organizationId, request);
+  return { dataset, version, cells: columns.map(storedCellOf), firstOnly: {} };
 }
 
 interface PieceScope extends ExportDeps {
