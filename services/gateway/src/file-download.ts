@@ -35,6 +35,7 @@ export async function sendFile(
     after?: ExportChunk["after"];
     columns?: string[] | undefined;
     rowsHint?: number | undefined;
+    datasetId?: string | undefined;
   }) => {
     const { data, body } = await callSubjectWithBody(
       deps.bus,
@@ -48,6 +49,7 @@ export async function sendFile(
           ...(request.after ? { after: request.after } : {}),
           ...(request.columns ? { columns: request.columns } : {}),
           ...(request.rowsHint ? { rowsHint: request.rowsHint } : {}),
+          ...(request.datasetId ? { datasetId: request.datasetId } : {}),
         },
       },
       { timeoutMs: deps.timeoutMs },
@@ -74,7 +76,13 @@ export async function sendFile(
   // the next rows while this process writes the last ones out. One piece ahead, no more.
   const after = (piece: Pick<ExportChunk, "after" | "rows">) => {
     if (piece.after === null) return undefined;
-    const next = ask({ version: first.version, after: piece.after, columns, rowsHint: piece.rows });
+    const next = ask({
+      version: first.version,
+      after: piece.after,
+      columns,
+      rowsHint: piece.rows,
+      datasetId: first.datasetId,
+    });
     next.catch(() => undefined); // A client that goes away leaves it unread.
     return next;
   };

@@ -127,4 +127,28 @@ describe.each(availableBackends())("exportDataset, piece by piece (%s)", (backen
       exportDataset({ db: reader.db, copyTo: deletingFirst }, organizationId, request),
     ).rejects.toMatchObject({ code: "not_found" });
   });
+
+  test("a later piece of a dataset deleted and made again under its slug fails rather than read the new one", async () => {
+    const first = await makeDataset(reader.db, reader.project);
+    await insertRows(reader.db, first, [{ id: "old", input: "from the first" }]);
+    const params = { projectSlug: reader.project.projectSlug, datasetSlug: first.slug };
+    const opened = await ask({ params, format: "csv" });
+    expect(opened.datasetId).toBe(first.id);
+    await reader.db.deleteFrom("datasets").where("id", "=", first.id).execute();
+    const second = await makeDataset(reader.db, reader.project, { slug: first.slug });
+    await insertRows(reader.db, second, [{ id: "new", input: "from the second" }]);
+    const later = {
+      params,
+      format: "csv" as const,
+      version: 1,
+      after: { createdAt: "2000-01-01T00:00:00.000000Z", rowId: "a" },
+      columns: ["input"],
+      datasetId: opened.datasetId,
+    };
+    const deps = { db: reader.db, copyTo: reader.backend.database.copyTo };
+    await expect(exportDataset(deps, reader.project.organizationId, later)).rejects.toMatchObject({
+      code: "not_found",
+      message: expect.stringContaining("deleted while it was exported"),
+    });
+  });
 });

@@ -1,6 +1,7 @@
 import { WithBody } from "@svc/bus";
 import {
   type DatasetColumn,
+  DomainError,
   type ExportChunk,
   type ExportChunkRequest,
   type ExportFormat,
@@ -77,7 +78,8 @@ export async function exportDataset(
           firstOnly,
         };
       }));
-  if (version === 0) return new WithBody({ version, after: null, rows: 0, ...firstOnly }, out.result());
+  if (version === 0)
+    return new WithBody({ datasetId: dataset.id, version, after: null, rows: 0, ...firstOnly }, out.result());
   const scope = { ...deps, datasetId: dataset.id, version, cells };
   const firstPage = request.rowsHint ? Math.ceil(request.rowsHint * PAGE_MARGIN) : FIRST_PAGE_ROWS;
   const { after, rows } = await fillPiece(
@@ -89,13 +91,17 @@ export async function exportDataset(
   );
   // The rows end here, or the dataset went away while they were read (taking its rows with it):
   // the last piece is sent only once the dataset is seen still there.
-  if (after === null) await findDataset(deps.db, { organizationId, ...request.params });
-  return new WithBody({ version, after, rows, ...firstOnly }, out.result());
+  if (after === null) await versionOf(deps.db, organizationId, { ...request, datasetId: dataset.id });
+  return new WithBody({ datasetId: dataset.id, version, after, rows, ...firstOnly }, out.result());
 }
 
-/** The dataset and the version an export reads, which must exist. */
+/**
+ * The dataset and the version an export reads, which must exist: a later piece's dataset is the one
+ * the first piece read, not another that has taken its slug since.
+ */
 async function versionOf(db: Kysely<Database>, organizationId: string, request: ExportChunkRequest) {
   const dataset = await findDataset(db, { organizationId, ...request.params });
+  if (request.datasetId !== undefined && dataset.id !== request.datasetId) throw datasetGone(request);
   const version = request.version ?? dataset.version;
   if (version > dataset.version) throw versionNotFound(version, dataset.version);
   return { dataset, version };
@@ -110,6 +116,12 @@ async function laterPiece(
   const { dataset, version } = await versionOf(db, organizationId, request);
   return { dataset, version, cells: columns.map(storedCellOf), firstOnly: {} };
 }
+
+const datasetGone = ({ params }: ExportChunkRequest) =>
+  new DomainError(
+    "not_found",
+    `Dataset "${params.datasetSlug}" was deleted while it was exported; the slug now names another dataset`,
+  );
 
 interface PieceScope extends ExportDeps {
   datasetId: string;

@@ -48,11 +48,18 @@ export const exportChunkRequestSchema = z.strictObject({
    * of starting small, since rows of one dataset tend to be alike.
    */
   rowsHint: z.number().int().min(1).max(1_000_000).optional(),
+  /**
+   * After the first piece: the dataset it read. A later piece fails as not found when the slug has
+   * come to name another dataset meanwhile, rather than go on with that one's rows.
+   */
+  datasetId: z.string().min(1).optional(),
 });
 export type ExportChunkRequest = z.infer<typeof exportChunkRequestSchema>;
 
 /** One piece of an export: this, and the piece's bytes beside it on the bus. */
 export const exportChunkSchema = z.object({
+  /** The dataset read, for the later requests to name. */
+  datasetId: z.string().min(1).optional(),
   version: z.number().int(),
   /**
    * On the first piece: each header's column identifier (`id` for the row id). A Parquet export's
