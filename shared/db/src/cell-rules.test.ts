@@ -2,10 +2,10 @@ import { readFileSync } from "node:fs";
 import { builtinFields, findUnstorableInput, MAX_INPUT_DEPTH } from "@svc/contracts";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type DatabaseHandle, openDatabase } from "./connect";
+import type { DatabaseHandle } from "./connect";
 import { migrateToLatest } from "./migrate";
 import { matchesPresence, storedColumnOf } from "./row-filters";
-import { createScratchDatabase } from "./testing";
+import { databaseBackends } from "./testing";
 
 /*
  * The rules of what a cell is and what it may hold are defined once in TypeScript: the built-in cells
@@ -15,19 +15,7 @@ import { createScratchDatabase } from "./testing";
  * side alone fails here.
  */
 
-const databaseUrl = process.env.DATABASE_URL;
-const backends: [string, () => Promise<{ database: DatabaseHandle; drop?: () => Promise<void> }>][] = [
-  ["PGlite", async () => ({ database: await openDatabase({}) })],
-];
-if (databaseUrl) {
-  backends.push([
-    "PostgreSQL",
-    async () => {
-      const scratch = await createScratchDatabase(databaseUrl, "cells");
-      return { database: await openDatabase({ url: scratch.url, poolSize: 1 }), drop: scratch.drop };
-    },
-  ]);
-}
+const backends = databaseBackends("cells", 1);
 
 describe.each(backends)("cell rules against the database (%s)", (_name, open) => {
   let database: DatabaseHandle;

@@ -1,23 +1,11 @@
 import { Kysely, PostgresDialect, sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type DatabaseHandle, openDatabase } from "./connect";
+import type { DatabaseHandle } from "./connect";
 import { CopyBinaryRows, timestampText, withLiterals } from "./copy-to";
 import type { Database } from "./schema";
-import { createScratchDatabase } from "./testing";
+import { databaseBackends } from "./testing";
 
-const databaseUrl = process.env.DATABASE_URL;
-const backends: [string, () => Promise<{ database: DatabaseHandle; drop?: () => Promise<void> }>][] = [
-  ["PGlite", async () => ({ database: await openDatabase({}) })],
-];
-if (databaseUrl) {
-  backends.push([
-    "PostgreSQL",
-    async () => {
-      const scratch = await createScratchDatabase(databaseUrl, "copyto");
-      return { database: await openDatabase({ url: scratch.url, poolSize: 2 }), drop: scratch.drop };
-    },
-  ]);
-}
+const backends = databaseBackends("copyto", 2);
 
 /** Texts a literal must carry exactly: quotes, backslashes, what looks like a placeholder. */
 const AWKWARD = ["it's", "back\\slash", "\\'", "$1", "E'x'", "tab\tnew\nline", "Größe 🦜", ""];

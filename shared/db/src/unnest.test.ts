@@ -1,28 +1,12 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type DatabaseHandle, openDatabase } from "./connect";
-import { createScratchDatabase } from "./testing";
+import { databaseBackends, type SuiteDatabase } from "./testing";
 import { unnestRows } from "./unnest";
 
-const databaseUrl = process.env.DATABASE_URL;
-const backends: [string, () => Promise<{ database: DatabaseHandle; drop(): Promise<void> }>][] = [
-  ["embedded", async () => ({ database: await openDatabase({}), drop: async () => {} })],
-  ...(databaseUrl
-    ? [
-        [
-          "PostgreSQL",
-          async () => {
-            const scratch = await createScratchDatabase(databaseUrl, "unnest");
-            const database = await openDatabase({ url: scratch.url, poolSize: 2 });
-            return { database, drop: () => scratch.drop() };
-          },
-        ] as [string, () => Promise<{ database: DatabaseHandle; drop(): Promise<void> }>],
-      ]
-    : []),
-];
+const backends = databaseBackends("unnest", 2);
 
 describe.each(backends)("unnestRows (%s)", (_name, open) => {
-  let handle: { database: DatabaseHandle; drop(): Promise<void> };
+  let handle: SuiteDatabase;
   const db = () => handle.database.db;
   beforeAll(async () => {
     handle = await open();
