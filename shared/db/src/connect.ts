@@ -38,6 +38,11 @@ export interface DatabaseOptions {
   /** A PostgreSQL URL; without it, the embedded PGlite database in `dataDir` is used. */
   url?: string | undefined;
   dataDir?: string | undefined;
+  /**
+   * PGlite only: a data directory as PGlite's `dumpDataDir` wrote it, to start from instead of an
+   * empty one (which PGlite would first initialise, a second or two).
+   */
+  loadDataDir?: Blob | undefined;
   poolSize?: number | undefined;
   onError?: (error: Error) => void;
 }
@@ -84,7 +89,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     return { db, kind: "postgres", copyFrom, copyTo, ping: () => ping(db), close: () => db.destroy() };
   }
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
-  const pglite = await PGlite.create(options.dataDir ? { dataDir: options.dataDir } : {});
+  const pglite = await PGlite.create({
+    ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+    ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
+  });
   const pool = pglitePool(pglite);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   const copyTo: CopyTo = async function* (query) {

@@ -6,6 +6,7 @@ export * from "./idempotency";
 export * from "./imports";
 export * from "./json";
 export * from "./migrate";
+export { pglitePool } from "./pglite-pool";
 export { prepared } from "./prepared";
 export * from "./revisions";
 export type * from "./row-cells";

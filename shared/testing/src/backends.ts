@@ -4,6 +4,7 @@ import { type DatabaseHandle, migrateToLatest, openDatabase } from "@svc/db";
 import { createScratchDatabase } from "@svc/db/testing";
 import { silentLogger } from "@svc/telemetry";
 import { realInfra } from "./infra";
+import { templateDump } from "./pglite-template";
 
 /** A database and a bus for one test file: embedded (PGlite, in-process) or real (PostgreSQL, NATS). */
 export interface Backend {
@@ -27,7 +28,8 @@ export function availableBackends(): BackendName[] {
 
 export async function openBackend(name: BackendName): Promise<Backend> {
   if (name === "embedded") {
-    const database = await openDatabase({});
+    // From the run's migrated template when there is one; migrating it again finds nothing to do.
+    const database = await openDatabase({ loadDataDir: templateDump() });
     await migrateToLatest(database.db);
     const bus = new InProcessBus();
     return {

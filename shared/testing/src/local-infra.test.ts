@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import setup from "./global-setup";
@@ -25,15 +26,28 @@ describe("PostgreSQL and NATS on their standard local ports", () => {
   it.runIf(process.env.SVC_REQUIRE_INFRA === "1")(
     "are what a run without DATABASE_URL and NATS_URL uses, instead of skipping",
     async () => {
-      const saved = { DATABASE_URL: process.env.DATABASE_URL, NATS_URL: process.env.NATS_URL };
+      const saved = {
+        DATABASE_URL: process.env.DATABASE_URL,
+        NATS_URL: process.env.NATS_URL,
+        SVC_TEST_PGLITE_TEMPLATE: process.env.SVC_TEST_PGLITE_TEMPLATE,
+      };
       delete process.env.DATABASE_URL;
       delete process.env.NATS_URL;
       try {
-        expect(await setup()).toBeUndefined(); // nothing started, so nothing to stop
+        const teardown = await setup();
         expect(process.env.DATABASE_URL).toBe(STANDARD_LOCAL.databaseUrl);
         expect(process.env.NATS_URL).toBe(STANDARD_LOCAL.natsUrl);
+        // No container was started: what the teardown undoes is the PGlite template the setup made.
+        const template = process.env.SVC_TEST_PGLITE_TEMPLATE ?? "";
+        expect(existsSync(template)).toBe(true);
+        await teardown?.();
+        expect(existsSync(template)).toBe(false);
+        expect(process.env.DATABASE_URL).toBe(STANDARD_LOCAL.databaseUrl);
       } finally {
-        Object.assign(process.env, saved);
+        for (const [name, value] of Object.entries(saved)) {
+          if (value === undefined) delete process.env[name];
+          else process.env[name] = value;
+        }
       }
     },
   );

@@ -5,11 +5,12 @@
  * `dist` bundles, as operators start them.
  */
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createScratchDatabase } from "@svc/db/testing";
 import { realInfra } from "./infra";
+import { templateDataDir } from "./pglite-template";
 import { entryOf, freePort, type RunningProcess, type ServiceName, spawnNode, waitReady } from "./processes";
 
 export * from "./processes";
@@ -100,6 +101,9 @@ async function stopAll(processes: RunningProcess[]): Promise<void> {
 /** The embedded server; `env` adds to or overrides its environment (LOG_LEVEL is warn by default). */
 export async function startEmbedded(env: Record<string, string> = {}): Promise<Target> {
   const dataDir = mkdtempSync(join(tmpdir(), "svc-platform-"));
+  // The database from the run's migrated template, unless the test names a data directory of its own.
+  const template = templateDataDir();
+  if (template && env.SVC_DATA_DIR === undefined) cpSync(template, join(dataDir, "db"), { recursive: true });
   const port = await freePort();
   const ownerKey = `svc_${randomBytes(24).toString("base64url")}`;
   const adminToken = randomBytes(24).toString("hex");
