@@ -18,6 +18,7 @@ import { VERSION } from "./version";
 /** Runs the CLI with the arguments after `svc`; resolves to the exit code. */
 export async function run(argv: readonly string[], io: Io = processIo()): Promise<number> {
   const scan = scanArgv(argv);
+  let program: Command | undefined;
   try {
     if (scan.positionals.length === 0 && argv.some((arg) => arg === "--version" || arg === "-V")) {
       io.stdout.write(`svc ${VERSION}\n`);
@@ -34,16 +35,16 @@ export async function run(argv: readonly string[], io: Io = processIo()): Promis
     // Typed as `svc <resource> <command> …`, the line is dispatched on its first two words.
     const wanted = argv[0] === resource && argv[1] === command ? { resource, command } : { resource };
     let exit: number = exitCodes.ok;
-    const program: Command = buildProgram(
+    program = buildProgram(
       tree,
       {
         api: async (command, values, json) => {
-          const ctx = context(tree, io, program.opts());
+          const ctx = context(tree, io, program?.opts() ?? {});
           const { runApiCommand } = await import("./commands/api");
           await runApiCommand(ctx, command, values, json);
         },
         local: async (group, name, options, argument) => {
-          const ctx = context(tree, io, program.opts());
+          const ctx = context(tree, io, program?.opts() ?? {});
           exit = await runLocal(ctx, group, name, options, argument);
         },
       },
@@ -57,7 +58,9 @@ export async function run(argv: readonly string[], io: Io = processIo()): Promis
     await program.parseAsync([...argv], { from: "user" });
     return exit;
   } catch (error) {
-    const failure = isCommanderError(error) ? fromCommander(error) : asCliError(error);
+    const failure = isCommanderError(error)
+      ? fromCommander(withLongerFlag(error, program, scan.positionals))
+      : asCliError(error);
     if (failure === undefined) return exitCodes.ok;
     report(failure, io, scan.format);
     return failure.exit;
@@ -207,6 +210,30 @@ function unknown(kind: string, name: string, candidates: string[], parent?: stri
 function isCommanderError(error: unknown): error is CommanderError {
   const code = (error as { code?: unknown } | null)?.code;
   return error instanceof Error && typeof code === "string" && code.startsWith("commander.");
+}
+
+/**
+ * Commander suggests a flag within a small edit distance of an unknown one; a flag that begins
+ * exactly one of the command's flags is suggested too (`--project` for `--project-slug`).
+ */
+function withLongerFlag(
+  error: CommanderError,
+  program: Command | undefined,
+  words: string[],
+): CommanderError {
+  const flag = /^error: unknown option '(--[^']+)'$/.exec(error.message)?.[1];
+  if (error.code !== "commander.unknownOption" || flag === undefined || program === undefined) return error;
+  const commands = [program];
+  for (const word of words) {
+    const next = commands.at(-1)?.commands.find((command) => command.name() === word);
+    if (next === undefined) break;
+    commands.push(next);
+  }
+  const longer = commands
+    .flatMap((command) => command.options.map((option) => option.long))
+    .filter((long): long is string => long?.startsWith(`${flag}-`) === true);
+  if (longer.length === 1) error.message += `\n(Did you mean ${longer[0]}?)`;
+  return error;
 }
 
 /** Commander's own outcomes: help and version are success; everything else is a usage error. */

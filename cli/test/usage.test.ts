@@ -50,6 +50,8 @@ describe("svc without a server", () => {
     [["datasets", "updat-row"], "unknown command 'updat-row'", "update-row"],
     [["datasets", "update-row", "--row", "r"], "unknown option '--row'", "--row-id"],
     [["projects", "list", "--formt", "json"], "unknown option '--formt'", "--format"],
+    [["datasets", "create", "--project", "p", "--name", "x"], "unknown option '--project'", "--project-slug"],
+    [["datasets", "export", "--dataset", "d"], "unknown option '--dataset'", "--dataset-slug"],
   ])("rejects %j with exit 3 and suggests the nearest name", async (args, message, suggestion) => {
     const result = await runSvc(args);
     const error = expectFailure(result, 3);
