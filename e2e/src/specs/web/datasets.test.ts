@@ -486,7 +486,13 @@ describe.runIf(chromiumAvailable())("the web application's history and files of 
       await preview.getByText("out 249").waitFor();
       await expectAccessible(watched.page, "the set-a-cell preview");
       await screenshot(watched.page, "bulk-set-cell");
-      await dialog.getByRole("button", { name: "Set Expected output in 100 rows" }).click();
+      // Taller than the window, the dialog scrolls, and its actions stay in view at its bottom edge.
+      const submit = dialog.getByRole("button", { name: "Set Expected output in 100 rows" });
+      expect(await dialog.evaluate((element) => element.scrollHeight > element.clientHeight)).toBe(true);
+      const button = await submit.boundingBox();
+      const window = watched.page.viewportSize();
+      expect(button && window && button.y + button.height <= window.height).toBe(true);
+      await submit.click();
       await watched.page.getByText("Set the cell in 100 rows as version 2").waitFor();
 
       const version = await api().get<Version & { rowsUpdated: number }>(`${bulk}/versions/2`);
