@@ -136,6 +136,16 @@ function addApiCommand(group: Command, api: ApiCommand, handlers: Handlers): voi
 function describe(api: ApiCommand): string {
   const lines = [api.description || api.summary, "", `${api.method} ${api.path}`];
   if (api.paginated) lines.push("Paginated: --page-all follows nextCursor; --max-items caps it.");
+  if (api.upload) {
+    lines.push(
+      "svc sends the file (with a progress bar on a terminal) and waits for the import to end: it prints the finished import, or exits 1 with what stopped it.",
+    );
+  }
+  if (api.output.file) {
+    lines.push(
+      "svc writes the file to standard output as it arrives (--format csv, jsonl or parquet): redirect it to a file.",
+    );
+  }
   return lines.join("\n");
 }
 

@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, request as httpRequest, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -278,6 +278,76 @@ describe("the commands of the brief, against the embedded platform", () => {
     const wrong = await svc(["datasets", "export", ...at, "--format", "yaml"]);
     expect(wrong.code).toBe(3);
     expect(wrong.stdout).toBe("");
+  });
+
+  it("export --output writes the file whole or not at all, its format from its name", async () => {
+    const { at, project } = await makeDataset(3);
+    const dir = mkdtempSync(join(tmpdir(), "svc-export-"));
+    const stdout = await svc(["datasets", "export", ...at, "--format", "csv"]);
+
+    const csv = await svc(["datasets", "export", ...at, "--output", join(dir, "golden.csv")]);
+    expect(csv.code).toBe(0);
+    expect(csv.stdout).toBe("");
+    expect(csv.stderr).toBe(`${join(dir, "golden.csv")}: version 1, ${stdout.stdout.length} bytes of csv\n`);
+    expect(readFileSync(join(dir, "golden.csv"), "utf8")).toBe(stdout.stdout);
+    // No --format: the name says Parquet; -q says nothing and still writes the file.
+    const parquet = await svc(["datasets", "export", ...at, "-q", "--output", join(dir, "golden.parquet")]);
+    expect([parquet.code, parquet.stdout, parquet.stderr]).toEqual([0, "", ""]);
+    const rows = await parquetReadObjects({
+      file: new Uint8Array(readFileSync(join(dir, "golden.parquet"))).buffer,
+    });
+    expect(rows.map((row) => row.id)).toEqual(["r1", "r2", "r3"]);
+
+    // Refused before anything is sent or written: a format the name contradicts, a missing folder.
+    const clash = await svc([
+      "datasets",
+      "export",
+      ...at,
+      "--format",
+      "jsonl",
+      "--output",
+      join(dir, "x.csv"),
+    ]);
+    expect(expectFailure(clash, 3).error).toBe(
+      `--format jsonl, but --output ${join(dir, "x.csv")} is named as a csv file`,
+    );
+    const nowhere = await svc(["datasets", "export", ...at, "--output", join(dir, "missing", "x.csv")]);
+    expect(expectFailure(nowhere, 3).error).toMatch(
+      /^--output .*missing\/x\.csv: ENOENT: no such file or directory$/,
+    );
+
+    // A refused export leaves the file of that name as it was, and nothing beside it.
+    writeFileSync(join(dir, "kept.csv"), "an earlier export\n");
+    const refused = await svc([
+      "datasets",
+      "export",
+      "--project-slug",
+      project,
+      "--dataset-slug",
+      "no-such-dataset",
+      "--output",
+      join(dir, "kept.csv"),
+    ]);
+    expect(expectFailure(refused, 1).code).toBe("not_found");
+    expect(readFileSync(join(dir, "kept.csv"), "utf8")).toBe("an earlier export\n");
+
+    // A transfer cut short (the server's connection dropped mid-body) leaves no file either.
+    const cut = createServer((_request, response) => {
+      response.writeHead(200, { "content-type": "text/csv", "x-request-id": "cut" });
+      response.write("id,Input\r\nr1,question 1\r\n");
+      setTimeout(() => response.socket?.destroy(), 50);
+    });
+    await new Promise<void>((resolve) => cut.listen(0, "127.0.0.1", resolve));
+    try {
+      const base = `http://127.0.0.1:${(cut.address() as AddressInfo).port}`;
+      const dropped = await svc(["datasets", "export", ...at, "--output", join(dir, "cut.csv")], {
+        env: { SVC_BASE_URL: base },
+      });
+      expect(dropped.code).toBe(4);
+    } finally {
+      cut.close();
+    }
+    expect(readdirSync(dir).sort()).toEqual(["golden.csv", "golden.parquet", "kept.csv"]);
   });
 });
 
@@ -615,7 +685,7 @@ describe("formats on a terminal", () => {
     expect(tty.code).toBe(3);
     expect(tty.screen).not.toContain("PAR1");
     expect(tty.stderr).toMatch(/a Parquet file is binary and standard output is a terminal/);
-    expect(tty.stderr).toMatch(/> datasets\.parquet/);
+    expect(tty.stderr).toMatch(/--output datasets\.parquet/);
   });
 
   it("drops colour on a terminal when NO_COLOR is set", () => {

@@ -1,9 +1,11 @@
-import { statSync } from "node:fs";
+import { once } from "node:events";
+import { createWriteStream, renameSync, rmSync, statSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
 import { Writable } from "node:stream";
-import type { Context } from "../context";
+import { type Context, note } from "../context";
 import { CliError, exitCodes, usageError } from "../errors";
 import type { PreparedRequest } from "../http/request";
-import { header } from "../http/send";
+import { type HttpResponse, header } from "../http/send";
 import type { Transport } from "../http/transport";
 import type { ApiCommand, Input } from "../spec/command-tree";
 import { exchange } from "./api-exchange";
@@ -12,41 +14,39 @@ import { emit, parseJson, type Query } from "./api-output";
 /* Operations whose body is a file: an export to standard output, an import with its progress. */
 
 /**
- * A file the API answers with (an export): the global --format picks it (csv, the default, jsonl or
- * parquet), and the body goes to standard output as it arrives, so that a million rows never sit in
- * memory: `svc datasets export --dataset-slug golden --format csv > golden.csv`.
+ * A file the API answers with (an export), streamed as it arrives so that a million rows never sit
+ * in memory: to standard output (`svc datasets export --dataset-slug golden --format csv >
+ * golden.csv`), or with --output to a file, written whole or not at all. Its format is --format's
+ * (csv, jsonl or parquet), else the output file's name's, else csv.
  */
 export async function download(
   ctx: Context,
   command: ApiCommand,
+  values: Map<Input, string | true>,
   request: PreparedRequest,
   transport: Transport,
 ): Promise<void> {
-  const { format } = ctx.globals;
-  if (
-    format !== "csv" &&
-    format !== "jsonl" &&
-    format !== "parquet" &&
-    format !== "table" &&
-    format !== "json"
-  ) {
-    throw usageError(
-      `svc ${command.resource} ${command.name} writes csv, jsonl or parquet, not ${format}`,
-      "use --format csv, --format jsonl or --format parquet",
-      "usage_error",
-    );
-  }
-  if (format === "parquet" && ctx.io.stdout.isTTY) {
+  const outputInput = command.inputs.find(
+    (candidate) => candidate.name === "output" && candidate.location === "file",
+  );
+  const named = outputInput ? values.get(outputInput) : undefined;
+  const path = typeof named === "string" ? named : undefined;
+  const format = exportFormat(ctx, command, path);
+  if (format === "parquet" && path === undefined && ctx.io.stdout.isTTY) {
     throw usageError(
       "a Parquet file is binary and standard output is a terminal",
-      `send it to a file: svc ${command.resource} ${command.name} … --format parquet > ${command.resource}.parquet`,
+      `send it to a file: svc ${command.resource} ${command.name} … --output ${command.resource}.parquet`,
       "usage_error",
     );
   }
   const url = new URL(request.url);
-  url.searchParams.set("format", format === "jsonl" || format === "parquet" ? format : "csv");
+  url.searchParams.set("format", format);
   request.url = url.toString();
   request.headers.accept = "*/*";
+  if (path !== undefined) {
+    await downloadToFile(ctx, command, request, transport, path, format);
+    return;
+  }
   const sink = new Writable({
     write(chunk: Buffer, _encoding, done) {
       if (ctx.globals.quiet || ctx.io.stdout.write(chunk) !== false) done();
@@ -54,6 +54,89 @@ export async function download(
     },
   });
   await exchange(ctx, command, request, transport, sink);
+}
+
+type ExportFormat = "csv" | "jsonl" | "parquet";
+const EXPORT_FORMAT_OF_EXTENSION: Record<string, ExportFormat> = {
+  csv: "csv",
+  jsonl: "jsonl",
+  ndjson: "jsonl",
+  parquet: "parquet",
+};
+
+/** --format when it names a file format, else the output file's extension, else csv. */
+function exportFormat(ctx: Context, command: ApiCommand, path: string | undefined): ExportFormat {
+  const { format } = ctx.globals;
+  const extension = path?.includes(".") ? path.split(".").pop()?.toLowerCase() : undefined;
+  const fromName = extension === undefined ? undefined : EXPORT_FORMAT_OF_EXTENSION[extension];
+  if (format === "csv" || format === "jsonl" || format === "parquet") {
+    if (fromName !== undefined && fromName !== format) {
+      throw usageError(
+        `--format ${format}, but --output ${path} is named as a ${fromName} file`,
+        "drop --format, or name the file for the format",
+        "usage_error",
+      );
+    }
+    return format;
+  }
+  // table and json are what a terminal and a pipe get by default: no file format was asked for.
+  if (format === "table" || format === "json") return fromName ?? "csv";
+  throw usageError(
+    `svc ${command.resource} ${command.name} writes csv, jsonl or parquet, not ${format}`,
+    "use --format csv, --format jsonl or --format parquet",
+    "usage_error",
+  );
+}
+
+/**
+ * The export into `path`, by way of a hidden file beside it that replaces it only once the whole
+ * export has arrived: a failure (a refusal, a dropped connection, a full disk) leaves no file, and
+ * an earlier file of that name as it was. Progress on standard error when that is a terminal.
+ */
+async function downloadToFile(
+  ctx: Context,
+  command: ApiCommand,
+  request: PreparedRequest,
+  transport: Transport,
+  path: string,
+  format: ExportFormat,
+): Promise<void> {
+  const partial = join(dirname(path), `.${basename(path)}.${process.pid}.partial`);
+  const file = createWriteStream(partial, { flags: "wx" });
+  try {
+    await once(file, "open");
+  } catch (error) {
+    throw usageError(`--output ${path}: ${(error as Error).message.replace(`, open '${partial}'`, "")}`);
+  }
+  const bar = ctx.io.stderr.isTTY && !ctx.globals.quiet ? progressBar(ctx, path, undefined) : undefined;
+  let bytes = 0;
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      bytes += chunk.length;
+      bar?.show("exporting", bytes, undefined);
+      if (file.write(chunk)) done();
+      else file.once("drain", () => done());
+    },
+  });
+  file.on("error", (error) => sink.destroy(error));
+  let response: HttpResponse;
+  try {
+    response = await exchange(ctx, command, request, transport, sink);
+    await new Promise<void>((resolve, reject) => {
+      file.once("error", reject);
+      file.end(resolve);
+    });
+    renameSync(partial, path);
+  } catch (error) {
+    file.destroy();
+    rmSync(partial, { force: true });
+    bar?.done("failed; no file written");
+    throw error;
+  }
+  const version = header(response, "x-svc-version");
+  const outcome = `${version ? `version ${version}, ` : ""}${formatBytes(bytes)} of ${format}`;
+  if (bar) bar.done(outcome);
+  else note(ctx, `${path}: ${outcome}`);
 }
 
 const MEDIA_TYPE_OF_EXTENSION: Record<string, string> = {
@@ -199,6 +282,7 @@ function progressBar(ctx: Context, path: string, size: number | undefined) {
 }
 
 function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} bytes`;
   if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(0)} KB`;
   return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }

@@ -48,7 +48,7 @@ export async function runApiCommand(
   );
   try {
     if (command.output.file) {
-      await download(ctx, command, request, transport);
+      await download(ctx, command, values, request, transport);
       return;
     }
     if (command.upload) {

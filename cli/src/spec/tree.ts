@@ -160,6 +160,18 @@ function buildCommand(
   if (file) {
     const format = inputs.findIndex((input) => input.location === "query" && input.name === "format");
     if (format >= 0) inputs.splice(format, 1);
+    inputs.push({
+      name: "output",
+      flag: "output",
+      location: "file",
+      kind: "string",
+      required: false,
+      nullable: false,
+      acceptsString: true,
+      description:
+        "Write the file here instead of to standard output, whole or not at all (an export that fails leaves no file); a name ending in .csv, .jsonl or .parquet says the format",
+      schema: { type: "string", minLength: 1 },
+    });
   }
   const upload = op["x-svc-file"] === "upload" ? Object.keys(op.requestBody?.content ?? {}) : undefined;
   if (upload) {
