@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { lstatSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer, request as httpRequest, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -290,6 +290,20 @@ describe("the commands of the brief, against the embedded platform", () => {
     expect(csv.stdout).toBe("");
     expect(csv.stderr).toBe(`${join(dir, "golden.csv")}: version 1, ${stdout.stdout.length} bytes of csv\n`);
     expect(readFileSync(join(dir, "golden.csv"), "utf8")).toBe(stdout.stdout);
+    // Standard output by name, as a pipe through /dev/stdout is written as it is, not replaced.
+    for (const name of ["-", "/dev/stdout"]) {
+      const piped = await svc(["datasets", "export", ...at, "--output", name, "--format", "csv"]);
+      expect([piped.code, piped.stdout], name).toEqual([0, stdout.stdout]);
+    }
+    expect(lstatSync("/dev/stdout").isSymbolicLink()).toBe(true);
+    // A link to a file is written through, and stays a link.
+    writeFileSync(join(dir, "v1.csv"), "old\n");
+    symlinkSync("v1.csv", join(dir, "latest.csv"));
+    expect((await svc(["datasets", "export", ...at, "-q", "--output", join(dir, "latest.csv")])).code).toBe(
+      0,
+    );
+    expect(lstatSync(join(dir, "latest.csv")).isSymbolicLink()).toBe(true);
+    expect(readFileSync(join(dir, "v1.csv"), "utf8")).toBe(stdout.stdout);
     // No --format: the name says Parquet; -q says nothing and still writes the file.
     const parquet = await svc(["datasets", "export", ...at, "-q", "--output", join(dir, "golden.parquet")]);
     expect([parquet.code, parquet.stdout, parquet.stderr]).toEqual([0, "", ""]);
@@ -315,6 +329,8 @@ describe("the commands of the brief, against the embedded platform", () => {
     expect(expectFailure(nowhere, 3).error).toMatch(
       /^--output .*missing\/x\.csv: ENOENT: no such file or directory$/,
     );
+    const folder = await svc(["datasets", "export", ...at, "--output", dir]);
+    expect(expectFailure(folder, 3).error).toBe(`--output ${dir}: a folder; name the file to write in it`);
 
     // A refused export leaves the file of that name as it was, and nothing beside it.
     writeFileSync(join(dir, "kept.csv"), "an earlier export\n");
@@ -347,7 +363,13 @@ describe("the commands of the brief, against the embedded platform", () => {
     } finally {
       cut.close();
     }
-    expect(readdirSync(dir).sort()).toEqual(["golden.csv", "golden.parquet", "kept.csv"]);
+    expect(readdirSync(dir).sort()).toEqual([
+      "golden.csv",
+      "golden.parquet",
+      "kept.csv",
+      "latest.csv",
+      "v1.csv",
+    ]);
   });
 });
 

@@ -1,6 +1,6 @@
 import { once } from "node:events";
-import { createWriteStream, renameSync, rmSync, statSync } from "node:fs";
-import { basename, dirname, join } from "node:path";
+import { createWriteStream, lstatSync, renameSync, rmSync, statSync } from "node:fs";
+import { basename, dirname, extname, join } from "node:path";
 import { Writable } from "node:stream";
 import { type Context, note } from "../context";
 import { CliError, exitCodes, usageError } from "../errors";
@@ -30,7 +30,9 @@ export async function download(
     (candidate) => candidate.name === "output" && candidate.location === "file",
   );
   const named = outputInput ? values.get(outputInput) : undefined;
-  const path = typeof named === "string" ? named : undefined;
+  // `--output -` is standard output, as for other tools, and so is /dev/stdout, which a process whose
+  // standard output is a socket cannot open.
+  const path = typeof named === "string" && named !== "-" && named !== "/dev/stdout" ? named : undefined;
   const format = exportFormat(ctx, command, path);
   if (format === "parquet" && path === undefined && ctx.io.stdout.isTTY) {
     throw usageError(
@@ -67,8 +69,8 @@ const EXPORT_FORMAT_OF_EXTENSION: Record<string, ExportFormat> = {
 /** --format when it names a file format, else the output file's extension, else csv. */
 function exportFormat(ctx: Context, command: ApiCommand, path: string | undefined): ExportFormat {
   const { format } = ctx.globals;
-  const extension = path?.includes(".") ? path.split(".").pop()?.toLowerCase() : undefined;
-  const fromName = extension === undefined ? undefined : EXPORT_FORMAT_OF_EXTENSION[extension];
+  const fromName =
+    path === undefined ? undefined : EXPORT_FORMAT_OF_EXTENSION[extname(path).slice(1).toLowerCase()];
   if (format === "csv" || format === "jsonl" || format === "parquet") {
     if (fromName !== undefined && fromName !== format) {
       throw usageError(
@@ -101,12 +103,26 @@ async function downloadToFile(
   path: string,
   format: ExportFormat,
 ): Promise<void> {
-  const partial = join(dirname(path), `.${basename(path)}.${process.pid}.partial`);
-  const file = createWriteStream(partial, { flags: "wx" });
+  if (statSync(path, { throwIfNoEntry: false })?.isDirectory()) {
+    throw usageError(`--output ${path}: a folder; name the file to write in it`);
+  }
+  // A device, a pipe or a symbolic link (/dev/stdout, a FIFO, latest.csv → v3.csv) is written
+  // through, as it is: replacing it with a file would change what it is.
+  const existing = lstatSync(path, { throwIfNoEntry: false });
+  const direct = existing !== undefined && !existing.isFile();
+  const partial = direct ? path : join(dirname(path), `.${basename(path)}.${process.pid}.partial`);
+  /** A failure of this machine's file system, said of the file the person named. */
+  const fileError = (error: unknown) => {
+    const errno = error as NodeJS.ErrnoException;
+    if (error instanceof CliError || typeof errno.code !== "string" || errno.syscall === undefined)
+      return error;
+    return usageError(`--output ${path}: ${errno.message.replace(/, \w+ '[^']*'$/, "")}`);
+  };
+  const file = createWriteStream(partial, { flags: direct ? "w" : "wx" });
   try {
     await once(file, "open");
   } catch (error) {
-    throw usageError(`--output ${path}: ${(error as Error).message.replace(`, open '${partial}'`, "")}`);
+    throw fileError(error);
   }
   const bar = ctx.io.stderr.isTTY && !ctx.globals.quiet ? progressBar(ctx, path, undefined) : undefined;
   let bytes = 0;
@@ -126,12 +142,12 @@ async function downloadToFile(
       file.once("error", reject);
       file.end(resolve);
     });
-    renameSync(partial, path);
+    if (!direct) renameSync(partial, path);
   } catch (error) {
     file.destroy();
-    rmSync(partial, { force: true });
+    if (!direct) rmSync(partial, { force: true });
     bar?.done("failed; no file written");
-    throw error;
+    throw fileError(error);
   }
   const version = header(response, "x-svc-version");
   const outcome = `${version ? `version ${version}, ` : ""}${formatBytes(bytes)} of ${format}`;

@@ -169,7 +169,7 @@ function buildCommand(
       nullable: false,
       acceptsString: true,
       description:
-        "Write the file here instead of to standard output, whole or not at all (an export that fails leaves no file); a name ending in .csv, .jsonl or .parquet says the format",
+        "Write the file here instead of to standard output (- for standard output), whole or not at all: an export that fails leaves no file. A name ending in .csv, .jsonl or .parquet says the format",
       schema: { type: "string", minLength: 1 },
     });
   }
