@@ -160,46 +160,38 @@ function buildCommand(
   if (file) {
     const format = inputs.findIndex((input) => input.location === "query" && input.name === "format");
     if (format >= 0) inputs.splice(format, 1);
-    inputs.push({
-      name: "output",
-      flag: "output",
-      location: "file",
-      kind: "string",
-      required: false,
-      nullable: false,
-      acceptsString: true,
-      description:
+    inputs.push(
+      fileInput(
+        "output",
+        "output",
+        false,
         "Write the file here instead of to standard output (- for standard output), whole or not at all: an export that fails leaves no file. A name ending in .csv, .jsonl or .parquet says the format",
-      schema: { type: "string", minLength: 1 },
-    });
+        { type: "string", minLength: 1 },
+      ),
+    );
   }
   const upload = op["x-svc-file"] === "upload" ? Object.keys(op.requestBody?.content ?? {}) : undefined;
   if (upload) {
-    inputs.push({
-      name: "file",
-      flag: "file",
-      location: "file",
-      kind: "string",
-      required: true,
-      nullable: false,
-      acceptsString: true,
-      description:
+    const formats = ["csv", "jsonl", "json", "parquet"];
+    inputs.push(
+      fileInput(
+        "file",
+        "file",
+        true,
         "The file to send: a path ending in .csv, .jsonl (or .ndjson), .json or .parquet, or - for standard input (with --file-format)",
-      schema: { type: "string" },
-    });
-    inputs.push({
-      name: "fileFormat",
-      flag: "file-format",
-      location: "file",
-      kind: "string",
-      required: false,
-      nullable: false,
-      acceptsString: true,
-      description:
-        "The file's format when its name does not say it, as for standard input: csv, jsonl or json",
-      enum: ["csv", "jsonl", "json", "parquet"],
-      schema: { type: "string", enum: ["csv", "jsonl", "json", "parquet"] },
-    });
+        { type: "string" },
+      ),
+      {
+        ...fileInput(
+          "fileFormat",
+          "file-format",
+          false,
+          "The file's format when its name does not say it, as for standard input: csv, jsonl or json",
+          { type: "string", enum: formats },
+        ),
+        enum: formats,
+      },
+    );
   }
   avoidFlagClashes(inputs);
 
@@ -227,6 +219,27 @@ function buildCommand(
       ...(file ? { file } : {}),
     },
     errors,
+  };
+}
+
+/** A flag of the command line that names a file on this machine (`location: "file"`), not part of the request. */
+function fileInput(
+  name: string,
+  flag: string,
+  required: boolean,
+  description: string,
+  schema: Input["schema"],
+): Input {
+  return {
+    name,
+    flag,
+    location: "file",
+    kind: "string",
+    required,
+    nullable: false,
+    acceptsString: true,
+    description,
+    schema,
   };
 }
 
