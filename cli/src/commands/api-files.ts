@@ -26,13 +26,10 @@ export async function download(
   request: PreparedRequest,
   transport: Transport,
 ): Promise<void> {
-  const outputInput = command.inputs.find(
-    (candidate) => candidate.name === "output" && candidate.location === "file",
-  );
-  const named = outputInput ? values.get(outputInput) : undefined;
+  const named = fileFlag(command, values, "output");
   // `--output -` is standard output, as for other tools, and so is /dev/stdout, which a process whose
   // standard output is a socket cannot open.
-  const path = typeof named === "string" && named !== "-" && named !== "/dev/stdout" ? named : undefined;
+  const path = named !== "-" && named !== "/dev/stdout" ? named : undefined;
   const format = exportFormat(ctx, command, path);
   if (format === "parquet" && path === undefined && ctx.io.stdout.isTTY) {
     throw usageError(
@@ -56,6 +53,13 @@ export async function download(
     },
   });
   await exchange(ctx, command, request, transport, sink);
+}
+
+/** The value given to one of the command line's own file flags (`location: "file"`), if any. */
+function fileFlag(command: ApiCommand, values: Map<Input, string | true>, name: string): string | undefined {
+  const input = command.inputs.find((candidate) => candidate.name === name && candidate.location === "file");
+  const value = input ? values.get(input) : undefined;
+  return typeof value === "string" ? value : undefined;
 }
 
 type ExportFormat = "csv" | "jsonl" | "parquet";
@@ -184,12 +188,8 @@ export async function uploadFile(
   transport: Transport,
   query: Query | undefined,
 ): Promise<void> {
-  const input = command.inputs.find(
-    (candidate) => candidate.name === "file" && candidate.location === "file",
-  );
-  const formatInput = command.inputs.find((candidate) => candidate.name === "fileFormat");
-  const path = input ? values.get(input) : undefined;
-  const named = formatInput ? values.get(formatInput) : undefined;
+  const path = fileFlag(command, values, "file");
+  const named = fileFlag(command, values, "fileFormat");
   if (typeof path !== "string")
     throw usageError(
       "missing required flag --file",
