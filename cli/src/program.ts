@@ -143,7 +143,7 @@ function describe(api: ApiCommand): string {
   }
   if (api.output.file) {
     lines.push(
-      "svc writes the file to standard output as it arrives (--format csv, jsonl or parquet): redirect it to a file.",
+      "svc streams the file as it arrives (--format csv, jsonl or parquet) to standard output, or with --output to a file, whole or not at all.",
     );
   }
   return lines.join("\n");
