@@ -85,6 +85,20 @@ export default defineConfig({
         },
       },
       {
+        // The same tests with the single executable (which runs on Bun) in place of the built script
+        // (which runs on Node), but for those that test the executable or the release themselves.
+        extends: true,
+        test: {
+          name: "cli-executable",
+          include: ["cli/test/**/*.test.ts"],
+          exclude: ["cli/test/binary.test.ts", "cli/test/release.test.ts", "cli/test/root-build.test.ts"],
+          env: { SVC_TEST_EXECUTABLE: "1" },
+          globalSetup: [INFRA_SETUP, "cli/test/global-setup.ts"],
+          testTimeout: 60_000,
+          hookTimeout: 240_000,
+        },
+      },
+      {
         extends: true,
         test: {
           name: "sdks",

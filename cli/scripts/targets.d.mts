@@ -1,11 +1,12 @@
 export interface Target {
   name: string;
   os: "linux" | "macos" | "windows";
-  node: string;
+  bun: string;
+  bunTarget: string;
   addon: string;
   host: string;
 }
-export const nodeVersion: string;
+export const bunVersion: string;
 export const targets: Target[];
 export function executableName(target: Target): string;
 export function archiveName(target: Target): string;

@@ -23,8 +23,6 @@ export function processIo(): Io {
     },
     stderr: { write: (chunk) => process.stderr.write(chunk), isTTY: process.stderr.isTTY === true },
     // Not process.stdin, whose creation loads the streams of node:fs (7 ms) for a question of one call.
-    // node:tty is required here, not on loading: the start-up snapshot (sea-snapshot.ts) loads this
-    // module, and Node does not vouch for node:tty in a snapshot.
     stdinIsTTY: (require("node:tty") as typeof import("node:tty")).isatty(0),
     readStdin: () => readFileSync(0, "utf8"),
   };

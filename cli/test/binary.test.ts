@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { expectFailure, runSvc, type SvcOptions } from "./run-svc";
 
 // The smoke part of the suite, run with the linux-amd64 single executable that the release builds
-// (built once by the global setup).
+// (built once by the global setup). `SVC_TEST_BINARY=<it> npm test -w cli` runs every CLI test with it.
 const binary = inject("svcBinary");
 
 describe.runIf(binary !== "")("the single executable (linux-amd64)", () => {
@@ -60,7 +60,7 @@ describe.runIf(binary !== "")("the single executable (linux-amd64)", () => {
     expect(JSON.parse(edit.stdout).version).toBe(2);
   });
 
-  it("draws a new Idempotency-Key at every start, though it starts from a snapshot", async () => {
+  it("draws a new Idempotency-Key at every start", async () => {
     const key = async () => {
       const dryRun = await svc(["projects", "create", "--name", "Keyed", "--dry-run", "--format", "json"]);
       expect(dryRun.code, dryRun.stderr).toBe(0);

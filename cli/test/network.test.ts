@@ -8,15 +8,15 @@ import { join } from "node:path";
 import { createServer as createTlsServer, type Server as TlsServer } from "node:tls";
 import { freePort, startEmbedded, type Target } from "@svc/testing/platform";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { expectFailure, runSvc, type SvcOptions } from "./run-svc";
+import { expectFailure, runSvc, type SvcOptions, suiteExecutable } from "./run-svc";
 
-const given = process.env.SVC_TEST_BINARY;
+const given = suiteExecutable;
 const executable = inject("svcBinary");
 /**
- * Node releases differ in what TLS accepts (Node 26 refuses an IP address as the server name, which
- * Node 20 only warns of), so the TLS tests run svc as the suite runs it (the npm package on this
- * machine's Node, or SVC_TEST_BINARY) and, where it was built, as the single executable on the Node
- * release it embeds.
+ * Runtimes differ in what TLS accepts (Node 26 refuses an IP address as the server name, which Node
+ * 20 only warns of) and in how they reach a proxy, so the TLS tests run svc as the suite runs it (the
+ * npm package on this machine's Node, or the single executable) and, where it was built, as the
+ * single executable, on the Bun release it is compiled with.
  */
 const runners: { name: string; options: Pick<SvcOptions, "binary"> }[] = [
   { name: given ? `as ${given}` : `as the npm package on Node ${process.versions.node}`, options: {} },

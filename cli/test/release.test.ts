@@ -8,8 +8,8 @@ import { packageVersion, tagMismatch, tagToCheck } from "../scripts/check-tag.mj
 import { cpuTypes, readMachO, verifySignature } from "../scripts/macho.mjs";
 import {
   archiveName,
+  bunVersion,
   executableName,
-  nodeVersion,
   packArchive,
   type Target,
   targets,
@@ -126,8 +126,9 @@ describe("the release archives", () => {
 /**
  * `npm run release -w cli` for all five targets: the linux-amd64 archive is the one the global setup
  * built (and every CLI test runs); the four others are built here. This machine runs only the first,
- * so the others are checked by their format: the executable's header and architecture, the CLI
- * injected and switched on, and on macOS a code signature that holds.
+ * so the others are checked by their format: the executable's header and architecture, the CLI and
+ * the target's own secret-store addon in the executable's payload, and on macOS a code signature
+ * that holds.
  */
 describe("the five executables", () => {
   const binary = inject("svcBinary");
@@ -149,21 +150,29 @@ describe("the five executables", () => {
   afterAll(() => rmSync(out, { recursive: true, force: true }));
 
   it.runIf(binary !== "").each(targets.map((target) => [target.name, target] as const))(
-    "%s: the archive holds svc, injected into Node's binary for that system and architecture",
+    "%s: the archive holds svc, compiled by Bun for that system and architecture, with its own addon",
     (_name, target) => {
       const executable = unpack(target, archiveOf(target));
-      // The fuse Node checks at start-up is switched on, and the Node release is the pinned one.
-      expect(executable.includes("NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2:1")).toBe(true);
-      expect(executable.includes(`download/release/v${nodeVersion}/node-v${nodeVersion}.tar.gz`)).toBe(true);
+      // The Bun release is the pinned one, and the payload holds the CLI and the target's addon.
+      expect(executable.includes(`Bun v${bunVersion}`)).toBe(true);
+      const root = target.os === "windows" ? "B:/~BUN/root/" : "/$bunfs/root/";
+      expect(executable.includes(`${root}svc`)).toBe(true);
+      expect(executable.includes(`${root}${target.addon.replace("keyring-", "keyring.")}-`)).toBe(true);
+      for (const other of targets.filter((t) => t !== target)) {
+        expect(executable.includes(`${other.addon.replace("keyring-", "keyring.")}-`), other.name).toBe(
+          false,
+        );
+      }
       if (target.os === "linux") {
         expect(executable.subarray(0, 4).toString("latin1")).toBe("\x7fELF");
         expect(executable[4]).toBe(2); // 64-bit
         expect(executable.readUInt16LE(18)).toBe(target.name === "linux-amd64" ? 62 : 183); // x86-64, AArch64
+        expect(elfSections(executable)).toContain(".bun");
       } else if (target.os === "macos") {
         const macho = readMachO(executable);
         expect(macho.header.cpuType).toBe(target.name === "macos-arm64" ? cpuTypes.arm64 : cpuTypes.x86_64);
         expect(macho.header.fileType).toBe(2); // an executable
-        expect(macho.segments.map((segment) => segment.name)).toContain("NODE_SEA");
+        expect(macho.segments.map((segment) => segment.name)).toContain("__BUN");
         expect(verifySignature(executable)).toBe("svc");
       } else {
         expect(executable.subarray(0, 2).toString("latin1")).toBe("MZ");
@@ -171,7 +180,7 @@ describe("the five executables", () => {
         expect(executable.subarray(pe, pe + 4).toString("latin1")).toBe("PE\0\0");
         expect(executable.readUInt16LE(pe + 4)).toBe(0x8664); // x86-64
         expect(executable.readUInt16LE(pe + 24 + 68)).toBe(3); // a console program
-        expect(executable.includes(Buffer.from("NODE_SEA_BLOB", "utf16le"))).toBe(true);
+        expect(peSections(executable, pe)).toContain(".bun");
       }
     },
     60_000,
@@ -198,3 +207,28 @@ describe("the five executables", () => {
     return readFileSync(join(dir, executableName(target)));
   }
 });
+
+/** The names of an ELF64 little-endian file's sections. */
+function elfSections(file: Buffer): string[] {
+  const offset = Number(file.readBigUInt64LE(0x28));
+  const size = file.readUInt16LE(0x3a);
+  const count = file.readUInt16LE(0x3c);
+  const header = (index: number) => offset + index * size;
+  const names = Number(file.readBigUInt64LE(header(file.readUInt16LE(0x3e)) + 0x18));
+  return Array.from({ length: count }, (_, index) => {
+    const start = names + file.readUInt32LE(header(index));
+    return file.subarray(start, file.indexOf(0, start)).toString("latin1");
+  });
+}
+
+/** The names of a PE file's sections (the header at `pe`). */
+function peSections(file: Buffer, pe: number): string[] {
+  const count = file.readUInt16LE(pe + 6);
+  const table = pe + 24 + file.readUInt16LE(pe + 20);
+  return Array.from({ length: count }, (_, index) =>
+    file
+      .subarray(table + index * 40, table + index * 40 + 8)
+      .toString("latin1")
+      .replace(/\0+$/, ""),
+  );
+}

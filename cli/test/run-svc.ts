@@ -1,11 +1,20 @@
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { expect } from "vitest";
+import { expect, inject } from "vitest";
 
 export const SVC = fileURLToPath(new URL("../dist/svc.cjs", import.meta.url));
 
-/** How to start svc: the built script with Node, or a single executable (SVC_TEST_BINARY, or `binary`). */
-export function svcCommand(args: string[], binary = process.env.SVC_TEST_BINARY): [string, string[]] {
+/**
+ * The single executable every test of this run starts instead of the built script: the one named by
+ * SVC_TEST_BINARY, or in the `cli-executable` project (SVC_TEST_EXECUTABLE=1) the one its global
+ * setup built. The executable runs on Bun and the script on Node: the whole suite runs on both.
+ */
+export const suiteExecutable: string | undefined =
+  process.env.SVC_TEST_BINARY ??
+  (process.env.SVC_TEST_EXECUTABLE === "1" ? inject("svcBinary") || undefined : undefined);
+
+/** How to start svc: the built script with Node, or a single executable (`binary`, else as above). */
+export function svcCommand(args: string[], binary = suiteExecutable): [string, string[]] {
   return binary ? [binary, args] : [process.execPath, [SVC, ...args]];
 }
 

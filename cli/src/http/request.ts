@@ -208,11 +208,7 @@ export function parseValue(spec: Input, raw: string | true): unknown {
 const isObject = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === "object" && !Array.isArray(value);
 
-/**
- * A fresh Idempotency-Key. node:crypto is loaded on first use: a read needs none, and it takes 4 ms.
- * Without Node's pool of pre-drawn random bytes: in a start-up snapshot (sea-snapshot.ts) that pool
- * would be the same at every start, and so would the keys.
- */
+/** A fresh Idempotency-Key. node:crypto is loaded on first use: a read needs none, and it takes 4 ms. */
 export function newIdempotencyKey(): string {
-  return (require("node:crypto") as typeof import("node:crypto")).randomUUID({ disableEntropyCache: true });
+  return (require("node:crypto") as typeof import("node:crypto")).randomUUID();
 }

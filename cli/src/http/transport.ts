@@ -33,7 +33,8 @@ export const INSECURE_WARNING = "svc: warning: SVC_INSECURE is set: TLS certific
 /**
  * The transport of one invocation: direct, with Node's own HTTP client (loaded with Node, so a
  * request costs no more start-up than the command), or through a proxy (SVC_PROXY, else HTTPS_PROXY /
- * HTTP_PROXY by scheme, unless NO_PROXY matches) with undici's proxy agent, loaded only then. The
+ * HTTP_PROXY by scheme, unless NO_PROXY matches) with undici's proxy agent, loaded only then (in the
+ * single executable, which runs on Bun, with Bun's fetch: transport-bun.ts). The
  * trust roots of SVC_CA_BUNDLE / SSL_CERT_FILE apply to the origin and to an HTTPS proxy alike.
  * Every command that sends a request gets its transport here, so SVC_INSECURE is announced on
  * standard error (`warn`) every time it applies.
@@ -49,6 +50,10 @@ export async function createTransport(
   const proxy = proxyFor(target, settings, env);
   if (!proxy) return directTransport(tls);
   const proxyUrl = parseProxy(proxy);
+  if (process.versions.bun !== undefined) {
+    const { bunProxyTransport } = await import("./transport-bun");
+    return bunProxyTransport(proxyUrl, redacted(proxyUrl), tls);
+  }
   const undici = await import("undici");
   const connectToProxy = withoutIpServerName(undici.buildConnector(tls));
   const dispatcher = new undici.ProxyAgent({
