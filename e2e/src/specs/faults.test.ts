@@ -167,18 +167,26 @@ describe.runIf(infra)("faults survived under load", () => {
       } finally {
         await locks.release();
       }
+      const releasedAt = Date.now();
       const atKill = load.acknowledged.length;
       await acknowledgedMoreThan(load, atKill + 200);
       await load.stop();
 
       expect(victim?.child.signalCode).toBe("SIGKILL");
       expect(alive(platform).filter((p) => p.name === "dataset-writer")).toHaveLength(1);
-      // The edits in flight on the dead replica failed, with 504 (or 503 while NATS notices), and only those.
+      // The edits in flight on the dead replica failed, with 504 (or 503 while NATS notices). So may
+      // edits that waited on the test's locks in the other replica past the request timeout, when
+      // killing the victim took that long on a busy machine. Once the victim is gone and the locks are
+      // released, no edit fails: none is sent to the dead replica.
+      const lateFailures = load.answers.filter(
+        (answer) => answer.status !== 200 && answer.startedAt >= releasedAt,
+      );
       console.info(
-        `killed with ${inFlightOnVictim} edit transaction(s) waiting in it; ${load.failed.length} edits failed`,
+        `killed with ${inFlightOnVictim} edit transaction(s) waiting in it; ${load.failed.length} edits failed, ` +
+          `${lateFailures.length} of them sent after the locks were released`,
       );
       expect(load.failed.length).toBeGreaterThanOrEqual(inFlightOnVictim);
-      expect(load.count(503) + load.count(504)).toBeLessThanOrEqual(8);
+      expect(lateFailures).toEqual([]);
       await expectSurvived(platform, load, [200, 503, 504]);
 
       // A client retries each failed edit with its key: every one succeeds, once.
