@@ -22,14 +22,16 @@ if (!target || !outfile || !addon || !executablePath) {
  */
 const embeddedKeyring = {
   name: "embedded-keyring",
-  setup(build) {
+  async setup(build) {
+    // The package's exports, as the building machine's own addon has them: every target's has the same.
+    const names = Object.keys(await import("@napi-rs/keyring")).filter((name) => name !== "default");
     build.onResolve({ filter: /^@napi-rs\/keyring$/ }, () => ({ path: "keyring", namespace: "embedded" }));
     build.onLoad({ filter: /.*/, namespace: "embedded" }, () => ({
       contents: [
         `import addon from ${JSON.stringify(addon)} with { type: "file" };`,
         `import { loadKeyring } from ${JSON.stringify(join(cli, "src/keyring-executable.ts"))};`,
         "const keyring = loadKeyring(addon);",
-        "export const AsyncEntry = keyring.AsyncEntry;",
+        `export const { ${names.join(", ")} } = keyring;`,
       ].join("\n"),
       loader: "js",
     }));
