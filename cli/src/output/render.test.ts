@@ -52,6 +52,39 @@ describe("table", () => {
     expect(text).toContain("…");
   });
 
+  it("shows one record a field a line on a terminal too narrow for its fields, and as a table otherwise", () => {
+    const importJob = {
+      importId: "j0woe5o5a6bnefcrk653gf7g",
+      state: "succeeded",
+      format: "csv",
+      mode: "update",
+      bytesRead: 12896332,
+      rowsRead: 200000,
+      createdAt: "2026-11-27T02:13:07.048Z",
+      finishedAt: "2026-11-27T02:13:21.512Z",
+      versionId: null,
+      version: 1,
+      rowsInserted: 0,
+      rowsUpdated: 0,
+    };
+    const narrow = table(importJob, { tty: true, color: false, columns: 80 });
+    const lines = narrow.trimEnd().split("\n");
+    expect(lines).toHaveLength(12);
+    expect(lines[0]).toBe("importId      j0woe5o5a6bnefcrk653gf7g");
+    expect(lines[7]).toBe("finishedAt    2026-11-27T02:13:21.512Z");
+    expect(lines[8]).toBe("versionId");
+    for (const line of lines) expect(line.length).toBeLessThanOrEqual(80);
+    expect(table(importJob, { tty: true, color: false, columns: 20 })).toContain("importId      j0woe…\n");
+    expect(table(importJob, { tty: true, color: true, columns: 80 })).toContain(
+      "\u001b[1mimportId    \u001b[0m",
+    );
+    // Wide enough, off a terminal, or several records: the table of CLI.md.
+    expect(table(importJob, { tty: true, color: false, columns: 300 }).split("\n")).toHaveLength(3);
+    expect(table(importJob, { tty: false, color: false, columns: 80 }).split("\n")).toHaveLength(3);
+    const two = table({ items: [importJob, importJob] }, { tty: true, color: false, columns: 80 });
+    expect(two.trimEnd().split("\n")).toHaveLength(3);
+  });
+
   it("colours the header only when asked", () => {
     expect(table(rows, { tty: true, color: true, columns: 200 })).toContain("\u001b[1m");
     expect(table(rows, { tty: true, color: false, columns: 200 })).not.toContain("\u001b[");

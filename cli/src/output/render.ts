@@ -109,7 +109,13 @@ export function table(value: unknown, options: Pick<RenderOptions, "tty" | "colo
       if (cell > (widths[index] ?? 0)) widths[index] = cell;
     }
   }
-  if (options.tty) widths = fitWidths(widths, header, options.columns);
+  if (options.tty) {
+    widths = fitWidths(widths, header, options.columns);
+    // One record with more fields than a line holds, even at their titles' widths: one field a line.
+    if (rows.length === 1 && lineWidth(widths) > options.columns) {
+      return record(header, rows[0] ?? [], options);
+    }
+  }
   const last = header.length - 1;
   const line = (cells: string[], sizes: number[]) => {
     let text = "";
@@ -130,12 +136,32 @@ export function table(value: unknown, options: Pick<RenderOptions, "tty" | "colo
   return `${out.join("\n")}\n`;
 }
 
+/** One record as a field a line, `name  value`, the names in bold with colour, each value cut to the line. */
+function record(
+  header: string[],
+  cells: string[],
+  options: Pick<RenderOptions, "color" | "columns">,
+): string {
+  const nameWidth = Math.max(...header.map(width));
+  const room = Math.max(4, options.columns - nameWidth - 2);
+  const lines = header.map((name, index) => {
+    const label = name + " ".repeat(nameWidth - width(name));
+    const cell = cells[index] ?? "";
+    const value = width(cell) > room ? truncate(cell, room) : cell;
+    return `${options.color ? `\u001b[1m${label}\u001b[0m` : label}  ${value}`.trimEnd();
+  });
+  return `${lines.join("\n")}\n`;
+}
+
+const lineWidth = (widths: number[]): number =>
+  widths.reduce((sum, w) => sum + w, 0) + 2 * (widths.length - 1);
+
 const oneLine = (text: string): string => (/[\r\n\t]/.test(text) ? text.replace(/[\r\n\t]+/g, " ") : text);
 
 /** Shrinks the widest columns until the table fits the terminal, keeping each at least its title. */
 function fitWidths(natural: number[], header: string[], columns: number): number[] {
   const widths = [...natural];
-  const total = () => widths.reduce((sum, w) => sum + w, 0) + 2 * (widths.length - 1);
+  const total = () => lineWidth(widths);
   while (total() > columns) {
     let widest = 0;
     for (let i = 1; i < widths.length; i++) if ((widths[i] ?? 0) > (widths[widest] ?? 0)) widest = i;
