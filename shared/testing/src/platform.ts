@@ -100,6 +100,22 @@ async function stopAll(processes: RunningProcess[]): Promise<void> {
 
 /** The embedded server; `env` adds to or overrides its environment (LOG_LEVEL is warn by default). */
 export async function startEmbedded(env: Record<string, string> = {}): Promise<Target> {
+  // A free port can be taken before the server listens on it, by another test's server or by the
+  // local end of any outgoing connection (the kernel picks those from the same range): a server
+  // that finds its port taken says so and exits, and is started again on another.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startEmbeddedOnce(env);
+    } catch (error) {
+      if (attempt >= 3 || !(error instanceof PortTaken)) throw error;
+    }
+  }
+}
+
+/** The server exited because its port was taken, and may be started again on another. */
+class PortTaken extends Error {}
+
+async function startEmbeddedOnce(env: Record<string, string>): Promise<Target> {
   const dataDir = mkdtempSync(join(tmpdir(), "svc-platform-"));
   // The database from the run's migrated template, unless the test names a data directory of its own.
   const template = templateDataDir();
@@ -124,7 +140,11 @@ export async function startEmbedded(env: Record<string, string> = {}): Promise<T
   };
   await waitReady(baseUrl, EMBEDDED_START_MS, proc).catch(async (error: Error) => {
     await stop();
-    throw new Error(`embedded server did not start: ${error.message}\n${proc.output.join("")}`);
+    const output = proc.output.join("");
+    const taken =
+      env.PORT === undefined &&
+      output.includes(`cannot listen on 127.0.0.1:${port}: something else is using it`);
+    throw new (taken ? PortTaken : Error)(`embedded server did not start: ${error.message}\n${output}`);
   });
   return {
     name: "embedded",

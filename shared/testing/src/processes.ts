@@ -129,7 +129,11 @@ export async function waitFor<T>(
 export async function waitReady(baseUrl: string, timeoutMs = 30_000, proc?: RunningProcess): Promise<void> {
   await waitFor(
     `${baseUrl}/readyz`,
-    async () => ((await fetch(`${baseUrl}/readyz`)).status === 200 ? true : undefined),
+    // Each probe bounded: whatever else holds the port may take the connection and never answer.
+    async () =>
+      (await fetch(`${baseUrl}/readyz`, { signal: AbortSignal.timeout(2_000) })).status === 200
+        ? true
+        : undefined,
     timeoutMs,
     () => {
       const end = proc?.child.exitCode ?? proc?.child.signalCode;
