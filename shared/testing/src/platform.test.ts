@@ -16,7 +16,7 @@ vi.mock("./processes", async (actual) => {
   };
 });
 
-const { startEmbedded } = await import("./platform");
+const { startEmbedded, startPlatform } = await import("./platform");
 
 describe("startEmbedded", () => {
   let holder: Server | undefined;
@@ -38,4 +38,28 @@ describe("startEmbedded", () => {
       await platform.stop();
     }
   }, 60_000);
+});
+
+describe("startPlatform", () => {
+  let holder: Server | undefined;
+  afterAll(() => holder?.close());
+
+  it("starts the gateway again on another port when its port was taken before it listened", async () => {
+    holder = createServer((socket) => socket.destroy());
+    await new Promise<void>((listening) => holder?.listen(0, "127.0.0.1", listening));
+    const address = holder.address();
+    ports.taken = typeof address === "object" && address ? address.port : 0;
+    ports.handedOut = [];
+
+    const platform = await startPlatform();
+    try {
+      expect(ports.handedOut[0]).toBe(ports.taken);
+      expect(platform.baseUrl).toBe(`http://127.0.0.1:${ports.handedOut[1]}`);
+      expect(platform.gateways).toEqual([platform.baseUrl]);
+      expect(platform.processes.filter((p) => p.name === "gateway")).toHaveLength(1);
+      expect((await fetch(`${platform.baseUrl}/readyz`)).status).toBe(200);
+    } finally {
+      await platform.stop();
+    }
+  }, 90_000);
 });

@@ -188,25 +188,37 @@ export async function startPlatform({
     processes.push(proc);
     return proc;
   };
-  const startGateway = async () => {
-    const port = await freePort();
-    await start("gateway", {
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      SVC_ADMIN_TOKEN: adminToken,
-      ...GENEROUS_RATE_LIMITS,
-      ...gatewayEnv,
-    });
-    const url = `http://127.0.0.1:${port}`;
-    gateways.push(url);
-    await waitReady(url).catch(async (error: Error) => {
-      const readyz = await fetch(`${url}/readyz`).then((r) => r.text(), String);
-      const logs = processes.map(
-        (p) => `${p.name} (exit ${p.child.exitCode}): ${p.output.join("").slice(-800)}`,
-      );
-      throw new Error(`${error.message}; /readyz: ${readyz}\n${logs.join("\n")}`);
-    });
-    return url;
+  const startGateway = async (): Promise<string> => {
+    for (let attempt = 1; ; attempt++) {
+      const port = await freePort();
+      const proc = await start("gateway", {
+        PORT: String(port),
+        HOST: "127.0.0.1",
+        SVC_ADMIN_TOKEN: adminToken,
+        ...GENEROUS_RATE_LIMITS,
+        ...gatewayEnv,
+      });
+      const url = `http://127.0.0.1:${port}`;
+      try {
+        await waitReady(url, 30_000, proc);
+        gateways.push(url);
+        return url;
+      } catch (error) {
+        // Its port taken before it listened (see startEmbedded): started again on another.
+        if (attempt < 3 && proc.child.exitCode !== null && proc.output.join("").includes("EADDRINUSE")) {
+          processes.splice(processes.indexOf(proc), 1);
+          continue;
+        }
+        const readyz = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(2_000) }).then(
+          (r) => r.text(),
+          String,
+        );
+        const logs = processes.map(
+          (p) => `${p.name} (exit ${p.child.exitCode}): ${p.output.join("").slice(-800)}`,
+        );
+        throw new Error(`${(error as Error).message}; /readyz: ${readyz}\n${logs.join("\n")}`);
+      }
+    }
   };
 
   // Migrations run at every service's start-up; the first one to get Kysely's lock applies them.
