@@ -226,8 +226,17 @@ export async function startPlatform({
   for (let i = 0; i < writers; i++) await start("dataset-writer", writerEnv(i));
   await start("reader");
   await start("trace-ingest");
-  const baseUrl = await startGateway();
-  const ownerKey = await createOrganization(baseUrl, adminToken, `e2e ${busPrefix}`);
+  let baseUrl: string;
+  let ownerKey: string;
+  try {
+    baseUrl = await startGateway();
+    ownerKey = await createOrganization(baseUrl, adminToken, `e2e ${busPrefix}`);
+  } catch (error) {
+    // A platform that did not start leaves no process running and no database behind.
+    await stopAll(processes);
+    await scratch.drop();
+    throw error;
+  }
 
   return {
     baseUrl,
