@@ -2,7 +2,7 @@ import { defaultKeymap, history, historyKeymap } from "@codemirror/commands";
 import { json, jsonParseLinter } from "@codemirror/lang-json";
 import { bracketMatching, defaultHighlightStyle, foldGutter, syntaxHighlighting } from "@codemirror/language";
 import { linter, lintGutter } from "@codemirror/lint";
-import { EditorState } from "@codemirror/state";
+import { EditorSelection, EditorState } from "@codemirror/state";
 import { EditorView, keymap, lineNumbers, placeholder } from "@codemirror/view";
 
 export interface JsonEditorHandle {
@@ -15,10 +15,16 @@ export interface JsonEditorOptions {
   value: string;
   label: string;
   readOnly: boolean;
+  /** Where the caret (and selection) starts: the text area's, when the editor replaces one. */
+  selection?: { anchor: number; head: number } | undefined;
   onChange(text: string): void;
   onSave(): void;
   onCancel(): void;
 }
+
+/** A selection inside a document of `length` characters. */
+const within = ({ anchor, head }: { anchor: number; head: number }, length: number) =>
+  EditorSelection.single(Math.min(anchor, length), Math.min(head, length));
 
 /** A key binding that does `action` and tells CodeMirror the key was handled. */
 const handled = (action: () => void) => () => {
@@ -36,6 +42,7 @@ export function createJsonEditor(parent: HTMLElement, options: JsonEditorOptions
     parent,
     state: EditorState.create({
       doc: options.value,
+      ...(options.selection ? { selection: within(options.selection, options.value.length) } : {}),
       extensions: [
         EditorView.cspNonce.of(cspNonce()),
         lineNumbers(),

@@ -27,6 +27,15 @@ export const JsonEditor = forwardRef<{ focus(): void }, JsonEditorProps>(functio
   const [codeMirror, setCodeMirror] = useState<typeof import("./json-editor-cm")>();
   const enhanced = codeMirror !== undefined;
   const textareaFocused = useRef(false);
+  /** The text area's caret, carried into CodeMirror: typing goes on where it was when the editor loads. */
+  const caret = useRef<{ anchor: number; head: number } | undefined>(undefined);
+  const keepCaret = (area: HTMLTextAreaElement) => {
+    const backward = area.selectionDirection === "backward";
+    caret.current = {
+      anchor: backward ? area.selectionEnd : area.selectionStart,
+      head: backward ? area.selectionStart : area.selectionEnd,
+    };
+  };
 
   useImperativeHandle(ref, () => ({
     focus: () => (editor.current ? editor.current.focus() : area.current?.focus()),
@@ -52,6 +61,7 @@ export const JsonEditor = forwardRef<{ focus(): void }, JsonEditorProps>(functio
       value: latest.current.value,
       label: latest.current.label,
       readOnly: latest.current.readOnly ?? false,
+      selection: caret.current,
       onChange: (text) => latest.current.onChange(text),
       onSave: () => latest.current.onSave(),
       onCancel: () => latest.current.onCancel(),
@@ -81,7 +91,11 @@ export const JsonEditor = forwardRef<{ focus(): void }, JsonEditorProps>(functio
           readOnly={props.readOnly}
           value={props.value}
           rows={Math.min(12, Math.max(2, props.value.split("\n").length))}
-          onChange={(event) => props.onChange(event.target.value)}
+          onChange={(event) => {
+            keepCaret(event.target);
+            props.onChange(event.target.value);
+          }}
+          onSelect={(event) => keepCaret(event.currentTarget)}
           onFocus={() => {
             textareaFocused.current = true;
           }}
