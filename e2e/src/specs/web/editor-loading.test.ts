@@ -28,7 +28,7 @@ describe.runIf(chromiumAvailable())("a JSON editor that loads while someone type
       platform.ownerKey,
     );
     // The editor's code arrives only when the test lets it: half the text is typed before.
-    let release = () => undefined as void;
+    let release: () => void = () => undefined;
     const released = new Promise<void>((resolve) => {
       release = resolve;
     });
@@ -53,7 +53,7 @@ describe.runIf(chromiumAvailable())("a JSON editor that loads while someone type
     await dialog.locator('.cm-content[aria-label="New row Input"]').waitFor();
     await page.keyboard.type('"2+2?"}');
     await expect
-      .poll(() => dialog.locator('.cm-content[aria-label="New row Input"]').innerText())
+      .poll(() => dialog.locator('.cm-content[aria-label="New row Input"]').textContent())
       .toBe('{"question": "2+2?"}');
     expect(problems).toEqual([]);
     await context.close();
