@@ -29,13 +29,18 @@ async function main(argv: string[], loadApp: () => Promise<App>): Promise<number
   return run(argv);
 }
 
-/** Ends once standard output and standard error are flushed, so that a pipe gets everything. */
+/**
+ * Ends once standard output and standard error are flushed, so that a pipe gets everything. Ending
+ * the streams waits for every byte: Bun (which runs the single executable) calls back an empty
+ * write's callback while earlier output still waits for a slow reader, and exiting then cut a pipe's
+ * output at 64 KiB.
+ */
 function exit(code: number): void {
   let pending = 2;
   const done = () => {
     pending -= 1;
     if (pending === 0) process.exit(code);
   };
-  process.stdout.write("", done);
-  process.stderr.write("", done);
+  process.stdout.end(done);
+  process.stderr.end(done);
 }

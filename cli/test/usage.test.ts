@@ -1,8 +1,9 @@
+import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { expectFailure, runSvc } from "./run-svc";
+import { expectFailure, runSvc, svcCommand } from "./run-svc";
 import { runOnTerminal } from "./terminal";
 
 const UPDATE_ROW = ["datasets", "update-row", "--project-slug", "p", "--dataset-slug", "d", "--row-id", "r"];
@@ -259,6 +260,22 @@ describe("--dry-run", () => {
       "json",
     ]);
     expect(JSON.parse(result.stdout).headers["if-match"]).toBe("3");
+  });
+});
+
+describe("output to a slow reader", () => {
+  it("writes every byte before it exits, though the pipe is full for a while", async () => {
+    // The reader starts reading only after svc has written far more than a pipe holds (64 KiB).
+    const [command, args] = svcCommand(["datasets", "--schema"]);
+    const line = [command, ...args].map((word) => `'${word.replace(/'/g, "'\\''")}'`).join(" ");
+    const slow = spawnSync("sh", ["-c", `${line} | (sleep 0.5; cat)`], {
+      encoding: "utf8",
+      maxBuffer: 64 * 1024 * 1024,
+      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp" },
+    });
+    expect(slow.status, slow.stderr).toBe(0);
+    expect(slow.stdout.length).toBeGreaterThan(3 * 65_536);
+    expect(JSON.parse(slow.stdout).commands.length).toBeGreaterThan(10);
   });
 });
 
