@@ -10,7 +10,7 @@ import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:f
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { root, startEmbedded } from "@svc/testing/platform";
-import { archiveName, bunVersion, targets } from "../../cli/scripts/targets.mjs";
+import { archiveName, bunBinaryOf, bunVersion, targets } from "../../cli/scripts/targets.mjs";
 import { writeSection } from "./report";
 
 const cli = join(root, "cli");
@@ -130,7 +130,8 @@ const env: Record<string, string> = {
 };
 // The Bun release the executable is compiled with, as the release script fetched it.
 const linux = targets.find((target) => target.name === "linux-amd64");
-const pinnedBun = join(cli, `.release-cache/${linux?.bun.replace("/", "__")}-${bunVersion}/bin/bun`);
+if (!linux) throw new Error("bench: targets.mjs has no linux-amd64 target");
+const pinnedBun = bunBinaryOf(linux);
 const list = [svc, "datasets", "list-rows", "--project-slug", "p", "--dataset-slug", "d"];
 const cases: Case[] = [
   ["`gh --version`", ["gh", "--version"]],

@@ -13,7 +13,15 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { tagMismatch, tagToCheck } from "./check-tag.mjs";
 import { signAdHoc } from "./macho.mjs";
-import { bunVersion, executableName, packArchive, targets } from "./targets.mjs";
+import {
+  bunBinaryOf,
+  bunVersion,
+  cachedPackage,
+  executableName,
+  packArchive,
+  releaseCache,
+  targets,
+} from "./targets.mjs";
 
 const cli = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const require = createRequire(import.meta.url);
@@ -36,10 +44,9 @@ if (mismatch) {
   process.exit(1);
 }
 const work = join(out, ".work");
-const cache = join(cli, ".release-cache");
 
 mkdirSync(work, { recursive: true });
-mkdirSync(cache, { recursive: true });
+mkdirSync(releaseCache, { recursive: true });
 // The compiler is the Bun of this machine's own target, at the same release.
 const host = targets.find((target) => target.host === `${process.platform}-${process.arch}`);
 if (!host) {
@@ -96,8 +103,8 @@ function buildTarget(target) {
 
 /** The Bun binary of a target, at the release every executable is compiled with. */
 function bunFor(target) {
-  const dir = fetchPackage(target.bun, bunVersion);
-  const binary = join(dir, "bin", target.os === "windows" ? "bun.exe" : "bun");
+  fetchPackage(target.bun, bunVersion);
+  const binary = bunBinaryOf(target);
   if (!existsSync(binary)) throw new Error(`${target.bun}@${bunVersion} has no Bun binary`);
   return binary;
 }
@@ -123,7 +130,7 @@ function installedPackage(name, wanted) {
 
 /** Fetches one package from the registry with npm itself, unpacked under the release cache. */
 function fetchPackage(name, packageVersion) {
-  const dir = join(cache, `${name.replace("/", "__")}-${packageVersion}`);
+  const dir = cachedPackage(name, packageVersion);
   if (existsSync(join(dir, "package.json"))) return dir;
   mkdirSync(dir, { recursive: true });
   const packed = spawnSync(

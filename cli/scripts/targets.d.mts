@@ -7,6 +7,9 @@ export interface Target {
   host: string;
 }
 export const bunVersion: string;
+export const releaseCache: string;
+export function cachedPackage(name: string, version: string): string;
+export function bunBinaryOf(target: Target): string;
 export const targets: Target[];
 export function executableName(target: Target): string;
 export function archiveName(target: Target): string;

@@ -2,8 +2,19 @@
 // `svc-windows-amd64.zip` holding `svc.exe`. Used by release.mjs and by its tests.
 import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { basename, dirname, join } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { zip } from "./zip.mjs";
+
+/** Where release.mjs keeps the registry packages it fetches, each unpacked in a folder of its own. */
+export const releaseCache = resolve(dirname(fileURLToPath(import.meta.url)), "..", ".release-cache");
+
+/** The folder of one fetched package in the release cache. */
+export const cachedPackage = (name, version) => join(releaseCache, `${name.replace("/", "__")}-${version}`);
+
+/** The Bun binary of a target, at the pinned release, as release.mjs fetches it. */
+export const bunBinaryOf = (target) =>
+  join(cachedPackage(target.bun, bunVersion), "bin", target.os === "windows" ? "bun.exe" : "bun");
 
 /**
  * The Bun release every executable is compiled with, the same for all five (docs/decisions/0029):

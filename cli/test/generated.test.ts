@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import committed from "../openapi.json" with { type: "json" };
-import { bunVersion, targets } from "../scripts/targets.mjs";
+import { bunBinaryOf, targets } from "../scripts/targets.mjs";
 import type { OpenApiDocument } from "../src/spec/tree";
 import { expectFailure, runSvc, SVC } from "./run-svc";
 
@@ -324,9 +324,8 @@ describe("startup", () => {
       const empty = join(mkdtempSync(join(tmpdir(), "svc-floor-")), "empty.js");
       writeFileSync(empty, "");
       const linux = targets.find((target) => target.name === "linux-amd64");
-      const bun = fileURLToPath(
-        new URL(`../.release-cache/${linux?.bun.replace("/", "__")}-${bunVersion}/bin/bun`, import.meta.url),
-      );
+      if (!linux) throw new Error("targets.mjs has no linux-amd64 target");
+      const bun = bunBinaryOf(linux);
       // A busy spell (the other tests build four executables beside this one, writing large files)
       // slows a start more than the runtime's bare one: measured again after a pause, up to three
       // times, the quietest measurement counts.
