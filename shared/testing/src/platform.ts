@@ -98,14 +98,15 @@ async function stopAll(processes: RunningProcess[]): Promise<void> {
   for (const proc of processes) if (proc.child.exitCode === null) proc.child.kill("SIGKILL");
 }
 
-/** The embedded server; `env` adds to or overrides its environment (LOG_LEVEL is warn by default). */
-export async function startEmbedded(env: Record<string, string> = {}): Promise<Target> {
-  // A free port can be taken before the server listens on it, by another test's server or by the
-  // local end of any outgoing connection (the kernel picks those from the same range): a server
-  // that finds its port taken says so and exits, and is started again on another.
+/**
+ * Starts a server on a free port, and again on another, up to three times, when `start` throws
+ * PortTaken: a free port can be taken before the server listens on it, by another test's server or
+ * by the local end of any outgoing connection (the kernel picks those from the same range).
+ */
+async function onFreePort<T>(start: (port: number) => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await startEmbeddedOnce(env);
+      return await start(await freePort());
     } catch (error) {
       if (attempt >= 3 || !(error instanceof PortTaken)) throw error;
     }
@@ -115,12 +116,16 @@ export async function startEmbedded(env: Record<string, string> = {}): Promise<T
 /** The server exited because its port was taken, and may be started again on another. */
 class PortTaken extends Error {}
 
-async function startEmbeddedOnce(env: Record<string, string>): Promise<Target> {
+/** The embedded server; `env` adds to or overrides its environment (LOG_LEVEL is warn by default). */
+export async function startEmbedded(env: Record<string, string> = {}): Promise<Target> {
+  return onFreePort((port) => startEmbeddedOn(port, env));
+}
+
+async function startEmbeddedOn(port: number, env: Record<string, string>): Promise<Target> {
   const dataDir = mkdtempSync(join(tmpdir(), "svc-platform-"));
   // The database from the run's migrated template, unless the test names a data directory of its own.
   const template = templateDataDir();
   if (template && env.SVC_DATA_DIR === undefined) cpSync(template, join(dataDir, "db"), { recursive: true });
-  const port = await freePort();
   const ownerKey = `svc_${randomBytes(24).toString("base64url")}`;
   const adminToken = randomBytes(24).toString("hex");
   const proc = spawnNode("embedded", entryOf("embedded"), {
@@ -188,9 +193,8 @@ export async function startPlatform({
     processes.push(proc);
     return proc;
   };
-  const startGateway = async (): Promise<string> => {
-    for (let attempt = 1; ; attempt++) {
-      const port = await freePort();
+  const startGateway = (): Promise<string> =>
+    onFreePort(async (port) => {
       const proc = await start("gateway", {
         PORT: String(port),
         HOST: "127.0.0.1",
@@ -201,13 +205,10 @@ export async function startPlatform({
       const url = `http://127.0.0.1:${port}`;
       try {
         await waitReady(url, 30_000, proc);
-        gateways.push(url);
-        return url;
       } catch (error) {
-        // Its port taken before it listened (see startEmbedded): started again on another.
-        if (attempt < 3 && proc.child.exitCode !== null && proc.output.join("").includes("EADDRINUSE")) {
+        if (proc.child.exitCode !== null && proc.output.join("").includes("EADDRINUSE")) {
           processes.splice(processes.indexOf(proc), 1);
-          continue;
+          throw new PortTaken(`${(error as Error).message}\n${proc.output.join("")}`);
         }
         const readyz = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(2_000) }).then(
           (r) => r.text(),
@@ -218,8 +219,9 @@ export async function startPlatform({
         );
         throw new Error(`${(error as Error).message}; /readyz: ${readyz}\n${logs.join("\n")}`);
       }
-    }
-  };
+      gateways.push(url);
+      return url;
+    });
 
   // Migrations run at every service's start-up; the first one to get Kysely's lock applies them.
   await start("auth");
