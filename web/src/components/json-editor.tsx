@@ -1,4 +1,4 @@
-import { forwardRef, useEffect, useImperativeHandle, useRef, useState } from "react";
+import { forwardRef, useEffect, useImperativeHandle, useLayoutEffect, useRef, useState } from "react";
 import type { JsonProblem } from "../rows/cells";
 import { FieldProblem } from "./errors";
 import type { JsonEditorHandle } from "./json-editor-cm";
@@ -54,8 +54,9 @@ export const JsonEditor = forwardRef<{ focus(): void }, JsonEditorProps>(functio
     };
   }, []);
 
-  // Created once the text area is gone, so that the page never holds two editors of one cell.
-  useEffect(() => {
+  // Created once the text area is gone, so that the page never holds two editors of one cell, and in
+  // the same task that removes it: a key pressed in between would reach no editor and be lost.
+  useLayoutEffect(() => {
     if (!codeMirror || !host.current) return;
     const view = codeMirror.createJsonEditor(host.current, {
       value: latest.current.value,
