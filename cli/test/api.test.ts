@@ -680,6 +680,8 @@ describe("network failures", () => {
 });
 
 describe("formats on a terminal", () => {
+  /** What a line redrawn in place (carriage return, erase the line) last showed. */
+  const lastDrawn = (screen: string) => screen.split("\r\u001b[2K").at(-1);
   const terminalEnv = () => ({ SVC_BASE_URL: platform.baseUrl, SVC_API_KEY: platform.ownerKey });
 
   it("prints a table when standard output is a terminal, and JSON when it is not", async () => {
@@ -708,6 +710,47 @@ describe("formats on a terminal", () => {
     expect(tty.screen).not.toContain("PAR1");
     expect(tty.stderr).toMatch(/a Parquet file is binary and standard output is a terminal/);
     expect(tty.stderr).toMatch(/--output datasets\.parquet/);
+  });
+
+  it("shows an import's progress on a terminal and ends it with what the import did; none when piped or -q", async () => {
+    const { at } = await makeDataset(2);
+    const file = join(mkdtempSync(join(tmpdir(), "svc-progress-")), "golden.csv");
+    const exported = await svc(["datasets", "export", ...at, "--format", "csv", "--output", file]);
+    expect(exported.code, exported.stderr).toBe(0);
+    const onTerminal = { stdout: false, stderr: true };
+    const same = runOnTerminal(["datasets", "import", ...at, "--file", file, "--mode", "update"], {
+      env: terminalEnv(),
+      onTerminal,
+    });
+    expect(same.code, same.screen).toBe(0);
+    expect(same.screen).toMatch(/uploading golden\.csv \[#+\] 100%/);
+    expect(lastDrawn(same.screen)).toBe(
+      "golden.csv: 2 rows read, nothing changed: the dataset stays at version 1\n",
+    );
+    expect(JSON.parse(same.stdout)).toMatchObject({ state: "succeeded", versionId: null, version: 1 });
+
+    writeFileSync(file, readFileSync(file, "utf8").replace("question 2", "question two"));
+    const changed = runOnTerminal(["datasets", "import", ...at, "--file", file, "--mode", "update"], {
+      env: terminalEnv(),
+      onTerminal,
+    });
+    expect(lastDrawn(changed.screen)).toBe("golden.csv: updated 1 of 2 rows as version 2\n");
+    const added = join(dirname(file), "added.jsonl");
+    writeFileSync(added, '{"input":"three"}\n');
+    const inserted = runOnTerminal(["datasets", "import", ...at, "--file", added], {
+      env: terminalEnv(),
+      onTerminal,
+    });
+    expect(lastDrawn(inserted.screen)).toBe("added.jsonl: imported 1 row as version 3\n");
+
+    const quiet = runOnTerminal(["datasets", "import", ...at, "--file", added, "-q"], {
+      env: terminalEnv(),
+      onTerminal,
+    });
+    expect([quiet.code, quiet.screen, quiet.stdout]).toEqual([0, "", ""]);
+    const piped = await svc(["datasets", "import", ...at, "--file", added]);
+    expect([piped.code, piped.stderr]).toEqual([0, ""]);
+    expect(JSON.parse(piped.stdout)).toMatchObject({ state: "succeeded", version: 5, rowsInserted: 1 });
   });
 
   it("drops colour on a terminal when NO_COLOR is set", () => {

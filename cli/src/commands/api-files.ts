@@ -170,9 +170,27 @@ const MEDIA_TYPE_OF_EXTENSION: Record<string, string> = {
 interface ImportState {
   importId: string;
   state: string;
+  mode?: string;
   bytesRead: number;
   rowsRead: number;
+  versionId?: string | null;
+  version?: number;
+  rowsInserted?: number;
+  rowsUpdated?: number;
   error?: { code: string; error: string; details?: unknown };
+}
+
+/** What an import that ended did, in the words the progress bar ends on. */
+function importOutcome(end: ImportState): string {
+  if (end.state !== "succeeded") return "failed; nothing was written";
+  const read = `${end.rowsRead.toLocaleString("en-US")} ${end.rowsRead === 1 ? "row" : "rows"}`;
+  if (end.versionId === null)
+    return `${read} read, nothing changed: the dataset stays at version ${end.version}`;
+  const changed =
+    end.mode === "update"
+      ? `updated ${(end.rowsUpdated ?? 0).toLocaleString("en-US")} of ${read}`
+      : `imported ${read}`;
+  return `${changed} as version ${end.version}`;
 }
 
 /**
@@ -257,7 +275,7 @@ export async function uploadFile(
     };
     current = parseJson(await exchange(ctx, command, poll, transport)) as ImportState;
   }
-  bar?.done(current.state === "succeeded" ? `imported ${current.rowsRead} rows` : "failed");
+  bar?.done(importOutcome(current));
   if (current.state === "failed" && current.error) {
     throw new CliError(current.error.error, {
       exit: exitCodes.api,
@@ -269,8 +287,10 @@ export async function uploadFile(
   await emit(ctx, query ? query(current) : current, query !== undefined);
 }
 
-/** One line on standard error, redrawn in place: what is happening, a bar, bytes and rows. */
-/** A progress bar on standard error; of unknown size (standard input), it counts bytes instead. */
+/**
+ * A progress bar on standard error, one line redrawn in place: what is happening, a bar, bytes and
+ * rows; of unknown size (standard input), it counts bytes instead.
+ */
 function progressBar(ctx: Context, path: string, size: number | undefined) {
   const name = path.split(/[\\/]/).pop() ?? path;
   const width = 24;

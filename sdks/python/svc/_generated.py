@@ -307,6 +307,7 @@ class GetDatasetImportResponse(Model):
     version_id: Optional[str]
     """The version the import made; null when it changed nothing"""
     version: Optional[int]
+    """The dataset's version after the import: the one it made, or the current one when it changed nothing"""
     rows_inserted: Optional[int]
     rows_updated: Optional[int]
     error: Optional[GetDatasetImportResponseError]

@@ -459,6 +459,7 @@ export type GetDatasetImportResponse = {
   finishedAt: string | null;
   /** The version the import made; null when it changed nothing */
   versionId?: string | null;
+  /** The dataset's version after the import: the one it made, or the current one when it changed nothing */
   version?: number;
   rowsInserted?: number;
   rowsUpdated?: number;

@@ -197,7 +197,13 @@ export const importSchema = z.object({
     .nullable()
     .optional()
     .describe("The version the import made; null when it changed nothing"),
-  version: z.number().int().optional(),
+  version: z
+    .number()
+    .int()
+    .optional()
+    .describe(
+      "The dataset's version after the import: the one it made, or the current one when it changed nothing",
+    ),
   rowsInserted: z.number().int().optional(),
   rowsUpdated: z.number().int().optional(),
   error: z
