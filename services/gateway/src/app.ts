@@ -87,7 +87,11 @@ export function buildGateway({
   uploads,
 }: GatewayDeps): Gateway {
   const shedder = new LoadShedder(
-    { maxInFlight: options.SVC_GATEWAY_MAX_IN_FLIGHT, maxQueueMs: options.SVC_GATEWAY_MAX_QUEUE_MS },
+    {
+      maxInFlight: options.SVC_GATEWAY_MAX_IN_FLIGHT,
+      maxTransfers: options.SVC_GATEWAY_MAX_TRANSFERS,
+      maxQueueMs: options.SVC_GATEWAY_MAX_QUEUE_MS,
+    },
     logger,
   );
   const app = Fastify({

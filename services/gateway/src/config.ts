@@ -40,7 +40,17 @@ export const gatewayOptionsSchema = z.object({
     .int()
     .min(1)
     .default(256)
-    .describe("Requests the gateway works on at once; beyond it, 503 with Retry-After at once"),
+    .describe(
+      "Requests the gateway works on at once, file imports and exports apart; beyond it, 503 with Retry-After at once",
+    ),
+  SVC_GATEWAY_MAX_TRANSFERS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(32)
+    .describe(
+      "File imports and exports the gateway carries at once; beyond it, 503 with Retry-After at once",
+    ),
   SVC_GATEWAY_MAX_QUEUE_MS: z.coerce
     .number()
     .int()

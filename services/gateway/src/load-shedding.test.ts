@@ -10,13 +10,23 @@ describe("shedding by count and by queueing time", () => {
   let app: FastifyInstance;
   let base: string;
 
-  async function start(maxQueueMs: number, maxInFlight = 1_000, logger: Logger = silentLogger()) {
-    const shedder = new LoadShedder({ maxInFlight, maxQueueMs }, logger);
+  async function start(
+    maxQueueMs: number,
+    maxInFlight = 1_000,
+    logger: Logger = silentLogger(),
+    maxTransfers = 1_000,
+  ) {
+    const shedder = new LoadShedder({ maxInFlight, maxTransfers, maxQueueMs }, logger);
     app = Fastify({ serverFactory: shedder.serverFactory() });
     app.addHook("onClose", async () => shedder.close());
     app.get("/slow", async () => {
       await sleep(1_500);
       return { ok: true };
+    });
+    // A file transfer, as long as its file: an export.
+    app.get("/v1/datasets/answers/export", async () => {
+      await sleep(1_500);
+      return "id,input\n";
     });
     // A service that does one thing at a time, 10 ms each: what a burst above capacity meets.
     let busyUntil = 0;
@@ -90,6 +100,28 @@ describe("shedding by count and by queueing time", () => {
     });
     // The probes pass whatever the count.
     expect((await fetch(`${base}/readyz`)).status).toBe(200);
+    await Promise.all(slow);
+    expect((await fetch(`${base}/fast`)).status).toBe(200);
+  });
+
+  it("counts file transfers apart: they neither crowd out quick requests nor are crowded out by them", async () => {
+    await start(10_000, 2, silentLogger(), 2);
+    const exports = [1, 2].map(() => fetch(`${base}/v1/datasets/answers/export`));
+    await sleep(100);
+    // Two exports under way: a third is refused, saying why; quick requests still pass.
+    const third = await fetch(`${base}/v1/datasets/answers/export?format=jsonl`);
+    expect(third.status).toBe(503);
+    expect(third.headers.get("retry-after")).toBe("1");
+    expect(((await third.json()) as { error: string }).error).toBe(
+      "The gateway is moving as many files as it takes at once (2 imports and exports); retry after the Retry-After delay",
+    );
+    expect((await fetch(`${base}/fast`)).status).toBe(200);
+    // Two slow quick requests fill the other bound: requests are refused, and no longer transfers only.
+    const slow = [fetch(`${base}/slow`), fetch(`${base}/slow`)];
+    await sleep(100);
+    expect((await fetch(`${base}/fast`)).status).toBe(503);
+    await Promise.all(exports);
+    expect((await fetch(`${base}/v1/datasets/answers/export`)).status).toBe(200);
     await Promise.all(slow);
     expect((await fetch(`${base}/fast`)).status).toBe(200);
   });

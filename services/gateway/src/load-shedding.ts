@@ -14,18 +14,24 @@ const MIN_SAMPLES = 8;
 /** Refusals are logged as counts, at most one line this often: a line each would add to the overload. */
 const LOG_EVERY_MS = 1_000;
 
-type Refusal = "atCapacity" | "queueing";
+type Refusal = "atCapacity" | "transfers" | "queueing";
 
 export interface LoadSheddingOptions {
-  /** Requests worked on at once; beyond it a request is refused. */
+  /** Requests worked on at once, file transfers apart; beyond it a request is refused. */
   maxInFlight: number;
+  /**
+   * File transfers (imports and exports) at once, counted apart from `maxInFlight`: one lasts as long as
+   * its file, so counted with the quick requests a few large files would crowd out every edit.
+   */
+  maxTransfers: number;
   /** Milliseconds a request may wait in a queue (the gateway's own or a service's) before new ones are refused. */
   maxQueueMs: number;
 }
 
 /**
- * Bounds the requests the gateway works on, by count and by how long they wait. Beyond `maxInFlight`,
- * or while requests are queueing longer than `maxQueueMs`, a request is answered 503 with `Retry-After`
+ * Bounds the requests the gateway works on, by count and by how long they wait. Beyond `maxInFlight`
+ * (or `maxTransfers` for a file import or export), or while requests are queueing longer than
+ * `maxQueueMs`, a request is answered 503 with `Retry-After`
  * as soon as its headers are parsed: before the framework makes anything of it, its body is read or a
  * credential checked. Refusing is then the cheapest thing the gateway does, so that a burst far above
  * capacity costs a few microseconds per refused request instead of a queue (and memory) that grows
@@ -38,16 +44,17 @@ export interface LoadSheddingOptions {
  */
 export class LoadShedder {
   private inFlight = 0;
+  private transfers = 0;
   private shortest = Number.POSITIVE_INFINITY;
   private samples = 0;
   private refuseUntil = 0;
   private queueing = 0;
   private lastTick = performance.now();
   private readonly timer: NodeJS.Timeout;
-  private readonly refused: Record<Refusal, number> = { atCapacity: 0, queueing: 0 };
+  private readonly refused: Record<Refusal, number> = { atCapacity: 0, transfers: 0, queueing: 0 };
   private refusedSince = performance.now();
-  /** A refusal's body up to its request id, as last made, and the wait it was made for (-1: at capacity). */
-  private bodyHead = { waited: Number.NaN, head: "" };
+  /** A refusal's body up to its request id, as last made, and what it was made for. */
+  private bodyHead = { why: "", head: "" };
 
   constructor(
     private readonly options: LoadSheddingOptions,
@@ -55,11 +62,6 @@ export class LoadShedder {
   ) {
     this.timer = setInterval(() => this.tick(), INTERVAL_MS);
     this.timer.unref();
-  }
-
-  /** The requests being worked on now. */
-  get working(): number {
-    return this.inFlight;
   }
 
   /** A server whose requests pass this gate before the framework's handler sees them. */
@@ -80,27 +82,34 @@ export class LoadShedder {
     const url = request.url ?? "/";
     const queryAt = url.indexOf("?");
     if (EXEMPT.has(queryAt < 0 ? url : url.slice(0, queryAt))) return true;
-    const why = this.refusal();
+    const transfer = STREAMS.test(url);
+    const why = this.refusal(transfer);
     if (why) {
       this.refused[why]++;
       this.refuse(request, response, why);
       return false;
     }
+    // "close" fires once the response is sent or the connection is gone, whichever comes first.
+    if (transfer) {
+      this.transfers++;
+      response.once("close", () => {
+        this.transfers--;
+      });
+      return true;
+    }
     this.inFlight++;
     const arrived = performance.now();
-    const measured = !STREAMS.test(url);
-    // "close" fires once the response is sent or the connection is gone, whichever comes first.
     response.once("close", () => {
       this.inFlight--;
-      if (!measured) return;
       this.shortest = Math.min(this.shortest, performance.now() - arrived);
       this.samples++;
     });
     return true;
   }
 
-  private refusal(): Refusal | undefined {
-    if (this.inFlight >= this.options.maxInFlight) return "atCapacity";
+  private refusal(transfer: boolean): Refusal | undefined {
+    if (transfer ? this.transfers >= this.options.maxTransfers : this.inFlight >= this.options.maxInFlight)
+      return transfer ? "transfers" : "atCapacity";
     if (performance.now() < this.refuseUntil) return "queueing";
     return undefined;
   }
@@ -112,15 +121,18 @@ export class LoadShedder {
    */
   private refuse(request: IncomingMessage, response: ServerResponse, why: Refusal): void {
     const requestId = requestIdOf(request.headers);
-    const waited = why === "atCapacity" ? -1 : Math.round(this.queueing);
-    if (this.bodyHead.waited !== waited) {
+    const waited = Math.round(this.queueing);
+    const key = why === "queueing" ? `${why}${waited}` : why;
+    if (this.bodyHead.why !== key) {
       const reason =
         why === "atCapacity"
           ? `The gateway is at capacity (${this.options.maxInFlight} requests at once)`
-          : `The platform is behind: requests waited ${waited} ms, more than ${this.options.maxQueueMs} ms`;
+          : why === "transfers"
+            ? `The gateway is moving as many files as it takes at once (${this.options.maxTransfers} imports and exports)`
+            : `The platform is behind: requests waited ${waited} ms, more than ${this.options.maxQueueMs} ms`;
       const message = `${reason}; retry after the Retry-After delay`;
       this.bodyHead = {
-        waited,
+        why: key,
         head: `{"error":${JSON.stringify(message)},"code":"service_unavailable","requestId":"`,
       };
     }
@@ -140,15 +152,17 @@ export class LoadShedder {
 
   /** One line for the refusals since the last: how many, and why. */
   private logRefusals(): void {
-    const { atCapacity, queueing } = this.refused;
+    const { atCapacity, transfers, queueing } = this.refused;
+    const refused = atCapacity + transfers + queueing;
     const now = performance.now();
-    if (atCapacity + queueing > 0) {
+    if (refused > 0) {
       this.logger.warn(
-        { refused: atCapacity + queueing, atCapacity, queueing, ms: Math.round(now - this.refusedSince) },
+        { refused, atCapacity, transfers, queueing, ms: Math.round(now - this.refusedSince) },
         "requests refused with 503: the gateway is over its bounds",
       );
     }
     this.refused.atCapacity = 0;
+    this.refused.transfers = 0;
     this.refused.queueing = 0;
     this.refusedSince = now;
   }
