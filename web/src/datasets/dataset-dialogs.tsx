@@ -1,11 +1,13 @@
 import type { DatasetColumn, DatasetRow } from "@svc/sdk";
 import { ConfirmDialog } from "../components/dialog";
 import { useToasts } from "../components/toasts";
+import { plural } from "../components/words";
 import { AddRowDialog } from "../rows/add-row-dialog";
 import { RestoreDialog } from "../versions/restore-dialog";
 import { CopyDialog, SetCellDialog } from "./bulk-dialogs";
 import { ColumnsDialog } from "./columns-dialog";
 import { ImportDialog } from "./import-dialog";
+import { madeVersion } from "./import-status";
 
 export type DatasetDialog = "columns" | "add-row" | "delete-rows" | "import" | "set-cell" | "copy";
 
@@ -78,8 +80,9 @@ export function DatasetDialogs({
         columns={columns}
         onClose={onClose}
         onImported={(job) => {
-          if (job.version !== undefined)
-            toasts.show({ kind: "success", message: `Imported the file as version ${job.version}` });
+          // An import that changed nothing says so in its dialog, and makes no version to announce.
+          const made = madeVersion(job);
+          if (made) toasts.show({ kind: "success", message: made });
           void refresh();
         }}
       />
@@ -97,7 +100,7 @@ export function DatasetDialogs({
             message:
               version === null
                 ? "Nothing changed: every selected row already held that value"
-                : `Set the cell in ${changed.toLocaleString()} rows as version ${version}`,
+                : `Set the cell in ${plural(changed, "row")} as version ${version}`,
           });
           void refresh();
         }}
@@ -115,7 +118,7 @@ export function DatasetDialogs({
             message:
               version === null
                 ? `Nothing was copied to ${target.name}`
-                : `Copied ${copied.toLocaleString()} rows to ${target.name} as its version ${version}`,
+                : `Copied ${plural(copied, "row")} to ${target.name} as its version ${version}`,
           });
         }}
       />

@@ -7,6 +7,7 @@ import { ErrorMessage } from "../components/errors";
 import { PageHeader } from "../components/layout";
 import { useToasts } from "../components/toasts";
 import { useAction } from "../components/use-action";
+import { plural } from "../components/words";
 import { stageDraft, storageKey } from "../edits/edit-session";
 import { EditSessionBar } from "../edits/edit-session-bar";
 import { useEditSession } from "../edits/use-edit-session";
@@ -97,7 +98,7 @@ export function DatasetPage() {
       });
       toasts.show({
         kind: "success",
-        message: `Deleted ${result.deletedCount} rows as version ${result.version}`,
+        message: `Deleted ${plural(result.deletedCount, "row")} as version ${result.version}`,
       });
       if (selectedRowId !== undefined && checked.has(selectedRowId)) setRow(undefined);
       selection.clear();

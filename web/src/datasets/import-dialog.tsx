@@ -3,6 +3,7 @@ import { type DragEvent, useEffect, useId, useRef, useState } from "react";
 import { api, upload } from "../api";
 import { Dialog } from "../components/dialog";
 import { FieldProblem } from "../components/errors";
+import { plural } from "../components/words";
 import {
   defaultTargets,
   type FieldTarget,
@@ -147,7 +148,7 @@ export function ImportDialog({
           label="Importing"
           value={step.job.bytesRead}
           max={step.file.size}
-          detail={`${step.job.rowsRead.toLocaleString()} rows read`}
+          detail={`${plural(step.job.rowsRead, "row")} read`}
         />
       ) : null}
       {step.kind === "done" ? <Outcome job={step.job} /> : null}

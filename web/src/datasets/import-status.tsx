@@ -1,5 +1,6 @@
 import { SvcError } from "../api";
 import { ErrorMessage } from "../components/errors";
+import { plural } from "../components/words";
 import type { Import } from "./import-dialog";
 
 /* How an import is going and how it ended: its progress, the version it made, or what stopped it. */
@@ -44,16 +45,22 @@ export function Failure({ error }: { error: unknown }) {
   );
 }
 
+/** What a finished import made, in a sentence; undefined when it made no version. */
+export function madeVersion(job: Import): string | undefined {
+  if (job.versionId === null || job.versionId === undefined || job.version === undefined) return undefined;
+  return job.mode === "insert"
+    ? `Imported ${plural(job.rowsInserted ?? 0, "row")} as version ${job.version}`
+    : `Updated ${plural(job.rowsUpdated ?? 0, "row")} as version ${job.version}`;
+}
+
 /** What a finished import made. */
 export function Outcome({ job }: { job: Import }) {
-  const version = job.version ?? null;
   return (
     <p className="import-outcome" role="status">
-      {job.versionId === null || version === null
-        ? `Nothing changed: every row of the file already holds these values (${job.rowsRead.toLocaleString()} rows read).`
-        : job.mode === "insert"
-          ? `Imported ${(job.rowsInserted ?? 0).toLocaleString()} rows as version ${version}.`
-          : `Updated ${(job.rowsUpdated ?? 0).toLocaleString()} rows as version ${version}.`}
+      {`${
+        madeVersion(job) ??
+        `Nothing changed: every row of the file already holds these values (${plural(job.rowsRead, "row")} read)`
+      }.`}
     </p>
   );
 }

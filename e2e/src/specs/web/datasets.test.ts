@@ -285,6 +285,10 @@ describe.runIf(chromiumAvailable())("the web application's history and files of 
       await dialog.getByText("Update the rows their ids name", { exact: false }).click();
       await dialog.getByRole("button", { name: "Update rows" }).click();
       await dialog.getByText(/^Nothing changed/).waitFor();
+      // No version was made, so none is announced.
+      expect(
+        await watched.page.getByText(/^(Updated .* as version|Imported the file as version)/).count(),
+      ).toBe(0);
       await dialog.getByRole("button", { name: "Close" }).click();
       expect((await api().get<{ version: number }>(files)).body.version).toBe(1);
       expectNoProblems();
