@@ -13,13 +13,23 @@ export interface Io {
   readStdin(): string;
 }
 
+/**
+ * The terminal's width: what it reports, else `COLUMNS`, else 100. A terminal that has no size set
+ * (a serial console, a pseudo-terminal made by a script) reports 0, which is not a width to fit to.
+ */
+export function terminalColumns(reported: number | undefined, variable: string | undefined): number {
+  if (reported !== undefined && reported > 0) return reported;
+  const named = Number(variable);
+  return Number.isInteger(named) && named > 0 ? named : 100;
+}
+
 export function processIo(): Io {
   return {
     env: process.env,
     stdout: {
       write: (chunk) => process.stdout.write(chunk),
       isTTY: process.stdout.isTTY === true,
-      columns: process.stdout.columns ?? 100,
+      columns: terminalColumns(process.stdout.columns, process.env.COLUMNS),
     },
     stderr: { write: (chunk) => process.stderr.write(chunk), isTTY: process.stderr.isTTY === true },
     // Not process.stdin, whose creation loads the streams of node:fs (7 ms) for a question of one call.

@@ -700,6 +700,37 @@ describe("formats on a terminal", () => {
     expect(JSON.parse(piped.stdout)).toMatchObject({ slug: project });
   });
 
+  it("fits a terminal that reports no width to COLUMNS, else to 100 columns, not to none", async () => {
+    const { project } = await makeDataset();
+    await makeDataset();
+    const { id } = await json<{ id: string }>(["projects", "get", "--project-slug", project]);
+    const widths = (screen: string) =>
+      screen
+        .trimEnd()
+        .split("\n")
+        .map((line) => line.length);
+    const show = (args: string[], env: Record<string, string> = {}) => {
+      const shown = runOnTerminal(args, {
+        env: { ...terminalEnv(), NO_COLOR: "1", ...env },
+        onTerminal: { stdout: true, stderr: false },
+        columns: 0,
+      });
+      expect(shown.code, shown.stderr).toBe(0);
+      return shown.screen;
+    };
+    // One project is wider than 100 columns: one field a line, each value whole.
+    const one = show(["projects", "get", "--project-slug", project]);
+    expect(one).toMatch(new RegExp(`^id +${id}$`, "m"));
+    expect(one).toMatch(new RegExp(`^slug +${project}$`, "m"));
+    expect(Math.max(...widths(one))).toBeLessThanOrEqual(100);
+    // The list fits 100 columns, or COLUMNS when set.
+    const list = show(["projects", "list"]);
+    expect(Math.max(...widths(list))).toBeLessThanOrEqual(100);
+    expect(Math.max(...widths(list))).toBeGreaterThan(60);
+    const narrow = show(["projects", "list"], { COLUMNS: "60" });
+    expect(Math.max(...widths(narrow))).toBeLessThanOrEqual(60);
+  });
+
   it("refuses to write a Parquet export's bytes to a terminal, saying to send them to a file", async () => {
     const { at } = await makeDataset(1);
     const tty = runOnTerminal(["datasets", "export", ...at, "--format", "parquet"], {

@@ -18,6 +18,8 @@ export interface TerminalOptions {
   env?: Record<string, string | undefined>;
   /** Which streams stay on the terminal; the others go to files. Both by default. */
   onTerminal?: { stdout: boolean; stderr: boolean };
+  /** The terminal's width; 0 leaves it unset, as a pseudo-terminal made by a script has it. 200 by default. */
+  columns?: number;
 }
 
 const quote = (word: string): string => `'${word.replace(/'/g, `'\\''`)}'`;
@@ -33,7 +35,7 @@ export function runOnTerminal(args: string[], options: TerminalOptions = {}): Te
   const errFile = join(dir, "stderr");
   const [command, argv] = svcCommand(args);
   const line = [
-    "stty cols 200;",
+    `stty cols ${options.columns ?? 200};`,
     "exec",
     ...[command, ...argv].map(quote),
     ...(onTerminal.stdout ? [] : [">", quote(outFile)]),

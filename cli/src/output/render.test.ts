@@ -85,6 +85,20 @@ describe("table", () => {
     expect(two.trimEnd().split("\n")).toHaveLength(3);
   });
 
+  it("cuts the other columns before the records' own identifiers, which people copy", () => {
+    const items = [1, 2].map((n) => ({
+      rowId: `row-${n}-${"x".repeat(20)}`,
+      input: `question ${n} ${"y".repeat(60)}`,
+      expectedOutput: `answer ${n} ${"z".repeat(40)}`,
+    }));
+    const lines = table({ items }, { tty: true, color: false, columns: 80 }).trimEnd().split("\n");
+    for (const line of lines) expect([...line].length).toBeLessThanOrEqual(80);
+    expect(lines[1]).toMatch(/^row-1-x{20} {2}question 1 y+… {2}answer 1 z+…$/);
+    // Too narrow for even the titles of the others: the identifiers are cut too.
+    const narrow = table({ items }, { tty: true, color: false, columns: 30 }).trimEnd().split("\n");
+    expect(narrow[1]).toMatch(/^row-1-x*… {2}ques… {2}/);
+  });
+
   it("colours the header only when asked", () => {
     expect(table(rows, { tty: true, color: true, columns: 200 })).toContain("\u001b[1m");
     expect(table(rows, { tty: true, color: false, columns: 200 })).not.toContain("\u001b[");

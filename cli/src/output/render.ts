@@ -109,12 +109,10 @@ export function table(value: unknown, options: Pick<RenderOptions, "tty" | "colo
       if (cell > (widths[index] ?? 0)) widths[index] = cell;
     }
   }
-  if (options.tty) {
+  if (options.tty && lineWidth(widths) > options.columns) {
+    // One record wider than the line: one field a line, rather than its values cut to fit.
+    if (rows.length === 1) return record(header, rows[0] ?? [], options);
     widths = fitWidths(widths, header, options.columns);
-    // One record with more fields than a line holds, even at their titles' widths: one field a line.
-    if (rows.length === 1 && lineWidth(widths) > options.columns) {
-      return record(header, rows[0] ?? [], options);
-    }
   }
   const last = header.length - 1;
   const line = (cells: string[], sizes: number[]) => {
@@ -158,16 +156,39 @@ const lineWidth = (widths: number[]): number =>
 
 const oneLine = (text: string): string => (/[\r\n\t]/.test(text) ? text.replace(/[\r\n\t]+/g, " ") : text);
 
-/** Shrinks the widest columns until the table fits the terminal, keeping each at least its title. */
+/** A title of identifiers (`id`, `rowId`, `slug`…), what people copy from a table. */
+const identifies = (title: string): boolean => title === "id" || title === "slug" || /[a-z]Id$/.test(title);
+
+/**
+ * Shrinks the widest columns until the table fits the terminal, keeping each at least its title:
+ * first all but the records' own identifiers (a first column such as `id` or `rowId`), then, if the
+ * line is still too long, those too.
+ */
 function fitWidths(natural: number[], header: string[], columns: number): number[] {
   const widths = [...natural];
   const total = () => lineWidth(widths);
-  while (total() > columns) {
-    let widest = 0;
-    for (let i = 1; i < widths.length; i++) if ((widths[i] ?? 0) > (widths[widest] ?? 0)) widest = i;
-    const floor = Math.max(4, width(header[widest] ?? ""));
-    if ((widths[widest] ?? 0) <= floor) break;
-    widths[widest] = Math.max(floor, (widths[widest] ?? 0) - Math.max(1, total() - columns));
+  const keptWhole = identifies(header[0] ?? "") ? 0 : -1;
+  for (const shrinkable of [(i: number) => i !== keptWhole, () => true]) {
+    while (total() > columns) {
+      let widest = -1;
+      for (let i = 0; i < widths.length; i++) {
+        const floor = Math.max(4, width(header[i] ?? ""));
+        if (
+          shrinkable(i) &&
+          (widths[i] ?? 0) > floor &&
+          (widest < 0 || (widths[i] ?? 0) > (widths[widest] ?? 0))
+        )
+          widest = i;
+      }
+      if (widest < 0) break;
+      // Down to the next widest at most, so that the long columns share the cut.
+      let next = 0;
+      for (let i = 0; i < widths.length; i++)
+        if (i !== widest && shrinkable(i)) next = Math.max(next, widths[i] ?? 0);
+      const floor = Math.max(4, width(header[widest] ?? ""), next);
+      const current = widths[widest] ?? 0;
+      widths[widest] = current - Math.max(1, Math.min(total() - columns, current - floor));
+    }
   }
   return widths;
 }
