@@ -31,11 +31,11 @@ export interface LoadSheddingOptions {
 /**
  * Bounds the requests the gateway works on, by count and by how long they wait. Beyond `maxInFlight`
  * (or `maxTransfers` for a file import or export), or while requests are queueing longer than
- * `maxQueueMs`, a request is answered 503 with `Retry-After`
- * as soon as its headers are parsed: before the framework makes anything of it, its body is read or a
- * credential checked. Refusing is then the cheapest thing the gateway does, so that a burst far above
- * capacity costs a few microseconds per refused request instead of a queue (and memory) that grows
- * without bound, and the requests taken are answered in time.
+ * `maxQueueMs`, a request is answered 503 with `Retry-After` as soon as its headers are parsed: before
+ * the framework makes anything of it, its body is read or a credential checked. Refusing is then the
+ * cheapest thing the gateway does, so that a burst far above capacity costs a few microseconds per
+ * refused request instead of a queue (and memory) that grows without bound, and the requests taken
+ * are answered in time.
  *
  * Queueing is told from a slow request as CoDel tells it: by the *shortest* time any request taken in
  * the last interval spent in the gateway (one slow request leaves it short; a standing queue makes
