@@ -186,7 +186,7 @@ function buildCommand(
           "fileFormat",
           "file-format",
           false,
-          "The file's format when its name does not say it, as for standard input: csv, jsonl or json",
+          "The file's format when its name does not say it, as for standard input",
           { type: "string", enum: formats },
         ),
         enum: formats,
