@@ -225,4 +225,17 @@ describe("buildTree", () => {
   it("builds the committed document", () => {
     expect(() => buildTree(committed as unknown as OpenApiDocument)).not.toThrow();
   });
+
+  it("takes an upload's body from --file only, though JSON is one of the formats it accepts", () => {
+    const tree = buildTree(committed as unknown as OpenApiDocument);
+    const upload = tree.resources
+      .flatMap((resource) => resource.commands)
+      .find((command) => command.operationId === "importDatasetFile");
+    expect(upload?.upload).toContain("application/json");
+    expect(upload?.body).toBeNull();
+    expect(upload?.inputs.map((input) => input.flag)).toEqual(
+      expect.arrayContaining(["file", "file-format"]),
+    );
+    expect(upload?.inputs.filter((input) => input.location === "body")).toEqual([]);
+  });
 });

@@ -141,7 +141,9 @@ function buildCommand(
   }
 
   let body: ApiCommand["body"] = null;
-  const media = op.requestBody?.content?.["application/json"];
+  // An upload's body is the file (--file), whatever its format: a JSON array is one of them, not a body.
+  const upload = op["x-svc-file"] === "upload" ? Object.keys(op.requestBody?.content ?? {}) : undefined;
+  const media = upload ? undefined : op.requestBody?.content?.["application/json"];
   if (media?.schema) {
     const schema = resolveSchema(media.schema, components);
     const required = new Set(schema.required ?? []);
@@ -170,7 +172,6 @@ function buildCommand(
       ),
     );
   }
-  const upload = op["x-svc-file"] === "upload" ? Object.keys(op.requestBody?.content ?? {}) : undefined;
   if (upload) {
     const formats = ["csv", "jsonl", "json", "parquet"];
     inputs.push(
