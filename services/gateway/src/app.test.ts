@@ -1,7 +1,9 @@
+import { once } from "node:events";
 import { readFileSync } from "node:fs";
+import { connect } from "node:net";
 import { fileURLToPath } from "node:url";
 import { subjects } from "@svc/contracts";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { type FakePlatform, fakePlatform } from "./testing/fake-platform";
 
 const PUBLIC_URL = "https://svc.example.com";
@@ -105,6 +107,38 @@ describe("SVC_BODY_LIMIT", () => {
       requestId: large.headers["x-request-id"],
       details: { limit: 2048 },
     });
+  });
+
+  it("answers 413 while the body is still coming, and reads the rest so the client gets the answer", async () => {
+    const { gateway, key } = await start({ SVC_BODY_LIMIT: "2048" });
+    const address = await gateway.app.listen({ port: 0, host: "127.0.0.1" });
+    const socket = connect(Number(new URL(address).port), "127.0.0.1");
+    await once(socket, "connect");
+    let received = "";
+    socket.on("data", (chunk: Buffer) => {
+      received += chunk.toString("latin1");
+    });
+    const total = 2_000_000;
+    const chunk = "x".repeat(100_000);
+    socket.write(
+      `POST /v1/traces HTTP/1.1\r\nhost: svc\r\nauthorization: Bearer ${key("member")}\r\n` +
+        `x-svc-project: demo\r\ncontent-type: application/json\r\ncontent-length: ${total}\r\n\r\n${chunk}`,
+    );
+    // The answer comes before the client has sent a tenth of its body.
+    await vi.waitFor(() => expect(received).toMatch(/^HTTP\/1\.1 413 /), { timeout: 5_000 });
+    expect(received).not.toMatch(/^connection: close/im);
+    // The client sends the rest, slowly, as a large upload goes: the connection is not reset under it.
+    for (let sent = chunk.length; sent < total; sent += chunk.length) {
+      await new Promise<void>((resolve, reject) =>
+        socket.write(chunk, (error) => (error ? reject(error) : resolve())),
+      );
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    // And the same connection takes the next request.
+    received = "";
+    socket.write("GET /healthz HTTP/1.1\r\nhost: svc\r\n\r\n");
+    await vi.waitFor(() => expect(received).toMatch(/^HTTP\/1\.1 200 /), { timeout: 5_000 });
+    socket.destroy();
   });
 
   it("is a mebibyte by default", async () => {

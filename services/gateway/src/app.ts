@@ -16,6 +16,7 @@ import { type BucketStore, MemoryBucketStore } from "./bucket-store";
 import { answerClientErrors } from "./client-errors";
 import { type GatewayOptions, rateLimitsOf } from "./config";
 import { CredentialCache } from "./credential-cache";
+import { answerBeforeTheBody } from "./early-answers";
 import {
   inexactNumberBody,
   invalidJsonBody,
@@ -145,6 +146,7 @@ export function buildGateway({
   );
 
   acceptOtlpExporters(app);
+  answerBeforeTheBody(app);
 
   app.addHook("onRequest", async (request, reply) => {
     reply.header("x-request-id", request.id);

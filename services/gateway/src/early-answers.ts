@@ -1,0 +1,36 @@
+import type { IncomingMessage } from "node:http";
+import type { FastifyInstance } from "fastify";
+
+/** How long an answered request's remaining body is read, and how much of it, before the connection is closed. */
+const LINGER_MS = 5_000;
+const LINGER_BYTES = 16 * 1024 * 1024;
+
+/**
+ * A request answered before its body was read (a body over the limit, a malformed one, a bad header)
+ * is answered and its connection kept reading, as a lingering close: the body is read on and thrown
+ * away, so that the client finishes sending and reads the answer. Fastify closes such a connection as
+ * soon as its answer is written, and a client still sending then gets a reset (EPIPE, ECONNRESET)
+ * instead of the 413 that says what was wrong. A body that goes on past `LINGER_BYTES` or
+ * `LINGER_MS` has the connection closed under it.
+ */
+export function answerBeforeTheBody(app: FastifyInstance): void {
+  app.addHook("onSend", async (request, reply, payload) => {
+    if (request.raw.complete || reply.getHeader("connection") !== "close") return payload;
+    reply.removeHeader("connection");
+    readOnAndDiscard(request.raw);
+    return payload;
+  });
+}
+
+function readOnAndDiscard(request: IncomingMessage): void {
+  let read = 0;
+  const close = () => request.socket.destroy();
+  const timer = setTimeout(close, LINGER_MS);
+  timer.unref();
+  request.on("data", (chunk: Buffer) => {
+    read += chunk.length;
+    if (read > LINGER_BYTES) close();
+  });
+  request.once("close", () => clearTimeout(timer));
+  request.resume();
+}
