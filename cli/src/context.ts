@@ -17,7 +17,7 @@ export interface Io {
  * The terminal's width: what it reports, else `COLUMNS`, else 100. A terminal that has no size set
  * (a serial console, a pseudo-terminal made by a script) reports 0, which is not a width to fit to.
  */
-export function terminalColumns(reported: number | undefined, variable: string | undefined): number {
+function terminalColumns(reported: number | undefined, variable: string | undefined): number {
   if (reported !== undefined && reported > 0) return reported;
   const named = Number(variable);
   return Number.isInteger(named) && named > 0 ? named : 100;

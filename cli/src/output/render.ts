@@ -166,18 +166,15 @@ const identifies = (title: string): boolean => title === "id" || title === "slug
  */
 function fitWidths(natural: number[], header: string[], columns: number): number[] {
   const widths = [...natural];
+  const floors = header.map((title) => Math.max(4, width(title)));
   const total = () => lineWidth(widths);
   const keptWhole = identifies(header[0] ?? "") ? 0 : -1;
   for (const shrinkable of [(i: number) => i !== keptWhole, () => true]) {
     while (total() > columns) {
       let widest = -1;
       for (let i = 0; i < widths.length; i++) {
-        const floor = Math.max(4, width(header[i] ?? ""));
-        if (
-          shrinkable(i) &&
-          (widths[i] ?? 0) > floor &&
-          (widest < 0 || (widths[i] ?? 0) > (widths[widest] ?? 0))
-        )
+        const size = widths[i] ?? 0;
+        if (shrinkable(i) && size > (floors[i] ?? 0) && (widest < 0 || size > (widths[widest] ?? 0)))
           widest = i;
       }
       if (widest < 0) break;
@@ -185,7 +182,7 @@ function fitWidths(natural: number[], header: string[], columns: number): number
       let next = 0;
       for (let i = 0; i < widths.length; i++)
         if (i !== widest && shrinkable(i)) next = Math.max(next, widths[i] ?? 0);
-      const floor = Math.max(4, width(header[widest] ?? ""), next);
+      const floor = Math.max(floors[widest] ?? 0, next);
       const current = widths[widest] ?? 0;
       widths[widest] = current - Math.max(1, Math.min(total() - columns, current - floor));
     }
