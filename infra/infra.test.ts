@@ -120,7 +120,7 @@ describe("infra/Dockerfile", () => {
     const flags = "--single-threaded-gc --max-old-space-size=192";
     const start = (service: string) =>
       (JSON.parse(read(`services/${service}/package.json`)) as { scripts: { start: string } }).scripts.start;
-    for (const service of ["auth", "dataset-writer", "reader", "trace-ingest"]) {
+    for (const service of ["auth", "dataset-writer", "reader", "trace-ingest", "experiments"]) {
       expect(start(service)).toBe(`node ${flags} dist/main.js`);
     }
     // The gateway holds hundreds of requests for tens of milliseconds each: a young generation large

@@ -21,6 +21,7 @@ const entries = [
   ["services/dataset-writer", "src/main.ts", "dist/main.js"],
   ["services/reader", "src/main.ts", "dist/main.js"],
   ["services/trace-ingest", "src/main.ts", "dist/main.js"],
+  ["services/experiments", "src/main.ts", "dist/main.js"],
   ["services/gateway", "src/main.ts", "dist/main.js"],
   ["services/embedded", "src/main.ts", "dist/main.js"],
   ["shared/db", "src/main.ts", "dist/migrate.js"],

@@ -6,8 +6,16 @@
 
 import { auth } from "./statements/auth";
 import { datasetWriter } from "./statements/dataset-writer";
+import { experimentsService } from "./statements/experiments";
 import { reader } from "./statements/reader";
 import { sharedDb } from "./statements/shared-db";
 import { traceIngest } from "./statements/trace-ingest";
 
-export const snapshotFiles = [...datasetWriter, ...reader, ...auth, ...traceIngest, ...sharedDb];
+export const snapshotFiles = [
+  ...datasetWriter,
+  ...reader,
+  ...auth,
+  ...traceIngest,
+  ...experimentsService,
+  ...sharedDb,
+];

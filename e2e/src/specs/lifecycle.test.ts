@@ -135,6 +135,7 @@ describe.runIf(infra)("start-up", () => {
       spawnNode("dataset-writer", entryOf("dataset-writer"), env),
       spawnNode("reader", entryOf("reader"), { ...env, SVC_HEALTH_PORT: String(healthPort) }),
       spawnNode("trace-ingest", entryOf("trace-ingest"), env),
+      spawnNode("experiments", entryOf("experiments"), env),
       spawnNode("gateway", entryOf("gateway"), { ...env, PORT: String(gatewayPort) }),
     ];
     const probe = (path: string) => fetch(`http://127.0.0.1:${healthPort}${path}`);

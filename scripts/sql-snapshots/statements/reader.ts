@@ -192,7 +192,6 @@ export const reader = [
       ],
     },
     noStatement: {
-      revisionsAt: "the start of a query, snapshotted in listRowsAtVersion and listExportedRows",
       afterKey: "a condition, snapshotted in listCurrentRows, listRowsAtVersion and listExportedRows",
       cellsOf: "reads a row's cells from the columns a query returned",
     },

@@ -30,6 +30,9 @@ export const sharedDb = [
     statements: {
       closeRevisions: [{ run: (db) => revisions.closeRevisions(db, "ds_1", ["r_1", "r_2"], 9) }],
     },
+    noStatement: {
+      revisionsAt: "the start of a query, snapshotted in the reader's listRowsAtVersion and listExportedRows",
+    },
   }),
   snapshotOf({
     source: "shared/db/src/idempotency.ts",

@@ -44,6 +44,74 @@ class ApiKey(Model):
     }
 
 
+class CompareExperimentsResponse(Model):
+    """The `CompareExperimentsResponse` object of the API."""
+    items: List[CompareExperimentsResponseItem]
+    next_cursor: Optional[str]
+    has_more: bool
+    summary: CompareExperimentsResponseSummary
+
+    _svc_fields = {
+        "items": ("items", "CompareExperimentsResponseItem", True),
+        "next_cursor": ("nextCursor", None, False),
+        "has_more": ("hasMore", None, False),
+        "summary": ("summary", "CompareExperimentsResponseSummary", False),
+    }
+
+
+class CompareExperimentsResponseItem(Model):
+    """The `CompareExperimentsResponseItem` object of the API."""
+    row_id: str
+    change: Literal["regressed", "improved", "added", "removed", "same"]
+    row_changed: bool
+    """The row's revision differs between the two experiments' versions"""
+    a: Optional[ExperimentResult]
+    b: Optional[ExperimentResult]
+
+    _svc_fields = {
+        "row_id": ("rowId", None, False),
+        "change": ("change", None, False),
+        "row_changed": ("rowChanged", None, False),
+        "a": ("a", "ExperimentResult", False),
+        "b": ("b", "ExperimentResult", False),
+    }
+
+
+class CompareExperimentsResponseSummary(Model):
+    """The `CompareExperimentsResponseSummary` object of the API."""
+    scores: Dict[str, CompareExperimentsResponseSummaryScoresValue]
+    """Each shared score's mean in a and b, and b − a"""
+    regressed: int
+    improved: int
+    same: int
+    added: int
+    removed: int
+    rows_changed: int
+
+    _svc_fields = {
+        "scores": ("scores", None, False),
+        "regressed": ("regressed", None, False),
+        "improved": ("improved", None, False),
+        "same": ("same", None, False),
+        "added": ("added", None, False),
+        "removed": ("removed", None, False),
+        "rows_changed": ("rowsChanged", None, False),
+    }
+
+
+class CompareExperimentsResponseSummaryScoresValue(Model):
+    """The `CompareExperimentsResponseSummaryScoresValue` object of the API."""
+    a: Optional[float]
+    b: Optional[float]
+    delta: Optional[float]
+
+    _svc_fields = {
+        "a": ("a", None, False),
+        "b": ("b", None, False),
+        "delta": ("delta", None, False),
+    }
+
+
 class CopyDatasetRowsResponse(Model):
     """The `CopyDatasetRowsResponse` object of the API."""
     version_id: Optional[str]
@@ -265,6 +333,121 @@ class DiffDatasetVersionsResponseItemBefore(Model):
         "expected_output": ("expectedOutput", None, False),
         "metadata": ("metadata", None, False),
         "custom": ("custom", None, False),
+    }
+
+
+class Experiment(Model):
+    """The `Experiment` object of the API."""
+    id: str
+    dataset_id: str
+    name: str
+    version: int
+    """The dataset version the experiment runs on"""
+    base_experiment_id: Optional[str]
+    metadata: Cell
+    status: Literal["running", "finished"]
+    evaluators: List[Model]
+    created_at: str
+    """ISO-8601 timestamp in UTC"""
+    finished_at: Optional[str]
+    actor: Actor
+    rows: int
+    """Rows of the dataset at the pinned version"""
+    results: int
+    """Rows with a result (errors and carried ones included)"""
+    errors: int
+    """Results that record an error"""
+    carried: int
+    """Results carried over from the base experiment"""
+    scores: Dict[str, ExperimentScoresValue]
+    """Each score's summary, by name"""
+
+    _svc_fields = {
+        "id": ("id", None, False),
+        "dataset_id": ("datasetId", None, False),
+        "name": ("name", None, False),
+        "version": ("version", None, False),
+        "base_experiment_id": ("baseExperimentId", None, False),
+        "metadata": ("metadata", None, False),
+        "status": ("status", None, False),
+        "evaluators": ("evaluators", "Model", True),
+        "created_at": ("createdAt", None, False),
+        "finished_at": ("finishedAt", None, False),
+        "actor": ("actor", "Actor", False),
+        "rows": ("rows", None, False),
+        "results": ("results", None, False),
+        "errors": ("errors", None, False),
+        "carried": ("carried", None, False),
+        "scores": ("scores", None, False),
+    }
+
+
+class ExperimentResult(Model):
+    """The `ExperimentResult` object of the API."""
+    row_id: str
+    row_version: int
+    """The dataset version that made the row as the experiment saw it"""
+    input: Cell
+    """The row's input at the experiment's version"""
+    expected_output: Cell
+    """The row's expected output at the experiment's version"""
+    output: Cell
+    trace_id: Optional[str]
+    latency_ms: Optional[float]
+    tokens: Optional[int]
+    cost_microcents: Optional[int]
+    error: Optional[str]
+    carried_from: Optional[str]
+    """The experiment this result was carried over from"""
+    scores: Dict[str, ExperimentResultScoresValue]
+    created_at: str
+    """ISO-8601 timestamp in UTC"""
+
+    _svc_fields = {
+        "row_id": ("rowId", None, False),
+        "row_version": ("rowVersion", None, False),
+        "input": ("input", None, False),
+        "expected_output": ("expectedOutput", None, False),
+        "output": ("output", None, False),
+        "trace_id": ("traceId", None, False),
+        "latency_ms": ("latencyMs", None, False),
+        "tokens": ("tokens", None, False),
+        "cost_microcents": ("costMicrocents", None, False),
+        "error": ("error", None, False),
+        "carried_from": ("carriedFrom", None, False),
+        "scores": ("scores", None, False),
+        "created_at": ("createdAt", None, False),
+    }
+
+
+class ExperimentResultScoresValue(Model):
+    """The `ExperimentResultScoresValue` object of the API."""
+    value: ScoreValue
+    source: Literal["rule", "code", "human", "llm"]
+    comment: Optional[str]
+    actor: Actor
+
+    _svc_fields = {
+        "value": ("value", None, False),
+        "source": ("source", None, False),
+        "comment": ("comment", None, False),
+        "actor": ("actor", "Actor", False),
+    }
+
+
+class ExperimentScoresValue(Model):
+    """The `ExperimentScoresValue` object of the API."""
+    count: int
+    mean: Optional[float]
+    """Of numeric and boolean values; null when every value is a category"""
+    min: Optional[float]
+    max: Optional[float]
+
+    _svc_fields = {
+        "count": ("count", None, False),
+        "mean": ("mean", None, False),
+        "min": ("min", None, False),
+        "max": ("max", None, False),
     }
 
 
@@ -551,6 +734,45 @@ class ListDatasetVersionsResponse(Model):
     }
 
 
+class ListExperimentPendingRowsResponse(Model):
+    """The `ListExperimentPendingRowsResponse` object of the API."""
+    items: List[DatasetRow]
+    next_cursor: Optional[str]
+    has_more: bool
+
+    _svc_fields = {
+        "items": ("items", "DatasetRow", True),
+        "next_cursor": ("nextCursor", None, False),
+        "has_more": ("hasMore", None, False),
+    }
+
+
+class ListExperimentResultsResponse(Model):
+    """The `ListExperimentResultsResponse` object of the API."""
+    items: List[ExperimentResult]
+    next_cursor: Optional[str]
+    has_more: bool
+
+    _svc_fields = {
+        "items": ("items", "ExperimentResult", True),
+        "next_cursor": ("nextCursor", None, False),
+        "has_more": ("hasMore", None, False),
+    }
+
+
+class ListExperimentsResponse(Model):
+    """The `ListExperimentsResponse` object of the API."""
+    items: List[Experiment]
+    next_cursor: Optional[str]
+    has_more: bool
+
+    _svc_fields = {
+        "items": ("items", "Experiment", True),
+        "next_cursor": ("nextCursor", None, False),
+        "has_more": ("hasMore", None, False),
+    }
+
+
 class ListMembersResponse(Model):
     """The `ListMembersResponse` object of the API."""
     items: List[Member]
@@ -646,6 +868,24 @@ class Project(Model):
         "name": ("name", None, False),
         "created_at": ("createdAt", None, False),
         "updated_at": ("updatedAt", None, False),
+    }
+
+
+class RecordExperimentResultsResponse(Model):
+    """The `RecordExperimentResultsResponse` object of the API."""
+    recorded: int
+
+    _svc_fields = {
+        "recorded": ("recorded", None, False),
+    }
+
+
+class RecordExperimentScoresResponse(Model):
+    """The `RecordExperimentScoresResponse` object of the API."""
+    recorded: int
+
+    _svc_fields = {
+        "recorded": ("recorded", None, False),
     }
 
 
@@ -876,6 +1116,103 @@ class CopyDatasetRowsToParam(_CopyDatasetRowsToParamRequired, total=False):
     """The target's project; default: the source's"""
 
 
+class _EvaluatorContainsParamRequired(TypedDict):
+    name: str
+    """The name of the score this evaluator gives"""
+    kind: Literal["contains"]
+
+
+class EvaluatorContainsParam(_EvaluatorContainsParamRequired, total=False):
+    """The `EvaluatorContainsParam` request object, keyed as sent."""
+    expected: Cell
+    """Compare with this value instead of the row's expectedOutput (at the experiment's version)"""
+    value: str
+    """The text the output must contain; the expected output's text when left out"""
+    caseSensitive: bool
+    """Compare letters' case too (default true)"""
+
+
+class _EvaluatorExactMatchParamRequired(TypedDict):
+    name: str
+    """The name of the score this evaluator gives"""
+    kind: Literal["exact_match"]
+
+
+class EvaluatorExactMatchParam(_EvaluatorExactMatchParamRequired, total=False):
+    """The `EvaluatorExactMatchParam` request object, keyed as sent."""
+    expected: Cell
+    """Compare with this value instead of the row's expectedOutput (at the experiment's version)"""
+    caseSensitive: bool
+    """Compare letters' case too (default true)"""
+    trim: bool
+    """Ignore white space at both ends (default false)"""
+
+
+class _EvaluatorJsonEqualParamRequired(TypedDict):
+    name: str
+    """The name of the score this evaluator gives"""
+    kind: Literal["json_equal"]
+
+
+class EvaluatorJsonEqualParam(_EvaluatorJsonEqualParamRequired, total=False):
+    """The `EvaluatorJsonEqualParam` request object, keyed as sent."""
+    expected: Cell
+    """Compare with this value instead of the row's expectedOutput (at the experiment's version)"""
+
+
+class EvaluatorJsonSchemaParam(TypedDict):
+    """The `EvaluatorJsonSchemaParam` request object, keyed as sent."""
+    name: str
+    """The name of the score this evaluator gives"""
+    kind: Literal["json_schema"]
+    schema: Dict[str, Any]
+    """A JSON Schema (draft 2020-12 or 07) the output must satisfy"""
+
+
+class _EvaluatorLevenshteinParamRequired(TypedDict):
+    name: str
+    """The name of the score this evaluator gives"""
+    kind: Literal["levenshtein"]
+
+
+class EvaluatorLevenshteinParam(_EvaluatorLevenshteinParamRequired, total=False):
+    """The `EvaluatorLevenshteinParam` request object, keyed as sent."""
+    expected: Cell
+    """Compare with this value instead of the row's expectedOutput (at the experiment's version)"""
+    caseSensitive: bool
+    """Compare letters' case too (default true)"""
+
+
+class _EvaluatorNumericCloseParamRequired(TypedDict):
+    name: str
+    """The name of the score this evaluator gives"""
+    kind: Literal["numeric_close"]
+
+
+class EvaluatorNumericCloseParam(_EvaluatorNumericCloseParamRequired, total=False):
+    """The `EvaluatorNumericCloseParam` request object, keyed as sent."""
+    expected: Cell
+    """Compare with this value instead of the row's expectedOutput (at the experiment's version)"""
+    tolerance: float
+    """Largest absolute difference that passes"""
+    relativeTolerance: float
+    """Largest difference, as a share of the expected value, that passes"""
+
+
+class _EvaluatorRegexParamRequired(TypedDict):
+    name: str
+    """The name of the score this evaluator gives"""
+    kind: Literal["regex"]
+    pattern: str
+    """RE2 syntax: matching takes linear time"""
+
+
+class EvaluatorRegexParam(_EvaluatorRegexParamRequired, total=False):
+    """The `EvaluatorRegexParam` request object, keyed as sent."""
+    flags: str
+    """i (ignore case), m (multi-line), s (dot matches new lines)"""
+
+
 class ImportDatasetRowsFromTracesTracesFiltersParam(TypedDict):
     """The `ImportDatasetRowsFromTracesTracesFiltersParam` request object, keyed as sent."""
     by: Literal["filters"]
@@ -1048,6 +1385,51 @@ class OtlpAnyValueParam(TypedDict, total=False):
     bytesValue: str
     arrayValue: OtlpAnyValueArrayValueParam
     kvlistValue: OtlpAnyValueKvlistValueParam
+
+
+class _RecordExperimentResultsResultParamRequired(TypedDict):
+    rowId: str
+    output: Cell
+    """What the task answered for the row"""
+
+
+class RecordExperimentResultsResultParam(_RecordExperimentResultsResultParamRequired, total=False):
+    """The `RecordExperimentResultsResultParam` request object, keyed as sent."""
+    traceId: str
+    latencyMs: float
+    tokens: int
+    costMicrocents: int
+    error: str
+    """Why the task failed for this row"""
+    scores: List[RecordExperimentResultsResultScoreParam]
+    """Scores the runner's own evaluators gave (source `code`, or `llm` for a judge model)"""
+
+
+class _RecordExperimentResultsResultScoreParamRequired(TypedDict):
+    name: str
+    """A score's name, 1-64 characters"""
+    value: ScoreValue
+
+
+class RecordExperimentResultsResultScoreParam(_RecordExperimentResultsResultScoreParamRequired, total=False):
+    """The `RecordExperimentResultsResultScoreParam` request object, keyed as sent."""
+    comment: str
+    source: Literal["code", "llm"]
+
+
+class _RecordExperimentScoresScoreParamRequired(TypedDict):
+    name: str
+    """A score's name, 1-64 characters"""
+    value: ScoreValue
+
+
+class RecordExperimentScoresScoreParam(_RecordExperimentScoresScoreParamRequired, total=False):
+    """The `RecordExperimentScoresScoreParam` request object, keyed as sent."""
+    comment: str
+    rowId: str
+    """The result scored; without it, the experiment as a whole"""
+    source: Literal["code", "human", "llm"]
+    """Who judged: `code` by default for a key, always `human` from a person's session"""
 
 
 class RowSelectionAllExceptParam(TypedDict):
@@ -1236,7 +1618,13 @@ RowSelectionParam = Union["RowSelectionSelectedParam", "RowSelectionAllExceptPar
 TraceFilterParam = Union["TraceFilterTraceIdEqParam", "TraceFilterTraceIdInParam", "TraceFilterStartTimeParam", "TraceFilterEndTimeParam", "TraceFilterDurationNsParam", "TraceFilterSpanCountParam", "TraceFilterErrorCountParam", "TraceFilterTokensInputParam", "TraceFilterTokensOutputParam", "TraceFilterTokensTotalParam", "TraceFilterCostTotalMicrocentsParam", "TraceFilterRootSpanNameParam", "TraceFilterRootSpanNameInParam", "TraceFilterSessionIdParam", "TraceFilterSessionIdInParam", "TraceFilterUserIdParam", "TraceFilterUserIdInParam", "TraceFilterTagsContainsParam", "TraceFilterTagsContainsAnyParam", "TraceFilterModelsContainsParam", "TraceFilterModelsContainsAnyParam"]
 
 
+EvaluatorParam = Union["EvaluatorExactMatchParam", "EvaluatorJsonEqualParam", "EvaluatorContainsParam", "EvaluatorRegexParam", "EvaluatorJsonSchemaParam", "EvaluatorNumericCloseParam", "EvaluatorLevenshteinParam"]
+
+
 Role = Literal["owner", "admin", "member", "viewer"]
+
+ScoreValue = Union[float, bool, str]
+"""A number, a boolean (counted as 1 or 0 in means and comparisons) or a category (a short string, left out of means)"""
 
 
 class AccountResource:
@@ -2278,6 +2666,454 @@ class DatasetsResource:
         )
 
 
+class ExperimentsResource:
+    """Experiments: an agent run over a dataset version, its results, scores and comparisons"""
+
+    def __init__(self, transport: Transport) -> None:
+        self._transport = transport
+
+    def compare(
+        self,
+        project_slug: str,
+        experiment_id: str,
+        other_experiment_id: str,
+        *,
+        cursor: Union[str, Unset] = UNSET,
+        limit: Union[int, Unset] = UNSET,
+        change: Union[Literal["regressed", "improved", "added", "removed", "same"], Unset] = UNSET,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        idempotency_key: Optional[str] = None,
+        request_id: Optional[str] = None,
+        headers: Optional[Mapping[str, str]] = None,
+    ) -> CompareExperimentsResponse:
+        """Compare two experiments of one dataset row by row, regressions first, with a summary.
+
+        `experimentId` is a (the baseline), `otherExperimentId` is b. Each row with a result in either is `regressed` when any numeric or boolean score the two results share is lower in b (higher is better), else `improved` when any is higher, else `same`; `added` has a result only in b, `removed` only in a. Rows come in that order (regressed, improved, added, removed, same), then by row id.
+
+        `rowChanged` is true when the row's revision differs between the two experiments' versions: the dataset changed, not only the answer. `summary` covers every row, whatever the page.
+
+        Two experiments of different datasets are 400 validation_failed.
+
+        Requires an API key with role `viewer` or higher.
+
+        Args:
+            cursor: Opaque cursor from a previous page's nextCursor
+            limit: Most items on a page, 1-200; a page of large items (over 768 KiB together) ends sooner, with hasMore
+            change: Only rows with this change
+
+        `GET /v1/projects/{projectSlug}/experiments/{experimentId}/compare/{otherExperimentId}` (operation `compareExperiments`)
+        """
+        return self._transport.request(
+            "GET",
+            f"/v1/projects/{path_segment(project_slug)}/experiments/{path_segment(experiment_id)}/compare/{path_segment(other_experiment_id)}",
+            query=drop_unset({"cursor": cursor, "limit": limit, "change": change}),
+            options=CallOptions(timeout, max_retries, idempotency_key, request_id, headers),
+            model=CompareExperimentsResponse,
+        )
+
+    def iterate_compare(
+        self,
+        project_slug: str,
+        experiment_id: str,
+        other_experiment_id: str,
+        *,
+        limit: Union[int, Unset] = UNSET,
+        change: Union[Literal["regressed", "improved", "added", "removed", "same"], Unset] = UNSET,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        request_id: Optional[str] = None,
+        headers: Optional[Mapping[str, str]] = None,
+    ) -> Iterator[CompareExperimentsResponseItem]:
+        """Every item of `compare`, page after page, following `next_cursor` until the last page."""
+
+        def page(page_cursor: Union[str, Unset]) -> CompareExperimentsResponse:
+            return self.compare(
+                project_slug,
+                experiment_id,
+                other_experiment_id,
+                cursor=page_cursor,
+                limit=limit,
+                change=change,
+                timeout=timeout,
+                max_retries=max_retries,
+                request_id=request_id,
+                headers=headers,
+            )
+
+        return paginate(page)
+
+    def create(
+        self,
+        project_slug: str,
+        dataset_slug: str,
+        *,
+        name: str,
+        version: Union[int, Unset] = UNSET,
+        base_experiment_id: Union[str, Unset] = UNSET,
+        metadata: Union[Cell, Unset] = UNSET,
+        evaluators: Union[List[EvaluatorParam], Unset] = UNSET,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        idempotency_key: Optional[str] = None,
+        request_id: Optional[str] = None,
+        headers: Optional[Mapping[str, str]] = None,
+    ) -> Experiment:
+        """Start an experiment pinned to a dataset version.
+
+        The experiment runs on `version` (default: the dataset's current version) for good: later edits of the dataset do not change what it runs on. Every row of that version is pending until a result is recorded for it.
+
+        `evaluators` are checked now: a regex that does not compile (RE2 syntax), a JSON Schema that does not compile, or two evaluators of one name are 400 validation_failed naming the evaluator, and nothing is created.
+
+        With `baseExperimentId` (an earlier experiment of the same dataset), the result and scores of every row whose revision is the same at both versions are carried over (`carriedFrom`), and only new and changed rows are pending; the base's rule scores are carried only for evaluators this experiment declares the same way, and this experiment's other rules are applied to the carried results. A base of another dataset is 400 validation_failed.
+
+        Requires an API key with role `member` or higher.
+
+        Args:
+            version: The dataset version to run on (default: the current one); the experiment stays pinned to it
+            base_experiment_id: An earlier experiment of the same dataset: the result of every row whose revision is the same at both versions is carried over, so only new and changed rows are pending
+            metadata: Anything worth keeping with the run: model, prompt, commit
+
+        `POST /v1/projects/{projectSlug}/datasets/{datasetSlug}/experiments` (operation `createExperiment`)
+        """
+        return self._transport.request(
+            "POST",
+            f"/v1/projects/{path_segment(project_slug)}/datasets/{path_segment(dataset_slug)}/experiments",
+            body=drop_unset({"name": name, "version": version, "baseExperimentId": base_experiment_id, "metadata": metadata, "evaluators": evaluators}),
+            options=CallOptions(timeout, max_retries, idempotency_key, request_id, headers),
+            model=Experiment,
+        )
+
+    def delete(
+        self,
+        project_slug: str,
+        experiment_id: str,
+        *,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        idempotency_key: Optional[str] = None,
+        request_id: Optional[str] = None,
+        headers: Optional[Mapping[str, str]] = None,
+    ) -> None:
+        """Delete an experiment with its results and scores.
+
+        Experiments that were started from it as their base keep their carried results; their `baseExperimentId` stays as it was.
+
+        Requires an API key with role `member` or higher.
+
+        `DELETE /v1/projects/{projectSlug}/experiments/{experimentId}` (operation `deleteExperiment`)
+        """
+        self._transport.request(
+            "DELETE",
+            f"/v1/projects/{path_segment(project_slug)}/experiments/{path_segment(experiment_id)}",
+            options=CallOptions(timeout, max_retries, idempotency_key, request_id, headers),
+        )
+
+    def get(
+        self,
+        project_slug: str,
+        experiment_id: str,
+        *,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        idempotency_key: Optional[str] = None,
+        request_id: Optional[str] = None,
+        headers: Optional[Mapping[str, str]] = None,
+    ) -> Experiment:
+        """One experiment with its counts and score summary.
+
+        Requires an API key with role `viewer` or higher.
+
+        `GET /v1/projects/{projectSlug}/experiments/{experimentId}` (operation `getExperiment`)
+        """
+        return self._transport.request(
+            "GET",
+            f"/v1/projects/{path_segment(project_slug)}/experiments/{path_segment(experiment_id)}",
+            options=CallOptions(timeout, max_retries, idempotency_key, request_id, headers),
+            model=Experiment,
+        )
+
+    def list(
+        self,
+        project_slug: str,
+        dataset_slug: str,
+        *,
+        cursor: Union[str, Unset] = UNSET,
+        limit: Union[int, Unset] = UNSET,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        idempotency_key: Optional[str] = None,
+        request_id: Optional[str] = None,
+        headers: Optional[Mapping[str, str]] = None,
+    ) -> ListExperimentsResponse:
+        """List a dataset's experiments, newest first, each with its score summary.
+
+        Requires an API key with role `viewer` or higher.
+
+        Args:
+            cursor: Opaque cursor from a previous page's nextCursor
+            limit: Most items on a page, 1-200; a page of large items (over 768 KiB together) ends sooner, with hasMore
+
+        `GET /v1/projects/{projectSlug}/datasets/{datasetSlug}/experiments` (operation `listExperiments`)
+        """
+        return self._transport.request(
+            "GET",
+            f"/v1/projects/{path_segment(project_slug)}/datasets/{path_segment(dataset_slug)}/experiments",
+            query=drop_unset({"cursor": cursor, "limit": limit}),
+            options=CallOptions(timeout, max_retries, idempotency_key, request_id, headers),
+            model=ListExperimentsResponse,
+        )
+
+    def iterate(
+        self,
+        project_slug: str,
+        dataset_slug: str,
+        *,
+        limit: Union[int, Unset] = UNSET,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        request_id: Optional[str] = None,
+        headers: Optional[Mapping[str, str]] = None,
+    ) -> Iterator[Experiment]:
+        """Every item of `list`, page after page, following `next_cursor` until the last page."""
+
+        def page(page_cursor: Union[str, Unset]) -> ListExperimentsResponse:
+            return self.list(
+                project_slug,
+                dataset_slug,
+                cursor=page_cursor,
+                limit=limit,
+                timeout=timeout,
+                max_retries=max_retries,
+                request_id=request_id,
+                headers=headers,
+            )
+
+        return paginate(page)
+
+    def pending(
+        self,
+        project_slug: str,
+        experiment_id: str,
+        *,
+        cursor: Union[str, Unset] = UNSET,
+        limit: Union[int, Unset] = UNSET,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        idempotency_key: Optional[str] = None,
+        request_id: Optional[str] = None,
+        headers: Optional[Mapping[str, str]] = None,
+    ) -> ListExperimentPendingRowsResponse:
+        """Rows of the pinned version without a result yet, with their cells at that version.
+
+        In row id order. A runner pages through these, runs its task on each and records the results; a runner that stopped half-way starts again here and does only what is left. Rows recorded while paging drop out of later pages without shifting them.
+
+        Requires an API key with role `viewer` or higher.
+
+        Args:
+            cursor: Opaque cursor from a previous page's nextCursor
+            limit: Most items on a page, 1-200; a page of large items (over 768 KiB together) ends sooner, with hasMore
+
+        `GET /v1/projects/{projectSlug}/experiments/{experimentId}/pending` (operation `listExperimentPendingRows`)
+        """
+        return self._transport.request(
+            "GET",
+            f"/v1/projects/{path_segment(project_slug)}/experiments/{path_segment(experiment_id)}/pending",
+            query=drop_unset({"cursor": cursor, "limit": limit}),
+            options=CallOptions(timeout, max_retries, idempotency_key, request_id, headers),
+            model=ListExperimentPendingRowsResponse,
+        )
+
+    def iterate_pending(
+        self,
+        project_slug: str,
+        experiment_id: str,
+        *,
+        limit: Union[int, Unset] = UNSET,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        request_id: Optional[str] = None,
+        headers: Optional[Mapping[str, str]] = None,
+    ) -> Iterator[DatasetRow]:
+        """Every item of `pending`, page after page, following `next_cursor` until the last page."""
+
+        def page(page_cursor: Union[str, Unset]) -> ListExperimentPendingRowsResponse:
+            return self.pending(
+                project_slug,
+                experiment_id,
+                cursor=page_cursor,
+                limit=limit,
+                timeout=timeout,
+                max_retries=max_retries,
+                request_id=request_id,
+                headers=headers,
+            )
+
+        return paginate(page)
+
+    def record_results(
+        self,
+        project_slug: str,
+        experiment_id: str,
+        *,
+        results: List[RecordExperimentResultsResultParam],
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        idempotency_key: Optional[str] = None,
+        request_id: Optional[str] = None,
+        headers: Optional[Mapping[str, str]] = None,
+    ) -> RecordExperimentResultsResponse:
+        """Record 1-1000 results, all or nothing.
+
+        A row's new result replaces its old one, with all of the old one's scores. The experiment's rule evaluators score each result as it is recorded (source `rule`); `scores` carries the runner's own (source `code` or `llm`).
+
+        A row named twice in one request is 400 validation_failed; a row that is not in the experiment's version is 400 unknown_row (`details.rowIds` names them); a finished experiment is 409 conflict; either way nothing of the request is recorded. Send an `Idempotency-Key` from a runner: a retry then records once.
+
+        Requires an API key with role `member` or higher.
+
+        `POST /v1/projects/{projectSlug}/experiments/{experimentId}/results` (operation `recordExperimentResults`)
+        """
+        return self._transport.request(
+            "POST",
+            f"/v1/projects/{path_segment(project_slug)}/experiments/{path_segment(experiment_id)}/results",
+            body=drop_unset({"results": results}),
+            options=CallOptions(timeout, max_retries, idempotency_key, request_id, headers),
+            model=RecordExperimentResultsResponse,
+        )
+
+    def record_scores(
+        self,
+        project_slug: str,
+        experiment_id: str,
+        *,
+        scores: List[RecordExperimentScoresScoreParam],
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        idempotency_key: Optional[str] = None,
+        request_id: Optional[str] = None,
+        headers: Optional[Mapping[str, str]] = None,
+    ) -> RecordExperimentScoresResponse:
+        """Add 1-1000 scores to results, or to the experiment as a whole.
+
+        A score replaces the score of the same name on the same result (or on the experiment, without `rowId`). From a person's session the source is always `human`; a key sends `code` by default. A row without a result is 400 unknown_row; a finished experiment is 409 conflict; nothing of the request is recorded then.
+
+        Requires an API key with role `member` or higher.
+
+        `POST /v1/projects/{projectSlug}/experiments/{experimentId}/scores` (operation `recordExperimentScores`)
+        """
+        return self._transport.request(
+            "POST",
+            f"/v1/projects/{path_segment(project_slug)}/experiments/{path_segment(experiment_id)}/scores",
+            body=drop_unset({"scores": scores}),
+            options=CallOptions(timeout, max_retries, idempotency_key, request_id, headers),
+            model=RecordExperimentScoresResponse,
+        )
+
+    def results(
+        self,
+        project_slug: str,
+        experiment_id: str,
+        *,
+        cursor: Union[str, Unset] = UNSET,
+        limit: Union[int, Unset] = UNSET,
+        errored: Union[Union[bool, Literal["true", "false"]], Unset] = UNSET,
+        score: Union[str, Unset] = UNSET,
+        below: Union[str, Unset] = UNSET,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        idempotency_key: Optional[str] = None,
+        request_id: Optional[str] = None,
+        headers: Optional[Mapping[str, str]] = None,
+    ) -> ListExperimentResultsResponse:
+        """Results in row id order, each with the row's input and expected output at the pinned version.
+
+        `errored=true` keeps the failed rows; `score=<name>&below=<n>` (the two go together) keeps the rows whose score of that name is lower than n (a boolean counts as 1 or 0; a row without that score is left out).
+
+        Requires an API key with role `viewer` or higher.
+
+        Args:
+            cursor: Opaque cursor from a previous page's nextCursor
+            limit: Most items on a page, 1-200; a page of large items (over 768 KiB together) ends sooner, with hasMore
+            errored: Only results with (true) or without (false) an error
+            score: With `below`: only results whose score of this name is lower
+
+        `GET /v1/projects/{projectSlug}/experiments/{experimentId}/results` (operation `listExperimentResults`)
+        """
+        return self._transport.request(
+            "GET",
+            f"/v1/projects/{path_segment(project_slug)}/experiments/{path_segment(experiment_id)}/results",
+            query=drop_unset({"cursor": cursor, "limit": limit, "errored": errored, "score": score, "below": below}),
+            options=CallOptions(timeout, max_retries, idempotency_key, request_id, headers),
+            model=ListExperimentResultsResponse,
+        )
+
+    def iterate_results(
+        self,
+        project_slug: str,
+        experiment_id: str,
+        *,
+        limit: Union[int, Unset] = UNSET,
+        errored: Union[Union[bool, Literal["true", "false"]], Unset] = UNSET,
+        score: Union[str, Unset] = UNSET,
+        below: Union[str, Unset] = UNSET,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        request_id: Optional[str] = None,
+        headers: Optional[Mapping[str, str]] = None,
+    ) -> Iterator[ExperimentResult]:
+        """Every item of `results`, page after page, following `next_cursor` until the last page."""
+
+        def page(page_cursor: Union[str, Unset]) -> ListExperimentResultsResponse:
+            return self.results(
+                project_slug,
+                experiment_id,
+                cursor=page_cursor,
+                limit=limit,
+                errored=errored,
+                score=score,
+                below=below,
+                timeout=timeout,
+                max_retries=max_retries,
+                request_id=request_id,
+                headers=headers,
+            )
+
+        return paginate(page)
+
+    def update(
+        self,
+        project_slug: str,
+        experiment_id: str,
+        *,
+        name: Union[str, Unset] = UNSET,
+        metadata: Union[Cell, Unset] = UNSET,
+        status: Union[Literal["finished"], Unset] = UNSET,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        idempotency_key: Optional[str] = None,
+        request_id: Optional[str] = None,
+        headers: Optional[Mapping[str, str]] = None,
+    ) -> Experiment:
+        """Rename an experiment, replace its metadata, or finish it.
+
+        `status: finished` ends the experiment: results and scores sent afterwards are 409 conflict. Finishing a finished experiment changes nothing.
+
+        Requires an API key with role `member` or higher.
+
+        Args:
+            status: Finish the experiment: it records nothing more
+
+        `PATCH /v1/projects/{projectSlug}/experiments/{experimentId}` (operation `updateExperiment`)
+        """
+        return self._transport.request(
+            "PATCH",
+            f"/v1/projects/{path_segment(project_slug)}/experiments/{path_segment(experiment_id)}",
+            body=drop_unset({"name": name, "metadata": metadata, "status": status}),
+            options=CallOptions(timeout, max_retries, idempotency_key, request_id, headers),
+            model=Experiment,
+        )
+
+
 class MembersResource:
     """Members of the organisation"""
 
@@ -2750,6 +3586,7 @@ class Resources:
     account: AccountResource
     api_keys: ApiKeysResource
     datasets: DatasetsResource
+    experiments: ExperimentsResource
     members: MembersResource
     organizations: OrganizationsResource
     projects: ProjectsResource
@@ -2759,6 +3596,7 @@ class Resources:
         self.account = AccountResource(transport)
         self.api_keys = ApiKeysResource(transport)
         self.datasets = DatasetsResource(transport)
+        self.experiments = ExperimentsResource(transport)
         self.members = MembersResource(transport)
         self.organizations = OrganizationsResource(transport)
         self.projects = ProjectsResource(transport)
@@ -2798,6 +3636,16 @@ OPERATIONS: Dict[str, Dict[str, Optional[str]]] = {
     "updateDatasetColumn": {"resource": "datasets", "method": "update_column", "iterator": None, "http_method": "PATCH", "path": "/v1/projects/{projectSlug}/datasets/{datasetSlug}/columns/{identifier}"},
     "updateDatasetRow": {"resource": "datasets", "method": "update_row", "iterator": None, "http_method": "PATCH", "path": "/v1/projects/{projectSlug}/datasets/{datasetSlug}/rows/{rowId}"},
     "updateDatasetRows": {"resource": "datasets", "method": "update_rows", "iterator": None, "http_method": "PATCH", "path": "/v1/projects/{projectSlug}/datasets/{datasetSlug}/rows"},
+    "compareExperiments": {"resource": "experiments", "method": "compare", "iterator": "iterate_compare", "http_method": "GET", "path": "/v1/projects/{projectSlug}/experiments/{experimentId}/compare/{otherExperimentId}"},
+    "createExperiment": {"resource": "experiments", "method": "create", "iterator": None, "http_method": "POST", "path": "/v1/projects/{projectSlug}/datasets/{datasetSlug}/experiments"},
+    "deleteExperiment": {"resource": "experiments", "method": "delete", "iterator": None, "http_method": "DELETE", "path": "/v1/projects/{projectSlug}/experiments/{experimentId}"},
+    "getExperiment": {"resource": "experiments", "method": "get", "iterator": None, "http_method": "GET", "path": "/v1/projects/{projectSlug}/experiments/{experimentId}"},
+    "listExperiments": {"resource": "experiments", "method": "list", "iterator": "iterate", "http_method": "GET", "path": "/v1/projects/{projectSlug}/datasets/{datasetSlug}/experiments"},
+    "listExperimentPendingRows": {"resource": "experiments", "method": "pending", "iterator": "iterate_pending", "http_method": "GET", "path": "/v1/projects/{projectSlug}/experiments/{experimentId}/pending"},
+    "recordExperimentResults": {"resource": "experiments", "method": "record_results", "iterator": None, "http_method": "POST", "path": "/v1/projects/{projectSlug}/experiments/{experimentId}/results"},
+    "recordExperimentScores": {"resource": "experiments", "method": "record_scores", "iterator": None, "http_method": "POST", "path": "/v1/projects/{projectSlug}/experiments/{experimentId}/scores"},
+    "listExperimentResults": {"resource": "experiments", "method": "results", "iterator": "iterate_results", "http_method": "GET", "path": "/v1/projects/{projectSlug}/experiments/{experimentId}/results"},
+    "updateExperiment": {"resource": "experiments", "method": "update", "iterator": None, "http_method": "PATCH", "path": "/v1/projects/{projectSlug}/experiments/{experimentId}"},
     "addMember": {"resource": "members", "method": "add", "iterator": None, "http_method": "POST", "path": "/v1/members"},
     "listMembers": {"resource": "members", "method": "list", "iterator": "iterate", "http_method": "GET", "path": "/v1/members"},
     "removeMember": {"resource": "members", "method": "remove", "iterator": None, "http_method": "DELETE", "path": "/v1/members/{id}"},
@@ -2820,6 +3668,10 @@ __all__ = [
     "ApiKey",
     "ApiKeysResource",
     "Cell",
+    "CompareExperimentsResponse",
+    "CompareExperimentsResponseItem",
+    "CompareExperimentsResponseSummary",
+    "CompareExperimentsResponseSummaryScoresValue",
     "CopyDatasetRowsResponse",
     "CopyDatasetRowsSelectionAllExceptParam",
     "CopyDatasetRowsSelectionAllParam",
@@ -2838,6 +3690,19 @@ __all__ = [
     "DiffDatasetVersionsResponseItem",
     "DiffDatasetVersionsResponseItemAfter",
     "DiffDatasetVersionsResponseItemBefore",
+    "EvaluatorContainsParam",
+    "EvaluatorExactMatchParam",
+    "EvaluatorJsonEqualParam",
+    "EvaluatorJsonSchemaParam",
+    "EvaluatorLevenshteinParam",
+    "EvaluatorNumericCloseParam",
+    "EvaluatorParam",
+    "EvaluatorRegexParam",
+    "Experiment",
+    "ExperimentResult",
+    "ExperimentResultScoresValue",
+    "ExperimentScoresValue",
+    "ExperimentsResource",
     "GetAccountResponse",
     "GetAccountResponseOrganization",
     "GetDatasetImportResponse",
@@ -2870,6 +3735,9 @@ __all__ = [
     "ListDatasetRowsResponse",
     "ListDatasetVersionsResponse",
     "ListDatasetsResponse",
+    "ListExperimentPendingRowsResponse",
+    "ListExperimentResultsResponse",
+    "ListExperimentsResponse",
     "ListMembersResponse",
     "ListProjectsResponse",
     "ListTracesResponse",
@@ -2885,6 +3753,11 @@ __all__ = [
     "OtlpAnyValueParam",
     "Project",
     "ProjectsResource",
+    "RecordExperimentResultsResponse",
+    "RecordExperimentResultsResultParam",
+    "RecordExperimentResultsResultScoreParam",
+    "RecordExperimentScoresResponse",
+    "RecordExperimentScoresScoreParam",
     "ReorderDatasetColumnsResponse",
     "Resources",
     "RestoreDatasetVersionResponse",
@@ -2893,6 +3766,7 @@ __all__ = [
     "RowSelectionAllParam",
     "RowSelectionParam",
     "RowSelectionSelectedParam",
+    "ScoreValue",
     "Span",
     "SpanEvent",
     "SpanLink",

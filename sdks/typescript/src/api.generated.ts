@@ -92,9 +92,189 @@ export type DatasetVersion = {
 
 export type ApiError = {
   error: string;
-  code: "validation_failed" | "unknown_column" | "unauthenticated" | "forbidden" | "not_found" | "conflict" | "idempotency_key_reused" | "version_mismatch" | "payload_too_large" | "unsupported_media_type" | "too_many_traces" | "rate_limited" | "internal_error" | "service_unavailable" | "upstream_timeout";
+  code: "validation_failed" | "unknown_column" | "unknown_row" | "unauthenticated" | "forbidden" | "not_found" | "conflict" | "idempotency_key_reused" | "version_mismatch" | "payload_too_large" | "unsupported_media_type" | "too_many_traces" | "rate_limited" | "internal_error" | "service_unavailable" | "upstream_timeout";
   requestId: string;
   details?: { [key: string]: unknown };
+};
+
+/** A rule the platform applies to each result as it is recorded, comparing `output` with the row's `expectedOutput` (or `expected`). exact_match, json_equal, contains, regex, json_schema and numeric_close give a boolean; levenshtein a similarity from 0 to 1. A result with an error, or without the expected value a rule needs, gets no score from it. */
+export type Evaluator = {
+  /** The name of the score this evaluator gives */
+  name: string;
+  /** Compare with this value instead of the row's expectedOutput (at the experiment's version) */
+  expected?: Cell;
+  kind: "exact_match";
+  /** Compare letters' case too (default true) */
+  caseSensitive: boolean;
+  /** Ignore white space at both ends (default false) */
+  trim: boolean;
+} | {
+  /** The name of the score this evaluator gives */
+  name: string;
+  /** Compare with this value instead of the row's expectedOutput (at the experiment's version) */
+  expected?: Cell;
+  kind: "json_equal";
+} | {
+  /** The name of the score this evaluator gives */
+  name: string;
+  /** Compare with this value instead of the row's expectedOutput (at the experiment's version) */
+  expected?: Cell;
+  kind: "contains";
+  /** The text the output must contain; the expected output's text when left out */
+  value?: string;
+  /** Compare letters' case too (default true) */
+  caseSensitive: boolean;
+} | {
+  /** The name of the score this evaluator gives */
+  name: string;
+  kind: "regex";
+  /** RE2 syntax: matching takes linear time */
+  pattern: string;
+  /** i (ignore case), m (multi-line), s (dot matches new lines) */
+  flags: string;
+} | {
+  /** The name of the score this evaluator gives */
+  name: string;
+  kind: "json_schema";
+  /** A JSON Schema (draft 2020-12 or 07) the output must satisfy */
+  schema: { [key: string]: unknown };
+} | {
+  /** The name of the score this evaluator gives */
+  name: string;
+  /** Compare with this value instead of the row's expectedOutput (at the experiment's version) */
+  expected?: Cell;
+  kind: "numeric_close";
+  /** Largest absolute difference that passes */
+  tolerance: number;
+  /** Largest difference, as a share of the expected value, that passes */
+  relativeTolerance: number;
+} | {
+  /** The name of the score this evaluator gives */
+  name: string;
+  /** Compare with this value instead of the row's expectedOutput (at the experiment's version) */
+  expected?: Cell;
+  kind: "levenshtein";
+  /** Compare letters' case too (default true) */
+  caseSensitive: boolean;
+};
+
+/** A rule the platform applies to each result as it is recorded, comparing `output` with the row's `expectedOutput` (or `expected`). exact_match, json_equal, contains, regex, json_schema and numeric_close give a boolean; levenshtein a similarity from 0 to 1. A result with an error, or without the expected value a rule needs, gets no score from it. */
+export type EvaluatorInput = {
+  /** The name of the score this evaluator gives */
+  name: string;
+  /** Compare with this value instead of the row's expectedOutput (at the experiment's version) */
+  expected?: Cell;
+  kind: "exact_match";
+  /** Compare letters' case too (default true) */
+  caseSensitive?: boolean;
+  /** Ignore white space at both ends (default false) */
+  trim?: boolean;
+} | {
+  /** The name of the score this evaluator gives */
+  name: string;
+  /** Compare with this value instead of the row's expectedOutput (at the experiment's version) */
+  expected?: Cell;
+  kind: "json_equal";
+} | {
+  /** The name of the score this evaluator gives */
+  name: string;
+  /** Compare with this value instead of the row's expectedOutput (at the experiment's version) */
+  expected?: Cell;
+  kind: "contains";
+  /** The text the output must contain; the expected output's text when left out */
+  value?: string;
+  /** Compare letters' case too (default true) */
+  caseSensitive?: boolean;
+} | {
+  /** The name of the score this evaluator gives */
+  name: string;
+  kind: "regex";
+  /** RE2 syntax: matching takes linear time */
+  pattern: string;
+  /** i (ignore case), m (multi-line), s (dot matches new lines) */
+  flags?: string;
+} | {
+  /** The name of the score this evaluator gives */
+  name: string;
+  kind: "json_schema";
+  /** A JSON Schema (draft 2020-12 or 07) the output must satisfy */
+  schema: { [key: string]: unknown };
+} | {
+  /** The name of the score this evaluator gives */
+  name: string;
+  /** Compare with this value instead of the row's expectedOutput (at the experiment's version) */
+  expected?: Cell;
+  kind: "numeric_close";
+  /** Largest absolute difference that passes */
+  tolerance?: number;
+  /** Largest difference, as a share of the expected value, that passes */
+  relativeTolerance?: number;
+} | {
+  /** The name of the score this evaluator gives */
+  name: string;
+  /** Compare with this value instead of the row's expectedOutput (at the experiment's version) */
+  expected?: Cell;
+  kind: "levenshtein";
+  /** Compare letters' case too (default true) */
+  caseSensitive?: boolean;
+};
+
+export type Experiment = {
+  id: string;
+  datasetId: string;
+  name: string;
+  /** The dataset version the experiment runs on */
+  version: number;
+  baseExperimentId: string | null;
+  metadata: Cell;
+  status: "running" | "finished";
+  evaluators: Evaluator[];
+  /** ISO-8601 timestamp in UTC */
+  createdAt: string;
+  finishedAt: string | null;
+  actor: Actor;
+  /** Rows of the dataset at the pinned version */
+  rows: number;
+  /** Rows with a result (errors and carried ones included) */
+  results: number;
+  /** Results that record an error */
+  errors: number;
+  /** Results carried over from the base experiment */
+  carried: number;
+  /** Each score's summary, by name */
+  scores: { [key: string]: {
+    count: number;
+    /** Of numeric and boolean values; null when every value is a category */
+    mean: number | null;
+    min: number | null;
+    max: number | null;
+  } };
+};
+
+export type ExperimentResult = {
+  rowId: string;
+  /** The dataset version that made the row as the experiment saw it */
+  rowVersion: number;
+  /** The row's input at the experiment's version */
+  input?: Cell;
+  /** The row's expected output at the experiment's version */
+  expectedOutput?: Cell;
+  output: Cell;
+  traceId: string | null;
+  latencyMs: number | null;
+  tokens: number | null;
+  costMicrocents: number | null;
+  error: string | null;
+  /** The experiment this result was carried over from */
+  carriedFrom: string | null;
+  scores: { [key: string]: {
+    value: ScoreValue;
+    source: "rule" | "code" | "human" | "llm";
+    comment: string | null;
+    actor: Actor;
+  } };
+  /** ISO-8601 timestamp in UTC */
+  createdAt: string;
 };
 
 export type Member = {
@@ -165,6 +345,9 @@ export type RowSelection = {
 } | {
   mode: "all";
 };
+
+/** A number, a boolean (counted as 1 or 0 in means and comparisons) or a category (a short string, left out of means) */
+export type ScoreValue = number | boolean | string;
 
 export type Span = {
   spanId: string;
@@ -663,6 +846,153 @@ export type UpdateDatasetRowsResponse = {
   /** Rows with at least one cell changed */
   rowsUpdated: number;
 };
+
+export type CompareExperimentsQuery = {
+  /** Opaque cursor from a previous page's nextCursor */
+  cursor?: string;
+  /** Most items on a page, 1-200; a page of large items (over 768 KiB together) ends sooner, with hasMore */
+  limit?: number;
+  /** Only rows with this change */
+  change?: "regressed" | "improved" | "added" | "removed" | "same";
+};
+
+export type CompareExperimentsResponse = {
+  items: Array<{
+    rowId: string;
+    change: "regressed" | "improved" | "added" | "removed" | "same";
+    /** The row's revision differs between the two experiments' versions */
+    rowChanged: boolean;
+    a: ExperimentResult | null;
+    b: ExperimentResult | null;
+  }>;
+  nextCursor: string | null;
+  hasMore: boolean;
+  summary: {
+    /** Each shared score's mean in a and b, and b − a */
+    scores: { [key: string]: {
+      a: number | null;
+      b: number | null;
+      delta: number | null;
+    } };
+    regressed: number;
+    improved: number;
+    same: number;
+    added: number;
+    removed: number;
+    rowsChanged: number;
+  };
+};
+
+export type CreateExperimentBody = {
+  name: string;
+  /** The dataset version to run on (default: the current one); the experiment stays pinned to it */
+  version?: number;
+  /** An earlier experiment of the same dataset: the result of every row whose revision is the same at both versions is carried over, so only new and changed rows are pending */
+  baseExperimentId?: string;
+  /** Anything worth keeping with the run: model, prompt, commit */
+  metadata?: Cell;
+  evaluators?: EvaluatorInput[];
+};
+
+export type CreateExperimentResponse = Experiment;
+
+export type GetExperimentResponse = Experiment;
+
+export type ListExperimentsQuery = {
+  /** Opaque cursor from a previous page's nextCursor */
+  cursor?: string;
+  /** Most items on a page, 1-200; a page of large items (over 768 KiB together) ends sooner, with hasMore */
+  limit?: number;
+};
+
+export type ListExperimentsResponse = {
+  items: Experiment[];
+  nextCursor: string | null;
+  hasMore: boolean;
+};
+
+export type ListExperimentPendingRowsQuery = {
+  /** Opaque cursor from a previous page's nextCursor */
+  cursor?: string;
+  /** Most items on a page, 1-200; a page of large items (over 768 KiB together) ends sooner, with hasMore */
+  limit?: number;
+};
+
+export type ListExperimentPendingRowsResponse = {
+  items: DatasetRow[];
+  nextCursor: string | null;
+  hasMore: boolean;
+};
+
+export type RecordExperimentResultsBody = {
+  results: Array<{
+    rowId: string;
+    /** What the task answered for the row */
+    output: Cell;
+    traceId?: string;
+    latencyMs?: number;
+    tokens?: number;
+    costMicrocents?: number;
+    /** Why the task failed for this row */
+    error?: string;
+    /** Scores the runner's own evaluators gave (source `code`, or `llm` for a judge model) */
+    scores?: Array<{
+      /** A score's name, 1-64 characters */
+      name: string;
+      value: ScoreValue;
+      comment?: string;
+      source?: "code" | "llm";
+    }>;
+  }>;
+};
+
+export type RecordExperimentResultsResponse = {
+  recorded: number;
+};
+
+export type RecordExperimentScoresBody = {
+  scores: Array<{
+    /** A score's name, 1-64 characters */
+    name: string;
+    value: ScoreValue;
+    comment?: string;
+    /** The result scored; without it, the experiment as a whole */
+    rowId?: string;
+    /** Who judged: `code` by default for a key, always `human` from a person's session */
+    source?: "code" | "human" | "llm";
+  }>;
+};
+
+export type RecordExperimentScoresResponse = {
+  recorded: number;
+};
+
+export type ListExperimentResultsQuery = {
+  /** Opaque cursor from a previous page's nextCursor */
+  cursor?: string;
+  /** Most items on a page, 1-200; a page of large items (over 768 KiB together) ends sooner, with hasMore */
+  limit?: number;
+  /** Only results with (true) or without (false) an error */
+  errored?: boolean | "true" | "false";
+  /** With `below`: only results whose score of this name is lower */
+  score?: string;
+  below?: string;
+};
+
+export type ListExperimentResultsResponse = {
+  items: ExperimentResult[];
+  nextCursor: string | null;
+  hasMore: boolean;
+};
+
+export type UpdateExperimentBody = {
+  name?: string;
+  metadata?: Cell;
+  /** Finish the experiment: it records nothing more */
+  status?: "finished";
+};
+
+export type UpdateExperimentResponse = Experiment;
 
 export type AddMemberBody = {
   email: string;
@@ -1434,6 +1764,226 @@ export class DatasetsResource {
   }
 }
 
+/** Experiments: an agent run over a dataset version, its results, scores and comparisons */
+export class ExperimentsResource {
+  readonly #transport: Transport;
+
+  constructor(transport: Transport) {
+    this.#transport = transport;
+  }
+
+  /**
+   * Compare two experiments of one dataset row by row, regressions first, with a summary.
+   *
+   * `experimentId` is a (the baseline), `otherExperimentId` is b. Each row with a result in either is `regressed` when any numeric or boolean score the two results share is lower in b (higher is better), else `improved` when any is higher, else `same`; `added` has a result only in b, `removed` only in a. Rows come in that order (regressed, improved, added, removed, same), then by row id.
+   *
+   * `rowChanged` is true when the row's revision differs between the two experiments' versions: the dataset changed, not only the answer. `summary` covers every row, whatever the page.
+   *
+   * Two experiments of different datasets are 400 validation_failed.
+   *
+   * Requires an API key with role `viewer` or higher.
+   *
+   * `GET /v1/projects/{projectSlug}/experiments/{experimentId}/compare/{otherExperimentId}` (operation `compareExperiments`)
+   */
+  compare(projectSlug: string, experimentId: string, otherExperimentId: string, query?: CompareExperimentsQuery, options?: RequestOptions): Promise<CompareExperimentsResponse> {
+    return this.#transport.request<CompareExperimentsResponse>({
+      method: "GET",
+      path: `/v1/projects/${encodePath(projectSlug)}/experiments/${encodePath(experimentId)}/compare/${encodePath(otherExperimentId)}`,
+      query: query,
+      options: options,
+    });
+  }
+
+  /** Every item of `compare`, page after page, following `nextCursor` until the last page. */
+  iterateCompare(projectSlug: string, experimentId: string, otherExperimentId: string, query?: Omit<CompareExperimentsQuery, "cursor">, options?: Omit<RequestOptions, "idempotencyKey">): AsyncGenerator<{
+    rowId: string;
+    change: "regressed" | "improved" | "added" | "removed" | "same";
+    /** The row's revision differs between the two experiments' versions */
+    rowChanged: boolean;
+    a: ExperimentResult | null;
+    b: ExperimentResult | null;
+  }, void, undefined> {
+    return paginate((cursor) => this.compare(projectSlug, experimentId, otherExperimentId, withCursor(query, cursor), options));
+  }
+
+  /**
+   * Start an experiment pinned to a dataset version.
+   *
+   * The experiment runs on `version` (default: the dataset's current version) for good: later edits of the dataset do not change what it runs on. Every row of that version is pending until a result is recorded for it.
+   *
+   * `evaluators` are checked now: a regex that does not compile (RE2 syntax), a JSON Schema that does not compile, or two evaluators of one name are 400 validation_failed naming the evaluator, and nothing is created.
+   *
+   * With `baseExperimentId` (an earlier experiment of the same dataset), the result and scores of every row whose revision is the same at both versions are carried over (`carriedFrom`), and only new and changed rows are pending; the base's rule scores are carried only for evaluators this experiment declares the same way, and this experiment's other rules are applied to the carried results. A base of another dataset is 400 validation_failed.
+   *
+   * Requires an API key with role `member` or higher.
+   *
+   * `POST /v1/projects/{projectSlug}/datasets/{datasetSlug}/experiments` (operation `createExperiment`)
+   */
+  create(projectSlug: string, datasetSlug: string, body: CreateExperimentBody, options?: RequestOptions): Promise<CreateExperimentResponse> {
+    return this.#transport.request<CreateExperimentResponse>({
+      method: "POST",
+      path: `/v1/projects/${encodePath(projectSlug)}/datasets/${encodePath(datasetSlug)}/experiments`,
+      body: body,
+      options: options,
+    });
+  }
+
+  /**
+   * Delete an experiment with its results and scores.
+   *
+   * Experiments that were started from it as their base keep their carried results; their `baseExperimentId` stays as it was.
+   *
+   * Requires an API key with role `member` or higher.
+   *
+   * `DELETE /v1/projects/{projectSlug}/experiments/{experimentId}` (operation `deleteExperiment`)
+   */
+  delete(projectSlug: string, experimentId: string, options?: RequestOptions): Promise<void> {
+    return this.#transport.request<void>({
+      method: "DELETE",
+      path: `/v1/projects/${encodePath(projectSlug)}/experiments/${encodePath(experimentId)}`,
+      options: options,
+    });
+  }
+
+  /**
+   * One experiment with its counts and score summary.
+   *
+   * Requires an API key with role `viewer` or higher.
+   *
+   * `GET /v1/projects/{projectSlug}/experiments/{experimentId}` (operation `getExperiment`)
+   */
+  get(projectSlug: string, experimentId: string, options?: RequestOptions): Promise<GetExperimentResponse> {
+    return this.#transport.request<GetExperimentResponse>({
+      method: "GET",
+      path: `/v1/projects/${encodePath(projectSlug)}/experiments/${encodePath(experimentId)}`,
+      options: options,
+    });
+  }
+
+  /**
+   * List a dataset's experiments, newest first, each with its score summary.
+   *
+   * Requires an API key with role `viewer` or higher.
+   *
+   * `GET /v1/projects/{projectSlug}/datasets/{datasetSlug}/experiments` (operation `listExperiments`)
+   */
+  list(projectSlug: string, datasetSlug: string, query?: ListExperimentsQuery, options?: RequestOptions): Promise<ListExperimentsResponse> {
+    return this.#transport.request<ListExperimentsResponse>({
+      method: "GET",
+      path: `/v1/projects/${encodePath(projectSlug)}/datasets/${encodePath(datasetSlug)}/experiments`,
+      query: query,
+      options: options,
+    });
+  }
+
+  /** Every item of `list`, page after page, following `nextCursor` until the last page. */
+  iterate(projectSlug: string, datasetSlug: string, query?: Omit<ListExperimentsQuery, "cursor">, options?: Omit<RequestOptions, "idempotencyKey">): AsyncGenerator<Experiment, void, undefined> {
+    return paginate((cursor) => this.list(projectSlug, datasetSlug, withCursor(query, cursor), options));
+  }
+
+  /**
+   * Rows of the pinned version without a result yet, with their cells at that version.
+   *
+   * In row id order. A runner pages through these, runs its task on each and records the results; a runner that stopped half-way starts again here and does only what is left. Rows recorded while paging drop out of later pages without shifting them.
+   *
+   * Requires an API key with role `viewer` or higher.
+   *
+   * `GET /v1/projects/{projectSlug}/experiments/{experimentId}/pending` (operation `listExperimentPendingRows`)
+   */
+  pending(projectSlug: string, experimentId: string, query?: ListExperimentPendingRowsQuery, options?: RequestOptions): Promise<ListExperimentPendingRowsResponse> {
+    return this.#transport.request<ListExperimentPendingRowsResponse>({
+      method: "GET",
+      path: `/v1/projects/${encodePath(projectSlug)}/experiments/${encodePath(experimentId)}/pending`,
+      query: query,
+      options: options,
+    });
+  }
+
+  /** Every item of `pending`, page after page, following `nextCursor` until the last page. */
+  iteratePending(projectSlug: string, experimentId: string, query?: Omit<ListExperimentPendingRowsQuery, "cursor">, options?: Omit<RequestOptions, "idempotencyKey">): AsyncGenerator<DatasetRow, void, undefined> {
+    return paginate((cursor) => this.pending(projectSlug, experimentId, withCursor(query, cursor), options));
+  }
+
+  /**
+   * Record 1-1000 results, all or nothing.
+   *
+   * A row's new result replaces its old one, with all of the old one's scores. The experiment's rule evaluators score each result as it is recorded (source `rule`); `scores` carries the runner's own (source `code` or `llm`).
+   *
+   * A row named twice in one request is 400 validation_failed; a row that is not in the experiment's version is 400 unknown_row (`details.rowIds` names them); a finished experiment is 409 conflict; either way nothing of the request is recorded. Send an `Idempotency-Key` from a runner: a retry then records once.
+   *
+   * Requires an API key with role `member` or higher.
+   *
+   * `POST /v1/projects/{projectSlug}/experiments/{experimentId}/results` (operation `recordExperimentResults`)
+   */
+  recordResults(projectSlug: string, experimentId: string, body: RecordExperimentResultsBody, options?: RequestOptions): Promise<RecordExperimentResultsResponse> {
+    return this.#transport.request<RecordExperimentResultsResponse>({
+      method: "POST",
+      path: `/v1/projects/${encodePath(projectSlug)}/experiments/${encodePath(experimentId)}/results`,
+      body: body,
+      options: options,
+    });
+  }
+
+  /**
+   * Add 1-1000 scores to results, or to the experiment as a whole.
+   *
+   * A score replaces the score of the same name on the same result (or on the experiment, without `rowId`). From a person's session the source is always `human`; a key sends `code` by default. A row without a result is 400 unknown_row; a finished experiment is 409 conflict; nothing of the request is recorded then.
+   *
+   * Requires an API key with role `member` or higher.
+   *
+   * `POST /v1/projects/{projectSlug}/experiments/{experimentId}/scores` (operation `recordExperimentScores`)
+   */
+  recordScores(projectSlug: string, experimentId: string, body: RecordExperimentScoresBody, options?: RequestOptions): Promise<RecordExperimentScoresResponse> {
+    return this.#transport.request<RecordExperimentScoresResponse>({
+      method: "POST",
+      path: `/v1/projects/${encodePath(projectSlug)}/experiments/${encodePath(experimentId)}/scores`,
+      body: body,
+      options: options,
+    });
+  }
+
+  /**
+   * Results in row id order, each with the row's input and expected output at the pinned version.
+   *
+   * `errored=true` keeps the failed rows; `score=<name>&below=<n>` (the two go together) keeps the rows whose score of that name is lower than n (a boolean counts as 1 or 0; a row without that score is left out).
+   *
+   * Requires an API key with role `viewer` or higher.
+   *
+   * `GET /v1/projects/{projectSlug}/experiments/{experimentId}/results` (operation `listExperimentResults`)
+   */
+  results(projectSlug: string, experimentId: string, query?: ListExperimentResultsQuery, options?: RequestOptions): Promise<ListExperimentResultsResponse> {
+    return this.#transport.request<ListExperimentResultsResponse>({
+      method: "GET",
+      path: `/v1/projects/${encodePath(projectSlug)}/experiments/${encodePath(experimentId)}/results`,
+      query: query,
+      options: options,
+    });
+  }
+
+  /** Every item of `results`, page after page, following `nextCursor` until the last page. */
+  iterateResults(projectSlug: string, experimentId: string, query?: Omit<ListExperimentResultsQuery, "cursor">, options?: Omit<RequestOptions, "idempotencyKey">): AsyncGenerator<ExperimentResult, void, undefined> {
+    return paginate((cursor) => this.results(projectSlug, experimentId, withCursor(query, cursor), options));
+  }
+
+  /**
+   * Rename an experiment, replace its metadata, or finish it.
+   *
+   * `status: finished` ends the experiment: results and scores sent afterwards are 409 conflict. Finishing a finished experiment changes nothing.
+   *
+   * Requires an API key with role `member` or higher.
+   *
+   * `PATCH /v1/projects/{projectSlug}/experiments/{experimentId}` (operation `updateExperiment`)
+   */
+  update(projectSlug: string, experimentId: string, body: UpdateExperimentBody, options?: RequestOptions): Promise<UpdateExperimentResponse> {
+    return this.#transport.request<UpdateExperimentResponse>({
+      method: "PATCH",
+      path: `/v1/projects/${encodePath(projectSlug)}/experiments/${encodePath(experimentId)}`,
+      body: body,
+      options: options,
+    });
+  }
+}
+
 /** Members of the organisation */
 export class MembersResource {
   readonly #transport: Transport;
@@ -1721,6 +2271,7 @@ export class Resources {
   readonly account: AccountResource;
   readonly apiKeys: ApiKeysResource;
   readonly datasets: DatasetsResource;
+  readonly experiments: ExperimentsResource;
   readonly members: MembersResource;
   readonly organizations: OrganizationsResource;
   readonly projects: ProjectsResource;
@@ -1730,6 +2281,7 @@ export class Resources {
     this.account = new AccountResource(transport);
     this.apiKeys = new ApiKeysResource(transport);
     this.datasets = new DatasetsResource(transport);
+    this.experiments = new ExperimentsResource(transport);
     this.members = new MembersResource(transport);
     this.organizations = new OrganizationsResource(transport);
     this.projects = new ProjectsResource(transport);
@@ -1770,6 +2322,16 @@ export const operations = {
   updateDatasetColumn: { resource: "datasets", method: "updateColumn", httpMethod: "PATCH", path: "/v1/projects/{projectSlug}/datasets/{datasetSlug}/columns/{identifier}" },
   updateDatasetRow: { resource: "datasets", method: "updateRow", httpMethod: "PATCH", path: "/v1/projects/{projectSlug}/datasets/{datasetSlug}/rows/{rowId}" },
   updateDatasetRows: { resource: "datasets", method: "updateRows", httpMethod: "PATCH", path: "/v1/projects/{projectSlug}/datasets/{datasetSlug}/rows" },
+  compareExperiments: { resource: "experiments", method: "compare", iterator: "iterateCompare", httpMethod: "GET", path: "/v1/projects/{projectSlug}/experiments/{experimentId}/compare/{otherExperimentId}" },
+  createExperiment: { resource: "experiments", method: "create", httpMethod: "POST", path: "/v1/projects/{projectSlug}/datasets/{datasetSlug}/experiments" },
+  deleteExperiment: { resource: "experiments", method: "delete", httpMethod: "DELETE", path: "/v1/projects/{projectSlug}/experiments/{experimentId}" },
+  getExperiment: { resource: "experiments", method: "get", httpMethod: "GET", path: "/v1/projects/{projectSlug}/experiments/{experimentId}" },
+  listExperiments: { resource: "experiments", method: "list", iterator: "iterate", httpMethod: "GET", path: "/v1/projects/{projectSlug}/datasets/{datasetSlug}/experiments" },
+  listExperimentPendingRows: { resource: "experiments", method: "pending", iterator: "iteratePending", httpMethod: "GET", path: "/v1/projects/{projectSlug}/experiments/{experimentId}/pending" },
+  recordExperimentResults: { resource: "experiments", method: "recordResults", httpMethod: "POST", path: "/v1/projects/{projectSlug}/experiments/{experimentId}/results" },
+  recordExperimentScores: { resource: "experiments", method: "recordScores", httpMethod: "POST", path: "/v1/projects/{projectSlug}/experiments/{experimentId}/scores" },
+  listExperimentResults: { resource: "experiments", method: "results", iterator: "iterateResults", httpMethod: "GET", path: "/v1/projects/{projectSlug}/experiments/{experimentId}/results" },
+  updateExperiment: { resource: "experiments", method: "update", httpMethod: "PATCH", path: "/v1/projects/{projectSlug}/experiments/{experimentId}" },
   addMember: { resource: "members", method: "add", httpMethod: "POST", path: "/v1/members" },
   listMembers: { resource: "members", method: "list", iterator: "iterate", httpMethod: "GET", path: "/v1/members" },
   removeMember: { resource: "members", method: "remove", httpMethod: "DELETE", path: "/v1/members/{id}" },

@@ -11,6 +11,7 @@ const { issuedSignInCodeSchema, platformServices, platformVersion, subjects } = 
   "@svc/contracts"
 );
 const { registerDatasetWriter } = await import("@svc/dataset-writer");
+const { registerExperiments } = await import("@svc/experiments");
 const { migrateToLatest, openDatabase } = await import("@svc/db");
 const { buildGateway } = await import("@svc/gateway");
 const { registerReader } = await import("@svc/reader");
@@ -58,6 +59,7 @@ const services = [
   registerDatasetWriter({ ...deps, uploads }),
   registerReader({ ...deps, copyTo: database.copyTo }),
   registerTraceIngest(deps),
+  registerExperiments(deps),
 ];
 // Each answers the gateway's `/readyz` as it would over NATS.
 for (const [name, description] of Object.entries(platformServices)) {

@@ -9,10 +9,10 @@ import {
   type ServedBackend,
   serveOnBackend,
 } from "@svc/testing";
+import { type DatasetFixture, type Edit, makeDataset, writeHistory } from "@svc/testing/datasets";
 import type { Kysely } from "kysely";
 import { beforeAll } from "vitest";
 import { registerReader } from "./service";
-import { type DatasetFixture, type Edit, makeDataset, writeHistory } from "./test-factories";
 
 export { failure } from "@svc/testing";
 

@@ -1,8 +1,8 @@
 import type { Cell } from "@svc/contracts";
 import { type Database, jsonb } from "@svc/db";
 import { makeTraces, nanosAt, type TraceSeed } from "@svc/testing";
+import type { ProjectFixture } from "@svc/testing/datasets";
 import type { Kysely } from "kysely";
-import type { ProjectFixture } from "./test-factories";
 
 /**
  * Traces written the way trace-ingest stores them: one `spans` row per span and one `traces` row with

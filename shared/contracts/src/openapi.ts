@@ -12,6 +12,7 @@ const tagDescriptions: Record<string, string> = {
   members: "Members of the organisation",
   projects: "Projects: the containers of datasets and traces",
   datasets: "Datasets, their rows, columns and versions",
+  experiments: "Experiments: an agent run over a dataset version, its results, scores and comparisons",
   traces: "Traces ingested from OpenTelemetry exporters",
 };
 

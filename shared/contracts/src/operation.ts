@@ -43,7 +43,15 @@ export interface Operation<
   path: string;
   /** The command under its tag in generated clients: `svc datasets update-row`. */
   command: string;
-  tag: "account" | "organizations" | "api-keys" | "members" | "projects" | "datasets" | "traces";
+  tag:
+    | "account"
+    | "organizations"
+    | "api-keys"
+    | "members"
+    | "projects"
+    | "datasets"
+    | "experiments"
+    | "traces";
   summary: string;
   description?: string;
   subject: string;

@@ -76,6 +76,18 @@ export const subjects = {
     end: "svc.v1.auth.sessions.end",
     issueSignInCode: "svc.v1.auth.sessions.sign-in-codes.issue",
   },
+  experiments: {
+    create: "svc.v1.experiments.create",
+    list: "svc.v1.experiments.list",
+    get: "svc.v1.experiments.get",
+    update: "svc.v1.experiments.update",
+    delete: "svc.v1.experiments.delete",
+    pending: "svc.v1.experiments.pending",
+    recordResults: "svc.v1.experiments.results.record",
+    recordScores: "svc.v1.experiments.scores.record",
+    results: "svc.v1.experiments.results.list",
+    compare: "svc.v1.experiments.compare",
+  },
   traces: {
     ingest: "svc.v1.traces.ingest",
     list: "svc.v1.traces.list",
@@ -92,6 +104,7 @@ export const platformServices = {
   "dataset-writer": "Every change of a dataset: rows, columns, versions and imports",
   reader: "Every query of datasets, rows, columns, versions and traces",
   "trace-ingest": "Traces received over OTLP/HTTP",
+  experiments: "Experiments: results recorded over dataset versions, their scores and comparisons",
 } as const;
 export type PlatformService = keyof typeof platformServices;
 

@@ -20,3 +20,17 @@ export async function closeRevisions(
     .where("version_to", "is", null)
     .execute();
 }
+
+/**
+ * The revisions valid at `version` (the rows as they were then, deleted ones left out), as `r`: what
+ * "the dataset at version N" means, for every reader of a past version (the reader's lists and
+ * exports, an experiment's pinned rows).
+ */
+export function revisionsAt(db: Kysely<Database>, datasetId: string, version: number) {
+  return db
+    .selectFrom("row_revisions as r")
+    .where("r.dataset_id", "=", datasetId)
+    .where("r.version_from", "<=", version)
+    .where((eb) => eb.or([eb("r.version_to", "is", null), eb("r.version_to", ">", version)]))
+    .where("r.deleted", "=", false);
+}

@@ -260,6 +260,52 @@ export interface TracesTable extends TraceFactColumns {
   updated_at: Timestamp;
 }
 
+export interface ExperimentsTable {
+  id: string;
+  organization_id: string;
+  dataset_id: string;
+  name: string;
+  version: number;
+  base_experiment_id: string | null;
+  metadata: Json;
+  status: string;
+  evaluators: Json;
+  row_count: number;
+  actor_kind: string;
+  actor_id: string;
+  created_at: Timestamp;
+  finished_at: NullableTimestamp;
+}
+
+export interface ExperimentResultsTable {
+  experiment_id: string;
+  row_id: string;
+  row_version: number;
+  output: Json;
+  trace_id: string | null;
+  latency_ms: number | null;
+  tokens: number | null;
+  cost_microcents: ColumnType<string | null, string | number | null, string | number | null>;
+  error: string | null;
+  carried_from: string | null;
+  created_at: Timestamp;
+}
+
+export interface ExperimentScoresTable {
+  experiment_id: string;
+  /** '' for a score of the experiment as a whole. */
+  row_id: string;
+  name: string;
+  value_kind: "number" | "boolean" | "category";
+  value_number: number | null;
+  value_text: string | null;
+  source: string;
+  comment: string | null;
+  actor_kind: string;
+  actor_id: string;
+  created_at: Timestamp;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   api_keys: ApiKeysTable;
@@ -281,4 +327,7 @@ export interface Database {
   oauth_tokens: OAuthTokensTable;
   browser_sessions: BrowserSessionsTable;
   sign_in_codes: SignInCodesTable;
+  experiments: ExperimentsTable;
+  experiment_results: ExperimentResultsTable;
+  experiment_scores: ExperimentScoresTable;
 }

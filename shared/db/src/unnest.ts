@@ -1,7 +1,7 @@
 import { type RawBuilder, sql } from "kysely";
 
 /** The PostgreSQL type of one column of `unnestRows`. */
-export type UnnestType = "text" | "int" | "bigint" | "boolean" | "jsonb";
+export type UnnestType = "text" | "int" | "bigint" | "float8" | "boolean" | "jsonb";
 
 /**
  * Many rows as one relation: `unnest($1::text[], $2::int[], …) AS alias("a", "b", …)`, one array

@@ -228,6 +228,7 @@ export async function startPlatform({
   for (let i = 0; i < writers; i++) await start("dataset-writer", writerEnv(i));
   await start("reader");
   await start("trace-ingest");
+  await start("experiments");
   let baseUrl: string;
   let ownerKey: string;
   try {

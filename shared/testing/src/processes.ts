@@ -23,7 +23,7 @@ function findRoot(from: string): string {
 }
 
 /** The services the distributed platform runs, each a process of its own. */
-export type ServiceName = "auth" | "dataset-writer" | "reader" | "trace-ingest" | "gateway";
+export type ServiceName = "auth" | "dataset-writer" | "reader" | "trace-ingest" | "experiments" | "gateway";
 
 export interface RunningProcess {
   name: string;
@@ -47,7 +47,7 @@ export function entryOf(name: ServiceName | "embedded"): string {
  * project's tests alone (the CLI's, the SDKs') may find none.
  */
 export function ensureBuilt(): void {
-  const names = ["auth", "dataset-writer", "reader", "trace-ingest", "gateway", "embedded"];
+  const names = ["auth", "dataset-writer", "reader", "trace-ingest", "experiments", "gateway", "embedded"];
   if (names.every((name) => existsSync(join(root, "services", name, "dist", "main.js")))) return;
   const build = spawnSync(process.execPath, ["scripts/build.mjs", "--quiet"], {
     cwd: root,

@@ -100,6 +100,17 @@ describe("MCP tools from the operation table", () => {
     listTraces: R,
     getTrace: R,
     importDatasetRowsFromTraces: ADD,
+    createExperiment: ADD,
+    listExperiments: R,
+    getExperiment: R,
+    updateExperiment: SET,
+    deleteExperiment: SET,
+    listExperimentPendingRows: R,
+    // A row's new result replaces its old one: the same batch again changes nothing more.
+    recordExperimentResults: SET,
+    recordExperimentScores: SET,
+    listExperimentResults: R,
+    compareExperiments: R,
   };
 
   it("annotates every tool truthfully: read-only, destructive and idempotent as the operation is", () => {

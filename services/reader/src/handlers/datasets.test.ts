@@ -1,6 +1,5 @@
 import { type Dataset, operations } from "@svc/contracts";
 import { availableBackends } from "@svc/testing";
-import { beforeAll, describe, expect, test } from "vitest";
 import {
   type DatasetFixture,
   insertRows,
@@ -8,7 +7,8 @@ import {
   makeProject,
   type ProjectFixture,
   removeColumn,
-} from "../test-factories";
+} from "@svc/testing/datasets";
+import { beforeAll, describe, expect, test } from "vitest";
 import { call, contextOf, failure, readerSuite } from "../test-support";
 
 const builtinColumns = [

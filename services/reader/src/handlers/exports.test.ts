@@ -2,8 +2,8 @@ import { callSubjectWithBody } from "@svc/bus";
 import { type ExportChunk, type ExportChunkRequest, exportChunkSchema, operations } from "@svc/contracts";
 import type { CopyTo } from "@svc/db";
 import { availableBackends } from "@svc/testing";
+import { insertRows, makeDataset, removeColumn } from "@svc/testing/datasets";
 import { describe, expect, test } from "vitest";
-import { insertRows, makeDataset, removeColumn } from "../test-factories";
 import { contextOf, readerSuite } from "../test-support";
 import { exportDataset } from "../use-cases/export-dataset";
 

@@ -1,7 +1,7 @@
 import { type DatasetRow, operations, type Page } from "@svc/contracts";
 import { availableBackends } from "@svc/testing";
+import { type DatasetFixture, insertRows, makeDataset, removeColumn, updateRow } from "@svc/testing/datasets";
 import { beforeAll, describe, expect, test } from "vitest";
-import { type DatasetFixture, insertRows, makeDataset, removeColumn, updateRow } from "../test-factories";
 import { failure, readerSuite } from "../test-support";
 
 const ids = (rows: readonly DatasetRow[]): string[] => rows.map((row) => row.rowId).sort();

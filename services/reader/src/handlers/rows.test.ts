@@ -1,6 +1,5 @@
 import { type DatasetRow, operations, type Page } from "@svc/contracts";
 import { availableBackends } from "@svc/testing";
-import { beforeAll, describe, expect, test } from "vitest";
 import {
   type DatasetFixture,
   deleteRows,
@@ -11,7 +10,8 @@ import {
   removeColumn,
   seeds,
   updateRow,
-} from "../test-factories";
+} from "@svc/testing/datasets";
+import { beforeAll, describe, expect, test } from "vitest";
 import { call, contextOf, failure, readerSuite } from "../test-support";
 
 /** Gives seeds creation times: the `offset(index)`-th millisecond after a fixed instant. */

@@ -1,8 +1,8 @@
 import { callOperation } from "@svc/bus";
 import { operations, type RequestContext, type Trace } from "@svc/contracts";
 import { availableBackends, isoAt, nanosAt, newTraceId, type TraceSeed } from "@svc/testing";
+import { makeProject, type ProjectFixture } from "@svc/testing/datasets";
 import { beforeAll, describe, expect, test } from "vitest";
-import { makeProject, type ProjectFixture } from "../test-factories";
 import { contextOf, failure, readerSuite } from "../test-support";
 import { makeSpans, makeTrace } from "../trace-factories";
 

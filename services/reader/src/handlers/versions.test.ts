@@ -1,7 +1,7 @@
 import { operations } from "@svc/contracts";
 import { availableBackends } from "@svc/testing";
+import { makeDataset, makeProject, seeds } from "@svc/testing/datasets";
 import { describe, expect, test } from "vitest";
-import { makeDataset, makeProject, seeds } from "../test-factories";
 import { contextOf, datasetForSuite, failure, readerSuite } from "../test-support";
 
 describe.each(availableBackends())("version queries (%s)", (backendName) => {

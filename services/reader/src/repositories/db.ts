@@ -1,5 +1,5 @@
 import type { Database } from "@svc/db";
-import { type Kysely, type RawBuilder, sql, type Transaction } from "kysely";
+import type { Kysely, Transaction } from "kysely";
 
 /**
  * Runs `work` on one consistent snapshot of the database: a dataset's current version and its rows
@@ -12,12 +12,4 @@ export function inSnapshot<T>(
   return db.transaction().setIsolationLevel("repeatable read").setAccessMode("read only").execute(work);
 }
 
-/**
- * A timestamp as UTC text with microseconds. A cursor carries this instead of a JavaScript Date,
- * which would round to milliseconds and could skip or repeat a row on the next page.
- */
-export function exactTimestamp(column: string): RawBuilder<string> {
-  return sql<string>`to_char(${sql.ref(column)} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
-}
-
-export const EXACT_TIMESTAMP_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
+export { EXACT_TIMESTAMP_PATTERN, exactTimestamp } from "@svc/db";

@@ -1,10 +1,10 @@
 import { type Cell, csvTextToCell } from "@svc/contracts";
 import { availableBackends } from "@svc/testing";
+import { insertRows, makeDataset } from "@svc/testing/datasets";
 import fc from "fast-check";
 import { sql } from "kysely";
 import { describe, expect, test } from "vitest";
 import { ExportBytes } from "../export-bytes";
-import { insertRows, makeDataset } from "../test-factories";
 import { readerSuite } from "../test-support";
 import { EXACT_TIMESTAMP_PATTERN } from "./db";
 import { CELLS_FROM, copyExportedRows, type ExportedRow, LastRowKey, type StoredCell } from "./export-rows";

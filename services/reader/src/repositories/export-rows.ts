@@ -3,12 +3,13 @@ import {
   CopyBinaryRows,
   type CopyTo,
   type Database,
+  revisionsAt,
   storedColumnOf,
   timestampText,
   withLiterals,
 } from "@svc/db";
 import { type Kysely, type RawBuilder, sql } from "kysely";
-import { afterKey, type RowKey, revisionsAt } from "./rows";
+import { afterKey, type RowKey } from "./rows";
 
 /** Where an exported cell is stored: a built-in cell's column, or a custom column's key in `custom`. */
 export type StoredCell = { kind: "builtin"; field: BuiltinField } | { kind: "custom"; identifier: string };

@@ -12,6 +12,7 @@ import {
   matchesPresence,
   matchesSearch,
   type RowCells,
+  revisionsAt,
 } from "@svc/db";
 import { type Expression, type Kysely, type RawBuilder, type SqlBool, sql } from "kysely";
 import type { SortDirection } from "./datasets";
@@ -99,16 +100,6 @@ export async function listRowsAtVersion(
     query,
   ).execute();
   return rows.map(toRowRecord);
-}
-
-/** The revisions valid at `version` (the rows as they were then, deleted ones left out), as `r`. */
-export function revisionsAt(db: Kysely<Database>, datasetId: string, version: number) {
-  return db
-    .selectFrom("row_revisions as r")
-    .where("r.dataset_id", "=", datasetId)
-    .where("r.version_from", "<=", version)
-    .where((eb) => eb.or([eb("r.version_to", "is", null), eb("r.version_to", ">", version)]))
-    .where("r.deleted", "=", false);
 }
 
 /** Only the rows the query's search and presence filters let through. */

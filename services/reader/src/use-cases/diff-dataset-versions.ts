@@ -1,9 +1,9 @@
 import { isDeepStrictEqual } from "node:util";
 import type { DiffEntry, OperationInput, operations, Page } from "@svc/contracts";
+import { listCursors } from "@svc/contracts";
 import { type Database, findDataset } from "@svc/db";
 import type { Kysely } from "kysely";
 import { z } from "zod";
-import { listCursors } from "../pagination";
 import { listColumns } from "../repositories/columns";
 import { inSnapshot } from "../repositories/db";
 import { listChangedRows, type RowDiffRecord } from "../repositories/diff";

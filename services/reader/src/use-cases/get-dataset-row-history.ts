@@ -1,8 +1,8 @@
 import type { OperationInput, OperationOutput, operations } from "@svc/contracts";
+import { listCursors } from "@svc/contracts";
 import { type Database, findDataset } from "@svc/db";
 import type { Kysely } from "kysely";
 import { z } from "zod";
-import { listCursors } from "../pagination";
 import { listColumns } from "../repositories/columns";
 import { listRowRevisions } from "../repositories/rows";
 import { rowNotFound } from "./errors";

@@ -3,6 +3,7 @@ import {
   type DatasetColumn,
   type DatasetRow,
   DomainError,
+  listCursors,
   type OperationInput,
   type operations,
   type Page,
@@ -11,7 +12,6 @@ import {
 import { type CellPresence, type CellRef, type Database, type DatasetRecord, findDataset } from "@svc/db";
 import type { Kysely } from "kysely";
 import { z } from "zod";
-import { listCursors } from "../pagination";
 import { listColumns } from "../repositories/columns";
 import { EXACT_TIMESTAMP_PATTERN, inSnapshot } from "../repositories/db";
 import { listCurrentRows, listRowsAtVersion, type RowKey, type RowPageQuery } from "../repositories/rows";

@@ -1,8 +1,8 @@
 import type { DatasetVersion, OperationInput, operations, Page } from "@svc/contracts";
+import { listCursors } from "@svc/contracts";
 import { type Database, findDataset } from "@svc/db";
 import type { Kysely } from "kysely";
 import { z } from "zod";
-import { listCursors } from "../pagination";
 import { listVersions } from "../repositories/versions";
 
 const versionCursors = listCursors(

@@ -1,5 +1,6 @@
 import {
   type Dataset,
+  listCursors,
   type OperationInput,
   type operations,
   type Page,
@@ -8,7 +9,6 @@ import {
 import { type Database, findProjectId } from "@svc/db";
 import type { Kysely } from "kysely";
 import { z } from "zod";
-import { listCursors } from "../pagination";
 import { listActiveColumnsByDataset } from "../repositories/columns";
 import { listDatasets as listDatasetRecords } from "../repositories/datasets";
 import { EXACT_TIMESTAMP_PATTERN } from "../repositories/db";

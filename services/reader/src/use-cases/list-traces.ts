@@ -1,5 +1,6 @@
 import {
   cursorFingerprint,
+  listCursors,
   type OperationInput,
   type operations,
   type Page,
@@ -10,7 +11,6 @@ import {
 import { type Database, findProjectId, listTraceRecords } from "@svc/db";
 import type { Kysely } from "kysely";
 import { z } from "zod";
-import { listCursors } from "../pagination";
 
 type ListTracesBody = OperationInput<typeof operations.listTraces>["body"];
 

@@ -8,6 +8,7 @@ import { COMPONENT_PREFIX, type ConvertedSchemas, type JsonObject } from "./sche
 const errorMessages: Record<ErrorCode, string> = {
   validation_failed: "Request is invalid: name: must not be empty",
   unknown_column: 'Unknown or removed column "k3v0q2m9w8x7y6z5a4b3c2d1"; list the dataset\'s columns',
+  unknown_row: 'Row "q9" is not in the experiment\'s dataset version 3',
   unauthenticated: "Missing or invalid API key; send Authorization: Bearer <API_KEY>",
   forbidden: "This API key's role may not do this",
   not_found: "Dataset not found",

@@ -12,6 +12,7 @@ import {
   datasetSchema,
   datasetVersionSchema,
 } from "../schemas/datasets";
+import { evaluatorSchema, experimentSchema, resultSchema, scoreValueSchema } from "../schemas/experiments";
 import { traceFilterSchema } from "../schemas/filters";
 import { memberSchema } from "../schemas/members";
 import { otlpAnyValueSchema } from "../schemas/otlp";
@@ -50,6 +51,10 @@ const namedSchemas: Record<string, z.ZodType> = {
   Trace: traceSchema,
   Span: spanSchema,
   TraceFilter: traceFilterSchema,
+  Experiment: experimentSchema,
+  ExperimentResult: resultSchema,
+  Evaluator: evaluatorSchema,
+  ScoreValue: scoreValueSchema,
 };
 
 export interface ConvertedSchemas {

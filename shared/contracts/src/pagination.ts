@@ -1,5 +1,6 @@
-import { decodeCursor, encodeCursor, invalidCursor, type Page } from "@svc/contracts";
 import type { z } from "zod";
+import { decodeCursor, encodeCursor, invalidCursor } from "./cursor";
+import type { Page } from "./schemas/common";
 
 /**
  * The most a page's items may weigh as JSON. A page travels to the gateway as one bus message, which

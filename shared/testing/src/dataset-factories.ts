@@ -1,7 +1,7 @@
 import { type BuiltinField, builtinFields, type Cell, newId, type VersionOperation } from "@svc/contracts";
 import { closeRevisions, type Database, type DatasetRowsTable, jsonb } from "@svc/db";
-import type { ProjectFixture } from "@svc/testing";
 import { type Kysely, type Selectable, sql, type Transaction } from "kysely";
+import type { ProjectFixture } from "./service-tests";
 
 /**
  * Test data written the way decision 0001 stores it: each mutation is one transaction that bumps
@@ -9,7 +9,7 @@ import { type Kysely, type Selectable, sql, type Transaction } from "kysely";
  * tombstone for a deletion), and records the version in `dataset_versions`.
  */
 
-export { makeProject, type ProjectFixture } from "@svc/testing";
+export { makeProject, type ProjectFixture } from "./service-tests";
 
 export interface DatasetFixture extends ProjectFixture {
   id: string;

@@ -1,0 +1,7 @@
+import { serviceConfigSchema } from "@svc/bus/service-config";
+import { loadEnv } from "@svc/telemetry";
+
+/** Nothing beyond what every service reads. */
+export const configSchema = serviceConfigSchema;
+
+export const loadConfig = () => loadEnv(configSchema);

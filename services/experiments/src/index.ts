@@ -1,0 +1,1 @@
+export { type ExperimentsDeps, registerExperiments } from "./service";
