@@ -976,7 +976,7 @@ export type ListExperimentResultsQuery = {
   errored?: boolean | "true" | "false";
   /** With `below`: only results whose score of this name is lower */
   score?: string;
-  below?: string;
+  below?: number;
 };
 
 export type ListExperimentResultsResponse = {

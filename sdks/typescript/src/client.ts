@@ -1,4 +1,5 @@
 import { Resources } from "./api.generated.js";
+import { ExperimentsWithRunner } from "./experiments.js";
 import { DatasetsWithFiles } from "./files.js";
 import { type FetchLike, Transport } from "./transport.js";
 
@@ -27,6 +28,8 @@ export class Client extends Resources {
   readonly baseUrl: string;
   /** Datasets, with the file helpers `importFile`, `waitForImport` and `exportFile`. */
   declare readonly datasets: DatasetsWithFiles;
+  /** Experiments, with `run`: a task over a dataset version, scored and recorded. */
+  declare readonly experiments: ExperimentsWithRunner;
 
   constructor(options: ClientOptions = {}) {
     const baseUrl = (options.baseUrl ?? readEnv("SVC_BASE_URL") ?? DEFAULT_BASE_URL).replace(/\/+$/, "");
@@ -45,6 +48,10 @@ export class Client extends Resources {
     });
     super(transport);
     Object.defineProperty(this, "datasets", { value: new DatasetsWithFiles(transport), enumerable: true });
+    Object.defineProperty(this, "experiments", {
+      value: new ExperimentsWithRunner(transport),
+      enumerable: true,
+    });
     this.baseUrl = baseUrl;
   }
 }

@@ -8,6 +8,17 @@ export {
 } from "./client.js";
 export { type ClientErrorCode, SvcError, type SvcErrorFields } from "./errors.js";
 export {
+  type CodeEvaluator,
+  ExperimentsWithRunner,
+  type RuleEvaluator,
+  type RunOptions,
+  type RunOutcome,
+  type RunProgress,
+  type ScoreValue,
+  type TaskAnswer,
+  taskAnswer,
+} from "./experiments.js";
+export {
   type DatasetImport,
   DatasetsWithFiles,
   type ExportFileOptions,

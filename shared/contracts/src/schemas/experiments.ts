@@ -281,9 +281,10 @@ export const listResultsQuerySchema = paginationQuerySchema
       .optional()
       .describe("With `below`: only results whose score of this name is lower"),
     below: z
-      .string()
-      .regex(/^-?\d+(\.\d+)?$/, "must be a number")
-      .transform(Number)
+      .preprocess(
+        (value) => (typeof value === "string" && /^-?\d+(\.\d+)?$/.test(value) ? Number(value) : value),
+        z.number({ error: "must be a number" }),
+      )
       .optional(),
   })
   .refine((q) => (q.score === undefined) === (q.below === undefined), {
