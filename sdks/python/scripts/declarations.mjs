@@ -40,7 +40,7 @@ function modelClass(model) {
   for (const field of model.fields) {
     const model = field.model ? str(field.model) : "None";
     lines.push(
-      `        ${str(field.attribute)}: (${str(field.wire)}, ${model}, ${field.list ? "True" : "False"}),`,
+      `        ${str(field.attribute)}: (${str(field.wire)}, ${model}, ${field.map ? str("map") : field.list ? "True" : "False"}),`,
     );
   }
   lines.push("    }", "", "");

@@ -128,8 +128,11 @@ export class PythonTypes {
     }
     if (schema.type === "object" || schema.additionalProperties !== undefined) {
       const values = schema.additionalProperties;
-      const inner = values && typeof values === "object" ? this.output(values, `${hint}Value`).hint : "Any";
-      return { hint: `Dict[str, ${inner}]` };
+      const inner = values && typeof values === "object" ? this.output(values, `${hint}Value`) : undefined;
+      // A record of objects (scores by name): each value is built as its model, as a list's items are.
+      return inner?.model && !inner.list && !inner.map
+        ? { hint: `Dict[str, ${inner.hint}]`, model: inner.model, map: true }
+        : { hint: `Dict[str, ${inner?.hint ?? "Any"}]` };
     }
     return { hint: "Any" };
   }
@@ -178,6 +181,7 @@ export class PythonTypes {
         hint,
         model: type.model,
         list: type.list === true,
+        map: type.map === true,
         ...describe(property),
       });
     }

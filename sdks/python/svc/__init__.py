@@ -9,6 +9,7 @@
 from . import _generated
 from ._client import DEFAULT_BASE_URL, DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT, Client
 from ._errors import SvcError
+from ._experiments import CodeEvaluator, ExperimentsWithRunner, RunOutcome, RunProgress, TaskAnswer
 from ._files import DatasetsWithFiles
 from ._generated import *  # noqa: F403
 from ._generated import OPERATIONS, Resources
@@ -24,10 +25,15 @@ __all__ = [  # noqa: F405
     "UNSET",
     "CallOptions",
     "Client",
+    "CodeEvaluator",
     "DatasetsWithFiles",
+    "ExperimentsWithRunner",
     "Model",
     "Resources",
+    "RunOutcome",
+    "RunProgress",
     "SvcError",
+    "TaskAnswer",
     "Unset",
     "__version__",
 ]

@@ -3,6 +3,7 @@ from __future__ import annotations
 import os
 from typing import Optional
 
+from ._experiments import ExperimentsWithRunner
 from ._files import DatasetsWithFiles
 from ._generated import Resources
 from ._transport import Opener, Transport
@@ -30,6 +31,7 @@ class Client(Resources):
     """
 
     datasets: DatasetsWithFiles  # pyright: ignore[reportIncompatibleVariableOverride]
+    experiments: ExperimentsWithRunner  # pyright: ignore[reportIncompatibleVariableOverride]
 
     def __init__(
         self,
@@ -50,6 +52,8 @@ class Client(Resources):
         super().__init__(self._transport)
         # Datasets with the file helpers import_file, wait_for_import and export_file.
         self.datasets = DatasetsWithFiles(self._transport)  # pyright: ignore[reportIncompatibleVariableOverride]
+        # Experiments with run: a task over a dataset version, scored and recorded.
+        self.experiments = ExperimentsWithRunner(self._transport)  # pyright: ignore[reportIncompatibleVariableOverride]
 
     def __repr__(self) -> str:
         return f"Client(base_url={self.base_url!r})"

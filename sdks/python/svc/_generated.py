@@ -89,7 +89,7 @@ class CompareExperimentsResponseSummary(Model):
     rows_changed: int
 
     _svc_fields = {
-        "scores": ("scores", None, False),
+        "scores": ("scores", "CompareExperimentsResponseSummaryScoresValue", "map"),
         "regressed": ("regressed", None, False),
         "improved": ("improved", None, False),
         "same": ("same", None, False),
@@ -378,7 +378,7 @@ class Experiment(Model):
         "results": ("results", None, False),
         "errors": ("errors", None, False),
         "carried": ("carried", None, False),
-        "scores": ("scores", None, False),
+        "scores": ("scores", "ExperimentScoresValue", "map"),
     }
 
 
@@ -415,7 +415,7 @@ class ExperimentResult(Model):
         "cost_microcents": ("costMicrocents", None, False),
         "error": ("error", None, False),
         "carried_from": ("carriedFrom", None, False),
-        "scores": ("scores", None, False),
+        "scores": ("scores", "ExperimentResultScoresValue", "map"),
         "created_at": ("createdAt", None, False),
     }
 

@@ -53,7 +53,9 @@ class Model:
 
     __slots__ = ("_data",)
     _data: Dict[str, Any]
-    _svc_fields: ClassVar[Dict[str, Tuple[str, Optional[str], bool]]] = {}
+    # Per attribute: its wire name, the model of its value, and its shape: one value, a list of them
+    # (True), or an object of them by key ("map").
+    _svc_fields: ClassVar[Dict[str, Tuple[str, Optional[str], Union[bool, str]]]] = {}
 
     def __init__(self, data: Optional[Mapping[str, Any]] = None) -> None:
         object.__setattr__(self, "_data", dict(data or {}))
@@ -118,10 +120,14 @@ def build(model: Union[str, Type[Model], None], value: Any, many: bool = False) 
     return _wrap(value, model, many)
 
 
-def _wrap(value: Any, model: Union[str, Type[Model], None], many: bool) -> Any:
+def _wrap(value: Any, model: Union[str, Type[Model], None], many: Union[bool, str]) -> Any:
     if model is None or value is None:
         return value
     cls = _MODELS.get(model, Model) if isinstance(model, str) else model
+    if many == "map":
+        if not isinstance(value, dict):
+            return value
+        return {key: _wrap_one(cls, item) for key, item in cast(Dict[str, object], value).items()}
     if many:
         if not isinstance(value, list):
             return value
