@@ -141,10 +141,16 @@ describe("the summary at the end of a run", () => {
 });
 
 describe("the Debian packages of the programs", () => {
+  const packages = [...new Set(Object.values(DEBIAN_PACKAGES))].sort();
+  const read = (file: string) => readFileSync(join(root, file), "utf8");
+
   it("are all installed by CI (.ci/run)", () => {
-    const listed = /^packages=\(([^)]*)\)$/m
-      .exec(readFileSync(join(root, ".ci/run"), "utf8"))?.[1]
-      ?.split(" ");
-    expect(listed).toEqual(expect.arrayContaining([...new Set(Object.values(DEBIAN_PACKAGES))]));
+    const listed = /^packages=\(([^)]*)\)$/m.exec(read(".ci/run"))?.[1]?.split(" ");
+    expect(listed).toEqual(expect.arrayContaining(packages));
+  });
+
+  it("are the ones the README's command installs", () => {
+    const command = /^sudo apt-get install (.*)$/m.exec(read("README.md"))?.[1];
+    expect(command?.split(" ").sort()).toEqual(packages);
   });
 });
