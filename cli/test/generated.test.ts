@@ -3,6 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "n
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { programsAvailable } from "@svc/testing/programs";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import committed from "../openapi.json" with { type: "json" };
 import { bunBinaryOf, targets } from "../scripts/targets.mjs";
@@ -96,7 +97,7 @@ describe("completion", () => {
     expect(bashComplete(path, ["completion", "f"])).toEqual(["fish"]);
   });
 
-  it("completes in zsh, through compinit", async () => {
+  it.runIf(programsAvailable("zsh"))("completes in zsh, through compinit", async () => {
     const path = await script("zsh");
     expect(zshComplete(path, "svc da")).toEqual(["datasets"]);
     expect(zshComplete(path, "svc datasets update-r")).toEqual(["update-row", "update-rows"]);
@@ -107,7 +108,7 @@ describe("completion", () => {
     expect(zshComplete(path, "svc auth ")).toEqual(["login", "status", "logout"]);
   });
 
-  it("completes in fish", async () => {
+  it.runIf(programsAvailable("fish"))("completes in fish", async () => {
     const path = await script("fish");
     expect(fishComplete(path, "svc da")).toContain("datasets");
     expect(fishComplete(path, "svc datasets update-r")).toEqual(["update-row", "update-rows"]);
@@ -129,7 +130,7 @@ describe("completion", () => {
     expect(bashComplete(path, ["--format", ""])).toEqual([...printed, "parquet"]);
   });
 
-  it("offers each command's own values for a flag in zsh", async () => {
+  it.runIf(programsAvailable("zsh"))("offers each command's own values for a flag in zsh", async () => {
     const path = await script("zsh");
     expect(zshComplete(path, "svc datasets list --sort-by ")).toEqual(datasetsSortBy);
     expect(zshComplete(path, "svc traces list --sort-by ")).toEqual(tracesSortBy);
@@ -137,7 +138,7 @@ describe("completion", () => {
     expect(zshComplete(path, "svc --format ")).toEqual([...printed, "parquet"]);
   });
 
-  it("offers each command's own values for a flag in fish", async () => {
+  it.runIf(programsAvailable("fish"))("offers each command's own values for a flag in fish", async () => {
     const path = await script("fish");
     // fish sorts what it offers.
     const sorted = (list: string[]) => [...list].sort((a, b) => a.localeCompare(b));
@@ -162,7 +163,7 @@ describe("completion", () => {
 });
 
 describe("svc man", () => {
-  it("passes mandoc -T lint with no warnings", async () => {
+  it.runIf(programsAvailable("mandoc"))("passes mandoc -T lint with no warnings", async () => {
     const result = await runSvc(["man"]);
     expect(result.code).toBe(0);
     const lint = spawnSync("mandoc", ["-T", "lint", "-W", "all"], { input: result.stdout, encoding: "utf8" });

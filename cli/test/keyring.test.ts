@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startEmbedded, type Target } from "@svc/testing/platform";
+import { programsAvailable } from "@svc/testing/programs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { errorOf, expectFailure, expectNoStackTrace, runSvc, SVC, type SvcResult } from "./run-svc";
 
@@ -24,6 +25,13 @@ interface Step {
 }
 
 type StepResult = SvcResult & { echoOff?: boolean };
+
+/** Whether this machine has what `inKeyringSession` (with fixtures/keyring-session.mjs) runs. */
+const keyring = programsAvailable("dbus-run-session", "dbus-send", "gnome-keyring-daemon");
+// Each asked first, so that the run names every program missing, not only the keyring's.
+const keyringAndSecretTool = programsAvailable("secret-tool") && keyring;
+/** fixtures/pty-prompt.py is the terminal. */
+const keyringAndTerminal = programsAvailable("python3") && keyring;
 
 /**
  * Runs the steps one after another in one D-Bus session with a real gnome-keyring, whose keyrings live
@@ -50,7 +58,7 @@ function inKeyringSession(steps: Step[]): StepResult[] {
   }
 }
 
-describe("credentials in a real Secret Service (gnome-keyring)", () => {
+describe.runIf(keyring)("credentials in a real Secret Service (gnome-keyring)", () => {
   it("logs in, is used, loses to SVC_API_KEY, and logs out", () => {
     const [
       before,
@@ -114,7 +122,7 @@ describe("credentials in a real Secret Service (gnome-keyring)", () => {
   });
 });
 
-describe("the Secret Service entry, as other tools look it up", () => {
+describe.runIf(keyringAndSecretTool)("the Secret Service entry, as other tools look it up", () => {
   const lookup = { command: ["secret-tool", "lookup", "service", "svc", "account", "ApiKeyAuth"] };
   const searchAll = { command: ["secret-tool", "search", "--all", "service", "svc"] };
   /** The attributes of each item that `secret-tool search --all` lists. */
@@ -180,7 +188,7 @@ describe("the Secret Service entry, as other tools look it up", () => {
   });
 });
 
-describe("auth login on a terminal, in a real Secret Service", () => {
+describe.runIf(keyringAndTerminal)("auth login on a terminal, in a real Secret Service", () => {
   it("prompts for the key without echo, stores it, and auth status says so in words", () => {
     const prompt = "Paste your API key (input is hidden): ";
     const [login, status, account, insecure] = inKeyringSession([

@@ -1,4 +1,5 @@
 import { spawnSync } from "node:child_process";
+import { programsAvailable } from "@svc/testing/programs";
 import { describe, expect, it } from "vitest";
 import { exampleBlock, manExamples } from "../src/generate/man";
 import { runSvc } from "./run-svc";
@@ -25,7 +26,7 @@ const lint = (roff: string) =>
 
 const widths = [80, 60, 40];
 
-describe("the EXAMPLES of svc man", () => {
+describe.runIf(programsAvailable("mandoc"))("the EXAMPLES of svc man", () => {
   it("shows every example line as written, on one line, at any width", async () => {
     const page = await runSvc(["man"]);
     expect(page.code).toBe(0);

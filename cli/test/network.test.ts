@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createServer as createTlsServer, type Server as TlsServer } from "node:tls";
 import { freePort, startEmbedded, type Target } from "@svc/testing/platform";
+import { programsAvailable } from "@svc/testing/programs";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { expectFailure, runSvc, type SvcOptions, suiteExecutable } from "./run-svc";
 
@@ -87,9 +88,12 @@ async function startTinyproxy(name: string, allow: string): Promise<Proxy> {
 const api = (extra: Record<string, string>) => ({ SVC_API_KEY: platform.ownerKey, ...extra });
 
 describe("through a real proxy (tinyproxy)", () => {
+  // Without tinyproxy, the tests that need no proxy running still run.
+  const tinyproxy = programsAvailable("tinyproxy");
   let proxy: Proxy;
   let refusing: Proxy;
   beforeAll(async () => {
+    if (!tinyproxy) return;
     proxy = await startTinyproxy("open", "127.0.0.1");
     refusing = await startTinyproxy("refusing", "10.255.255.254");
   });
@@ -98,7 +102,7 @@ describe("through a real proxy (tinyproxy)", () => {
     await refusing?.stop();
   });
 
-  it("goes through SVC_PROXY", async () => {
+  it.runIf(tinyproxy)("goes through SVC_PROXY", async () => {
     const result = await runSvc(["account", "get", "--format", "json"], {
       env: api({ SVC_BASE_URL: platform.baseUrl, SVC_PROXY: proxy.url }),
     });
@@ -107,42 +111,45 @@ describe("through a real proxy (tinyproxy)", () => {
     expect(proxy.log()).toContain(`GET ${platform.baseUrl}/v1/account`);
   });
 
-  it("goes through HTTP_PROXY (lower case too), and around it for a NO_PROXY host", async () => {
-    const before = proxy.log().length;
-    const upper = await runSvc(["projects", "list"], {
-      env: api({ SVC_BASE_URL: platform.baseUrl, HTTP_PROXY: proxy.url }),
-    });
-    expect(upper.code, upper.stderr).toBe(0);
-    const lower = await runSvc(["projects", "list"], {
-      env: api({ SVC_BASE_URL: platform.baseUrl, http_proxy: proxy.url }),
-    });
-    expect(lower.code, lower.stderr).toBe(0);
-    expect(
-      proxy
-        .log()
-        .slice(before)
-        .match(/GET \S+\/v1\/projects/g),
-    ).toHaveLength(2);
+  it.runIf(tinyproxy)(
+    "goes through HTTP_PROXY (lower case too), and around it for a NO_PROXY host",
+    async () => {
+      const before = proxy.log().length;
+      const upper = await runSvc(["projects", "list"], {
+        env: api({ SVC_BASE_URL: platform.baseUrl, HTTP_PROXY: proxy.url }),
+      });
+      expect(upper.code, upper.stderr).toBe(0);
+      const lower = await runSvc(["projects", "list"], {
+        env: api({ SVC_BASE_URL: platform.baseUrl, http_proxy: proxy.url }),
+      });
+      expect(lower.code, lower.stderr).toBe(0);
+      expect(
+        proxy
+          .log()
+          .slice(before)
+          .match(/GET \S+\/v1\/projects/g),
+      ).toHaveLength(2);
 
-    const bypassed = proxy.log().length;
-    const direct = await runSvc(["projects", "list"], {
-      env: api({ SVC_BASE_URL: platform.baseUrl, HTTP_PROXY: proxy.url, NO_PROXY: "127.0.0.1" }),
-    });
-    expect(direct.code, direct.stderr).toBe(0);
-    const lowerDirect = await runSvc(["projects", "list"], {
-      env: api({ SVC_BASE_URL: platform.baseUrl, http_proxy: proxy.url, no_proxy: "localhost,127.0.0.1" }),
-    });
-    expect(lowerDirect.code, lowerDirect.stderr).toBe(0);
-    expect(proxy.log().slice(bypassed)).not.toContain("/v1/projects");
-    // The proxy is still used for the hosts that no_proxy does not name.
-    const proxied = await runSvc(["projects", "list"], {
-      env: api({ SVC_BASE_URL: platform.baseUrl, http_proxy: proxy.url, no_proxy: "localhost" }),
-    });
-    expect(proxied.code, proxied.stderr).toBe(0);
-    expect(proxy.log().slice(bypassed)).toContain("/v1/projects");
-  });
+      const bypassed = proxy.log().length;
+      const direct = await runSvc(["projects", "list"], {
+        env: api({ SVC_BASE_URL: platform.baseUrl, HTTP_PROXY: proxy.url, NO_PROXY: "127.0.0.1" }),
+      });
+      expect(direct.code, direct.stderr).toBe(0);
+      const lowerDirect = await runSvc(["projects", "list"], {
+        env: api({ SVC_BASE_URL: platform.baseUrl, http_proxy: proxy.url, no_proxy: "localhost,127.0.0.1" }),
+      });
+      expect(lowerDirect.code, lowerDirect.stderr).toBe(0);
+      expect(proxy.log().slice(bypassed)).not.toContain("/v1/projects");
+      // The proxy is still used for the hosts that no_proxy does not name.
+      const proxied = await runSvc(["projects", "list"], {
+        env: api({ SVC_BASE_URL: platform.baseUrl, http_proxy: proxy.url, no_proxy: "localhost" }),
+      });
+      expect(proxied.code, proxied.stderr).toBe(0);
+      expect(proxy.log().slice(bypassed)).toContain("/v1/projects");
+    },
+  );
 
-  it("exits 4 with a message naming the proxy settings when the proxy refuses", async () => {
+  it.runIf(tinyproxy)("exits 4 with a message naming the proxy settings when the proxy refuses", async () => {
     const result = await runSvc(["account", "get"], {
       env: api({ SVC_BASE_URL: platform.baseUrl, SVC_PROXY: refusing.url }),
     });
@@ -171,7 +178,7 @@ describe("through a real proxy (tinyproxy)", () => {
     },
   );
 
-  describe("over TLS", () => {
+  describe.runIf(programsAvailable("openssl"))("over TLS", () => {
     let front: Server;
     let other: Server;
     let httpsUrl: string;
@@ -261,17 +268,20 @@ describe("through a real proxy (tinyproxy)", () => {
           expect(dryRun.stderr).not.toContain("SVC_INSECURE");
         });
 
-        it("tunnels through HTTPS_PROXY with CONNECT, the custom CA applying to the origin", async () => {
-          const before = proxy.log().length;
-          const result = await runSvc(["account", "get"], {
-            ...runner,
-            env: api({ SVC_BASE_URL: httpsUrl, HTTPS_PROXY: proxy.url, SVC_CA_BUNDLE: caFile }),
-          });
-          expect(result.code, result.stderr).toBe(0);
-          expect(proxy.log().slice(before)).toContain(`CONNECT ${new URL(httpsUrl).host}`);
-        });
+        it.runIf(tinyproxy)(
+          "tunnels through HTTPS_PROXY with CONNECT, the custom CA applying to the origin",
+          async () => {
+            const before = proxy.log().length;
+            const result = await runSvc(["account", "get"], {
+              ...runner,
+              env: api({ SVC_BASE_URL: httpsUrl, HTTPS_PROXY: proxy.url, SVC_CA_BUNDLE: caFile }),
+            });
+            expect(result.code, result.stderr).toBe(0);
+            expect(proxy.log().slice(before)).toContain(`CONNECT ${new URL(httpsUrl).host}`);
+          },
+        );
 
-        describe("through an HTTPS proxy", () => {
+        describe.runIf(tinyproxy)("through an HTTPS proxy", () => {
           let tlsProxy: TlsServer;
           let tlsProxyUrl: string;
           let serverNames: (string | false | null)[];

@@ -3,9 +3,13 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { programsAvailable } from "@svc/testing/programs";
 import { freePort, waitFor } from "./platform";
 
+/** Debian's nats-server; `privateNatsAvailable()` says whether it is there. */
 const NATS_SERVER = process.env.NATS_SERVER_BIN ?? "/usr/sbin/nats-server";
+
+export const privateNatsAvailable = (): boolean => programsAvailable(NATS_SERVER);
 
 /**
  * A NATS server of the test's own, on loopback, with JetStream in a temporary directory: a test may

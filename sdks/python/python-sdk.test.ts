@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { root as repoRoot, type Target } from "@svc/testing/platform";
+import { programsAvailable } from "@svc/testing/programs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadDocument } from "../scripts/openapi-model.mjs";
 import { LossyProxy } from "../testing/lossy-proxy.js";
@@ -53,51 +54,54 @@ describe("the Python SDK's type hints", () => {
   });
 });
 
-describe.each(platforms())("the Python SDK's unittest suite against the %s platform", (_name, start) => {
-  let platform: Target;
-  let proxy: LossyProxy;
+describe.runIf(programsAvailable(python)).each(platforms())(
+  "the Python SDK's unittest suite against the %s platform",
+  (_name, start) => {
+    let platform: Target;
+    let proxy: LossyProxy;
 
-  beforeAll(async () => {
-    platform = await start();
-    proxy = await LossyProxy.start(platform.baseUrl);
-  });
-
-  afterAll(async () => {
-    await proxy?.close();
-    await platform?.stop();
-  });
-
-  it("passes every test, and skips none of those that need the platform", async () => {
-    const run = await runUnittest({
-      SVC_BASE_URL: platform.baseUrl,
-      SVC_API_KEY: platform.ownerKey,
-      SVC_ADMIN_TOKEN: platform.adminToken,
-      SVC_LOSSY_BASE_URL: proxy.baseUrl,
+    beforeAll(async () => {
+      platform = await start();
+      proxy = await LossyProxy.start(platform.baseUrl);
     });
-    const ran = Number(/^Ran (\d+) tests? in /m.exec(run.output)?.[1] ?? 0);
-    expect(run.code, run.output).toBe(0);
-    expect(ran, run.output).toBeGreaterThanOrEqual(40);
-    expect(run.output.trimEnd().split("\n").at(-1), run.output).toMatch(/^OK( \(skipped=\d+\))?$/);
-    const skippedOnPlatform = run.output
-      .split("\n")
-      .filter((line) => /tests\.test_api\b.*\.\.\. skipped/.test(line));
-    expect(skippedOnPlatform, run.output).toEqual([]);
-    expect(run.output).toMatch(/test_update_row_returns_version_and_version_id .*\.\.\. ok/);
 
-    // The writes whose first reply the proxy lost: two retried by the SDK with the same key, one not
-    // (max_retries=0). Each was applied once, as the Python tests checked on the platform.
-    for (const name of [
-      "rows_inserted_once",
-      "a_row_edited_once",
-      "a_connection_error_when_retries_are_off",
-    ]) {
-      expect(run.output).toMatch(new RegExp(`test_${name}\\w* .*\\.\\.\\. ok`));
-    }
-    expect(proxy.lost).toHaveLength(3);
-    for (const key of proxy.lost) expect(key).toMatch(/^svc_idem_[0-9a-f]{32}$/);
-    expect(proxy.lost.map((key) => proxy.seen.get(key)).sort()).toEqual([1, 2, 2]);
-  });
-});
+    afterAll(async () => {
+      await proxy?.close();
+      await platform?.stop();
+    });
+
+    it("passes every test, and skips none of those that need the platform", async () => {
+      const run = await runUnittest({
+        SVC_BASE_URL: platform.baseUrl,
+        SVC_API_KEY: platform.ownerKey,
+        SVC_ADMIN_TOKEN: platform.adminToken,
+        SVC_LOSSY_BASE_URL: proxy.baseUrl,
+      });
+      const ran = Number(/^Ran (\d+) tests? in /m.exec(run.output)?.[1] ?? 0);
+      expect(run.code, run.output).toBe(0);
+      expect(ran, run.output).toBeGreaterThanOrEqual(40);
+      expect(run.output.trimEnd().split("\n").at(-1), run.output).toMatch(/^OK( \(skipped=\d+\))?$/);
+      const skippedOnPlatform = run.output
+        .split("\n")
+        .filter((line) => /tests\.test_api\b.*\.\.\. skipped/.test(line));
+      expect(skippedOnPlatform, run.output).toEqual([]);
+      expect(run.output).toMatch(/test_update_row_returns_version_and_version_id .*\.\.\. ok/);
+
+      // The writes whose first reply the proxy lost: two retried by the SDK with the same key, one not
+      // (max_retries=0). Each was applied once, as the Python tests checked on the platform.
+      for (const name of [
+        "rows_inserted_once",
+        "a_row_edited_once",
+        "a_connection_error_when_retries_are_off",
+      ]) {
+        expect(run.output).toMatch(new RegExp(`test_${name}\\w* .*\\.\\.\\. ok`));
+      }
+      expect(proxy.lost).toHaveLength(3);
+      for (const key of proxy.lost) expect(key).toMatch(/^svc_idem_[0-9a-f]{32}$/);
+      expect(proxy.lost.map((key) => proxy.seen.get(key)).sort()).toEqual([1, 2, 2]);
+    });
+  },
+);
 
 function runUnittest(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
   return new Promise((done, fail) => {

@@ -13,6 +13,7 @@ import {
 import { devNull, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { programsAvailable } from "@svc/testing/programs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -93,7 +94,7 @@ function buildWheel(project: string, out: string): string {
 
 const sha256 = (file: string) => createHash("sha256").update(readFileSync(file)).digest("hex");
 
-describe("the Python SDK's wheel", () => {
+describe.runIf(programsAvailable(python))("the Python SDK's wheel", () => {
   let work: string;
   let wheel: string;
 

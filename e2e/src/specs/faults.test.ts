@@ -5,7 +5,7 @@ import { auditVersions, changesOfEdits } from "../audit";
 import { type AcknowledgedEdit, EditLoad, type EditTarget, makeEditTargets, rssMb } from "../edit-load";
 import { client } from "../http";
 import { holdDatasetLocks } from "../locks";
-import { PrivateNats } from "../nats-server";
+import { PrivateNats, privateNatsAvailable } from "../nats-server";
 import { freePort, type Platform, type RunningProcess, startPlatform, waitFor, waitReady } from "../platform";
 import { TcpProxy } from "../tcp-proxy";
 
@@ -205,7 +205,7 @@ describe.runIf(infra)("faults survived under load", () => {
     });
   });
 
-  describe("NATS killed and started again", () => {
+  describe.runIf(privateNatsAvailable())("NATS killed and started again", () => {
     let setup: Setup;
     let nats: PrivateNats;
     beforeAll(async () => {
@@ -246,62 +246,67 @@ describe.runIf(infra)("faults survived under load", () => {
     });
   });
 
-  describe("NATS restarted after a second under a 16-client edit load, with the default request timeout", () => {
-    let setup: Setup;
-    let nats: PrivateNats;
-    beforeAll(async () => {
-      nats = await PrivateNats.start();
-      const platform = await startPlatform({ natsUrl: nats.url });
-      setup = await setUp(platform, { datasets: 4, rows: 16, workers: 16 });
-    });
-    afterAll(async () => {
-      await setup?.platform.stop();
-      await nats?.stop();
-    });
+  describe.runIf(privateNatsAvailable())(
+    "NATS restarted after a second under a 16-client edit load, with the default request timeout",
+    () => {
+      let setup: Setup;
+      let nats: PrivateNats;
+      beforeAll(async () => {
+        nats = await PrivateNats.start();
+        const platform = await startPlatform({ natsUrl: nats.url });
+        setup = await setUp(platform, { datasets: 4, rows: 16, workers: 16 });
+      });
+      afterAll(async () => {
+        await setup?.platform.stop();
+        await nats?.stop();
+      });
 
-    it("fails the requests in flight within a second and takes edits again within two seconds of NATS returning", async () => {
-      const { platform, workers } = setup;
-      const load = new EditLoad(
-        { baseUrl: platform.baseUrl, apiKey: platform.ownerKey, requestTimeoutMs: 20_000 },
-        workers,
-      );
-      await acknowledgedMoreThan(load, 200);
-      const killing = Date.now();
-      await nats.kill();
-      const killedAt = Date.now();
-      await pause(1_000);
-      // From here the server may be back at any moment: an edit sent now may rightly succeed.
-      const restarting = Date.now();
-      await nats.restart();
-      const restartedAt = Date.now();
-      await waitFor(
-        "an edit acknowledged after NATS returned",
-        async () =>
-          load.answers.some((a) => a.status === 200 && a.startedAt > restartedAt) ? true : undefined,
-        20_000,
-      );
-      const firstSuccessAt = Math.min(
-        ...load.answers.filter((a) => a.status === 200 && a.startedAt > restartedAt).map((a) => a.answeredAt),
-      );
-      await pause(500);
-      await load.stop();
+      it("fails the requests in flight within a second and takes edits again within two seconds of NATS returning", async () => {
+        const { platform, workers } = setup;
+        const load = new EditLoad(
+          { baseUrl: platform.baseUrl, apiKey: platform.ownerKey, requestTimeoutMs: 20_000 },
+          workers,
+        );
+        await acknowledgedMoreThan(load, 200);
+        const killing = Date.now();
+        await nats.kill();
+        const killedAt = Date.now();
+        await pause(1_000);
+        // From here the server may be back at any moment: an edit sent now may rightly succeed.
+        const restarting = Date.now();
+        await nats.restart();
+        const restartedAt = Date.now();
+        await waitFor(
+          "an edit acknowledged after NATS returned",
+          async () =>
+            load.answers.some((a) => a.status === 200 && a.startedAt > restartedAt) ? true : undefined,
+          20_000,
+        );
+        const firstSuccessAt = Math.min(
+          ...load.answers
+            .filter((a) => a.status === 200 && a.startedAt > restartedAt)
+            .map((a) => a.answeredAt),
+        );
+        await pause(500);
+        await load.stop();
 
-      // Sent before NATS died and answered after: each within a second of its death.
-      const caught = load.answers.filter((a) => a.startedAt < killedAt && a.answeredAt > killing);
-      const duringOutage = load.answers.filter((a) => a.startedAt >= killedAt && a.startedAt < restarting);
-      expect(caught.length).toBeGreaterThan(0);
-      expect(Math.max(...caught.map((a) => a.answeredAt - killedAt))).toBeLessThan(1_000);
-      expect(Math.max(...duringOutage.map((a) => a.answeredAt - a.startedAt))).toBeLessThan(1_000);
-      // An edit committed just before the drop may still have got its answer out.
-      expect(
-        [...new Set(caught.map((a) => a.status))].filter((status) => status !== 200 && status !== 503),
-      ).toEqual([]);
-      expect(new Set(duringOutage.map((a) => a.status))).toEqual(new Set([503]));
-      expect(firstSuccessAt - restartedAt).toBeLessThan(2_000);
-      expect(alive(platform)).toHaveLength(platform.processes.length);
-      await auditVersions(platform.databaseUrl, changesOfEdits(load.acknowledged));
-    });
-  });
+        // Sent before NATS died and answered after: each within a second of its death.
+        const caught = load.answers.filter((a) => a.startedAt < killedAt && a.answeredAt > killing);
+        const duringOutage = load.answers.filter((a) => a.startedAt >= killedAt && a.startedAt < restarting);
+        expect(caught.length).toBeGreaterThan(0);
+        expect(Math.max(...caught.map((a) => a.answeredAt - killedAt))).toBeLessThan(1_000);
+        expect(Math.max(...duringOutage.map((a) => a.answeredAt - a.startedAt))).toBeLessThan(1_000);
+        // An edit committed just before the drop may still have got its answer out.
+        expect(
+          [...new Set(caught.map((a) => a.status))].filter((status) => status !== 200 && status !== 503),
+        ).toEqual([]);
+        expect(new Set(duringOutage.map((a) => a.status))).toEqual(new Set([503]));
+        expect(firstSuccessAt - restartedAt).toBeLessThan(2_000);
+        expect(alive(platform)).toHaveLength(platform.processes.length);
+        await auditVersions(platform.databaseUrl, changesOfEdits(load.acknowledged));
+      });
+    },
+  );
 
   describe("PostgreSQL unreachable, then back", () => {
     let setup: Setup;

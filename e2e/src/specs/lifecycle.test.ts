@@ -5,7 +5,7 @@ import pg from "pg";
 import { beforeAll, describe, expect, it } from "vitest";
 import { type EditTarget, makeEditTargets } from "../edit-load";
 import { type Client, client } from "../http";
-import { PrivateNats } from "../nats-server";
+import { PrivateNats, privateNatsAvailable } from "../nats-server";
 import {
   entryOf,
   freePort,
@@ -114,7 +114,7 @@ describe.runIf(infra)("graceful shutdown", () => {
   });
 });
 
-describe.runIf(infra)("start-up", () => {
+describe.runIf(privateNatsAvailable() && infra)("start-up", () => {
   it("every process started before NATS and PostgreSQL are reachable waits, then becomes ready, then stops with 0", async () => {
     if (!infra) return;
     const scratch = await createScratchDatabase(infra.databaseUrl, "e2e");

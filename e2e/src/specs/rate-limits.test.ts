@@ -1,7 +1,7 @@
 import { realInfra } from "@svc/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { client, type Response } from "../http";
-import { PrivateNats } from "../nats-server";
+import { PrivateNats, privateNatsAvailable } from "../nats-server";
 import { type Platform, startedForSuite, startPlatform } from "../platform";
 
 const BURST = 10;
@@ -83,7 +83,7 @@ describe.runIf(realInfra())("rate limits shared by every gateway", () => {
   });
 });
 
-describe.runIf(realInfra())("rate limits while their store is down", () => {
+describe.runIf(privateNatsAvailable() && realInfra())("rate limits while their store is down", () => {
   let nats: PrivateNats;
   let platform: Platform;
 

@@ -1,25 +1,20 @@
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { harnessForSuite } from "@svc/testing";
+import { programsAvailable } from "@svc/testing/programs";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 import { beforeEach, expect } from "vitest";
 import { root } from "../platform";
 
 /**
  * Debian's Chromium, driven headless by playwright-core: no browser is downloaded. Without it the
- * browser suites are skipped loudly, unless SVC_REQUIRE_INFRA=1 (CI) makes that a failure.
+ * browser suites are skipped and the run names it at the end, unless SVC_REQUIRE_INFRA=1 (CI) makes
+ * that a failure (see programsAvailable).
  */
 export const CHROMIUM = process.env.SVC_CHROMIUM ?? "/usr/bin/chromium";
 
-export function chromiumAvailable(): boolean {
-  if (existsSync(CHROMIUM)) return true;
-  if (process.env.SVC_REQUIRE_INFRA === "1") {
-    throw new Error(`SVC_REQUIRE_INFRA=1 but ${CHROMIUM} is missing: apt-get install chromium`);
-  }
-  console.warn(`\n*** SKIPPING browser tests: ${CHROMIUM} is missing (apt-get install chromium) ***\n`);
-  return false;
-}
+export const chromiumAvailable = (): boolean => programsAvailable(CHROMIUM);
 
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({
