@@ -6,6 +6,8 @@ export const exitCodes = {
   usage: 3,
   network: 4,
   bug: 5,
+  /** `--fail-on-regression` found one. */
+  regression: 6,
 } as const;
 export type ExitCode = (typeof exitCodes)[keyof typeof exitCodes];
 

@@ -40,7 +40,7 @@ export function buildProgram(
   for (const flag of tree.globalFlags) program.addOption(globalOption(flag));
   program.addHelpText(
     "after",
-    "\nEnvironment: SVC_API_KEY, SVC_BASE_URL, SVC_OUTPUT, SVC_PROJECT_SLUG, SVC_TIMEOUT_SECS, SVC_PROXY, SVC_CA_BUNDLE, SVC_INSECURE.\nExit codes: 0 ok, 1 API error, 2 authentication, 3 usage, 4 network, 5 bug. `svc man` has everything.",
+    "\nEnvironment: SVC_API_KEY, SVC_BASE_URL, SVC_OUTPUT, SVC_PROJECT_SLUG, SVC_TIMEOUT_SECS, SVC_PROXY, SVC_CA_BUNDLE, SVC_INSECURE.\nExit codes: 0 ok, 1 API error, 2 authentication, 3 usage, 4 network, 5 bug, 6 regression (--fail-on-regression). `svc man` has everything.",
   );
 
   const resource = tree.resources.find((candidate) => candidate.name === wanted.resource);
@@ -123,12 +123,32 @@ function addApiCommand(group: Command, api: ApiCommand, handlers: Handlers): voi
       new Option("--json <body>", "The whole request body: a JSON object, @file, or - for standard input"),
     );
   }
-  command.action(async (options: Record<string, unknown>) => {
+  const positional = (api.positional ?? []).flatMap((name) => {
+    const input = api.inputs.find((candidate) => candidate.name === name);
+    return input ? [input] : [];
+  });
+  for (const input of positional) {
+    command.argument(`[${input.flag}]`, `The same as --${input.flag}`);
+  }
+  command.action(async (...args: unknown[]) => {
+    const options = args[positional.length] as Record<string, unknown>;
     const values = new Map<Input, string | true>();
     for (const [attribute, input] of byAttribute) {
       const value = options[attribute];
       if (typeof value === "string" || value === true) values.set(input, value);
     }
+    positional.forEach((input, i) => {
+      const value = args[i];
+      if (typeof value !== "string") return;
+      if (values.has(input)) {
+        throw new CommanderError(
+          3,
+          "commander.conflict",
+          `give ${input.flag} once: as an argument or as --${input.flag}`,
+        );
+      }
+      values.set(input, value);
+    });
     await handlers.api(api, values, typeof options.json === "string" ? options.json : undefined);
   });
 }

@@ -55,6 +55,13 @@ export async function runApiCommand(
       await uploadFile(ctx, command, values, request, transport, query);
       return;
     }
+    const gate = gateInput(command);
+    const gated = gate && values.get(gate);
+    if (gated === true || gated === "true") {
+      const { runRegressionGate } = await import("./api-gate");
+      await runRegressionGate(ctx, command, values, request, transport, query);
+      return;
+    }
     const pageAll = command.paginated && (ctx.globals.pageAll || ctx.globals.maxItems !== undefined);
     if (pageAll) await pageThrough(ctx, command, request, transport, query);
     else await output(ctx, command, await exchange(ctx, command, request, transport), query);
@@ -62,6 +69,10 @@ export async function runApiCommand(
     await transport.close();
   }
 }
+
+/** `--fail-on-regression`, on the commands that have it. */
+const gateInput = (command: ApiCommand) =>
+  command.inputs.find((input) => input.location === "local" && input.name === "failOnRegression");
 
 /** `--page-all`: follows nextCursor; jsonl streams each item, the other formats get one list. */
 async function pageThrough(

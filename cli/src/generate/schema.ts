@@ -128,6 +128,8 @@ export const exitCodeTable: Record<string, string> = {
     "local validation or usage: unknown command or flag, bad JSON, bad query, invalid dry run",
   [exitCodes.network]: "the API could not be reached: connection, proxy, TLS or timeout",
   [exitCodes.bug]: "a bug in the CLI",
+  [exitCodes.regression]:
+    "svc experiments compare --fail-on-regression found a regression (the regressions are on standard output)",
 };
 
 export const errorShape = {

@@ -20,8 +20,11 @@ export interface Resource {
   commands: ApiCommand[];
 }
 
-/** `file`: a path on this machine whose content is the request body (an upload). */
-export type Location = "path" | "query" | "header" | "body" | "file";
+/**
+ * `file`: a path on this machine whose content is the request body (an upload); `local`: a flag the
+ * CLI itself acts on, never sent (the regression gate of a comparison).
+ */
+export type Location = "path" | "query" | "header" | "body" | "file" | "local";
 /** How a flag's text becomes a value: as is, as a number, as a boolean, or as JSON. */
 export type ValueKind = "string" | "integer" | "number" | "boolean" | "json";
 
@@ -64,6 +67,8 @@ export interface ApiCommand {
   output: { status: number; schema: JsonSchema | null; file?: string[] };
   /** Set for an upload: the media types the body may have, the file's extension choosing one. */
   upload?: string[];
+  /** Inputs that may also be given as arguments, in this order (`svc experiments compare A B`). */
+  positional?: string[];
   errors: { status: number; codes: string[] }[];
 }
 

@@ -194,6 +194,8 @@ function buildCommand(
       },
     );
   }
+  const extension = commandExtensions[op.operationId];
+  if (extension) inputs.push(...extension.flags);
   avoidFlagClashes(inputs);
 
   const errors = Object.entries(op.responses ?? {})
@@ -214,12 +216,64 @@ function buildCommand(
     inputs,
     body,
     ...(upload ? { upload } : {}),
+    ...(extension ? { positional: extension.positional } : {}),
     output: {
       status: Number(status),
       schema: success?.content?.["application/json"]?.schema ?? null,
       ...(file ? { file } : {}),
     },
     errors,
+  };
+}
+
+/**
+ * What the CLI adds to an operation's command: arguments in place of its path flags, and flags of its
+ * own. `svc experiments compare A B --fail-on-regression` is a CI step's whole gate (CLI.md).
+ */
+const commandExtensions: Record<string, { positional: string[]; flags: Input[] }> = {
+  compareExperiments: {
+    positional: ["experimentId", "otherExperimentId"],
+    flags: [
+      localInput(
+        "failOnRegression",
+        "fail-on-regression",
+        "boolean",
+        "Exit 6 when b regressed from a: a shared score's mean dropped by more than --tolerance, or, without it, any row regressed; the regressions are printed",
+        { type: "boolean" },
+      ),
+      localInput("score", "score", "string", "With --fail-on-regression: judge only this score", {
+        type: "string",
+        minLength: 1,
+        maxLength: 64,
+      }),
+      localInput(
+        "tolerance",
+        "tolerance",
+        "number",
+        "With --fail-on-regression: the largest drop of a score's mean that still passes (for example 0.02)",
+        { type: "number", minimum: 0 },
+      ),
+    ],
+  },
+};
+
+function localInput(
+  name: string,
+  flag: string,
+  kind: Input["kind"],
+  description: string,
+  schema: Input["schema"],
+): Input {
+  return {
+    name,
+    flag,
+    location: "local",
+    kind,
+    required: false,
+    nullable: false,
+    acceptsString: false,
+    description,
+    schema,
   };
 }
 
