@@ -77,6 +77,10 @@ function validBodies(ids: Ids): Record<string, unknown> {
     copyDatasetRows: { to: { datasetSlug: ids.dataset }, selection: { mode: "all" } },
     importDatasetRowsFromTraces: { traces: { by: "ids", ids: [ids.traceId] } },
     listTraces: { limit: 10 },
+    createExperiment: { name: "sweep run", evaluators: [{ name: "exact", kind: "exact_match" }] },
+    updateExperiment: { name: "sweep run renamed" },
+    recordExperimentResults: { results: [{ rowId: "r0", output: "sweep" }] },
+    recordExperimentScores: { scores: [{ rowId: "r0", name: "sweep", value: 1 }] },
     ingestTraces: { resourceSpans: [] },
   };
 }
@@ -90,6 +94,8 @@ interface Ids {
   traceId: string;
   apiKeyId: string;
   memberId: string;
+  experimentId: string;
+  otherExperimentId: string;
 }
 
 function validParameter(op: Operation, name: string, ids: Ids): string {
@@ -105,6 +111,8 @@ function validParameter(op: Operation, name: string, ids: Ids): string {
     from: "1",
     to: "1",
     importId: "nosuchimport",
+    experimentId: ids.experimentId,
+    otherExperimentId: ids.otherExperimentId,
   };
   const value = values[name];
   if (value === undefined) throw new Error(`the sweep has no valid value for ${op.operationId}'s "${name}"`);
@@ -289,7 +297,19 @@ describe.each(targets())("bad input to every operation, through the gateway (%s)
       email: `swept-${randomBytes(3).toString("hex")}@example.com`,
       role: "viewer",
     });
+    const experiments = [];
+    for (const name of ["swept a", "swept b"]) {
+      const started = await suite.api.post<{ id: string }>(`${base}/experiments`, { name });
+      expect(started.status).toBe(201);
+      experiments.push(started.body.id);
+    }
+    const recorded = await suite.api.post(`/v1/projects/${project}/experiments/${experiments[0]}/results`, {
+      results: [{ rowId: "r1", output: "kept" }],
+    });
+    expect(recorded.status).toBe(200);
     ids = {
+      experimentId: experiments[0] as string,
+      otherExperimentId: experiments[1] as string,
       suffix: randomBytes(3).toString("hex"),
       project,
       dataset: fixture.dataset.slug,
@@ -322,6 +342,11 @@ describe.each(targets())("bad input to every operation, through the gateway (%s)
       ).apiKeys.map(({ id, name, role }) => ({ id, name, role })),
       members: await listAll(suite.api, "/v1/members"),
       traces: traces.body.items,
+      experiments: await listAll(suite.api, `${base}/experiments`),
+      results: await listAll(
+        suite.api,
+        `/v1/projects/${ids.project}/experiments/${ids.experimentId}/results`,
+      ),
     };
   }
 

@@ -12,7 +12,6 @@ const UNSTATABLE: Record<string, string> = {
   "diffDatasetVersions query": "from <= to compares two parameters; the operation's description says it",
   "createExperiment body.evaluators": "names unique across items; the operation's description says it",
   "recordExperimentResults body.results": "row ids unique across items; the operation's description says it",
-  "listExperimentResults query": "score and below go together: two parameters; the description says it",
   "ingestTraces body.resourceSpans[].scopeSpans[].spans[]":
     "endTimeUnixNano >= startTimeUnixNano compares two fields",
   // One schema for every time of a span (end, events), found here first.

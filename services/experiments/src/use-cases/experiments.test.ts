@@ -323,6 +323,10 @@ describe.each(availableBackends())("experiments (%s)", (backendName) => {
     expect(await ids({ errored: "true" })).toEqual(["q3"]);
     expect(await ids({ errored: "false" })).toEqual(["q0", "q1", "q2"]);
     expect(await ids({ score: "close", below: "1" })).toEqual(["q1"]);
+    expect(await failure(results(experiment.id, { below: "1" }))).toMatchObject({
+      code: "validation_failed",
+      message: "Request is invalid: query.score: score and below go together",
+    });
     const page = await results(experiment.id, { errored: "false", limit: "1" });
     expect(await failure(results(experiment.id, { cursor: page.nextCursor as string }))).toMatchObject({
       code: "validation_failed",

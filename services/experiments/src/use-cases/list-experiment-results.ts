@@ -6,6 +6,7 @@ import {
   type OperationInput,
   type operations,
   type Page,
+  validationError,
 } from "@svc/contracts";
 import type { Database } from "@svc/db";
 import type { Kysely } from "kysely";
@@ -23,6 +24,13 @@ export async function listExperimentResults(
   caller: Caller,
   { params, query }: OperationInput<typeof operations.listExperimentResults>,
 ): Promise<Page<ExperimentResult>> {
+  if ((query.score === undefined) !== (query.below === undefined)) {
+    const missing = query.score === undefined ? "score" : "below";
+    throw validationError(
+      [{ code: "custom", path: [missing], message: "score and below go together", input: undefined }],
+      ["query"],
+    );
+  }
   const experiment = await findExperiment(db, { organizationId: caller.organizationId, ...params });
   const filter: ResultFilter = {
     errored: query.errored,

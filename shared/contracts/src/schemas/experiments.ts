@@ -274,23 +274,17 @@ export const resultSchema = z.object({
 });
 export type ExperimentResult = z.infer<typeof resultSchema>;
 
-export const listResultsQuerySchema = paginationQuerySchema
-  .extend({
-    errored: queryBooleanSchema.optional().describe("Only results with (true) or without (false) an error"),
-    score: scoreNameSchema
-      .optional()
-      .describe("With `below`: only results whose score of this name is lower"),
-    below: z
-      .preprocess(
-        (value) => (typeof value === "string" && /^-?\d+(\.\d+)?$/.test(value) ? Number(value) : value),
-        z.number({ error: "must be a number" }),
-      )
-      .optional(),
-  })
-  .refine((q) => (q.score === undefined) === (q.below === undefined), {
-    message: "score and below go together",
-    path: ["below"],
-  });
+/** `score` and `below` go together: the use-case says so, once each has passed its own schema. */
+export const listResultsQuerySchema = paginationQuerySchema.extend({
+  errored: queryBooleanSchema.optional().describe("Only results with (true) or without (false) an error"),
+  score: scoreNameSchema.optional().describe("With `below`: only results whose score of this name is lower"),
+  below: z
+    .preprocess(
+      (value) => (typeof value === "string" && /^-?\d+(\.\d+)?$/.test(value) ? Number(value) : value),
+      z.number({ error: "must be a number" }),
+    )
+    .optional(),
+});
 export const resultPageSchema = page(resultSchema);
 
 export const compareChanges = ["regressed", "improved", "added", "removed", "same"] as const;
