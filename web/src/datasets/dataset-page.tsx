@@ -173,6 +173,7 @@ export function DatasetPage() {
           datasetSlug={datasetSlug}
           columns={columns}
           session={edits.session}
+          unstored={edits.unstored}
           update={edits.update}
           onOpenRow={(rowId) => setRow(rowId)}
           onSaved={() => void refresh()}
@@ -209,7 +210,8 @@ export function DatasetPage() {
             dirty,
           }}
         />
-        {selectedRow && dataset.data ? (
+        {/* The editor starts from what the session holds for the row: it waits until that is read. */}
+        {selectedRow && dataset.data && edits.loaded ? (
           <RowPanel
             key={selectedRow.rowId}
             projectSlug={projectSlug}
