@@ -105,15 +105,25 @@ export function RowGrid(props: RowGridProps) {
     props.onSelect(rowId);
   };
 
+  /**
+   * The position `delta` rows from the cursor's row in the list as it is now. A row that has left the
+   * list (saved out of a filtered view) left its place to the row that followed it: one row down is
+   * that row, not the one after.
+   */
+  const stepFrom = ({ rowId, index }: { rowId: string | undefined; index: number }, delta: number) => {
+    if (rowId === undefined || index < 0) return delta - 1;
+    if (tableRows[index]?.id === rowId) return index + delta;
+    const found = tableRows.findIndex((row) => row.id === rowId);
+    if (found >= 0) return found + delta;
+    return delta > 0 ? index + delta - 1 : index + delta;
+  };
+
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     if (event.target !== event.currentTarget) return;
     const current = cursor.current;
     const move = (delta: number) => {
       event.preventDefault();
-      const next = Math.min(
-        tableRows.length - 1,
-        Math.max(0, (current.index < 0 ? -1 : current.index) + delta),
-      );
+      const next = Math.min(tableRows.length - 1, Math.max(0, stepFrom(current, delta)));
       const row = tableRows[next];
       if (row) select(row.id, next);
     };

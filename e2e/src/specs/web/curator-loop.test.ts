@@ -1,0 +1,69 @@
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { client } from "../../http";
+import { startedForSuite } from "../../platform";
+import { startEmbedded } from "../../targets";
+import {
+  chromiumAvailable,
+  expectAccessible,
+  replaceText,
+  screenshot,
+  signIn,
+  watchedPageForSuite,
+} from "../../web/harness";
+
+/**
+ * A curator's working loop in Debian's Chromium against the embedded platform: moving through the rows
+ * a view leaves to do, with every unsaved edit in sight and never lost by leaving.
+ */
+describe.runIf(chromiumAvailable())("the curator's loop in the web application", () => {
+  const platform = startedForSuite(() => startEmbedded());
+  const watched = watchedPageForSuite(() => platform.baseUrl);
+  const api = () => client(platform.baseUrl, platform.ownerKey);
+  const dataset = "/v1/projects/loop/datasets/answers";
+  const at = (query = "") => `${platform.baseUrl}/projects/loop/datasets/answers${query}`;
+  const grid = () => watched.page.getByRole("grid", { name: "Dataset rows" });
+  const selectedRow = () => new URL(watched.page.url()).searchParams.get("row");
+
+  beforeAll(async () => {
+    expect((await api().post("/v1/projects", { name: "Loop" })).status).toBe(201);
+    expect((await api().post("/v1/projects/loop/datasets", { name: "Answers" })).status).toBe(201);
+    const rows = Array.from({ length: 8 }, (_, i) => ({ id: `m${i}`, input: { q: i }, output: `out ${i}` }));
+    expect((await api().post(`${dataset}/rows`, { rows })).status).toBe(201);
+    await signIn(watched.page, platform.baseUrl, platform.ownerKey);
+  });
+  afterEach(async ({ task }) => {
+    if (task.result?.state === "fail") await screenshot(watched.page, `failed ${task.name}`.slice(0, 60));
+  });
+  const expectNoProblems = () =>
+    expect(watched.problems.filter((p) => !/status of (401|412)/.test(p))).toEqual([]);
+
+  it("goes with J from a row just saved out of the view to the row that followed it", async () => {
+    await watched.page.goto(at("?missing=expectedOutput&sort=asc"));
+    await grid().getByText("m7", { exact: true }).waitFor();
+    await grid().focus();
+    await watched.page.keyboard.press("j");
+    await watched.page.keyboard.press("j");
+    await watched.page.keyboard.press("j");
+    await expect.poll(selectedRow).toBe("m2");
+    await watched.page.keyboard.press("Enter");
+    const panel = watched.page.getByRole("complementary", { name: "Row m2" });
+    await panel.waitFor();
+    await replaceText(watched.page, "Expected output", '"answer 2"');
+    await watched.page.keyboard.press("Control+s");
+    await watched.page.getByText("Saved row m2 as version 2").waitFor();
+    // It has an expected output now: the view no longer lists it.
+    await expect.poll(() => grid().getByText("m2", { exact: true }).count()).toBe(0);
+    await watched.page.keyboard.press("Escape");
+    await expect.poll(selectedRow).toBe(null);
+
+    await watched.page.keyboard.press("j");
+    await expect.poll(selectedRow).toBe("m3");
+    await watched.page.keyboard.press("j");
+    await expect.poll(selectedRow).toBe("m4");
+    await watched.page.keyboard.press("k");
+    await expect.poll(selectedRow).toBe("m3");
+    await expectAccessible(watched.page, "the missing expected output view after a save");
+    await screenshot(watched.page, "next-after-save");
+    expectNoProblems();
+  });
+});
