@@ -66,4 +66,56 @@ describe.runIf(chromiumAvailable())("the curator's loop in the web application",
     await screenshot(watched.page, "next-after-save");
     expectNoProblems();
   });
+
+  it("asks before leaving with unsaved edits, by a link in the application and by leaving the page", async () => {
+    await watched.page.goto(at());
+    const bar = watched.page.getByRole("region", { name: "Unsaved edits" });
+    // Moving within the page (another row) does not ask.
+    await grid().getByText("m1", { exact: true }).click();
+    await grid().getByText("m0", { exact: true }).click();
+    await watched.page.getByRole("complementary", { name: "Row m0" }).waitFor();
+    await replaceText(watched.page, "Expected output", '"kept"');
+    await bar.getByText("1 unsaved edit in 1 row").waitFor();
+    await grid().getByText("m1", { exact: true }).click();
+    await watched.page.getByRole("complementary", { name: "Row m1" }).waitFor();
+
+    // A link inside the application: asked, and staying stays.
+    const crumb = watched.page.getByRole("navigation", { name: "Breadcrumb" }).getByRole("link", {
+      name: "Projects",
+    });
+    await crumb.click();
+    const ask = watched.page.getByRole("dialog", { name: "Leave with unsaved edits?" });
+    await ask.getByText(/1 unsaved edit in 1 row stays in this browser/).waitFor();
+    await expectAccessible(watched.page, "the question before leaving");
+    await screenshot(watched.page, "leave-asks");
+    await ask.getByRole("button", { name: "Stay" }).click();
+    await expect.poll(() => ask.isVisible()).toBe(false);
+    expect(new URL(watched.page.url()).pathname).toBe("/projects/loop/datasets/answers");
+    await bar.getByText("1 unsaved edit in 1 row").waitFor();
+
+    // Asked again, leaving leaves; the edit is still there on coming back.
+    await crumb.click();
+    await ask.getByRole("button", { name: "Leave" }).click();
+    await watched.page.waitForURL(/\/projects$/);
+    await watched.page.goBack();
+    await bar.getByText("1 unsaved edit in 1 row").waitFor();
+
+    // Leaving the page itself: the browser asks.
+    const asked: string[] = [];
+    watched.page.once("dialog", (dialog) => {
+      asked.push(dialog.type());
+      void dialog.accept();
+    });
+    await watched.page.goto(`${platform.baseUrl}/settings/account`);
+    expect(asked).toEqual(["beforeunload"]);
+
+    // With nothing unsaved, nothing asks.
+    await watched.page.goto(at());
+    await bar.getByRole("button", { name: "Discard all" }).click();
+    await watched.page.getByRole("button", { name: "Discard edits" }).click();
+    await expect.poll(() => bar.count()).toBe(0);
+    await crumb.click();
+    await watched.page.waitForURL(/\/projects$/);
+    expectNoProblems();
+  });
 });
