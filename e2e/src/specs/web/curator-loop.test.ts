@@ -118,4 +118,38 @@ describe.runIf(chromiumAvailable())("the curator's loop in the web application",
     await watched.page.waitForURL(/\/projects$/);
     expectNoProblems();
   });
+
+  it("makes a new key's role a choice to make, and a new member a member unless chosen otherwise", async () => {
+    await watched.page.goto(`${platform.baseUrl}/settings/keys`);
+    await watched.page.getByRole("button", { name: "New API key" }).click();
+    const dialog = watched.page.getByRole("dialog", { name: "New API key" });
+    await dialog.getByLabel("Name", { exact: true }).fill("Nightly eval");
+    const role = dialog.getByLabel("Role");
+    expect(await role.inputValue()).toBe("");
+    await dialog.getByRole("button", { name: "Create key" }).click();
+    await dialog.getByRole("alert").getByText(/Choose the key's role/).waitFor();
+    await expectAccessible(watched.page, "a key without a role");
+    await screenshot(watched.page, "key-role-missing");
+    const keys = await api().get<{ apiKeys: { name: string }[] }>("/v1/api-keys");
+    expect(keys.body.apiKeys.map((key) => key.name)).not.toContain("Nightly eval");
+
+    await role.selectOption("viewer");
+    await expect.poll(() => dialog.getByRole("alert").count()).toBe(0);
+    await dialog.getByRole("button", { name: "Create key" }).click();
+    await watched.page.getByRole("dialog", { name: "Your new API key" }).waitFor();
+    await watched.page.getByRole("button", { name: "Done" }).click();
+    const created = await api().get<{ apiKeys: { name: string; role: string }[] }>("/v1/api-keys");
+    expect(created.body.apiKeys.find((key) => key.name === "Nightly eval")?.role).toBe("viewer");
+
+    await watched.page.goto(`${platform.baseUrl}/settings/members`);
+    expect(await watched.page.getByLabel("Role", { exact: true }).inputValue()).toBe("member");
+    await watched.page.getByLabel("Email").fill("ada@example.com");
+    await screenshot(watched.page, "member-role-default");
+    await watched.page.getByRole("button", { name: "Add member" }).click();
+    await watched.page.getByText("Added ada@example.com").waitFor();
+    const members = await api().get<{ items: { email: string; role: string }[] }>("/v1/members");
+    expect(members.body.items.find((member) => member.email === "ada@example.com")?.role).toBe("member");
+    await expectAccessible(watched.page, "the members page");
+    expectNoProblems();
+  });
 });
