@@ -59,7 +59,7 @@ export function DatasetPage() {
     (draft: RowDraft) => updateEdits((current) => stageDraft(current, draft)),
     [updateEdits],
   );
-  const dirty = useMemo(() => new Set(edits.session.map((row) => row.rowId)), [edits.session]);
+  const drafts = useMemo(() => new Map(edits.session.map((row) => [row.rowId, row.texts])), [edits.session]);
   const refresh = useCallback(async () => {
     await Promise.all([
       queryClient.invalidateQueries({ queryKey: ["dataset", projectSlug, datasetSlug] }),
@@ -205,7 +205,7 @@ export function DatasetPage() {
             onToggleChecked: selection.toggle,
             onToggleAll: selection.toggleAll,
             selectable: !readOnly,
-            dirty,
+            drafts,
           }}
         />
         {/* The editor starts from what the session holds for the row: it waits until that is read. */}

@@ -127,7 +127,10 @@ describe.runIf(chromiumAvailable())("the curator's loop in the web application",
     const role = dialog.getByLabel("Role");
     expect(await role.inputValue()).toBe("");
     await dialog.getByRole("button", { name: "Create key" }).click();
-    await dialog.getByRole("alert").getByText(/Choose the key's role/).waitFor();
+    await dialog
+      .getByRole("alert")
+      .getByText(/Choose the key's role/)
+      .waitFor();
     await expectAccessible(watched.page, "a key without a role");
     await screenshot(watched.page, "key-role-missing");
     const keys = await api().get<{ apiKeys: { name: string }[] }>("/v1/api-keys");
@@ -150,6 +153,39 @@ describe.runIf(chromiumAvailable())("the curator's loop in the web application",
     const members = await api().get<{ items: { email: string; role: string }[] }>("/v1/members");
     expect(members.body.items.find((member) => member.email === "ada@example.com")?.role).toBe("member");
     await expectAccessible(watched.page, "the members page");
+    expectNoProblems();
+  });
+
+  it("shows an unsaved cell's draft in the grid, marked as unsaved to the eye and to a screen reader", async () => {
+    await watched.page.goto(at());
+    await grid().getByText("m5", { exact: true }).click();
+    await watched.page.getByRole("complementary", { name: "Row m5" }).waitFor();
+    await replaceText(watched.page, "Output", '"draft of m5"');
+    await watched.page.getByRole("complementary", { name: "Row m5" }).getByText("1 changed cell").waitFor();
+    await watched.page.getByRole("button", { name: "Close row" }).click();
+
+    const row = grid().getByRole("row").filter({ hasText: "m5" });
+    const unsaved = row
+      .getByRole("gridcell")
+      .filter({ has: watched.page.getByRole("img", { name: "unsaved", exact: true }) });
+    await unsaved.getByText("draft of m5").waitFor();
+    expect(await unsaved.count()).toBe(1);
+    expect(await row.getByText("out 5").count()).toBe(0);
+    expect(await row.getByRole("img", { name: "unsaved edits" }).isVisible()).toBe(true);
+    expect(await unsaved.getByRole("img", { name: "unsaved", exact: true }).isVisible()).toBe(true);
+    // Rows without a draft show what is saved, unmarked.
+    const other = grid().getByRole("row").filter({ hasText: "m4" });
+    await other.getByText("out 4").waitFor();
+    expect(await other.getByRole("img").count()).toBe(0);
+    await expectAccessible(watched.page, "the grid with an unsaved cell");
+    await screenshot(watched.page, "unsaved-cell-in-grid");
+
+    await watched.page
+      .getByRole("region", { name: "Unsaved edits" })
+      .getByRole("button", { name: "Discard all" })
+      .click();
+    await watched.page.getByRole("button", { name: "Discard edits" }).click();
+    await row.getByText("out 5").waitFor();
     expectNoProblems();
   });
 });
