@@ -1,7 +1,14 @@
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
-import { BrowserRouter, Navigate, Route, Routes } from "react-router";
+import {
+  createBrowserRouter,
+  createRoutesFromElements,
+  Navigate,
+  Outlet,
+  Route,
+  RouterProvider,
+} from "react-router";
 import { SignInPage } from "./auth/sign-in-page";
 import { AppShell } from "./components/layout";
 import { ToastProvider } from "./components/toasts";
@@ -31,42 +38,48 @@ const signedIn = (page: React.ReactNode) => (
   </RequireSession>
 );
 
+/** What every page sits in: the toasts and the session, inside the router that their hooks use. */
+function Root() {
+  return (
+    <ToastProvider>
+      <SessionProvider>
+        <Outlet />
+      </SessionProvider>
+    </ToastProvider>
+  );
+}
+
+// A data router, so that a page can hold a navigation until the person says (unsaved edits).
+const router = createBrowserRouter(
+  createRoutesFromElements(
+    <Route element={<Root />}>
+      <Route path="/sign-in" element={<SignInPage />} />
+      <Route path="/" element={<Navigate to="/projects" replace />} />
+      <Route path="/projects" element={signedIn(<ProjectsPage />)} />
+      <Route path="/projects/:projectSlug" element={signedIn(<DatasetsPage />)} />
+      <Route path="/projects/:projectSlug/datasets/:datasetSlug" element={signedIn(<DatasetPage />)} />
+      <Route
+        path="/projects/:projectSlug/datasets/:datasetSlug/versions"
+        element={signedIn(<VersionsPage />)}
+      />
+      <Route path="/projects/:projectSlug/datasets/:datasetSlug/diff" element={signedIn(<DiffPage />)} />
+      <Route path="/projects/:projectSlug/traces" element={signedIn(<TracesPage />)} />
+      <Route path="/projects/:projectSlug/traces/:traceId" element={signedIn(<TracePage />)} />
+      <Route path="/settings" element={<Navigate to="/settings/keys" replace />} />
+      <Route path="/settings/keys" element={signedIn(<KeysPage />)} />
+      <Route path="/settings/members" element={signedIn(<MembersPage />)} />
+      <Route path="/settings/account" element={signedIn(<AccountPage />)} />
+      <Route path="*" element={signedIn(<NotFound />)} />
+    </Route>,
+  ),
+);
+
 const root = document.getElementById("root");
 if (root) {
   createRoot(root).render(
     <StrictMode>
       <QueryClientProvider client={queryClient}>
-        <BrowserRouter>
-          <ToastProvider>
-            <SessionProvider>
-              <Routes>
-                <Route path="/sign-in" element={<SignInPage />} />
-                <Route path="/" element={<Navigate to="/projects" replace />} />
-                <Route path="/projects" element={signedIn(<ProjectsPage />)} />
-                <Route path="/projects/:projectSlug" element={signedIn(<DatasetsPage />)} />
-                <Route
-                  path="/projects/:projectSlug/datasets/:datasetSlug"
-                  element={signedIn(<DatasetPage />)}
-                />
-                <Route
-                  path="/projects/:projectSlug/datasets/:datasetSlug/versions"
-                  element={signedIn(<VersionsPage />)}
-                />
-                <Route
-                  path="/projects/:projectSlug/datasets/:datasetSlug/diff"
-                  element={signedIn(<DiffPage />)}
-                />
-                <Route path="/projects/:projectSlug/traces" element={signedIn(<TracesPage />)} />
-                <Route path="/projects/:projectSlug/traces/:traceId" element={signedIn(<TracePage />)} />
-                <Route path="/settings" element={<Navigate to="/settings/keys" replace />} />
-                <Route path="/settings/keys" element={signedIn(<KeysPage />)} />
-                <Route path="/settings/members" element={signedIn(<MembersPage />)} />
-                <Route path="/settings/account" element={signedIn(<AccountPage />)} />
-                <Route path="*" element={signedIn(<NotFound />)} />
-              </Routes>
-            </SessionProvider>
-          </ToastProvider>
-        </BrowserRouter>
+        <RouterProvider router={router} />
       </QueryClientProvider>
     </StrictMode>,
   );

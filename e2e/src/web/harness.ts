@@ -165,6 +165,22 @@ export async function replaceText(
   await page.keyboard.type(text);
 }
 
+/** Every edit session the page's browser keeps for the next visit (in IndexedDB), as JSON text. */
+export function storedEditSessions(page: Page): Promise<string> {
+  return page.evaluate<string>(`new Promise((resolve, reject) => {
+    const open = indexedDB.open("svc");
+    open.onerror = () => reject(open.error);
+    open.onsuccess = () => {
+      const all = open.result.transaction("edit-sessions").objectStore("edit-sessions").getAll();
+      all.onerror = () => reject(all.error);
+      all.onsuccess = () => {
+        open.result.close();
+        resolve(JSON.stringify(all.result));
+      };
+    };
+  })`);
+}
+
 /** Signs the page's browser in with an API key through the sign-in page, as a person does. */
 export async function signIn(page: Page, baseUrl: string, apiKey: string): Promise<void> {
   await page.goto(`${baseUrl}/sign-in`);

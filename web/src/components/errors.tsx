@@ -1,4 +1,5 @@
 import { SvcError } from "../api";
+import { sizeOf } from "./not-saved";
 
 /** An error in plain words, with the request id to quote, whatever failed. */
 export function describeError(error: unknown): { message: string; requestId?: string | undefined } {
@@ -15,6 +16,12 @@ export function describeError(error: unknown): { message: string; requestId?: st
     if (error.code === "service_unavailable" || error.code === "upstream_timeout") {
       return {
         message: `The platform is busy or restarting; try again in a moment. (${error.message})`,
+        requestId: error.requestId,
+      };
+    }
+    if (error.code === "payload_too_large" && typeof error.details?.limit === "number") {
+      return {
+        message: `It is larger than the ${sizeOf(error.details.limit)} the platform accepts in one request (its SVC_BODY_LIMIT): make it smaller, or ask whoever runs the platform to raise the limit.`,
         requestId: error.requestId,
       };
     }

@@ -56,7 +56,8 @@ export function createJsonEditor(parent: HTMLElement, options: JsonEditorOptions
         placeholder("null"),
         EditorView.lineWrapping,
         EditorState.readOnly.of(options.readOnly),
-        EditorView.contentAttributes.of({ "aria-label": options.label }),
+        // Focusable to axe as it is to a person: the scroller around a long value has keyboard access.
+        EditorView.contentAttributes.of({ "aria-label": options.label, tabindex: "0" }),
         keymap.of([
           { key: "Mod-s", preventDefault: true, run: handled(options.onSave) },
           { key: "Escape", run: handled(options.onCancel) },

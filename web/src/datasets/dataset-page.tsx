@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { useCallback, useEffect, useMemo, useState } from "react";
+import { useCallback, useMemo, useState } from "react";
 import { useNavigate } from "react-router";
 import { api } from "../api";
 import { canWrite } from "../components/collect";
@@ -8,8 +8,9 @@ import { PageHeader } from "../components/layout";
 import { useToasts } from "../components/toasts";
 import { useAction } from "../components/use-action";
 import { plural } from "../components/words";
-import { stageDraft, storageKey } from "../edits/edit-session";
+import { stageDraft, stagedCells, storageKey } from "../edits/edit-session";
 import { EditSessionBar } from "../edits/edit-session-bar";
+import { LeaveGuard } from "../edits/leave-guard";
 import { useEditSession } from "../edits/use-edit-session";
 import { isFiltered } from "../rows/filters";
 import type { RowDraft } from "../rows/row-draft";
@@ -58,7 +59,7 @@ export function DatasetPage() {
     (draft: RowDraft) => updateEdits((current) => stageDraft(current, draft)),
     [updateEdits],
   );
-  const dirty = useMemo(() => new Set(edits.session.map((row) => row.rowId)), [edits.session]);
+  const drafts = useMemo(() => new Map(edits.session.map((row) => [row.rowId, row.texts])), [edits.session]);
   const refresh = useCallback(async () => {
     await Promise.all([
       queryClient.invalidateQueries({ queryKey: ["dataset", projectSlug, datasetSlug] }),
@@ -66,14 +67,6 @@ export function DatasetPage() {
       queryClient.invalidateQueries({ queryKey: ["row", projectSlug, datasetSlug] }),
     ]);
   }, [queryClient, projectSlug, datasetSlug]);
-
-  // Leaving with unsaved edits asks first.
-  useEffect(() => {
-    if (dirty.size === 0) return;
-    const warn = (event: BeforeUnloadEvent) => event.preventDefault();
-    addEventListener("beforeunload", warn);
-    return () => removeEventListener("beforeunload", warn);
-  }, [dirty.size]);
 
   const columns = dataset.data?.columns ?? [];
   const rowCount = (dataset.data as { rowCount?: number } | undefined)?.rowCount;
@@ -173,11 +166,17 @@ export function DatasetPage() {
           datasetSlug={datasetSlug}
           columns={columns}
           session={edits.session}
+          unstored={edits.unstored}
           update={edits.update}
           onOpenRow={(rowId) => setRow(rowId)}
           onSaved={() => void refresh()}
         />
       )}
+      <LeaveGuard
+        edits={stagedCells(edits.session, columns).length}
+        rows={edits.session.length}
+        unstored={edits.unstored !== undefined}
+      />
       {pages.error ? <ErrorMessage error={pages.error} /> : null}
       <div className={selectedRow ? "dataset-body with-panel" : "dataset-body"}>
         <DatasetRows
@@ -206,10 +205,11 @@ export function DatasetPage() {
             onToggleChecked: selection.toggle,
             onToggleAll: selection.toggleAll,
             selectable: !readOnly,
-            dirty,
+            drafts,
           }}
         />
-        {selectedRow && dataset.data ? (
+        {/* The editor starts from what the session holds for the row: it waits until that is read. */}
+        {selectedRow && dataset.data && edits.loaded ? (
           <RowPanel
             key={selectedRow.rowId}
             projectSlug={projectSlug}

@@ -1,5 +1,6 @@
 import type { DatasetRow } from "@svc/sdk";
 import { useQuery } from "@tanstack/react-query";
+import { useRef } from "react";
 import { api } from "../api";
 
 /**
@@ -25,6 +26,14 @@ export function useOpenRow(
       ),
     enabled: rowId !== undefined && loaded === undefined && !pages.isPending,
   });
-  const row: DatasetRow | undefined = loaded ?? linked.data;
+  // A row that leaves the loaded list (saved out of a filtered view) stays open while it is fetched on
+  // its own: the panel, and the focus in it, do not go away for that moment.
+  const last = useRef<{ row: DatasetRow; pinnedVersion: number | undefined } | undefined>(undefined);
+  const kept =
+    last.current?.row.rowId === rowId && last.current?.pinnedVersion === pinnedVersion && !linked.error
+      ? last.current?.row
+      : undefined;
+  const row: DatasetRow | undefined = loaded ?? linked.data ?? kept;
+  last.current = row ? { row, pinnedVersion } : undefined;
   return { row, error: linked.error };
 }

@@ -2,9 +2,9 @@ import type { DatasetColumn } from "@svc/sdk";
 import { useState } from "react";
 import { flushSync } from "react-dom";
 import { api } from "../api";
-import { isUnavailable } from "../components/connection";
 import { Dialog } from "../components/dialog";
 import { ErrorMessage } from "../components/errors";
+import { notSavedLead } from "../components/not-saved";
 import { useToasts } from "../components/toasts";
 import { useAction } from "../components/use-action";
 import { plural } from "../components/words";
@@ -23,6 +23,7 @@ export function EditSessionBar({
   datasetSlug,
   columns,
   session,
+  unstored,
   update,
   onOpenRow,
   onSaved,
@@ -31,6 +32,8 @@ export function EditSessionBar({
   datasetSlug: string;
   columns: readonly DatasetColumn[];
   session: EditSession;
+  /** Why the browser did not keep the session for the next visit, when it did not. */
+  unstored: string | undefined;
   update(change: (session: EditSession) => EditSession): void;
   onOpenRow(rowId: string): void;
   onSaved(version: number): void;
@@ -105,11 +108,15 @@ export function EditSessionBar({
           >
             {saving ? "Saving…" : "Save all"}
           </button>
+          {unstored ? (
+            <p className="edit-session-unstored" role="alert">
+              {cells.length === 1
+                ? `This edit is not kept across reloads: ${unstored}. It stays on this page; save it before you leave.`
+                : `These edits are not kept across reloads: ${unstored}. They stay on this page; save them before you leave.`}
+            </p>
+          ) : null}
           {error ? (
-            <ErrorMessage
-              error={error}
-              lead={isUnavailable(error) ? "Not saved; your edits are kept." : undefined}
-            />
+            <ErrorMessage error={error} lead={notSavedLead(error, batchOf(session, columns), "many")} />
           ) : null}
         </section>
       ) : null}

@@ -138,20 +138,6 @@ function sameStaged(a: StagedRow | undefined, b: StagedRow): boolean {
   );
 }
 
-/** The session kept in this browser's storage, one per dataset and organisation. */
+/** The key the session is kept under in this browser, one per dataset and organisation. */
 export const storageKey = (organizationId: string, projectSlug: string, datasetSlug: string) =>
   `svc:edits:${organizationId}:${projectSlug}:${datasetSlug}`;
-
-export function readSession(key: string): EditSession {
-  try {
-    const value: unknown = JSON.parse(localStorage.getItem(key) ?? "[]");
-    return Array.isArray(value) ? (value as EditSession) : [];
-  } catch {
-    return [];
-  }
-}
-
-export function writeSession(key: string, session: EditSession): void {
-  if (session.length === 0) localStorage.removeItem(key);
-  else localStorage.setItem(key, JSON.stringify(session));
-}

@@ -103,4 +103,25 @@ describe("the dataset grid", () => {
     });
     expect(onOpen).toHaveBeenCalledWith("r3");
   });
+
+  it("moves with J from a row that left the list to the row that followed it, and with K to the one before", async () => {
+    const onSelect = vi.fn();
+    const rows = rowsOf(10);
+    const { props, rerender } = renderGrid({ rows, onSelect, selectedRowId: "r2" });
+    const press = (key: string) =>
+      act(async () => {
+        screen.getByRole("grid").dispatchEvent(new KeyboardEvent("keydown", { key, bubbles: true }));
+      });
+    // r2 was saved out of a filtered view: the list no longer has it.
+    const without = rows.filter((row) => row.rowId !== "r2");
+    rerender(<RowGrid {...props} rows={without} selectedRowId={undefined} />);
+    await press("j");
+    expect(onSelect).toHaveBeenLastCalledWith("r3");
+
+    rerender(
+      <RowGrid {...props} rows={without.filter((row) => row.rowId !== "r3")} selectedRowId={undefined} />,
+    );
+    await press("k");
+    expect(onSelect).toHaveBeenLastCalledWith("r1");
+  });
 });

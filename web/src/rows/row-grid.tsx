@@ -2,7 +2,7 @@ import type { DatasetColumn, DatasetRow } from "@svc/sdk";
 import { type ColumnDef, flexRender, getCoreRowModel, useReactTable } from "@tanstack/react-table";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { type KeyboardEvent, useEffect, useMemo, useRef } from "react";
-import { cellOf, compact } from "./cells";
+import { cellOf, compact, parseJson } from "./cells";
 
 export const ROW_HEIGHT = 36;
 
@@ -23,8 +23,11 @@ export interface RowGridProps {
   /** The header's checkbox: every loaded row, or none. */
   onToggleAll(): void;
   selectable: boolean;
-  /** Rows with unsaved edits, marked in the grid. */
-  dirty?: ReadonlySet<string>;
+  /**
+   * Unsaved edits, by row id then column identifier: each cell's editor text, shown in the grid in
+   * place of the saved value and marked.
+   */
+  drafts?: ReadonlyMap<string, Readonly<Record<string, string>>>;
   /** The list's rows before the first one here, after a jump: row positions count from there. */
   rowIndexOffset?: number;
 }
@@ -35,7 +38,7 @@ export interface RowGridProps {
  * million rows open as fast as a hundred. Arrow keys or J/K move, Enter or F2 opens the row.
  */
 export function RowGrid(props: RowGridProps) {
-  const { rows, columns, hasMore, loadingMore, loadMore, selectedRowId } = props;
+  const { rows, columns, hasMore, loadingMore, loadMore, selectedRowId, drafts } = props;
   const scroller = useRef<HTMLDivElement>(null);
 
   const columnDefs = useMemo<ColumnDef<DatasetRow>[]>(
@@ -44,13 +47,20 @@ export function RowGrid(props: RowGridProps) {
         id: "rowId",
         header: "Row",
         size: 140,
-        cell: (info) => <span className="row-id">{info.row.original.rowId}</span>,
+        cell: (info) => (
+          <>
+            <span className="row-id">{info.row.original.rowId}</span>
+            {drafts?.has(info.row.original.rowId) ? <UnsavedMark label="unsaved edits" /> : null}
+          </>
+        ),
       },
       ...columns.map<ColumnDef<DatasetRow>>((column) => ({
         id: column.identifier,
         header: column.name,
         size: column.source.kind === "builtin" && column.source.field === "metadata" ? 200 : 260,
         cell: (info) => {
+          const draft = drafts?.get(info.row.original.rowId)?.[column.identifier];
+          if (draft !== undefined) return <DraftCell text={draft} />;
           const value = cellOf(info.row.original, column);
           return value === null || value === undefined ? (
             <span className="cell-null">{value === null ? "null" : ""}</span>
@@ -60,7 +70,7 @@ export function RowGrid(props: RowGridProps) {
         },
       })),
     ],
-    [columns],
+    [columns, drafts],
   );
   const table = useReactTable({
     data: rows as DatasetRow[],
@@ -105,15 +115,25 @@ export function RowGrid(props: RowGridProps) {
     props.onSelect(rowId);
   };
 
+  /**
+   * The position `delta` rows from the cursor's row in the list as it is now. A row that has left the
+   * list (saved out of a filtered view) left its place to the row that followed it: one row down is
+   * that row, not the one after.
+   */
+  const stepFrom = ({ rowId, index }: { rowId: string | undefined; index: number }, delta: number) => {
+    if (rowId === undefined || index < 0) return delta - 1;
+    if (tableRows[index]?.id === rowId) return index + delta;
+    const found = tableRows.findIndex((row) => row.id === rowId);
+    if (found >= 0) return found + delta;
+    return delta > 0 ? index + delta - 1 : index + delta;
+  };
+
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     if (event.target !== event.currentTarget) return;
     const current = cursor.current;
     const move = (delta: number) => {
       event.preventDefault();
-      const next = Math.min(
-        tableRows.length - 1,
-        Math.max(0, (current.index < 0 ? -1 : current.index) + delta),
-      );
+      const next = Math.min(tableRows.length - 1, Math.max(0, stepFrom(current, delta)));
       const row = tableRows[next];
       if (row) select(row.id, next);
     };
@@ -185,7 +205,7 @@ export function RowGrid(props: RowGridProps) {
             );
           }
           const selected = row.id === selectedRowId;
-          const classes = ["grid-row", selected ? "selected" : "", props.dirty?.has(row.id) ? "dirty" : ""];
+          const classes = ["grid-row", selected ? "selected" : "", drafts?.has(row.id) ? "dirty" : ""];
           return (
             <div
               key={row.id}
@@ -217,7 +237,9 @@ export function RowGrid(props: RowGridProps) {
                 <div
                   key={cell.id}
                   role="gridcell"
-                  className="grid-cell"
+                  className={
+                    drafts?.get(row.id)?.[cell.column.id] === undefined ? "grid-cell" : "grid-cell unsaved"
+                  }
                   style={{ width: cell.column.getSize() }}
                 >
                   {flexRender(cell.column.columnDef.cell, cell.getContext())}
@@ -228,5 +250,30 @@ export function RowGrid(props: RowGridProps) {
         })}
       </div>
     </div>
+  );
+}
+
+/** The mark of an unsaved edit: seen as a dot, heard as its label. */
+function UnsavedMark({ label }: { label: string }) {
+  return (
+    <span className="unsaved-mark" role="img" aria-label={label} title={label}>
+      ●
+    </span>
+  );
+}
+
+/** Past this, a draft is shown as its text, not parsed again on every redraw. */
+const PARSED_UP_TO = 100_000;
+
+/** An unsaved cell: the draft's value as the grid shows any value (its text while not JSON), marked. */
+function DraftCell({ text }: { text: string }) {
+  const parsed = text.length <= PARSED_UP_TO ? parseJson(text) : undefined;
+  const shown = parsed?.ok ? compact(parsed.value) : compact(text.slice(0, 1_000));
+  const kind = parsed?.ok && typeof parsed.value !== "string" ? "cell-json" : "cell-text";
+  return (
+    <>
+      <UnsavedMark label="unsaved" />
+      <span className={kind}>{shown}</span>
+    </>
   );
 }

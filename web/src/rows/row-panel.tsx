@@ -1,10 +1,10 @@
 import type { DatasetColumn, DatasetRow } from "@svc/sdk";
-import { type ReactNode, useEffect, useMemo, useRef, useState } from "react";
+import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { Link } from "react-router";
 import { api } from "../api";
-import { isUnavailable } from "../components/connection";
 import { ErrorMessage } from "../components/errors";
 import { JsonEditor } from "../components/json-editor";
+import { notSavedLead } from "../components/not-saved";
 import { useToasts } from "../components/toasts";
 import { useAction } from "../components/use-action";
 import { applyStaged, draftMatches, type StagedRow } from "../edits/edit-session";
@@ -55,6 +55,10 @@ export function RowPanel(props: RowPanelProps) {
   const [conflict, setConflict] = useState<Conflict>();
   const [copyOpen, setCopyOpen] = useState(false);
   const firstEditor = useRef<{ focus(): void }>(null);
+  // A failed save says why below the editors: in view, however far down a long value pushed it.
+  const errorShown = useCallback((message: HTMLDivElement | null) => {
+    message?.scrollIntoView({ block: "nearest" });
+  }, []);
 
   // Another row, or this row changed under us while nothing was edited: start from what is there now.
   const changed = useMemo(() => changedCells(draft), [draft]);
@@ -104,10 +108,12 @@ export function RowPanel(props: RowPanelProps) {
     clearError();
   };
   const cancel = () => (changed.length > 0 ? discard() : props.onClose());
-  const body = patchOf(draft);
-  const commands = body
-    ? editAsCommands(location.origin, projectSlug, datasetSlug, row.rowId, draft.baseVersion, body)
-    : undefined;
+  const body = useMemo(() => patchOf(draft), [draft]);
+  // Written out only while shown: for a value of megabytes, four copies of it on every keystroke cost.
+  const commands =
+    body && copyOpen
+      ? editAsCommands(location.origin, projectSlug, datasetSlug, row.rowId, draft.baseVersion, body)
+      : undefined;
 
   return (
     <aside className="row-panel" aria-label={`Row ${row.rowId}`}>
@@ -198,10 +204,9 @@ export function RowPanel(props: RowPanelProps) {
           );
         })}
         {error ? (
-          <ErrorMessage
-            error={error}
-            lead={isUnavailable(error) ? "Not saved; your edit is kept." : undefined}
-          />
+          <div ref={errorShown} className="row-form-error">
+            <ErrorMessage error={error} lead={notSavedLead(error, body, "one")} />
+          </div>
         ) : null}
         {props.readOnly ? null : (
           <div className="row-form-actions">
@@ -227,14 +232,14 @@ export function RowPanel(props: RowPanelProps) {
         )}
       </form>
 
-      {commands ? (
+      {body ? (
         <details
           className="copy-as"
           open={copyOpen}
           onToggle={(event) => setCopyOpen(event.currentTarget.open)}
         >
           <summary>Copy this edit as curl, svc or SDK code</summary>
-          {(["curl", "svc", "typescript", "python"] as const).map((kind) => (
+          {(commands ? (["curl", "svc", "typescript", "python"] as const) : []).map((kind) => (
             <div key={kind} className="copy-block">
               <div className="copy-block-head">
                 <span>
@@ -244,7 +249,7 @@ export function RowPanel(props: RowPanelProps) {
                   type="button"
                   className="button button-quiet"
                   onClick={() =>
-                    navigator.clipboard?.writeText(commands[kind]).then(
+                    navigator.clipboard?.writeText(commands?.[kind] ?? "").then(
                       () => toasts.show({ kind: "info", message: `Copied as ${kind}` }),
                       () => undefined,
                     )
@@ -253,7 +258,7 @@ export function RowPanel(props: RowPanelProps) {
                   Copy
                 </button>
               </div>
-              <pre>{commands[kind]}</pre>
+              <pre>{commands?.[kind]}</pre>
             </div>
           ))}
         </details>

@@ -4,7 +4,7 @@ import { type FormEvent, useState } from "react";
 import { api } from "../api";
 import { canManage } from "../components/collect";
 import { ConfirmDialog, Dialog, FormActions } from "../components/dialog";
-import { ErrorMessage } from "../components/errors";
+import { ErrorMessage, FieldProblem } from "../components/errors";
 import { PageHeader } from "../components/layout";
 import { NameField, RenameAndRemove, RenameDialog } from "../components/named-list";
 import { Table } from "../components/table";
@@ -161,19 +161,44 @@ function CreateKeyForm({
   onSubmit(name: string, role: Role): void;
 }) {
   const [name, setName] = useState("");
-  const [role, setRole] = useState<Role>("member");
+  // No role is chosen for the person: a key's role is a decision, the least one its work needs.
+  const [role, setRole] = useState<Role | "">("");
+  const [missingRole, setMissingRole] = useState(false);
   const allowed = ROLES.slice(ROLES.indexOf(ownRole));
   const submit = (event: FormEvent) => {
     event.preventDefault();
+    if (role === "") {
+      setMissingRole(true);
+      return;
+    }
     onSubmit(name.trim(), role);
   };
   return (
-    <form onSubmit={submit}>
+    <form onSubmit={submit} noValidate>
       <NameField id="key-name" value={name} placeholder="CI pipeline" onChange={setName} />
       <label htmlFor="key-role">Role</label>
-      <select id="key-role" value={role} onChange={(event) => setRole(event.target.value as Role)}>
+      <select
+        id="key-role"
+        value={role}
+        required
+        aria-invalid={missingRole}
+        aria-describedby={missingRole ? "key-role-problem" : undefined}
+        onChange={(event) => {
+          setRole(event.target.value as Role);
+          setMissingRole(false);
+        }}
+      >
+        <option value="" disabled>
+          Choose a role
+        </option>
         <RoleOptions roles={allowed} />
       </select>
+      <FieldProblem
+        id="key-role-problem"
+        problem={
+          missingRole ? "Choose the key's role: the least one that lets its program do its work." : undefined
+        }
+      />
       <FormActions
         error={error}
         submitLabel={busy ? "Creating…" : "Create key"}

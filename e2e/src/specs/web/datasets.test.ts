@@ -11,6 +11,7 @@ import {
   replaceText,
   screenshot,
   signIn,
+  storedEditSessions,
   watchedPageForSuite,
 } from "../../web/harness";
 
@@ -360,9 +361,10 @@ describe.runIf(chromiumAvailable())("the web application's history and files of 
         .getByRole("complementary", { name: "Row s1" })
         .getByText("2 changed cells")
         .waitFor();
-      const stored = await watched.page.evaluate<string>("JSON.stringify(localStorage)");
+      const stored = await storedEditSessions(watched.page);
       expect(stored).toContain("e2");
       expect(stored).not.toContain("svc_");
+      expect(await watched.page.evaluate<string>("JSON.stringify(localStorage)")).not.toContain("svc_");
 
       await bar().getByRole("button", { name: "Review" }).click();
       const review = watched.page.getByRole("dialog", { name: "Unsaved edits" });
