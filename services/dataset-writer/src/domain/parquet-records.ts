@@ -1,7 +1,8 @@
-import { DomainError } from "@svc/contracts";
+import { DomainError, MAX_FILE_FIELDS } from "@svc/contracts";
 import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects } from "hyparquet";
 import { compressors } from "hyparquet-compressors";
 import type { FileRecord, ReadProgress } from "./file-records";
+import { tooManyFields } from "./record-checks";
 
 /**
  * The rows of a Parquet file on disk, one row group at a time (memory holds one group, never the
@@ -21,6 +22,8 @@ export async function* readParquet(path: string, progress: ReadProgress): AsyncI
       { line: 1 },
     );
   }
+  const width = metadata.schema[0]?.num_children ?? 0;
+  if (width > MAX_FILE_FIELDS) throw tooManyFields(1, `the file has ${width} columns`);
   let rowStart = 0;
   for (const group of metadata.row_groups) {
     const rowEnd = rowStart + Number(group.num_rows);

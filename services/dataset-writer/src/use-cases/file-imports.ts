@@ -210,6 +210,24 @@ async function stageInBatches(
   }
 }
 
+/**
+ * Reads the start of an uploaded file, up to its first record, and maps that record: a file that is
+ * not what its format says, too wide a header, or a first record the mapping refuses throws here,
+ * before the import is accepted, rather than in a job that fails later. Parquet, whose records are
+ * read from the end of the file, is read by the job.
+ */
+export async function checkFileStart(
+  uploads: UploadStore,
+  upload: ImportStart["upload"],
+  mapping: FieldMapping,
+): Promise<void> {
+  if (upload.format === "parquet") return;
+  for await (const record of readRecords(upload.format, uploads.get(upload.objectName), { bytesRead: 0 })) {
+    mapping.stage(record, 1);
+    break;
+  }
+}
+
 /** The file's records: a stream for the text formats; Parquet, which must seek, from a file on disk. */
 async function* fileRecords(
   uploads: UploadStore,

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { slugSchema } from "../ids";
 import { versionNumberSchema } from "./common";
+import { MAX_CUSTOM_COLUMNS } from "./datasets";
 import { recordOf } from "./proto-keys";
 
 /*
@@ -134,6 +135,13 @@ export const importMediaTypes: Record<ImportFormat, string> = {
   json: "application/json",
   parquet: "application/vnd.apache.parquet",
 };
+/**
+ * The most fields one record of an imported file may have (a CSV header's width, the fields of a
+ * JSONL or JSON object, the columns of a Parquet file): a dataset's custom columns, and room for the
+ * row id and the built-in cells under any of their names. A wider file is refused at its header.
+ */
+export const MAX_FILE_FIELDS = MAX_CUSTOM_COLUMNS + 16;
+
 /** The largest file an import takes. */
 export const MAX_IMPORT_BYTES = 1024 ** 3;
 

@@ -1,4 +1,4 @@
-import { datasetPathSchema } from "../../schemas/datasets";
+import { datasetPathSchema, MAX_CUSTOM_COLUMNS } from "../../schemas/datasets";
 import {
   exportMediaTypes,
   exportQuerySchema,
@@ -6,6 +6,7 @@ import {
   importPathSchema,
   importQuerySchema,
   importSchema,
+  MAX_FILE_FIELDS,
 } from "../../schemas/files";
 import { subjects } from "../../subjects";
 import { defineOperation } from "../define";
@@ -48,8 +49,7 @@ export const importDatasetFile = defineOperation({
   path: `${DATASET}/imports`,
   tag: "datasets",
   summary: "Import a CSV, JSONL, JSON or Parquet file into the dataset as one new version, as a job",
-  description:
-    "The body is the file, up to 1 GiB, its Content-Type naming the format: text/csv (RFC 4180 with a header row), application/x-ndjson (one JSON object per line), application/json (an array of objects) or application/vnd.apache.parquet (each row an object; 64-bit integers beyond 2^53 as digit strings, times as ISO-8601, binary as base64, lists and structs as JSON, a column of logical type JSON as its value, and a null as no value, like an empty CSV field; details.line of a bad row is its number in the file). The answer (202, with Location) is the import as it starts; poll it until its state is succeeded or failed. The whole file is one version (operation import), all or nothing: a bad line fails the import with details.line and writes nothing. In a CSV field, JSON (an object, array, number, true, false, null or a quoted string) is that value, other text is a string, and an empty field gives no value (null on insert, unchanged on update). mode=update keys each line by its row id and changes only the cells that differ; a file that changes nothing makes no version.",
+  description: `The body is the file, up to 1 GiB, its Content-Type naming the format: text/csv (RFC 4180 with a header row), application/x-ndjson (one JSON object per line), application/json (an array of objects) or application/vnd.apache.parquet (each row an object; 64-bit integers beyond 2^53 as digit strings, times as ISO-8601, binary as base64, lists and structs as JSON, a column of logical type JSON as its value, and a null as no value, like an empty CSV field; details.line of a bad row is its number in the file). The answer (202, with Location) is the import as it starts; poll it until its state is succeeded or failed. The whole file is one version (operation import), all or nothing: a bad line fails the import with details.line and writes nothing. In a CSV field, JSON (an object, array, number, true, false, null or a quoted string) is that value, other text is a string, and an empty field gives no value (null on insert, unchanged on update). mode=update keys each line by its row id and changes only the cells that differ; a file that changes nothing makes no version. The start of the file, up to its first record, is read before the answer: a fault found there (not the format its Content-Type names, a bad header, a bad first record) is a 400 at once, with the error the import would have failed with. A record with more than ${MAX_FILE_FIELDS} fields (a CSV header, a JSON object with its custom object, the columns of a Parquet file) and a file that would take the dataset beyond ${MAX_CUSTOM_COLUMNS} custom columns are 400 too_many_columns (details.limit), at once when the start of the file shows it, else as the import's failure.`,
   subject: subjects.imports.start,
   access: "member",
   params: datasetPathSchema,
@@ -57,7 +57,14 @@ export const importDatasetFile = defineOperation({
   response: importSchema,
   upload: { mediaTypes: importMediaTypes },
   successStatus: 202,
-  errors: ["not_found", "unknown_column", "conflict", "payload_too_large", "unsupported_media_type"],
+  errors: [
+    "not_found",
+    "unknown_column",
+    "conflict",
+    "too_many_columns",
+    "payload_too_large",
+    "unsupported_media_type",
+  ],
 });
 
 export const getDatasetImport = defineOperation({
