@@ -1,3 +1,4 @@
+import { parquetMetadata } from "hyparquet";
 import { describe, expect, it } from "vitest";
 import { type ErrorBody, finishedImport, type Import, makeDataset, versionOf } from "../factories";
 import { projectForSuite, targets } from "../targets";
@@ -126,5 +127,44 @@ describe.each(targets())("file and column limits (%s)", (_name, start) => {
     expect(failed.error).toMatchObject({ code: "too_many_columns", details: { limit: MAX_CUSTOM_COLUMNS } });
     expect(await versionOf(suite.api, base)).toBe(0);
     expect(await customColumns(base)).toEqual([]);
+  });
+
+  it("exports a dataset at the limit, 1,000 custom columns and the built-in ones, as CSV, JSONL and Parquet, and reads each back unchanged", async () => {
+    const base = await emptyDataset();
+    const names = Array.from({ length: MAX_CUSTOM_COLUMNS }, (_, i) => `f${i}`);
+    const lines = ["r1", "r2", "r3"].map((id, row) =>
+      [id, `"{""q"":${row}}"`, ...names.map((_, i) => (i % 3 === row ? "" : `v${row}.${i}`))].join(","),
+    );
+    const file = `id,input,${names.join(",")}\r\n${lines.join("\r\n")}\r\n`;
+    expect(await imported(base, file, "text/csv")).toMatchObject({ state: "succeeded", rowsInserted: 3 });
+    expect(await customColumns(base)).toHaveLength(MAX_CUSTOM_COLUMNS);
+    const types = {
+      csv: "text/csv",
+      jsonl: "application/x-ndjson",
+      parquet: "application/vnd.apache.parquet",
+    };
+    for (const [format, type] of Object.entries(types)) {
+      const exported = await fetch(`${suite.target.baseUrl}${base}/export?format=${format}`, {
+        headers: { authorization: `Bearer ${suite.target.ownerKey}` },
+      });
+      const body = new Uint8Array(await exported.arrayBuffer());
+      expect(exported.status, `${format}: ${new TextDecoder().decode(body.slice(0, 300))}`).toBe(200);
+      if (format === "csv") {
+        const header = new TextDecoder().decode(body).split("\r\n")[0] as string;
+        expect(header.split(",")).toHaveLength(1 + 4 + MAX_CUSTOM_COLUMNS);
+      } else if (format === "jsonl") {
+        const rows = new TextDecoder()
+          .decode(body)
+          .trim()
+          .split("\n")
+          .map((line) => JSON.parse(line));
+        expect(rows).toHaveLength(3);
+        expect(Object.keys(rows[0].custom).length).toBeGreaterThan(600);
+      } else {
+        expect(parquetMetadata(body.buffer).schema[0]?.num_children).toBe(1 + 4 + MAX_CUSTOM_COLUMNS);
+      }
+      const same = await imported(base, body, type, "?mode=update");
+      expect(same, format).toMatchObject({ state: "succeeded", versionId: null, version: 1, rowsUpdated: 0 });
+    }
   });
 });

@@ -13,6 +13,13 @@ import { admitOperationCall, type OperationCallDeps } from "./operation-call";
 import { parquetFile } from "./parquet-file";
 
 /**
+ * The largest X-Svc-Columns the export sends. HTTP clients refuse a response whose headers pass
+ * 16 KiB (Node's own, undici, most proxies at 8 KiB), and a dataset's 1,000 columns would make it
+ * about 35 KiB; the CSV's header row names every column too, which is what an import reads.
+ */
+const MAX_COLUMNS_HEADER = 8 * 1024;
+
+/**
  * Answers an operation that returns a file (a dataset export): asks its service for the file piece
  * by piece over the bus, each piece well under one bus message, and streams the pieces to the client
  * as they come (a Parquet file is written here from them, a row group at a time). The first piece
@@ -68,7 +75,9 @@ export async function sendFile(
     .header("content-disposition", `attachment; filename="${params.datasetSlug}-v${first.version}.${format}"`)
     .header("x-svc-version", String(first.version))
     .header("cache-control", "no-store");
-  if (first.columns) reply.header("x-svc-columns", asciiJson(first.columns));
+  const columnsHeader = first.columns ? asciiJson(first.columns) : undefined;
+  if (columnsHeader !== undefined && columnsHeader.length <= MAX_COLUMNS_HEADER)
+    reply.header("x-svc-columns", columnsHeader);
 
   // Every later piece writes the columns the first one headed, whatever happens to them meanwhile.
   const columns = first.headers?.slice(1).map((header) => first.columns?.[header] ?? header);

@@ -22,7 +22,7 @@ export const exportDataset = defineOperation({
   tag: "datasets",
   summary: "The dataset as a CSV, JSONL or Parquet file, at its current version or any earlier one",
   description:
-    'Streamed, and one consistent snapshot however long it takes: the version is fixed when the export starts (`X-Svc-Version` says which). CSV: a header row, then one line per row (CRLF, RFC 4180); the first column `id` is the row id, then one column per active column in display order, headed by its display name (a custom column named like a built-in field or `id` gets its identifier appended in parentheses); `X-Svc-Columns` gives each header\'s column identifier as a JSON object. A field is empty for a null cell, a string as itself unless it is empty or reads as JSON (then it is written as a JSON string, such as `"42"`), and any other value as its JSON. JSONL: one object per row, `{rowId, input, output, expectedOutput, metadata, custom}` with custom cells by column identifier. Parquet: a string column `id`, then one column per active column headed as in CSV, each of logical type JSON (a cell holds any JSON value), null for a null cell. Imported back with `mode=update`, an export changes nothing.',
+    'Streamed, and one consistent snapshot however long it takes: the version is fixed when the export starts (`X-Svc-Version` says which). CSV: a header row, then one line per row (CRLF, RFC 4180); the first column `id` is the row id, then one column per active column in display order, headed by its display name (a custom column named like a built-in field or `id` gets its identifier appended in parentheses); `X-Svc-Columns` gives each header\'s column identifier as a JSON object (when it fits in 8 KiB). A field is empty for a null cell, a string as itself unless it is empty or reads as JSON (then it is written as a JSON string, such as `"42"`), and any other value as its JSON. JSONL: one object per row, `{rowId, input, output, expectedOutput, metadata, custom}` with custom cells by column identifier. Parquet: a string column `id`, then one column per active column headed as in CSV, each of logical type JSON (a cell holds any JSON value), null for a null cell. Imported back with `mode=update`, an export changes nothing.',
   subject: subjects.exports.chunk,
   access: "viewer",
   params: datasetPathSchema,
@@ -33,7 +33,8 @@ export const exportDataset = defineOperation({
     headers: {
       "X-Svc-Version": { description: "The dataset version the file holds", type: "integer" },
       "X-Svc-Columns": {
-        description: "CSV only: each header of the file and the identifier of its column, as a JSON object",
+        description:
+          "CSV only: each header of the file and the identifier of its column, as a JSON object; left out when it would be longer than 8 KiB (many clients refuse response headers beyond 16 KiB), where the file's header row alone names the columns",
         type: "string",
       },
     },
