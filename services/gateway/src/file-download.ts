@@ -80,7 +80,10 @@ export async function sendFile(
     reply.header("x-svc-columns", columnsHeader);
 
   // Every later piece writes the columns the first one headed, whatever happens to them meanwhile.
-  const columns = first.headers?.slice(1).map((header) => first.columns?.[header] ?? header);
+  const named = first.columns;
+  const columns = first.headers
+    ?.slice(1)
+    .map((header) => (named && Object.hasOwn(named, header) ? (named[header] as string) : header));
   // The next piece is asked for as soon as one arrives, before that one is sent: the service reads
   // the next rows while this process writes the last ones out. One piece ahead, no more.
   const after = (piece: Pick<ExportChunk, "after" | "rows">) => {

@@ -39,8 +39,9 @@ export async function* readCsv(text: AsyncIterable<string>): AsyncIterable<FileR
         header = checkHeader(record, line);
         continue;
       }
-      const fields: Record<string, unknown> = {};
-      const written: Record<string, string> = {};
+      // Without a prototype, a field named `__proto__` or `constructor` is a field like any other.
+      const fields: Record<string, unknown> = Object.create(null);
+      const written: Record<string, string> = Object.create(null);
       for (let i = 0; i < header.length; i++) {
         const name = header[i] as string;
         const text = record[i] ?? "";

@@ -3,7 +3,11 @@ import { readCsv } from "./csv-records";
 import { readJsonArray, readJsonLines } from "./json-records";
 import { badLine } from "./record-checks";
 
-/** One record of a file: its line (where it starts) and its fields, each a JSON value. */
+/**
+ * One record of a file: its line (where it starts) and its fields, each a JSON value. A field may be
+ * called anything, `__proto__` and `constructor` included: read them as own keys (Object.entries,
+ * Object.hasOwn), never by indexing with a name from the file.
+ */
 export interface FileRecord {
   line: number;
   fields: Record<string, unknown>;

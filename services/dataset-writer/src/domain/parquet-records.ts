@@ -1,5 +1,5 @@
 import { DomainError, MAX_FILE_FIELDS } from "@svc/contracts";
-import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects } from "hyparquet";
+import { asyncBufferFromFile, parquetMetadataAsync, parquetRead, parquetSchema } from "hyparquet";
 import { compressors } from "hyparquet-compressors";
 import type { FileRecord, ReadProgress } from "./file-records";
 import { tooManyFields } from "./record-checks";
@@ -24,12 +24,25 @@ export async function* readParquet(path: string, progress: ReadProgress): AsyncI
   }
   const width = metadata.schema[0]?.num_children ?? 0;
   if (width > MAX_FILE_FIELDS) throw tooManyFields(1, `the file has ${width} columns`);
+  // Rows as arrays, named here: the library's row objects are plain objects, which lose a column
+  // called `__proto__` (the assignment sets their prototype instead).
+  const names = parquetSchema(metadata).children.map((child) => child.element.name);
   let rowStart = 0;
   for (const group of metadata.row_groups) {
     const rowEnd = rowStart + Number(group.num_rows);
-    let rows: Record<string, unknown>[];
+    let rows: unknown[][] = [];
     try {
-      rows = await parquetReadObjects({ file, metadata, rowStart, rowEnd, compressors });
+      await parquetRead({
+        file,
+        metadata,
+        rowStart,
+        rowEnd,
+        compressors,
+        rowFormat: "array",
+        onComplete: (read) => {
+          rows = read as unknown[][];
+        },
+      });
     } catch (error) {
       throw new DomainError(
         "validation_failed",
@@ -38,7 +51,7 @@ export async function* readParquet(path: string, progress: ReadProgress): AsyncI
       );
     }
     for (const [index, row] of rows.entries()) {
-      yield { line: rowStart + index + 1, fields: fieldsOf(row) };
+      yield { line: rowStart + index + 1, fields: fieldsOf(names, row) };
     }
     progress.bytesRead = Math.min(
       file.byteLength,
@@ -57,11 +70,12 @@ export async function* readParquet(path: string, progress: ReadProgress): AsyncI
  * A row's fields as JSON values. A null field gives no value, as an empty CSV field does: Parquet
  * writes an unset cell as null, so an exported file imported back as an update changes nothing.
  */
-function fieldsOf(row: Record<string, unknown>): Record<string, unknown> {
-  const fields: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(row)) {
+function fieldsOf(names: readonly string[], row: readonly unknown[]): Record<string, unknown> {
+  const fields: Record<string, unknown> = Object.create(null);
+  names.forEach((name, i) => {
+    const value = row[i];
     if (value !== null && value !== undefined) fields[name] = jsonOf(value);
-  }
+  });
   return fields;
 }
 

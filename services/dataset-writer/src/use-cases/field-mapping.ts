@@ -22,13 +22,14 @@ type Target =
   | { kind: "custom"; identifier: string }
   | { kind: "skip" };
 
-const BUILTIN_ALIASES: Record<string, BuiltinField> = {
-  input: "input",
-  output: "output",
-  expectedOutput: "expectedOutput",
-  expected_output: "expectedOutput",
-  metadata: "metadata",
-};
+/** A Map, as every lookup of a file's field name: `constructor` is a field name, not Object's. */
+const BUILTIN_ALIASES = new Map<string, BuiltinField>([
+  ["input", "input"],
+  ["output", "output"],
+  ["expectedOutput", "expectedOutput"],
+  ["expected_output", "expectedOutput"],
+  ["metadata", "metadata"],
+]);
 
 /**
  * Where each field of a file goes: the `map` of the import, or names (API.md). Columns the file asks
@@ -81,7 +82,8 @@ export class FieldMapping {
         continue;
       }
       const target = this.targetOf(field);
-      if (target.kind === "id") rowId = this.rowIdOf(line, field, text?.[field] ?? value);
+      if (target.kind === "id")
+        rowId = this.rowIdOf(line, field, text && Object.hasOwn(text, field) ? text[field] : value);
       else if (target.kind === "builtin") cells[target.field] = value;
       else if (target.kind === "custom") custom[target.identifier] = value;
     }
@@ -148,7 +150,7 @@ export class FieldMapping {
 
   /** Without a map: a built-in cell, an active column by identifier or display name, else a new column. */
   private byName(field: string, customOnly: boolean): Target {
-    const builtin = BUILTIN_ALIASES[field];
+    const builtin = BUILTIN_ALIASES.get(field);
     if (builtin && !customOnly) return this.builtinTarget(builtin, field);
     // An export heads a custom column named like a built-in field "name (identifier)".
     const suffixed = /\(([A-Za-z0-9_]{1,64})\)$/.exec(field)?.[1];

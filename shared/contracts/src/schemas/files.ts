@@ -67,7 +67,7 @@ export const exportChunkSchema = z.object({
    * pieces are JSON arrays, one per line, of the row id and the cells in the order of these headers;
    * the gateway writes the file from them.
    */
-  columns: z.record(z.string(), z.string()).optional(),
+  columns: recordOf(z.string(), z.string()).optional(),
   /** On the first piece: the headers in order, `id` first. */
   headers: z.array(z.string()).optional(),
   /** Where the next piece starts; null when this piece ends the file. */
@@ -232,7 +232,8 @@ export const importStartSchema = z.strictObject({
   params: z.strictObject({ projectSlug: slugSchema, datasetSlug: slugSchema }),
   query: z.strictObject({
     mode: z.enum(["insert", "update"]),
-    map: z.record(z.string(), z.string()).optional(),
+    // A file's field may be called `__proto__`: recordOf keeps it a key.
+    map: recordOf(z.string(), z.string()).optional(),
     idField: z.string().optional(),
   }),
   upload: z.strictObject({
