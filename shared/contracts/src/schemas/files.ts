@@ -145,6 +145,14 @@ export const MAX_FILE_FIELDS = MAX_CUSTOM_COLUMNS + 16;
 /** The largest file an import takes. */
 export const MAX_IMPORT_BYTES = 1024 ** 3;
 
+/**
+ * A body sent with `Content-Encoding: gzip` may unpack to at most this many times the bytes received
+ * so far, once past `GZIP_FREE_BYTES`: text compresses 5 to 20 times, and a body of zeros over 1,000
+ * times, so a few megabytes could otherwise make the gateway unpack a gibibyte before refusing it.
+ */
+export const MAX_GZIP_RATIO = 200;
+export const GZIP_FREE_BYTES = 8 * 1024 ** 2;
+
 const mapTargetSchema = z
   .string()
   .regex(/^(new:.{1,128}|[A-Za-z0-9_]{1,64})$/, 'must be a column identifier or "new:<display name>"');
