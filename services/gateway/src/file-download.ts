@@ -1,6 +1,7 @@
 import { Readable } from "node:stream";
 import { callSubjectWithBody, type RawInput } from "@svc/bus";
 import {
+  type CsvFormulaMode,
   DomainError,
   type ExportChunk,
   type ExportFormat,
@@ -36,7 +37,11 @@ export async function sendFile(
 ): Promise<FastifyReply> {
   const input = await admitOperationCall(deps, op, context, raw);
   const params = input.params as { projectSlug: string; datasetSlug: string };
-  const { format, version } = input.query as { format: ExportFormat; version?: number };
+  const { format, version, csvFormulas } = input.query as {
+    format: ExportFormat;
+    version?: number;
+    csvFormulas?: CsvFormulaMode;
+  };
   const ask = async (request: {
     version?: number | undefined;
     after?: ExportChunk["after"];
@@ -52,6 +57,7 @@ export async function sendFile(
         input: {
           params,
           format,
+          ...(format === "csv" && csvFormulas ? { csvFormulas } : {}),
           ...(request.version === undefined ? {} : { version: request.version }),
           ...(request.after ? { after: request.after } : {}),
           ...(request.columns ? { columns: request.columns } : {}),

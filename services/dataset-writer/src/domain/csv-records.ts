@@ -1,5 +1,5 @@
 import type { Writable } from "node:stream";
-import { csvTextToCell, DomainError, MAX_FILE_FIELDS } from "@svc/contracts";
+import { csvTextToCell, csvUnescapedText, DomainError, MAX_FILE_FIELDS } from "@svc/contracts";
 import { Parser } from "csv-parse";
 import type { FileRecord } from "./file-records";
 import { badLine, checkNumbers, MAX_RECORD_CHARS, tooManyFields } from "./record-checks";
@@ -36,7 +36,7 @@ export async function* readCsv(text: AsyncIterable<string>): AsyncIterable<FileR
       for (const text of record)
         for (let at = text.indexOf("\n"); at >= 0; at = text.indexOf("\n", at + 1)) line--;
       if (!header) {
-        header = checkHeader(record, line);
+        header = checkHeader(record.map(csvUnescapedText), line);
         continue;
       }
       // Without a prototype, a field named `__proto__` or `constructor` is a field like any other.
@@ -49,7 +49,7 @@ export async function* readCsv(text: AsyncIterable<string>): AsyncIterable<FileR
         if (value === undefined) continue;
         checkNumbers(value, text, line);
         fields[name] = value;
-        written[name] = text;
+        written[name] = csvUnescapedText(text);
       }
       yield { line, fields, text: written };
     }

@@ -17,6 +17,16 @@ export const exportMediaTypes: Record<ExportFormat, string> = {
   parquet: "application/vnd.apache.parquet",
 };
 
+/**
+ * What a CSV export does with text that a spreadsheet would run as a formula: `escape` (default)
+ * writes an apostrophe before a text that begins with `=`, `+`, `-`, `@`, a tab or a carriage
+ * return, which spreadsheets show as text and an import removes; `raw` writes such text as it is.
+ * Either way a text that begins with an apostrophe gets one more, so that every export reads back
+ * exactly.
+ */
+export const csvFormulaModes = ["escape", "raw"] as const;
+export type CsvFormulaMode = (typeof csvFormulaModes)[number];
+
 export const exportQuerySchema = z.strictObject({
   format: z
     .enum(exportFormats)
@@ -27,6 +37,12 @@ export const exportQuerySchema = z.strictObject({
   version: versionNumberSchema
     .optional()
     .describe("Export the dataset as it was at this version; default: the current one"),
+  csvFormulas: z
+    .enum(csvFormulaModes)
+    .default("escape")
+    .describe(
+      "CSV only. escape (default): a text cell, header or row id that begins with =, +, -, @, a tab or a carriage return is written after an apostrophe (') so that a spreadsheet shows it as text instead of running it as a formula; an import removes the apostrophe. raw: such text is written as it is, for programs that read the file. Either way a text that begins with an apostrophe is written with one more, and numbers (-5) are written as numbers",
+    ),
 });
 
 const rowKeySchema = z.object({ createdAt: z.string(), rowId: z.string() });
@@ -35,6 +51,7 @@ const rowKeySchema = z.object({ createdAt: z.string(), rowId: z.string() });
 export const exportChunkRequestSchema = z.strictObject({
   params: z.strictObject({ projectSlug: slugSchema, datasetSlug: slugSchema }),
   format: z.enum(exportFormats),
+  csvFormulas: z.enum(csvFormulaModes).optional(),
   /** Absent on the first request: the current version, unless the client asked for one. */
   version: z.number().int().min(0).optional(),
   /** The last row of the previous piece; absent on the first request, which also writes the header. */
@@ -78,10 +95,12 @@ export const exportChunkSchema = z.object({
 export type ExportChunk = z.infer<typeof exportChunkSchema>;
 
 /**
- * CSV field text as a cell: undefined for an empty field (no value given); JSON for a field that
- * is JSON (an object, array, number, `true`, `false`, `null` or a quoted string); else the text.
+ * CSV field text as a cell: undefined for an empty field (no value given); the text after it for a
+ * field that begins with an apostrophe (see csvFormulaModes); JSON for a field that is JSON (an
+ * object, array, number, `true`, `false`, `null` or a quoted string); else the text.
  */
 export function csvTextToCell(text: string): unknown {
+  if (text.charCodeAt(0) === APOSTROPHE) return text.slice(1);
   if (text === "") return undefined;
   if (!startsLikeJson(text.charCodeAt(0))) return text;
   try {
@@ -89,6 +108,30 @@ export function csvTextToCell(text: string): unknown {
   } catch {
     return text;
   }
+}
+
+const APOSTROPHE = 0x27;
+
+/** A CSV field's text without the apostrophe an export writes before text (see csvFormulaModes). */
+export const csvUnescapedText = (text: string): string =>
+  text.charCodeAt(0) === APOSTROPHE ? text.slice(1) : text;
+
+/**
+ * Whether an export writes an apostrophe before a text beginning with this UTF-16 unit (or UTF-8
+ * byte: every one of them is ASCII): one a spreadsheet takes as the start of a formula, when
+ * formulas are escaped, and an apostrophe always.
+ */
+export function csvNeedsApostrophe(unit: number | undefined, formulas: CsvFormulaMode): boolean {
+  if (unit === APOSTROPHE) return true;
+  return (
+    formulas === "escape" &&
+    (unit === 0x3d || // =
+      unit === 0x2b || // +
+      unit === 0x2d || // -
+      unit === 0x40 || // @
+      unit === 0x09 || // tab
+      unit === 0x0d) // carriage return
+  );
 }
 
 /**
