@@ -167,4 +167,64 @@ describe.each(targets())("file and column limits (%s)", (_name, start) => {
       expect(same, format).toMatchObject({ state: "succeeded", versionId: null, version: 1, rowsUpdated: 0 });
     }
   });
+
+  it("refuses at once, with 415, a file whose first bytes show it is not what its Content-Type says", async () => {
+    const base = await emptyDataset();
+    const png = new Uint8Array([
+      0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52,
+    ]);
+    const garbage = new Uint8Array(
+      Array.from({ length: 512 }, (_, i) => ((i * 37) % 7 === 0 ? 0 : 0x41 + (i % 26))),
+    );
+    const cases: [Uint8Array | string, string, RegExp][] = [
+      [png, "text/csv", /^The file looks like a PNG image, not CSV text$/],
+      [
+        png,
+        "application/vnd.apache.parquet",
+        /^The file is not a Parquet file: a Parquet file begins with "PAR1", and this one looks like a PNG image/,
+      ],
+      [
+        "id,input\nr1,not parquet\n",
+        "application/vnd.apache.parquet",
+        /^The file is not a Parquet file: .* this one does not;/,
+      ],
+      [
+        garbage,
+        "application/x-ndjson",
+        /^The file holds a NUL byte \(at byte 1\): it is binary, not JSONL text/,
+      ],
+      [
+        new Uint8Array([0x1f, 0x8b, 8, 0, 0, 0, 0, 0]),
+        "text/csv",
+        /gzip file, not CSV text; send the file itself, or the gzip with Content-Encoding: gzip/,
+      ],
+      [
+        new Uint8Array([0x50, 0x41, 0x52, 0x31, 0, 0]),
+        "application/json",
+        /looks like a Parquet file, not JSON text; send it as application\/vnd.apache.parquet/,
+      ],
+    ];
+    for (const [body, type, message] of cases) {
+      const refused = await upload(base, body, type);
+      expect(refused.status, `${type}: ${JSON.stringify(refused.body)}`).toBe(415);
+      expect(refused.body.code).toBe("unsupported_media_type");
+      expect(refused.body.error).toMatch(message);
+      expect(refused.body.details).toMatchObject({ line: 1 });
+    }
+    expect(await versionOf(suite.api, base)).toBe(0);
+  });
+
+  it("fails a damaged Parquet file in the platform's own words, not the library's", async () => {
+    const base = await emptyDataset();
+    const cut = await imported(
+      base,
+      "PAR1 and then nothing that a footer needs",
+      "application/vnd.apache.parquet",
+    );
+    expect(cut.state).toBe("failed");
+    expect(cut.error).toMatchObject({ code: "validation_failed", details: { line: 1 } });
+    expect(cut.error?.error).toBe(
+      'The file is not a Parquet file that can be read: its footer (the file\'s metadata, which ends it with "PAR1") is missing or damaged; the file may be cut short, so upload it again whole',
+    );
+  });
 });

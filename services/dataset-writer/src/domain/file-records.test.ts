@@ -69,6 +69,12 @@ describe("CSV", () => {
     }
   });
 
+  it("refuses a NUL byte, which no text holds, naming its line", async () => {
+    const refused = await failure("jsonl", '{"input":1}\n{"input":2}\u0000\n');
+    expect(refused.message).toBe("Line 2: the file holds a NUL byte: it is binary, not text");
+    expect(refused.details).toEqual({ line: 2, reason: "nul_byte" });
+  });
+
   it("refuses bytes that are not UTF-8, naming the line", async () => {
     const bytes = new Uint8Array([...new TextEncoder().encode("id,input\nr1,ok\nr2,"), 0xff, 0xfe, 10]);
     const refused = await failure("csv", bytes);

@@ -53,6 +53,16 @@ async function* decodeUtf8(chunks: AsyncIterable<Uint8Array>, progress: ReadProg
         offset: progress.bytesRead - chunk.byteLength + bad,
       });
     }
+    const nul = piece.indexOf("\u0000");
+    if (nul >= 0) {
+      throw badLine(
+        line + countNewlines(piece.slice(0, nul)),
+        "the file holds a NUL byte: it is binary, not text",
+        {
+          reason: "nul_byte",
+        },
+      );
+    }
     line += countNewlines(piece);
     yield piece;
   }

@@ -15,10 +15,11 @@ export async function* readParquet(path: string, progress: ReadProgress): AsyncI
   let metadata: Awaited<ReturnType<typeof parquetMetadataAsync>>;
   try {
     metadata = await parquetMetadataAsync(file);
-  } catch (error) {
+  } catch {
+    // The library's own words (offsets, thrift fields) say nothing a person can act on.
     throw new DomainError(
       "validation_failed",
-      `The file is not a Parquet file that can be read: ${(error as Error).message}`,
+      'The file is not a Parquet file that can be read: its footer (the file\'s metadata, which ends it with "PAR1") is missing or damaged; the file may be cut short, so upload it again whole',
       { line: 1 },
     );
   }
@@ -43,10 +44,10 @@ export async function* readParquet(path: string, progress: ReadProgress): AsyncI
           rows = read as unknown[][];
         },
       });
-    } catch (error) {
+    } catch {
       throw new DomainError(
         "validation_failed",
-        `Line ${rowStart + 1}: the rows from here on cannot be read (${(error as Error).message})`,
+        `Line ${rowStart + 1}: the rows from here on cannot be read: the file is damaged there, or written with an encoding or compression this platform does not read (it reads snappy, gzip, brotli, zstd and lz4)`,
         { line: rowStart + 1 },
       );
     }
