@@ -1,5 +1,6 @@
 import { parquetMetadata, parquetReadObjects } from "hyparquet";
 import { describe, expect, it } from "vitest";
+import { finishedImport } from "../factories";
 import { projectForSuite, targets } from "../targets";
 
 interface ErrorBody {
@@ -75,7 +76,7 @@ describe.each(targets())("dataset export (%s)", (_name, start) => {
         `id,Input,Answer,Expected output,Metadata,Note,output (${clash})`,
         `a,plain text,"""42""","""""",,"say ""hi"", then\nleave",`,
         'b,"{""q"":""Größe? 日本""}",42,true,"[1,""x""]",,"""null"""',
-        'c," padded ",-,,,,',
+        'c," padded ",\'-,,,,',
         "",
       ].join("\r\n"),
     );
@@ -261,5 +262,80 @@ describe.each(targets())("dataset export (%s)", (_name, start) => {
     expect(format.body.error).toMatch(/format/);
     const missing = await suite.api.get<ErrorBody>(`/v1/projects/${suite.project}/datasets/nope/export`);
     expect(missing.status).toBe(404);
+  });
+
+  it("writes text a spreadsheet would run after an apostrophe, numbers as they are, and reads it all back exactly", async () => {
+    const { base, ids } = await makeDataset(["=SUM(A1:A9)", "'quoted"]);
+    const [formula, quoted] = ids as [string, string];
+    const texts = [
+      "=1+2",
+      "+1",
+      "-x",
+      "@cmd",
+      "\tTab",
+      "\rCR",
+      "'apostrophe",
+      "''two",
+      "=",
+      "'",
+      "-5",
+      "plain",
+    ];
+    const rows = texts.map((text, i) => ({
+      id: i === 0 ? "-r0" : `r${i}`,
+      input: text,
+      output: i % 2 ? -5 : -0.25,
+      custom: { [formula]: text, [quoted]: { "=k": "=v" } },
+    }));
+    expect((await suite.api.post(`${base}/rows`, { rows })).status).toBe(201);
+    const read = async (query: string) => {
+      const answer = await download(`${base}/export?format=csv${query}`);
+      expect(answer.status).toBe(200);
+      return answer.text();
+    };
+    const escaped = await read("");
+    const lines = escaped.split("\r\n");
+    expect(lines[0]).toBe("id,Input,Output,Expected output,Metadata,'=SUM(A1:A9),''quoted");
+    const object = `"{""=k"":""=v""}"`;
+    expect(lines.slice(1, -1).sort()).toEqual(
+      [
+        `'-r0,'=1+2,-0.25,,,'=1+2,${object}`,
+        `r1,'+1,-5,,,'+1,${object}`,
+        `r2,'-x,-0.25,,,'-x,${object}`,
+        `r3,'@cmd,-5,,,'@cmd,${object}`,
+        `r4,"'\tTab",-0.25,,,"'\tTab",${object}`,
+        `r5,"'\rCR",-5,,,"'\rCR",${object}`,
+        `r6,''apostrophe,-0.25,,,''apostrophe,${object}`,
+        `r7,'''two,-5,,,'''two,${object}`,
+        `r8,'=,-0.25,,,'=,${object}`,
+        `r9,'',-5,,,'',${object}`,
+        `r10,"""-5""",-0.25,,,"""-5""",${object}`,
+        `r11,plain,-5,,,plain,${object}`,
+      ].sort(),
+    );
+    const raw = (await read("&csvFormulas=raw")).split("\r\n");
+    expect(raw[0]).toBe("id,Input,Output,Expected output,Metadata,=SUM(A1:A9),''quoted");
+    expect(raw).toContain(`-r0,=1+2,-0.25,,,=1+2,${object}`);
+    expect(raw).toContain(`r6,''apostrophe,-0.25,,,''apostrophe,${object}`);
+
+    const listed = async () =>
+      (await suite.api.get<{ items: unknown[] }>(`${base}/rows?limit=100&sortDirection=asc`)).body.items;
+    const before = await listed();
+    for (const csv of [escaped, raw.join("\r\n")]) {
+      const imported = await fetch(`${suite.target.baseUrl}${base}/imports?mode=update`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${suite.target.ownerKey}`, "content-type": "text/csv" },
+        body: csv,
+      });
+      expect(imported.status).toBe(202);
+      const { importId } = (await imported.json()) as { importId: string };
+      const done = await finishedImport(suite.api, base, importId);
+      expect(done, JSON.stringify(done.error)).toMatchObject({
+        state: "succeeded",
+        versionId: null,
+        rowsUpdated: 0,
+      });
+    }
+    expect(await listed()).toEqual(before);
   });
 });

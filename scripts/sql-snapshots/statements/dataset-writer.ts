@@ -22,6 +22,16 @@ export const datasetWriter = [
             writerColumns.insertCustomColumn(db, { datasetId: "ds_1", identifier: "c_1", name: "Score" }),
         },
       ],
+      insertCustomColumns: [
+        {
+          run: (db) =>
+            writerColumns.insertCustomColumns(db, "ds_1", [
+              { identifier: "c_1", name: "Score" },
+              { identifier: "c_2", name: "Topic" },
+            ]),
+          answers: [[{ last: 4 }]],
+        },
+      ],
       updateColumn: [
         {
           variant: "every change at once",

@@ -1862,6 +1862,8 @@ class DatasetsResource:
     ) -> DatasetColumn:
         """Add a custom column; its identifier never changes.
 
+        A dataset has at most 1000 active custom columns; one more is 400 too_many_columns (details.limit), and a removed column can be restored only while there is room.
+
         Requires an API key with role `member` or higher.
 
         `POST /v1/projects/{projectSlug}/datasets/{datasetSlug}/columns` (operation `createDatasetColumn`)

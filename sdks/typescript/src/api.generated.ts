@@ -92,7 +92,7 @@ export type DatasetVersion = {
 
 export type ApiError = {
   error: string;
-  code: "validation_failed" | "unknown_column" | "unknown_row" | "unauthenticated" | "forbidden" | "not_found" | "conflict" | "idempotency_key_reused" | "version_mismatch" | "payload_too_large" | "unsupported_media_type" | "too_many_traces" | "rate_limited" | "internal_error" | "service_unavailable" | "upstream_timeout";
+  code: "validation_failed" | "unknown_column" | "unknown_row" | "too_many_columns" | "unauthenticated" | "forbidden" | "not_found" | "conflict" | "idempotency_key_reused" | "version_mismatch" | "payload_too_large" | "unsupported_media_type" | "too_many_traces" | "rate_limited" | "internal_error" | "service_unavailable" | "upstream_timeout";
   requestId: string;
   details?: { [key: string]: unknown };
 };
@@ -1329,6 +1329,8 @@ export class DatasetsResource {
 
   /**
    * Add a custom column; its identifier never changes.
+   *
+   * A dataset has at most 1000 active custom columns; one more is 400 too_many_columns (details.limit), and a removed column can be restored only while there is room.
    *
    * Requires an API key with role `member` or higher.
    *

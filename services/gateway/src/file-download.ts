@@ -1,6 +1,7 @@
 import { Readable } from "node:stream";
 import { callSubjectWithBody, type RawInput } from "@svc/bus";
 import {
+  type CsvFormulaMode,
   DomainError,
   type ExportChunk,
   type ExportFormat,
@@ -11,6 +12,13 @@ import {
 import type { FastifyReply } from "fastify";
 import { admitOperationCall, type OperationCallDeps } from "./operation-call";
 import { parquetFile } from "./parquet-file";
+
+/**
+ * The largest X-Svc-Columns the export sends. HTTP clients refuse a response whose headers pass
+ * 16 KiB (Node's own, undici, most proxies at 8 KiB), and a dataset's 1,000 columns would make it
+ * about 35 KiB; the CSV's header row names every column too, which is what an import reads.
+ */
+const MAX_COLUMNS_HEADER = 8 * 1024;
 
 /**
  * Answers an operation that returns a file (a dataset export): asks its service for the file piece
@@ -29,7 +37,11 @@ export async function sendFile(
 ): Promise<FastifyReply> {
   const input = await admitOperationCall(deps, op, context, raw);
   const params = input.params as { projectSlug: string; datasetSlug: string };
-  const { format, version } = input.query as { format: ExportFormat; version?: number };
+  const { format, version, csvFormulas } = input.query as {
+    format: ExportFormat;
+    version?: number;
+    csvFormulas?: CsvFormulaMode;
+  };
   const ask = async (request: {
     version?: number | undefined;
     after?: ExportChunk["after"];
@@ -45,6 +57,7 @@ export async function sendFile(
         input: {
           params,
           format,
+          ...(format === "csv" && csvFormulas ? { csvFormulas } : {}),
           ...(request.version === undefined ? {} : { version: request.version }),
           ...(request.after ? { after: request.after } : {}),
           ...(request.columns ? { columns: request.columns } : {}),
@@ -68,10 +81,15 @@ export async function sendFile(
     .header("content-disposition", `attachment; filename="${params.datasetSlug}-v${first.version}.${format}"`)
     .header("x-svc-version", String(first.version))
     .header("cache-control", "no-store");
-  if (first.columns) reply.header("x-svc-columns", asciiJson(first.columns));
+  const columnsHeader = first.columns ? asciiJson(first.columns) : undefined;
+  if (columnsHeader !== undefined && columnsHeader.length <= MAX_COLUMNS_HEADER)
+    reply.header("x-svc-columns", columnsHeader);
 
   // Every later piece writes the columns the first one headed, whatever happens to them meanwhile.
-  const columns = first.headers?.slice(1).map((header) => first.columns?.[header] ?? header);
+  const named = first.columns;
+  const columns = first.headers
+    ?.slice(1)
+    .map((header) => (named && Object.hasOwn(named, header) ? (named[header] as string) : header));
   // The next piece is asked for as soon as one arrives, before that one is sent: the service reads
   // the next rows while this process writes the last ones out. One piece ahead, no more.
   const after = (piece: Pick<ExportChunk, "after" | "rows">) => {

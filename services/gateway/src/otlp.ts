@@ -1,11 +1,11 @@
 import { PassThrough } from "node:stream";
 import { createGunzip } from "node:zlib";
-import { DomainError } from "@svc/contracts";
+import { DomainError, GZIP_FREE_BYTES, MAX_GZIP_RATIO } from "@svc/contracts";
 import type { FastifyInstance } from "fastify";
 
 /**
- * What OpenTelemetry exporters send besides plain JSON: gzip bodies (the Collector's default) are
- * unpacked, within the same body limit; protobuf bodies get a 415 that says how to switch to JSON.
+ * What OpenTelemetry exporters send besides plain JSON: gzip bodies (the Collector's default, and
+ * any upload) are unpacked, within the same body limit and at most MAX_GZIP_RATIO times their size; protobuf bodies get a 415 that says how to switch to JSON.
  */
 export function acceptOtlpExporters(app: FastifyInstance): void {
   app.addContentTypeParser(
@@ -42,6 +42,21 @@ export function acceptOtlpExporters(app: FastifyInstance): void {
       body.receivedEncodedLength += chunk.length;
     });
     payload.on("error", (error) => body.destroy(error));
+    // A body that unpacks far beyond what was sent is refused as it unpacks, not once it is all out.
+    let unpacked = 0;
+    gunzip.on("data", (chunk: Buffer) => {
+      unpacked += chunk.length;
+      if (unpacked <= GZIP_FREE_BYTES || unpacked <= MAX_GZIP_RATIO * body.receivedEncodedLength) return;
+      payload.unpipe(gunzip);
+      gunzip.destroy();
+      body.destroy(
+        new DomainError(
+          "payload_too_large",
+          `The gzip body unpacks to more than ${MAX_GZIP_RATIO} times its size; send it uncompressed, or compressed less`,
+          { ratioLimit: MAX_GZIP_RATIO },
+        ),
+      );
+    });
     gunzip.on("error", (error) =>
       body.destroy(
         new DomainError("validation_failed", `The gzip body could not be unpacked: ${error.message}`, {

@@ -41,7 +41,10 @@ export async function* parquetFile(
     rows = [];
     chars = 0;
     await file.write({
-      columnData: headers.map((name, i) => ({ name, data: group.map((row) => row[i] ?? null) })),
+      columnData: headers.map((name, i) => ({
+        name,
+        data: group.map((row) => (i === 0 ? row[i] : asJsonCell(row[i] ?? null))),
+      })),
       rowGroupSize: group.length,
     });
   };
@@ -57,4 +60,18 @@ export async function* parquetFile(
   await rowGroup();
   await file.finish();
   yield written();
+}
+
+/**
+ * A cell as the writer's JSON column takes it. The writer copies a value's objects key by key into
+ * new plain objects before it writes their JSON, and a key `__proto__` copied so sets the copy's
+ * prototype: `{"__proto__": {"x": 1}}` was written as `{}`. An object without a prototype is not
+ * copied, but written as JSON as it is (nested objects with it); arrays are copied item by item.
+ */
+function asJsonCell(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(asJsonCell);
+  if (typeof value !== "object" || value === null) return value;
+  const cell: Record<string, unknown> = Object.create(null);
+  for (const [key, item] of Object.entries(value)) cell[key] = item;
+  return cell;
 }

@@ -4,7 +4,10 @@
  * string as itself unless it is empty or would read back as another JSON value, in which case it is
  * written as a JSON string (`""`, `"42"`, `"true"`); any other value as its JSON, compact (without
  * the space PostgreSQL writes after each `:` and `,` outside strings), numbers as stored. A CSV field
- * is quoted when it holds a comma, a quote or a line break, or starts or ends with a space.
+ * is quoted when it holds a comma, a quote or a line break, or starts or ends with a space. A CSV
+ * text (a string cell, a header, a row id) that a spreadsheet would run as a formula is written
+ * after an apostrophe, unless formulas are asked for raw, and one that begins with an apostrophe
+ * always is (see csvFormulaModes): numbers, objects and JSON strings never begin so.
  *
  * Written into one buffer a piece rather than as JavaScript strings: quoting a field as a string
  * (`replaceAll`, then concatenation) cost more than everything else an export did per row, and the
@@ -13,7 +16,7 @@
  * from where they stand; only a string that holds an escape or might read as JSON is decoded.
  */
 
-import { isSpace, startsLikeJson } from "@svc/contracts";
+import { type CsvFormulaMode, csvNeedsApostrophe, isSpace, startsLikeJson } from "@svc/contracts";
 
 /** Bytes the lines of every format are written with. */
 export const COMMA = 0x2c;
@@ -23,6 +26,7 @@ export const QUOTE = 0x22;
 const COLON = 0x3a;
 const SPACE = 0x20;
 const BACKSLASH = 0x5c;
+const APOSTROPHE = 0x27;
 
 /** The bytes of one export piece, growing as rows are written. */
 export class ExportBytes {
@@ -30,7 +34,10 @@ export class ExportBytes {
   private at = 0;
 
   /** `size`: about what the piece will hold, so that it seldom grows. */
-  constructor(size = 64 * 1024) {
+  constructor(
+    size = 64 * 1024,
+    private readonly formulas: CsvFormulaMode = "escape",
+  ) {
     this.out = Buffer.allocUnsafe(size);
   }
 
@@ -82,6 +89,7 @@ export class ExportBytes {
   csvField(src: Buffer, from: number, to: number): void {
     const quoted = needsQuotes(src, from, to);
     if (quoted) this.byte(QUOTE);
+    this.apostropheBefore(src, from, to);
     this.bytes(src, from, to, quoted);
     if (quoted) this.byte(QUOTE);
   }
@@ -143,9 +151,21 @@ export class ExportBytes {
     }
     const quoted = comma || isSpace(codePointAt(json, lastCharacter(json, from + 1, to - 1)));
     if (quoted) this.byte(QUOTE);
+    this.apostropheBefore(json, from + 1, to - 1);
     this.bytes(json, from + 1, to - 1);
     if (quoted) this.byte(QUOTE);
     return true;
+  }
+
+  /** A row id as a CSV field: it needs no quotes, but may begin with `-`. */
+  csvRowId(src: Buffer, from: number, to: number): void {
+    this.apostropheBefore(src, from, to);
+    this.bytes(src, from, to);
+  }
+
+  /** The apostrophe before a text that a spreadsheet would run, or that begins with one. */
+  private apostropheBefore(text: Buffer, from: number, to: number): void {
+    if (from < to && csvNeedsApostrophe(text[from], this.formulas)) this.byte(APOSTROPHE);
   }
 
   /** `src[from, to)` as a quoted CSV field. */

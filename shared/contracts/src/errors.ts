@@ -9,6 +9,7 @@ export const errorStatus = {
   validation_failed: 400,
   unknown_column: 400,
   unknown_row: 400,
+  too_many_columns: 400,
   unauthenticated: 401,
   forbidden: 403,
   not_found: 404,

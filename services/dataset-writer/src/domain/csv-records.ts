@@ -1,8 +1,8 @@
 import type { Writable } from "node:stream";
-import { csvTextToCell, DomainError } from "@svc/contracts";
+import { csvTextToCell, csvUnescapedText, DomainError, MAX_FILE_FIELDS } from "@svc/contracts";
 import { Parser } from "csv-parse";
 import type { FileRecord } from "./file-records";
-import { badLine, checkNumbers, MAX_RECORD_CHARS } from "./record-checks";
+import { badLine, checkNumbers, MAX_RECORD_CHARS, tooManyFields } from "./record-checks";
 
 /**
  * The records of a CSV file (RFC 4180, a header row): each field's text becomes a cell value, and the
@@ -19,7 +19,7 @@ export async function* readCsv(text: AsyncIterable<string>): AsyncIterable<FileR
   // that failed never drains, so waiting for room ends when it closes too.
   const feeding = (async () => {
     try {
-      for await (const piece of text) {
+      for await (const piece of headerWidthChecked(text)) {
         if (parser.destroyed) return;
         if (!parser.write(piece)) await roomIn(parser);
       }
@@ -36,11 +36,12 @@ export async function* readCsv(text: AsyncIterable<string>): AsyncIterable<FileR
       for (const text of record)
         for (let at = text.indexOf("\n"); at >= 0; at = text.indexOf("\n", at + 1)) line--;
       if (!header) {
-        header = checkHeader(record, line);
+        header = checkHeader(record.map(csvUnescapedText), line);
         continue;
       }
-      const fields: Record<string, unknown> = {};
-      const written: Record<string, string> = {};
+      // Without a prototype, a field named `__proto__` or `constructor` is a field like any other.
+      const fields: Record<string, unknown> = Object.create(null);
+      const written: Record<string, string> = Object.create(null);
       for (let i = 0; i < header.length; i++) {
         const name = header[i] as string;
         const text = record[i] ?? "";
@@ -48,7 +49,7 @@ export async function* readCsv(text: AsyncIterable<string>): AsyncIterable<FileR
         if (value === undefined) continue;
         checkNumbers(value, text, line);
         fields[name] = value;
-        written[name] = text;
+        written[name] = csvUnescapedText(text);
       }
       yield { line, fields, text: written };
     }
@@ -62,6 +63,69 @@ export async function* readCsv(text: AsyncIterable<string>): AsyncIterable<FileR
     throw new DomainError("validation_failed", "The file is empty: a CSV file needs a header row", {
       line: 1,
     });
+}
+
+/**
+ * The text, passed on as it comes, once its header row is known to have at most the fields a file
+ * may have. The parser builds a record's fields before anyone can count them, which for a header of
+ * 100,000 names takes the better part of a second (and the process with it); this scanner counts the
+ * separators outside quotes as the header arrives and stops at the first one too many.
+ */
+async function* headerWidthChecked(text: AsyncIterable<string>): AsyncIterable<string> {
+  const header = new HeaderWidth();
+  const pieces = text[Symbol.asyncIterator]();
+  try {
+    for (let next = await pieces.next(); !next.done; next = await pieces.next()) {
+      if (!header.done) header.scan(next.value);
+      yield next.value;
+    }
+  } finally {
+    await pieces.return?.();
+  }
+}
+
+/** Counts a CSV header's fields as its text arrives: separators outside quotes, up to its line end. */
+class HeaderWidth {
+  done = false;
+  private fields = 1;
+  private line = 1;
+  private empty = true;
+  private fieldStart = true;
+  private quoted = false;
+  private quoteInQuoted = false;
+
+  scan(piece: string): void {
+    for (let i = 0; i < piece.length && !this.done; i++) {
+      const char = piece[i];
+      if (this.quoted) {
+        if (!this.quoteInQuoted) {
+          if (char === '"') this.quoteInQuoted = true;
+          continue;
+        }
+        this.quoteInQuoted = false;
+        // `""` is a quote inside the field; anything else after a quote has closed it.
+        if (char === '"') continue;
+        this.quoted = false;
+      }
+      if (char === ",") {
+        if (++this.fields > MAX_FILE_FIELDS)
+          throw tooManyFields(this.line, `the header row has more than ${MAX_FILE_FIELDS} fields`);
+        this.fieldStart = true;
+        this.empty = false;
+      } else if (char === "\n") {
+        // The parser passes over blank lines before the header; so does the count.
+        if (this.empty) this.line++;
+        else this.done = true;
+      } else if (char === '"' && this.fieldStart) {
+        this.quoted = true;
+        this.fieldStart = false;
+        this.empty = false;
+      } else if (char !== "\r") {
+        this.fieldStart = false;
+        this.empty = false;
+      }
+    }
+  }
 }
 
 interface NumberedRecord {

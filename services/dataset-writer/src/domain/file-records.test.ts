@@ -1,4 +1,4 @@
-import { DomainError, type ImportFormat } from "@svc/contracts";
+import { DomainError, type ImportFormat, MAX_FILE_FIELDS } from "@svc/contracts";
 import { describe, expect, it } from "vitest";
 import { type FileRecord, readRecords } from "./file-records";
 
@@ -44,6 +44,17 @@ describe("CSV", () => {
     expect((await failure("csv", "")).message).toMatch(/empty/);
   });
 
+  it("refuses a header with more fields than a file may have, counting quoted commas as text", async () => {
+    // Quoted names with commas, quotes and line breaks in them are one field each.
+    const names = Array.from({ length: MAX_FILE_FIELDS }, (_, i) => `"f${i}, ""x""\n"`);
+    const wide = `\r\n\r\n${names.join(",")}\r\n${names.map((_, i) => i).join(",")}\r\n`;
+    const [record] = await read("csv", wide, 4096);
+    expect(Object.keys(record?.fields ?? {})).toHaveLength(MAX_FILE_FIELDS);
+    const refused = await failure("csv", `\r\n\r\n${names.join(",")},one more\r\n`);
+    expect(refused.message).toMatch(/^Line 3: the header row has more than 1016 fields; a file may have/);
+    expect(refused.details).toEqual({ line: 3, limit: MAX_FILE_FIELDS });
+  });
+
   it("fails, and does not hang, when a long line arrives in one piece or in many", async () => {
     const long = "input,output\nb1,one\nb2,two,three\nb3,four\n";
     for (const size of [1, 3, long.length]) {
@@ -56,6 +67,12 @@ describe("CSV", () => {
       })();
       await expect(reading).rejects.toThrow(/^Line 3: the line has another number of fields/);
     }
+  });
+
+  it("refuses a NUL byte, which no text holds, naming its line", async () => {
+    const refused = await failure("jsonl", '{"input":1}\n{"input":2}\u0000\n');
+    expect(refused.message).toBe("Line 2: the file holds a NUL byte: it is binary, not text");
+    expect(refused.details).toEqual({ line: 2, reason: "nul_byte" });
   });
 
   it("refuses bytes that are not UTF-8, naming the line", async () => {
@@ -71,6 +88,16 @@ describe("JSONL", () => {
       { line: 1, fields: { input: "a\nb" } },
       { line: 3, fields: { input: { x: "ü" } } },
     ]);
+  });
+
+  it("refuses an object with more fields than a file may have, its custom object counted", async () => {
+    const fields = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, i]));
+    const fits = JSON.stringify({ id: "a", custom: fields(MAX_FILE_FIELDS - 2) });
+    expect(await read("jsonl", `${fits}\n`, 4096)).toHaveLength(1);
+    const wide = JSON.stringify({ id: "a", custom: fields(MAX_FILE_FIELDS - 1) });
+    const refused = await failure("json", `[${fits},\n${wide}]`);
+    expect(refused.message).toMatch(/^Line 2: the object has 1017 fields; a file may have at most 1016/);
+    expect(refused.details).toEqual({ line: 2, limit: MAX_FILE_FIELDS });
   });
 
   it("names the line of bad JSON and of a value that is not an object", async () => {

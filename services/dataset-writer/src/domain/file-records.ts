@@ -3,7 +3,11 @@ import { readCsv } from "./csv-records";
 import { readJsonArray, readJsonLines } from "./json-records";
 import { badLine } from "./record-checks";
 
-/** One record of a file: its line (where it starts) and its fields, each a JSON value. */
+/**
+ * One record of a file: its line (where it starts) and its fields, each a JSON value. A field may be
+ * called anything, `__proto__` and `constructor` included: read them as own keys (Object.entries,
+ * Object.hasOwn), never by indexing with a name from the file.
+ */
 export interface FileRecord {
   line: number;
   fields: Record<string, unknown>;
@@ -48,6 +52,16 @@ async function* decodeUtf8(chunks: AsyncIterable<Uint8Array>, progress: ReadProg
       throw badLine(at, "the file is not valid UTF-8 text; save it as UTF-8 and upload it again", {
         offset: progress.bytesRead - chunk.byteLength + bad,
       });
+    }
+    const nul = piece.indexOf("\u0000");
+    if (nul >= 0) {
+      throw badLine(
+        line + countNewlines(piece.slice(0, nul)),
+        "the file holds a NUL byte: it is binary, not text",
+        {
+          reason: "nul_byte",
+        },
+      );
     }
     line += countNewlines(piece);
     yield piece;

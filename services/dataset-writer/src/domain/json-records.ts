@@ -1,6 +1,6 @@
-import { DomainError } from "@svc/contracts";
+import { DomainError, MAX_FILE_FIELDS } from "@svc/contracts";
 import type { FileRecord } from "./file-records";
-import { badLine, checkNumbers, MAX_RECORD_CHARS } from "./record-checks";
+import { badLine, checkNumbers, MAX_RECORD_CHARS, tooManyFields } from "./record-checks";
 
 /** The records of a JSONL file: a JSON object per line, blank lines passed over. */
 export async function* readJsonLines(text: AsyncIterable<string>): AsyncIterable<FileRecord> {
@@ -48,8 +48,20 @@ function parseObject(text: string, line: number): Record<string, unknown> {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw badLine(line, "each record must be a JSON object of fields");
   }
+  checkWidth(value as Record<string, unknown>, line);
   checkNumbers(value, text, line);
   return value as Record<string, unknown>;
+}
+
+/** Refuses an object with more fields than a file may have, its `custom` object's counted with it. */
+function checkWidth(fields: Record<string, unknown>, line: number): void {
+  const custom = Object.hasOwn(fields, "custom") ? fields.custom : undefined;
+  const width =
+    Object.keys(fields).length +
+    (typeof custom === "object" && custom !== null && !Array.isArray(custom)
+      ? Object.keys(custom).length
+      : 0);
+  if (width > MAX_FILE_FIELDS) throw tooManyFields(line, `the object has ${width} fields`);
 }
 
 /**

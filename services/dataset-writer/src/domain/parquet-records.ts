@@ -1,7 +1,8 @@
-import { DomainError } from "@svc/contracts";
-import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects } from "hyparquet";
+import { DomainError, MAX_FILE_FIELDS } from "@svc/contracts";
+import { asyncBufferFromFile, parquetMetadataAsync, parquetRead, parquetSchema } from "hyparquet";
 import { compressors } from "hyparquet-compressors";
 import type { FileRecord, ReadProgress } from "./file-records";
+import { tooManyFields } from "./record-checks";
 
 /**
  * The rows of a Parquet file on disk, one row group at a time (memory holds one group, never the
@@ -14,28 +15,44 @@ export async function* readParquet(path: string, progress: ReadProgress): AsyncI
   let metadata: Awaited<ReturnType<typeof parquetMetadataAsync>>;
   try {
     metadata = await parquetMetadataAsync(file);
-  } catch (error) {
+  } catch {
+    // The library's own words (offsets, thrift fields) say nothing a person can act on.
     throw new DomainError(
       "validation_failed",
-      `The file is not a Parquet file that can be read: ${(error as Error).message}`,
+      'The file is not a Parquet file that can be read: its footer (the file\'s metadata, which ends it with "PAR1") is missing or damaged; the file may be cut short, so upload it again whole',
       { line: 1 },
     );
   }
+  const width = metadata.schema[0]?.num_children ?? 0;
+  if (width > MAX_FILE_FIELDS) throw tooManyFields(1, `the file has ${width} columns`);
+  // Rows as arrays, named here: the library's row objects are plain objects, which lose a column
+  // called `__proto__` (the assignment sets their prototype instead).
+  const names = parquetSchema(metadata).children.map((child) => child.element.name);
   let rowStart = 0;
   for (const group of metadata.row_groups) {
     const rowEnd = rowStart + Number(group.num_rows);
-    let rows: Record<string, unknown>[];
+    let rows: unknown[][] = [];
     try {
-      rows = await parquetReadObjects({ file, metadata, rowStart, rowEnd, compressors });
-    } catch (error) {
+      await parquetRead({
+        file,
+        metadata,
+        rowStart,
+        rowEnd,
+        compressors,
+        rowFormat: "array",
+        onComplete: (read) => {
+          rows = read as unknown[][];
+        },
+      });
+    } catch {
       throw new DomainError(
         "validation_failed",
-        `Line ${rowStart + 1}: the rows from here on cannot be read (${(error as Error).message})`,
+        `Line ${rowStart + 1}: the rows from here on cannot be read: the file is damaged there, or written with an encoding or compression this platform does not read (it reads snappy, gzip, brotli, zstd and lz4)`,
         { line: rowStart + 1 },
       );
     }
     for (const [index, row] of rows.entries()) {
-      yield { line: rowStart + index + 1, fields: fieldsOf(row) };
+      yield { line: rowStart + index + 1, fields: fieldsOf(names, row) };
     }
     progress.bytesRead = Math.min(
       file.byteLength,
@@ -54,11 +71,12 @@ export async function* readParquet(path: string, progress: ReadProgress): AsyncI
  * A row's fields as JSON values. A null field gives no value, as an empty CSV field does: Parquet
  * writes an unset cell as null, so an exported file imported back as an update changes nothing.
  */
-function fieldsOf(row: Record<string, unknown>): Record<string, unknown> {
-  const fields: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(row)) {
+function fieldsOf(names: readonly string[], row: readonly unknown[]): Record<string, unknown> {
+  const fields: Record<string, unknown> = Object.create(null);
+  names.forEach((name, i) => {
+    const value = row[i];
     if (value !== null && value !== undefined) fields[name] = jsonOf(value);
-  }
+  });
   return fields;
 }
 

@@ -63,6 +63,36 @@ export async function insertCustomColumn(
     .execute();
 }
 
+/**
+ * Adds custom columns after the dataset's last one, in the order given, in one statement. The
+ * dataset is locked by the caller, so the last position cannot move meanwhile.
+ */
+export async function insertCustomColumns(
+  db: Kysely<Database>,
+  datasetId: string,
+  columns: readonly { identifier: string; name: string }[],
+): Promise<void> {
+  if (columns.length === 0) return;
+  const { last } = await db
+    .selectFrom("dataset_columns")
+    .select(sql<number>`coalesce(max(position), -1)`.as("last"))
+    .where("dataset_id", "=", datasetId)
+    .executeTakeFirstOrThrow();
+  await db
+    .insertInto("dataset_columns")
+    .values(
+      columns.map((column, index) => ({
+        dataset_id: datasetId,
+        identifier: column.identifier,
+        name: column.name,
+        kind: "custom" as const,
+        field: null,
+        position: Number(last) + 1 + index,
+      })),
+    )
+    .execute();
+}
+
 export async function updateColumn(
   db: Kysely<Database>,
   datasetId: string,

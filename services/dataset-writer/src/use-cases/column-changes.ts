@@ -1,6 +1,7 @@
 import {
   type Caller,
   DomainError,
+  MAX_CUSTOM_COLUMNS,
   type Operation,
   type OperationInput,
   type OperationOutput,
@@ -68,6 +69,18 @@ export function assertNameFree(columns: readonly ColumnRecord[], name: string, e
       {
         identifier: clash.identifier,
       },
+    );
+  }
+}
+
+/** Refuses one more active custom column where the dataset already has as many as it may. */
+export function assertRoomForColumn(columns: readonly ColumnRecord[]): void {
+  const count = columns.filter((c) => c.kind === "custom" && !c.removed).length;
+  if (count >= MAX_CUSTOM_COLUMNS) {
+    throw new DomainError(
+      "too_many_columns",
+      `The dataset has ${count} custom columns, and a dataset has at most ${MAX_CUSTOM_COLUMNS}; remove a column you no longer need first`,
+      { limit: MAX_CUSTOM_COLUMNS, columns: count },
     );
   }
 }

@@ -5,6 +5,7 @@ import {
   type ImportFormat,
   type ImportStart,
   isBuiltinField,
+  MAX_CUSTOM_COLUMNS,
   newId,
   ROW_ID_PATTERN,
 } from "@svc/contracts";
@@ -12,7 +13,7 @@ import type { Database } from "@svc/db";
 import type { Kysely } from "kysely";
 import type { FileRecord } from "../domain/file-records";
 import { badLine } from "../domain/record-checks";
-import { type ColumnRecord, insertCustomColumn, listColumns } from "../repositories/columns";
+import { type ColumnRecord, insertCustomColumns, listColumns } from "../repositories/columns";
 import type { StagedRow } from "../repositories/imports";
 
 type Target =
@@ -21,13 +22,14 @@ type Target =
   | { kind: "custom"; identifier: string }
   | { kind: "skip" };
 
-const BUILTIN_ALIASES: Record<string, BuiltinField> = {
-  input: "input",
-  output: "output",
-  expectedOutput: "expectedOutput",
-  expected_output: "expectedOutput",
-  metadata: "metadata",
-};
+/** A Map, as every lookup of a file's field name: `constructor` is a field name, not Object's. */
+const BUILTIN_ALIASES = new Map<string, BuiltinField>([
+  ["input", "input"],
+  ["output", "output"],
+  ["expectedOutput", "expectedOutput"],
+  ["expected_output", "expectedOutput"],
+  ["metadata", "metadata"],
+]);
 
 /**
  * Where each field of a file goes: the `map` of the import, or names (API.md). Columns the file asks
@@ -37,8 +39,11 @@ const BUILTIN_ALIASES: Record<string, BuiltinField> = {
 export class FieldMapping {
   private readonly targets = new Map<string, Target>();
   private readonly created = new Map<string, { identifier: string; name: string }>();
-  private readonly active: ColumnRecord[];
-  private readonly removed: ColumnRecord[];
+  /** The active columns by identifier, and by display name in lower case (the first in order). */
+  private readonly byIdentifier = new Map<string, ColumnRecord>();
+  private readonly byLowerName = new Map<string, ColumnRecord>();
+  private readonly removed = new Set<string>();
+  private readonly customCount: number;
   private readonly idFields: Set<string>;
 
   constructor(
@@ -46,8 +51,16 @@ export class FieldMapping {
     private readonly query: ImportStart["query"],
     private readonly format: ImportFormat,
   ) {
-    this.active = columns.filter((column) => !column.removed);
-    this.removed = columns.filter((column) => column.removed);
+    for (const column of columns) {
+      if (column.removed) {
+        this.removed.add(column.identifier);
+        continue;
+      }
+      this.byIdentifier.set(column.identifier, column);
+      const name = column.name.toLowerCase();
+      if (!this.byLowerName.has(name)) this.byLowerName.set(name, column);
+    }
+    this.customCount = [...this.byIdentifier.values()].filter((column) => column.kind === "custom").length;
     this.idFields = new Set(query.idField ? [query.idField] : format === "csv" ? ["id"] : ["id", "rowId"]);
     for (const [field, to] of Object.entries(query.map ?? {}))
       this.targets.set(field, this.mapped(field, to));
@@ -69,7 +82,8 @@ export class FieldMapping {
         continue;
       }
       const target = this.targetOf(field);
-      if (target.kind === "id") rowId = this.rowIdOf(line, field, text?.[field] ?? value);
+      if (target.kind === "id")
+        rowId = this.rowIdOf(line, field, text && Object.hasOwn(text, field) ? text[field] : value);
       else if (target.kind === "builtin") cells[target.field] = value;
       else if (target.kind === "custom") custom[target.identifier] = value;
     }
@@ -85,32 +99,40 @@ export class FieldMapping {
     return { seq, line, rowId, cells, custom };
   }
 
-  /** Creates the columns the file asked for; refuses a mapped column removed since the import began. */
+  /**
+   * Creates the columns the file asked for; refuses a mapped column removed since the import began,
+   * a name taken meanwhile, and more columns than a dataset may have.
+   */
   async createColumns(trx: Kysely<Database>, datasetId: string): Promise<void> {
     const now = await listColumns(trx, datasetId);
+    const active = new Set<string>();
+    const names = new Set<string>();
+    let customCount = 0;
+    for (const column of now) {
+      if (column.removed) continue;
+      active.add(column.identifier);
+      names.add(column.name.toLowerCase());
+      if (column.kind === "custom") customCount++;
+    }
+    const created = new Set([...this.created.values()].map((column) => column.identifier));
     for (const target of this.targets.values()) {
-      if (
-        target.kind !== "custom" ||
-        [...this.created.values()].some((c) => c.identifier === target.identifier)
-      )
-        continue;
-      if (!now.some((column) => column.identifier === target.identifier && !column.removed)) {
+      if (target.kind !== "custom" || created.has(target.identifier)) continue;
+      if (!active.has(target.identifier)) {
         throw unknownColumn(target.identifier, "was removed while the file was imported");
       }
     }
     for (const column of this.created.values()) {
-      const clash = now.find((c) => !c.removed && c.name.toLowerCase() === column.name.toLowerCase());
-      if (clash) {
+      if (names.has(column.name.toLowerCase())) {
         throw new DomainError(
           "conflict",
           `A column named "${column.name}" was added while the file was imported; import it again`,
-          {
-            name: column.name,
-          },
+          { name: column.name },
         );
       }
-      await insertCustomColumn(trx, { datasetId, identifier: column.identifier, name: column.name });
     }
+    if (customCount + this.created.size > MAX_CUSTOM_COLUMNS)
+      throw tooManyColumns(customCount, this.created.size);
+    await insertCustomColumns(trx, datasetId, [...this.created.values()]);
   }
 
   private targetOf(field: string): Target {
@@ -128,14 +150,15 @@ export class FieldMapping {
 
   /** Without a map: a built-in cell, an active column by identifier or display name, else a new column. */
   private byName(field: string, customOnly: boolean): Target {
-    const builtin = BUILTIN_ALIASES[field];
+    const builtin = BUILTIN_ALIASES.get(field);
     if (builtin && !customOnly) return this.builtinTarget(builtin, field);
     // An export heads a custom column named like a built-in field "name (identifier)".
     const suffixed = /\(([A-Za-z0-9_]{1,64})\)$/.exec(field)?.[1];
+    const bySuffix = suffixed === undefined ? undefined : this.byIdentifier.get(suffixed);
     const column =
-      this.active.find((c) => c.identifier === field) ??
-      this.active.find((c) => c.name.toLowerCase() === field.toLowerCase()) ??
-      this.active.find((c) => c.identifier === suffixed && field === `${c.name} (${c.identifier})`);
+      this.byIdentifier.get(field) ??
+      this.byLowerName.get(field.toLowerCase()) ??
+      (bySuffix && field === `${bySuffix.name} (${bySuffix.identifier})` ? bySuffix : undefined);
     if (column && (!customOnly || column.kind === "custom")) {
       return column.kind === "builtin"
         ? { kind: "builtin", field: column.field as BuiltinField }
@@ -147,7 +170,7 @@ export class FieldMapping {
   private mapped(field: string, to: string): Target {
     if (to.startsWith("new:")) {
       const name = to.slice("new:".length).trim();
-      const clash = this.active.find((c) => c.name.toLowerCase() === name.toLowerCase());
+      const clash = this.byLowerName.get(name.toLowerCase());
       if (clash) {
         throw new DomainError(
           "conflict",
@@ -158,15 +181,16 @@ export class FieldMapping {
       return this.newColumn(name);
     }
     if (isBuiltinField(to)) return this.builtinTarget(to, field);
-    const column = this.active.find((c) => c.identifier === to && c.kind === "custom");
-    if (!column && this.removed.some((c) => c.identifier === to)) throw removedColumn(to, field);
+    const found = this.byIdentifier.get(to);
+    const column = found?.kind === "custom" ? found : undefined;
+    if (!column && this.removed.has(to)) throw removedColumn(to, field);
     if (!column)
       throw unknownColumn(to, `is not an active column of the dataset (map sends "${field}" to it)`);
     return { kind: "custom", identifier: column.identifier };
   }
 
   private builtinTarget(field: BuiltinField, from: string): Target {
-    if (!this.active.some((column) => column.kind === "builtin" && column.field === field)) {
+    if (this.byIdentifier.get(field)?.kind !== "builtin") {
       throw removedColumn(field, from);
     }
     return { kind: "builtin", field };
@@ -186,6 +210,8 @@ export class FieldMapping {
     const key = trimmed.toLowerCase();
     let column = this.created.get(key);
     if (!column) {
+      if (this.customCount + this.created.size >= MAX_CUSTOM_COLUMNS)
+        throw tooManyColumns(this.customCount, this.created.size + 1);
       column = { identifier: newId(), name: trimmed };
       this.created.set(key, column);
     }
@@ -207,6 +233,13 @@ export class FieldMapping {
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
+
+const tooManyColumns = (has: number, adds: number) =>
+  new DomainError(
+    "too_many_columns",
+    `The file would add ${adds === 1 ? "a column" : `at least ${adds} columns`} to the dataset's ${has} custom columns, and a dataset has at most ${MAX_CUSTOM_COLUMNS}; remove columns you no longer need, or import only some fields with map`,
+    { limit: MAX_CUSTOM_COLUMNS, columns: has, adding: adds },
+  );
 
 const removedColumn = (identifier: string, field: string) =>
   unknownColumn(

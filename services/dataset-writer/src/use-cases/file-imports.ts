@@ -3,6 +3,7 @@ import { type Caller, DomainError, type ImportStart, internalErrorMessage } from
 import { type CopyFrom, type Database, findDataset } from "@svc/db";
 import type { Logger } from "@svc/telemetry";
 import type { Kysely } from "kysely";
+import { checkFileKind, firstBytes } from "../domain/file-kinds";
 import { type FileRecord, readRecords } from "../domain/file-records";
 import { readParquet } from "../domain/parquet-records";
 import { badLine } from "../domain/record-checks";
@@ -207,6 +208,25 @@ async function stageInBatches(
   } catch (error) {
     await staging.catch(() => undefined);
     throw error;
+  }
+}
+
+/**
+ * Reads the start of an uploaded file, up to its first record, and maps that record: a file that is
+ * not what its format says, too wide a header, or a first record the mapping refuses throws here,
+ * before the import is accepted, rather than in a job that fails later. Of a Parquet file, whose
+ * records are found from its end, only the first bytes are read here.
+ */
+export async function checkFileStart(
+  uploads: UploadStore,
+  upload: ImportStart["upload"],
+  mapping: FieldMapping,
+): Promise<void> {
+  checkFileKind(upload.format, await firstBytes(uploads.get(upload.objectName)));
+  if (upload.format === "parquet") return;
+  for await (const record of readRecords(upload.format, uploads.get(upload.objectName), { bytesRead: 0 })) {
+    mapping.stage(record, 1);
+    break;
   }
 }
 

@@ -4,12 +4,12 @@ import { findDataset } from "@svc/db";
 import { listColumns } from "../repositories/columns";
 import { findImport, findImportByKey, insertImport, releaseInterruptedKey } from "../repositories/imports";
 import { FieldMapping } from "./field-mapping";
-import type { FileImports } from "./file-imports";
+import { checkFileStart, type FileImports } from "./file-imports";
 import { refOf } from "./versioning";
 
 /**
  * Imports run as jobs in the writer that accepted them. This checks what can be checked before
- * reading the file (the dataset, the mapping), records the import and returns it at once; the job
+ * reading the whole file (the dataset, the mapping, the file's first record), records the import and returns it at once; the job
  * (see FileImports) reads the file from the upload store, stages its rows, and moves them into the
  * dataset as one version in one transaction at the end. Whatever happens, the staged rows and the
  * upload go.
@@ -30,8 +30,8 @@ export async function importDatasetFile(
     }
     const dataset = await findDataset(db, refOf(caller, start.params));
     const columns = await listColumns(db, dataset.id);
-    // Refuses a wrong mapping now, before any of the file is read.
-    new FieldMapping(columns, start.query, start.upload.format);
+    // Refuses a wrong mapping, and a file whose start shows it cannot be imported, now.
+    await checkFileStart(uploads, start.upload, new FieldMapping(columns, start.query, start.upload.format));
     const importId = newId();
     const inserted = await insertImport(db, {
       id: importId,

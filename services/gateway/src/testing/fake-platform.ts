@@ -31,7 +31,7 @@ export interface FakePlatform {
 
 export async function fakePlatform(
   env: Record<string, string> = {},
-  deps: Partial<Pick<GatewayDeps, "rateLimitStore" | "logger" | "webRoot">> = {},
+  deps: Partial<Pick<GatewayDeps, "rateLimitStore" | "logger" | "webRoot" | "uploads">> = {},
 ): Promise<FakePlatform> {
   const bus = new InProcessBus();
   const logger = deps.logger ?? silentLogger();
@@ -109,6 +109,7 @@ export async function fakePlatform(
     options: gatewayOptionsSchema.parse(env),
     ...(deps.rateLimitStore ? { rateLimitStore: deps.rateLimitStore } : {}),
     ...(deps.webRoot ? { webRoot: deps.webRoot } : {}),
+    ...(deps.uploads ? { uploads: deps.uploads } : {}),
   });
   await gateway.app.ready();
   let keys = 0;

@@ -60,7 +60,7 @@ export async function exportDataset(
   organizationId: string,
   request: ExportChunkRequest,
 ): Promise<WithBody<ExportChunk>> {
-  const out = new ExportBytes(CHUNK_BYTES + 64 * 1024);
+  const out = new ExportBytes(CHUNK_BYTES + 64 * 1024, request.csvFormulas ?? "escape");
   // A later piece names its columns: one look at the dataset is enough. The first reads the dataset
   // and its columns in one snapshot, so that the columns are those of the version it finds.
   const { dataset, version, cells, firstOnly } = await (request.columns !== undefined
@@ -178,7 +178,7 @@ function rowWriter(
   switch (format) {
     case "csv":
       return (out, { bytes, start, end }) => {
-        out.bytes(bytes, start[0] as number, end[0] as number); // a row id needs no quotes
+        out.csvRowId(bytes, start[0] as number, end[0] as number);
         for (let field = CELLS_FROM; field < fields; field++) {
           out.byte(COMMA);
           out.csvCell(bytes, start[field] as number, end[field] as number);

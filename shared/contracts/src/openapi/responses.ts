@@ -9,6 +9,8 @@ const errorMessages: Record<ErrorCode, string> = {
   validation_failed: "Request is invalid: name: must not be empty",
   unknown_column: 'Unknown or removed column "k3v0q2m9w8x7y6z5a4b3c2d1"; list the dataset\'s columns',
   unknown_row: 'Row "q9" is not in the experiment\'s dataset version 3',
+  too_many_columns:
+    "A dataset has at most 1000 custom columns, and this one has 1000; remove columns you no longer need",
   unauthenticated: "Missing or invalid API key; send Authorization: Bearer <API_KEY>",
   forbidden: "This API key's role may not do this",
   not_found: "Dataset not found",
@@ -27,6 +29,7 @@ const errorMessages: Record<ErrorCode, string> = {
 
 /** Details worth showing in an error's example. */
 const errorDetails: Partial<Record<ErrorCode, JsonObject>> = {
+  too_many_columns: { limit: 1000 },
   rate_limited: { scope: "key", retryAfterSeconds: 1, limit: { perSecond: 100, burst: 200 } },
 };
 

@@ -93,6 +93,13 @@ export const listColumnsQuerySchema = z.strictObject({
   includeRemoved: queryBooleanSchema.default(false),
 });
 export const columnListSchema = z.object({ columns: z.array(datasetColumnSchema) });
+/**
+ * The most custom columns a dataset may have active. Every row's cells, an export's header and an
+ * import's mapping grow with them; the limit keeps one dataset from making the work of one request
+ * (and of every request beside it, in the embedded platform's one process) unbounded.
+ */
+export const MAX_CUSTOM_COLUMNS = 1000;
+
 export const createColumnBodySchema = z.strictObject({ name: nameSchema });
 export const renameColumnBodySchema = createColumnBodySchema;
 export const reorderColumnsBodySchema = z.strictObject({

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { slugSchema } from "../ids";
 import { versionNumberSchema } from "./common";
+import { MAX_CUSTOM_COLUMNS } from "./datasets";
 import { recordOf } from "./proto-keys";
 
 /*
@@ -16,6 +17,16 @@ export const exportMediaTypes: Record<ExportFormat, string> = {
   parquet: "application/vnd.apache.parquet",
 };
 
+/**
+ * What a CSV export does with text that a spreadsheet would run as a formula: `escape` (default)
+ * writes an apostrophe before a text that begins with `=`, `+`, `-`, `@`, a tab or a carriage
+ * return, which spreadsheets show as text and an import removes; `raw` writes such text as it is.
+ * Either way a text that begins with an apostrophe gets one more, so that every export reads back
+ * exactly.
+ */
+export const csvFormulaModes = ["escape", "raw"] as const;
+export type CsvFormulaMode = (typeof csvFormulaModes)[number];
+
 export const exportQuerySchema = z.strictObject({
   format: z
     .enum(exportFormats)
@@ -26,6 +37,12 @@ export const exportQuerySchema = z.strictObject({
   version: versionNumberSchema
     .optional()
     .describe("Export the dataset as it was at this version; default: the current one"),
+  csvFormulas: z
+    .enum(csvFormulaModes)
+    .default("escape")
+    .describe(
+      "CSV only. escape (default): a text cell, header or row id that begins with =, +, -, @, a tab or a carriage return is written after an apostrophe (') so that a spreadsheet shows it as text instead of running it as a formula; an import removes the apostrophe. raw: such text is written as it is, for programs that read the file. Either way a text that begins with an apostrophe is written with one more, and numbers (-5) are written as numbers",
+    ),
 });
 
 const rowKeySchema = z.object({ createdAt: z.string(), rowId: z.string() });
@@ -34,6 +51,7 @@ const rowKeySchema = z.object({ createdAt: z.string(), rowId: z.string() });
 export const exportChunkRequestSchema = z.strictObject({
   params: z.strictObject({ projectSlug: slugSchema, datasetSlug: slugSchema }),
   format: z.enum(exportFormats),
+  csvFormulas: z.enum(csvFormulaModes).optional(),
   /** Absent on the first request: the current version, unless the client asked for one. */
   version: z.number().int().min(0).optional(),
   /** The last row of the previous piece; absent on the first request, which also writes the header. */
@@ -66,7 +84,7 @@ export const exportChunkSchema = z.object({
    * pieces are JSON arrays, one per line, of the row id and the cells in the order of these headers;
    * the gateway writes the file from them.
    */
-  columns: z.record(z.string(), z.string()).optional(),
+  columns: recordOf(z.string(), z.string()).optional(),
   /** On the first piece: the headers in order, `id` first. */
   headers: z.array(z.string()).optional(),
   /** Where the next piece starts; null when this piece ends the file. */
@@ -77,10 +95,12 @@ export const exportChunkSchema = z.object({
 export type ExportChunk = z.infer<typeof exportChunkSchema>;
 
 /**
- * CSV field text as a cell: undefined for an empty field (no value given); JSON for a field that
- * is JSON (an object, array, number, `true`, `false`, `null` or a quoted string); else the text.
+ * CSV field text as a cell: undefined for an empty field (no value given); the text after it for a
+ * field that begins with an apostrophe (see csvFormulaModes); JSON for a field that is JSON (an
+ * object, array, number, `true`, `false`, `null` or a quoted string); else the text.
  */
 export function csvTextToCell(text: string): unknown {
+  if (text.charCodeAt(0) === APOSTROPHE) return text.slice(1);
   if (text === "") return undefined;
   if (!startsLikeJson(text.charCodeAt(0))) return text;
   try {
@@ -88,6 +108,30 @@ export function csvTextToCell(text: string): unknown {
   } catch {
     return text;
   }
+}
+
+const APOSTROPHE = 0x27;
+
+/** A CSV field's text without the apostrophe an export writes before text (see csvFormulaModes). */
+export const csvUnescapedText = (text: string): string =>
+  text.charCodeAt(0) === APOSTROPHE ? text.slice(1) : text;
+
+/**
+ * Whether an export writes an apostrophe before a text beginning with this UTF-16 unit (or UTF-8
+ * byte: every one of them is ASCII): one a spreadsheet takes as the start of a formula, when
+ * formulas are escaped, and an apostrophe always.
+ */
+export function csvNeedsApostrophe(unit: number | undefined, formulas: CsvFormulaMode): boolean {
+  if (unit === APOSTROPHE) return true;
+  return (
+    formulas === "escape" &&
+    (unit === 0x3d || // =
+      unit === 0x2b || // +
+      unit === 0x2d || // -
+      unit === 0x40 || // @
+      unit === 0x09 || // tab
+      unit === 0x0d) // carriage return
+  );
 }
 
 /**
@@ -134,8 +178,23 @@ export const importMediaTypes: Record<ImportFormat, string> = {
   json: "application/json",
   parquet: "application/vnd.apache.parquet",
 };
+/**
+ * The most fields one record of an imported file may have (a CSV header's width, the fields of a
+ * JSONL or JSON object, the columns of a Parquet file): a dataset's custom columns, and room for the
+ * row id and the built-in cells under any of their names. A wider file is refused at its header.
+ */
+export const MAX_FILE_FIELDS = MAX_CUSTOM_COLUMNS + 16;
+
 /** The largest file an import takes. */
 export const MAX_IMPORT_BYTES = 1024 ** 3;
+
+/**
+ * A body sent with `Content-Encoding: gzip` may unpack to at most this many times the bytes received
+ * so far, once past `GZIP_FREE_BYTES`: text compresses 5 to 20 times, and a body of zeros over 1,000
+ * times, so a few megabytes could otherwise make the gateway unpack a gibibyte before refusing it.
+ */
+export const MAX_GZIP_RATIO = 200;
+export const GZIP_FREE_BYTES = 8 * 1024 ** 2;
 
 const mapTargetSchema = z
   .string()
@@ -224,7 +283,8 @@ export const importStartSchema = z.strictObject({
   params: z.strictObject({ projectSlug: slugSchema, datasetSlug: slugSchema }),
   query: z.strictObject({
     mode: z.enum(["insert", "update"]),
-    map: z.record(z.string(), z.string()).optional(),
+    // A file's field may be called `__proto__`: recordOf keeps it a key.
+    map: recordOf(z.string(), z.string()).optional(),
     idField: z.string().optional(),
   }),
   upload: z.strictObject({

@@ -77,6 +77,34 @@ values
     )
   );
 
+-- insertCustomColumns, statement 1 of 2
+-- $1 = "ds_1"
+select
+  coalesce(max(position), -1) as "last"
+from
+  "dataset_columns"
+where
+  "dataset_id" = $1;
+
+-- insertCustomColumns, statement 2 of 2
+-- $1 = "ds_1"
+-- $2 = "c_1"
+-- $3 = "Score"
+-- $4 = "custom"
+-- $5 = null
+-- $6 = 5
+-- $7 = "ds_1"
+-- $8 = "c_2"
+-- $9 = "Topic"
+-- $10 = "custom"
+-- $11 = null
+-- $12 = 6
+insert into
+  "dataset_columns" ("dataset_id", "identifier", "name", "kind", "field", "position")
+values
+  ($1, $2, $3, $4, $5, $6),
+  ($7, $8, $9, $10, $11, $12);
+
 -- updateColumn (every change at once)
 -- $1 = "Score"
 -- $2 = 2

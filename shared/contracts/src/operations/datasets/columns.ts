@@ -5,6 +5,7 @@ import {
   datasetColumnSchema,
   datasetPathSchema,
   listColumnsQuerySchema,
+  MAX_CUSTOM_COLUMNS,
   renameColumnBodySchema,
   reorderColumnsBodySchema,
 } from "../../schemas/datasets";
@@ -37,13 +38,14 @@ export const createDatasetColumn = defineOperation({
   path: `${DATASET}/columns`,
   tag: "datasets",
   summary: "Add a custom column; its identifier never changes",
+  description: `A dataset has at most ${MAX_CUSTOM_COLUMNS} active custom columns; one more is 400 too_many_columns (details.limit), and a removed column can be restored only while there is room.`,
   subject: subjects.columns.create,
   access: "member",
   params: datasetPathSchema,
   body: createColumnBodySchema,
   response: datasetColumnSchema,
   successStatus: 201,
-  errors: ["not_found", "conflict"],
+  errors: ["not_found", "conflict", "too_many_columns"],
 });
 
 export const updateDatasetColumn = defineOperation({
@@ -89,7 +91,7 @@ export const restoreDatasetColumn = defineOperation({
   params: columnPathSchema,
   response: datasetColumnSchema,
   successStatus: 200,
-  errors: ["not_found", "conflict"],
+  errors: ["not_found", "conflict", "too_many_columns"],
   // Overwrites nothing, and a column brought back stays back.
   effect: { idempotent: true },
 });
