@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { slugSchema } from "../ids";
-import { versionNumberSchema } from "./common";
+import { versionNumberSchema, versionSchema } from "./common";
 import { recordOf } from "./proto-keys";
 
 /*
@@ -35,7 +35,7 @@ export const exportChunkRequestSchema = z.strictObject({
   params: z.strictObject({ projectSlug: slugSchema, datasetSlug: slugSchema }),
   format: z.enum(exportFormats),
   /** Absent on the first request: the current version, unless the client asked for one. */
-  version: z.number().int().min(0).optional(),
+  version: versionSchema.optional(),
   /** The last row of the previous piece; absent on the first request, which also writes the header. */
   after: rowKeySchema.optional(),
   /**
