@@ -82,9 +82,38 @@ describe("JSON bodies", () => {
     expect(calls).toEqual([]);
   });
 
+  // JSON.parse reads them as Infinity, which JSON.stringify writes as null: they were stored as null.
+  it.each([
+    ['{"resourceSpans":[],"n":1e309}', "body.n"],
+    ['{"resourceSpans":[],"a":[0,{"b":-1e999}]}', "body.a.1.b"],
+    ['{"resourceSpans":[],"__proto__":{"x":1E400}}', "body.__proto__.x"],
+  ])(
+    "refuses %s, a number beyond a double's range, naming %s, and reaches no service",
+    async (payload, where) => {
+      const { gateway, key, calls } = await start();
+      const response = await gateway.app.inject(traces("application/json", key("member"), payload));
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toMatchObject({
+        code: "validation_failed",
+        error: `The body's ${where} is a number beyond the range of a double (about ±1.8e308); send a smaller number, or the number as a string`,
+        details: {
+          issues: [
+            {
+              path: where,
+              message: "is a number beyond the range of a double (about ±1.8e308)",
+              code: "number_out_of_range",
+            },
+          ],
+        },
+      });
+      expect(calls).toEqual([]);
+    },
+  );
+
   it("takes numbers a double holds exactly however they are written, and -0 as 0", async () => {
     const { gateway, key, calls } = await start();
-    const payload = '{"resourceSpans":[],"a":[1.50,1E2,0.30000000000000004,9007199254740992,-0]}';
+    const payload =
+      '{"resourceSpans":[],"a":[1.50,1E2,0.30000000000000004,9007199254740992,-0,1.7976931348623157e308,-1e308]}';
     const response = await gateway.app.inject(traces("application/json", key("member"), payload));
     expect(response.statusCode).toBe(200);
     expect(calls).toHaveLength(1);

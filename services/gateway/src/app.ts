@@ -4,6 +4,7 @@ import {
   buildOpenApiDocument,
   DomainError,
   findInexactNumber,
+  findNumberOutOfRange,
   internalErrorMessage,
   operationList,
   platformServices,
@@ -21,6 +22,7 @@ import {
   inexactNumberBody,
   invalidJsonBody,
   invalidUtf8Body,
+  numberOutOfRangeBody,
   sendError,
   toDomainError,
   unsupportedMediaType,
@@ -135,6 +137,8 @@ export function buildGateway({
     } catch (error) {
       return done(invalidJsonBody((error as Error).message));
     }
+    const outOfRange = findNumberOutOfRange(value, text);
+    if (outOfRange) return done(numberOutOfRangeBody(outOfRange));
     const inexact = findInexactNumber(text);
     if (inexact)
       return done(inexactNumberBody(inexact.text, Buffer.byteLength(text.slice(0, inexact.index))));

@@ -71,4 +71,53 @@ describe.each(targets())("numbers out of range (%s)", (_name, start) => {
     expect(issuePaths(imported)).toEqual(["body.traces.filters.0.value"]);
     expect(await snapshot()).toEqual(before);
   });
+
+  it.each([
+    ["a row edit", "PATCH", "/rows/r0", '{"output":1e309}', "body.output"],
+    ["a row edit's custom cell", "PATCH", "/rows/r0", '{"custom":{"$c":[1,-1e999]}}', "body.custom.$c.1"],
+    [
+      "a batch edit",
+      "PATCH",
+      "/rows",
+      '{"edits":[{"rowId":"r1","metadata":{"n":1e400}}]}',
+      "body.edits.0.metadata.n",
+    ],
+    [
+      "an insert",
+      "POST",
+      "/rows",
+      '{"rows":[{"id":"n","input":{"a":{"b":1E400}}}]}',
+      "body.rows.0.input.a.b",
+    ],
+  ])(
+    "refuses a number beyond a double's range in %s with 400 naming where, storing nothing",
+    async (_label, method, path, template, where) => {
+      const column = (
+        await suite.api.get<{ columns: { identifier: string; source: { kind: string } }[] }>(
+          `${suite.base}/columns`,
+        )
+      ).body.columns.find((c) => c.source.kind === "custom")?.identifier as string;
+      const before = await snapshot();
+      const error = await expectError(
+        suite.api.send(method, `${suite.base}${path}`, template.replaceAll("$c", column)),
+        400,
+        "validation_failed",
+      );
+      expect(issuePaths(error)).toEqual([where.replaceAll("$c", column)]);
+      expect(error.details?.issues?.[0]).toMatchObject({ code: "number_out_of_range" });
+      expect(error.error).toMatch(/beyond the range of a double/);
+      expect(await snapshot()).toEqual(before);
+    },
+  );
+
+  it("stores the largest and smallest numbers a double holds, exactly", async () => {
+    const edited = await suite.api.send(
+      "PATCH",
+      `${suite.base}/rows/r1`,
+      '{"output":[1.7976931348623157e308,-1.7976931348623157e308,5e-324,1e308]}',
+    );
+    expect(edited.status).toBe(200);
+    const row = await suite.api.get<{ output: unknown }>(`${suite.base}/rows/r1`);
+    expect(row.body.output).toEqual([Number.MAX_VALUE, -Number.MAX_VALUE, Number.MIN_VALUE, 1e308]);
+  });
 });
