@@ -295,6 +295,47 @@ describe("the operator route", () => {
   });
 });
 
+describe("headers that keep an answer from being misread or kept", () => {
+  it("sends X-Content-Type-Options: nosniff with every answer, success or refusal", async () => {
+    const { gateway, key } = await start();
+    const member = { authorization: `Bearer ${key("member")}` };
+    const answers = [
+      await gateway.app.inject({ method: "GET", url: "/v1/account", headers: member }),
+      await gateway.app.inject({ method: "GET", url: "/v1/account" }),
+      await gateway.app.inject({ method: "GET", url: "/v1/nothing", headers: member }),
+      await gateway.app.inject(traces("application/json", key("member"), "{nope")),
+      await gateway.app.inject(traces("text/plain", key("member"))),
+      await gateway.app.inject({ method: "GET", url: "/v1/projects/%zz", headers: member }),
+      await gateway.app.inject({ method: "POST", url: "/v1/mcp", headers: member, payload: {} }),
+      await gateway.app.inject({ method: "GET", url: "/v1/openapi.json" }),
+      await gateway.app.inject({ method: "GET", url: "/healthz" }),
+    ];
+    expect(answers.map((answer) => [answer.statusCode, answer.headers["x-content-type-options"]])).toEqual(
+      answers.map((answer) => [answer.statusCode, "nosniff"]),
+    );
+  });
+
+  it("sends Cache-Control: no-store with a new key's token, and not with other answers", async () => {
+    const { gateway, key } = await start({ SVC_ADMIN_TOKEN: ADMIN_TOKEN });
+    const created = await gateway.app.inject({
+      method: "POST",
+      url: "/v1/organizations",
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "application/json" },
+      payload: { name: "Acme" },
+    });
+    expect(created.statusCode).toBe(201);
+    expect(created.json()).toMatchObject({ apiKey: { token: expect.stringMatching(/^svc_/) } });
+    expect(created.headers["cache-control"]).toBe("no-store");
+    const account = await gateway.app.inject({
+      method: "GET",
+      url: "/v1/account",
+      headers: { authorization: `Bearer ${key("viewer")}` },
+    });
+    expect(account.statusCode).toBe(200);
+    expect(account.headers["cache-control"]).toBeUndefined();
+  });
+});
+
 describe("GET /v1/openapi.json", () => {
   it("serves the committed document without a key, as JSON", async () => {
     const { gateway } = await start();

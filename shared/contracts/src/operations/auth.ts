@@ -31,6 +31,7 @@ export const createOrganization = defineOperation({
   access: "operator",
   body: createOrganizationBodySchema,
   response: createdOrganizationSchema,
+  oneTimeSecret: true,
   successStatus: 201,
   errors: ["conflict"],
 });
@@ -72,6 +73,7 @@ export const createApiKey = defineOperation({
   access: "admin",
   body: createApiKeyBodySchema,
   response: createdApiKeySchema,
+  oneTimeSecret: true,
   successStatus: 201,
 });
 
