@@ -11,6 +11,7 @@ import * as browserSessions from "./migrations/0010-browser-sessions";
 import * as missingExpectedOutput from "./migrations/0011-missing-expected-output";
 import * as imports from "./migrations/0012-imports";
 import * as rowsWithoutRowLevelKeys from "./migrations/0013-rows-without-row-level-keys";
+import * as storedTokensWithheld from "./migrations/0014-stored-tokens-withheld";
 import type { Database } from "./schema";
 
 /** Migrations in order. A new one is a new file here; a landed one is never edited. */
@@ -27,6 +28,7 @@ const migrations: Record<string, Migration> = {
   "0011-missing-expected-output": missingExpectedOutput,
   "0012-imports": imports,
   "0013-rows-without-row-level-keys": rowsWithoutRowLevelKeys,
+  "0014-stored-tokens-withheld": storedTokensWithheld,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
