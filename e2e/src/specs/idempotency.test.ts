@@ -143,7 +143,7 @@ describe.each(targets())("Idempotency-Key through the gateway (%s)", (_name, sta
     expect((await suite.api.get(`/v1/projects/${project}/traces/${otherTrace}`)).status).toBe(404);
   });
 
-  it("makes one organisation for a retried operator creation, and refuses the key with another name", async () => {
+  it("makes one organisation for a retried operator creation, shows its owner token once, and refuses the key with another name", async () => {
     const operator = client(suite.target.baseUrl, suite.target.adminToken);
     const name = `Once ${randomBytes(3).toString("hex")}`;
     const headers = { "idempotency-key": `org-${name.replace(" ", "-")}` };
@@ -155,8 +155,17 @@ describe.each(targets())("Idempotency-Key through the gateway (%s)", (_name, sta
     const retry = await operator.post("/v1/organizations", { name }, headers);
 
     expect(first.status).toBe(201);
+    expect(first.body.apiKey).toMatchObject({
+      token: expect.stringMatching(/^svc_/),
+      tokenAlreadyShown: false,
+    });
+    expect(first.headers.get("cache-control")).toBe("no-store");
     expect(retry.status).toBe(201);
-    expect(retry.body).toEqual(first.body);
+    expect(retry.body).toEqual({
+      ...first.body,
+      apiKey: { ...first.body.apiKey, token: null, tokenAlreadyShown: true },
+    });
+    expect(retry.headers.get("cache-control")).toBe("no-store");
     const account = await client(suite.target.baseUrl, first.body.apiKey.token).get<{
       organization: { id: string };
     }>("/v1/account");
@@ -164,6 +173,28 @@ describe.each(targets())("Idempotency-Key through the gateway (%s)", (_name, sta
     const reused = await operator.post<{ code: string }>("/v1/organizations", { name: `${name} 2` }, headers);
     expect(reused.status).toBe(409);
     expect(reused.body.code).toBe("idempotency_key_reused");
+  });
+
+  it("shows a new key's token once: a retry, by its creator or another admin, gets the key without it", async () => {
+    const headers = { "idempotency-key": `key-${randomBytes(4).toString("hex")}` };
+    const body = { name: "Shown once", role: "viewer" };
+    const first = await suite.api.post<{ id: string; token: string }>("/v1/api-keys", body, headers);
+    expect(first.status).toBe(201);
+    expect(first.body).toMatchObject({ token: expect.stringMatching(/^svc_/), tokenAlreadyShown: false });
+    const withheld = { ...first.body, token: null, tokenAlreadyShown: true };
+    const retry = await suite.api.post("/v1/api-keys", body, headers);
+    expect(retry).toMatchObject({ status: 201, body: withheld });
+    const admin = await suite.api.post<{ token: string }>("/v1/api-keys", {
+      name: "Other admin",
+      role: "admin",
+    });
+    const replayed = await client(suite.target.baseUrl, admin.body.token).post("/v1/api-keys", body, headers);
+    expect(replayed).toMatchObject({ status: 201, body: withheld });
+    expect(JSON.stringify([retry.body, replayed.body])).not.toContain(first.body.token);
+    // One key was made, and its token works.
+    const keys = await suite.api.get<{ apiKeys: { name: string }[] }>("/v1/api-keys");
+    expect(keys.body.apiKeys.filter((key) => key.name === "Shown once")).toHaveLength(1);
+    expect((await client(suite.target.baseUrl, first.body.token).get("/v1/account")).status).toBe(200);
   });
 
   it("refuses a malformed Idempotency-Key", async () => {

@@ -56,6 +56,9 @@ describe.each(targets())(
           role: "viewer",
         });
         expect(created.status).toBe(201);
+        // No cache on the way may keep the token; no client may take the answer for anything but JSON.
+        expect(created.headers.get("cache-control")).toBe("no-store");
+        expect(created.headers.get("x-content-type-options")).toBe("nosniff");
         const { token, ...key } = created.body;
         expect(token).toMatch(/^svc_[A-Za-z0-9_-]{43}$/);
         expect(key).toEqual({
@@ -84,6 +87,7 @@ describe.each(targets())(
         expect(renamed.status).toBe(200);
         expect(renamed.body).toMatchObject({ id: key.id, name: "CI runner", maskedToken: key.maskedToken });
         for (const answer of [list, one, renamed]) {
+          expect(answer.headers.get("x-content-type-options")).toBe("nosniff");
           expect(JSON.stringify(answer.body)).not.toContain(token);
           expect(JSON.stringify(answer.body)).not.toContain(token.slice(4, 20));
         }

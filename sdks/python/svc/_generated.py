@@ -140,8 +140,10 @@ class CreatedApiKey(Model):
     created_at: str
     """ISO-8601 timestamp in UTC"""
     last_used_at: Optional[str]
-    token: str
-    """The full token. It is shown in this response only; store it now."""
+    token: Optional[str]
+    """The full token, shown in this answer only: store it now. null when tokenAlreadyShown is true: the token is not kept anywhere, so no later answer can give it"""
+    token_already_shown: bool
+    """true when this answer replays an earlier one (the same Idempotency-Key and body): the key was created by that request and its token shown in that answer only. If that answer was lost, revoke this key (by its id) and create another"""
 
     _svc_fields = {
         "id": ("id", None, False),
@@ -151,6 +153,7 @@ class CreatedApiKey(Model):
         "created_at": ("createdAt", None, False),
         "last_used_at": ("lastUsedAt", None, False),
         "token": ("token", None, False),
+        "token_already_shown": ("tokenAlreadyShown", None, False),
     }
 
 
@@ -1674,6 +1677,8 @@ class ApiKeysResource:
         headers: Optional[Mapping[str, str]] = None,
     ) -> CreatedApiKey:
         """Create an API key; the full token is in this response and never again.
+
+        The token is in this answer only: the platform keeps its hash, never the token. A retry with the same Idempotency-Key and body answers 201 with the same key, `token: null` and `tokenAlreadyShown: true`, and creates nothing: a token is shown once, even to a caller who may replay the request. A client whose first answer was lost revokes that key and creates another.
 
         Requires an API key with role `admin` or higher.
 
@@ -3273,7 +3278,7 @@ class OrganizationsResource:
     ) -> CreateOrganizationResponse:
         """Create an organisation and its first owner key (operators only).
 
-        Authenticated with the operator token (`SVC_ADMIN_TOKEN`), not an API key. The route does not exist when the platform runs without an operator token.
+        Authenticated with the operator token (`SVC_ADMIN_TOKEN`), not an API key. The route does not exist when the platform runs without an operator token. The first owner key's token is in this answer only; a retry with the same Idempotency-Key and body answers 201 with the same organisation and key, `apiKey.token: null` and `apiKey.tokenAlreadyShown: true`, and creates nothing.
 
         Requires the operator token.
 

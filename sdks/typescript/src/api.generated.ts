@@ -34,8 +34,10 @@ export type CreatedApiKey = {
   /** ISO-8601 timestamp in UTC */
   createdAt: string;
   lastUsedAt: string | null;
-  /** The full token. It is shown in this response only; store it now. */
-  token: string;
+  /** The full token, shown in this answer only: store it now. null when tokenAlreadyShown is true: the token is not kept anywhere, so no later answer can give it */
+  token: string | null;
+  /** true when this answer replays an earlier one (the same Idempotency-Key and body): the key was created by that request and its token shown in that answer only. If that answer was lost, revoke this key (by its id) and create another */
+  tokenAlreadyShown: boolean;
 };
 
 export type Dataset = {
@@ -1210,6 +1212,8 @@ export class ApiKeysResource {
   /**
    * Create an API key; the full token is in this response and never again.
    *
+   * The token is in this answer only: the platform keeps its hash, never the token. A retry with the same Idempotency-Key and body answers 201 with the same key, `token: null` and `tokenAlreadyShown: true`, and creates nothing: a token is shown once, even to a caller who may replay the request. A client whose first answer was lost revokes that key and creates another.
+   *
    * Requires an API key with role `admin` or higher.
    *
    * `POST /v1/api-keys` (operation `createApiKey`)
@@ -2082,7 +2086,7 @@ export class OrganizationsResource {
   /**
    * Create an organisation and its first owner key (operators only).
    *
-   * Authenticated with the operator token (`SVC_ADMIN_TOKEN`), not an API key. The route does not exist when the platform runs without an operator token.
+   * Authenticated with the operator token (`SVC_ADMIN_TOKEN`), not an API key. The route does not exist when the platform runs without an operator token. The first owner key's token is in this answer only; a retry with the same Idempotency-Key and body answers 201 with the same organisation and key, `apiKey.token: null` and `apiKey.tokenAlreadyShown: true`, and creates nothing.
    *
    * Requires the operator token.
    *

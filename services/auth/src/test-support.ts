@@ -89,9 +89,19 @@ async function contextFor(bus: Bus, token: string): Promise<RequestContext> {
   return { ...credential, requestId: requestId() };
 }
 
+/** A key as its creation first answers it, with its token. */
+export type IssuedKey = CreatedApiKey & { token: string };
+
+/** The key of a first answer: its token is there (a replay's is not). */
+export function issued(key: CreatedApiKey): IssuedKey {
+  const { token } = key;
+  if (token === null) throw new Error(`key ${key.id} was answered without its token`);
+  return { ...key, token };
+}
+
 export interface OrganizationFixture {
   organization: Organization;
-  ownerKey: CreatedApiKey;
+  ownerKey: IssuedKey;
   owner: RequestContext;
 }
 
@@ -105,20 +115,18 @@ export async function makeOrganization(
     anonymousContext(),
     raw({ body: { name } }),
   );
-  return { ...created, ownerKey: created.apiKey, owner: await contextFor(bus, created.apiKey.token) };
+  const ownerKey = issued(created.apiKey);
+  return { ...created, ownerKey, owner: await contextFor(bus, ownerKey.token) };
 }
 
 export interface KeyFixture {
-  key: CreatedApiKey;
+  key: IssuedKey;
   context: RequestContext;
 }
 
 export async function makeKey(bus: Bus, by: RequestContext, role: Role): Promise<KeyFixture> {
-  const key = await callOperation(
-    bus,
-    operations.createApiKey,
-    by,
-    raw({ body: { name: `${role} key`, role } }),
+  const key = issued(
+    await callOperation(bus, operations.createApiKey, by, raw({ body: { name: `${role} key`, role } })),
   );
   return { key, context: await contextFor(bus, key.token) };
 }

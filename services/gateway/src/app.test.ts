@@ -82,9 +82,38 @@ describe("JSON bodies", () => {
     expect(calls).toEqual([]);
   });
 
+  // JSON.parse reads them as Infinity, which JSON.stringify writes as null: they were stored as null.
+  it.each([
+    ['{"resourceSpans":[],"n":1e309}', "body.n"],
+    ['{"resourceSpans":[],"a":[0,{"b":-1e999}]}', "body.a.1.b"],
+    ['{"resourceSpans":[],"__proto__":{"x":1E400}}', "body.__proto__.x"],
+  ])(
+    "refuses %s, a number beyond a double's range, naming %s, and reaches no service",
+    async (payload, where) => {
+      const { gateway, key, calls } = await start();
+      const response = await gateway.app.inject(traces("application/json", key("member"), payload));
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toMatchObject({
+        code: "validation_failed",
+        error: `The body's ${where} is a number beyond the range of a double (about ±1.8e308); send a smaller number, or the number as a string`,
+        details: {
+          issues: [
+            {
+              path: where,
+              message: "is a number beyond the range of a double (about ±1.8e308)",
+              code: "number_out_of_range",
+            },
+          ],
+        },
+      });
+      expect(calls).toEqual([]);
+    },
+  );
+
   it("takes numbers a double holds exactly however they are written, and -0 as 0", async () => {
     const { gateway, key, calls } = await start();
-    const payload = '{"resourceSpans":[],"a":[1.50,1E2,0.30000000000000004,9007199254740992,-0]}';
+    const payload =
+      '{"resourceSpans":[],"a":[1.50,1E2,0.30000000000000004,9007199254740992,-0,1.7976931348623157e308,-1e308]}';
     const response = await gateway.app.inject(traces("application/json", key("member"), payload));
     expect(response.statusCode).toBe(200);
     expect(calls).toHaveLength(1);
@@ -263,6 +292,47 @@ describe("the operator route", () => {
     expect(calls.map((c) => c.context)).toEqual([
       expect.objectContaining({ organizationId: null, actor: null }),
     ]);
+  });
+});
+
+describe("headers that keep an answer from being misread or kept", () => {
+  it("sends X-Content-Type-Options: nosniff with every answer, success or refusal", async () => {
+    const { gateway, key } = await start();
+    const member = { authorization: `Bearer ${key("member")}` };
+    const answers = [
+      await gateway.app.inject({ method: "GET", url: "/v1/account", headers: member }),
+      await gateway.app.inject({ method: "GET", url: "/v1/account" }),
+      await gateway.app.inject({ method: "GET", url: "/v1/nothing", headers: member }),
+      await gateway.app.inject(traces("application/json", key("member"), "{nope")),
+      await gateway.app.inject(traces("text/plain", key("member"))),
+      await gateway.app.inject({ method: "GET", url: "/v1/projects/%zz", headers: member }),
+      await gateway.app.inject({ method: "POST", url: "/v1/mcp", headers: member, payload: {} }),
+      await gateway.app.inject({ method: "GET", url: "/v1/openapi.json" }),
+      await gateway.app.inject({ method: "GET", url: "/healthz" }),
+    ];
+    expect(answers.map((answer) => [answer.statusCode, answer.headers["x-content-type-options"]])).toEqual(
+      answers.map((answer) => [answer.statusCode, "nosniff"]),
+    );
+  });
+
+  it("sends Cache-Control: no-store with a new key's token, and not with other answers", async () => {
+    const { gateway, key } = await start({ SVC_ADMIN_TOKEN: ADMIN_TOKEN });
+    const created = await gateway.app.inject({
+      method: "POST",
+      url: "/v1/organizations",
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "application/json" },
+      payload: { name: "Acme" },
+    });
+    expect(created.statusCode).toBe(201);
+    expect(created.json()).toMatchObject({ apiKey: { token: expect.stringMatching(/^svc_/) } });
+    expect(created.headers["cache-control"]).toBe("no-store");
+    const account = await gateway.app.inject({
+      method: "GET",
+      url: "/v1/account",
+      headers: { authorization: `Bearer ${key("viewer")}` },
+    });
+    expect(account.statusCode).toBe(200);
+    expect(account.headers["cache-control"]).toBeUndefined();
   });
 });
 

@@ -4,6 +4,7 @@ import {
   buildOpenApiDocument,
   DomainError,
   findInexactNumber,
+  findNumberOutOfRange,
   internalErrorMessage,
   operationList,
   platformServices,
@@ -21,6 +22,7 @@ import {
   inexactNumberBody,
   invalidJsonBody,
   invalidUtf8Body,
+  numberOutOfRangeBody,
   sendError,
   toDomainError,
   unsupportedMediaType,
@@ -112,7 +114,7 @@ export function buildGateway({
     },
     // A path the router cannot take apart gets the API's error shape, like every other mistake.
     frameworkErrors: (error, request, reply) => {
-      reply.header("x-request-id", request.id);
+      reply.header("x-request-id", request.id).header("x-content-type-options", "nosniff");
       return sendError(request, reply, badPath(error.code));
     },
     // And a request that is not even HTTP, which Node's parser refuses before the router sees it.
@@ -135,6 +137,8 @@ export function buildGateway({
     } catch (error) {
       return done(invalidJsonBody((error as Error).message));
     }
+    const outOfRange = findNumberOutOfRange(value, text);
+    if (outOfRange) return done(numberOutOfRangeBody(outOfRange));
     const inexact = findInexactNumber(text);
     if (inexact)
       return done(inexactNumberBody(inexact.text, Buffer.byteLength(text.slice(0, inexact.index))));
@@ -149,7 +153,8 @@ export function buildGateway({
   answerBeforeTheBody(app);
 
   app.addHook("onRequest", async (request, reply) => {
-    reply.header("x-request-id", request.id);
+    // nosniff on every answer: a client must take a JSON body (an error echoing input too) as JSON.
+    reply.header("x-request-id", request.id).header("x-content-type-options", "nosniff");
     tagHttpRequest(request.routeOptions.url, request.id);
     // The web application's pages read their own address; the API and OAuth read the query string.
     if (request.url.startsWith("/v1/") || request.url.startsWith("/oauth/")) refuseUndecodableQuery(request);

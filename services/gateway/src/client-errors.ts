@@ -28,6 +28,7 @@ export function answerClientErrors(logger: Logger) {
         "content-type: application/json; charset=utf-8",
         `content-length: ${Buffer.byteLength(body)}`,
         `x-request-id: ${requestId}`,
+        "x-content-type-options: nosniff",
         "connection: close",
         "",
         body,

@@ -1,4 +1,11 @@
-import { DomainError, type ErrorBody, errorStatus, INEXACT_REASON, shownNumber } from "@svc/contracts";
+import {
+  DomainError,
+  type ErrorBody,
+  errorStatus,
+  INEXACT_REASON,
+  OUT_OF_RANGE_REASON,
+  shownNumber,
+} from "@svc/contracts";
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 
 /** A body that does not parse as JSON: one issue at the body itself, like every other validation failure. */
@@ -22,6 +29,19 @@ export function inexactNumberBody(number: string, offset: number): DomainError {
   return new DomainError("validation_failed", `The body ${message}; send it as a string`, {
     issues: [{ path: "body", message, code: "inexact_number" }],
   });
+}
+
+/**
+ * A body with a number beyond a double's range (1e400): JSON.parse reads it as Infinity, which would
+ * reach storage as null. Refused, naming where it is.
+ */
+export function numberOutOfRangeBody(path: readonly (string | number)[]): DomainError {
+  const where = ["body", ...path].join(".");
+  return new DomainError(
+    "validation_failed",
+    `The body's ${where} ${OUT_OF_RANGE_REASON}; send a smaller number, or the number as a string`,
+    { issues: [{ path: where, message: OUT_OF_RANGE_REASON, code: "number_out_of_range" }] },
+  );
 }
 
 export const unsupportedMediaType = (): DomainError =>

@@ -92,6 +92,7 @@ describe("shedding by count and by queueing time", () => {
     expect(refused.status).toBe(503);
     expect(refused.headers.get("retry-after")).toBe("1");
     expect(refused.headers.get("x-request-id")).toBe("mine-1");
+    expect(refused.headers.get("x-content-type-options")).toBe("nosniff");
     expect(refused.headers.get("content-type")).toMatch(/^application\/json/);
     expect(await refused.json()).toEqual({
       error: "The gateway is at capacity (2 requests at once); retry after the Retry-After delay",

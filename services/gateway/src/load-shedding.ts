@@ -146,6 +146,8 @@ export class LoadShedder {
       "1",
       "x-request-id",
       requestId,
+      "x-content-type-options",
+      "nosniff",
     ]);
     response.end(body);
   }

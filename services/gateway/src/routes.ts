@@ -34,6 +34,8 @@ export function registerOperations(app: FastifyInstance, deps: RouteDeps): void 
       method: op.method,
       url: op.path.replace(/\{(\w+)\}/g, ":$1"),
       handler: async (request, reply) => {
+        // First, so that every answer of the route carries it, whichever way it ends.
+        if (op.oneTimeSecret) reply.header("cache-control", "no-store");
         const context = await authenticate(op, request, deps);
         if (op.file) return sendFile(deps, op, context, rawInput(op, request), reply);
         const { status, data } = await invokeOperation(deps, op, context, rawInput(op, request));

@@ -103,8 +103,12 @@ describe("parseOperationInput names where each problem is", () => {
         raw({ params: rowPath, body: { output: "x" }, headers: { ifMatch: "abc" } }),
       ),
     );
-    expect(failure.issues).toEqual([{ path: "header.If-Match", message: "must be a non-negative integer" }]);
-    expect(failure.message).toBe("Request is invalid: header.If-Match: must be a non-negative integer");
+    expect(failure.issues).toEqual([
+      { path: "header.If-Match", message: "must be an integer from 0 to 2147483647" },
+    ]);
+    expect(failure.message).toBe(
+      "Request is invalid: header.If-Match: must be an integer from 0 to 2147483647",
+    );
   });
 });
 

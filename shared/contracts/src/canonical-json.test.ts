@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { canonicalJson } from "./canonical-json";
+import { insertRowsBodySchema } from "./schemas/row-edits";
 
 describe("canonicalJson", () => {
   it("writes the same text for the same value, whatever order its keys came in", () => {
@@ -24,5 +25,12 @@ describe("canonicalJson", () => {
     expect(canonicalJson({ s: 'quote " and \u2028', n: 1.5, t: true })).toBe(
       `{"n":1.5,"s":${JSON.stringify('quote " and \u2028')},"t":true}`,
     );
+  });
+
+  it("keeps a key named __proto__ as JSON.parse and the body schemas give it, so a retry is told from another body", () => {
+    const sent = '{"rows":[{"input":{"__proto__":{"x":1},"constructor":2}}]}';
+    const parsed = insertRowsBodySchema.parse(JSON.parse(sent));
+    expect(canonicalJson(parsed)).toBe('{"rows":[{"input":{"__proto__":{"x":1},"constructor":2}}]}');
+    expect(canonicalJson(JSON.parse('{"__proto__":1}'))).not.toBe(canonicalJson({}));
   });
 });

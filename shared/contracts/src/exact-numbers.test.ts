@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { findInexactNumber, isExact } from "./exact-numbers";
+import { findInexactNumber, findNumberOutOfRange, isExact } from "./exact-numbers";
 
 describe("numbers a double holds exactly", () => {
   it.each([
@@ -41,5 +41,34 @@ describe("numbers a double holds exactly", () => {
 
   it("looks no further in a text without a long number", () => {
     expect(findInexactNumber(`{"a":"${"x".repeat(1000)}","b":12345}`)).toBeUndefined();
+  });
+});
+
+describe("numbers beyond a double's range", () => {
+  const found = (text: string) => findNumberOutOfRange(JSON.parse(text), text);
+
+  it.each([
+    ['{"output":1e309}', ["output"]],
+    ['{"a":[1,-1e999]}', ["a", 1]],
+    ['{"rows":[{"input":{"b":1E+400}}]}', ["rows", 0, "input", "b"]],
+    ['{"__proto__":{"x":1e400}}', ["__proto__", "x"]],
+    [`{"n":1${"0".repeat(300)}e9}`, ["n"]],
+    [`[1${"0".repeat(309)}]`, [0]],
+    ["1e400", []],
+  ])("finds the one in %s at %j", (text, path) => {
+    expect(found(text)).toEqual(path);
+  });
+
+  it.each([
+    '{"a":1.7976931348623157e308,"b":-1e308,"c":5e-324,"d":1e-400}',
+    '{"a":"1e400","b":0}',
+    `{"a":1${"0".repeat(200)}e99}`,
+  ])("finds none in %s", (text) => {
+    expect(found(text)).toBeUndefined();
+  });
+
+  it("walks a deeply nested value without recursion", () => {
+    const text = `${"[".repeat(50_000)}1e400${"]".repeat(50_000)}`;
+    expect(found(text)).toHaveLength(50_000);
   });
 });

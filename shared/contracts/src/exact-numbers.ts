@@ -7,7 +7,8 @@
  *
  * A number is exact when the double it reads as, written back, is the same decimal value (`1.50` and
  * `1.5`, `1E2` and `100` are). `-0` reads as `0`, as PostgreSQL's jsonb stores it too. A number beyond a
- * double's range reads as Infinity and is refused as out of range elsewhere, not here.
+ * double's range reads as Infinity, which JSON cannot write (it becomes null on the way to storage):
+ * `findNumberOutOfRange` finds it in the parsed value.
  */
 export interface InexactNumber {
   /** The number as written. */
@@ -64,4 +65,46 @@ function decimal(number: string): string {
   const significant = digits.replace(/0+$/, "");
   const scale = Number(exponent) - fraction.length + (digits.length - significant.length);
   return `${sign}${significant}e${scale}`;
+}
+
+/** Why a number beyond a double's range is refused, as messages say it. */
+export const OUT_OF_RANGE_REASON = "is a number beyond the range of a double (about ±1.8e308)";
+
+/**
+ * Text that may hold a number beyond a double's range: one is at least 1e309, so either its exponent
+ * has three digits, or (an exponent of two digits at most, and JSON allows no leading zeros) its
+ * whole part has 210 digits or more. Most texts have neither, and are not walked.
+ */
+const MAY_OVERFLOW = /\d[eE]\+?0*[1-9]\d{2}|\d{210}/;
+
+/**
+ * Where the first number of `value` that is not finite is, as object keys and array indexes from the
+ * root; undefined when there is none. `text` is the JSON it was parsed from: the cheap first look.
+ * Walks without recursion: a body may nest deeply.
+ */
+export function findNumberOutOfRange(value: unknown, text: string): (string | number)[] | undefined {
+  if (!MAY_OVERFLOW.test(text)) return undefined;
+  // Each entry knows its parent, so that a path is built only for the number found.
+  type Entry = { value: unknown; key: string | number | undefined; parent: Entry | undefined };
+  const stack: Entry[] = [{ value, key: undefined, parent: undefined }];
+  for (let entry = stack.pop(); entry; entry = stack.pop()) {
+    const at = entry.value;
+    if (typeof at === "number") {
+      if (Number.isFinite(at)) continue;
+      const path: (string | number)[] = [];
+      for (let up: Entry | undefined = entry; up?.key !== undefined; up = up.parent) path.unshift(up.key);
+      return path;
+    }
+    if (Array.isArray(at)) {
+      for (let i = at.length - 1; i >= 0; i--) stack.push({ value: at[i], key: i, parent: entry });
+    } else if (at !== null && typeof at === "object") {
+      // Own keys, `__proto__` among them when JSON.parse made one.
+      const entries = Object.entries(at);
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const [key, inner] = entries[i] as [string, unknown];
+        stack.push({ value: inner, key, parent: entry });
+      }
+    }
+  }
+  return undefined;
 }

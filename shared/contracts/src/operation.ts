@@ -84,6 +84,11 @@ export interface Operation<
    * gateway streams it into the upload store and hands the service its name, never its bytes.
    */
   upload?: { mediaTypes: Readonly<Record<string, string>> };
+  /**
+   * Set when the success response holds a secret shown this once (a new API key's token): the gateway
+   * answers with `Cache-Control: no-store`, so that no cache on the way keeps it, and the document says so.
+   */
+  oneTimeSecret?: true;
   successStatus: 200 | 201 | 202 | 204;
   errors: readonly ErrorCode[];
   paginated: boolean;

@@ -12,6 +12,10 @@ const UNSTATABLE: Record<string, string> = {
   "diffDatasetVersions query": "from <= to compares two parameters; the operation's description says it",
   "createExperiment body.evaluators": "names unique across items; the operation's description says it",
   "recordExperimentResults body.results": "row ids unique across items; the operation's description says it",
+  // A filter's value as a count of nanoseconds: a string of up to 20 digits, at most 2^63 - 1.
+  "listTraces body.filters[].value": "at most 2^63 - 1, of a string of up to 20 digits",
+  "importDatasetRowsFromTraces body.traces.filters[].value":
+    "at most 2^63 - 1, of a string of up to 20 digits",
   "ingestTraces body.resourceSpans[].scopeSpans[].spans[]":
     "endTimeUnixNano >= startTimeUnixNano compares two fields",
   // One schema for every time of a span (end, events), found here first.

@@ -188,19 +188,22 @@ const compareKeys = (a: IdempotencyScope, b: IdempotencyScope) =>
 
 /**
  * Runs a mutation's transaction at most once per idempotency key: the first call's answer is stored
- * with the change, and every retry with the same key and request gets that answer back.
+ * with the change, and every retry with the same key and request gets that answer back, or what
+ * `replayOf` makes of it when the first answer holds a secret that must not be stored (a new key's
+ * token: docs/decisions/0002).
  */
 export async function runIdempotent<T>(
   db: Kysely<Database>,
   scope: IdempotencyScope | undefined,
   mutate: (trx: Transaction<Database>) => Promise<T>,
+  replayOf: (first: T) => T = (first) => first,
 ): Promise<T> {
   if (!scope) return db.transaction().execute(mutate);
   try {
     return await db.transaction().execute(async (trx) => {
       await claimIdempotencyKey(trx, scope);
       const result = await mutate(trx);
-      await storeIdempotentResponse(trx, scope, result ?? null);
+      await storeIdempotentResponse(trx, scope, replayOf(result) ?? null);
       return result;
     });
   } catch (error) {

@@ -12,6 +12,7 @@ import * as missingExpectedOutput from "./migrations/0011-missing-expected-outpu
 import * as imports from "./migrations/0012-imports";
 import * as rowsWithoutRowLevelKeys from "./migrations/0013-rows-without-row-level-keys";
 import * as experiments from "./migrations/0014-experiments";
+import * as storedTokensWithheld from "./migrations/0015-stored-tokens-withheld";
 import type { Database } from "./schema";
 
 /** Migrations in order. A new one is a new file here; a landed one is never edited. */
@@ -29,6 +30,7 @@ const migrations: Record<string, Migration> = {
   "0012-imports": imports,
   "0013-rows-without-row-level-keys": rowsWithoutRowLevelKeys,
   "0014-experiments": experiments,
+  "0015-stored-tokens-withheld": storedTokensWithheld,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

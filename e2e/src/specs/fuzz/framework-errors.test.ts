@@ -35,6 +35,7 @@ describe.each(targets())("requests refused before any route runs (%s)", (_name, 
     });
     expect(errorCodes).toContain(code);
     expect(answer.headers["content-type"]).toMatch(/^application\/json/);
+    expect(answer.headers["x-content-type-options"]).toBe("nosniff");
   }
 
   it.each([

@@ -2,7 +2,7 @@ import { callOperation } from "@svc/bus";
 import { type CredentialRevokedEvent, operations, subjects } from "@svc/contracts";
 import { availableBackends } from "@svc/testing";
 import { describe, expect, it } from "vitest";
-import { anonymousContext, authSuite, failureOf, raw } from "../test-support";
+import { anonymousContext, authSuite, failureOf, issued, raw } from "../test-support";
 
 const keyNotFound = (id: string) => ({
   status: 404,
@@ -23,8 +23,9 @@ describe.each(availableBackends())("API keys (%s)", (backendName) => {
 
     const created = await createKey(owner, { name: "  CI pipeline " });
 
-    const { token, ...shown } = created;
+    const { token, tokenAlreadyShown, ...shown } = issued(created);
     expect(token).toMatch(/^svc_[A-Za-z0-9_-]{43}$/);
+    expect(tokenAlreadyShown).toBe(false);
     expect(shown).toEqual({
       id: expect.stringMatching(/^[a-z0-9]{24}$/),
       name: "CI pipeline",

@@ -7,6 +7,7 @@ import {
   anonymousContext,
   authSuite,
   failureOf,
+  issued,
   raw,
   uniqueSuffix,
   withIdempotencyKey,
@@ -107,18 +108,47 @@ describe.each(availableBackends())("Idempotency-Key on auth mutations (%s)", (ba
     expect(await countWhere("members", organization.id)).toBe(0);
   });
 
-  it("answers a retried createApiKey with the same working token and creates one key", async () => {
+  /** The idempotency record of a request, as stored: its text, where a token must never be. */
+  const storedRecord = async (organizationId: string, key: string) =>
+    JSON.stringify(
+      (
+        await auth.db
+          .selectFrom("idempotency_records")
+          .select("response")
+          .where("organization_id", "=", organizationId)
+          .where("key", "=", key)
+          .executeTakeFirstOrThrow()
+      ).response,
+    );
+
+  it("answers a retried createApiKey with the same key but not its token, which it stores nowhere, and creates one key", async () => {
     const { organization, owner } = await auth.makeOrganization();
 
-    const { first, second } = await twice(
+    const { first, second, keyed } = await twice(
       operations.createApiKey,
       owner,
       raw({ body: { name: "CI", role: "viewer" } }),
     );
 
-    expect(second).toEqual(first);
+    const { token } = issued(first);
+    expect(first.tokenAlreadyShown).toBe(false);
+    expect(second).toEqual({ ...first, token: null, tokenAlreadyShown: true });
     expect(await countWhere("api_keys", organization.id)).toBe(2);
-    expect(await auth.verify(second.token)).toMatchObject({ role: "viewer", actor: { id: first.id } });
+    expect(await auth.verify(token)).toMatchObject({ role: "viewer", actor: { id: first.id } });
+    const stored = await storedRecord(organization.id, keyed.idempotencyKey as string);
+    expect(stored).toContain(first.id);
+    expect(stored).not.toContain(token);
+    expect(stored).not.toContain(token.slice(4, 20));
+    // Another admin of the organisation replaying the request learns nothing it could not list.
+    const admin = await auth.makeKey(owner, "admin");
+    const replayed = await callOperation(
+      auth.bus,
+      operations.createApiKey,
+      { ...admin.context, idempotencyKey: keyed.idempotencyKey as string },
+      raw({ body: { name: "CI", role: "viewer" } }),
+    );
+    expect(replayed).toEqual(second);
+    expect(JSON.stringify(replayed)).not.toContain(token);
   });
 
   it("answers retried updateApiKey and deleteApiKey with their first answers", async () => {
@@ -214,7 +244,7 @@ describe.each(availableBackends())("Idempotency-Key on auth mutations (%s)", (ba
     expect(await add()).toMatchObject({ email: "ann@example.com", role: "admin" });
   });
 
-  it("answers a retried createOrganization with the first organisation and owner token, and creates one", async () => {
+  it("answers a retried createOrganization with the first organisation and owner key but not its token, and creates one", async () => {
     const name = `Operator retry ${uniqueSuffix()}`;
     const organizationsNamed = async () =>
       (await auth.db.selectFrom("organizations").select("id").where("name", "=", name).execute()).length;
@@ -225,13 +255,18 @@ describe.each(availableBackends())("Idempotency-Key on auth mutations (%s)", (ba
       raw({ body: { name } }),
     );
 
-    expect(second).toEqual(first);
-    expect(first.apiKey.token).toMatch(/^svc_/);
+    const { token } = issued(first.apiKey);
+    expect(token).toMatch(/^svc_/);
+    expect(second).toEqual({ ...first, apiKey: { ...first.apiKey, token: null, tokenAlreadyShown: true } });
     expect(await organizationsNamed()).toBe(1);
-    expect(await auth.verify(second.apiKey.token)).toMatchObject({
+    expect(await auth.verify(token)).toMatchObject({
       organizationId: first.organization.id,
       role: "owner",
     });
+    const stored = await storedRecord("@operator", keyed.idempotencyKey as string);
+    expect(stored).toContain(first.apiKey.id);
+    expect(stored).not.toContain(token);
+    expect(stored).not.toContain(token.slice(4, 20));
     expect(
       await failureOf(
         callOperation(auth.bus, operations.createOrganization, keyed, raw({ body: { name: `${name} 2` } })),

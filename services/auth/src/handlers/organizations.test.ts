@@ -3,7 +3,7 @@ import { callOperation } from "@svc/bus";
 import { operations } from "@svc/contracts";
 import { availableBackends } from "@svc/testing";
 import { describe, expect, it } from "vitest";
-import { anonymousContext, authSuite, failureOf, raw, uniqueSuffix } from "../test-support";
+import { anonymousContext, authSuite, failureOf, issued, raw, uniqueSuffix } from "../test-support";
 
 describe.each(availableBackends())("organisations and account (%s)", (backendName) => {
   const auth = authSuite(backendName);
@@ -17,7 +17,7 @@ describe.each(availableBackends())("organisations and account (%s)", (backendNam
       raw({ body: { name } }),
     );
 
-    const { token } = created.apiKey;
+    const { token } = issued(created.apiKey);
     expect(token).toMatch(/^svc_[A-Za-z0-9_-]{43}$/);
     expect(created).toEqual({
       organization: {
@@ -34,6 +34,7 @@ describe.each(availableBackends())("organisations and account (%s)", (backendNam
         createdAt: expect.any(String),
         lastUsedAt: null,
         token,
+        tokenAlreadyShown: false,
       },
     });
   });

@@ -1,5 +1,4 @@
 import {
-  type CreatedApiKey,
   DomainError,
   newId,
   type OperationInput,
@@ -19,7 +18,7 @@ import {
   listOrganizationSlugsLike,
   type OrganizationRecord,
 } from "../repositories/organizations";
-import { issueApiKey } from "./issue-api-key";
+import { type IssuedApiKey, issueApiKey, shownOnce } from "./issue-api-key";
 
 type CreateOrganization = typeof operations.createOrganization;
 
@@ -30,15 +29,18 @@ const FIRST_OWNER_KEY_NAME = "First owner key";
 
 /**
  * A retry with the operator's Idempotency-Key gets the first organisation and its owner key back
- * (token included, as createApiKey does: docs/decisions/0002) instead of a second organisation.
+ * instead of a second organisation, without the token, as createApiKey does (docs/decisions/0002).
  */
 export async function createOrganization(
   db: Kysely<Database>,
   context: RequestContext,
   input: OperationInput<CreateOrganization>,
 ): Promise<OperationOutput<CreateOrganization>> {
-  return runIdempotent(db, operatorIdempotencyOf(context, operations.createOrganization, input), (trx) =>
-    insertOrganizationWithOwner(trx, input.body.name),
+  return runIdempotent(
+    db,
+    operatorIdempotencyOf(context, operations.createOrganization, input),
+    (trx): Promise<OperationOutput<CreateOrganization>> => insertOrganizationWithOwner(trx, input.body.name),
+    (first) => ({ ...first, apiKey: shownOnce(first.apiKey) }),
   );
 }
 
@@ -47,7 +49,7 @@ export async function insertOrganizationWithOwner(
   db: Kysely<Database>,
   name: string,
   token?: string,
-): Promise<{ organization: Organization; apiKey: CreatedApiKey }> {
+): Promise<{ organization: Organization; apiKey: IssuedApiKey }> {
   const organization = await insertWithFreeSlug(db, name);
   const apiKey = await issueApiKey(db, {
     organizationId: organization.id,

@@ -13,8 +13,11 @@ export interface KeyToIssue {
   token?: string | undefined;
 }
 
+/** A key as its creation answers it the first time: with its token. */
+export type IssuedApiKey = CreatedApiKey & { token: string; tokenAlreadyShown: false };
+
 /** Stores a new key by its hash and hands back the only copy of its token. */
-export async function issueApiKey(db: Kysely<Database>, key: KeyToIssue): Promise<CreatedApiKey> {
+export async function issueApiKey(db: Kysely<Database>, key: KeyToIssue): Promise<IssuedApiKey> {
   const token = key.token ?? newToken();
   const record = await insertApiKey(db, {
     id: newId(),
@@ -25,5 +28,15 @@ export async function issueApiKey(db: Kysely<Database>, key: KeyToIssue): Promis
     tokenLast4: lastFourOf(token),
     createdAt: new Date(),
   });
-  return { ...toApiKey(record), token };
+  return { ...toApiKey(record), token, tokenAlreadyShown: false };
 }
+
+/**
+ * A created key as a replay of its request answers it, and as the idempotency record stores it: the
+ * token was shown once, in the first answer, and is kept nowhere (docs/decisions/0002).
+ */
+export const shownOnce = (key: CreatedApiKey): CreatedApiKey => ({
+  ...key,
+  token: null,
+  tokenAlreadyShown: true,
+});

@@ -230,7 +230,7 @@ describe.each(availableBackends())("row edits (%s)", (backendName) => {
     const error = await failure(editRow(params, "row-1", { output: "x" }, { ifMatch }));
     expect(error).toMatchObject({
       code: "validation_failed",
-      details: { issues: [{ path: "header.If-Match", message: "must be a non-negative integer" }] },
+      details: { issues: [{ path: "header.If-Match", message: "must be an integer from 0 to 2147483647" }] },
     });
     expect(await currentVersion(suite.backend, id)).toBe(1);
   });

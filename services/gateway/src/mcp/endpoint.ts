@@ -55,7 +55,11 @@ export function registerMcp(app: FastifyInstance, deps: McpDeps): void {
     const transport = new StreamableHTTPServerTransport({ enableJsonResponse: true });
 
     reply.hijack();
+    // A hijacked reply writes none of the headers set on it: these go on the raw response. A tool's
+    // result may hold a secret shown once (createApiKey's token), so no answer here may be cached.
     reply.raw.setHeader("x-request-id", request.id);
+    reply.raw.setHeader("x-content-type-options", "nosniff");
+    reply.raw.setHeader("cache-control", "no-store");
     reply.raw.on("close", () => {
       void transport.close();
       void server.close();

@@ -182,6 +182,24 @@ describe("MCP tools from the operation table", () => {
     expect(() => parseOperationInput(operations.getDataset, withoutBody)).toThrow(/colour/);
   });
 
+  it("keeps an argument named __proto__ an argument, which the strict schemas refuse by name", () => {
+    // As an MCP client's JSON arrives: JSON.parse makes `__proto__` an ordinary key.
+    const args = JSON.parse(
+      '{"projectSlug":"p","datasetSlug":"d","rowId":"r","output":1,"__proto__":{"input":"smuggled"}}',
+    ) as Record<string, unknown>;
+    const raw = tool("updateDatasetRow").toRawInput(args);
+    expect(Object.keys(raw.body as object)).toEqual(["output", "__proto__"]);
+    expect(() => parseOperationInput(operations.updateDatasetRow, raw)).toThrow(/__proto__/);
+    // And as the bus carries it, in JSON: the name travels, the smuggled field does not become the body's.
+    const carried = JSON.parse(JSON.stringify(raw)) as typeof raw;
+    expect(() => parseOperationInput(operations.updateDatasetRow, carried)).toThrow(/__proto__/);
+    const query = tool("getDatasetRow").toRawInput(
+      JSON.parse('{"projectSlug":"p","datasetSlug":"d","rowId":"r","__proto__":{"version":"1"}}'),
+    );
+    expect(Object.keys(query.query)).toEqual(["__proto__"]);
+    expect(() => parseOperationInput(operations.getDatasetRow, query)).toThrow(/__proto__/);
+  });
+
   it("gives a body operation an empty body when no body argument is sent, so validation names what is missing", () => {
     const raw = tool("createProject").toRawInput({});
     expect(raw.body).toEqual({});

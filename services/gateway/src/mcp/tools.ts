@@ -96,17 +96,21 @@ function toRawInput(
   wholeBody: boolean,
   args: Record<string, unknown>,
 ): RawInput {
-  const raw: RawInput = { params: {}, query: {}, body: undefined, headers: {} };
-  const body: Record<string, unknown> = {};
+  // Each part is built from its entries, never by assignment: an argument named `__proto__` would set
+  // the part's prototype, so that the schema read its fields as if sent and never saw the name.
+  const entries: Record<Part, [string, unknown][]> = { params: [], query: [], headers: [], body: [] };
   for (const [name, value] of Object.entries(args)) {
     const part = owner.get(name) ?? (op.body === null ? "query" : "body");
-    if (part === "body") body[name] = value;
-    else if (part === "query")
-      raw.query[name] = typeof value === "number" || typeof value === "boolean" ? String(value) : value;
-    else raw[part][name] = value;
+    const sent = part === "query" && (typeof value === "number" || typeof value === "boolean");
+    entries[part].push([name, sent ? String(value) : value]);
   }
-  if (op.body !== null) raw.body = wholeBody ? body.body : body;
-  return raw;
+  const body = Object.fromEntries(entries.body);
+  return {
+    params: Object.fromEntries(entries.params),
+    query: Object.fromEntries(entries.query),
+    body: op.body === null ? undefined : wholeBody ? body.body : body,
+    headers: Object.fromEntries(entries.headers),
+  };
 }
 
 /**

@@ -72,6 +72,7 @@ export async function fakePlatform(
         createdAt: new Date().toISOString(),
         lastUsedAt: null,
         token,
+        tokenAlreadyShown: false,
       },
     };
   });

@@ -118,6 +118,24 @@ describe("the facts a span tells about its trace", () => {
     expect(facts.output).toEqual([{ role: "assistant", content: { answer: 4 } }]);
   });
 
+  test("keeps a message field named __proto__, constructor or toString as a field", () => {
+    const facts = spanFacts(
+      span({
+        "gen_ai.prompt.0.__proto__": '{"role":"system"}',
+        "gen_ai.prompt.0.constructor": "c",
+        "gen_ai.prompt.0.toString": "t",
+      }),
+    );
+    const expected = JSON.parse('[{"__proto__":{"role":"system"},"constructor":"c","toString":"t"}]');
+    expect(facts.input).toEqual(expected);
+    expect(Object.keys((facts.input as object[])[0] as object)).toEqual([
+      "__proto__",
+      "constructor",
+      "toString",
+    ]);
+    expect(JSON.stringify(facts.input)).toBe(JSON.stringify(expected));
+  });
+
   test("reads messages from the prompt and completion events of older instrumentations", () => {
     const facts = spanFacts(
       span(

@@ -70,16 +70,18 @@ function messages(
 
 function indexedMessages(attributes: Attributes, prefix: string): Cell[] {
   const pattern = new RegExp(`^${prefix.replaceAll(".", "\\.")}\\.(\\d+)\\.(.+)$`);
-  const byIndex = new Map<number, Record<string, Cell>>();
+  // A message's fields are gathered as entries and made an object at once: assigning a field named
+  // `__proto__` (`gen_ai.prompt.0.__proto__`) would set the message's prototype and lose the field.
+  const byIndex = new Map<number, [string, Cell][]>();
   for (const [key, value] of Object.entries(attributes)) {
     const match = pattern.exec(key);
     if (!match) continue;
     const index = Number(match[1]);
-    const message = byIndex.get(index) ?? {};
-    message[match[2] as string] = parseJsonText(value);
-    byIndex.set(index, message);
+    const fields = byIndex.get(index) ?? [];
+    fields.push([match[2] as string, parseJsonText(value)]);
+    byIndex.set(index, fields);
   }
-  return [...byIndex.entries()].sort(([a], [b]) => a - b).map(([, message]) => message);
+  return [...byIndex.entries()].sort(([a], [b]) => a - b).map(([, fields]) => Object.fromEntries(fields));
 }
 
 /** A string holding a JSON object or array becomes that value; any other value stays as it is. */

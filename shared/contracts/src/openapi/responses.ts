@@ -85,6 +85,12 @@ export function responses(
       };
     }
   }
+  if (op.oneTimeSecret) {
+    (success.headers as JsonObject)["Cache-Control"] = {
+      description: "`no-store`: the response holds a secret shown once, which no cache may keep",
+      schema: { type: "string", const: "no-store" },
+    };
+  }
   out[String(op.successStatus)] = success;
 
   const byStatus = new Map<number, ErrorCode[]>();

@@ -26,11 +26,12 @@ export const createOrganization = defineOperation({
   tag: "organizations",
   summary: "Create an organisation and its first owner key (operators only)",
   description:
-    "Authenticated with the operator token (`SVC_ADMIN_TOKEN`), not an API key. The route does not exist when the platform runs without an operator token.",
+    "Authenticated with the operator token (`SVC_ADMIN_TOKEN`), not an API key. The route does not exist when the platform runs without an operator token. The first owner key's token is in this answer only; a retry with the same Idempotency-Key and body answers 201 with the same organisation and key, `apiKey.token: null` and `apiKey.tokenAlreadyShown: true`, and creates nothing.",
   subject: subjects.organizations.create,
   access: "operator",
   body: createOrganizationBodySchema,
   response: createdOrganizationSchema,
+  oneTimeSecret: true,
   successStatus: 201,
   errors: ["conflict"],
 });
@@ -68,10 +69,13 @@ export const createApiKey = defineOperation({
   path: "/v1/api-keys",
   tag: "api-keys",
   summary: "Create an API key; the full token is in this response and never again",
+  description:
+    "The token is in this answer only: the platform keeps its hash, never the token. A retry with the same Idempotency-Key and body answers 201 with the same key, `token: null` and `tokenAlreadyShown: true`, and creates nothing: a token is shown once, even to a caller who may replay the request. A client whose first answer was lost revokes that key and creates another.",
   subject: subjects.apiKeys.create,
   access: "admin",
   body: createApiKeyBodySchema,
   response: createdApiKeySchema,
+  oneTimeSecret: true,
   successStatus: 201,
 });
 

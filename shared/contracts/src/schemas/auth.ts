@@ -21,7 +21,17 @@ export const apiKeySchema = z.object({
 export type ApiKey = z.infer<typeof apiKeySchema>;
 
 export const createdApiKeySchema = apiKeySchema.extend({
-  token: z.string().describe("The full token. It is shown in this response only; store it now."),
+  token: z
+    .string()
+    .nullable()
+    .describe(
+      "The full token, shown in this answer only: store it now. null when tokenAlreadyShown is true: the token is not kept anywhere, so no later answer can give it",
+    ),
+  tokenAlreadyShown: z
+    .boolean()
+    .describe(
+      "true when this answer replays an earlier one (the same Idempotency-Key and body): the key was created by that request and its token shown in that answer only. If that answer was lost, revoke this key (by its id) and create another",
+    ),
 });
 export type CreatedApiKey = z.infer<typeof createdApiKeySchema>;
 

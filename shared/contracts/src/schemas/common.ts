@@ -96,12 +96,27 @@ export const paginationQuerySchema = z.strictObject({
 
 export const sortDirectionSchema = z.enum(["asc", "desc"]);
 
-export const versionNumberSchema = wholeNumberFromText(
-  z
-    .number({ error: "must be a non-negative integer" })
-    .int("must be a non-negative integer")
-    .min(0, "must be a non-negative integer"),
-);
+/** The largest PostgreSQL `integer`. */
+export const MAX_INT32 = 2_147_483_647;
+
+/**
+ * The largest dataset version: versions are PostgreSQL `integer`s. Every version a request names (a
+ * path, a query, If-Match, a body's `ifMatch`) is checked against it here, once, so that a larger one
+ * is the client's `400`, not the database's "value out of range" as a 500.
+ */
+export const MAX_VERSION = MAX_INT32;
+const VERSION_RANGE = `must be an integer from 0 to ${MAX_VERSION}`;
+
+/** A dataset version as a JSON number (a body's `ifMatch`). */
+export const versionSchema = z
+  .number({ error: VERSION_RANGE })
+  // One problem, one issue: 1e20 is neither a safe integer nor at most MAX_VERSION.
+  .int({ error: VERSION_RANGE, abort: true })
+  .min(0, { error: VERSION_RANGE, abort: true })
+  .max(MAX_VERSION, VERSION_RANGE);
+
+/** A dataset version as text (a path, a query, a header), or a JSON number from an internal caller. */
+export const versionNumberSchema = wholeNumberFromText(versionSchema);
 
 /** A query-string boolean: `true` or `false`, nothing else. */
 export const queryBooleanSchema = z

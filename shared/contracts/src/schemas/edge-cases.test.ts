@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { limitSchema, versionNumberSchema } from "./common";
 import { diffQuerySchema } from "./datasets";
-import { updateRowBodySchema } from "./row-edits";
+import { updateRowBodySchema, updateRowsBodySchema } from "./row-edits";
 import { listRowsQuerySchema } from "./row-queries";
 
 const messages = (result: {
@@ -37,15 +37,22 @@ describe("whole numbers given as text", () => {
     expect(versionNumberSchema.parse(value)).toBe(expected);
   });
 
-  test.each(["", "  ", "0x2", "1e2", "2.0", "-1", "two"])("refuses version %j", (value) => {
-    expect(messages(versionNumberSchema.safeParse(value))).toEqual([
-      { path: "", message: "must be a non-negative integer" },
-    ]);
+  test.each(["", "  ", "0x2", "1e2", "2.0", "-1", "two", "2147483648", "99999999999999999999", 2147483648])(
+    "refuses version %j",
+    (value) => {
+      expect(messages(versionNumberSchema.safeParse(value))).toEqual([
+        { path: "", message: "must be an integer from 0 to 2147483647" },
+      ]);
+    },
+  );
+
+  test("takes the largest version PostgreSQL's integer holds", () => {
+    expect(versionNumberSchema.parse("2147483647")).toBe(2147483647);
   });
 
   test("an empty ?version= is refused, not read as version 0", () => {
     expect(messages(listRowsQuerySchema.safeParse({ version: "" }))).toEqual([
-      { path: "version", message: "must be a non-negative integer" },
+      { path: "version", message: "must be an integer from 0 to 2147483647" },
     ]);
     expect(listRowsQuerySchema.parse({ version: "0" }).version).toBe(0);
     expect(listRowsQuerySchema.parse({}).version).toBeUndefined();
@@ -53,12 +60,21 @@ describe("whole numbers given as text", () => {
 
   test("an empty from or to of a diff is refused, not read as version 0", () => {
     expect(messages(diffQuerySchema.safeParse({ from: "", to: "2" }))).toEqual([
-      { path: "from", message: "must be a non-negative integer" },
+      { path: "from", message: "must be an integer from 0 to 2147483647" },
     ]);
     expect(messages(diffQuerySchema.safeParse({ from: "1", to: "" }))).toEqual([
-      { path: "to", message: "must be a non-negative integer" },
+      { path: "to", message: "must be an integer from 0 to 2147483647" },
     ]);
     expect(diffQuerySchema.parse({ from: "0", to: "2" })).toMatchObject({ from: 0, to: 2 });
+  });
+});
+
+describe("the batch edit body", () => {
+  test("refuses an ifMatch beyond the largest version, naming it", () => {
+    const edit = { rowId: "r0", ifMatch: 2147483648, output: 1 };
+    expect(messages(updateRowsBodySchema.safeParse({ edits: [edit] }))).toEqual([
+      { path: "edits.0.ifMatch", message: "must be an integer from 0 to 2147483647" },
+    ]);
   });
 });
 

@@ -7,7 +7,7 @@ import {
   paginationQuerySchema,
   queryBooleanSchema,
   timestampSchema,
-  versionNumberSchema,
+  versionSchema,
 } from "./common";
 import { cellSchema, projectPathSchema } from "./datasets";
 import { recordOf } from "./proto-keys";
@@ -134,7 +134,7 @@ export const experimentStatusSchema = z.enum(["running", "finished"]);
 
 export const createExperimentBodySchema = z.strictObject({
   name: nameSchema,
-  version: versionNumberSchema
+  version: versionSchema
     .optional()
     .describe("The dataset version to run on (default: the current one); the experiment stays pinned to it"),
   baseExperimentId: experimentIdSchema

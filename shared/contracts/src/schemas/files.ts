@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { slugSchema } from "../ids";
-import { versionNumberSchema } from "./common";
+import { versionNumberSchema, versionSchema } from "./common";
 import { MAX_CUSTOM_COLUMNS } from "./datasets";
 import { recordOf } from "./proto-keys";
 
@@ -53,7 +53,7 @@ export const exportChunkRequestSchema = z.strictObject({
   format: z.enum(exportFormats),
   csvFormulas: z.enum(csvFormulaModes).optional(),
   /** Absent on the first request: the current version, unless the client asked for one. */
-  version: z.number().int().min(0).optional(),
+  version: versionSchema.optional(),
   /** The last row of the previous piece; absent on the first request, which also writes the header. */
   after: rowKeySchema.optional(),
   /**

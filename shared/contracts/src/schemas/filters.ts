@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { bodyLimitSchema, cursorSchema, sortDirectionSchema } from "./common";
-import { isoToUnixNanos, nanosSchema } from "./nanos";
+import { bodyLimitSchema, cursorSchema, MAX_INT32, sortDirectionSchema } from "./common";
+import { isoToUnixNanos, MAX_NANOS, MIN_NANOS, nanosSchema, unixNanosToIso } from "./nanos";
 import { traceIdSchema } from "./otlp";
 
 /* The filter language of trace lists and imports: which fields, which operators, which values. */
@@ -30,20 +30,44 @@ export type TraceFilterField = keyof typeof traceFilterFields;
 const filterFieldNames = Object.keys(traceFilterFields) as [TraceFilterField, ...TraceFilterField[]];
 
 const comparisons = ["gt", "gte", "lt", "lte"] as const;
-const countValueSchema = z.number().int("must be an integer").min(0, "must not be negative");
+/**
+ * Counts that are PostgreSQL `integer`s; the others are `bigint`s, which hold every integer a JSON
+ * number carries exactly (`.int()` stops at 2^53). A value past its column's range is refused here,
+ * not by the database as a 500.
+ */
+const int32Counts: ReadonlySet<TraceFilterField> = new Set(["spanCount", "errorCount"]);
+const countValueSchema = (field: TraceFilterField) => {
+  const max = int32Counts.has(field) ? MAX_INT32 : Number.MAX_SAFE_INTEGER;
+  return z
+    .number({ error: "must be an integer" })
+    .int({ error: "must be an integer", abort: true })
+    .min(0, "must not be negative")
+    .max(max, `must be at most ${max}`);
+};
 const nanosValueSchema = z
   .union([nanosSchema, z.number().int().min(0)], {
     error: "must be nanoseconds as a string of digits or a non-negative integer",
   })
-  .transform(String);
-/** An ISO-8601 instant, turned into nanoseconds since the epoch so it compares exactly with span times. */
+  .transform(String)
+  .refine((value) => BigInt(value) <= MAX_NANOS, `must be at most ${MAX_NANOS} nanoseconds`);
+const INSTANTS = `${unixNanosToIso(MIN_NANOS.toString())} to ${unixNanosToIso(MAX_NANOS.toString())}`;
+/**
+ * An ISO-8601 instant, turned into nanoseconds since the epoch so it compares exactly with span times;
+ * only the instants those can hold.
+ */
 const instantValueSchema = z.iso
   .datetime({ offset: true, error: "must be an ISO-8601 timestamp, like 2024-05-01T12:00:00Z" })
   .transform((value, ctx) => {
     const nanos = isoToUnixNanos(value);
-    if (nanos !== undefined) return nanos;
-    ctx.issues.push({ code: "custom", message: "must be an ISO-8601 timestamp", input: value });
-    return z.NEVER;
+    if (nanos === undefined) {
+      ctx.issues.push({ code: "custom", message: "must be an ISO-8601 timestamp", input: value });
+      return z.NEVER;
+    }
+    if (BigInt(nanos) > MAX_NANOS || BigInt(nanos) < MIN_NANOS) {
+      ctx.issues.push({ code: "custom", message: `must be a time from ${INSTANTS}`, input: value });
+      return z.NEVER;
+    }
+    return nanos;
   });
 const textValueSchema = z.string().max(1000, "must be at most 1000 characters");
 const textListSchema = z.array(textValueSchema).min(1, "must list at least one value").max(100);
@@ -85,7 +109,7 @@ function filtersOfKind(field: TraceFilterField) {
     case "nanos":
       return filterOf(field, [variant(field, ["eq", ...comparisons], nanosValueSchema)]);
     case "count":
-      return filterOf(field, [variant(field, ["eq", "neq", ...comparisons], countValueSchema)]);
+      return filterOf(field, [variant(field, ["eq", "neq", ...comparisons], countValueSchema(field))]);
     case "text":
       return filterOf(field, [
         variant(field, ["eq", "neq", "contains"], textValueSchema),

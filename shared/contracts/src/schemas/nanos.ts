@@ -9,6 +9,14 @@ import { z } from "zod";
 export const nanosSchema = z.string().regex(/^\d{1,19}$/);
 
 /**
+ * What PostgreSQL's `bigint` holds, where span times and durations are kept: nanoseconds since the
+ * epoch from 1677-09-21 to 2262-04-11. A value a request compares with them must be inside, or the
+ * database refuses the query.
+ */
+export const MAX_NANOS = 9_223_372_036_854_775_807n;
+export const MIN_NANOS = -9_223_372_036_854_775_808n;
+
+/**
  * `2024-05-01T12:00:00.123456789+02:00` → nanoseconds since the Unix epoch, exactly (a JavaScript Date
  * would stop at milliseconds). Undefined when the text is not such a timestamp.
  */

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MAX_NANOS } from "./nanos";
 
 /*
  * OTLP/HTTP JSON, as OpenTelemetry exporters send it (opentelemetry-proto, ExportTraceServiceRequest):
@@ -18,9 +19,6 @@ const ALL_ZERO = /^0+$/;
  * nanoseconds, so a refine checks it and the document says `integer`.
  */
 const wholeNumber = (schema: z.ZodNumber) => schema.meta({ type: "integer" });
-
-/** Nanoseconds fit in a signed 64-bit integer until the year 2262. */
-const MAX_INT64 = 9_223_372_036_854_775_807n;
 
 const requiredOr = (what: string) => (issue: { input?: unknown }) =>
   issue.input === undefined ? `is required: ${what}` : `must be ${what}`;
@@ -53,7 +51,7 @@ const unixNanoSchema = z
     { error: requiredOr(UNIX_NANOS) },
   )
   .transform((value) => BigInt(value))
-  .refine((value) => value <= MAX_INT64, "must be at most 9223372036854775807")
+  .refine((value) => value <= MAX_NANOS, `must be at most ${MAX_NANOS}`)
   .transform((value) => value.toString());
 
 const int64Schema = z.union([

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { rowIdSchema, slugSchema } from "../ids";
-import { versionNumberSchema } from "./common";
+import { versionNumberSchema, versionSchema } from "./common";
 import { cellSchema } from "./datasets";
 import { recordOf } from "./proto-keys";
 import { whereListSchema } from "./row-queries";
@@ -59,10 +59,7 @@ export const rowEditSchema = newRowSchema
   .omit({ id: true, input: true })
   .extend({
     rowId: rowIdSchema,
-    ifMatch: z
-      .number({ error: "must be a non-negative integer" })
-      .int("must be a non-negative integer")
-      .min(0, "must be a non-negative integer")
+    ifMatch: versionSchema
       .optional()
       .describe("Apply this edit only if the row's current version equals this one"),
     input: cellSchema.optional(),
