@@ -38,10 +38,11 @@ export async function createExperiment(
   const { params, body } = input;
   // Before anything is written: a rule that cannot run is refused now, not at the first result.
   const evaluators = compileEvaluators(body.evaluators);
-  const record = await runIdempotent(
+  // The answer itself is what a retry with the same Idempotency-Key gets back, so it is made here.
+  return runIdempotent(
     db,
     idempotencyOf(caller, operations.createExperiment, input),
-    async (trx): Promise<ExperimentRecord> => {
+    async (trx): Promise<Experiment> => {
       const dataset = await findDataset(trx, { organizationId: caller.organizationId, ...params });
       const version = body.version ?? dataset.version;
       if (version > dataset.version) {
@@ -67,11 +68,10 @@ export async function createExperiment(
         actor: caller.actor,
       });
       if (base) await carryFrom(trx, experiment, base, evaluators, caller);
-      return experiment;
+      const [created] = await withTotals(trx, [experiment]);
+      return created as Experiment;
     },
   );
-  const [experiment] = await withTotals(db, [record]);
-  return experiment as Experiment;
 }
 
 /** The base named in the body: an experiment of the same dataset in the caller's organisation. */

@@ -251,6 +251,16 @@ describe.each(availableBackends())("experiments (%s)", (backendName) => {
     expect((await get(experiment.id)).results).toBe(1);
   });
 
+  test("a retried start with the same Idempotency-Key answers the experiment it made, once", async () => {
+    const dataset = await datasetWith(suite, rows(1));
+    const as = { idempotencyKey: `start-${dataset.id}` };
+    const first = await start(dataset.slug, { name: "once" }, as);
+    const again = await start(dataset.slug, { name: "once" }, as);
+    expect(again).toEqual(first);
+    const listed = await suite.call(operations.listExperiments, { params: { datasetSlug: dataset.slug } });
+    expect(listed.items.map((e) => e.id)).toEqual([first.id]);
+  });
+
   test("scores from a person's session are human; other rows and organisations are refused", async () => {
     const dataset = await datasetWith(suite, rows(2));
     const experiment = await start(dataset.slug, { name: "review" });
