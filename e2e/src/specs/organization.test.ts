@@ -51,7 +51,7 @@ describe.each(targets())(
 
     describe("API keys", () => {
       it("shows a new key's token once, masked everywhere afterwards, and lists, renames and revokes it", async () => {
-        const created = await suite.api.post<ApiKey & { token: string }>("/v1/api-keys", {
+        const created = await suite.api.post<ApiKey & { token: string; tokenAlreadyShown: boolean }>("/v1/api-keys", {
           name: "CI",
           role: "viewer",
         });
@@ -59,8 +59,9 @@ describe.each(targets())(
         // No cache on the way may keep the token; no client may take the answer for anything but JSON.
         expect(created.headers.get("cache-control")).toBe("no-store");
         expect(created.headers.get("x-content-type-options")).toBe("nosniff");
-        const { token, ...key } = created.body;
+        const { token, tokenAlreadyShown, ...key } = created.body;
         expect(token).toMatch(/^svc_[A-Za-z0-9_-]{43}$/);
+        expect(tokenAlreadyShown).toBe(false);
         expect(key).toEqual({
           id: expect.stringMatching(/^[a-z0-9]{24}$/),
           name: "CI",

@@ -28,14 +28,17 @@ export function Progress({
 }
 
 /**
- * Why the import did not happen: a bad line (the import ran and failed, naming it) or a refusal at
- * once (a wrong mapping, a file too large), as the platform said.
+ * Why the import did not happen: a bad line (named whether the import ran and failed on it or was
+ * refused at once) or another refusal (a wrong mapping, a file too large), as the platform said.
  */
 export function Failure({ error }: { error: unknown }) {
-  if (!(error instanceof SvcError && typeof error.details?.importId === "string")) {
+  // A bad line is named whether the import ran and failed on it or was refused at once because of it.
+  const line = error instanceof SvcError ? error.details?.line : undefined;
+  if (
+    !(error instanceof SvcError && (typeof error.details?.importId === "string" || typeof line === "number"))
+  ) {
     return <ErrorMessage error={error} />;
   }
-  const line = error.details.line;
   return (
     <div className="error-message" role="alert">
       <strong>{typeof line === "number" ? `Line ${line} stopped the import.` : "The import failed."}</strong>
