@@ -77,6 +77,8 @@ export class Fixtures {
       "If-Match": "1",
       traceId: this.values.traceId,
       importId: this.values.importId,
+      experimentId: this.values.experimentId,
+      otherExperimentId: this.values.otherExperimentId,
     }[name];
     if (value === undefined) throw new Error(`no fixture for the parameter "${name}" of ${op.operationId}`);
     return value;
@@ -106,6 +108,7 @@ export class Fixtures {
     await this.ensureRows(base);
     await this.ensureTrace(project);
     await this.ensureKeyAndMember();
+    await this.ensureExperiments(project, base);
     const target = `${datasets}/${this.values.targetDatasetSlug}`;
     const importId = this.values.importId;
     if (!importId || (await this.api.get(`${target}/imports/${importId}`)).status !== 200) {
@@ -187,6 +190,30 @@ export class Fixtures {
     }
   }
 
+  /** Two experiments of the dataset (a case may delete or finish one), the first with a result. */
+  private async ensureExperiments(project: string, base: string): Promise<void> {
+    for (const role of ["experimentId", "otherExperimentId"] as const) {
+      const id = this.values[role];
+      const found = id
+        ? await this.api.get<{ status: string }>(`/v1/projects/${project}/experiments/${id}`)
+        : undefined;
+      if (found?.status === 200 && found.body.status === "running") continue;
+      const created = await this.api.post<{ id: string }>(`${base}/experiments`, {
+        name: `fuzz ${role}`,
+        evaluators: [{ name: "exact", kind: "exact_match" }],
+      });
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      this.values[role] = created.body.id;
+    }
+    const recorded = await this.api.post(
+      `/v1/projects/${project}/experiments/${this.values.experimentId}/results`,
+      {
+        results: [{ rowId: "r1", output: "answer r1" }],
+      },
+    );
+    expect(recorded.status, JSON.stringify(recorded.body)).toBe(200);
+  }
+
   private async importInto(base: string): Promise<string> {
     const response = await fetch(`${this.baseUrl}${base}/imports`, {
       method: "POST",
@@ -218,19 +245,23 @@ export class Fixtures {
   async fingerprint(): Promise<string> {
     const project = this.values.projectSlug;
     const base = `/v1/projects/${project}/datasets/${this.values.datasetSlug}`;
-    const [projects, datasets, rows, columns, traces, keys, members, account] = await Promise.all([
-      listAll(this.api, "/v1/projects"),
-      listAll<Dataset>(this.api, `/v1/projects/${project}/datasets`),
-      listAll<Row>(this.api, `${base}/rows`, "limit=200"),
-      this.api.get(`${base}/columns?includeRemoved=true`).then((r) => r.body),
-      this.api.post<{ items: { traceId: string; spanCount: number }[] }>(
-        `/v1/projects/${project}/traces/list`,
-        { limit: 200 },
-      ),
-      this.api.get<{ apiKeys: { id: string; name: string; role: string }[] }>("/v1/api-keys"),
-      listAll<{ id: string; email: string; role: string }>(this.api, "/v1/members"),
-      this.api.get("/v1/account").then((r) => r.body),
-    ]);
+    const experiments = `/v1/projects/${project}/experiments`;
+    const [projects, datasets, rows, columns, traces, keys, members, account, runs, results] =
+      await Promise.all([
+        listAll(this.api, "/v1/projects"),
+        listAll<Dataset>(this.api, `/v1/projects/${project}/datasets`),
+        listAll<Row>(this.api, `${base}/rows`, "limit=200"),
+        this.api.get(`${base}/columns?includeRemoved=true`).then((r) => r.body),
+        this.api.post<{ items: { traceId: string; spanCount: number }[] }>(
+          `/v1/projects/${project}/traces/list`,
+          { limit: 200 },
+        ),
+        this.api.get<{ apiKeys: { id: string; name: string; role: string }[] }>("/v1/api-keys"),
+        listAll<{ id: string; email: string; role: string }>(this.api, "/v1/members"),
+        this.api.get("/v1/account").then((r) => r.body),
+        listAll(this.api, `${base}/experiments`),
+        listAll(this.api, `${experiments}/${this.values.experimentId}/results`),
+      ]);
     return JSON.stringify({
       projects,
       datasets,
@@ -240,6 +271,8 @@ export class Fixtures {
       keys: keys.body.apiKeys.map(({ id, name, role }) => [id, name, role]),
       members: members.map(({ id, email, role }) => [id, email, role]),
       account,
+      runs,
+      results,
     });
   }
 

@@ -51,10 +51,13 @@ describe.each(targets())(
 
     describe("API keys", () => {
       it("shows a new key's token once, masked everywhere afterwards, and lists, renames and revokes it", async () => {
-        const created = await suite.api.post<ApiKey & { token: string; tokenAlreadyShown: boolean }>("/v1/api-keys", {
-          name: "CI",
-          role: "viewer",
-        });
+        const created = await suite.api.post<ApiKey & { token: string; tokenAlreadyShown: boolean }>(
+          "/v1/api-keys",
+          {
+            name: "CI",
+            role: "viewer",
+          },
+        );
         expect(created.status).toBe(201);
         // No cache on the way may keep the token; no client may take the answer for anything but JSON.
         expect(created.headers.get("cache-control")).toBe("no-store");
