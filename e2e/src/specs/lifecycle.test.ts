@@ -159,7 +159,7 @@ describe.runIf(privateNatsAvailable() && infra)("start-up", () => {
       await nats.stop();
       await proxy.close();
       await scratch.drop();
-      expect(codes).toEqual([0, 0, 0, 0, 0]);
+      expect(codes).toEqual([0, 0, 0, 0, 0, 0]);
     }
   });
 });
