@@ -10,7 +10,7 @@ export * from "./migrate";
 export { pglitePool } from "./pglite-pool";
 export { prepared } from "./prepared";
 export * from "./revisions";
-export type * from "./row-cells";
+export * from "./row-cells";
 export * from "./row-filters";
 export type * from "./schema";
 export * from "./traces";

@@ -1,12 +1,9 @@
 import type { BuiltinField } from "@svc/contracts";
-import type { Database } from "@svc/db";
+import type { Database, Visibility } from "@svc/db";
 import type { Kysely } from "kysely";
 
 /** The dataset's active columns: which built-in cells and which custom cells a row shows. */
-export async function listActiveColumns(
-  db: Kysely<Database>,
-  datasetId: string,
-): Promise<{ fields: BuiltinField[]; customIdentifiers: string[] }> {
+export async function listActiveColumns(db: Kysely<Database>, datasetId: string): Promise<Visibility> {
   const columns = await db
     .selectFrom("dataset_columns")
     .select(["identifier", "kind", "field"])

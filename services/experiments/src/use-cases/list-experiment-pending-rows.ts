@@ -6,7 +6,7 @@ import {
   type operations,
   type Page,
 } from "@svc/contracts";
-import type { Database } from "@svc/db";
+import { type Database, visibleCells } from "@svc/db";
 import type { Kysely } from "kysely";
 import { z } from "zod";
 import { listActiveColumns } from "../repositories/columns";
@@ -39,21 +39,13 @@ export async function listExperimentPendingRows(
   return cursors.page(
     rows,
     query.limit,
-    (row): DatasetRow => {
-      const shown: DatasetRow = {
-        rowId: row.rowId,
-        datasetId: experiment.datasetId,
-        custom: {},
-        createdAt: row.createdAt.toISOString(),
-        version: row.version,
-      };
-      for (const field of columns.fields) shown[field] = row.cells[field];
-      for (const identifier of columns.customIdentifiers) {
-        const value = row.cells.custom[identifier];
-        if (value !== undefined) shown.custom[identifier] = value;
-      }
-      return shown;
-    },
+    (row): DatasetRow => ({
+      rowId: row.rowId,
+      datasetId: experiment.datasetId,
+      ...visibleCells(row.cells, columns),
+      createdAt: row.createdAt.toISOString(),
+      version: row.version,
+    }),
     (row) => ({ experimentId: experiment.id, pendingAfter: row.rowId }),
   );
 }

@@ -1,14 +1,13 @@
 import { isDeepStrictEqual } from "node:util";
 import type { DiffEntry, OperationInput, operations, Page } from "@svc/contracts";
 import { listCursors } from "@svc/contracts";
-import { type Database, findDataset } from "@svc/db";
+import { type Database, findDataset, type Visibility, visibilityOf, visibleCells } from "@svc/db";
 import type { Kysely } from "kysely";
 import { z } from "zod";
 import { listColumns } from "../repositories/columns";
 import { inSnapshot } from "../repositories/db";
 import { listChangedRows, type RowDiffRecord } from "../repositories/diff";
 import { versionNotFound } from "./errors";
-import { type Visibility, visibilityOf, visibleCells } from "./visible-cells";
 
 const diffCursors = listCursors(
   z.strictObject({

@@ -1,12 +1,11 @@
 import type { OperationInput, OperationOutput, operations } from "@svc/contracts";
 import { listCursors } from "@svc/contracts";
-import { type Database, findDataset } from "@svc/db";
+import { type Database, findDataset, visibilityOf, visibleCells } from "@svc/db";
 import type { Kysely } from "kysely";
 import { z } from "zod";
 import { listColumns } from "../repositories/columns";
 import { listRowRevisions } from "../repositories/rows";
 import { rowNotFound } from "./errors";
-import { visibilityOf, visibleCells } from "./visible-cells";
 
 const historyCursors = listCursors(
   z.strictObject({

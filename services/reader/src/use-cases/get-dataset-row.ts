@@ -1,11 +1,11 @@
 import type { DatasetRow, OperationInput, operations } from "@svc/contracts";
-import { type Database, findDataset } from "@svc/db";
+import { type Database, findDataset, visibilityOf } from "@svc/db";
 import type { Kysely } from "kysely";
 import { listColumns } from "../repositories/columns";
 import { inSnapshot } from "../repositories/db";
 import { findOptionalCurrentRow, findOptionalRowAtVersion } from "../repositories/rows";
 import { rowNotFound, versionNotFound } from "./errors";
-import { toDatasetRow, visibilityOf } from "./visible-cells";
+import { toDatasetRow } from "./visible-cells";
 
 export async function getDatasetRow(
   db: Kysely<Database>,

@@ -9,14 +9,21 @@ import {
   type Page,
   sortDirectionSchema,
 } from "@svc/contracts";
-import { type CellPresence, type CellRef, type Database, type DatasetRecord, findDataset } from "@svc/db";
+import {
+  type CellPresence,
+  type CellRef,
+  type Database,
+  type DatasetRecord,
+  findDataset,
+  visibilityOf,
+} from "@svc/db";
 import type { Kysely } from "kysely";
 import { z } from "zod";
 import { listColumns } from "../repositories/columns";
 import { EXACT_TIMESTAMP_PATTERN, inSnapshot } from "../repositories/db";
 import { listCurrentRows, listRowsAtVersion, type RowKey, type RowPageQuery } from "../repositories/rows";
 import { versionNotFound } from "./errors";
-import { toDatasetRow, visibilityOf } from "./visible-cells";
+import { toDatasetRow } from "./visible-cells";
 
 type ListRowsInput = OperationInput<typeof operations.listDatasetRows>;
 type ListRowsQuery = ListRowsInput["query"];
