@@ -35,6 +35,7 @@ const result = {
 };
 const score = { rowId: "r_1", name: "exact", value: true, source: "rule", comment: null, actor } as const;
 const pair = { datasetId: "ds_1", a: { id: "exp_1", version: 5 }, b: { id: "exp_2", version: 8 } };
+const comparisonKey = { aId: "exp_1", bId: "exp_2", aRevision: "12", bRevision: "3" };
 
 export const experimentsService = [
   snapshotOf({
@@ -46,18 +47,34 @@ export const experimentsService = [
     source: "services/experiments/src/repositories/compare.ts",
     module: compare,
     statements: {
+      listExperimentRevisions: [{ run: (db) => compare.listExperimentRevisions(db, ["exp_1", "exp_2"]) }],
+      bumpExperimentRevision: [
+        { run: (db) => inTransaction(db, (trx) => compare.bumpExperimentRevision(trx, "exp_2")) },
+      ],
+      findOptionalComparison: [{ run: (db) => compare.findOptionalComparison(db, comparisonKey) }],
+      insertComparison: [
+        {
+          run: (db) => inTransaction(db, (trx) => compare.insertComparison(trx, comparisonKey)),
+          answers: [[{ id: "7" }]],
+        },
+      ],
+      buildComparison: [
+        {
+          run: (db) => inTransaction(db, (trx) => compare.buildComparison(trx, "7", pair)),
+          answers: [[], [], [], [], []],
+        },
+      ],
       listComparedRows: [
         {
           variant: "a later page of regressions",
           run: (db) =>
-            compare.listComparedRows(db, pair, {
+            compare.listComparedRows(db, "7", {
               after: { rank: 0, rowId: "r_1" },
               limit: 51,
               change: "regressed",
             }),
         },
       ],
-      summarizeComparison: [{ run: (db) => compare.summarizeComparison(db, pair) }],
     },
   }),
   snapshotOf({

@@ -306,6 +306,31 @@ export interface ExperimentScoresTable {
   created_at: Timestamp;
 }
 
+/** How many times an experiment's results or scores were written; no row is revision 0. */
+export interface ExperimentRevisionsTable {
+  experiment_id: string;
+  revision: Int64;
+}
+
+/** A comparison of two experiments as they stood at their revisions; `summary` is written last. */
+export interface ExperimentComparisonsTable {
+  id: ColumnType<string, never, never>;
+  a_id: string;
+  b_id: string;
+  a_revision: Int64;
+  b_revision: Int64;
+  summary: Json | null;
+  created_at: Timestamp;
+}
+
+export interface ExperimentComparedRowsTable {
+  comparison_id: Int64;
+  rank: number;
+  row_id: string;
+  change: string;
+  row_changed: boolean;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   api_keys: ApiKeysTable;
@@ -330,4 +355,7 @@ export interface Database {
   experiments: ExperimentsTable;
   experiment_results: ExperimentResultsTable;
   experiment_scores: ExperimentScoresTable;
+  experiment_revisions: ExperimentRevisionsTable;
+  experiment_comparisons: ExperimentComparisonsTable;
+  experiment_compared_rows: ExperimentComparedRowsTable;
 }

@@ -111,16 +111,21 @@ export async function listPendingRows(
       "r.metadata",
       "r.custom",
     ])
-    .where(({ not, exists, selectFrom }) =>
-      not(
-        exists(
-          selectFrom("experiment_results as x")
-            .select(sql`1`.as("one"))
-            .where("x.experiment_id", "=", pinned.experimentId)
-            .whereRef("x.row_id", "=", "r.row_id"),
-        ),
-      ),
-    );
+    // A probe of the result's key per row, never a join the planner may choose: a running experiment's
+    // results are newer than the table's statistics, which then count them as one row and pick a
+    // nested loop over all of them for each row of the dataset.
+    .leftJoinLateral(
+      (eb) =>
+        eb
+          .selectFrom("experiment_results as x")
+          .select(sql<number>`1`.as("one"))
+          .where("x.experiment_id", "=", pinned.experimentId)
+          .whereRef("x.row_id", "=", "r.row_id")
+          .limit(1)
+          .as("x"),
+      (join) => join.onTrue(),
+    )
+    .where("x.one", "is", null);
   if (page.afterRowId !== undefined) query = query.where("r.row_id", ">", page.afterRowId);
   const rows = await query.orderBy("r.row_id").limit(page.limit).execute();
   return rows.map((row) => ({
@@ -270,6 +275,8 @@ export async function carryResults(
 /**
  * Copies the base's scores of the carried results, but for rule scores whose evaluator this
  * experiment does not declare the same way (`keptRuleNames`): those are the base's rules, not its own.
+ * Each carried result is probed by its key: written in this transaction, the table's statistics do
+ * not know them, and a join could loop over all of them for each score.
  */
 export async function carryScores(
   trx: Transaction<Database>,
@@ -283,7 +290,9 @@ export async function carryScores(
     SELECT ${experimentId}, s.row_id, s.name, s.value_kind, s.value_number, s.value_text, s.source, s.comment,
       s.actor_kind, s.actor_id, s.created_at
     FROM experiment_scores s
-    JOIN experiment_results c ON c.experiment_id = ${experimentId} AND c.row_id = s.row_id
+    JOIN LATERAL (
+      SELECT 1 FROM experiment_results c WHERE c.experiment_id = ${experimentId} AND c.row_id = s.row_id LIMIT 1
+    ) c ON true
     WHERE s.experiment_id = ${baseExperimentId}
       AND (s.source <> 'rule' OR s.name = ANY(${[...keptRuleNames]}::text[]))`.execute(trx);
 }

@@ -11,7 +11,16 @@ import {
 import type { Database } from "@svc/db";
 import type { Kysely } from "kysely";
 import { z } from "zod";
-import { type ComparedPair, listComparedRows, summarizeComparison } from "../repositories/compare";
+import {
+  buildComparison,
+  type ComparedPair,
+  type ComparisonKey,
+  findOptionalComparison,
+  insertComparison,
+  type KeptComparison,
+  listComparedRows,
+  listExperimentRevisions,
+} from "../repositories/compare";
 import { findExperiment } from "../repositories/experiments";
 import { listResultsOfRows, listScoresOfRows } from "../repositories/results";
 import { toResult } from "./result-view";
@@ -61,7 +70,8 @@ export async function compareExperiments(
     a: { id: a.id, version: a.version },
     b: { id: b.id, version: b.version },
   };
-  const rows = await listComparedRows(db, pair, {
+  const comparison = await keptComparison(db, pair);
+  const rows = await listComparedRows(db, comparison.id, {
     after: cursor && { rank: cursor.rank, rowId: cursor.rowId },
     limit: query.limit + 1,
     change: query.change,
@@ -69,12 +79,11 @@ export async function compareExperiments(
   const rowIds = rows.slice(0, query.limit).map((row) => row.rowId);
   const pinnedA = { experimentId: a.id, datasetId: a.datasetId, version: a.version };
   const pinnedB = { experimentId: b.id, datasetId: b.datasetId, version: b.version };
-  const [resultsA, resultsB, scoresA, scoresB, summary] = await Promise.all([
+  const [resultsA, resultsB, scoresA, scoresB] = await Promise.all([
     listResultsOfRows(db, pinnedA, rowIds),
     listResultsOfRows(db, pinnedB, rowIds),
     listScoresOfRows(db, a.id, rowIds),
     listScoresOfRows(db, b.id, rowIds),
-    summarizeComparison(db, pair),
   ]);
   const page = cursors.page(
     rows,
@@ -92,5 +101,31 @@ export async function compareExperiments(
     },
     (row) => ({ pair: pairKey, change, rank: row.rank, rowId: row.rowId }),
   );
-  return { ...page, summary };
+  return { ...page, summary: comparison.summary };
+}
+
+/**
+ * The pair's comparison at the two experiments' current revisions: the kept one, or one built now
+ * (once per pair and revisions: a request that finds another building it waits for that one).
+ */
+async function keptComparison(
+  db: Kysely<Database>,
+  pair: ComparedPair,
+): Promise<KeptComparison & { summary: CompareSummary }> {
+  const revisions = await listExperimentRevisions(db, [pair.a.id, pair.b.id]);
+  const key: ComparisonKey = {
+    aId: pair.a.id,
+    bId: pair.b.id,
+    aRevision: revisions.get(pair.a.id) ?? "0",
+    bRevision: revisions.get(pair.b.id) ?? "0",
+  };
+  for (;;) {
+    const kept = await findOptionalComparison(db, key);
+    if (kept?.summary) return { id: kept.id, summary: kept.summary };
+    const built = await db.transaction().execute(async (trx) => {
+      const id = await insertComparison(trx, key);
+      return id === undefined ? undefined : { id, summary: await buildComparison(trx, id, pair) };
+    });
+    if (built) return built;
+  }
 }

@@ -444,6 +444,64 @@ describe.each(availableBackends())("experiments (%s)", (backendName) => {
     expect(second).toMatchObject({ hasMore: false, summary: { regressed: 2, improved: 1, same: 1 } });
   });
 
+  test("a comparison is kept once per state of the two, follows every later write, and goes with them", async () => {
+    const dataset = await datasetWith(suite, rows(3));
+    const evaluators = [{ name: "exact", kind: "exact_match" }];
+    const a = await start(dataset.slug, { name: "a", evaluators });
+    const b = await start(dataset.slug, { name: "b", evaluators });
+    await record(a.id, [
+      { rowId: "q0", output: "0" },
+      { rowId: "q1", output: "2" },
+    ]);
+    await record(b.id, [
+      { rowId: "q0", output: "0" },
+      { rowId: "q1", output: "2" },
+    ]);
+    const compare = () =>
+      suite.call(operations.compareExperiments, {
+        params: { experimentId: a.id, otherExperimentId: b.id },
+        query: {},
+      });
+    const kept = () =>
+      suite.db
+        .selectFrom("experiment_comparisons")
+        .select(["id", "a_revision", "b_revision"])
+        .where("a_id", "=", a.id)
+        .execute();
+    // Built once though asked for three times at once.
+    const [first] = await Promise.all([compare(), compare(), compare()]);
+    expect(first.summary).toMatchObject({ same: 2, regressed: 0 });
+    expect(await kept()).toHaveLength(1);
+    const built = (await kept())[0]?.id;
+    await compare();
+    expect((await kept())[0]?.id).toBe(built);
+
+    // A result recorded in b, then a score added to a: each is in the next comparison.
+    await record(b.id, [{ rowId: "q1", output: "wrong" }]);
+    expect((await compare()).items.map((e) => [e.rowId, e.change])).toEqual([
+      ["q1", "regressed"],
+      ["q0", "same"],
+    ]);
+    await suite.call(operations.recordExperimentScores, {
+      params: { experimentId: a.id },
+      body: { scores: [{ rowId: "q0", name: "useful", value: 1 }] },
+    });
+    await suite.call(operations.recordExperimentScores, {
+      params: { experimentId: b.id },
+      body: { scores: [{ rowId: "q0", name: "useful", value: 0 }] },
+    });
+    const after = await compare();
+    expect(after.items.map((e) => [e.rowId, e.change])).toEqual([
+      ["q0", "regressed"],
+      ["q1", "regressed"],
+    ]);
+    expect(after.summary.scores.useful).toEqual({ a: 1, b: 0, delta: -1 });
+    // Only the latest state of the pair is kept, and deleting either side drops it.
+    expect(await kept()).toHaveLength(1);
+    await suite.call(operations.deleteExperiment, { params: { experimentId: b.id } });
+    expect(await kept()).toHaveLength(0);
+  });
+
   test("lists a dataset's experiments newest first, page by page, and deletes one", async () => {
     const dataset = await datasetWith(suite, rows(1));
     const made: Experiment[] = [];

@@ -1,6 +1,7 @@
 import { type Caller, type OperationInput, operations, validationError } from "@svc/contracts";
 import { type Database, idempotencyOf, runIdempotent } from "@svc/db";
 import type { Kysely } from "kysely";
+import { bumpExperimentRevision } from "../repositories/compare";
 import { findExperiment } from "../repositories/experiments";
 import { deleteRowScores, listPinnedRows, upsertResults, upsertScores } from "../repositories/results";
 import { rulesOf } from "./compiled-rules";
@@ -67,6 +68,7 @@ export async function recordExperimentResults(
       })),
     ]);
     await upsertScores(trx, experiment.id, scores);
+    await bumpExperimentRevision(trx, experiment.id);
     return { recorded: results.length };
   });
 }

@@ -1,6 +1,7 @@
 import { type Caller, type OperationInput, operations, type ScoreSource } from "@svc/contracts";
 import { type Database, idempotencyOf, runIdempotent } from "@svc/db";
 import type { Kysely } from "kysely";
+import { bumpExperimentRevision } from "../repositories/compare";
 import { findExperiment } from "../repositories/experiments";
 import { listRowsWithResults, upsertScores } from "../repositories/results";
 import { experimentFinished, invalidBody, unknownRows } from "./errors";
@@ -50,6 +51,7 @@ export async function recordExperimentScores(
         actor: caller.actor,
       })),
     );
+    await bumpExperimentRevision(trx, experiment.id);
     return { recorded: body.scores.length };
   });
 }

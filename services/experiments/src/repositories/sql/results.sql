@@ -43,13 +43,14 @@ where
   and "r"."row_id" in ($5, $6);
 
 -- listPendingRows
--- $1 = "ds_1"
--- $2 = 8
--- $3 = 8
--- $4 = false
--- $5 = "exp_2"
--- $6 = "r_1"
--- $7 = 51
+-- $1 = "exp_2"
+-- $2 = 1
+-- $3 = "ds_1"
+-- $4 = 8
+-- $5 = 8
+-- $6 = false
+-- $7 = "r_1"
+-- $8 = 51
 select
   "r"."row_id",
   "r"."version_from",
@@ -61,28 +62,31 @@ select
   "r"."custom"
 from
   "row_revisions" as "r"
-where
-  "r"."dataset_id" = $1
-  and "r"."version_from" <= $2
-  and (
-    "r"."version_to" is null
-    or "r"."version_to" > $3
-  )
-  and "r"."deleted" = $4
-  and not exists (
+  left join lateral (
     select
       1 as "one"
     from
       "experiment_results" as "x"
     where
-      "x"."experiment_id" = $5
+      "x"."experiment_id" = $1
       and "x"."row_id" = "r"."row_id"
+    limit
+      $2
+  ) as "x" on true
+where
+  "r"."dataset_id" = $3
+  and "r"."version_from" <= $4
+  and (
+    "r"."version_to" is null
+    or "r"."version_to" > $5
   )
-  and "r"."row_id" > $6
+  and "r"."deleted" = $6
+  and "x"."one" is null
+  and "r"."row_id" > $7
 order by
   "r"."row_id"
 limit
-  $7;
+  $8;
 
 -- upsertResults
 -- $1 = "exp_2"
@@ -320,8 +324,17 @@ SELECT
   s.created_at
 FROM
   experiment_scores s
-  JOIN experiment_results c ON c.experiment_id = $2
-  AND c.row_id = s.row_id
+  JOIN LATERAL (
+    SELECT
+      1
+    FROM
+      experiment_results c
+    WHERE
+      c.experiment_id = $2
+      AND c.row_id = s.row_id
+    LIMIT
+      1
+  ) c ON true
 WHERE
   s.experiment_id = $3
   AND (

@@ -1,0 +1,46 @@
+import { type Kysely, sql } from "kysely";
+
+/**
+ * Comparisons kept, so that paging through two large experiments reads an index instead of judging
+ * every row again per page. `experiment_revisions` counts the writes to an experiment's results and
+ * scores (a missing row is revision 0); a comparison is labelled with the revisions of its two sides
+ * and is built again once either has moved on. Its rows are keyed by rank (the change's order) and row id,
+ * the order in which they are listed.
+ */
+export async function up(db: Kysely<unknown>): Promise<void> {
+  await sql`
+    CREATE TABLE experiment_revisions (
+      experiment_id text PRIMARY KEY REFERENCES experiments (id) ON DELETE CASCADE,
+      revision bigint NOT NULL
+    )
+  `.execute(db);
+  await sql`
+    CREATE TABLE experiment_comparisons (
+      id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+      a_id text NOT NULL REFERENCES experiments (id) ON DELETE CASCADE,
+      b_id text NOT NULL REFERENCES experiments (id) ON DELETE CASCADE,
+      a_revision bigint NOT NULL,
+      b_revision bigint NOT NULL,
+      summary jsonb,
+      created_at timestamptz NOT NULL DEFAULT now(),
+      UNIQUE (a_id, b_id, a_revision, b_revision)
+    )
+  `.execute(db);
+  await sql`CREATE INDEX experiment_comparisons_by_b ON experiment_comparisons (b_id)`.execute(db);
+  await sql`
+    CREATE TABLE experiment_compared_rows (
+      comparison_id bigint NOT NULL REFERENCES experiment_comparisons (id) ON DELETE CASCADE,
+      rank smallint NOT NULL,
+      row_id text NOT NULL,
+      change text NOT NULL,
+      row_changed boolean NOT NULL,
+      PRIMARY KEY (comparison_id, rank, row_id)
+    )
+  `.execute(db);
+}
+
+export async function down(db: Kysely<unknown>): Promise<void> {
+  await sql`DROP TABLE IF EXISTS experiment_compared_rows`.execute(db);
+  await sql`DROP TABLE IF EXISTS experiment_comparisons`.execute(db);
+  await sql`DROP TABLE IF EXISTS experiment_revisions`.execute(db);
+}
