@@ -14,6 +14,9 @@ import { AppShell } from "./components/layout";
 import { ToastProvider } from "./components/toasts";
 import { DatasetPage } from "./datasets/dataset-page";
 import { DatasetsPage } from "./datasets/datasets-page";
+import { ComparePage } from "./experiments/compare-page";
+import { ExperimentPage } from "./experiments/experiment-page";
+import { ExperimentsPage } from "./experiments/experiments-page";
 import { ProjectsPage } from "./projects/projects-page";
 import { RequireSession, SessionProvider } from "./session";
 import { AccountPage } from "./settings/account-page";
@@ -63,6 +66,15 @@ const router = createBrowserRouter(
         element={signedIn(<VersionsPage />)}
       />
       <Route path="/projects/:projectSlug/datasets/:datasetSlug/diff" element={signedIn(<DiffPage />)} />
+      <Route
+        path="/projects/:projectSlug/datasets/:datasetSlug/experiments"
+        element={signedIn(<ExperimentsPage />)}
+      />
+      <Route path="/projects/:projectSlug/experiments/:experimentId" element={signedIn(<ExperimentPage />)} />
+      <Route
+        path="/projects/:projectSlug/experiments/:experimentId/compare/:otherExperimentId"
+        element={signedIn(<ComparePage />)}
+      />
       <Route path="/projects/:projectSlug/traces" element={signedIn(<TracesPage />)} />
       <Route path="/projects/:projectSlug/traces/:traceId" element={signedIn(<TracePage />)} />
       <Route path="/settings" element={<Navigate to="/settings/keys" replace />} />
