@@ -1,5 +1,5 @@
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { StrictMode } from "react";
+import { lazy, StrictMode, Suspense } from "react";
 import { createRoot } from "react-dom/client";
 import {
   createBrowserRouter,
@@ -14,9 +14,6 @@ import { AppShell } from "./components/layout";
 import { ToastProvider } from "./components/toasts";
 import { DatasetPage } from "./datasets/dataset-page";
 import { DatasetsPage } from "./datasets/datasets-page";
-import { ComparePage } from "./experiments/compare-page";
-import { ExperimentPage } from "./experiments/experiment-page";
-import { ExperimentsPage } from "./experiments/experiments-page";
 import { ProjectsPage } from "./projects/projects-page";
 import { RequireSession, SessionProvider } from "./session";
 import { AccountPage } from "./settings/account-page";
@@ -34,6 +31,28 @@ const queryClient = new QueryClient({
     queries: { retry: false, refetchOnWindowFocus: false, staleTime: 5_000 },
   },
 });
+
+// The experiments' pages (and the diff library they use) load when one is first opened.
+const ExperimentsPage = lazy(() =>
+  import("./experiments/experiments-page").then((module) => ({ default: module.ExperimentsPage })),
+);
+const ExperimentPage = lazy(() =>
+  import("./experiments/experiment-page").then((module) => ({ default: module.ExperimentPage })),
+);
+const ComparePage = lazy(() =>
+  import("./experiments/compare-page").then((module) => ({ default: module.ComparePage })),
+);
+const loaded = (page: React.ReactNode) => (
+  <Suspense
+    fallback={
+      <p className="page-status" role="status">
+        Loading…
+      </p>
+    }
+  >
+    {page}
+  </Suspense>
+);
 
 const signedIn = (page: React.ReactNode) => (
   <RequireSession>
@@ -68,12 +87,15 @@ const router = createBrowserRouter(
       <Route path="/projects/:projectSlug/datasets/:datasetSlug/diff" element={signedIn(<DiffPage />)} />
       <Route
         path="/projects/:projectSlug/datasets/:datasetSlug/experiments"
-        element={signedIn(<ExperimentsPage />)}
+        element={signedIn(loaded(<ExperimentsPage />))}
       />
-      <Route path="/projects/:projectSlug/experiments/:experimentId" element={signedIn(<ExperimentPage />)} />
+      <Route
+        path="/projects/:projectSlug/experiments/:experimentId"
+        element={signedIn(loaded(<ExperimentPage />))}
+      />
       <Route
         path="/projects/:projectSlug/experiments/:experimentId/compare/:otherExperimentId"
-        element={signedIn(<ComparePage />)}
+        element={signedIn(loaded(<ComparePage />))}
       />
       <Route path="/projects/:projectSlug/traces" element={signedIn(<TracesPage />)} />
       <Route path="/projects/:projectSlug/traces/:traceId" element={signedIn(<TracePage />)} />

@@ -6,7 +6,6 @@ import { api } from "../api";
 import { ErrorMessage } from "../components/errors";
 import { PageHeader } from "../components/layout";
 import { numeric, Table } from "../components/table";
-import { plural } from "../components/words";
 import { experimentsQuery } from "./queries";
 import { formatMean, meanTrend, scoreNames } from "./scores";
 
@@ -222,8 +221,9 @@ svc experiments record-results --project-slug ${projectSlug} --experiment-id <it
         <code>{cli}</code>
       </pre>
       <p className="muted">
-        {plural(0, "experiment")} so far. See the README&rsquo;s &ldquo;Evaluate an agent&rdquo; section for
-        recording results and comparing two runs.
+        Run it again with <code>base</code> set to an earlier experiment and only new or changed rows run;
+        choose two experiments here to compare them. The README&rsquo;s &ldquo;Evaluate an agent&rdquo;
+        section says more.
       </p>
     </div>
   );

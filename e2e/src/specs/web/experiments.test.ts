@@ -134,6 +134,7 @@ describe.runIf(chromiumAvailable())("the web application's experiments", () => {
       .getByText(/svc experiments create --project-slug evals --dataset-slug hard-cases/)
       .waitFor();
     await expectAccessible(watched.page, "an empty experiments tab");
+    await screenshot(watched.page, "experiments-none");
     expectNoProblems();
   });
 
