@@ -312,4 +312,25 @@ describe.runIf(chromiumAvailable())("the web application's experiments", () => {
     ).toEqual([{ q: "capital of France?" }, { q: "largest planet of the solar system?" }]);
     expectNoProblems();
   });
+
+  it("says so when a score is refused because the experiment finished meanwhile", async () => {
+    const page = watched.page;
+    await page.goto(`${platform.baseUrl}/projects/evals/experiments/${b}`);
+    const results = page.getByRole("table", { name: "Results, in row id order" });
+    await expect.poll(() => results.getByRole("row").count()).toBe(5);
+    expect((await api().patch(`${project}/experiments/${b}`, { status: "finished" })).status).toBe(200);
+    await page.keyboard.press("j");
+    await page.keyboard.press("j");
+    await page.keyboard.press("j");
+    await page.keyboard.press("p");
+    await page
+      .getByRole("alert")
+      .filter({ hasText: "Not recorded: this experiment is finished and takes no more scores." })
+      .waitFor();
+    // The page reads the experiment again and stops offering the keys.
+    await page.getByText("This experiment is finished: it takes no more scores").waitFor();
+    expect((await resultsOf(b)).find((result) => result.rowId === "q3")?.scores.pass).toBeUndefined();
+    await screenshot(page, "experiment-finished-meanwhile");
+    expect(watched.problems.filter((p) => !/status of (401|409|412)/.test(p))).toEqual([]);
+  });
 });
