@@ -21,11 +21,8 @@ export function ScoreTrendChart({
   points: readonly TrendPoint[];
   names: readonly string[];
 }) {
-  const data = points.map((point) => ({
-    experiment: point.name,
-    when: new Date(point.createdAt).toLocaleString(),
-    ...point.means,
-  }));
+  // Read by function, not by key path: a score's name may hold a dot or a bracket.
+  const data = points.map((point) => ({ ...point, when: new Date(point.createdAt).toLocaleString() }));
   return (
     <LineChart
       responsive
@@ -35,7 +32,7 @@ export function ScoreTrendChart({
       title="Each score's mean across the dataset's experiments, oldest first"
     >
       <CartesianGrid stroke="#e2e4ea" vertical={false} />
-      <XAxis dataKey="experiment" tick={AXIS} interval="preserveStartEnd" padding={{ left: 40, right: 40 }} />
+      <XAxis dataKey="name" tick={AXIS} interval="preserveStartEnd" padding={{ left: 40, right: 40 }} />
       <YAxis tick={AXIS} width={48} tickFormatter={formatNumber} />
       <Tooltip
         formatter={(value) => (typeof value === "number" ? formatNumber(value) : String(value))}
@@ -46,7 +43,7 @@ export function ScoreTrendChart({
         <Line
           key={name}
           type="monotone"
-          dataKey={name}
+          dataKey={(point: TrendPoint) => point.means[name] ?? null}
           name={name}
           stroke={colourOf(i)}
           strokeWidth={2}

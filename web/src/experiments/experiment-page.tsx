@@ -86,7 +86,6 @@ export function ExperimentPage() {
       void queryClient.invalidateQueries({
         queryKey: distributionQuery(projectSlug, experimentId).queryKey,
       });
-      setCommenting(undefined);
       toasts.show({
         kind: "success",
         message: `${scoreWords(entry)} for row ${entry.rowId}${entry.comment ? ", with a comment" : ""}`,
@@ -250,7 +249,10 @@ export function ExperimentPage() {
           initial={ownHuman}
           busy={score.isPending}
           error={score.error ?? undefined}
-          onSubmit={(entry) => score.mutate({ rowId: commenting, ...entry })}
+          onSubmit={(entry) =>
+            // Closed by its own answer only: a key's score still on its way must not close it.
+            score.mutate({ rowId: commenting, ...entry }, { onSuccess: () => setCommenting(undefined) })
+          }
           onClose={() => setCommenting(undefined)}
         />
       ) : null}
