@@ -1,5 +1,5 @@
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { StrictMode } from "react";
+import { lazy, StrictMode, Suspense } from "react";
 import { createRoot } from "react-dom/client";
 import {
   createBrowserRouter,
@@ -32,6 +32,28 @@ const queryClient = new QueryClient({
   },
 });
 
+// The experiments' pages (and the diff library they use) load when one is first opened.
+const ExperimentsPage = lazy(() =>
+  import("./experiments/experiments-page").then((module) => ({ default: module.ExperimentsPage })),
+);
+const ExperimentPage = lazy(() =>
+  import("./experiments/experiment-page").then((module) => ({ default: module.ExperimentPage })),
+);
+const ComparePage = lazy(() =>
+  import("./experiments/compare-page").then((module) => ({ default: module.ComparePage })),
+);
+const loaded = (page: React.ReactNode) => (
+  <Suspense
+    fallback={
+      <p className="page-status" role="status">
+        Loading…
+      </p>
+    }
+  >
+    {page}
+  </Suspense>
+);
+
 const signedIn = (page: React.ReactNode) => (
   <RequireSession>
     <AppShell>{page}</AppShell>
@@ -63,6 +85,18 @@ const router = createBrowserRouter(
         element={signedIn(<VersionsPage />)}
       />
       <Route path="/projects/:projectSlug/datasets/:datasetSlug/diff" element={signedIn(<DiffPage />)} />
+      <Route
+        path="/projects/:projectSlug/datasets/:datasetSlug/experiments"
+        element={signedIn(loaded(<ExperimentsPage />))}
+      />
+      <Route
+        path="/projects/:projectSlug/experiments/:experimentId"
+        element={signedIn(loaded(<ExperimentPage />))}
+      />
+      <Route
+        path="/projects/:projectSlug/experiments/:experimentId/compare/:otherExperimentId"
+        element={signedIn(loaded(<ComparePage />))}
+      />
       <Route path="/projects/:projectSlug/traces" element={signedIn(<TracesPage />)} />
       <Route path="/projects/:projectSlug/traces/:traceId" element={signedIn(<TracePage />)} />
       <Route path="/settings" element={<Navigate to="/settings/keys" replace />} />

@@ -99,6 +99,9 @@ export function DatasetActions({
       <Link to={`${base}/versions`} className="button button-quiet">
         Versions
       </Link>
+      <Link to={`${base}/experiments`} className="button button-quiet">
+        Experiments
+      </Link>
       <ExportMenu href={exportHref} version={pinnedVersion} />
       {readOnly ? null : (
         <button type="button" className="button" onClick={() => onOpen("import")} disabled={!ready}>
