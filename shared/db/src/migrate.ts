@@ -14,6 +14,7 @@ import * as rowsWithoutRowLevelKeys from "./migrations/0013-rows-without-row-lev
 import * as experiments from "./migrations/0014-experiments";
 import * as storedTokensWithheld from "./migrations/0015-stored-tokens-withheld";
 import * as experimentComparisons from "./migrations/0016-experiment-comparisons";
+import * as experimentRowsWithoutRowChecks from "./migrations/0017-experiment-rows-without-row-checks";
 import type { Database } from "./schema";
 
 /** Migrations in order. A new one is a new file here; a landed one is never edited. */
@@ -33,6 +34,7 @@ const migrations: Record<string, Migration> = {
   "0014-experiments": experiments,
   "0015-stored-tokens-withheld": storedTokensWithheld,
   "0016-experiment-comparisons": experimentComparisons,
+  "0017-experiment-rows-without-row-checks": experimentRowsWithoutRowChecks,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -94,40 +94,45 @@ export async function listPinnedRows(
   );
 }
 
-/** A page of the pinned version's rows that have no result yet, in row id order. */
+/**
+ * A page of the pinned version's rows that have no result yet, in row id order: a merge of the
+ * version's rows with the experiment's results, both read in row id order, that stops at the page's
+ * end. The merge is the planner's only choice here: a running experiment's results are newer than the
+ * table's statistics, which then count them as one row and would pick a nested loop over all of them
+ * for each row of the dataset.
+ */
 export async function listPendingRows(
-  db: Db,
+  db: Kysely<Database>,
   pinned: PinnedVersion,
   page: { afterRowId: string | undefined; limit: number },
 ): Promise<PendingRow[]> {
-  let query = revisionsAt(db as Kysely<Database>, pinned.datasetId, pinned.version)
-    .select([
-      "r.row_id",
-      "r.version_from",
-      "r.created_at",
-      "r.input",
-      "r.output",
-      "r.expected_output",
-      "r.metadata",
-      "r.custom",
-    ])
-    // A probe of the result's key per row, never a join the planner may choose: a running experiment's
-    // results are newer than the table's statistics, which then count them as one row and pick a
-    // nested loop over all of them for each row of the dataset.
-    .leftJoinLateral(
-      (eb) =>
-        eb
-          .selectFrom("experiment_results as x")
-          .select(sql<number>`1`.as("one"))
-          .where("x.experiment_id", "=", pinned.experimentId)
-          .whereRef("x.row_id", "=", "r.row_id")
-          .limit(1)
-          .as("x"),
-      (join) => join.onTrue(),
-    )
-    .where("x.one", "is", null);
-  if (page.afterRowId !== undefined) query = query.where("r.row_id", ">", page.afterRowId);
-  const rows = await query.orderBy("r.row_id").limit(page.limit).execute();
+  const rows = await db.transaction().execute(async (trx) => {
+    await sql`SET LOCAL enable_nestloop = off`.execute(trx);
+    await sql`SET LOCAL enable_hashjoin = off`.execute(trx);
+    let query = revisionsAt(trx, pinned.datasetId, pinned.version)
+      .select([
+        "r.row_id",
+        "r.version_from",
+        "r.created_at",
+        "r.input",
+        "r.output",
+        "r.expected_output",
+        "r.metadata",
+        "r.custom",
+      ])
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom("experiment_results as x")
+              .select(sql`1`.as("one"))
+              .where("x.experiment_id", "=", pinned.experimentId)
+              .whereRef("x.row_id", "=", "r.row_id"),
+          ),
+        ),
+      );
+    if (page.afterRowId !== undefined) query = query.where("r.row_id", ">", page.afterRowId);
+    return query.orderBy("r.row_id").limit(page.limit).execute();
+  });
   return rows.map((row) => ({
     rowId: row.row_id,
     version: row.version_from,
@@ -275,8 +280,8 @@ export async function carryResults(
 /**
  * Copies the base's scores of the carried results, but for rule scores whose evaluator this
  * experiment does not declare the same way (`keptRuleNames`): those are the base's rules, not its own.
- * Each carried result is probed by its key: written in this transaction, the table's statistics do
- * not know them, and a join could loop over all of them for each score.
+ * The carried results were written in this transaction, so the table's statistics do not know them:
+ * the join is told to hash them rather than loop over all of them for each score.
  */
 export async function carryScores(
   trx: Transaction<Database>,
@@ -284,17 +289,17 @@ export async function carryScores(
   baseExperimentId: string,
   keptRuleNames: readonly string[],
 ): Promise<void> {
+  await sql`SET LOCAL enable_nestloop = off`.execute(trx);
   await sql`
     INSERT INTO experiment_scores
       (experiment_id, row_id, name, value_kind, value_number, value_text, source, comment, actor_kind, actor_id, created_at)
     SELECT ${experimentId}, s.row_id, s.name, s.value_kind, s.value_number, s.value_text, s.source, s.comment,
       s.actor_kind, s.actor_id, s.created_at
     FROM experiment_scores s
-    JOIN LATERAL (
-      SELECT 1 FROM experiment_results c WHERE c.experiment_id = ${experimentId} AND c.row_id = s.row_id LIMIT 1
-    ) c ON true
+    JOIN experiment_results c ON c.experiment_id = ${experimentId} AND c.row_id = s.row_id
     WHERE s.experiment_id = ${baseExperimentId}
       AND (s.source <> 'rule' OR s.name = ANY(${[...keptRuleNames]}::text[]))`.execute(trx);
+  await sql`RESET enable_nestloop`.execute(trx);
 }
 
 /** A page of results (after a row id), for evaluating them again: outputs with the rows' expected outputs. */

@@ -498,8 +498,56 @@ describe.each(availableBackends())("experiments (%s)", (backendName) => {
     expect(after.summary.scores.useful).toEqual({ a: 1, b: 0, delta: -1 });
     // Only the latest state of the pair is kept, and deleting either side drops it.
     expect(await kept()).toHaveLength(1);
+    const comparisonId = (await kept())[0]?.id as string;
+    const comparedRows = () =>
+      suite.db
+        .selectFrom("experiment_compared_rows")
+        .select("row_id")
+        .where("comparison_id", "=", comparisonId)
+        .execute();
+    expect(await comparedRows()).toHaveLength(2);
     await suite.call(operations.deleteExperiment, { params: { experimentId: b.id } });
     expect(await kept()).toHaveLength(0);
+    expect(await comparedRows()).toHaveLength(0);
+  });
+
+  test("an experiment's results and scores go with it, and with its dataset", async () => {
+    const dataset = await datasetWith(suite, rows(2));
+    const evaluators = [{ name: "exact", kind: "exact_match" }];
+    const [one, two] = [
+      await start(dataset.slug, { name: "one", evaluators }),
+      await start(dataset.slug, { name: "two", evaluators }),
+    ];
+    for (const experiment of [one, two]) {
+      await record(experiment.id, [
+        { rowId: "q0", output: "0" },
+        { rowId: "q1", output: "2" },
+      ]);
+    }
+    const stored = async () => {
+      const results = await suite.db
+        .selectFrom("experiment_results")
+        .select("experiment_id")
+        .where("experiment_id", "in", [one.id, two.id])
+        .execute();
+      const scores = await suite.db
+        .selectFrom("experiment_scores")
+        .select("experiment_id")
+        .where("experiment_id", "in", [one.id, two.id])
+        .execute();
+      return {
+        results: results.map((r) => r.experiment_id).sort(),
+        scores: scores.map((s) => s.experiment_id).sort(),
+      };
+    };
+    expect(await stored()).toEqual({
+      results: [one.id, one.id, two.id, two.id].sort(),
+      scores: [one.id, one.id, two.id, two.id].sort(),
+    });
+    await suite.call(operations.deleteExperiment, { params: { experimentId: one.id } });
+    expect(await stored()).toEqual({ results: [two.id, two.id], scores: [two.id, two.id] });
+    await suite.db.deleteFrom("datasets").where("id", "=", dataset.id).execute();
+    expect(await stored()).toEqual({ results: [], scores: [] });
   });
 
   test("lists a dataset's experiments newest first, page by page, and deletes one", async () => {

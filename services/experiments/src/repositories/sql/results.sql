@@ -42,15 +42,22 @@ where
   and "r"."deleted" = $4
   and "r"."row_id" in ($5, $6);
 
--- listPendingRows
--- $1 = "exp_2"
--- $2 = 1
--- $3 = "ds_1"
--- $4 = 8
--- $5 = 8
--- $6 = false
--- $7 = "r_1"
--- $8 = 51
+-- listPendingRows, statement 1 of 3
+SET
+  LOCAL enable_nestloop = off;
+
+-- listPendingRows, statement 2 of 3
+SET
+  LOCAL enable_hashjoin = off;
+
+-- listPendingRows, statement 3 of 3
+-- $1 = "ds_1"
+-- $2 = 8
+-- $3 = 8
+-- $4 = false
+-- $5 = "exp_2"
+-- $6 = "r_1"
+-- $7 = 51
 select
   "r"."row_id",
   "r"."version_from",
@@ -62,31 +69,28 @@ select
   "r"."custom"
 from
   "row_revisions" as "r"
-  left join lateral (
+where
+  "r"."dataset_id" = $1
+  and "r"."version_from" <= $2
+  and (
+    "r"."version_to" is null
+    or "r"."version_to" > $3
+  )
+  and "r"."deleted" = $4
+  and not exists (
     select
       1 as "one"
     from
       "experiment_results" as "x"
     where
-      "x"."experiment_id" = $1
+      "x"."experiment_id" = $5
       and "x"."row_id" = "r"."row_id"
-    limit
-      $2
-  ) as "x" on true
-where
-  "r"."dataset_id" = $3
-  and "r"."version_from" <= $4
-  and (
-    "r"."version_to" is null
-    or "r"."version_to" > $5
   )
-  and "r"."deleted" = $6
-  and "x"."one" is null
-  and "r"."row_id" > $7
+  and "r"."row_id" > $6
 order by
   "r"."row_id"
 limit
-  $8;
+  $7;
 
 -- upsertResults
 -- $1 = "exp_2"
@@ -291,7 +295,11 @@ WHERE
   AND r.version_from <= $5
   AND NOT r.deleted;
 
--- carryScores
+-- carryScores, statement 1 of 3
+SET
+  LOCAL enable_nestloop = off;
+
+-- carryScores, statement 2 of 3
 -- $1 = "exp_2"
 -- $2 = "exp_2"
 -- $3 = "exp_1"
@@ -324,23 +332,17 @@ SELECT
   s.created_at
 FROM
   experiment_scores s
-  JOIN LATERAL (
-    SELECT
-      1
-    FROM
-      experiment_results c
-    WHERE
-      c.experiment_id = $2
-      AND c.row_id = s.row_id
-    LIMIT
-      1
-  ) c ON true
+  JOIN experiment_results c ON c.experiment_id = $2
+  AND c.row_id = s.row_id
 WHERE
   s.experiment_id = $3
   AND (
     s.source <> 'rule'
     OR s.name = ANY ($4::text[])
   );
+
+-- carryScores, statement 3 of 3
+RESET enable_nestloop;
 
 -- listResultsToScore
 -- $1 = "ds_1"
