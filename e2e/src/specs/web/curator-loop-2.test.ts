@@ -1,0 +1,175 @@
+import type { Route } from "playwright-core";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { client } from "../../http";
+import { startedForSuite } from "../../platform";
+import { startEmbedded } from "../../targets";
+import {
+  chromiumAvailable,
+  expectAccessible,
+  screenshot,
+  signIn,
+  watchedPageForSuite,
+} from "../../web/harness";
+
+interface Page_<T> {
+  items: T[];
+  hasMore: boolean;
+  nextCursor: string | null;
+}
+
+/**
+ * The curator's loop, second round, in Debian's Chromium against the embedded platform: files in and
+ * out that say what they did, and pages that a keyboard, a screen reader and a phone can use.
+ */
+describe.runIf(chromiumAvailable())("the curator's loop in the web application, second round", () => {
+  const platform = startedForSuite(() => startEmbedded());
+  const watched = watchedPageForSuite(() => platform.baseUrl);
+  const api = () => client(platform.baseUrl, platform.ownerKey);
+  const project = "/v1/projects/loop2";
+  const at = (dataset: string, path = "") => `${platform.baseUrl}/projects/loop2/datasets/${dataset}${path}`;
+  const dialog = () => watched.page.getByRole("dialog", { name: "Import a file" });
+
+  beforeAll(async () => {
+    expect((await api().post("/v1/projects", { name: "Loop2" })).status).toBe(201);
+    await signIn(watched.page, platform.baseUrl, platform.ownerKey);
+  });
+  afterEach(async ({ task }) => {
+    await watched.page.unrouteAll({ behavior: "wait" });
+    if (task.result?.state === "fail") await screenshot(watched.page, `failed ${task.name}`.slice(0, 60));
+  });
+  /** Refusals the tests make on purpose are not problems of the page. */
+  const expectNoProblems = () =>
+    expect(watched.problems.filter((p) => !/status of (401|412|503)/.test(p))).toEqual([]);
+
+  const newDataset = async (name: string, rows: { id: string; input: unknown; output?: unknown }[] = []) => {
+    expect((await api().post(`${project}/datasets`, { name })).status).toBe(201);
+    const slug = name.toLowerCase();
+    if (rows.length > 0) {
+      expect((await api().post(`${project}/datasets/${slug}/rows`, { rows })).status).toBe(201);
+    }
+    return slug;
+  };
+  const countRows = async (slug: string) => {
+    let count = 0;
+    let cursor: string | null = null;
+    do {
+      const query: string = cursor ? `&cursor=${encodeURIComponent(cursor)}` : "";
+      const page = await api().get<Page_<unknown>>(`${project}/datasets/${slug}/rows?limit=200${query}`);
+      count += page.body.items.length;
+      cursor = page.body.hasMore ? page.body.nextCursor : null;
+    } while (cursor);
+    return count;
+  };
+  const versionOf = async (slug: string) =>
+    (await api().get<{ version: number }>(`${project}/datasets/${slug}`)).body.version;
+  const csvOf = (rows: number) =>
+    ["id,input,output", ...Array.from({ length: rows }, (_, i) => `c${i},question ${i},answer ${i}`)].join(
+      "\n",
+    );
+  const chooseFile = async (name: string, mimeType: string, text: string | Buffer) => {
+    await dialog()
+      .locator('input[type="file"]')
+      .setInputFiles({ name, mimeType, buffer: Buffer.isBuffer(text) ? text : Buffer.from(text) });
+  };
+
+  describe("an import whose progress check is refused", () => {
+    it("keeps checking through 503s, honouring Retry-After, and reports the import's success", async () => {
+      const slug = await newDataset("Busy");
+      const checks: { at: number; status: number }[] = [];
+      let refusals = 5;
+      await watched.page.route(
+        /\/v1\/projects\/loop2\/datasets\/busy\/imports\/[a-z0-9]+$/,
+        async (route) => {
+          if (refusals > 0) {
+            refusals--;
+            checks.push({ at: Date.now(), status: 503 });
+            await route.fulfill({
+              status: 503,
+              headers: { "content-type": "application/json", "retry-after": "1" },
+              body: JSON.stringify({
+                error: "No service answered",
+                code: "service_unavailable",
+                requestId: "r",
+              }),
+            });
+            return;
+          }
+          checks.push({ at: Date.now(), status: 200 });
+          await route.continue();
+        },
+      );
+      await watched.page.goto(at(slug));
+      await watched.page.getByRole("button", { name: "Import", exact: true }).first().click();
+      await chooseFile("busy.csv", "text/csv", csvOf(300));
+      await dialog().getByRole("table", { name: "First rows of the file" }).waitFor();
+      await dialog().getByRole("button", { name: "Import rows" }).click();
+      // While unanswered, the dialog says the import goes on.
+      await dialog()
+        .getByText(/The platform is busy and did not say how the import is going/)
+        .waitFor();
+      await expectAccessible(watched.page, "an import whose progress check is refused");
+      await screenshot(watched.page, "import-check-refused");
+      await dialog().getByText("Imported 300 rows as version 1.").waitFor({ timeout: 30_000 });
+      expect(
+        await dialog()
+          .getByText(/busy or restarting/)
+          .count(),
+      ).toBe(0);
+      expect(checks.filter((check) => check.status === 503)).toHaveLength(5);
+      // Retry-After: 1 was waited for between the refusals the client retried by itself.
+      const gaps = checks.slice(1).map((check, i) => check.at - (checks[i]?.at ?? 0));
+      expect(gaps.slice(0, 3).every((gap) => gap >= 900)).toBe(true);
+      await screenshot(watched.page, "import-check-refused-done");
+      expect(await countRows(slug)).toBe(300);
+      expectNoProblems();
+    });
+
+    it("sends one Idempotency-Key for a file and its settings, so trying again is the same import", async () => {
+      const slug = await newDataset("Twice");
+      const keys: string[] = [];
+      const answerBusy = async (route: Route) => {
+        keys.push((await route.request().headerValue("idempotency-key")) ?? "");
+        // The platform takes the import, but its answer is lost: the browser sees a 503.
+        await route.fetch();
+        await route.fulfill({
+          status: 503,
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ error: "No service answered", code: "service_unavailable", requestId: "r" }),
+        });
+      };
+      const imports = /\/v1\/projects\/loop2\/datasets\/twice\/imports\?/;
+      await watched.page.route(imports, answerBusy);
+      await watched.page.goto(at(slug));
+      await watched.page.getByRole("button", { name: "Import", exact: true }).first().click();
+      await chooseFile("twice.csv", "text/csv", csvOf(40));
+      await dialog().getByRole("button", { name: "Import rows" }).click();
+      await dialog()
+        .getByText(/busy or restarting/)
+        .waitFor();
+      await expect.poll(() => countRows(slug)).toBe(40);
+
+      // Trying again sends the same key: the platform answers with the first import.
+      await watched.page.unroute(imports, answerBusy);
+      await watched.page.route(imports, async (route) => {
+        keys.push((await route.request().headerValue("idempotency-key")) ?? "");
+        await route.continue();
+      });
+      await dialog().getByRole("button", { name: "Try again" }).click();
+      await dialog().getByText("Imported 40 rows as version 1.").waitFor();
+      expect(keys).toHaveLength(2);
+      expect(keys[1]).toBe(keys[0]);
+      expect(await countRows(slug)).toBe(40);
+      expect(await versionOf(slug)).toBe(1);
+
+      // Choosing the file again after the import is known to have succeeded is a new import.
+      await dialog().getByRole("button", { name: "Import another file" }).click();
+      await chooseFile("twice.csv", "text/csv", csvOf(40).replaceAll(/^c/gm, "d"));
+      await dialog().getByRole("button", { name: "Import rows" }).click();
+      await dialog().getByText("Imported 40 rows as version 2.").waitFor();
+      expect(keys).toHaveLength(3);
+      expect(keys[2]).not.toBe(keys[0]);
+      expect(await countRows(slug)).toBe(80);
+      expectNoProblems();
+    });
+  });
+});
