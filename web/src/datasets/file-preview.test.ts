@@ -82,6 +82,24 @@ describe("the mapping", () => {
     expect(importQuery({ ...targets, question: { kind: "skip" } })).toEqual({ map: {}, idField: "rowId" });
   });
 
+  it("maps a JSONL export's lines back to their cells: custom spreads over the custom columns", () => {
+    const fields = ["rowId", "input", "output", "expectedOutput", "metadata", "custom"];
+    const targets = defaultTargets(fields, columns, "jsonl");
+    expect(targets.custom).toEqual({ kind: "cells" });
+    expect(importQuery(targets)).toEqual({
+      map: {
+        input: "input",
+        output: "output",
+        expectedOutput: "expectedOutput",
+        metadata: "metadata",
+        custom: "custom",
+      },
+      idField: "rowId",
+    });
+    // In a CSV, "custom" is a column's name like any other.
+    expect(defaultTargets(["custom"], columns, "csv").custom).toEqual({ kind: "new" });
+  });
+
   it("knows a file's format by its name first, then by its type", () => {
     expect(formatOf({ name: "Export.CSV", type: "" })).toBe("csv");
     expect(formatOf({ name: "rows.ndjson", type: "" })).toBe("jsonl");

@@ -92,10 +92,14 @@ function fromObjects(objects: unknown[]): FilePreview {
   return { fields, rows };
 }
 
-/** Where one field of the file goes: a column's identifier, a new column, the row id, or nowhere. */
+/**
+ * Where one field of the file goes: a column's identifier, a new column, the row id, the custom
+ * cells (an object of them by column, as an export writes `custom`), or nowhere.
+ */
 export type FieldTarget =
   | { kind: "column"; identifier: string }
   | { kind: "new" }
+  | { kind: "cells" }
   | { kind: "id" }
   | { kind: "skip" };
 
@@ -127,7 +131,8 @@ export function defaultTargets(
     if (!idTaken && ids.includes(field)) {
       targets[field] = { kind: "id" };
       idTaken = true;
-    } else if (column) targets[field] = { kind: "column", identifier: column.identifier };
+    } else if (format !== "csv" && field === "custom") targets[field] = { kind: "cells" };
+    else if (column) targets[field] = { kind: "column", identifier: column.identifier };
     else targets[field] = { kind: "new" };
   }
   return targets;
@@ -143,6 +148,7 @@ export function importQuery(targets: Record<string, FieldTarget>): {
   for (const [field, target] of Object.entries(targets)) {
     if (target.kind === "column") map[field] = target.identifier;
     else if (target.kind === "new") map[field] = `new:${field}`;
+    else if (target.kind === "cells") map[field] = "custom";
     else if (target.kind === "id") idField = field;
   }
   return idField === undefined ? { map } : { map, idField };

@@ -1,3 +1,4 @@
+import { readFile } from "node:fs/promises";
 import type { Route } from "playwright-core";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { client } from "../../http";
@@ -169,6 +170,54 @@ describe.runIf(chromiumAvailable())("the curator's loop in the web application, 
       expect(keys).toHaveLength(3);
       expect(keys[2]).not.toBe(keys[0]);
       expect(await countRows(slug)).toBe(80);
+      expectNoProblems();
+    });
+  });
+
+  describe("an export imported back", () => {
+    it("changes nothing when a JSONL export is imported back as an update", async () => {
+      const slug = await newDataset("Round");
+      const base = `${project}/datasets/${slug}`;
+      const label = await api().post<{ identifier: string }>(`${base}/columns`, { name: "label" });
+      const score = await api().post<{ identifier: string }>(`${base}/columns`, { name: "score" });
+      const [l, s] = [label.body.identifier, score.body.identifier];
+      const rows = [
+        { id: "j1", input: { q: "2+2" }, output: "4", custom: { [l]: "math", [s]: 1 } },
+        { id: "j2", input: "12", output: "", metadata: { n: null }, custom: { [l]: "", [s]: "0.50" } },
+        { id: "j3", input: "line\nbreak", output: null, custom: {} },
+      ];
+      expect((await api().post(`${base}/rows`, { rows })).status).toBe(201);
+      await watched.page.goto(at(slug));
+      await watched.page.getByText("Export", { exact: true }).click();
+      const [download] = await Promise.all([
+        watched.page.waitForEvent("download"),
+        watched.page.getByRole("link", { name: "JSONL", exact: true }).click(),
+      ]);
+      const file = await readFile((await download.path()) ?? "");
+      expect(file.toString("utf8")).toContain('"custom":{');
+
+      await watched.page.getByRole("button", { name: "Import", exact: true }).first().click();
+      await chooseFile(download.suggestedFilename(), "application/x-ndjson", file);
+      await dialog().getByRole("table", { name: "First rows of the file" }).waitFor();
+      // The custom cells go back to their columns, not to a new column named "custom".
+      expect(await dialog().getByLabel("custom", { exact: true }).inputValue()).toBe("cells");
+      await dialog().getByText("Update existing rows", { exact: false }).click();
+      await expectAccessible(watched.page, "an export's mapping back");
+      await screenshot(watched.page, "import-jsonl-export-back");
+      await dialog().getByRole("button", { name: "Update rows" }).click();
+      await dialog()
+        .getByText(/^Nothing changed/)
+        .waitFor();
+      expect(await versionOf(slug)).toBe(1);
+      const columns = await api().get<{ columns: { name: string }[] }>(`${base}/columns`);
+      expect(columns.body.columns.map((column) => column.name)).toEqual([
+        "Input",
+        "Output",
+        "Expected output",
+        "Metadata",
+        "label",
+        "score",
+      ]);
       expectNoProblems();
     });
   });

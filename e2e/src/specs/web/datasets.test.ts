@@ -283,7 +283,7 @@ describe.runIf(chromiumAvailable())("the web application's history and files of 
         buffer: await readFile((await download.path()) ?? ""),
       });
       await dialog.getByRole("table", { name: "First rows of the file" }).waitFor();
-      await dialog.getByText("Update the rows their ids name", { exact: false }).click();
+      await dialog.getByText("Update existing rows", { exact: false }).click();
       await dialog.getByRole("button", { name: "Update rows" }).click();
       await dialog.getByText(/^Nothing changed/).waitFor();
       // No version was made, so none is announced.
