@@ -13,6 +13,7 @@ import {
   importQuery,
   MEDIA_TYPES,
   previewFile,
+  UnreadableFile,
 } from "./file-preview";
 import { followImport, ImportKeys } from "./follow-import";
 import { MapStep } from "./import-map-step";
@@ -89,7 +90,14 @@ export function ImportDialog({
       setTargets(defaultTargets(preview.fields, columns, format));
       setStep({ kind: "map", file, format, preview });
     } catch (error) {
-      setStep({ kind: "map", file, format, previewProblem: (error as Error).message });
+      const message = (error as Error).message;
+      setStep({
+        kind: "map",
+        file,
+        format,
+        previewProblem:
+          error instanceof UnreadableFile ? message : `The first rows could not be read: ${message}`,
+      });
     }
   };
 

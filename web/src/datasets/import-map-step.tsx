@@ -51,7 +51,7 @@ export function MapStep({
     <>
       {step.previewProblem ? (
         <p className="field-problem" role="alert">
-          The first rows could not be read: {step.previewProblem}
+          {step.previewProblem}
         </p>
       ) : !preview ? (
         <p className="muted" role="status">

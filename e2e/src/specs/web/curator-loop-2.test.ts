@@ -174,6 +174,80 @@ describe.runIf(chromiumAvailable())("the curator's loop in the web application, 
     });
   });
 
+  describe("files the import cannot take", () => {
+    const png = Buffer.from(
+      "89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000000000200015e2d2f8d0000000049454e44ae426082",
+      "hex",
+    );
+    const cases: [string, string, string | Buffer, string][] = [
+      ["empty.csv", "text/csv", "", "This file is empty: there is nothing to import."],
+      [
+        "header.csv",
+        "text/csv",
+        "id,input,output\n",
+        "This file has a header row and no rows below it: there is nothing to import.",
+      ],
+      [
+        "twice.csv",
+        "text/csv",
+        "id,input,output,input\nr1,a,b,c\n",
+        "The header row names “input” twice (fields 2 and 4): give each field its own name in the first row.",
+      ],
+      [
+        "picture.csv",
+        "text/csv",
+        png,
+        "This file is not text: it holds binary data (a spreadsheet or an archive, perhaps). Save it as CSV, JSONL or JSON, or choose a Parquet file.",
+      ],
+    ];
+
+    it("says in the preview why each cannot be imported, and offers no import", async () => {
+      const slug = await newDataset("Refused", [{ id: "x1", input: "kept" }]);
+      await watched.page.goto(at(slug));
+      await watched.page.getByRole("button", { name: "Import", exact: true }).first().click();
+      for (const [name, type, content, message] of cases) {
+        await chooseFile(name, type, content);
+        const alert = dialog().getByRole("alert");
+        await alert.waitFor();
+        expect(await alert.textContent(), name).toBe(message);
+        expect(
+          await dialog()
+            .getByText(/too large to preview/)
+            .count(),
+          name,
+        ).toBe(0);
+        expect(await dialog().getByRole("button", { name: "Import rows" }).isDisabled(), name).toBe(true);
+        if (name === "picture.csv") {
+          await expectAccessible(watched.page, "a file that is not text");
+          await screenshot(watched.page, "import-binary-file");
+        }
+        await dialog().getByRole("button", { name: "Choose another file" }).click();
+      }
+      expect(await versionOf(slug)).toBe(1);
+      expectNoProblems();
+    });
+
+    it("makes no version of a CSV that is a header alone", async () => {
+      const slug = await newDataset("Header");
+      const base = `${project}/datasets/${slug}`;
+      const started = await api().post<{ importId: string }>(`${base}/imports`, "id,input,notes\n", {
+        "content-type": "text/csv",
+      });
+      expect(started.status).toBe(202);
+      let job: { state: string; versionId?: string | null; rowsInserted?: number } = { state: "receiving" };
+      await expect
+        .poll(async () => {
+          job = (await api().get<typeof job>(`${base}/imports/${started.body.importId}`)).body;
+          return job.state;
+        })
+        .toBe("succeeded");
+      expect(job).toMatchObject({ versionId: null, rowsInserted: 0 });
+      expect(await versionOf(slug)).toBe(0);
+      const columns = await api().get<{ columns: { name: string }[] }>(`${base}/columns`);
+      expect(columns.body.columns.map((column) => column.name)).not.toContain("notes");
+    });
+  });
+
   describe("an export imported back", () => {
     it("changes nothing when a JSONL export is imported back as an update", async () => {
       const slug = await newDataset("Round");
