@@ -11,6 +11,8 @@ export interface NamedItem {
   name: string;
   updatedAt?: string | undefined;
   detail?: ReactNode;
+  /** What deleting it deletes, with its counts; the list's `deleteConsequence` when not given. */
+  consequence?: string;
 }
 
 /**
@@ -157,7 +159,7 @@ export function NamedList({
         open={deleting !== undefined}
         confirmLabel={`Delete ${noun}`}
         busy={busy}
-        body={<p>{deleteConsequence} This cannot be undone.</p>}
+        body={<p>{deleting?.consequence ?? deleteConsequence} This cannot be undone.</p>}
         error={actionError}
         onClose={() => {
           setDeleting(undefined);

@@ -6,6 +6,7 @@ import { ErrorMessage } from "../components/errors";
 import { PageHeader } from "../components/layout";
 import { NamedList } from "../components/named-list";
 import { useToasts } from "../components/toasts";
+import { plural } from "../components/words";
 import { useSignedIn } from "../session";
 
 export function DatasetsPage() {
@@ -43,6 +44,7 @@ export function DatasetsPage() {
         items={datasets.data?.map((dataset) => ({
           ...dataset,
           detail: `version ${dataset.version} · ${dataset.columns.length} columns`,
+          consequence: `Its rows, its ${plural(dataset.columns.length, "column")} and ${plural(dataset.version, "version")} of history will be deleted.`,
         }))}
         loading={datasets.isPending}
         error={datasets.error}

@@ -1,8 +1,10 @@
 import { readFile } from "node:fs/promises";
+import { join } from "node:path";
 import type { Route } from "playwright-core";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { kill, scratchDirsForSuite, spawnEmbedded, waitRunning } from "../../embedded";
 import { client } from "../../http";
-import { startedForSuite } from "../../platform";
+import { freePort, startedForSuite } from "../../platform";
 import { startEmbedded } from "../../targets";
 import {
   chromiumAvailable,
@@ -245,6 +247,150 @@ describe.runIf(chromiumAvailable())("the curator's loop in the web application, 
       expect(await versionOf(slug)).toBe(0);
       const columns = await api().get<{ columns: { name: string }[] }>(`${base}/columns`);
       expect(columns.body.columns.map((column) => column.name)).not.toContain("notes");
+    });
+  });
+
+  describe("the way around", () => {
+    it("names Traces for the current project in the top navigation", async () => {
+      await newDataset("Nav", [{ id: "n1", input: "q" }]);
+      const main = watched.page.getByRole("navigation", { name: "Main" });
+      await watched.page.goto(`${platform.baseUrl}/projects`);
+      await main.getByRole("link", { name: "Projects" }).waitFor();
+      expect(await main.getByRole("link", { name: "Traces" }).count()).toBe(0);
+
+      await watched.page.goto(at("nav"));
+      await watched.page
+        .getByRole("grid", { name: "Dataset rows" })
+        .getByText("n1", { exact: true })
+        .waitFor();
+      const traces = main.getByRole("link", { name: "Traces" });
+      expect(await traces.getAttribute("href")).toBe("/projects/loop2/traces");
+      expect(await main.getByRole("link", { name: "Projects" }).getAttribute("aria-current")).toBe("page");
+      await traces.click();
+      await watched.page.waitForURL(/\/projects\/loop2\/traces$/);
+      expect(await traces.getAttribute("aria-current")).toBe("page");
+      expect(await main.getByRole("link", { name: "Projects" }).getAttribute("aria-current")).toBe(null);
+      await expectAccessible(watched.page, "the traces of a project, from the top navigation");
+      await screenshot(watched.page, "nav-traces");
+      expectNoProblems();
+    });
+
+    it("offers an import in an empty dataset's empty state", async () => {
+      const slug = await newDataset("Blank");
+      await watched.page.goto(at(slug));
+      const empty = watched.page.getByText("This dataset has no rows yet.").locator("..");
+      await empty.getByRole("button", { name: "Add the first row" }).waitFor();
+      await empty.getByRole("button", { name: "Import a file" }).click();
+      await dialog().getByText("Drop a CSV, JSONL, JSON or Parquet file here", { exact: false }).waitFor();
+      await chooseFile("first.csv", "text/csv", csvOf(3));
+      await dialog().getByRole("button", { name: "Import rows" }).click();
+      await dialog().getByText("Imported 3 rows as version 1.").waitFor();
+      await dialog().getByRole("button", { name: "Close" }).click();
+      await watched.page
+        .getByRole("grid", { name: "Dataset rows" })
+        .getByText("c2", { exact: true })
+        .waitFor();
+      expectNoProblems();
+    });
+
+    it("counts what deleting a dataset deletes", async () => {
+      const slug = await newDataset("Doomed", [{ id: "d1", input: "q" }]);
+      expect((await api().post(`${project}/datasets/${slug}/columns`, { name: "label" })).status).toBe(201);
+      expect((await api().patch(`${project}/datasets/${slug}/rows/d1`, { output: "a" })).status).toBe(200);
+      await watched.page.goto(`${platform.baseUrl}/projects/loop2`);
+      await watched.page.getByRole("button", { name: "Delete Doomed" }).click();
+      const confirm = watched.page.getByRole("dialog", { name: "Delete Doomed?" });
+      await confirm
+        .getByText(
+          "Its rows, its 5 columns and 2 versions of history will be deleted. This cannot be undone.",
+        )
+        .waitFor();
+      await expectAccessible(watched.page, "the question before deleting a dataset");
+      await screenshot(watched.page, "delete-dataset-counts");
+      await confirm.getByRole("button", { name: "Cancel" }).click();
+      expectNoProblems();
+    });
+
+    it("reads the update choice of an import plainly", async () => {
+      const slug = await newDataset("Plain");
+      await watched.page.goto(at(slug));
+      await watched.page.getByRole("button", { name: "Import", exact: true }).first().click();
+      await chooseFile("plain.csv", "text/csv", csvOf(2));
+      await dialog()
+        .getByRole("radio", {
+          name: "Update existing rows, matched by row id (only cells that differ change)",
+        })
+        .waitFor();
+      expect(
+        await dialog()
+          .getByText(/their ids name/)
+          .count(),
+      ).toBe(0);
+      await dialog().getByRole("button", { name: "Choose another file" }).click();
+      await dialog().getByRole("button", { name: "Close" }).click();
+    });
+
+    it("gives a row the whole screen of a phone, as a sheet that Close row leaves", async () => {
+      const slug = await newDataset("Phone", [
+        { id: "p1", input: { q: "a question long enough to need the width" }, output: "an answer" },
+      ]);
+      const phone = await watched.browser.newContext({ viewport: { width: 390, height: 844 } });
+      try {
+        const page = await phone.newPage();
+        await signIn(page, platform.baseUrl, platform.ownerKey);
+        await page.goto(at(slug, "?row=p1"));
+        const panel = page.getByRole("complementary", { name: "Row p1" });
+        await panel.waitFor();
+        const box = await panel.boundingBox();
+        expect(box?.width).toBe(390);
+        expect(box?.height).toBeGreaterThanOrEqual(800);
+        await expectAccessible(page, "a row on a phone");
+        await screenshot(page, "phone-row-sheet");
+        await panel.getByRole("button", { name: "Close row" }).click();
+        await page.getByRole("grid", { name: "Dataset rows" }).getByText("p1", { exact: true }).waitFor();
+        expect(await panel.count()).toBe(0);
+      } finally {
+        await phone.close();
+      }
+    });
+  });
+
+  describe("signing in", () => {
+    const scratch = scratchDirsForSuite();
+    const signInText = async (baseUrl: string) => {
+      const fresh = await watched.browser.newContext();
+      try {
+        const page = await fresh.newPage();
+        await page.goto(`${baseUrl}/sign-in`);
+        await page.getByLabel("API key").waitFor();
+        await expectAccessible(page, "the sign-in page");
+        await screenshot(page, "sign-in-data-folder");
+        return (await page.locator("form p.muted").textContent()) ?? "";
+      } finally {
+        await fresh.close();
+      }
+    };
+
+    it("names the data folder the platform was started with, not the default one", async () => {
+      const dataDir = scratch("sign-in");
+      const proc = spawnEmbedded({
+        SVC_DATA_DIR: dataDir,
+        PORT: String(await freePort()),
+        LOG_LEVEL: "warn",
+      });
+      try {
+        const text = await signInText(await waitRunning(proc));
+        expect(text).toContain(`The platform's first key is in ${join(dataDir, "bootstrap-key")};`);
+        expect(text).not.toContain(".svc-data");
+      } finally {
+        await kill(proc);
+      }
+    });
+
+    it("names no key file when the platform's first key came from its environment", async () => {
+      const text = await signInText(platform.baseUrl);
+      expect(text).not.toContain("bootstrap-key");
+      expect(text).toContain("An owner or admin of your organisation can make you a key.");
     });
   });
 
