@@ -394,6 +394,46 @@ describe.runIf(chromiumAvailable())("the curator's loop in the web application, 
     });
   });
 
+  describe("a selection and the filter", () => {
+    it("clears the selection when the filter changes, and names the rows a delete reaches", async () => {
+      const rows = ["apple", "apple", "apple", "pear", "pear"].map((fruit, i) => ({
+        id: `f${i}`,
+        input: `${fruit} ${i}`,
+      }));
+      const slug = await newDataset("Fruit", rows);
+      const grid = watched.page.getByRole("grid", { name: "Dataset rows" });
+      const bar = watched.page.getByRole("region", { name: "Selected rows" });
+      await watched.page.goto(at(slug));
+      await grid.getByText("f4", { exact: true }).waitFor();
+      await grid.getByRole("checkbox", { name: "Select row f0" }).check();
+      await grid.getByRole("checkbox", { name: "Select row f1" }).check();
+      await bar.getByText("2 selected").waitFor();
+
+      // The filter hides f0 and f1: they are no longer selected, so no change can reach them unseen.
+      await watched.page.getByLabel("Search rows").fill("pear");
+      await expect.poll(() => grid.getByText("f0", { exact: true }).count()).toBe(0);
+      await expect.poll(() => bar.count()).toBe(0);
+      // The order of the list is not a filter: it keeps what is checked.
+      await grid.getByRole("checkbox", { name: "Select row f3" }).check();
+      await grid.getByRole("checkbox", { name: "Select row f4" }).check();
+      await watched.page.getByRole("button", { name: /^Sort by creation time/ }).click();
+      await bar.getByText("2 selected").waitFor();
+
+      await bar.getByRole("button", { name: "Delete 2 rows" }).click();
+      const confirm = watched.page.getByRole("dialog", { name: "Delete 2 rows?" });
+      await confirm.getByText(/^Rows f[34] and f[34]\.$/).waitFor();
+      await expectAccessible(watched.page, "the question before deleting two rows");
+      await screenshot(watched.page, "delete-rows-named");
+      await confirm.getByRole("button", { name: "Delete 2 rows" }).click();
+      await watched.page.getByText("Deleted 2 rows as version 2").waitFor();
+      const left = await api().get<Page_<{ rowId: string }>>(
+        `${project}/datasets/${slug}/rows?sortDirection=asc`,
+      );
+      expect(left.body.items.map((row) => row.rowId)).toEqual(["f0", "f1", "f2"]);
+      expectNoProblems();
+    });
+  });
+
   describe("an export imported back", () => {
     it("changes nothing when a JSONL export is imported back as an update", async () => {
       const slug = await newDataset("Round");

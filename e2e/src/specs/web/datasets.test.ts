@@ -522,7 +522,7 @@ describe.runIf(chromiumAvailable())("the web application's history and files of 
       await selection().getByRole("button", { name: "Delete 250 rows" }).click();
       await watched.page
         .getByRole("dialog", { name: "Delete 250 rows?" })
-        .getByRole("button", { name: "Delete rows" })
+        .getByRole("button", { name: "Delete 250 rows" })
         .click();
       await watched.page.getByText("Deleted 250 rows as version 3").waitFor();
       await watched.page.getByText("This dataset has no rows yet.").waitFor();
