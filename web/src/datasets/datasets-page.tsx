@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { Link, useParams } from "react-router";
+import { useParams } from "react-router";
 import { api } from "../api";
 import { canWrite, collect } from "../components/collect";
 import { ErrorMessage } from "../components/errors";
@@ -33,11 +33,6 @@ export function DatasetsPage() {
       <PageHeader
         title={project.data?.name ?? projectSlug}
         crumbs={[{ label: "Projects", to: "/projects" }]}
-        actions={
-          <Link to={`/projects/${projectSlug}/traces`} className="button button-quiet">
-            Traces
-          </Link>
-        }
       />
       <NamedList
         noun="dataset"
