@@ -194,7 +194,11 @@ export function RenameAndRemove<T extends { name: string }>({
 }) {
   return (
     <>
-      <ActionButton label={`Rename ${record.name}`} onClick={() => onRename(record)}>
+      <ActionButton
+        label={`Rename ${record.name}`}
+        className="rename-button"
+        onClick={() => onRename(record)}
+      >
         Rename
       </ActionButton>
       <ActionButton label={`${remove} ${record.name}`} danger onClick={() => onRemove(record)}>

@@ -434,6 +434,96 @@ describe.runIf(chromiumAvailable())("the curator's loop in the web application, 
     });
   });
 
+  describe("with a keyboard and a screen reader", () => {
+    const rows = Array.from({ length: 30 }, (_, i) => ({ id: `k${i}`, input: `question ${i}` }));
+    const grid = () => watched.page.getByRole("grid", { name: "Dataset rows" });
+    /** What has focus, as a screen reader names it: its aria-label, its label, or its role. */
+    const focused = () =>
+      watched.page.evaluate<string>(`(() => {
+        const element = document.activeElement;
+        const label = element?.labels?.[0]?.textContent?.trim();
+        return element?.getAttribute("aria-label") ?? label ?? element?.getAttribute("role") ?? element?.tagName ?? "";
+      })()`);
+
+    it("points at no row that is not on the page", async () => {
+      const slug = await newDataset("Keys", rows);
+      await watched.page.goto(at(slug, "?row=nowhere"));
+      await grid().getByText("k29", { exact: true }).waitFor();
+      expect(await grid().getAttribute("aria-activedescendant")).toBe(null);
+      await expectAccessible(watched.page, "a link to a row the list does not have");
+      await watched.page.goto(at(slug, "?row=k28"));
+      await expect.poll(() => grid().getAttribute("aria-activedescendant")).toBe("row-k28");
+      await expectAccessible(watched.page, "a selected row");
+      expectNoProblems();
+    });
+
+    it("is one Tab stop for the grid, and checks rows with Space and Ctrl+A", async () => {
+      await watched.page.goto(at("keys"));
+      await grid().getByText("k29", { exact: true }).waitFor();
+      await watched.page.getByLabel("Search rows").focus();
+      const stops: string[] = [];
+      for (let i = 0; i < 12; i++) {
+        await watched.page.keyboard.press("Tab");
+        stops.push(await focused());
+      }
+      expect(stops.filter((stop) => stop.startsWith("Select row"))).toEqual([]);
+      expect(stops.filter((stop) => stop === "Dataset rows")).toHaveLength(1);
+      await grid().focus();
+      await watched.page.keyboard.press("j");
+      await watched.page.keyboard.press(" ");
+      const bar = watched.page.getByRole("region", { name: "Selected rows" });
+      await bar.getByText("1 selected").waitFor();
+      await watched.page.keyboard.press("Control+a");
+      await bar.getByText("30 selected").waitFor();
+      await expectAccessible(watched.page, "the grid with every row checked");
+      await bar.getByRole("button", { name: "Clear selection" }).click();
+      expectNoProblems();
+    });
+
+    it("scrolls the import preview by keyboard", async () => {
+      await watched.page.goto(at("keys"));
+      await watched.page.getByRole("button", { name: "Import", exact: true }).first().click();
+      const fields = Array.from({ length: 14 }, (_, i) => `a_rather_long_field_name_${i}`);
+      const wide = [fields.join(","), fields.map((_, i) => `a value long enough to be wide ${i}`).join(",")];
+      await chooseFile("wide.csv", "text/csv", wide.join("\n"));
+      const region = dialog().getByRole("region", { name: "First rows of the file, scrollable" });
+      await region.waitFor();
+      await region.focus();
+      await watched.page.keyboard.press("ArrowRight");
+      await watched.page.keyboard.press("ArrowRight");
+      await expect.poll(() => region.evaluate((element) => element.scrollLeft)).toBeGreaterThan(0);
+      await expectAccessible(watched.page, "a wide file's preview");
+      await screenshot(watched.page, "import-preview-keyboard");
+      await dialog().getByRole("button", { name: "Choose another file" }).click();
+      await dialog().getByRole("button", { name: "Close" }).click();
+    });
+
+    it("keeps focus on a column's Rename after renaming it, and says up and down for ↑ and ↓", async () => {
+      const slug = await newDataset("Cols", [{ id: "c1", input: "q" }]);
+      expect((await api().post(`${project}/datasets/${slug}/columns`, { name: "label" })).status).toBe(201);
+      await watched.page.goto(at(slug));
+      await watched.page.getByRole("button", { name: "Columns" }).click();
+      const columns = watched.page.getByRole("dialog", { name: "Columns" });
+      await columns.getByRole("button", { name: "Move label up" }).waitFor();
+      await columns.getByRole("button", { name: "Move Input down" }).waitFor();
+      expect(await columns.getByRole("button", { name: /left|right/ }).count()).toBe(0);
+      await columns.getByRole("button", { name: "Rename label" }).click();
+      await expect.poll(focused).toBe("New name of label");
+      await watched.page.keyboard.press("Control+a");
+      await watched.page.keyboard.type("topic");
+      await watched.page.keyboard.press("Enter");
+      await columns.getByRole("button", { name: "Rename topic" }).waitFor();
+      await expect.poll(focused).toBe("Rename topic");
+      // Cancelling goes back to the same place.
+      await watched.page.keyboard.press("Enter");
+      await columns.getByRole("button", { name: "Cancel" }).click();
+      await expect.poll(focused).toBe("Rename topic");
+      await expectAccessible(watched.page, "the columns after a rename");
+      await screenshot(watched.page, "columns-after-rename");
+      expectNoProblems();
+    });
+  });
+
   describe("an export imported back", () => {
     it("changes nothing when a JSONL export is imported back as an update", async () => {
       const slug = await newDataset("Round");
