@@ -97,6 +97,8 @@ export async function signOut(): Promise<void> {
 export interface UploadOptions {
   mediaType: string;
   query: Record<string, string>;
+  /** The same key for a retry of the same upload makes it the same request (default: a new one). */
+  idempotencyKey?: string;
   /** Called as the file goes up, with the bytes sent so far. */
   onProgress?(sent: number): void;
   signal?: AbortSignal;
@@ -114,7 +116,7 @@ export function upload<T>(path: string, file: Blob, options: UploadOptions): Pro
     request.open("POST", url);
     request.withCredentials = true;
     request.setRequestHeader("content-type", options.mediaType);
-    request.setRequestHeader("idempotency-key", crypto.randomUUID());
+    request.setRequestHeader("idempotency-key", options.idempotencyKey ?? crypto.randomUUID());
     if (csrfToken) request.setRequestHeader("x-csrf-token", csrfToken);
     request.upload.onprogress = (event) => options.onProgress?.(event.loaded);
     request.onload = () => {

@@ -76,7 +76,15 @@ process.stdout.write(`${ownerKeyNote()}\n`);
 
 // From this file, not from the gateway's module: bundling moves that into a chunk one folder down.
 const webRoot = fileURLToPath(new URL("../../../web/dist", import.meta.url));
-const gateway = buildGateway({ bus, logger, options: config, webRoot, uploads });
+const gateway = buildGateway({
+  bus,
+  logger,
+  options: config,
+  webRoot,
+  uploads,
+  // The sign-in page says where the first key is: in the data folder this process was given.
+  ownerKeyFile: config.SVC_BOOTSTRAP_KEY ? undefined : bootstrapKeyFile(dataDir),
+});
 
 async function stop(): Promise<void> {
   gateway.markDraining();

@@ -54,6 +54,8 @@ export interface GatewayDeps {
   webRoot?: string;
   /** Where uploaded files (imports) wait for the writer; uploads are refused without it. */
   uploads?: UploadStore;
+  /** The file that holds the first owner key (the embedded platform's), named on the sign-in page. */
+  ownerKeyFile?: string | undefined;
 }
 
 export interface Gateway {
@@ -88,6 +90,7 @@ export function buildGateway({
   rateLimitStore,
   webRoot,
   uploads,
+  ownerKeyFile,
 }: GatewayDeps): Gateway {
   const shedder = new LoadShedder(
     {
@@ -198,7 +201,7 @@ export function buildGateway({
       new DomainError("internal_error", internalErrorMessage(`request id ${request.id}`)),
     );
   });
-  const web = registerWebApp(app, webRoot ?? defaultWebRoot());
+  const web = registerWebApp(app, webRoot ?? defaultWebRoot(), { ownerKeyFile });
   app.setNotFoundHandler((request, reply) => {
     if (web.sendPage(request, reply)) return reply;
     return sendError(

@@ -45,6 +45,24 @@ describe("the web application", () => {
     },
   );
 
+  it("names the file of the first owner key to the sign-in page, escaped, only when given one", async () => {
+    const PAGE_WITH_HEAD = "<!doctype html><html><head><title>svc</title></head><body></body></html>";
+    const root = builtApp();
+    writeFileSync(join(root, "index.html"), PAGE_WITH_HEAD);
+    platform = await fakePlatform({}, { webRoot: root, ownerKeyFile: '/srv/a "b" & <c>/bootstrap-key' });
+    const named = await platform.gateway.app.inject({ method: "GET", url: "/sign-in" });
+    expect(named.body).toBe(
+      PAGE_WITH_HEAD.replace(
+        "</head>",
+        '<meta name="svc-owner-key-file" content="/srv/a &quot;b&quot; &amp; &lt;c&gt;/bootstrap-key" />\n</head>',
+      ),
+    );
+    await platform.close();
+    platform = await fakePlatform({}, { webRoot: root });
+    const unnamed = await platform.gateway.app.inject({ method: "GET", url: "/sign-in" });
+    expect(unnamed.body).toBe(PAGE_WITH_HEAD);
+  });
+
   it("serves hashed assets for a year and other files revalidated", async () => {
     platform = await fakePlatform({}, { webRoot: builtApp() });
     const asset = await platform.gateway.app.inject({ method: "GET", url: "/assets/index-abc123.js" });

@@ -58,7 +58,11 @@ export interface WebApp {
  * `index.html`, never cached, for `/` and every other path that is not the API's, so that a deep link
  * such as `/projects/p/datasets/d?row=r1` works on reload.
  */
-export function registerWebApp(app: FastifyInstance, root: string): WebApp {
+export function registerWebApp(
+  app: FastifyInstance,
+  root: string,
+  { ownerKeyFile }: { ownerKeyFile?: string | undefined } = {},
+): WebApp {
   const indexFile = join(root, "index.html");
   const built = existsSync(indexFile);
   if (built) {
@@ -77,7 +81,7 @@ export function registerWebApp(app: FastifyInstance, root: string): WebApp {
     });
   }
   // Read once: the page is small, and the build that wrote it is the one this process serves.
-  const page = built ? readFileSync(indexFile, "utf8") : notBuiltPage();
+  const page = withOwnerKeyFile(built ? readFileSync(indexFile, "utf8") : notBuiltPage(), ownerKeyFile);
   return {
     sendPage(request, reply) {
       const path = request.url.split("?")[0] ?? "/";
@@ -94,6 +98,21 @@ export function registerWebApp(app: FastifyInstance, root: string): WebApp {
     },
   };
 }
+
+/**
+ * Names the file that holds the platform's first owner key to the sign-in page, which tells the
+ * person who started the platform where to look: the data folder they chose, not the default one.
+ */
+function withOwnerKeyFile(page: string, file: string | undefined): string {
+  if (file === undefined || !page.includes("</head>")) return page;
+  return page.replace(
+    "</head>",
+    `<meta name="svc-owner-key-file" content="${escapeAttribute(file)}" />\n</head>`,
+  );
+}
+
+const escapeAttribute = (text: string): string =>
+  text.replace(/[&"<>]/g, (c) => ({ "&": "&amp;", '"': "&quot;", "<": "&lt;", ">": "&gt;" })[c] ?? c);
 
 function notBuiltPage(): string {
   return "<!doctype html><html lang=en><meta charset=utf-8><title>svc</title><p>The web application has not been built: run <code>npm run build</code>, then reload. The API is at <a href=/v1/openapi.json>/v1</a>.</p>\n";

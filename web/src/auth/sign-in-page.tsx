@@ -9,7 +9,13 @@ function nextPath(params: URLSearchParams): string {
   return next?.startsWith("/") && !next.startsWith("//") ? next : "/projects";
 }
 
+/** The file of the platform's first key, as the platform that served this page names it (see web-app.ts). */
+function ownerKeyFileOf(document: Document | undefined): string | undefined {
+  return document?.querySelector('meta[name="svc-owner-key-file"]')?.getAttribute("content") ?? undefined;
+}
+
 export function SignInPage() {
+  const ownerKeyFile = ownerKeyFileOf(typeof document === "undefined" ? undefined : document);
   const { state, signIn } = useSession();
   const [params] = useSearchParams();
   const navigate = useNavigate();
@@ -63,8 +69,15 @@ export function SignInPage() {
         {state.status === "signed-out" && state.reason ? <p className="notice">{state.reason}</p> : null}
         <p className="muted">
           Paste an API key of your organisation. It is exchanged for a session once and is not kept in this
-          browser. The platform's first key is in <code>.svc-data/bootstrap-key</code>; <code>npm start</code>{" "}
-          also prints a link that signs you in directly.
+          browser.{" "}
+          {ownerKeyFile ? (
+            <>
+              The platform's first key is in <code>{ownerKeyFile}</code>; <code>npm start</code> also prints a
+              link that signs you in directly.
+            </>
+          ) : (
+            "An owner or admin of your organisation can make you a key."
+          )}
         </p>
         <label htmlFor="api-key">API key</label>
         <input

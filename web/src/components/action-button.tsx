@@ -8,6 +8,7 @@ export function ActionButton({
   label,
   danger = false,
   disabled,
+  className,
   onClick,
   children,
 }: {
@@ -16,13 +17,17 @@ export function ActionButton({
   /** The action destroys something. */
   danger?: boolean;
   disabled?: boolean;
+  /** A name for the page's own code to find it by (focus returning to it). */
+  className?: string;
   onClick(): void;
   children: ReactNode;
 }) {
   return (
     <button
       type="button"
-      className={danger ? "button button-quiet danger" : "button button-quiet"}
+      className={[danger ? "button button-quiet danger" : "button button-quiet", className ?? ""]
+        .join(" ")
+        .trim()}
       aria-label={label}
       disabled={disabled}
       onClick={onClick}

@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { Link, NavLink, useNavigate } from "react-router";
+import { Link, NavLink, useMatch, useNavigate } from "react-router";
 import { useSession, useSignedIn } from "../session";
 import { ConnectionBanner } from "./connection-banner";
 import { useToasts } from "./toasts";
@@ -9,6 +9,9 @@ export function AppShell({ children }: { children: ReactNode }) {
   const { signOut } = useSession();
   const navigate = useNavigate();
   const toasts = useToasts();
+  const projectSlug = useMatch("/projects/:projectSlug/*")?.params.projectSlug;
+  const onTraces = useMatch("/projects/:projectSlug/traces/*") !== null;
+  const onProjects = useMatch("/projects/*") !== null && !onTraces;
   return (
     <div className="shell">
       <a className="skip-link" href="#main">
@@ -20,7 +23,15 @@ export function AppShell({ children }: { children: ReactNode }) {
           svc
         </Link>
         <nav aria-label="Main" className="topnav">
-          <NavLink to="/projects">Projects</NavLink>
+          <Link
+            to="/projects"
+            className={onProjects ? "active" : undefined}
+            aria-current={onProjects ? "page" : undefined}
+          >
+            Projects
+          </Link>
+          {/* The traces of the project being worked in, one step away from its datasets. */}
+          {projectSlug ? <NavLink to={`/projects/${projectSlug}/traces`}>Traces</NavLink> : null}
           <NavLink to="/settings/keys">Settings</NavLink>
         </nav>
         <div className="topbar-end">

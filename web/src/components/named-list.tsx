@@ -11,6 +11,8 @@ export interface NamedItem {
   name: string;
   updatedAt?: string | undefined;
   detail?: ReactNode;
+  /** What deleting it deletes, with its counts; the list's `deleteConsequence` when not given. */
+  consequence?: string;
 }
 
 /**
@@ -157,7 +159,7 @@ export function NamedList({
         open={deleting !== undefined}
         confirmLabel={`Delete ${noun}`}
         busy={busy}
-        body={<p>{deleteConsequence} This cannot be undone.</p>}
+        body={<p>{deleting?.consequence ?? deleteConsequence} This cannot be undone.</p>}
         error={actionError}
         onClose={() => {
           setDeleting(undefined);
@@ -192,7 +194,11 @@ export function RenameAndRemove<T extends { name: string }>({
 }) {
   return (
     <>
-      <ActionButton label={`Rename ${record.name}`} onClick={() => onRename(record)}>
+      <ActionButton
+        label={`Rename ${record.name}`}
+        className="rename-button"
+        onClick={() => onRename(record)}
+      >
         Rename
       </ActionButton>
       <ActionButton label={`${remove} ${record.name}`} danger onClick={() => onRemove(record)}>

@@ -1,6 +1,6 @@
 import type { DatasetColumn } from "@svc/sdk";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useState } from "react";
+import { type FormEvent, useEffect, useRef, useState } from "react";
 import { api } from "../api";
 import { Dialog } from "../components/dialog";
 import { ErrorMessage } from "../components/errors";
@@ -31,6 +31,26 @@ export function ColumnsDialog({
   const [showRemoved, setShowRemoved] = useState(false);
   const [newName, setNewName] = useState("");
   const [renaming, setRenaming] = useState<{ identifier: string; name: string }>();
+  const list = useRef<HTMLOListElement>(null);
+  // The inline rename form replaces the column's buttons: focus goes into it, and back to its Rename
+  // button when it closes, instead of falling to the page.
+  const [focusAfterRename, setFocusAfterRename] = useState<string>();
+  useEffect(() => {
+    if (renaming === undefined && focusAfterRename !== undefined) {
+      list.current
+        ?.querySelector<HTMLButtonElement>(`[data-column="${CSS.escape(focusAfterRename)}"] .rename-button`)
+        ?.focus();
+      setFocusAfterRename(undefined);
+    }
+  }, [renaming, focusAfterRename]);
+  const renamingId = renaming?.identifier;
+  useEffect(() => {
+    if (renamingId !== undefined) document.getElementById(`rename-${renamingId}`)?.focus();
+  }, [renamingId]);
+  const endRename = (identifier: string) => {
+    setFocusAfterRename(identifier);
+    setRenaming(undefined);
+  };
   const [dragged, setDragged] = useState<string>();
   const [error, setError] = useState<unknown>();
   // Undo lives in the dialog: while it is open, the page behind it (and its toasts) cannot be clicked.
@@ -117,10 +137,11 @@ export function ColumnsDialog({
           </button>
         </div>
       ) : null}
-      <ol className="column-list" aria-label="Columns, left to right">
+      <ol ref={list} className="column-list" aria-label="Columns, in the grid's order: top is leftmost">
         {active.map((column, index) => (
           <li
             key={column.identifier}
+            data-column={column.identifier}
             className={dragged === column.identifier ? "column-item dragging" : "column-item"}
             draggable={!readOnly}
             onDragStart={() => setDragged(column.identifier)}
@@ -136,7 +157,7 @@ export function ColumnsDialog({
                   void run(
                     () => api.datasets.updateColumn(projectSlug, datasetSlug, column.identifier, { name }),
                     `Renamed to ${name}`,
-                  ).then(() => setRenaming(undefined));
+                  ).then(() => endRename(column.identifier));
                 }}
               >
                 <label className="visually-hidden" htmlFor={`rename-${column.identifier}`}>
@@ -153,7 +174,7 @@ export function ColumnsDialog({
                 <button type="submit" className="button button-primary">
                   Save
                 </button>
-                <button type="button" className="button" onClick={() => setRenaming(undefined)}>
+                <button type="button" className="button" onClick={() => endRename(column.identifier)}>
                   Cancel
                 </button>
               </form>
@@ -174,7 +195,8 @@ export function ColumnsDialog({
                     <button
                       type="button"
                       className="icon-button"
-                      aria-label={`Move ${column.name} left`}
+                      aria-label={`Move ${column.name} up`}
+                      title="Up: one place to the left in the grid"
                       disabled={index === 0}
                       onClick={() => move(column.identifier, -1)}
                     >
@@ -183,7 +205,8 @@ export function ColumnsDialog({
                     <button
                       type="button"
                       className="icon-button"
-                      aria-label={`Move ${column.name} right`}
+                      aria-label={`Move ${column.name} down`}
+                      title="Down: one place to the right in the grid"
                       disabled={index === active.length - 1}
                       onClick={() => move(column.identifier, 1)}
                     >

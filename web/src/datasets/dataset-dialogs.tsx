@@ -3,6 +3,7 @@ import { ConfirmDialog } from "../components/dialog";
 import { useToasts } from "../components/toasts";
 import { plural } from "../components/words";
 import { AddRowDialog } from "../rows/add-row-dialog";
+import { namedRows } from "../rows/selection";
 import { RestoreDialog } from "../versions/restore-dialog";
 import { CopyDialog, SetCellDialog } from "./bulk-dialogs";
 import { ColumnsDialog } from "./columns-dialog";
@@ -131,15 +132,20 @@ export function DatasetDialogs({
         onRestored={onRestored}
       />
       <ConfirmDialog
-        title={`Delete ${checked.size} ${checked.size === 1 ? "row" : "rows"}?`}
+        title={`Delete ${plural(checked.size, "row")}?`}
         open={open === "delete-rows"}
-        confirmLabel="Delete rows"
+        confirmLabel={`Delete ${plural(checked.size, "row")}`}
         busy={deletion.busy}
         body={
-          <p>
-            The rows leave the current version as one new version; earlier versions keep them, and restoring
-            one brings them back.
-          </p>
+          <>
+            <p>
+              {checked.size === 1 ? "Row" : "Rows"} {namedRows([...checked])}.
+            </p>
+            <p>
+              They leave the current version as one new version; earlier versions keep them, and restoring one
+              brings them back.
+            </p>
+          </>
         }
         error={deletion.error}
         onClose={onClose}

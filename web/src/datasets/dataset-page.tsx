@@ -184,6 +184,7 @@ export function DatasetPage() {
           filtered={filtered}
           missingExpectedOutput={listFilters.missing.includes("expectedOutput")}
           onAddFirstRow={readOnly ? undefined : () => setDialog("add-row")}
+          onImportFirstRows={readOnly ? undefined : () => setDialog("import")}
           grid={{
             columns,
             rows: pages.rows,

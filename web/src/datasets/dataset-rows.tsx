@@ -6,6 +6,7 @@ export function DatasetRows({
   filtered,
   missingExpectedOutput,
   onAddFirstRow,
+  onImportFirstRows,
   grid,
 }: {
   loading: boolean;
@@ -14,6 +15,8 @@ export function DatasetRows({
   missingExpectedOutput: boolean;
   /** Offered when the dataset has no rows yet and the person may add one. */
   onAddFirstRow: (() => void) | undefined;
+  /** Offered beside it: the rows from a file. */
+  onImportFirstRows: (() => void) | undefined;
   grid: RowGridProps;
 }) {
   if (loading) {
@@ -31,11 +34,18 @@ export function DatasetRows({
       ) : (
         <>
           <p>This dataset has no rows yet.</p>
-          {onAddFirstRow ? (
-            <button type="button" className="button button-primary" onClick={onAddFirstRow}>
-              Add the first row
-            </button>
-          ) : null}
+          <div className="empty-actions">
+            {onAddFirstRow ? (
+              <button type="button" className="button button-primary" onClick={onAddFirstRow}>
+                Add the first row
+              </button>
+            ) : null}
+            {onImportFirstRows ? (
+              <button type="button" className="button" onClick={onImportFirstRows}>
+                Import a file
+              </button>
+            ) : null}
+          </div>
         </>
       )}
     </div>

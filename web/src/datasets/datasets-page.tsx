@@ -1,11 +1,12 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { Link, useParams } from "react-router";
+import { useParams } from "react-router";
 import { api } from "../api";
 import { canWrite, collect } from "../components/collect";
 import { ErrorMessage } from "../components/errors";
 import { PageHeader } from "../components/layout";
 import { NamedList } from "../components/named-list";
 import { useToasts } from "../components/toasts";
+import { plural } from "../components/words";
 import { useSignedIn } from "../session";
 
 export function DatasetsPage() {
@@ -32,17 +33,13 @@ export function DatasetsPage() {
       <PageHeader
         title={project.data?.name ?? projectSlug}
         crumbs={[{ label: "Projects", to: "/projects" }]}
-        actions={
-          <Link to={`/projects/${projectSlug}/traces`} className="button button-quiet">
-            Traces
-          </Link>
-        }
       />
       <NamedList
         noun="dataset"
         items={datasets.data?.map((dataset) => ({
           ...dataset,
           detail: `version ${dataset.version} · ${dataset.columns.length} columns`,
+          consequence: `Its rows, its ${plural(dataset.columns.length, "column")} and ${plural(dataset.version, "version")} of history will be deleted.`,
         }))}
         loading={datasets.isPending}
         error={datasets.error}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { builtinColumn, customColumn } from "../rows/factories";
-import { defaultTargets, formatOf, importQuery, previewFile } from "./file-preview";
+import { defaultTargets, formatOf, importQuery, previewFile, UnreadableFile } from "./file-preview";
 
 const columns = [
   builtinColumn("input"),
@@ -37,6 +37,55 @@ describe("previewFile", () => {
       "Line 2 is not valid JSON",
     );
     await expect(previewFile(new Blob(['{"a":1}']), "json")).rejects.toThrow("not a JSON array");
+  });
+
+  it("says that an empty file, a header alone or blank lines hold nothing to import", async () => {
+    const problem = (text: string, format: "csv" | "jsonl" | "json" | "parquet" = "csv") =>
+      previewFile(new Blob([text]), format).catch((error: unknown) => error);
+    for (const format of ["csv", "jsonl", "json", "parquet"] as const) {
+      expect(await problem("", format)).toEqual(
+        new UnreadableFile("This file is empty: there is nothing to import."),
+      );
+    }
+    expect(await problem("id,input,output\n")).toEqual(
+      new UnreadableFile("This file has a header row and no rows below it: there is nothing to import."),
+    );
+    expect(await problem("\n\n")).toBeInstanceOf(UnreadableFile);
+    expect(await problem("\n \n", "jsonl")).toBeInstanceOf(UnreadableFile);
+    expect(await problem("[]", "json")).toBeInstanceOf(UnreadableFile);
+  });
+
+  it("names a header that is there twice", async () => {
+    const error = await previewFile(new Blob(["id,input,output,input\nr1,a,b,c\n"]), "csv").catch((e) => e);
+    expect(error).toEqual(
+      new UnreadableFile(
+        "The header row names “input” twice (fields 2 and 4): give each field its own name in the first row.",
+      ),
+    );
+  });
+
+  it("says a binary file is not text, and shows none of its bytes", async () => {
+    const zip = new Uint8Array([0x50, 0x4b, 0x03, 0x04, 0x14, 0x00, 0x06, 0x00, 0xff, 0xfe, 0x41]);
+    const latin1 = new Uint8Array([0x69, 0x64, 0x0a, 0xe9, 0x74, 0xe9, 0x0a]);
+    for (const bytes of [zip, latin1]) {
+      const error = (await previewFile(new Blob([bytes]), "csv").catch((e) => e)) as Error;
+      expect(error).toBeInstanceOf(UnreadableFile);
+      expect(error.message).toMatch(/^This file is not text: it holds binary data/);
+    }
+  });
+
+  it("reads a large file's head even when the cut falls inside a character", async () => {
+    // 11 bytes of header, then rows of 5 bytes: the preview's 262,144 bytes end inside an "é".
+    const text = `id,answers\n${"r,é\n".repeat(60_000)}`;
+    expect(
+      new TextEncoder()
+        .encode(text)
+        .slice(0, 256 * 1024)
+        .at(-1),
+    ).toBe(0xc3);
+    const preview = await previewFile(new Blob([text]), "csv");
+    expect(preview.fields).toEqual(["id", "answers"]);
+    expect(preview.rows).toHaveLength(5);
   });
 });
 
@@ -80,6 +129,24 @@ describe("the mapping", () => {
     const targets = defaultTargets(["rowId", "question"], columns, "jsonl");
     expect(targets.rowId).toEqual({ kind: "id" });
     expect(importQuery({ ...targets, question: { kind: "skip" } })).toEqual({ map: {}, idField: "rowId" });
+  });
+
+  it("maps a JSONL export's lines back to their cells: custom spreads over the custom columns", () => {
+    const fields = ["rowId", "input", "output", "expectedOutput", "metadata", "custom"];
+    const targets = defaultTargets(fields, columns, "jsonl");
+    expect(targets.custom).toEqual({ kind: "cells" });
+    expect(importQuery(targets)).toEqual({
+      map: {
+        input: "input",
+        output: "output",
+        expectedOutput: "expectedOutput",
+        metadata: "metadata",
+        custom: "custom",
+      },
+      idField: "rowId",
+    });
+    // In a CSV, "custom" is a column's name like any other.
+    expect(defaultTargets(["custom"], columns, "csv").custom).toEqual({ kind: "new" });
   });
 
   it("knows a file's format by its name first, then by its type", () => {

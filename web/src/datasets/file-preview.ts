@@ -37,32 +37,41 @@ const PREVIEW_BYTES = 256 * 1024;
 /** A JSON array has no line boundaries: one this small is read whole for its preview. */
 const JSON_PREVIEW_LIMIT = 16 * 1024 * 1024;
 
+/**
+ * A file that cannot be imported, for a reason its first bytes show: the message says so whole, in
+ * words the person can act on.
+ */
+export class UnreadableFile extends Error {
+  override name = "UnreadableFile";
+}
+
+const NOTHING_TO_IMPORT = "there is nothing to import";
+
 /** The first rows of a file, read from its beginning only; throws with the reason when they do not parse. */
 export async function previewFile(file: Blob, format: FileFormat): Promise<FilePreview> {
+  if (file.size === 0) throw new UnreadableFile(`This file is empty: ${NOTHING_TO_IMPORT}.`);
   // Parquet is binary with its index at the end: its fields go by name, unpreviewed.
   if (format === "parquet") return { fields: [], rows: [] };
+  if (format === "json" && file.size > JSON_PREVIEW_LIMIT) return { fields: [], rows: [] };
+  const cut = format !== "json" && file.size > PREVIEW_BYTES;
+  const head = textOf(
+    new Uint8Array(await file.slice(0, cut ? PREVIEW_BYTES : file.size).arrayBuffer()),
+    cut,
+  );
   if (format === "json") {
-    if (file.size > JSON_PREVIEW_LIMIT) return { fields: [], rows: [] };
-    const value: unknown = JSON.parse(await file.text());
+    let value: unknown;
+    try {
+      value = JSON.parse(head);
+    } catch {
+      throw new Error("The file is not valid JSON");
+    }
     if (!Array.isArray(value)) throw new Error("The file is not a JSON array of objects");
+    if (value.length === 0) throw new UnreadableFile(`This file is an empty array: ${NOTHING_TO_IMPORT}.`);
     return fromObjects(value.slice(0, PREVIEW_ROWS));
   }
-  const head = await file.slice(0, PREVIEW_BYTES).text();
-  if (format === "csv") {
-    const records = parse(head, {
-      bom: true,
-      to: PREVIEW_ROWS + 1,
-      relax_column_count: true,
-      skip_empty_lines: true,
-    }) as string[][];
-    const [header = [], ...body] = records;
-    return {
-      fields: header,
-      rows: body.map((record) => Object.fromEntries(header.map((field, i) => [field, record[i] ?? ""]))),
-    };
-  }
+  if (format === "csv") return previewCsv(head);
   const lines = head.split(/\r?\n/);
-  if (file.size > PREVIEW_BYTES) lines.pop(); // cut short: the last line may be partial
+  if (cut) lines.pop(); // cut short: the last line may be partial
   const objects = lines
     .filter((line) => line.trim() !== "")
     .slice(0, PREVIEW_ROWS)
@@ -73,7 +82,60 @@ export async function previewFile(file: Blob, format: FileFormat): Promise<FileP
         throw new Error(`Line ${index + 1} is not valid JSON`);
       }
     });
+  if (objects.length === 0) throw new UnreadableFile(`This file has only blank lines: ${NOTHING_TO_IMPORT}.`);
   return fromObjects(objects);
+}
+
+/**
+ * The text of a file's first bytes; throws when they are not text (a NUL byte, or bytes that are not
+ * UTF-8), rather than show them: a spreadsheet or an archive saved under a text file's name.
+ */
+function textOf(bytes: Uint8Array, cut: boolean): string {
+  const notText = new UnreadableFile(
+    "This file is not text: it holds binary data (a spreadsheet or an archive, perhaps). Save it as CSV, JSONL or JSON, or choose a Parquet file.",
+  );
+  if (bytes.includes(0)) throw notText;
+  try {
+    // A cut may fall inside a character: streaming leaves its first bytes for a next chunk that never comes.
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes, { stream: cut });
+  } catch {
+    throw notText;
+  }
+}
+
+function previewCsv(head: string): FilePreview {
+  let records: string[][];
+  try {
+    records = parse(head, {
+      bom: true,
+      to: PREVIEW_ROWS + 1,
+      relax_column_count: true,
+      skip_empty_lines: true,
+    }) as string[][];
+  } catch (error) {
+    const message = (error as Error).message;
+    throw new Error(
+      `The file is not a valid CSV: ${message.length > 160 ? `${message.slice(0, 160)}…` : message}`,
+    );
+  }
+  const [header, ...body] = records;
+  if (header === undefined) throw new UnreadableFile(`This file has only blank lines: ${NOTHING_TO_IMPORT}.`);
+  const seen = new Set<string>();
+  for (const [i, field] of header.entries()) {
+    if (seen.has(field)) {
+      throw new UnreadableFile(
+        `The header row names “${field}” twice (fields ${header.indexOf(field) + 1} and ${i + 1}): give each field its own name in the first row.`,
+      );
+    }
+    seen.add(field);
+  }
+  if (body.length === 0) {
+    throw new UnreadableFile(`This file has a header row and no rows below it: ${NOTHING_TO_IMPORT}.`);
+  }
+  return {
+    fields: header,
+    rows: body.map((record) => Object.fromEntries(header.map((field, i) => [field, record[i] ?? ""]))),
+  };
 }
 
 function fromObjects(objects: unknown[]): FilePreview {
@@ -92,10 +154,14 @@ function fromObjects(objects: unknown[]): FilePreview {
   return { fields, rows };
 }
 
-/** Where one field of the file goes: a column's identifier, a new column, the row id, or nowhere. */
+/**
+ * Where one field of the file goes: a column's identifier, a new column, the row id, the custom
+ * cells (an object of them by column, as an export writes `custom`), or nowhere.
+ */
 export type FieldTarget =
   | { kind: "column"; identifier: string }
   | { kind: "new" }
+  | { kind: "cells" }
   | { kind: "id" }
   | { kind: "skip" };
 
@@ -127,7 +193,8 @@ export function defaultTargets(
     if (!idTaken && ids.includes(field)) {
       targets[field] = { kind: "id" };
       idTaken = true;
-    } else if (column) targets[field] = { kind: "column", identifier: column.identifier };
+    } else if (format !== "csv" && field === "custom") targets[field] = { kind: "cells" };
+    else if (column) targets[field] = { kind: "column", identifier: column.identifier };
     else targets[field] = { kind: "new" };
   }
   return targets;
@@ -143,6 +210,7 @@ export function importQuery(targets: Record<string, FieldTarget>): {
   for (const [field, target] of Object.entries(targets)) {
     if (target.kind === "column") map[field] = target.identifier;
     else if (target.kind === "new") map[field] = `new:${field}`;
+    else if (target.kind === "cells") map[field] = "custom";
     else if (target.kind === "id") idField = field;
   }
   return idField === undefined ? { map } : { map, idField };

@@ -13,7 +13,9 @@ import {
   importQuery,
   MEDIA_TYPES,
   previewFile,
+  UnreadableFile,
 } from "./file-preview";
+import { followImport, ImportKeys } from "./follow-import";
 import { MapStep } from "./import-map-step";
 import { Failure, formatBytes, Outcome, Progress } from "./import-status";
 
@@ -25,11 +27,18 @@ export type Step =
   | { kind: "choose"; problem?: string }
   | { kind: "map"; file: File; format: FileFormat; preview?: FilePreview; previewProblem?: string }
   | { kind: "upload"; file: File; sent: number }
-  | { kind: "import"; file: File; job: Import }
+  | { kind: "import"; file: File; job: Import; unanswered: number }
   | { kind: "done"; file: File; job: Import }
-  | { kind: "error"; file: File; error: unknown };
+  | { kind: "error"; file: File; error: unknown; retry(): void };
 
 const POLL_MS = 400;
+/** The longest wait between progress checks that got no answer. */
+const MAX_BACKOFF_MS = 10_000;
+/**
+ * Retries of one progress check, each after the `Retry-After` the platform asked for (the client
+ * honours it); when they run out the dialog waits longer and checks again.
+ */
+const CHECK_RETRIES = 3;
 
 /**
  * A file into the dataset: dropped or picked, previewed (its first rows), mapped field by field to
@@ -55,6 +64,8 @@ export function ImportDialog({
   const [targets, setTargets] = useState<Record<string, FieldTarget>>({});
   const [mode, setMode] = useState<Mode>("insert");
   const controller = useRef<AbortController | undefined>(undefined);
+  // Kept while the dialog is closed: trying the same file again after an unclear end is the same import.
+  const keys = useRef(new ImportKeys());
 
   useEffect(() => {
     if (!open) {
@@ -79,7 +90,14 @@ export function ImportDialog({
       setTargets(defaultTargets(preview.fields, columns, format));
       setStep({ kind: "map", file, format, preview });
     } catch (error) {
-      setStep({ kind: "map", file, format, previewProblem: (error as Error).message });
+      const message = (error as Error).message;
+      setStep({
+        kind: "map",
+        file,
+        format,
+        previewProblem:
+          error instanceof UnreadableFile ? message : `The first rows could not be read: ${message}`,
+      });
     }
   };
 
@@ -93,6 +111,7 @@ export function ImportDialog({
       query.map = JSON.stringify(map);
       if (idField !== undefined) query.idField = idField;
     }
+    const idempotencyKey = keys.current.keyFor(file, query);
     setStep({ kind: "upload", file, sent: 0 });
     try {
       const started = await upload<Import>(
@@ -101,20 +120,42 @@ export function ImportDialog({
         {
           mediaType: MEDIA_TYPES[format],
           query,
+          idempotencyKey,
           signal,
           onProgress: (sent) => setStep({ kind: "upload", file, sent }),
         },
       );
-      setStep({ kind: "import", file, job: started });
-      const job = await api.datasets.waitForImport(projectSlug, datasetSlug, started.importId, {
-        pollIntervalMs: POLL_MS,
-        signal,
-        onProgress: (progress) => setStep({ kind: "import", file, job: progress }),
-      });
+      let latest = started;
+      let unanswered = 0;
+      const show = () => setStep({ kind: "import", file, job: latest, unanswered });
+      show();
+      const job = await followImport(
+        (signal) =>
+          api.datasets.getImport(projectSlug, datasetSlug, started.importId, {
+            signal,
+            maxRetries: CHECK_RETRIES,
+          }),
+        {
+          intervalMs: POLL_MS,
+          maxBackoffMs: MAX_BACKOFF_MS,
+          signal,
+          onProgress: (progress) => {
+            latest = progress;
+            show();
+          },
+          onUnanswered: (count) => {
+            unanswered = count;
+            show();
+          },
+        },
+      );
+      keys.current.settled();
       setStep({ kind: "done", file, job });
       onImported(job);
     } catch (error) {
-      if (!signal.aborted) setStep({ kind: "error", file, error });
+      if (!signal.aborted) {
+        setStep({ kind: "error", file, error, retry: () => void start(file, format, preview) });
+      }
     }
   };
 
@@ -144,17 +185,30 @@ export function ImportDialog({
         <Progress label="Uploading" value={step.sent} max={step.file.size} detail={formatBytes(step.sent)} />
       ) : null}
       {step.kind === "import" ? (
-        <Progress
-          label="Importing"
-          value={step.job.bytesRead}
-          max={step.file.size}
-          detail={`${plural(step.job.rowsRead, "row")} read`}
-        />
+        <>
+          <Progress
+            label="Importing"
+            value={step.job.bytesRead}
+            max={step.file.size}
+            detail={`${plural(step.job.rowsRead, "row")} read`}
+          />
+          {step.unanswered > 0 ? (
+            <p className="muted" role="status">
+              The platform is busy and did not say how the import is going; it goes on, and this checks again
+              shortly.
+            </p>
+          ) : null}
+        </>
       ) : null}
       {step.kind === "done" ? <Outcome job={step.job} /> : null}
       {step.kind === "error" ? <Failure error={step.error} /> : null}
       {step.kind === "map" ? null : (
         <div className="dialog-actions">
+          {step.kind === "error" ? (
+            <button type="button" className="button button-primary" onClick={step.retry}>
+              Try again
+            </button>
+          ) : null}
           {step.kind === "done" || step.kind === "error" ? (
             <button type="button" className="button" onClick={() => setStep({ kind: "choose" })}>
               Import another file

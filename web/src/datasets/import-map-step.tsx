@@ -43,7 +43,7 @@ export function MapStep({
       for (const [other, target] of Object.entries(next))
         if (target.kind === "id") next[other] = { kind: "skip" };
       next[field] = { kind: "id" };
-    } else if (value === "new" || value === "skip") next[field] = { kind: value };
+    } else if (value === "new" || value === "skip" || value === "cells") next[field] = { kind: value };
     else next[field] = { kind: "column", identifier: value.slice("column:".length) };
     setTargets(next);
   };
@@ -51,7 +51,7 @@ export function MapStep({
     <>
       {step.previewProblem ? (
         <p className="field-problem" role="alert">
-          The first rows could not be read: {step.previewProblem}
+          {step.previewProblem}
         </p>
       ) : !preview ? (
         <p className="muted" role="status">
@@ -64,7 +64,8 @@ export function MapStep({
         </p>
       ) : (
         <>
-          <div className="preview-scroller">
+          {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a wide file scrolls sideways; the arrow keys scroll it once it has focus */}
+          <section className="preview-scroller" tabIndex={0} aria-label="First rows of the file, scrollable">
             <Table
               caption="First rows of the file"
               captionVisible
@@ -80,7 +81,7 @@ export function MapStep({
                 </tr>
               ))}
             </Table>
-          </div>
+          </section>
           <fieldset className="mapping">
             <legend>Where each field goes</legend>
             {fields.map((field) => {
@@ -100,6 +101,9 @@ export function MapStep({
                       </option>
                     ))}
                     <option value="new">New column “{field}”</option>
+                    {step.format === "csv" ? null : (
+                      <option value="cells">Custom columns (an object of cells by column)</option>
+                    )}
                     <option value="skip">Don’t import</option>
                   </select>
                 </div>
@@ -116,7 +120,7 @@ export function MapStep({
         </label>
         <label className="checkbox">
           <input type="radio" name="mode" checked={mode === "update"} onChange={() => setMode("update")} />{" "}
-          Update the rows their ids name (only cells that differ change)
+          Update existing rows, matched by row id (only cells that differ change)
         </label>
       </fieldset>
       <FieldProblem problem={problem} />

@@ -62,7 +62,9 @@ export function Outcome({ job }: { job: Import }) {
     <p className="import-outcome" role="status">
       {`${
         madeVersion(job) ??
-        `Nothing changed: every row of the file already holds these values (${plural(job.rowsRead, "row")} read)`
+        (job.rowsRead === 0
+          ? "Nothing changed: the file has no rows"
+          : `Nothing changed: every row of the file already holds these values (${plural(job.rowsRead, "row")} read)`)
       }.`}
     </p>
   );

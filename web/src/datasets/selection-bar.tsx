@@ -1,4 +1,5 @@
 import { ErrorMessage } from "../components/errors";
+import { plural } from "../components/words";
 
 /** Over the grid while rows are checked: what can be done to all of them at once. */
 export function SelectionBar({
@@ -43,7 +44,7 @@ export function SelectionBar({
         Copy to…
       </button>
       <button type="button" className="button button-danger" onClick={onDelete}>
-        Delete {count} {count === 1 ? "row" : "rows"}
+        Delete {plural(count, "row")}
       </button>
       <button type="button" className="button button-quiet" onClick={onClear}>
         Clear selection

@@ -1,9 +1,9 @@
 import type { DatasetRow } from "@svc/sdk";
-import { useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { api } from "../api";
 import { useToasts } from "../components/toasts";
 import { useAction } from "../components/use-action";
-import { toggleChecked } from "../rows/selection";
+import { selectionScope, toggleChecked } from "../rows/selection";
 import { listQuery, type RowFilters } from "../rows/use-rows";
 
 /** The most rows one selection holds (a delete or a copy by ids takes 10,000). */
@@ -25,6 +25,14 @@ export function useCheckedRows(
   // Rows selected with "all matching" that the grid has not loaded: the bulk dialogs need their cells.
   const [fetched, setFetched] = useState<ReadonlyMap<string, DatasetRow>>(new Map());
   const selectingAll = useAction();
+  // Another search, filter or version: what was checked may no longer be in view, so none stays checked.
+  const scope = selectionScope({ ...listQuery(filters) });
+  useEffect(() => {
+    void scope;
+    setChecked((current) => (current.size === 0 ? current : new Set()));
+    setFetched((current) => (current.size === 0 ? current : new Map()));
+    anchor.current = undefined;
+  }, [scope]);
 
   const selectAllMatching = () =>
     selectingAll.run(async () => {

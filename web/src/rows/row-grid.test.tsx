@@ -124,4 +124,39 @@ describe("the dataset grid", () => {
     await press("k");
     expect(onSelect).toHaveBeenLastCalledWith("r1");
   });
+
+  it("points the screen reader at the selected row only while that row is rendered", async () => {
+    const { rerender, props } = renderGrid({ selectedRowId: "r3" });
+    const grid = screen.getByRole("grid");
+    expect(grid.getAttribute("aria-activedescendant")).toBe("row-r3");
+    expect(document.getElementById("row-r3")).not.toBeNull();
+    // A deep link to a row the list does not have (filtered out, or not loaded yet).
+    rerender(<RowGrid {...props} selectedRowId="nowhere" />);
+    expect(grid.hasAttribute("aria-activedescendant")).toBe(false);
+    // A selected row scrolled far out of the rendered window.
+    rerender(<RowGrid {...props} selectedRowId="r0" />);
+    await scrollTo(9_000 * ROW_HEIGHT);
+    expect(document.getElementById("row-r0")).toBeNull();
+    expect(grid.hasAttribute("aria-activedescendant")).toBe(false);
+  });
+
+  it("is one stop of the Tab key: its checkboxes answer Space and Ctrl+A on the grid", async () => {
+    const onToggleAll = vi.fn();
+    const onToggleChecked = vi.fn();
+    renderGrid({ selectedRowId: "r1", onToggleAll, onToggleChecked, rows: rowsOf(20) });
+    const tabStops = [...document.querySelectorAll<HTMLElement>("input, button, [tabindex]")].filter(
+      (element) => element.tabIndex >= 0,
+    );
+    expect(tabStops).toEqual([screen.getByRole("grid")]);
+    const press = (key: string, init: KeyboardEventInit = {}) =>
+      act(async () => {
+        screen.getByRole("grid").dispatchEvent(new KeyboardEvent("keydown", { key, bubbles: true, ...init }));
+      });
+    await press(" ");
+    expect(onToggleChecked).toHaveBeenLastCalledWith("r1", false);
+    await press("a", { ctrlKey: true });
+    expect(onToggleAll).toHaveBeenCalledTimes(1);
+    await press("a");
+    expect(onToggleAll).toHaveBeenCalledTimes(1);
+  });
 });

@@ -35,7 +35,8 @@ export interface RowGridProps {
 /**
  * The dataset grid: one column per active column, rows rendered only where the viewport is
  * (TanStack Virtual), the next server page fetched when the last loaded rows come into view. A
- * million rows open as fast as a hundred. Arrow keys or J/K move, Enter or F2 opens the row.
+ * million rows open as fast as a hundred. Arrow keys or J/K move, Enter or F2 opens the row, Space
+ * checks it and Ctrl+A checks every loaded row: the grid is one stop of the Tab key, not one per row.
  */
 export function RowGrid(props: RowGridProps) {
   const { rows, columns, hasMore, loadingMore, loadMore, selectedRowId, drafts } = props;
@@ -147,8 +148,16 @@ export function RowGrid(props: RowGridProps) {
     } else if (event.key === " " && current.rowId !== undefined && props.selectable) {
       event.preventDefault();
       props.onToggleChecked(current.rowId, event.shiftKey);
+    } else if (event.key === "a" && (event.ctrlKey || event.metaKey) && props.selectable) {
+      event.preventDefault();
+      props.onToggleAll();
     }
   };
+
+  // Only a row that is in the page can be the active one: a selected row out of the rendered window
+  // (or not in the list at all) would point a screen reader at nothing.
+  const activeRendered =
+    selectedRowId !== undefined && items.some((item) => tableRows[item.index]?.id === selectedRowId);
 
   const width = table.getTotalSize() + (props.selectable ? 40 : 0);
   const headers = table.getHeaderGroups()[0]?.headers ?? [];
@@ -160,7 +169,7 @@ export function RowGrid(props: RowGridProps) {
       aria-label="Dataset rows"
       aria-rowcount={props.total !== undefined ? props.total + 1 : hasMore ? -1 : tableRows.length + 1}
       aria-colcount={headers.length + (props.selectable ? 1 : 0)}
-      aria-activedescendant={selectedRowId ? `row-${selectedRowId}` : undefined}
+      aria-activedescendant={activeRendered ? `row-${selectedRowId}` : undefined}
       tabIndex={0}
       onKeyDown={onKeyDown}
     >
@@ -169,6 +178,8 @@ export function RowGrid(props: RowGridProps) {
           <div role="columnheader" className="grid-check">
             <input
               type="checkbox"
+              // One tab stop for the whole grid: its checkboxes answer Space and Ctrl+A on the grid.
+              tabIndex={-1}
               aria-label="Select every loaded row"
               checked={rows.length > 0 && rows.every((row) => props.checked.has(row.rowId))}
               onChange={props.onToggleAll}
@@ -222,6 +233,7 @@ export function RowGrid(props: RowGridProps) {
                 <div role="gridcell" className="grid-check">
                   <input
                     type="checkbox"
+                    tabIndex={-1}
                     aria-label={`Select row ${row.id}`}
                     checked={props.checked.has(row.id)}
                     // The click, not the change, carries Shift; the state is the page's.

@@ -1,7 +1,7 @@
 import type { DatasetRow } from "@svc/sdk";
 import { describe, expect, it } from "vitest";
 import { builtinColumn, customColumn, makeRow } from "./factories";
-import { previewSetCell, setCellBatch, toggleChecked } from "./selection";
+import { namedRows, previewSetCell, selectionScope, setCellBatch, toggleChecked } from "./selection";
 
 const order = ["a", "b", "c", "d", "e"];
 
@@ -49,5 +49,27 @@ describe("setting a cell across rows", () => {
       { rowId: "r1", ifMatch: 1, custom: { c1: "x" } },
       { rowId: "r2", ifMatch: 3, custom: { c1: "x" } },
     ]);
+  });
+});
+
+describe("what a selection is of", () => {
+  it("changes with the search, the filters and the version, not with the order", () => {
+    const scope = selectionScope({ sortDirection: "desc", search: "paris", missing: "expectedOutput" });
+    expect(selectionScope({ missing: "expectedOutput", search: "paris", sortDirection: "asc" })).toBe(scope);
+    expect(selectionScope({ sortDirection: "desc", search: "lima", missing: "expectedOutput" })).not.toBe(
+      scope,
+    );
+    expect(selectionScope({ sortDirection: "desc", search: "paris" })).not.toBe(scope);
+    expect(
+      selectionScope({ sortDirection: "desc", search: "paris", missing: "expectedOutput", version: 3 }),
+    ).not.toBe(scope);
+  });
+
+  it("names the rows a change reaches, then how many more", () => {
+    expect(namedRows(["m1"])).toBe("m1");
+    expect(namedRows(["m1", "m2"])).toBe("m1 and m2");
+    expect(namedRows(["m1", "m2", "m3"])).toBe("m1, m2 and m3");
+    const many = Array.from({ length: 1012 }, (_, i) => `r${i}`);
+    expect(namedRows(many, 3)).toBe("r0, r1, r2 and 1,009 more");
   });
 });

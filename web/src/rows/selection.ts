@@ -29,6 +29,25 @@ export function toggleChecked(
   return next;
 }
 
+/**
+ * What a selection is of: the rows that the list's search, filters and version let through. When it
+ * changes, the checked rows go, so that a bulk change never reaches rows the view no longer shows;
+ * the order of the list and where it starts do not change what it holds, and keep them.
+ */
+export function selectionScope(query: Record<string, unknown>): string {
+  const { sortDirection: _order, cursor: _cursor, limit: _limit, ...scope } = query;
+  return JSON.stringify(Object.entries(scope).sort(([a], [b]) => a.localeCompare(b)));
+}
+
+/** The rows a change will reach, named: every id up to `max`, then how many more. */
+export function namedRows(rowIds: readonly string[], max = 10): string {
+  const named = rowIds.slice(0, max);
+  const more = rowIds.length - named.length;
+  if (more > 0) return `${named.join(", ")} and ${more.toLocaleString()} more`;
+  if (named.length <= 1) return named.join("");
+  return `${named.slice(0, -1).join(", ")} and ${named.at(-1)}`;
+}
+
 /** Where a bulk "set a cell" takes its value: one JSON value, or another cell of the same row. */
 export type CellSource = { kind: "value"; value: Cell } | { kind: "cell"; column: DatasetColumn };
 

@@ -283,7 +283,7 @@ describe.runIf(chromiumAvailable())("the web application's history and files of 
         buffer: await readFile((await download.path()) ?? ""),
       });
       await dialog.getByRole("table", { name: "First rows of the file" }).waitFor();
-      await dialog.getByText("Update the rows their ids name", { exact: false }).click();
+      await dialog.getByText("Update existing rows", { exact: false }).click();
       await dialog.getByRole("button", { name: "Update rows" }).click();
       await dialog.getByText(/^Nothing changed/).waitFor();
       // No version was made, so none is announced.
@@ -522,7 +522,7 @@ describe.runIf(chromiumAvailable())("the web application's history and files of 
       await selection().getByRole("button", { name: "Delete 250 rows" }).click();
       await watched.page
         .getByRole("dialog", { name: "Delete 250 rows?" })
-        .getByRole("button", { name: "Delete rows" })
+        .getByRole("button", { name: "Delete 250 rows" })
         .click();
       await watched.page.getByText("Deleted 250 rows as version 3").waitFor();
       await watched.page.getByText("This dataset has no rows yet.").waitFor();

@@ -20,7 +20,12 @@ type Target =
   | { kind: "id" }
   | { kind: "builtin"; field: BuiltinField }
   | { kind: "custom"; identifier: string }
+  /** An object of custom cells by column identifier or name, as an export writes `custom`. */
+  | { kind: "cells" }
   | { kind: "skip" };
+
+/** The map target of a field that holds a row's custom cells as one object. */
+export const CUSTOM_CELLS_TARGET = "custom";
 
 /** A Map, as every lookup of a file's field name: `constructor` is a field name, not Object's. */
 const BUILTIN_ALIASES = new Map<string, BuiltinField>([
@@ -74,15 +79,19 @@ export class FieldMapping {
     for (const [field, value] of Object.entries(fields)) {
       const unstorable = findUnstorableInput(value);
       if (unstorable) throw badLine(line, `field "${field}": ${unstorable.message}`, { field });
-      if (field === "custom" && this.query.map === undefined && this.format !== "csv" && isObject(value)) {
-        for (const [key, cell] of Object.entries(value)) {
-          const target = this.byName(key, true);
-          if (target.kind === "custom") custom[target.identifier] = cell;
+      const unmappedCells =
+        field === "custom" && this.query.map === undefined && this.format !== "csv" && isObject(value);
+      const target = unmappedCells ? ({ kind: "cells" } as const) : this.targetOf(field);
+      if (target.kind === "cells") {
+        if (value === null) continue;
+        if (!isObject(value)) {
+          throw badLine(line, `field "${field}" must be an object of custom cells by column`, { field });
         }
-        continue;
-      }
-      const target = this.targetOf(field);
-      if (target.kind === "id")
+        for (const [key, cell] of Object.entries(value)) {
+          const column = this.byName(key, true);
+          if (column.kind === "custom") custom[column.identifier] = cell;
+        }
+      } else if (target.kind === "id")
         rowId = this.rowIdOf(line, field, text && Object.hasOwn(text, field) ? text[field] : value);
       else if (target.kind === "builtin") cells[target.field] = value;
       else if (target.kind === "custom") custom[target.identifier] = value;
@@ -168,6 +177,7 @@ export class FieldMapping {
   }
 
   private mapped(field: string, to: string): Target {
+    if (to === CUSTOM_CELLS_TARGET) return { kind: "cells" };
     if (to.startsWith("new:")) {
       const name = to.slice("new:".length).trim();
       const clash = this.byLowerName.get(name.toLowerCase());

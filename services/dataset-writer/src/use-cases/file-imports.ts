@@ -141,6 +141,8 @@ export class FileImports {
               );
             }
             const inserted = await insertStagedRows(trx, importId, target.datasetId, target.version);
+            // A file with no rows (a CSV of its header alone) adds nothing: no version, no new column.
+            if (inserted === 0) throw new NothingChanged();
             return { operation: "import" as const, rowsInserted: inserted };
           }
           const missing = await findStagedRows(trx, importId, target.datasetId, "missing");

@@ -31,7 +31,7 @@ export interface FakePlatform {
 
 export async function fakePlatform(
   env: Record<string, string> = {},
-  deps: Partial<Pick<GatewayDeps, "rateLimitStore" | "logger" | "webRoot" | "uploads">> = {},
+  deps: Partial<Pick<GatewayDeps, "rateLimitStore" | "logger" | "webRoot" | "uploads" | "ownerKeyFile">> = {},
 ): Promise<FakePlatform> {
   const bus = new InProcessBus();
   const logger = deps.logger ?? silentLogger();
@@ -111,6 +111,7 @@ export async function fakePlatform(
     ...(deps.rateLimitStore ? { rateLimitStore: deps.rateLimitStore } : {}),
     ...(deps.webRoot ? { webRoot: deps.webRoot } : {}),
     ...(deps.uploads ? { uploads: deps.uploads } : {}),
+    ...(deps.ownerKeyFile ? { ownerKeyFile: deps.ownerKeyFile } : {}),
   });
   await gateway.app.ready();
   let keys = 0;

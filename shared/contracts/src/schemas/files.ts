@@ -228,7 +228,7 @@ export const importQuerySchema = z.strictObject({
     })
     .optional()
     .describe(
-      'A JSON object from a file field to the column it feeds: a cell identifier (input, output, expectedOutput, metadata, or a custom column\'s identifier) or "new:<display name>" to create a custom column. Fields not named are not imported. Without map, fields go by name: built-in cells (expected_output too), active columns by identifier or display name, the id field, and every other field to a new custom column of its name',
+      'A JSON object from a file field to the column it feeds: a cell identifier (input, output, expectedOutput, metadata, or a custom column\'s identifier), "new:<display name>" to create a custom column, or "custom" for a field whose value is an object of custom cells by column identifier or name (as an export writes it; null: none). Fields not named are not imported. Without map, fields go by name: built-in cells (expected_output too), active columns by identifier or display name, the id field, and every other field to a new custom column of its name',
     ),
   idField: z
     .string()
