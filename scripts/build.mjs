@@ -31,6 +31,7 @@ const entries = [
   ["bench", "src/web.ts", "dist/web.js"],
   ["bench", "src/bulk.ts", "dist/bulk.js"],
   ["bench", "src/cli.ts", "dist/cli.js"],
+  ["bench", "src/live.ts", "dist/live.js"],
 ];
 
 const started = Date.now();
