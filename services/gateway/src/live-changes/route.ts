@@ -28,6 +28,9 @@ export async function streamEvents(
   const dataset = { organizationId: context.organizationId as string, ...params };
   const resumeAfter = lastEventId ?? since;
   const first = await liveChanges.fetcher(context, dataset)(resumeAfter);
+  // Again, with no wait from here to the stream's opening: the same credential may have opened
+  // streams while the reader answered, and a refusal must still be an ordinary answer.
+  liveChanges.admit(context);
 
   reply.hijack();
   const response = reply.raw;
