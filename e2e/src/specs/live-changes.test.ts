@@ -168,4 +168,25 @@ describe.runIf(realInfra())("live changes across two gateways", () => {
     expect(status).toBe(200);
     for (const stream of open) stream.close();
   });
+
+  // Last: it stops the second gateway.
+  it("ends its streams when a gateway shuts down, and a reconnect elsewhere resumes them", async () => {
+    const { base } = await dataset();
+    const stream = await openStream(platform.second, platform.ownerKey, `${base}/events`);
+    expect(stream.status).toBe(200);
+    const gateway = platform.processes.filter((proc) => proc.name === "gateway")[1];
+    const stopping = Date.now();
+    gateway?.child.kill("SIGTERM");
+    await stream.ended;
+    expect(await gateway?.exited).toBe(0);
+    expect(Date.now() - stopping).toBeLessThan(10_000);
+
+    const owner = client(platform.baseUrl, platform.ownerKey);
+    expect((await owner.patch(`${base}/rows/r0`, { output: "after" })).status).toBe(200);
+    const resumed = await openStream(platform.baseUrl, platform.ownerKey, `${base}/events`, {
+      "last-event-id": "1",
+    });
+    expect((await resumed.waitForEvents(1))[0]?.id).toBe("2");
+    resumed.close();
+  });
 });
