@@ -32,6 +32,7 @@ const entries = [
   ["bench", "src/bulk.ts", "dist/bulk.js"],
   ["bench", "src/cli.ts", "dist/cli.js"],
   ["bench", "src/experiments.ts", "dist/experiments.js"],
+  ["bench", "src/live.ts", "dist/live.js"],
 ];
 
 const started = Date.now();

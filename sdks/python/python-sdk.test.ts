@@ -86,6 +86,7 @@ describe.runIf(programsAvailable(python)).each(platforms())(
         .filter((line) => /tests\.test_api\b.*\.\.\. skipped/.test(line));
       expect(skippedOnPlatform, run.output).toEqual([]);
       expect(run.output).toMatch(/test_update_row_returns_version_and_version_id .*\.\.\. ok/);
+      expect(run.output).toMatch(/test_resumes_after_a_dropped_connection\w* .*\.\.\. ok/);
 
       // The writes whose first reply the proxy lost: two retried by the SDK with the same key, one not
       // (max_retries=0). Each was applied once, as the Python tests checked on the platform.

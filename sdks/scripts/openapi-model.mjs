@@ -66,8 +66,11 @@ export function resolveRef(document, schema) {
   return current;
 }
 
-/** An operation whose request or success body is a file rather than JSON (an import, an export). */
-const isFileTransfer = (op) => op["x-svc-file"] !== undefined;
+/**
+ * An operation whose request or success body is a file rather than JSON (an import, an export), or a
+ * stream of events that stays open (a dataset's live changes): the SDKs' own helpers take these.
+ */
+const isFileTransfer = (op) => op["x-svc-file"] !== undefined || op["x-svc-events"] !== undefined;
 
 export const refName = (schema) =>
   typeof schema?.$ref === "string" && schema.$ref.startsWith(COMPONENT_PREFIX)

@@ -55,6 +55,11 @@ export async function runApiCommand(
       await uploadFile(ctx, command, values, request, transport, query);
       return;
     }
+    if (command.events) {
+      const { runWatch } = await import("./api-watch");
+      await runWatch(ctx, command, request, transport, query);
+      return;
+    }
     const gate = gateInput(command);
     const gated = gate && values.get(gate);
     if (gated === true || gated === "true") {

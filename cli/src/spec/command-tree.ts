@@ -69,6 +69,8 @@ export interface ApiCommand {
   upload?: string[];
   /** Inputs that may also be given as arguments, in this order (`svc experiments compare A B`). */
   positional?: string[];
+  /** Set when the answer is a stream of Server-Sent Events that stays open (`svc datasets watch`). */
+  events?: true;
   errors: { status: number; codes: string[] }[];
 }
 

@@ -30,6 +30,7 @@ interface OpenApiOperation {
   "x-svc-command"?: string;
   "x-svc-paginated"?: boolean;
   "x-svc-file"?: "upload" | "download";
+  "x-svc-events"?: { event: string };
 }
 
 interface OpenApiResponse {
@@ -158,7 +159,9 @@ function buildCommand(
     undefined,
   ];
   const mediaTypes = Object.keys(success?.content ?? {});
-  const file = mediaTypes.length > 0 && !mediaTypes.includes("application/json") ? mediaTypes : undefined;
+  const streamed = op["x-svc-events"] !== undefined;
+  const file =
+    !streamed && mediaTypes.length > 0 && !mediaTypes.includes("application/json") ? mediaTypes : undefined;
   if (file) {
     const format = inputs.findIndex((input) => input.location === "query" && input.name === "format");
     if (format >= 0) inputs.splice(format, 1);
@@ -217,6 +220,7 @@ function buildCommand(
     body,
     ...(upload ? { upload } : {}),
     ...(extension ? { positional: extension.positional } : {}),
+    ...(streamed ? { events: true as const } : {}),
     output: {
       status: Number(status),
       schema: success?.content?.["application/json"]?.schema ?? null,
@@ -231,6 +235,8 @@ function buildCommand(
  * own. `svc experiments compare A B --fail-on-regression` is a CI step's whole gate (CLI.md).
  */
 const commandExtensions: Record<string, { positional: string[]; flags: Input[] }> = {
+  // `svc datasets watch PROJECT DATASET` follows the dataset's live changes (CLI.md).
+  watchDataset: { positional: ["projectSlug", "datasetSlug"], flags: [] },
   compareExperiments: {
     positional: ["experimentId", "otherExperimentId"],
     flags: [

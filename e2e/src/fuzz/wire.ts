@@ -29,6 +29,15 @@ export function send(
         headers: { ...wire.headers, ...(wire.body ? { "Content-Length": String(wire.body.length) } : {}) },
       },
       (response) => {
+        // A dataset's live changes never end: a stream's status and headers are its whole answer.
+        if (
+          response.statusCode === 200 &&
+          response.headers["content-type"]?.startsWith("text/event-stream")
+        ) {
+          response.destroy();
+          resolve({ status: 200, headers: response.headers, text: "" });
+          return;
+        }
         const chunks: Buffer[] = [];
         response.on("data", (chunk: Buffer) => chunks.push(chunk));
         response.on("error", reject);

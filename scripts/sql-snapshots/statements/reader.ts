@@ -209,6 +209,27 @@ export const reader = [
     statements: {
       listVersions: [{ run: (db) => versions.listVersions(db, { datasetId: "ds_1", before: 9, limit: 21 }) }],
       findOptionalVersion: [{ run: (db) => versions.findOptionalVersion(db, "ds_1", 5) }],
+      listVersionsAfter: [
+        {
+          run: (db) =>
+            versions.listVersionsAfter(db, { datasetId: "ds_1", after: 4, limit: 100, maxRowIds: 100 }),
+          answers: [
+            [
+              {
+                id: "v_5",
+                version: 5,
+                operation: "update",
+                rows_inserted: 0,
+                rows_updated: 1,
+                rows_deleted: 0,
+                actor_kind: "apiKey",
+                actor_id: "key_1",
+                created_at: new Date(0),
+              },
+            ],
+          ],
+        },
+      ],
     },
   }),
 ];

@@ -13,6 +13,7 @@ from ._experiments import CodeEvaluator, ExperimentsWithRunner, RunOutcome, RunP
 from ._files import DatasetsWithFiles
 from ._generated import *  # noqa: F403
 from ._generated import OPERATIONS, Resources
+from ._live_changes import DatasetVersionEvent
 from ._models import UNSET, Model, Unset
 from ._transport import CallOptions
 from ._version import __version__
@@ -26,6 +27,7 @@ __all__ = [  # noqa: F405
     "CallOptions",
     "Client",
     "CodeEvaluator",
+    "DatasetVersionEvent",
     "DatasetsWithFiles",
     "ExperimentsWithRunner",
     "Model",

@@ -7,10 +7,11 @@ import json
 import os
 import shutil
 import time
-from typing import IO, Any, Callable, Dict, Mapping, Optional, Union, cast
+from typing import IO, Any, Callable, Dict, Iterator, Mapping, Optional, Union, cast
 
 from ._errors import SvcError
 from ._generated import DatasetsResource, GetDatasetImportResponse
+from ._live_changes import DatasetVersionEvent, watch_dataset
 from ._transport import CallOptions, FileBody, path_segment
 
 MEDIA_TYPES = {
@@ -25,7 +26,41 @@ PathOrFile = Union[str, "os.PathLike[str]", bytes, IO[bytes]]
 
 
 class DatasetsWithFiles(DatasetsResource):
-    """Datasets, with `import_file`, `wait_for_import` and `export_file` beside the generated calls."""
+    """Datasets, with `import_file`, `wait_for_import`, `export_file` and `watch` beside the generated calls."""
+
+    def watch(
+        self,
+        project_slug: str,
+        dataset_slug: str,
+        *,
+        since: Optional[int] = None,
+        max_reconnects: int = 10,
+        timeout: Optional[float] = None,
+        request_id: Optional[str] = None,
+        headers: Optional[Mapping[str, str]] = None,
+    ) -> Iterator[DatasetVersionEvent]:
+        """The dataset's new versions as they are made, one event each, in order.
+
+        `for event in client.datasets.watch("my-project", "qa-set", since=12): print(event.version)`.
+        With `since`, every version after it comes first. A dropped connection is resumed with
+        Last-Event-ID after a backoff, without a version missed or repeated; stop by leaving the loop.
+        """
+        return watch_dataset(
+            self._transport,
+            project_slug,
+            dataset_slug,
+            since=since,
+            max_reconnects=max_reconnects,
+            timeout=timeout,
+            request_id=request_id,
+            headers=headers,
+        )
+
+    def events(
+        self, project_slug: str, dataset_slug: str, *, after: Optional[int] = None, **options: Any
+    ) -> Iterator[DatasetVersionEvent]:
+        """`watch`, with the version to start after named `after`."""
+        return self.watch(project_slug, dataset_slug, since=after, **options)
 
     def import_file(
         self,

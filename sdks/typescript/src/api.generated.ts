@@ -92,6 +92,23 @@ export type DatasetVersion = {
   actor: Actor;
 };
 
+/** A new dataset version, as the dataset's live changes announce it */
+export type DatasetVersionEvent = {
+  version: number;
+  versionId: string;
+  /** ISO-8601 timestamp in UTC */
+  createdAt: string;
+  operation: "insert" | "update" | "delete" | "import" | "restore";
+  actor: Actor;
+  rowsInserted: number;
+  rowsUpdated: number;
+  rowsDeleted: number;
+  /** The rows the version changed (inserted, edited or deleted), by row id, at most 100 */
+  rowIds: string[];
+  /** True when the version changed more than 100 rows and `rowIds` names only some of them: read the version's diff for all */
+  rowIdsTruncated: boolean;
+};
+
 export type ApiError = {
   error: string;
   code: "validation_failed" | "unknown_column" | "unknown_row" | "too_many_columns" | "unauthenticated" | "forbidden" | "not_found" | "conflict" | "idempotency_key_reused" | "version_mismatch" | "payload_too_large" | "unsupported_media_type" | "too_many_traces" | "rate_limited" | "internal_error" | "service_unavailable" | "upstream_timeout";

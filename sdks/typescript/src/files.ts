@@ -1,5 +1,10 @@
-import { DatasetsResource, type GetDatasetImportResponse } from "./api.generated.js";
+import {
+  DatasetsResource,
+  type DatasetVersionEvent,
+  type GetDatasetImportResponse,
+} from "./api.generated.js";
 import { SvcError } from "./errors.js";
+import { type WatchOptions, watchDataset } from "./live-changes.js";
 import { encodePath, type FileData, type RequestOptions, type Transport } from "./transport.js";
 
 /** An import's progress or outcome. */
@@ -47,7 +52,8 @@ export interface ExportFileOptions extends RequestOptions {
 
 /**
  * The datasets resource with its file helpers: importing a file as one version (streamed, with its
- * progress) and exporting a dataset as a file. The generated methods cover every JSON call.
+ * progress) and exporting a dataset as a file; and its live changes (`watch`). The generated methods
+ * cover every JSON call.
  */
 export class DatasetsWithFiles extends DatasetsResource {
   readonly #files: Transport;
@@ -131,6 +137,28 @@ export class DatasetsWithFiles extends DatasetsResource {
       query: { format: options.format, version: options.version },
       options,
     });
+  }
+
+  /**
+   * The dataset's new versions as they are made, one event each, in order: `for await (const event of
+   * client.datasets.watch(p, d, { since, signal }))`. A dropped connection is resumed with
+   * `Last-Event-ID` after a backoff, without a version missed or repeated.
+   */
+  watch(
+    projectSlug: string,
+    datasetSlug: string,
+    options: WatchOptions = {},
+  ): AsyncGenerator<DatasetVersionEvent, void, undefined> {
+    return watchDataset(this.#files, projectSlug, datasetSlug, options);
+  }
+
+  /** `watch`, with the version to start after named `after`. */
+  events(
+    projectSlug: string,
+    datasetSlug: string,
+    { after, ...options }: Omit<WatchOptions, "since"> & { after?: number | undefined } = {},
+  ): AsyncGenerator<DatasetVersionEvent, void, undefined> {
+    return this.watch(projectSlug, datasetSlug, { ...options, since: after });
   }
 }
 

@@ -26,5 +26,6 @@ export {
   type ImportFileFormat,
   type ImportFileOptions,
 } from "./files.js";
+export type { WatchOptions } from "./live-changes.js";
 export type { Page } from "./pagination.js";
 export type { FetchLike, HttpMethod, RequestOptions } from "./transport.js";

@@ -7,14 +7,23 @@ import { documentPath, loadDocument, repoRoot } from "../../scripts/openapi-mode
 import { generate as generateTypeScript, outputPath } from "../scripts/generate.mjs";
 import { Client, operations } from "../src/index.js";
 
-type Operation = { operationId: string; tags: string[]; "x-svc-paginated": boolean; "x-svc-file"?: string };
+type Operation = {
+  operationId: string;
+  tags: string[];
+  "x-svc-paginated": boolean;
+  "x-svc-file"?: string;
+  "x-svc-events"?: unknown;
+};
 type Document = { paths: Record<string, Record<string, Operation>> };
 
 const document = JSON.parse(readFileSync(documentPath, "utf8")) as Document;
-/** Every JSON operation of the document; files sent or received (x-svc-file) have helpers of their own. */
+/**
+ * Every JSON operation of the document; files sent or received (x-svc-file) and event streams
+ * (x-svc-events: `datasets.watch`) have helpers of their own.
+ */
 const documented = Object.entries(document.paths).flatMap(([path, item]) =>
   Object.entries(item)
-    .filter(([, op]) => op["x-svc-file"] === undefined)
+    .filter(([, op]) => op["x-svc-file"] === undefined && op["x-svc-events"] === undefined)
     .map(([method, op]) => ({ ...op, path, method: method.toUpperCase() })),
 );
 

@@ -28,6 +28,7 @@ import {
   unsupportedMediaType,
 } from "./errors";
 import { registerUploads } from "./file-upload";
+import { LiveChanges } from "./live-changes/live-changes";
 import { LoadShedder } from "./load-shedding";
 import { registerMcp } from "./mcp/endpoint";
 import { registerOAuthRoutes } from "./oauth/routes";
@@ -65,6 +66,8 @@ export interface Gateway {
 }
 
 const MAX_PARAM_LENGTH = 1_000;
+/** How long a client replaying a dataset's versions may leave a page unread before it is dropped. */
+const DRAIN_TIMEOUT_MS = 10_000;
 
 function badPath(code: string): DomainError {
   const message =
@@ -227,6 +230,20 @@ export function buildGateway({
 
   const credentials = new CredentialCache(bus, options.SVC_AUTH_CACHE_MS, options.SVC_REQUEST_TIMEOUT_MS);
   const timeoutMs = options.SVC_REQUEST_TIMEOUT_MS;
+  const liveChanges = new LiveChanges(
+    bus,
+    {
+      perKey: options.SVC_GATEWAY_STREAMS_PER_KEY,
+      maxStreams: options.SVC_GATEWAY_MAX_STREAMS,
+      keepAliveMs: options.SVC_GATEWAY_STREAM_KEEPALIVE_MS,
+      maxBufferedBytes: options.SVC_GATEWAY_STREAM_BUFFER_BYTES,
+      drainTimeoutMs: DRAIN_TIMEOUT_MS,
+    },
+    logger,
+    timeoutMs,
+  );
+  // Streams never end on their own: they end before the server waits for its connections to close.
+  app.addHook("preClose", async () => liveChanges.close());
   const routeDeps: RouteDeps = {
     bus,
     credentials,
@@ -234,6 +251,7 @@ export function buildGateway({
     rateLimiter,
     isOperator: operatorCheck(options.SVC_ADMIN_TOKEN),
     publicUrl,
+    liveChanges,
   };
   registerOperations(app, routeDeps);
   registerUploads(app, { ...routeDeps, uploads });

@@ -59,6 +59,32 @@ export const gatewayOptionsSchema = z.object({
     .describe(
       "Milliseconds requests may queue (in the gateway or a service) before new ones get 503 with Retry-After",
     ),
+  SVC_GATEWAY_STREAMS_PER_KEY: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(20)
+    .describe("Live-change streams one credential may hold open on this gateway; one more is 429"),
+  SVC_GATEWAY_MAX_STREAMS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(10_000)
+    .describe("Live-change streams this gateway holds open at once; one more is 503 with Retry-After"),
+  SVC_GATEWAY_STREAM_KEEPALIVE_MS: z.coerce
+    .number()
+    .int()
+    .min(10)
+    .default(15_000)
+    .describe(
+      "Milliseconds between the comment lines that keep a quiet live-change stream open through proxies",
+    ),
+  SVC_GATEWAY_STREAM_BUFFER_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(256 * 1024)
+    .describe("Bytes a live-change client may leave unread before it is disconnected (it reconnects)"),
   SVC_PUBLIC_URL: z
     .url({ protocol: /^https?$/, error: "must be an http(s) URL such as https://svc.example.com" })
     .transform((url) => url.replace(/\/+$/, ""))

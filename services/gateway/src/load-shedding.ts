@@ -5,6 +5,11 @@ import { requestIdOf } from "./request-id";
 
 /** Probes must answer even when the gateway is saturated, or an orchestrator would restart it for it. */
 const EXEMPT = new Set(["/healthz", "/readyz"]);
+/**
+ * A dataset's live changes stay open for as long as their client wants: they are bounded apart (per
+ * credential and per gateway, see LiveChanges), and their duration says nothing about a queue.
+ */
+const EVENTS = /^\/v1\/projects\/[^/?]+\/datasets\/[^/?]+\/events\/?(\?|$)/;
 /** Files stream for as long as they take: their duration says nothing about a queue. */
 const STREAMS = /\/(imports|export)(\/|\?|$)/;
 /** How often the gateway decides whether requests are queueing, as CoDel's interval. */
@@ -81,7 +86,7 @@ export class LoadShedder {
   admit(request: IncomingMessage, response: ServerResponse): boolean {
     const url = request.url ?? "/";
     const queryAt = url.indexOf("?");
-    if (EXEMPT.has(queryAt < 0 ? url : url.slice(0, queryAt))) return true;
+    if (EXEMPT.has(queryAt < 0 ? url : url.slice(0, queryAt)) || EVENTS.test(url)) return true;
     const transfer = STREAMS.test(url);
     const why = this.refusal(transfer);
     if (why) {

@@ -11,6 +11,8 @@ import { z } from "zod";
 import { assertSameSiteWrite, sessionTokenOf } from "./browser-sessions";
 import type { CredentialCache } from "./credential-cache";
 import { sendFile } from "./file-download";
+import type { LiveChanges } from "./live-changes/live-changes";
+import { streamEvents } from "./live-changes/route";
 import { invokeOperation, type OperationCallDeps } from "./operation-call";
 
 export interface RouteDeps extends OperationCallDeps {
@@ -19,6 +21,8 @@ export interface RouteDeps extends OperationCallDeps {
   isOperator: ((token: string) => boolean) | undefined;
   /** The address clients reach the gateway at: the origin a session's writes must come from. */
   publicUrl: (request: FastifyRequest) => string;
+  /** The live-changes streams this gateway holds open. */
+  liveChanges: LiveChanges;
 }
 
 const BEARER = /^Bearer\s+([\x21-\x7e]{1,512})\s*$/i;
@@ -38,6 +42,7 @@ export function registerOperations(app: FastifyInstance, deps: RouteDeps): void 
         if (op.oneTimeSecret) reply.header("cache-control", "no-store");
         const context = await authenticate(op, request, deps);
         if (op.file) return sendFile(deps, op, context, rawInput(op, request), reply);
+        if (op.events) return streamEvents(deps, op, context, rawInput(op, request), request, reply);
         const { status, data } = await invokeOperation(deps, op, context, rawInput(op, request));
         reply.status(status);
         return status === 204 ? reply.send() : reply.send(data);

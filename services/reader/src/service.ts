@@ -4,6 +4,7 @@ import type { Logger } from "@svc/telemetry";
 import type { Kysely } from "kysely";
 import { serveColumns } from "./handlers/columns";
 import { serveDatasets } from "./handlers/datasets";
+import { serveEvents } from "./handlers/events";
 import { serveExports } from "./handlers/exports";
 import { serveRows } from "./handlers/rows";
 import { serveTraces } from "./handlers/traces";
@@ -25,6 +26,7 @@ export function registerReader(deps: ReaderDeps): { stop(): void } {
     ...serveRows(deps),
     ...serveExports(deps),
     ...serveVersions(deps),
+    ...serveEvents(deps),
     ...serveTraces(deps),
   ];
   return { stop: () => unsubscribeAll(subscriptions) };

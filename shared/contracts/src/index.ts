@@ -10,6 +10,7 @@ export * from "./operations/index";
 export * from "./pagination";
 export * from "./schemas/auth";
 export * from "./schemas/common";
+export * from "./schemas/dataset-events";
 export * from "./schemas/datasets";
 export * from "./schemas/experiments";
 export * from "./schemas/files";

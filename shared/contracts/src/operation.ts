@@ -80,6 +80,12 @@ export interface Operation<
     headers?: Readonly<Record<string, ResponseHeader>>;
   };
   /**
+   * Set when the operation answers with a stream of Server-Sent Events (`text/event-stream`) that stays
+   * open, each event's data a `response`: a dataset's live changes. The gateway holds the stream and
+   * feeds it from bus events; it is not an MCP tool, and generated clients leave it to a helper.
+   */
+  events?: { name: string };
+  /**
    * Set when the request body is a file rather than JSON (an import): the media type per format. The
    * gateway streams it into the upload store and hands the service its name, never its bytes.
    */

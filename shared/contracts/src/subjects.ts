@@ -46,6 +46,8 @@ export const subjects = {
     delete: "svc.v1.datasets.rows.delete",
     importTraces: "svc.v1.datasets.rows.import-traces",
   },
+  /** Internal: a page of a dataset's versions as live-change events, for the gateway's streams. */
+  datasetEvents: { page: "svc.v1.datasets.events.page" },
   exports: { chunk: "svc.v1.datasets.export.chunk" },
   imports: { start: "svc.v1.datasets.imports.start", get: "svc.v1.datasets.imports.get" },
   columns: {

@@ -3,10 +3,12 @@ import { importStartSchema, operations, validationError } from "@svc/contracts";
 import type { WriterDeps } from "../service";
 import { FileImports } from "../use-cases/file-imports";
 import { importDatasetFile } from "../use-cases/import-dataset-file";
+import { announcer } from "./version-events";
 
 /** Internal: the gateway hands over an uploaded file (its name in the upload store) to import. */
 export function serveImports({ bus, db, logger, uploads, copyFrom }: WriterDeps): Subscription[] {
-  const imports = uploads ? new FileImports({ db, uploads, logger, copyFrom }) : undefined;
+  const versionWritten = announcer(bus, logger);
+  const imports = uploads ? new FileImports({ db, uploads, logger, copyFrom, versionWritten }) : undefined;
   return [
     serveOperationSubject(bus, operations.importDatasetFile, logger, async (input, caller) => {
       const parsed = importStartSchema.safeParse(input);

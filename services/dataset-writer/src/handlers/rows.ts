@@ -9,32 +9,42 @@ import { insertDatasetRows } from "../use-cases/insert-dataset-rows";
 import { restoreDatasetVersion } from "../use-cases/restore-dataset-version";
 import { groupRowEdits, updateDatasetRow } from "../use-cases/update-dataset-row";
 import { updateDatasetRows } from "../use-cases/update-dataset-rows";
+import { refOf } from "../use-cases/versioning";
+import { announced, announcer } from "./version-events";
 
+/** Every change of rows; each that makes a version announces it once committed (see version-events). */
 export function serveRows({ bus, db, logger, groupCommit }: WriterDeps): Subscription[] {
   const rowEdits = groupRowEdits(db, { ...defaultGroupCommitOptions, ...groupCommit });
+  const announce = announcer(bus, logger);
   return [
-    serveOperation(bus, operations.insertDatasetRows, logger, (input, caller) =>
-      insertDatasetRows(db, caller, input),
+    serveOperation(bus, operations.insertDatasetRows, logger, async (input, caller) =>
+      announced(announce, refOf(caller, input.params), await insertDatasetRows(db, caller, input)),
     ),
-    serveOperation(bus, operations.updateDatasetRow, logger, (input, caller) =>
-      updateDatasetRow(rowEdits, caller, input),
+    serveOperation(bus, operations.updateDatasetRow, logger, async (input, caller) =>
+      announced(announce, refOf(caller, input.params), await updateDatasetRow(rowEdits, caller, input)),
     ),
-    serveOperation(bus, operations.updateDatasetRows, logger, (input, caller) =>
-      updateDatasetRows(db, caller, input),
+    serveOperation(bus, operations.updateDatasetRows, logger, async (input, caller) =>
+      announced(announce, refOf(caller, input.params), await updateDatasetRows(db, caller, input)),
     ),
     serveOperation(bus, operations.copyDatasetRows, logger, async (input, caller) => {
       const { created, ...result } = await copyDatasetRows(db, caller, input);
+      const target = {
+        projectSlug: input.body.to.projectSlug ?? input.params.projectSlug,
+        datasetSlug: input.body.to.datasetSlug,
+      };
+      announced(announce, refOf(caller, target), result);
       // Nothing was selected, so nothing was created: 200 with the target's version.
       return created ? result : answeredWith(200, result);
     }),
-    serveOperation(bus, operations.deleteDatasetRows, logger, (input, caller) =>
-      deleteDatasetRows(db, caller, input),
+    serveOperation(bus, operations.deleteDatasetRows, logger, async (input, caller) =>
+      announced(announce, refOf(caller, input.params), await deleteDatasetRows(db, caller, input)),
     ),
-    serveOperation(bus, operations.importDatasetRowsFromTraces, logger, (input, caller) =>
-      importDatasetRowsFromTraces(db, caller, input),
+    serveOperation(bus, operations.importDatasetRowsFromTraces, logger, async (input, caller) =>
+      announced(announce, refOf(caller, input.params), await importDatasetRowsFromTraces(db, caller, input)),
     ),
     serveOperation(bus, operations.restoreDatasetVersion, logger, async (input, caller) => {
       const { result, created } = await restoreDatasetVersion(db, caller, input);
+      if (created) announced(announce, refOf(caller, input.params), result);
       // Nothing was created: 200 with the current version, not the operation's 201.
       return created ? result : answeredWith(200, result);
     }),

@@ -1,6 +1,6 @@
 import { isDependencyUnavailable, type UploadStore } from "@svc/bus";
 import { type Caller, DomainError, type ImportStart, internalErrorMessage } from "@svc/contracts";
-import { type CopyFrom, type Database, findDataset } from "@svc/db";
+import { type CopyFrom, type Database, type DatasetRef, findDataset } from "@svc/db";
 import type { Logger } from "@svc/telemetry";
 import type { Kysely } from "kysely";
 import { checkFileKind, firstBytes } from "../domain/file-kinds";
@@ -30,6 +30,8 @@ export interface ImportDeps {
   logger: Logger;
   /** COPY into the database, where it has it (PostgreSQL): rows are then staged by one COPY. */
   copyFrom?: CopyFrom | undefined;
+  /** Told of the version an import made, once committed (the live changes of its dataset). */
+  versionWritten?: ((ref: DatasetRef, version: number) => void) | undefined;
 }
 
 /**
@@ -69,6 +71,8 @@ export class FileImports {
     heartbeat.unref();
     try {
       const outcome = await this.importFile(caller, importId, start, progress);
+      if (outcome.versionId !== null)
+        this.deps.versionWritten?.(refOf(caller, start.params), outcome.version);
       // The planner must know the rows are there before anyone reads them: until the next automatic
       // ANALYZE it would still think the tables small and read a page of a big import by sorting it all.
       if (outcome.rowsInserted >= ANALYZE_AFTER_ROWS) await refreshStatistics(db);

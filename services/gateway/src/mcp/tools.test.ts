@@ -10,7 +10,7 @@ describe("MCP tools from the operation table", () => {
   it("makes one tool per operation an organisation may call, named by operationId", () => {
     const names = operationTools().map((t) => t.definition.name);
     const expected = operationList
-      .filter((op) => op.access !== "operator" && !op.file && !op.upload)
+      .filter((op) => op.access !== "operator" && !op.file && !op.upload && !op.events)
       .map((op) => op.operationId);
     expect(names).toEqual(expected);
     expect(new Set(names).size).toBe(names.length);

@@ -54,6 +54,9 @@ export function describeOperation(
   operation["x-svc-paginated"] = op.paginated;
   // The body sent or received is a file, not JSON: generated JSON clients leave these to file helpers.
   if (op.upload || op.file) operation["x-svc-file"] = op.upload ? "upload" : "download";
+  // The answer is a stream of Server-Sent Events, each event's data this schema: clients follow it with a helper.
+  if (op.events)
+    operation["x-svc-events"] = { event: op.events.name, data: schemas.part(op, "response") ?? {} };
   operation["x-svc-access"] = op.access;
   return operation;
 }

@@ -85,6 +85,34 @@ export function responses(
       };
     }
   }
+  if (op.events && response) {
+    // One event per version: `id`, `event` and one `data:` line of JSON of this schema (OpenAPI 3.2's
+    // `itemSchema`; 3.1 has none, so the extension names it).
+    const made = exampleFor(response, { components: schemas.components });
+    success.content = {
+      "text/event-stream": {
+        schema: {
+          type: "string",
+          description: `Server-Sent Events: \`event: ${op.events.name}\`, \`id\` the dataset version, \`data\` one line of JSON`,
+        },
+        "x-svc-event-data": response,
+        ...(made === undefined
+          ? {}
+          : {
+              examples: {
+                example: {
+                  summary: "One event",
+                  value: `id: ${(made as { version?: number }).version ?? 1}\nevent: ${op.events.name}\ndata: ${JSON.stringify(made)}\n\n`,
+                },
+              },
+            }),
+      },
+    };
+    (success.headers as JsonObject)["Cache-Control"] = {
+      description: "`no-cache`: the stream is live",
+      schema: { type: "string", const: "no-cache" },
+    };
+  }
   if (op.oneTimeSecret) {
     (success.headers as JsonObject)["Cache-Control"] = {
       description: "`no-store`: the response holds a secret shown once, which no cache may keep",

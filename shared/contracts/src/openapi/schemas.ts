@@ -5,6 +5,7 @@ import type { Json } from "../examples";
 import type { Operation } from "../operation";
 import { apiKeySchema, createdApiKeySchema, organizationSchema, projectSchema } from "../schemas/auth";
 import { actorSchema, roleSchema } from "../schemas/common";
+import { datasetVersionEventSchema } from "../schemas/dataset-events";
 import {
   cellSchema,
   datasetColumnSchema,
@@ -45,6 +46,7 @@ const namedSchemas: Record<string, z.ZodType> = {
   DatasetColumn: datasetColumnSchema,
   DatasetRow: datasetRowSchema,
   DatasetVersion: datasetVersionSchema,
+  DatasetVersionEvent: datasetVersionEventSchema,
   NewRow: newRowSchema,
   RowSelection: rowSelectionSchema,
   OtlpAnyValue: otlpAnyValueSchema,

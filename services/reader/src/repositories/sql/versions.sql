@@ -43,3 +43,78 @@ from
 where
   "dataset_id" = $1
   and "version" = $2;
+
+-- listVersionsAfter, statement 1 of 2
+-- $1 = "ds_1"
+-- $2 = 4
+-- $3 = 100
+select
+  "id",
+  "version",
+  "operation",
+  "rows_inserted",
+  "rows_updated",
+  "rows_deleted",
+  "actor_kind",
+  "actor_id",
+  "created_at"
+from
+  "dataset_versions"
+where
+  "dataset_id" = $1
+  and "version" > $2
+order by
+  "version" asc
+limit
+  $3;
+
+-- listVersionsAfter, statement 2 of 2
+-- $1 = 101
+-- $2 = "ds_1"
+-- $3 = 5
+-- $4 = 5
+-- $5 = 101
+-- $6 = "ds_1"
+-- $7 = 5
+-- $8 = 5
+select
+  "v"."version",
+  "began"."row_id"
+from
+  "dataset_versions" as "v"
+  inner join lateral (
+    select
+      "r"."row_id"
+    from
+      "row_revisions" as "r"
+    where
+      "r"."dataset_id" = "v"."dataset_id"
+      and "r"."version_from" = "v"."version"
+    limit
+      $1
+  ) as "began" on true
+where
+  "v"."dataset_id" = $2
+  and "v"."version" >= $3
+  and "v"."version" <= $4
+union all
+select
+  "v"."version",
+  "ended"."row_id"
+from
+  "dataset_versions" as "v"
+  inner join lateral (
+    select
+      "r"."row_id"
+    from
+      "row_revisions" as "r"
+    where
+      "r"."dataset_id" = "v"."dataset_id"
+      and "r"."version_to" = "v"."version"
+    limit
+      $5
+  ) as "ended" on true
+where
+  "v"."dataset_id" = $6
+  and "v"."version" >= $7
+  and "v"."version" <= $8;

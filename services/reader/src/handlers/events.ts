@@ -1,0 +1,13 @@
+import { type Subscription, serveOperationSubject } from "@svc/bus";
+import { operations } from "@svc/contracts";
+import type { ReaderDeps } from "../service";
+import { watchDataset } from "../use-cases/watch-dataset";
+
+/** Internal: the gateway asks for a dataset's versions after one it sent, to feed its live streams. */
+export function serveEvents({ bus, db, logger }: ReaderDeps): Subscription[] {
+  return [
+    serveOperationSubject(bus, operations.watchDataset, logger, (input, caller) =>
+      watchDataset(db, caller.organizationId, input),
+    ),
+  ];
+}
