@@ -1,4 +1,11 @@
-import { createInbox, type Msg, type NatsConnection, headers as natsHeaders, type Subscription } from "nats";
+import {
+  createInbox,
+  Empty,
+  type Msg,
+  type NatsConnection,
+  headers as natsHeaders,
+  type Subscription,
+} from "nats";
 
 /**
  * Replies of any size over NATS, whose messages hold at most `max_payload` bytes (1 MiB unless
@@ -13,6 +20,11 @@ const PARTS_HEADER = "Svc-Parts";
  * bytes after it as they are.
  */
 const BODY_HEADER = "Svc-Body-At";
+/**
+ * On a message without a body: the service still works on the request (see `WORKING_EVERY_MS`), so
+ * the requester keeps waiting for it.
+ */
+const WORKING_HEADER = "Svc-Working";
 /** Room left in a message for its headers (`traceparent`, `tracestate`, `baggage`, `Svc-Parts`), which the server counts too. */
 export const HEADERS_ALLOWANCE = 4 * 1024;
 
@@ -41,10 +53,22 @@ export function sendReply(nc: NatsConnection, msg: Msg, reply: EncodedReply, max
   }
 }
 
+/** Tells the requester of `msg` that its request is still being worked on. */
+export function sendWorking(msg: Msg): void {
+  const headers = natsHeaders();
+  headers.set(WORKING_HEADER, "1");
+  msg.respond(Empty, { headers });
+}
+
 export type Outcome =
   | { kind: "reply"; data: Uint8Array; bodyAt?: number | undefined }
   | { kind: "noResponders" }
   | { kind: "timeout" }
+  /** Nothing came, neither a reply nor a sign of work, for the request's `silenceMs`. */
+  | { kind: "silent" }
+  /** Not sent: the client library refused to publish it. */
+  | { kind: "unsent" }
+  /** Sent, and the connection dropped before the reply came. */
   | { kind: "lost" };
 
 interface Outgoing {
@@ -56,6 +80,8 @@ interface Outgoing {
 
 interface Pending {
   settle(outcome: Outcome): void;
+  /** Starts the wait for the next word from the service again, if the request has a `silenceMs`. */
+  heard(): void;
   parts: Uint8Array[];
   expected: number;
   bodyAt?: number | undefined;
@@ -89,16 +115,26 @@ export class ReplyInbox {
     payload: Uint8Array,
     headers: ReturnType<typeof natsHeaders>,
     timeoutMs: number,
+    silenceMs?: number,
   ): Promise<Outcome> {
     const token = (this.next++).toString(36);
     return new Promise<Outcome>((resolve) => {
       const timer = setTimeout(() => end({ kind: "timeout" }), timeoutMs);
+      // Only when it ends before the timeout: one timer less for every request that cannot go silent.
+      const silent = silenceMs !== undefined && silenceMs < timeoutMs;
+      let silence = silent ? setTimeout(() => end({ kind: "silent" }), silenceMs) : undefined;
       const end = (outcome: Outcome) => {
         clearTimeout(timer);
+        clearTimeout(silence);
         this.pending.delete(token);
         resolve(outcome);
       };
-      this.pending.set(token, { settle: end, parts: [], expected: 1 });
+      const heard = () => {
+        if (silence === undefined) return;
+        clearTimeout(silence);
+        silence = setTimeout(() => end({ kind: "silent" }), silenceMs);
+      };
+      this.pending.set(token, { settle: end, heard, parts: [], expected: 1 });
       // Published with every other request of this turn of the event loop, in one write to the
       // server: a gateway under load reads many HTTP requests per turn, and a write (a system call,
       // and a wake-up of the server) for each of them cost more than its request's own work.
@@ -117,7 +153,7 @@ export class ReplyInbox {
       try {
         this.nc.publish(subject, payload, { reply: `${this.prefix}.${token}`, headers });
       } catch {
-        pending.settle({ kind: "lost" });
+        pending.settle({ kind: "unsent" });
       }
     }
   }
@@ -141,6 +177,8 @@ export class ReplyInbox {
       pending.settle({ kind: "noResponders" });
       return;
     }
+    pending.heard();
+    if (msg.data.length === 0 && msg.headers?.has(WORKING_HEADER)) return;
     if (pending.parts.length === 0) {
       pending.expected = Number(msg.headers?.get(PARTS_HEADER) || 1);
       const bodyAt = msg.headers?.get(BODY_HEADER);
