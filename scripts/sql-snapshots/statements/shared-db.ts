@@ -83,6 +83,9 @@ export const sharedDb = [
         },
       ],
       pruneIdempotencyRecords: [{ run: (db) => idempotency.pruneIdempotencyRecords(db, later) }],
+      pruneGatewayIdempotencyRecords: [
+        { run: (db) => idempotency.pruneGatewayIdempotencyRecords(db, later) },
+      ],
     },
     noStatement: {
       idempotencyOf: "builds a scope from a request",

@@ -13,6 +13,7 @@ import * as imports from "./migrations/0012-imports";
 import * as rowsWithoutRowLevelKeys from "./migrations/0013-rows-without-row-level-keys";
 import * as experiments from "./migrations/0014-experiments";
 import * as storedTokensWithheld from "./migrations/0015-stored-tokens-withheld";
+import * as gatewayIdempotencyKeys from "./migrations/0016-gateway-idempotency-keys";
 import type { Database } from "./schema";
 
 /** Migrations in order. A new one is a new file here; a landed one is never edited. */
@@ -31,6 +32,7 @@ const migrations: Record<string, Migration> = {
   "0013-rows-without-row-level-keys": rowsWithoutRowLevelKeys,
   "0014-experiments": experiments,
   "0015-stored-tokens-withheld": storedTokensWithheld,
+  "0016-gateway-idempotency-keys": gatewayIdempotencyKeys,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
