@@ -40,6 +40,7 @@ import { type RouteDeps, registerOperations } from "./routes";
 import { parseQueryString, refuseUndecodableQuery } from "./url-encoded";
 import { decodeUtf8 } from "./utf8";
 import { defaultWebRoot, registerWebApp } from "./web-app";
+import { defaultResendPolicy } from "./write-resends";
 
 export interface GatewayDeps {
   bus: Bus;
@@ -224,10 +225,12 @@ export function buildGateway({
 
   const credentials = new CredentialCache(bus, options.SVC_AUTH_CACHE_MS, options.SVC_REQUEST_TIMEOUT_MS);
   const timeoutMs = options.SVC_REQUEST_TIMEOUT_MS;
+  const resends = { ...defaultResendPolicy, silenceMs: options.SVC_WRITE_SILENCE_MS };
   const routeDeps: RouteDeps = {
     bus,
     credentials,
     timeoutMs,
+    resends,
     rateLimiter,
     isOperator: operatorCheck(options.SVC_ADMIN_TOKEN),
     publicUrl,
@@ -236,7 +239,7 @@ export function buildGateway({
   registerUploads(app, { ...routeDeps, uploads });
   registerBrowserSessions(app, { bus, credentials, timeoutMs, rateLimiter, publicUrl, clientAddress });
   registerOAuthRoutes(app, { bus, timeoutMs, publicUrl });
-  registerMcp(app, { bus, credentials, timeoutMs, rateLimiter, publicUrl });
+  registerMcp(app, { bus, credentials, timeoutMs, resends, rateLimiter, publicUrl });
 
   return {
     app,

@@ -1,4 +1,12 @@
-import { authorise, type Bus, callOperationWithStatus, parseOperationInput, type RawInput } from "@svc/bus";
+import {
+  authorise,
+  type Bus,
+  type BusReply,
+  operationAnswer,
+  outcomeUnknown,
+  parseOperationInput,
+  type RawInput,
+} from "@svc/bus";
 import {
   findUnstorableInput,
   type Operation,
@@ -7,11 +15,14 @@ import {
   type RequestContext,
 } from "@svc/contracts";
 import { type RateLimiter, rateLimitedError } from "./rate-limit";
+import { type ResendPolicy, requestWrite, resendsWrite, withIdempotencyKey } from "./write-resends";
 
 export interface OperationCallDeps {
   bus: Bus;
   timeoutMs: number;
   rateLimiter: RateLimiter;
+  /** When a write whose service went silent is sent again (see write-resends.ts). */
+  resends?: ResendPolicy;
 }
 
 /**
@@ -33,7 +44,26 @@ export async function invokeOperation<O extends Operation>(
   // What the bus cannot carry (a body nested deeper than serialising it for the bus allows) is refused
   // here with the error the service would give, by the same function; the walk costs little.
   if (findUnstorableInput(raw.body, { text: op.unstorableText === "refuse" })) parseOperationInput(op, raw);
-  return callOperationWithStatus(deps.bus, op, context, raw, { timeoutMs: deps.timeoutMs });
+  return operationAnswer(op, await send(deps, op, context, raw));
+}
+
+/**
+ * One bus request, or for a write of the dataset-writer as many as it takes to learn whether it was
+ * applied (see `requestWrite`). A write whose outcome stays unknown is answered `outcome_unknown`,
+ * whichever service it went to; a read that timed out is only a read, answered as the bus says.
+ */
+async function send(
+  deps: OperationCallDeps,
+  op: Operation,
+  context: RequestContext,
+  raw: RawInput,
+): Promise<BusReply> {
+  if (resendsWrite(op)) {
+    const request = { context: withIdempotencyKey(context), input: raw };
+    return requestWrite(deps.bus, op.subject, request, deps.timeoutMs, deps.resends);
+  }
+  const reply = await deps.bus.request(op.subject, { context, input: raw }, { timeoutMs: deps.timeoutMs });
+  return !reply.ok && reply.outcome === "unknown" && !op.effect.readOnly ? outcomeUnknown(op.subject) : reply;
 }
 
 /**
