@@ -71,6 +71,14 @@ export type Outcome =
   /** Sent, and the connection dropped before the reply came. */
   | { kind: "lost" };
 
+/**
+ * How late this process may run and still trust a silence it measured: a requester busier than this
+ * may not have read what the service sent, so a silence that overlaps such a delay is timed again.
+ */
+const SILENCE_LAG_TOLERANCE_MS = 100;
+/** How often the requester checks that it runs on time (see `lastLateAt`). */
+const PUNCTUALITY_TICK_MS = 50;
+
 interface Outgoing {
   subject: string;
   payload: Uint8Array;
@@ -80,7 +88,7 @@ interface Outgoing {
 
 interface Pending {
   settle(outcome: Outcome): void;
-  /** Starts the wait for the next word from the service again, if the request has a `silenceMs`. */
+  /** Notes that the service said something: its silence starts again from now. */
   heard(): void;
   parts: Uint8Array[];
   expected: number;
@@ -100,8 +108,21 @@ export class ReplyInbox {
   private next = 0;
   /** Requests to publish at the end of this turn of the event loop (see `request`). */
   private outbox: Outgoing[] = [];
+  /**
+   * When this process last ran later than `SILENCE_LAG_TOLERANCE_MS`: under a burst, replies wait in
+   * the socket while the process works through what came before, and their silence is its own doing.
+   */
+  private lastLateAt = 0;
+  private readonly punctuality: NodeJS.Timeout;
 
   constructor(private readonly nc: NatsConnection) {
+    let tickedAt = Date.now();
+    this.punctuality = setInterval(() => {
+      const now = Date.now();
+      if (now - tickedAt - PUNCTUALITY_TICK_MS > SILENCE_LAG_TOLERANCE_MS) this.lastLateAt = now;
+      tickedAt = now;
+    }, PUNCTUALITY_TICK_MS);
+    this.punctuality.unref();
     this.subscription = nc.subscribe(`${this.prefix}.*`, {
       callback: (error, msg) => {
         if (!error) this.deliver(msg);
@@ -120,19 +141,38 @@ export class ReplyInbox {
     const token = (this.next++).toString(36);
     return new Promise<Outcome>((resolve) => {
       const timer = setTimeout(() => end({ kind: "timeout" }), timeoutMs);
-      // Only when it ends before the timeout: one timer less for every request that cannot go silent.
-      const silent = silenceMs !== undefined && silenceMs < timeoutMs;
-      let silence = silent ? setTimeout(() => end({ kind: "silent" }), silenceMs) : undefined;
+      let silence: NodeJS.Timeout | undefined;
+      let heardAt = Date.now();
+      let ended = false;
       const end = (outcome: Outcome) => {
+        ended = true;
         clearTimeout(timer);
         clearTimeout(silence);
         this.pending.delete(token);
         resolve(outcome);
       };
+      // Only when it ends before the timeout: one timer less for every request that cannot go silent.
+      if (silenceMs !== undefined && silenceMs < timeoutMs) {
+        const watchUntil = (due: number) => {
+          silence = setTimeout(() => checkSilence(due), Math.max(0, due - Date.now()));
+        };
+        // Checked once the messages already received have been read (setImmediate runs after the
+        // event loop's I/O), and not at all while this process runs late: a busy requester must not
+        // take its own delay in reading a reply for the service's silence.
+        const checkSilence = (due: number) => {
+          const now = Date.now();
+          const late = now - due > SILENCE_LAG_TOLERANCE_MS || now - this.lastLateAt < silenceMs;
+          setImmediate(() => {
+            if (ended) return;
+            const now = Date.now();
+            if (!late && now - heardAt >= silenceMs) end({ kind: "silent" });
+            else watchUntil((late ? now : heardAt) + silenceMs);
+          });
+        };
+        watchUntil(heardAt + silenceMs);
+      }
       const heard = () => {
-        if (silence === undefined) return;
-        clearTimeout(silence);
-        silence = setTimeout(() => end({ kind: "silent" }), silenceMs);
+        heardAt = Date.now();
       };
       this.pending.set(token, { settle: end, heard, parts: [], expected: 1 });
       // Published with every other request of this turn of the event loop, in one write to the
@@ -164,6 +204,7 @@ export class ReplyInbox {
   }
 
   close(): void {
+    clearInterval(this.punctuality);
     this.subscription.unsubscribe();
     this.abandonAll();
   }
