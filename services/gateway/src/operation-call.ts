@@ -27,9 +27,9 @@ export interface OperationCallDeps {
 
 /**
  * The one path every call of an operation takes once its caller is known, whether it came as an HTTP
- * request or as an MCP tool call: rate limits, role check, then one bus request. Limits come first, so
- * that a client past its limit costs nothing more, and here, so that no surface can skip them. The
- * input is validated once, by the service, with the same function and the same errors as here: parsing
+ * request or as an MCP tool call: rate limits, role check, then one bus request (for a dataset write,
+ * as many as it takes to know its outcome: see `send`). Limits come first, so that a client past its
+ * limit costs nothing more, and here, so that no surface can skip them. The input is validated once, by the service, with the same function and the same errors as here: parsing
  * it in the gateway as well cost about a quarter of the gateway's work on an edit, and the gateway is
  * what saturates first under load (docs/performance.md). The status is the operation's own success
  * status unless the service chose another (a restore that changes nothing answers 200, not 201).
