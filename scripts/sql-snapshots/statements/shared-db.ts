@@ -90,6 +90,7 @@ export const sharedDb = [
     noStatement: {
       idempotencyOf: "builds a scope from a request",
       idempotencyKeyReused: "builds the conflict error",
+      requestHashOf: "hashes a request",
     },
   }),
   snapshotOf({

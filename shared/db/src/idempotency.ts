@@ -247,6 +247,10 @@ export async function pruneGatewayIdempotencyRecords(
   return Number(result.numAffectedRows ?? 0);
 }
 
+/** What identifies a request under its key: a retry must send the same. */
+export const requestHashOf = (scope: Pick<IdempotencyScope, "operationId" | "request">): string =>
+  hashRequest(scope.operationId, scope.request);
+
 function hashRequest(operationId: string, request: unknown): string {
   return createHash("sha256").update(operationId).update("\0").update(canonicalJson(request)).digest("hex");
 }
