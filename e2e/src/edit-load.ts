@@ -24,6 +24,8 @@ export interface FailedEdit {
   target: EditTarget;
   value: number;
   status: number;
+  /** The error's `code`, when the answer was the platform's error. */
+  code: string | undefined;
   idempotencyKey: string | undefined;
 }
 
@@ -47,6 +49,8 @@ export interface Answer {
   startedAt: number;
   answeredAt: number;
   status: number;
+  /** The error's `code`, when the answer was the platform's error. */
+  code?: string | undefined;
 }
 
 export class EditLoad {
@@ -85,13 +89,13 @@ export class EditLoad {
       const idempotencyKey = this.options.idempotencyKeys ? `load-${value}-${randomUUID()}` : undefined;
       const status = await this.edit(target, value, idempotencyKey);
       const answeredAt = Date.now();
-      this.answers.push({ startedAt: started, answeredAt, status: status.code });
+      this.answers.push({ startedAt: started, answeredAt, status: status.code, code: status.error });
       this.maxLatencyMs = Math.max(this.maxLatencyMs, answeredAt - started);
       this.statuses.set(status.code, (this.statuses.get(status.code) ?? 0) + 1);
       if (status.result !== undefined) {
         this.acknowledged.push({ datasetId: target.datasetId, rowId: target.rowId, ...status.result, value });
       } else {
-        this.failed.push({ target, value, status: status.code, idempotencyKey });
+        this.failed.push({ target, value, status: status.code, code: status.error, idempotencyKey });
         // A refused edit: the client backs off a little, as a real one would after a 503.
         if (status.code !== 0) await new Promise((resolve) => setTimeout(resolve, 20));
       }
@@ -102,7 +106,7 @@ export class EditLoad {
     target: EditTarget,
     value: number,
     idempotencyKey: string | undefined,
-  ): Promise<{ code: number; result?: { versionId: string; version: number } }> {
+  ): Promise<{ code: number; error?: string; result?: { versionId: string; version: number } }> {
     try {
       const response = await fetch(`${this.options.baseUrl}${target.base}/rows/${target.rowId}`, {
         method: "PATCH",
@@ -114,10 +118,13 @@ export class EditLoad {
         body: JSON.stringify({ expectedOutput: { value } }),
         signal: AbortSignal.timeout(this.options.requestTimeoutMs),
       });
-      const body = (await response.json()) as { versionId: string; version: number };
-      return response.status === 200
-        ? { code: 200, result: { versionId: body.versionId, version: body.version } }
-        : { code: response.status };
+      const body = (await response.json()) as { versionId: string; version: number; code?: string };
+      if (response.status === 200) {
+        return { code: 200, result: { versionId: body.versionId, version: body.version } };
+      }
+      return body.code === undefined
+        ? { code: response.status }
+        : { code: response.status, error: body.code };
     } catch {
       return { code: 0 };
     }

@@ -41,6 +41,7 @@ const hints: Record<string, (command: ApiCommand) => string> = {
   rate_limited: () => "too many requests: wait and retry",
   service_unavailable: () => "the platform is not answering right now; retry shortly",
   upstream_timeout: () => "the platform took too long; retry shortly",
+  outcome_unknown: () => "the change may have been applied: read it back before sending it again",
 };
 
 /** An error response: the platform's error shape, or something else (a proxy's page, say). */

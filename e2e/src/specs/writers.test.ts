@@ -138,6 +138,8 @@ describe.runIf(infra)("dataset-writer replicas on NATS and PostgreSQL", () => {
         const reply = await edit(rowId);
         if (reply.status === 200) acknowledged.set(rowId, reply.body);
         else {
+          // Only if the test's locks outlast the request timeout: the gateway sends the victim's edits
+          // to another replica, under their keys, and those are answered.
           expect([503, 504]).toContain(reply.status);
           failed.push(rowId);
         }
@@ -167,9 +169,9 @@ describe.runIf(infra)("dataset-writer replicas on NATS and PostgreSQL", () => {
     console.info(
       `killed ${victimName} with ${inFlightOnVictim} edit transaction(s) waiting in it; ${failed.length} edits failed, ${acknowledged.size} acknowledged`,
     );
-    // The victim's edits were in flight when it died: each of its waiting transactions failed.
+    // The victim's edits were in flight when it died: its waiting transactions were rolled back, and
+    // the gateway sent each edit again to a live replica (docs/decisions/0033).
     expect(inFlightOnVictim).toBeGreaterThan(0);
-    expect(failed.length).toBeGreaterThanOrEqual(inFlightOnVictim);
     expect(acknowledged.size).toBeGreaterThan(40);
     await assertAcknowledgedVersionsExist(
       platform.databaseUrl,

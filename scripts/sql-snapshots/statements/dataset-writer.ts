@@ -185,10 +185,15 @@ export const datasetWriter = [
                 custom: { c_1: 5 },
                 versionId: "ver_2",
                 actor,
+                idempotency: { key: "gateway 1f0c", operationId: "updateDatasetRow", requestHash: "h_1" },
               },
             ]),
         },
       ],
+    },
+    noStatement: {
+      isKeyTaken: "reads an error",
+      isDeadlock: "reads an error",
     },
   }),
   snapshotOf({

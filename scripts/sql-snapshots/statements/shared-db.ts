@@ -83,10 +83,14 @@ export const sharedDb = [
         },
       ],
       pruneIdempotencyRecords: [{ run: (db) => idempotency.pruneIdempotencyRecords(db, later) }],
+      pruneGatewayIdempotencyRecords: [
+        { run: (db) => idempotency.pruneGatewayIdempotencyRecords(db, later) },
+      ],
     },
     noStatement: {
       idempotencyOf: "builds a scope from a request",
       idempotencyKeyReused: "builds the conflict error",
+      requestHashOf: "hashes a request",
     },
   }),
   snapshotOf({

@@ -111,7 +111,7 @@ export type DatasetVersionEvent = {
 
 export type ApiError = {
   error: string;
-  code: "validation_failed" | "unknown_column" | "unknown_row" | "too_many_columns" | "unauthenticated" | "forbidden" | "not_found" | "conflict" | "idempotency_key_reused" | "version_mismatch" | "payload_too_large" | "unsupported_media_type" | "too_many_traces" | "rate_limited" | "internal_error" | "service_unavailable" | "upstream_timeout";
+  code: "validation_failed" | "unknown_column" | "unknown_row" | "too_many_columns" | "unauthenticated" | "forbidden" | "not_found" | "conflict" | "idempotency_key_reused" | "version_mismatch" | "payload_too_large" | "unsupported_media_type" | "too_many_traces" | "rate_limited" | "internal_error" | "service_unavailable" | "outcome_unknown" | "upstream_timeout";
   requestId: string;
   details?: { [key: string]: unknown };
 };

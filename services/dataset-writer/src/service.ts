@@ -1,5 +1,5 @@
 import { type Bus, type Subscription, type UploadStore, unsubscribeAll } from "@svc/bus";
-import type { CopyFrom, Database } from "@svc/db";
+import { type CopyFrom, type Database, pruneGatewayIdempotencyRecords } from "@svc/db";
 import type { Logger } from "@svc/telemetry";
 import type { Kysely } from "kysely";
 import { serveColumns } from "./handlers/columns";
@@ -29,6 +29,7 @@ export interface WriterDeps {
  */
 export function registerDatasetWriter(deps: WriterDeps): { stop(): void } {
   const sweeping = keepFailingAbandonedImports(deps);
+  const pruning = keepPruningGatewayKeys(deps);
   const subscriptions: Subscription[] = [
     ...serveDatasets(deps),
     ...serveColumns(deps),
@@ -39,6 +40,7 @@ export function registerDatasetWriter(deps: WriterDeps): { stop(): void } {
     stop: () => {
       unsubscribeAll(subscriptions);
       clearInterval(sweeping);
+      clearInterval(pruning);
     },
   };
 }
@@ -57,6 +59,27 @@ function keepFailingAbandonedImports({ db, logger, importAbandonedMs }: WriterDe
       .catch((error: unknown) => logger.warn({ err: error }, "could not sweep abandoned imports"));
   void sweep();
   const timer = setInterval(sweep, Math.min(abandonedMs, DEFAULT_ABANDONED_MS));
+  timer.unref();
+  return timer;
+}
+
+const PRUNE_GATEWAY_KEYS_EVERY_MS = 60_000;
+
+/**
+ * Forgets the idempotency keys the gateway gave writes, past their minutes of retention, now and every
+ * minute: the writer stores them, one for each dataset write (docs/decisions/0033). Every replica does
+ * it; a delete that finds nothing left costs one index probe.
+ */
+function keepPruningGatewayKeys({ db, logger }: WriterDeps): NodeJS.Timeout {
+  const prune = () =>
+    pruneGatewayIdempotencyRecords(db).catch((error: unknown) =>
+      logger.warn(
+        { err: error },
+        "could not forget the gateway's idempotency keys; retrying within a minute",
+      ),
+    );
+  void prune();
+  const timer = setInterval(prune, PRUNE_GATEWAY_KEYS_EVERY_MS);
   timer.unref();
   return timer;
 }

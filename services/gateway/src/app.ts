@@ -41,6 +41,7 @@ import { type RouteDeps, registerOperations } from "./routes";
 import { parseQueryString, refuseUndecodableQuery } from "./url-encoded";
 import { decodeUtf8 } from "./utf8";
 import { defaultWebRoot, registerWebApp } from "./web-app";
+import { defaultResendPolicy } from "./write-resends";
 
 export interface GatewayDeps {
   bus: Bus;
@@ -244,10 +245,12 @@ export function buildGateway({
   );
   // Streams never end on their own: they end before the server waits for its connections to close.
   app.addHook("preClose", async () => liveChanges.close());
+  const resends = { ...defaultResendPolicy, silenceMs: options.SVC_WRITE_SILENCE_MS };
   const routeDeps: RouteDeps = {
     bus,
     credentials,
     timeoutMs,
+    resends,
     rateLimiter,
     isOperator: operatorCheck(options.SVC_ADMIN_TOKEN),
     publicUrl,
@@ -257,7 +260,7 @@ export function buildGateway({
   registerUploads(app, { ...routeDeps, uploads });
   registerBrowserSessions(app, { bus, credentials, timeoutMs, rateLimiter, publicUrl, clientAddress });
   registerOAuthRoutes(app, { bus, timeoutMs, publicUrl });
-  registerMcp(app, { bus, credentials, timeoutMs, rateLimiter, publicUrl });
+  registerMcp(app, { bus, credentials, timeoutMs, resends, rateLimiter, publicUrl });
 
   return {
     app,

@@ -35,6 +35,14 @@ export const gatewayOptionsSchema = z.object({
   SVC_ADMIN_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
   SVC_AUTH_CACHE_MS: z.coerce.number().int().min(0).max(5_000, "must be at most 5000 ms").default(1_000),
   SVC_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).default(15_000),
+  SVC_WRITE_SILENCE_MS: z.coerce
+    .number()
+    .int()
+    .min(300, "must be at least 300 ms: a service says it still works every 200 ms")
+    .default(750)
+    .describe(
+      "Milliseconds a dataset-writer that took a write may say nothing before the gateway sends the write again, under the same idempotency key, to another replica",
+    ),
   SVC_GATEWAY_MAX_IN_FLIGHT: z.coerce
     .number()
     .int()

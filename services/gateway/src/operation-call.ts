@@ -1,4 +1,12 @@
-import { authorise, type Bus, callOperationWithStatus, parseOperationInput, type RawInput } from "@svc/bus";
+import {
+  authorise,
+  type Bus,
+  type BusReply,
+  operationAnswer,
+  outcomeUnknown,
+  parseOperationInput,
+  type RawInput,
+} from "@svc/bus";
 import {
   findUnstorableInput,
   type Operation,
@@ -7,18 +15,21 @@ import {
   type RequestContext,
 } from "@svc/contracts";
 import { type RateLimiter, rateLimitedError } from "./rate-limit";
+import { type ResendPolicy, requestWrite, resendsWrite, withIdempotencyKey } from "./write-resends";
 
 export interface OperationCallDeps {
   bus: Bus;
   timeoutMs: number;
   rateLimiter: RateLimiter;
+  /** When a write whose service went silent is sent again (see write-resends.ts). */
+  resends?: ResendPolicy;
 }
 
 /**
  * The one path every call of an operation takes once its caller is known, whether it came as an HTTP
- * request or as an MCP tool call: rate limits, role check, then one bus request. Limits come first, so
- * that a client past its limit costs nothing more, and here, so that no surface can skip them. The
- * input is validated once, by the service, with the same function and the same errors as here: parsing
+ * request or as an MCP tool call: rate limits, role check, then one bus request (for a dataset write,
+ * as many as it takes to know its outcome: see `send`). Limits come first, so that a client past its
+ * limit costs nothing more, and here, so that no surface can skip them. The input is validated once, by the service, with the same function and the same errors as here: parsing
  * it in the gateway as well cost about a quarter of the gateway's work on an edit, and the gateway is
  * what saturates first under load (docs/performance.md). The status is the operation's own success
  * status unless the service chose another (a restore that changes nothing answers 200, not 201).
@@ -33,7 +44,26 @@ export async function invokeOperation<O extends Operation>(
   // What the bus cannot carry (a body nested deeper than serialising it for the bus allows) is refused
   // here with the error the service would give, by the same function; the walk costs little.
   if (findUnstorableInput(raw.body, { text: op.unstorableText === "refuse" })) parseOperationInput(op, raw);
-  return callOperationWithStatus(deps.bus, op, context, raw, { timeoutMs: deps.timeoutMs });
+  return operationAnswer(op, await send(deps, op, context, raw));
+}
+
+/**
+ * One bus request, or for a write of the dataset-writer as many as it takes to learn whether it was
+ * applied (see `requestWrite`). A write whose outcome stays unknown is answered `outcome_unknown`,
+ * whichever service it went to; a read that timed out is only a read, answered as the bus says.
+ */
+async function send(
+  deps: OperationCallDeps,
+  op: Operation,
+  context: RequestContext,
+  raw: RawInput,
+): Promise<BusReply> {
+  if (resendsWrite(op)) {
+    const request = { context: withIdempotencyKey(context), input: raw };
+    return requestWrite(deps.bus, op.subject, request, deps.timeoutMs, deps.resends);
+  }
+  const reply = await deps.bus.request(op.subject, { context, input: raw }, { timeoutMs: deps.timeoutMs });
+  return !reply.ok && reply.outcome === "unknown" && !op.effect.readOnly ? outcomeUnknown(op.subject) : reply;
 }
 
 /**

@@ -18,7 +18,7 @@ export const busReplySchema = z.discriminatedUnion("ok", [
     status: replyStatusSchema.optional(),
     body: z.instanceof(Uint8Array).optional(),
   }),
-  z.object({ ok: z.literal(false), error: domainErrorSchema }),
+  z.object({ ok: z.literal(false), error: domainErrorSchema, outcome: z.literal("unknown").optional() }),
 ]);
 /**
  * A service's answer. A success may carry `body`, bytes that travel beside the JSON as they are,
@@ -26,7 +26,16 @@ export const busReplySchema = z.discriminatedUnion("ok", [
  */
 export type BusReply =
   | { ok: true; data: unknown; status?: ReplyStatus; body?: Uint8Array }
-  | { ok: false; error: DomainErrorData };
+  | {
+      ok: false;
+      error: DomainErrorData;
+      /**
+       * Set by the requesting side only, when the request may have reached a service that acted on it
+       * and whose answer never came (a timeout, a connection lost, a service gone silent): whether
+       * anything was done is unknown. Any other failure means the request changed nothing.
+       */
+      outcome?: "unknown";
+    };
 
 export type Handler = (request: BusRequest) => Promise<BusReply>;
 export type EventHandler = (payload: unknown) => void;
@@ -34,7 +43,17 @@ export type EventHandler = (payload: unknown) => void;
 export interface RequestOptions {
   /** Milliseconds before the request fails with `upstream_timeout`. */
   timeoutMs?: number;
+  /**
+   * Milliseconds the requester waits with no word from the service that took the request (its reply,
+   * or the sign of work a service sends while a request takes longer than `WORKING_EVERY_MS`) before
+   * it gives that service up for dead: the request ends `wentSilent`, its outcome unknown. Over NATS
+   * only: in one process, a handler cannot die without its requester.
+   */
+  silenceMs?: number;
 }
+
+/** How often a service says it still works on a request that has not been answered yet. */
+export const WORKING_EVERY_MS = 200;
 
 export interface Subscription {
   unsubscribe(): void;
@@ -108,9 +127,18 @@ export const unavailable = (subject: string): BusReply => ({
   },
 });
 
+/** The connection to the bus is down, so the request was not sent: nothing was done. */
+export const notSent = (subject: string): BusReply => ({
+  ok: false,
+  error: {
+    code: "service_unavailable",
+    message: `The connection to the ${serviceOf(subject)} service is down; retry in a moment`,
+  },
+});
+
 /**
- * The connection to the bus dropped with the request on its way: whether a service got it is unknown,
- * so the client retries (with its Idempotency-Key, a write applies once).
+ * The connection to the bus dropped with the request on its way: whether a service got it and acted
+ * on it is unknown (with the same Idempotency-Key, a retried change applies once).
  */
 export const connectionLost = (subject: string): BusReply => ({
   ok: false,
@@ -118,6 +146,7 @@ export const connectionLost = (subject: string): BusReply => ({
     code: "service_unavailable",
     message: `The connection to the ${serviceOf(subject)} service was lost; retry in a moment (with the same Idempotency-Key, a change applies once)`,
   },
+  outcome: "unknown",
 });
 
 export const timedOut = (subject: string, timeoutMs: number): BusReply => ({
@@ -126,6 +155,17 @@ export const timedOut = (subject: string, timeoutMs: number): BusReply => ({
     code: "upstream_timeout",
     message: `The ${serviceOf(subject)} service did not answer within ${timeoutMs} ms; retry shortly`,
   },
+  outcome: "unknown",
+});
+
+/** The service that took the request went silent (see `RequestOptions.silenceMs`): presumably dead. */
+export const wentSilent = (subject: string, silenceMs: number): BusReply => ({
+  ok: false,
+  error: {
+    code: "upstream_timeout",
+    message: `The ${serviceOf(subject)} service that took the request stopped answering for ${silenceMs} ms; retry shortly`,
+  },
+  outcome: "unknown",
 });
 
 /** The answer to a request whose requester stopped waiting before the work could start. */
@@ -134,6 +174,18 @@ export const deadlinePassed = (subject: string): BusReply => ({
   error: {
     code: "upstream_timeout",
     message: `The ${serviceOf(subject)} service could not start on the request before its deadline; retry shortly`,
+  },
+});
+
+/**
+ * A write the gateway could not get an answer for, though a service may have applied it: not a plain
+ * 503, which says that nothing was written.
+ */
+export const outcomeUnknown = (subject: string): BusReply => ({
+  ok: false,
+  error: {
+    code: "outcome_unknown",
+    message: `The ${serviceOf(subject)} service took this change and stopped answering before it said whether it was applied; read the data back before sending it again (sent again with the same Idempotency-Key, a change applies once)`,
   },
 });
 

@@ -1,5 +1,12 @@
 import { DomainError, type Operation, type OperationOutput, type RequestContext } from "@svc/contracts";
-import { type Bus, type BusRequest, busReplySchema, type ReplyStatus, type RequestOptions } from "./bus";
+import {
+  type Bus,
+  type BusReply,
+  type BusRequest,
+  busReplySchema,
+  type ReplyStatus,
+  type RequestOptions,
+} from "./bus";
 import type { RawInput } from "./operations";
 
 /*
@@ -33,7 +40,15 @@ async function successOf(
   request: BusRequest,
   options?: RequestOptions,
 ): Promise<{ data: unknown; status?: ReplyStatus | undefined; body?: Uint8Array | undefined }> {
-  const reply = busReplySchema.safeParse(await bus.request(subject, request, options));
+  return checkedSuccess(await bus.request(subject, request, options));
+}
+
+function checkedSuccess(answer: BusReply): {
+  data: unknown;
+  status?: ReplyStatus | undefined;
+  body?: Uint8Array | undefined;
+} {
+  const reply = busReplySchema.safeParse(answer);
   if (!reply.success) throw new DomainError("internal_error", "A service sent a malformed reply");
   if (!reply.data.ok) throw DomainError.fromData(reply.data.error);
   return reply.data;
@@ -61,7 +76,18 @@ export async function callOperationWithStatus<O extends Operation>(
   input: RawInput,
   options?: RequestOptions,
 ): Promise<{ status: Operation["successStatus"]; data: OperationOutput<O> }> {
-  const reply = await successOf(bus, op.subject, { context, input }, options);
+  return operationAnswer(op, await bus.request(op.subject, { context, input }, options));
+}
+
+/**
+ * An operation's answer, from the bus's reply to it, however it was requested: its data checked
+ * against the operation's response, or the DomainError it answered with, thrown.
+ */
+export function operationAnswer<O extends Operation>(
+  op: O,
+  answer: BusReply,
+): { status: Operation["successStatus"]; data: OperationOutput<O> } {
+  const reply = checkedSuccess(answer);
   const status = reply.status ?? op.successStatus;
   if (op.response === null) return { status, data: null as OperationOutput<O> };
   const parsed = op.response.safeParse(reply.data);

@@ -1,4 +1,11 @@
-import { createInbox, type Msg, type NatsConnection, headers as natsHeaders, type Subscription } from "nats";
+import {
+  createInbox,
+  Empty,
+  type Msg,
+  type NatsConnection,
+  headers as natsHeaders,
+  type Subscription,
+} from "nats";
 
 /**
  * Replies of any size over NATS, whose messages hold at most `max_payload` bytes (1 MiB unless
@@ -13,6 +20,11 @@ const PARTS_HEADER = "Svc-Parts";
  * bytes after it as they are.
  */
 const BODY_HEADER = "Svc-Body-At";
+/**
+ * On a message without a body: the service still works on the request (see `WORKING_EVERY_MS`), so
+ * the requester keeps waiting for it.
+ */
+const WORKING_HEADER = "Svc-Working";
 /** Room left in a message for its headers (`traceparent`, `tracestate`, `baggage`, `Svc-Parts`), which the server counts too. */
 export const HEADERS_ALLOWANCE = 4 * 1024;
 
@@ -41,11 +53,31 @@ export function sendReply(nc: NatsConnection, msg: Msg, reply: EncodedReply, max
   }
 }
 
+/** Tells the requester of `msg` that its request is still being worked on. */
+export function sendWorking(msg: Msg): void {
+  const headers = natsHeaders();
+  headers.set(WORKING_HEADER, "1");
+  msg.respond(Empty, { headers });
+}
+
 export type Outcome =
   | { kind: "reply"; data: Uint8Array; bodyAt?: number | undefined }
   | { kind: "noResponders" }
   | { kind: "timeout" }
+  /** Nothing came, neither a reply nor a sign of work, for the request's `silenceMs`. */
+  | { kind: "silent" }
+  /** Not sent: the client library refused to publish it. */
+  | { kind: "unsent" }
+  /** Sent, and the connection dropped before the reply came. */
   | { kind: "lost" };
+
+/**
+ * How late this process may run and still trust a silence it measured: a requester busier than this
+ * may not have read what the service sent, so a silence that overlaps such a delay is timed again.
+ */
+const SILENCE_LAG_TOLERANCE_MS = 100;
+/** How often the requester checks that it runs on time (see `lastLateAt`). */
+const PUNCTUALITY_TICK_MS = 50;
 
 interface Outgoing {
   subject: string;
@@ -56,6 +88,8 @@ interface Outgoing {
 
 interface Pending {
   settle(outcome: Outcome): void;
+  /** Notes that the service said something: its silence starts again from now. */
+  heard(): void;
   parts: Uint8Array[];
   expected: number;
   bodyAt?: number | undefined;
@@ -74,8 +108,21 @@ export class ReplyInbox {
   private next = 0;
   /** Requests to publish at the end of this turn of the event loop (see `request`). */
   private outbox: Outgoing[] = [];
+  /**
+   * When this process last ran later than `SILENCE_LAG_TOLERANCE_MS`: under a burst, replies wait in
+   * the socket while the process works through what came before, and their silence is its own doing.
+   */
+  private lastLateAt = 0;
+  private readonly punctuality: NodeJS.Timeout;
 
   constructor(private readonly nc: NatsConnection) {
+    let tickedAt = Date.now();
+    this.punctuality = setInterval(() => {
+      const now = Date.now();
+      if (now - tickedAt - PUNCTUALITY_TICK_MS > SILENCE_LAG_TOLERANCE_MS) this.lastLateAt = now;
+      tickedAt = now;
+    }, PUNCTUALITY_TICK_MS);
+    this.punctuality.unref();
     this.subscription = nc.subscribe(`${this.prefix}.*`, {
       callback: (error, msg) => {
         if (!error) this.deliver(msg);
@@ -89,16 +136,45 @@ export class ReplyInbox {
     payload: Uint8Array,
     headers: ReturnType<typeof natsHeaders>,
     timeoutMs: number,
+    silenceMs?: number,
   ): Promise<Outcome> {
     const token = (this.next++).toString(36);
     return new Promise<Outcome>((resolve) => {
       const timer = setTimeout(() => end({ kind: "timeout" }), timeoutMs);
+      let silence: NodeJS.Timeout | undefined;
+      let heardAt = Date.now();
+      let ended = false;
       const end = (outcome: Outcome) => {
+        ended = true;
         clearTimeout(timer);
+        clearTimeout(silence);
         this.pending.delete(token);
         resolve(outcome);
       };
-      this.pending.set(token, { settle: end, parts: [], expected: 1 });
+      // Only when it ends before the timeout: one timer less for every request that cannot go silent.
+      if (silenceMs !== undefined && silenceMs < timeoutMs) {
+        const watchUntil = (due: number) => {
+          silence = setTimeout(() => checkSilence(due), Math.max(0, due - Date.now()));
+        };
+        // Checked once the messages already received have been read (setImmediate runs after the
+        // event loop's I/O), and not at all while this process runs late: a busy requester must not
+        // take its own delay in reading a reply for the service's silence.
+        const checkSilence = (due: number) => {
+          const now = Date.now();
+          const late = now - due > SILENCE_LAG_TOLERANCE_MS || now - this.lastLateAt < silenceMs;
+          setImmediate(() => {
+            if (ended) return;
+            const now = Date.now();
+            if (!late && now - heardAt >= silenceMs) end({ kind: "silent" });
+            else watchUntil((late ? now : heardAt) + silenceMs);
+          });
+        };
+        watchUntil(heardAt + silenceMs);
+      }
+      const heard = () => {
+        heardAt = Date.now();
+      };
+      this.pending.set(token, { settle: end, heard, parts: [], expected: 1 });
       // Published with every other request of this turn of the event loop, in one write to the
       // server: a gateway under load reads many HTTP requests per turn, and a write (a system call,
       // and a wake-up of the server) for each of them cost more than its request's own work.
@@ -117,7 +193,7 @@ export class ReplyInbox {
       try {
         this.nc.publish(subject, payload, { reply: `${this.prefix}.${token}`, headers });
       } catch {
-        pending.settle({ kind: "lost" });
+        pending.settle({ kind: "unsent" });
       }
     }
   }
@@ -128,6 +204,7 @@ export class ReplyInbox {
   }
 
   close(): void {
+    clearInterval(this.punctuality);
     this.subscription.unsubscribe();
     this.abandonAll();
   }
@@ -141,6 +218,8 @@ export class ReplyInbox {
       pending.settle({ kind: "noResponders" });
       return;
     }
+    pending.heard();
+    if (msg.data.length === 0 && msg.headers?.has(WORKING_HEADER)) return;
     if (pending.parts.length === 0) {
       pending.expected = Number(msg.headers?.get(PARTS_HEADER) || 1);
       const bodyAt = msg.headers?.get(BODY_HEADER);

@@ -18,14 +18,17 @@ import {
   connectionLost,
   type EventHandler,
   type Handler,
+  notSent,
   type RequestOptions,
   requestTooLarge,
   type ServiceIdentity,
   type Subscription,
   timedOut,
   unavailable,
+  WORKING_EVERY_MS,
+  wentSilent,
 } from "./bus";
-import { type EncodedReply, HEADERS_ALLOWANCE, ReplyInbox, sendReply } from "./nats-replies";
+import { type EncodedReply, HEADERS_ALLOWANCE, ReplyInbox, sendReply, sendWorking } from "./nats-replies";
 import { type Delivery, sendRequest } from "./send-request";
 import { BusTelemetry } from "./telemetry";
 
@@ -49,6 +52,9 @@ const decoder = new TextDecoder();
 export class NatsBus implements Bus {
   private readonly subscriptions = new Set<NatsSubscription>();
   private readonly inFlight = new Set<Promise<void>>();
+  /** The requests this process works on, with when each arrived (see `keepSayingWorking`). */
+  private readonly working = new Map<Msg, number>();
+  private workingTimer: NodeJS.Timeout | undefined;
   /** Requests sent and not yet answered; answered at once if the connection drops (see `watchStatus`). */
   private readonly replies: ReplyInbox;
   private readonly telemetry = new BusTelemetry("nats");
@@ -81,10 +87,15 @@ export class NatsBus implements Bus {
   }
 
   request(subject: string, request: BusRequest, options: RequestOptions = {}): Promise<BusReply> {
-    return sendRequest(this.telemetry, subject, request, options, (delivery) => this.send(delivery));
+    return sendRequest(this.telemetry, subject, request, options, (delivery) =>
+      this.send(delivery, options.silenceMs),
+    );
   }
 
-  private async send({ subject, request, sendContext, timeoutMs }: Delivery): Promise<BusReply> {
+  private async send(
+    { subject, request, sendContext, timeoutMs }: Delivery,
+    silenceMs: number | undefined,
+  ): Promise<BusReply> {
     const headers = natsHeaders();
     propagation.inject(sendContext, headers, { set: (carrier, key, value) => carrier.set(key, value) });
     const payload = encode(request);
@@ -92,8 +103,14 @@ export class NatsBus implements Bus {
     const limit = this.maxPayload - HEADERS_ALLOWANCE;
     if (payload.length > limit) return requestTooLarge(payload.length, limit);
     // While reconnecting, nats.js would buffer the request and let it wait out its timeout.
-    if (!this.connected) return connectionLost(subject);
-    const outcome = await this.replies.request(this.subjectOf(subject), payload, headers, timeoutMs);
+    if (!this.connected) return notSent(subject);
+    const outcome = await this.replies.request(
+      this.subjectOf(subject),
+      payload,
+      headers,
+      timeoutMs,
+      silenceMs,
+    );
     switch (outcome.kind) {
       case "reply":
         return decodeReply(outcome.data, outcome.bodyAt);
@@ -101,6 +118,10 @@ export class NatsBus implements Bus {
         return unavailable(subject);
       case "timeout":
         return timedOut(subject, timeoutMs);
+      case "silent":
+        return wentSilent(subject, silenceMs ?? timeoutMs);
+      case "unsent":
+        return notSent(subject);
       case "lost":
         return connectionLost(subject);
     }
@@ -124,6 +145,7 @@ export class NatsBus implements Bus {
           keys: (carrier: MsgHdrs | undefined) => (carrier ? carrier.keys() : []),
         });
         const read = () => JSON.parse(decoder.decode(msg.data)) as BusRequest;
+        if (msg.reply) this.working.set(msg, Date.now());
         const work = this.telemetry.serve(subject, parent, read, handler).then(
           (reply) => this.respond(msg, subject, reply),
           (failure: unknown) => {
@@ -139,7 +161,30 @@ export class NatsBus implements Bus {
       },
     });
     this.subscriptions.add(sub);
+    this.keepSayingWorking();
     return { unsubscribe: () => void sub.drain().finally(() => this.subscriptions.delete(sub)) };
+  }
+
+  /**
+   * Tells the requester of every request this process has worked on for `WORKING_EVERY_MS` or more
+   * that it still does, every `WORKING_EVERY_MS`: a requester that hears nothing for longer than its
+   * `silenceMs` takes the process for dead and may send the request elsewhere. A request answered
+   * sooner, as nearly all are, costs no message more; one timer serves them all.
+   */
+  private keepSayingWorking(): void {
+    if (this.workingTimer) return;
+    this.workingTimer = setInterval(() => {
+      const now = Date.now();
+      for (const [msg, since] of this.working) {
+        if (now - since < WORKING_EVERY_MS) continue;
+        try {
+          sendWorking(msg);
+        } catch {
+          // The connection is closing: the requester will hear nothing more either way.
+        }
+      }
+    }, WORKING_EVERY_MS);
+    this.workingTimer.unref();
   }
 
   /**
@@ -153,6 +198,7 @@ export class NatsBus implements Bus {
 
   /** Answers a request, in parts if the reply is larger than a message may be. */
   private respond(msg: Msg, subject: string, reply: BusReply): void {
+    this.working.delete(msg);
     try {
       sendReply(this.nc, msg, encodeReply(reply), this.maxPayload);
     } catch (error) {
@@ -197,7 +243,7 @@ export class NatsBus implements Bus {
 
   /** A request to the services protocol's `$SRV.PING.<name>`: the first instance to answer is enough. */
   async ping(service: string, timeoutMs: number): Promise<BusReply> {
-    if (!this.connected) return connectionLost(service);
+    if (!this.connected) return notSent(service);
     const subject = `$SRV.PING.${this.serviceName(service)}`;
     const outcome = await this.replies.request(subject, Empty, natsHeaders(), timeoutMs);
     switch (outcome.kind) {
@@ -206,7 +252,10 @@ export class NatsBus implements Bus {
       case "noResponders":
         return unavailable(service);
       case "timeout":
+      case "silent":
         return timedOut(service, timeoutMs);
+      case "unsent":
+        return notSent(service);
       case "lost":
         return connectionLost(service);
     }
@@ -234,6 +283,7 @@ export class NatsBus implements Bus {
   async close(): Promise<void> {
     await Promise.allSettled([...this.subscriptions].map((sub) => sub.drain()));
     await Promise.allSettled([...this.inFlight]);
+    clearInterval(this.workingTimer);
     this.replies.close();
     if (!this.nc.isClosed()) await this.nc.drain().catch(() => this.nc.close());
   }

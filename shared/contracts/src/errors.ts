@@ -22,6 +22,7 @@ export const errorStatus = {
   rate_limited: 429,
   internal_error: 500,
   service_unavailable: 503,
+  outcome_unknown: 503,
   upstream_timeout: 504,
 } as const;
 

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomInt } from "node:crypto";
+import { createHash, randomBytes, randomInt, randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import { z } from "zod";
 
@@ -23,6 +23,16 @@ export function newId(): string {
   const input = `${Date.now().toString(36)}${randomBytes(ID_LENGTH).toString("hex")}${(counter++).toString(36)}${fingerprint}`;
   return `${letter}${sha3Base36(input).slice(1, ID_LENGTH)}`;
 }
+
+/**
+ * The start of the Idempotency-Key the gateway gives a write that came without one, so that it can
+ * send the write again when the service that took it stops answering (docs/decisions/0033). A
+ * client's key is 1-255 visible ASCII characters; this one holds a space, so the two never meet, and
+ * the records it leaves can be told apart, to be forgotten within minutes.
+ */
+export const GATEWAY_KEY_PREFIX = "gateway ";
+
+export const gatewayIdempotencyKey = (): string => `${GATEWAY_KEY_PREFIX}${randomUUID()}`;
 
 const CUID_PATTERN = /^[a-z][0-9a-z]{23}$/;
 

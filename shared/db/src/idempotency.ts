@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { canonicalJson, DomainError } from "@svc/contracts";
+import { canonicalJson, DomainError, GATEWAY_KEY_PREFIX } from "@svc/contracts";
 import { type Kysely, sql, type Transaction } from "kysely";
 import { jsonb } from "./json";
 import type { Database } from "./schema";
@@ -224,6 +224,32 @@ export async function pruneIdempotencyRecords(db: Kysely<Database>, now = new Da
     .executeTakeFirst();
   return Number(result.numDeletedRows);
 }
+
+/**
+ * How long the gateway's own keys are remembered: it sends a write again within seconds of the first
+ * try, never after the request's timeout (docs/decisions/0033). Minutes, not the clients' 48 hours,
+ * so that the keys of every write the gateway forwards do not pile up.
+ */
+export const GATEWAY_KEY_RETENTION_MINUTES = 5;
+
+/**
+ * Forgets the gateway's keys past their retention. The condition on the key is written out as it is
+ * in the partial index that serves it (migration 0016), so that the delete reads that index only.
+ */
+export async function pruneGatewayIdempotencyRecords(
+  db: Kysely<Database>,
+  now = new Date(),
+): Promise<number> {
+  const cutoff = new Date(now.getTime() - GATEWAY_KEY_RETENTION_MINUTES * 60 * 1000);
+  const result = await sql`
+    DELETE FROM idempotency_records
+    WHERE key LIKE ${sql.lit(`${GATEWAY_KEY_PREFIX}%`)} AND created_at < ${cutoff}`.execute(db);
+  return Number(result.numAffectedRows ?? 0);
+}
+
+/** What identifies a request under its key: a retry must send the same. */
+export const requestHashOf = (scope: Pick<IdempotencyScope, "operationId" | "request">): string =>
+  hashRequest(scope.operationId, scope.request);
 
 function hashRequest(operationId: string, request: unknown): string {
   return createHash("sha256").update(operationId).update("\0").update(canonicalJson(request)).digest("hex");

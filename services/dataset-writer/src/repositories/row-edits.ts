@@ -13,6 +13,12 @@ export interface EditRequest {
   /** The id the edit's version gets if it is applied. */
   versionId: string;
   actor: Actor;
+  /**
+   * The edit's idempotency key (its organisation's, named in `ref`), stored with its answer by the
+   * same statement when the edit is applied. A key stored before makes the whole statement fail with
+   * a unique violation (see `isKeyTaken`), and change nothing.
+   */
+  idempotency?: { key: string; operationId: string; requestHash: string } | undefined;
 }
 
 /** What became of one edit; only `applied` ones changed anything. */
@@ -36,6 +42,9 @@ const requestColumns = {
   versionId: "text",
   actorKind: "text",
   actorId: "text",
+  idempotencyKey: "text",
+  operationId: "text",
+  requestHash: "text",
 } as const;
 
 /**
@@ -50,7 +59,8 @@ const requestColumns = {
  *    patch that, applied to the row as it was before the batch, leaves the row as that edit does);
  * 5. writes the rows' current cells, ends their live revisions, adds a revision and a version record
  *    per edit, and moves each dataset's current version. Every part reads the tables as they were
- *    before the statement; the one-live-revision constraint is checked at commit.
+ *    before the statement; the one-live-revision constraint is checked at commit;
+ * 6. stores the idempotency key of each applied edit that has one, with its answer.
  *
  * The If-Match of an edit is compared with the row's version before the batch, so a batch must not
  * hold an If-Match edit after another edit of the same row (the caller ends the batch before it).
@@ -78,6 +88,9 @@ export async function applyEdits(
     versionId: edit.versionId,
     actorKind: edit.actor.kind,
     actorId: edit.actor.id,
+    idempotencyKey: edit.idempotency?.key ?? null,
+    operationId: edit.idempotency?.operationId ?? null,
+    requestHash: edit.idempotency?.requestHash ?? null,
   }));
   const { rows } = await sql<{
     idx: number;
@@ -182,6 +195,12 @@ export async function applyEdits(
       UPDATE datasets d SET current_version = m.version, updated_at = now()
       FROM (SELECT dataset_id, max(version) AS version FROM chained GROUP BY dataset_id) m
       WHERE d.id = m.dataset_id
+    ),
+    remembered AS (
+      INSERT INTO idempotency_records (organization_id, key, operation_id, request_hash, response)
+      SELECT n."organizationId", n."idempotencyKey", n."operationId", n."requestHash",
+             jsonb_build_object('versionId', n."versionId", 'version', n.version)
+      FROM numbered n WHERE n."idempotencyKey" IS NOT NULL
     )
     SELECT j.idx, (SELECT fresh FROM fresh) AS fresh, j.status, j.rejected, j.row_version, n.version
     FROM judged j LEFT JOIN numbered n ON n.idx = j.idx
@@ -204,4 +223,18 @@ export async function applyEdits(
         return { status: row.status };
     }
   });
+}
+
+/**
+ * Whether `applyEdits` failed, changing nothing, because an edit's idempotency key was stored before
+ * (a retry) or by a concurrent transaction.
+ */
+export function isKeyTaken(error: unknown): boolean {
+  const { code, constraint } = (error ?? {}) as { code?: unknown; constraint?: unknown };
+  return code === "23505" && (constraint === undefined || constraint === "idempotency_records_pk");
+}
+
+/** Whether a statement was chosen to end a deadlock: it changed nothing, and may run again. */
+export function isDeadlock(error: unknown): boolean {
+  return (error as { code?: unknown } | undefined)?.code === "40P01";
 }

@@ -1,4 +1,5 @@
-import { operations } from "@svc/contracts";
+import { randomUUID } from "node:crypto";
+import { GATEWAY_KEY_PREFIX, operations } from "@svc/contracts";
 import { availableBackends } from "@svc/testing";
 import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
@@ -348,5 +349,39 @@ describe.each(availableBackends())("row edits (%s)", (backendName) => {
     expect(row.custom).toEqual({ [column]: "a" });
     expect(row.expected_output).toBe("z");
     await auditDataset(suite.backend, id);
+  });
+
+  it("stores the gateway's key with the edit it answers, so that the same request sent again, at once or later, is applied once", async () => {
+    const { params, id } = await makeDataset();
+    const key = `${GATEWAY_KEY_PREFIX}${randomUUID()}`;
+    const send = () => editRow(params, "row-1", { output: "once" }, { idempotencyKey: key });
+    // Two tries at once (a resend while the first still runs), then one after both.
+    const [first, second] = await Promise.all([send(), send()]);
+    const third = await send();
+    expect(first).toEqual({ versionId: expect.any(String), version: 2 });
+    expect(second).toEqual(first);
+    expect(third).toEqual(first);
+    const record = await suite.backend.database.db
+      .selectFrom("idempotency_records")
+      .select(["operation_id", "response"])
+      .where("key", "=", key)
+      .executeTakeFirstOrThrow();
+    expect(record).toEqual({ operation_id: "updateDatasetRow", response: first });
+    expect((await storedRow(id, "row-1")).version).toBe(2);
+    await auditDataset(suite.backend, id);
+  });
+
+  it("keeps no gateway key for an edit it refuses, so that the request sent again is judged again", async () => {
+    const { params } = await makeDataset();
+    const key = `${GATEWAY_KEY_PREFIX}${randomUUID()}`;
+    const send = () => editRow(params, "row-1", { output: "late" }, { ifMatch: "7", idempotencyKey: key });
+    expect(await failure(send())).toMatchObject({ code: "version_mismatch" });
+    expect(await failure(send())).toMatchObject({ code: "version_mismatch" });
+    const records = await suite.backend.database.db
+      .selectFrom("idempotency_records")
+      .select("key")
+      .where("key", "=", key)
+      .execute();
+    expect(records).toEqual([]);
   });
 });

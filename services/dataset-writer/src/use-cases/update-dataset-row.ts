@@ -3,6 +3,7 @@ import {
   type Caller,
   type Cell,
   DomainError,
+  GATEWAY_KEY_PREFIX,
   newId,
   type OperationInput,
   operations,
@@ -17,10 +18,17 @@ import {
   idempotencyKeyReused,
   idempotencyOf,
   releaseIdempotencyKeys,
+  requestHashOf,
   storeIdempotentResponses,
 } from "@svc/db";
 import type { Kysely, Transaction } from "kysely";
-import { applyEdits, type EditOutcome, type EditRequest } from "../repositories/row-edits";
+import {
+  applyEdits,
+  type EditOutcome,
+  type EditRequest,
+  isDeadlock,
+  isKeyTaken,
+} from "../repositories/row-edits";
 import { cellsRejection, presentBuiltins } from "./column-check";
 import {
   type Admission,
@@ -94,17 +102,48 @@ function admitEdits(): (edit: PendingEdit) => Admission {
 const refKey = (ref: DatasetRef) => `${ref.organizationId}\0${ref.projectSlug}\0${ref.datasetSlug}`;
 
 /**
- * Applies a batch: without idempotency keys, one statement on its own, which is its own transaction
- * (one round trip in all); with keys, or when that statement found a dataset changed while it waited
- * for its lock, a transaction around it (see `applyEdits`).
+ * Applies a batch: without idempotency keys but the gateway's, one statement on its own, which is its
+ * own transaction (one round trip in all) and stores each applied edit's key with its answer; with a
+ * client's key, when a key was stored before (a retry: the statement then changes nothing), or when
+ * the statement found a dataset changed while it waited for its lock, a transaction around it that
+ * claims the keys first (see `applyInTransaction`).
+ *
+ * The one statement takes the dataset's lock before the key, the other mutations the key first. A
+ * client may send one key with two requests, which then could deadlock (lock-races.test.ts); the
+ * gateway gives each request a key of its own, and sends it to a second replica only as the same
+ * request, on the same dataset. Two tries of one request may still meet, one here and one in a
+ * transaction: PostgreSQL ends the deadlock by failing one of them, which changed nothing and runs
+ * again in a transaction.
  */
 async function applyBatch(db: Kysely<Database>, batch: PendingEdit[]): Promise<Outcome<VersionResult>[]> {
-  if (batch.every((edit) => !edit.scope)) {
-    const applied = await applyEdits(db, batch.map(requestOf));
-    if (applied !== "stale") return batch.map((edit, i) => outcomeOf(edit, applied[i] as EditOutcome));
-    noteStale();
+  const keyed = batch.some((edit) => edit.scope);
+  // A deadlock that is not between two tries of one request is a failure of the batch as a whole,
+  // which GroupCommit answers by applying its edits one by one.
+  const ofTwoTries = (error: unknown) => keyed && isDeadlock(error);
+  if (batch.every((edit) => !edit.scope || edit.scope.key.startsWith(GATEWAY_KEY_PREFIX))) {
+    try {
+      const applied = await applyEdits(db, batch.map(rememberedRequestOf));
+      if (applied !== "stale") return batch.map((edit, i) => outcomeOf(edit, applied[i] as EditOutcome));
+      noteStale();
+    } catch (error) {
+      if (!isKeyTaken(error) && !ofTwoTries(error)) throw error;
+    }
   }
-  return db.transaction().execute((trx) => applyInTransaction(trx, batch));
+  const inTransaction = () => db.transaction().execute((trx) => applyInTransaction(trx, batch));
+  return inTransaction().catch((error: unknown) => {
+    if (ofTwoTries(error)) return inTransaction();
+    throw error;
+  });
+}
+
+/** An edit as `applyEdits` takes it, with its key to store if it is applied. */
+function rememberedRequestOf(edit: PendingEdit): EditRequest {
+  const request = requestOf(edit);
+  if (edit.scope) {
+    const { key, operationId } = edit.scope;
+    request.idempotency = { key, operationId, requestHash: requestHashOf(edit.scope) };
+  }
+  return request;
 }
 
 async function applyInTransaction(

@@ -25,6 +25,8 @@ const errorMessages: Record<ErrorCode, string> = {
   internal_error: "Something went wrong on our side; report the request id",
   service_unavailable: "A service behind the gateway is not answering; retry shortly",
   upstream_timeout: "A service behind the gateway did not answer in time; retry",
+  outcome_unknown:
+    "The service stopped answering after it took this change, which may have been applied; read the data to see whether it was, or send it again with an Idempotency-Key",
 };
 
 /** Details worth showing in an error's example. */

@@ -56,7 +56,8 @@ function effectOf(
 /**
  * Declares an operation with the defaults every operation shares (no params, no query, common errors).
  * Every POST, PATCH and DELETE that changes something honours Idempotency-Key, so each can answer
- * `409 idempotency_key_reused`; that error is declared here once rather than in every operation.
+ * `409 idempotency_key_reused`, and any of them `503 outcome_unknown`; those errors are declared here
+ * once rather than in every operation.
  */
 export function defineOperation<
   R extends z.ZodType | null,
@@ -76,7 +77,8 @@ export function defineOperation<
       ...(spec.errors ?? []),
       // The gateway refuses a body over its limit, or one that is not JSON, before any operation runs.
       ...(spec.body ? (["payload_too_large", "unsupported_media_type"] as const) : []),
-      ...(idempotent ? (["idempotency_key_reused"] as const) : []),
+      // A write whose service stopped answering after it took the write: see docs/decisions/0033.
+      ...(idempotent ? (["idempotency_key_reused", "outcome_unknown"] as const) : []),
     ]),
   ];
   return {

@@ -112,3 +112,10 @@ where
 delete from "idempotency_records"
 where
   "created_at" < $1;
+
+-- pruneGatewayIdempotencyRecords
+-- $1 = "2025-01-03T02:59:05.000Z"
+DELETE FROM idempotency_records
+WHERE
+  key LIKE 'gateway %'
+  AND created_at < $1;

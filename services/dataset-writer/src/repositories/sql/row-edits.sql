@@ -13,6 +13,9 @@
 -- $9 = ["ver_1","ver_2"]
 -- $10 = ["apiKey","apiKey"]
 -- $11 = ["key_1","key_1"]
+-- $12 = [null,"gateway 1f0c"]
+-- $13 = [null,"updateDatasetRow"]
+-- $14 = [null,"h_1"]
 /* svc:prepare */
 WITH
   e AS (
@@ -63,6 +66,18 @@ WITH
         (
           SELECT
             $11::text[]
+        ),
+        (
+          SELECT
+            $12::text[]
+        ),
+        (
+          SELECT
+            $13::text[]
+        ),
+        (
+          SELECT
+            $14::text[]
         )
       ) AS "e" (
         "idx",
@@ -75,7 +90,10 @@ WITH
         "custom",
         "versionId",
         "actorKind",
-        "actorId"
+        "actorId",
+        "idempotencyKey",
+        "operationId",
+        "requestHash"
       )
   ),
   locked AS (
@@ -351,6 +369,20 @@ WITH
       ) m
     WHERE
       d.id = m.dataset_id
+  ),
+  remembered AS (
+    INSERT INTO
+      idempotency_records (organization_id, key, operation_id, request_hash, response)
+    SELECT
+      n."organizationId",
+      n."idempotencyKey",
+      n."operationId",
+      n."requestHash",
+      jsonb_build_object('versionId', n."versionId", 'version', n.version)
+    FROM
+      numbered n
+    WHERE
+      n."idempotencyKey" IS NOT NULL
   )
 SELECT
   j.idx,
