@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { gzipSync } from "node:zlib";
 import { context, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
 import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
+import { OTLPTraceExporter as OTLPProtobufTraceExporter } from "@opentelemetry/exporter-trace-otlp-proto";
 import { resourceFromAttributes } from "@opentelemetry/resources";
 import {
   BasicTracerProvider,
@@ -26,13 +27,14 @@ interface Trace {
 }
 type ExporterConfig = NonNullable<ConstructorParameters<typeof OTLPTraceExporter>[0]>;
 
-/** The real OTLP/HTTP JSON exporter, recording what each of its exports came back with. */
+/** The real OTLP/HTTP exporter (JSON, or protobuf), recording what each of its exports came back with. */
 function exporterTo(
   target: Target,
   project: string,
-  options: { apiKey?: string; compression?: ExporterConfig["compression"] } = {},
+  options: { apiKey?: string; compression?: ExporterConfig["compression"]; protobuf?: boolean } = {},
 ) {
-  const exporter = new OTLPTraceExporter({
+  const Exporter = options.protobuf ? OTLPProtobufTraceExporter : OTLPTraceExporter;
+  const exporter = new Exporter({
     url: `${target.baseUrl}/v1/traces`,
     headers: { Authorization: `Bearer ${options.apiKey ?? target.ownerKey}`, "X-Svc-Project": project },
     ...(options.compression ? { compression: options.compression } : {}),
@@ -221,20 +223,74 @@ describe.each(targets())("traces from an OpenTelemetry exporter (%s)", (_name, s
     expect(seen).toEqual(expect.arrayContaining(ids));
   });
 
-  it("refuses protobuf with 415, saying to use the JSON exporter", async () => {
-    const response = await fetch(`${suite.target.baseUrl}/v1/traces`, {
-      method: "POST",
-      headers: {
-        authorization: `Bearer ${suite.target.ownerKey}`,
-        "x-svc-project": suite.project,
-        "content-type": "application/x-protobuf",
-      },
-      body: new Uint8Array([0x0a, 0x00]),
+  it.each([
+    ["uncompressed", undefined],
+    ["gzip-compressed", "gzip"],
+  ])("ingests what the OTLP/HTTP protobuf exporter sends, %s, as it does JSON", async (_how, compression) => {
+    const { exporter, results } = exporterTo(suite.target, suite.project, {
+      protobuf: true,
+      ...(compression ? { compression: compression as ExporterConfig["compression"] } : {}),
     });
-    expect(response.status).toBe(415);
-    expect(await response.json()).toMatchObject({
+    const provider = new BasicTracerProvider({
+      resource: resourceFromAttributes({ "service.name": "support-bot" }),
+      spanProcessors: [new BatchSpanProcessor(exporter)],
+    });
+    const traceId = emitAgentRun(provider);
+    await provider.forceFlush();
+    await provider.shutdown();
+
+    expect(results).toEqual([{ code: 0 }]);
+    const got = await suite.api.get<Trace & { spans: { spanId: string; parentSpanId: string | null }[] }>(
+      `${tracesPath()}/${traceId}`,
+    );
+    expect(got.status).toBe(200);
+    expect(got.body).toMatchObject({
+      traceId,
+      spanCount: 3,
+      errorCount: 1,
+      rootSpanName: "support-agent",
+      sessionId: "session-7",
+      userId: "user-42",
+      tags: ["billing", "e2e"],
+      models: ["gpt-4o", "gpt-4o-2024-08-06"],
+      tokensTotal: 150,
+      costTotalMicrocents: 1_250_000,
+      input: [{ role: "user", content: "Where is my refund?" }],
+      output: [{ role: "assistant", content: "It left today." }],
+    });
+    // The ids came as bytes and are stored in hex, the children under their parent.
+    const root = got.body.spans.find((span) => span.parentSpanId === null);
+    expect(root?.spanId).toMatch(/^[0-9a-f]{16}$/);
+    expect(got.body.spans.filter((span) => span.parentSpanId === root?.spanId)).toHaveLength(2);
+  });
+
+  it("refuses a protobuf body that is not an OTLP export with 400, and protobuf elsewhere with 415", async () => {
+    const send = (path: string, body: Uint8Array) =>
+      fetch(`${suite.target.baseUrl}${path}`, {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${suite.target.ownerKey}`,
+          "x-svc-project": suite.project,
+          "content-type": "application/x-protobuf",
+        },
+        body,
+      });
+    // Field 1 (resource_spans) says it is 16 bytes long, and 2 follow.
+    const truncated = await send("/v1/traces", new Uint8Array([0x0a, 0x10, 0x0a, 0x00]));
+    expect(truncated.status).toBe(400);
+    expect(await truncated.json()).toMatchObject({
+      code: "validation_failed",
+      error: expect.stringContaining("not an OTLP ExportTraceServiceRequest"),
+    });
+    // A span without ids decodes, and is refused by the same rules as in JSON.
+    const idless = await send("/v1/traces", new Uint8Array([0x0a, 0x06, 0x12, 0x04, 0x12, 0x02, 0x2a, 0x00]));
+    expect(idless.status).toBe(400);
+    expect(await idless.json()).toMatchObject({ code: "validation_failed" });
+    const elsewhere = await send("/v1/projects", new Uint8Array([0x0a, 0x00]));
+    expect(elsewhere.status).toBe(415);
+    expect(await elsewhere.json()).toMatchObject({
       code: "unsupported_media_type",
-      error: expect.stringContaining("OTLP/HTTP JSON"),
+      error: expect.stringContaining("only by /v1/traces"),
     });
   });
 

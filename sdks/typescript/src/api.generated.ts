@@ -2241,9 +2241,9 @@ export class TracesResource {
   }
 
   /**
-   * Ingest spans from any OpenTelemetry exporter (OTLP/HTTP JSON).
+   * Ingest spans from any OpenTelemetry exporter (OTLP/HTTP, JSON or protobuf).
    *
-   * Point an OpenTelemetry OTLP/HTTP exporter in JSON mode (`Content-Type: application/json`) at this URL, with `Authorization: Bearer <API_KEY>` and `X-Svc-Project: <projectSlug>` headers. Protobuf bodies are refused with 415: use the JSON exporter.
+   * Point an OpenTelemetry OTLP/HTTP exporter at this URL, with `Authorization: Bearer <API_KEY>` and `X-Svc-Project: <projectSlug>` headers: JSON (`Content-Type: application/json`) or protobuf (`application/x-protobuf`, an `ExportTraceServiceRequest` of opentelemetry-proto), either gzip-compressed or not. A protobuf body is decoded into the JSON encoding and checked by the same rules; its answer is an `ExportTraceServiceResponse` in protobuf. Protobuf bytes that are not such a message are 400 validation_failed.
    *
    * Spans of one trace may arrive in several requests: each span is stored once per (project, traceId, spanId), a re-sent span replaces the earlier copy, and the trace's summary is recomputed from all its spans.
    *

@@ -2,26 +2,51 @@ import { PassThrough } from "node:stream";
 import { createGunzip } from "node:zlib";
 import { DomainError, GZIP_FREE_BYTES, MAX_GZIP_RATIO } from "@svc/contracts";
 import type { FastifyInstance } from "fastify";
+import { decodeTraceExport, encodeTraceExportResponse } from "./otlp-protobuf";
+
+const PROTOBUF_TYPES = ["application/x-protobuf", "application/protobuf"];
+/** The one route that takes protobuf: OTLP/HTTP's trace export. */
+const OTLP_TRACES = "/v1/traces";
 
 /**
  * What OpenTelemetry exporters send besides plain JSON: gzip bodies (the Collector's default, and
- * any upload) are unpacked, within the same body limit and at most MAX_GZIP_RATIO times their size; protobuf bodies get a 415 that says how to switch to JSON.
+ * any upload) are unpacked, within the same body limit and at most MAX_GZIP_RATIO times their size;
+ * OTLP/HTTP protobuf bodies are decoded with OpenTelemetry's own message definitions into the JSON
+ * encoding, checked as JSON bodies are, and answered in protobuf.
  */
 export function acceptOtlpExporters(app: FastifyInstance): void {
-  app.addContentTypeParser(
-    ["application/x-protobuf", "application/protobuf"],
-    { parseAs: "buffer" },
-    (_request, body, done) =>
-      // An empty body is no body, as with every other type.
-      body.length === 0
-        ? done(null, undefined)
-        : done(
-            new DomainError(
-              "unsupported_media_type",
-              'OTLP protobuf is not accepted; configure the OpenTelemetry exporter for OTLP/HTTP JSON (for example @opentelemetry/exporter-trace-otlp-http, or OTEL_EXPORTER_OTLP_PROTOCOL=http/json) so that it sends "Content-Type: application/json"',
-            ),
-          ),
-  );
+  const inProtobuf = new WeakSet<object>();
+  app.addContentTypeParser(PROTOBUF_TYPES, { parseAs: "buffer" }, (request, body, done) => {
+    // An empty body is no body, as with every other type.
+    if ((body as Buffer).length === 0) return done(null, undefined);
+    if (request.routeOptions.url !== OTLP_TRACES) {
+      return done(
+        new DomainError(
+          "unsupported_media_type",
+          `Protobuf is accepted only by ${OTLP_TRACES} (OTLP/HTTP); send this request's body as JSON`,
+        ),
+      );
+    }
+    try {
+      const decoded = decodeTraceExport(body as Buffer);
+      inProtobuf.add(request);
+      done(null, decoded);
+    } catch {
+      done(
+        new DomainError(
+          "validation_failed",
+          "The protobuf body is not an OTLP ExportTraceServiceRequest (opentelemetry.proto.collector.trace.v1); send what an OTLP/HTTP protobuf exporter sends, or OTLP/HTTP JSON",
+          { issues: [] },
+        ),
+      );
+    }
+  });
+  // A protobuf exporter reads its answer as protobuf: the same answer, encoded as the request was.
+  app.addHook("onSend", async (request, reply, payload) => {
+    if (!inProtobuf.has(request) || reply.statusCode >= 300 || typeof payload !== "string") return payload;
+    reply.header("content-type", "application/x-protobuf");
+    return encodeTraceExportResponse(JSON.parse(payload));
+  });
 
   app.addHook("preParsing", async (request, _reply, payload) => {
     const encoding = request.headers["content-encoding"]?.trim().toLowerCase();

@@ -14,9 +14,9 @@ export const ingestTraces = defineOperation({
   method: "POST",
   path: "/v1/traces",
   tag: "traces",
-  summary: "Ingest spans from any OpenTelemetry exporter (OTLP/HTTP JSON)",
+  summary: "Ingest spans from any OpenTelemetry exporter (OTLP/HTTP, JSON or protobuf)",
   description: [
-    "Point an OpenTelemetry OTLP/HTTP exporter in JSON mode (`Content-Type: application/json`) at this URL, with `Authorization: Bearer <API_KEY>` and `X-Svc-Project: <projectSlug>` headers. Protobuf bodies are refused with 415: use the JSON exporter.",
+    "Point an OpenTelemetry OTLP/HTTP exporter at this URL, with `Authorization: Bearer <API_KEY>` and `X-Svc-Project: <projectSlug>` headers: JSON (`Content-Type: application/json`) or protobuf (`application/x-protobuf`, an `ExportTraceServiceRequest` of opentelemetry-proto), either gzip-compressed or not. A protobuf body is decoded into the JSON encoding and checked by the same rules; its answer is an `ExportTraceServiceResponse` in protobuf. Protobuf bytes that are not such a message are 400 validation_failed.",
     "Spans of one trace may arrive in several requests: each span is stored once per (project, traceId, spanId), a re-sent span replaces the earlier copy, and the trace's summary is recomputed from all its spans.",
     "A request is all or nothing: a body that is not OTLP, or any span with a missing or malformed id or time (a time is at most 9223372036854775807 ns, and a span must not end before it starts), is 400 validation_failed naming the problem, and nothing of the request is stored. Success is OTLP's `{partialSuccess: {}}`.",
     "Text that cannot be stored as Unicode (the character U+0000, a UTF-16 surrogate without its pair) is stored with U+FFFD in its place, where every other operation refuses it.",
