@@ -70,7 +70,7 @@ describe("svc without a server", () => {
       status: null,
     });
     expect(error.hint).toMatch(
-      /^one of: copy-rows, create, create-column, .*update-row, update-rows; see `svc datasets --help`$/,
+      /^one of: copy-rows, create, create-column, .*update-row, update-rows, watch; see `svc datasets --help`$/,
     );
     const local = expectFailure(await runSvc(["auth"]), 3);
     expect(local.hint).toBe("one of: login, status, logout; see `svc auth --help`");
