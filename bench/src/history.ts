@@ -165,7 +165,9 @@ ${table}`,
       INSERT INTO row_revisions (dataset_id, row_id, version_from, deleted, input, output, expected_output, metadata, custom, created_at)
       SELECT dataset_id, row_id, 1, false, input, output, expected_output, metadata, custom, created_at
       FROM dataset_rows WHERE dataset_id = ${id}`.execute(database.db);
-    await sql`UPDATE datasets SET current_version = 1 WHERE id = ${id}`.execute(database.db);
+    await sql`UPDATE datasets SET current_version = 1, row_count = ${ROWS} WHERE id = ${id}`.execute(
+      database.db,
+    );
     await database.db
       .insertInto("dataset_versions")
       .values({
@@ -176,6 +178,7 @@ ${table}`,
         rows_inserted: ROWS,
         rows_updated: 0,
         rows_deleted: 0,
+        row_count: ROWS,
         actor_kind: "apiKey",
         actor_id: "bench",
       })

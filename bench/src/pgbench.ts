@@ -18,8 +18,9 @@ UPDATE row_revisions SET version_to = :v WHERE dataset_id = '${prefix}' || :d AN
 INSERT INTO row_revisions (dataset_id, row_id, version_from, deleted, input, output, expected_output, metadata, custom, created_at)
   SELECT dataset_id, row_id, :v, false, input, output, expected_output, metadata, custom, created_at
   FROM dataset_rows WHERE dataset_id = '${prefix}' || :d AND row_id = 'r' || :r;
-INSERT INTO dataset_versions (id, dataset_id, version, operation, rows_inserted, rows_updated, rows_deleted, actor_kind, actor_id)
-  VALUES (substr(md5(random()::text), 1, 24), '${prefix}' || :d, :v, 'update', 0, 1, 0, 'apiKey', 'pgbench');
+INSERT INTO dataset_versions (id, dataset_id, version, operation, rows_inserted, rows_updated, rows_deleted, row_count, actor_kind, actor_id)
+  SELECT substr(md5(random()::text), 1, 24), id, :v, 'update', 0, 1, 0, row_count, 'apiKey', 'pgbench'
+  FROM datasets WHERE id = '${prefix}' || :d;
 END;
 `;
 }

@@ -20,8 +20,8 @@ export async function seedDatasets(
 ): Promise<void> {
   const { organizationId, projectId, idPrefix, slugPrefix, count, rows } = options;
   await sql`
-    INSERT INTO datasets (id, organization_id, project_id, slug, name, current_version)
-    SELECT ${idPrefix} || n, ${organizationId}, ${projectId}, ${slugPrefix} || n, ${slugPrefix} || n, 1
+    INSERT INTO datasets (id, organization_id, project_id, slug, name, current_version, row_count)
+    SELECT ${idPrefix} || n, ${organizationId}, ${projectId}, ${slugPrefix} || n, ${slugPrefix} || n, 1, ${rows}
     FROM generate_series(1, ${count}) AS n`.execute(db);
   await sql`
     INSERT INTO dataset_columns (dataset_id, identifier, name, kind, field, position)
@@ -41,8 +41,8 @@ export async function seedDatasets(
     SELECT dataset_id, row_id, 1, false, input, output, expected_output, metadata, custom, created_at
     FROM dataset_rows WHERE dataset_id LIKE ${`${idPrefix}%`}`.execute(db);
   await sql`
-    INSERT INTO dataset_versions (id, dataset_id, version, operation, rows_inserted, rows_updated, rows_deleted, actor_kind, actor_id)
-    SELECT ${idPrefix} || 'v' || n, ${idPrefix} || n, 1, 'import', ${rows}, 0, 0, 'apiKey', 'bench'
+    INSERT INTO dataset_versions (id, dataset_id, version, operation, rows_inserted, rows_updated, rows_deleted, row_count, actor_kind, actor_id)
+    SELECT ${idPrefix} || 'v' || n, ${idPrefix} || n, 1, 'import', ${rows}, 0, 0, ${rows}, 'apiKey', 'bench'
     FROM generate_series(1, ${count}) AS n`.execute(db);
 }
 
@@ -64,8 +64,9 @@ export async function seedHistory(db: Kysely<Database>, datasetId: string, versi
     SELECT dataset_id, row_id, version, false, input, output, expected_output, metadata, custom, created_at
     FROM dataset_rows WHERE dataset_id = ${datasetId} AND version > 1`.execute(db);
   await sql`
-    INSERT INTO dataset_versions (id, dataset_id, version, operation, rows_inserted, rows_updated, rows_deleted, actor_kind, actor_id)
-    SELECT ${datasetId} || 'v' || (1 + n), ${datasetId}, 1 + n, 'update', 0, 1, 0, 'apiKey', 'bench'
+    INSERT INTO dataset_versions (id, dataset_id, version, operation, rows_inserted, rows_updated, rows_deleted, row_count, actor_kind, actor_id)
+    SELECT ${datasetId} || 'v' || (1 + n), ${datasetId}, 1 + n, 'update', 0, 1, 0,
+           (SELECT row_count FROM datasets WHERE id = ${datasetId}), 'apiKey', 'bench'
     FROM generate_series(1, ${versions}) AS n`.execute(db);
   await sql`UPDATE datasets SET current_version = ${1 + versions} WHERE id = ${datasetId}`.execute(db);
 }
@@ -98,8 +99,9 @@ export async function seedCyclingHistory(
     WHERE d.dataset_id = ${datasetId} AND v.dataset_id = d.dataset_id AND v.row_id = d.row_id
       AND v.version_from > 1 AND v.version_to IS NULL`.execute(db);
   await sql`
-    INSERT INTO dataset_versions (id, dataset_id, version, operation, rows_inserted, rows_updated, rows_deleted, actor_kind, actor_id)
-    SELECT ${datasetId} || 'v' || (1 + n), ${datasetId}, 1 + n, 'update', 0, 1, 0, 'apiKey', 'bench'
+    INSERT INTO dataset_versions (id, dataset_id, version, operation, rows_inserted, rows_updated, rows_deleted, row_count, actor_kind, actor_id)
+    SELECT ${datasetId} || 'v' || (1 + n), ${datasetId}, 1 + n, 'update', 0, 1, 0,
+           (SELECT row_count FROM datasets WHERE id = ${datasetId}), 'apiKey', 'bench'
     FROM generate_series(1, ${versions}) AS n`.execute(db);
   await sql`UPDATE datasets SET current_version = ${last} WHERE id = ${datasetId}`.execute(db);
   await sql`ANALYZE row_revisions`.execute(db);

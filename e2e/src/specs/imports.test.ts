@@ -172,6 +172,39 @@ describe.each(targets())("file imports (%s)", (_name, start) => {
     expect((await suite.api.get<Row>(`${base}/rows/r3`)).body.output).toBe(8);
   });
 
+  it("counts the rows an import adds, and keeps the count through an import that updates", async () => {
+    const base = await emptyDataset();
+    await suite.api.post(`${base}/rows`, {
+      rows: [
+        { id: "r1", input: "a" },
+        { id: "r2", input: "b" },
+      ],
+    }); // v1: 2
+    const added = await imported(
+      base,
+      '{"id":"n1","input":"c"}\n{"id":"n2","input":"d"}\n{"id":"n3","input":"e"}\n',
+      "application/x-ndjson",
+    );
+    expect(added).toMatchObject({ state: "succeeded", version: 2, rowsInserted: 3 }); // v2: 5
+    const changed = await imported(
+      base,
+      '{"id":"r1","input":"a2"}\n{"id":"n3","input":"e2"}\n',
+      "application/x-ndjson",
+      "?mode=update",
+    );
+    expect(changed).toMatchObject({ state: "succeeded", version: 3, rowsUpdated: 2 }); // v3: 5
+    expect((await suite.api.get<{ version: number; rows: number }>(base)).body).toMatchObject({
+      version: 3,
+      rows: 5,
+    });
+    const versions = await suite.api.get<{ items: { version: number; rows: number }[] }>(`${base}/versions`);
+    expect(versions.body.items.map(({ version, rows }) => [version, rows])).toEqual([
+      [3, 5],
+      [2, 5],
+      [1, 2],
+    ]);
+  });
+
   /**
    * Why a file was refused: at once (400, when the start of the file shows it, as read before the
    * import is accepted) or by the import job, with the same code, message and details either way.

@@ -56,6 +56,12 @@ export const datasetWriter = [
           answers: [[datasetRow]],
         },
       ],
+      changeRowCount: [
+        {
+          run: (db) => inTransaction(db, (trx) => writerDatasets.changeRowCount(trx, "ds_1", -2)),
+          answers: [[{ row_count: 7 }]],
+        },
+      ],
       existsDatasetSlug: [{ run: (db) => writerDatasets.existsDatasetSlug(db, "prj_1", "tickets") }],
       insertDataset: [
         {
@@ -242,6 +248,7 @@ export const datasetWriter = [
               version: 9,
               operation: "delete",
               rowsDeleted: 2,
+              rowCount: 7,
               actor,
             }),
         },

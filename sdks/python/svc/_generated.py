@@ -178,6 +178,8 @@ class Dataset(Model):
     description: Optional[str]
     columns: List[DatasetColumn]
     version: int
+    rows: int
+    """Rows the dataset has at its current version (exact)"""
     created_at: str
     """ISO-8601 timestamp in UTC"""
     updated_at: str
@@ -192,6 +194,7 @@ class Dataset(Model):
         "description": ("description", None, False),
         "columns": ("columns", "DatasetColumn", True),
         "version": ("version", None, False),
+        "rows": ("rows", None, False),
         "created_at": ("createdAt", None, False),
         "updated_at": ("updatedAt", None, False),
     }
@@ -248,6 +251,8 @@ class DatasetVersion(Model):
     rows_inserted: int
     rows_updated: int
     rows_deleted: int
+    rows: int
+    """Rows the dataset has at this version (exact)"""
     actor: Actor
 
     _svc_fields = {
@@ -258,6 +263,7 @@ class DatasetVersion(Model):
         "rows_inserted": ("rowsInserted", None, False),
         "rows_updated": ("rowsUpdated", None, False),
         "rows_deleted": ("rowsDeleted", None, False),
+        "rows": ("rows", None, False),
         "actor": ("actor", "Actor", False),
     }
 

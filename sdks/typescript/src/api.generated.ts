@@ -49,6 +49,8 @@ export type Dataset = {
   description: string | null;
   columns: DatasetColumn[];
   version: number;
+  /** Rows the dataset has at its current version (exact) */
+  rows: number;
   /** ISO-8601 timestamp in UTC */
   createdAt: string;
   /** ISO-8601 timestamp in UTC */
@@ -89,6 +91,8 @@ export type DatasetVersion = {
   rowsInserted: number;
   rowsUpdated: number;
   rowsDeleted: number;
+  /** Rows the dataset has at this version (exact) */
+  rows: number;
   actor: Actor;
 };
 

@@ -150,7 +150,8 @@ export function rowRevisions(backend: Backend, datasetId: string, rowId: string)
 
 /**
  * Checks a dataset's history from the database: versions exactly 1..current, each row's revisions a
- * gapless chain of validity ranges ending in its one live revision, which matches its current cells.
+ * gapless chain of validity ranges ending in its one live revision, which matches its current cells;
+ * each version's row count the rows alive at it, and the dataset's its live rows.
  */
 export async function auditDataset(backend: Backend, datasetId: string): Promise<void> {
   const db = backend.database.db;
@@ -198,6 +199,24 @@ export async function auditDataset(backend: Backend, datasetId: string): Promise
       throw new Error(`row ${rowId}: current cells differ from the live revision`);
     }
   }
+  const counted = await db
+    .selectFrom("dataset_versions")
+    .select(["version", "row_count"])
+    .where("dataset_id", "=", datasetId)
+    .orderBy("version")
+    .execute();
+  for (const { version, row_count } of counted) {
+    const alive = revisions.filter(
+      (r) => !r.deleted && r.version_from <= version && (r.version_to === null || r.version_to > version),
+    ).length;
+    if (row_count !== alive) throw new Error(`version ${version}: counts ${row_count} rows, has ${alive}`);
+  }
+  const { row_count } = await db
+    .selectFrom("datasets")
+    .select("row_count")
+    .where("id", "=", datasetId)
+    .executeTakeFirstOrThrow();
+  if (row_count !== live.size) throw new Error(`the dataset counts ${row_count} rows, has ${live.size}`);
 }
 
 /**

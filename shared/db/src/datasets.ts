@@ -23,6 +23,8 @@ export interface DatasetRecord {
   name: string;
   description: string | null;
   version: number;
+  /** Rows at `version`. */
+  rowCount: number;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -63,6 +65,7 @@ export const datasetColumns = [
   "d.name",
   "d.description",
   "d.current_version as version",
+  "d.row_count as rowCount",
   "d.created_at as createdAt",
   "d.updated_at as updatedAt",
 ] as const;

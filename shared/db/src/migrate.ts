@@ -15,6 +15,7 @@ import * as experiments from "./migrations/0014-experiments";
 import * as storedTokensWithheld from "./migrations/0015-stored-tokens-withheld";
 import * as experimentComparisons from "./migrations/0016-experiment-comparisons";
 import * as experimentRowsWithoutRowChecks from "./migrations/0017-experiment-rows-without-row-checks";
+import * as rowCounts from "./migrations/0018-row-counts";
 import * as gatewayIdempotencyKeys from "./migrations/0019-gateway-idempotency-keys";
 import type { Database } from "./schema";
 
@@ -36,6 +37,7 @@ const migrations: Record<string, Migration> = {
   "0015-stored-tokens-withheld": storedTokensWithheld,
   "0016-experiment-comparisons": experimentComparisons,
   "0017-experiment-rows-without-row-checks": experimentRowsWithoutRowChecks,
+  "0018-row-counts": rowCounts,
   "0019-gateway-idempotency-keys": gatewayIdempotencyKeys,
 };
 

@@ -54,6 +54,8 @@ export interface DatasetsTable {
   name: string;
   description: string | null;
   current_version: Generated<number>;
+  /** Rows at current_version, kept by the writer with each version. */
+  row_count: Generated<number>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -98,6 +100,8 @@ export interface DatasetVersionsTable {
   rows_inserted: number;
   rows_updated: number;
   rows_deleted: number;
+  /** Rows the dataset has at this version. */
+  row_count: Generated<number>;
   actor_kind: string;
   actor_id: string;
   created_at: Timestamp;

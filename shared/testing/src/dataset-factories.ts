@@ -230,6 +230,15 @@ async function commitVersion(
       .returning("current_version")
       .executeTakeFirstOrThrow();
     await work(trx, version);
+    // The count as the writer keeps it, taken here from the live rows the work left.
+    const { row_count } = await trx
+      .updateTable("datasets")
+      .set({
+        row_count: sql`(SELECT count(*)::int FROM dataset_rows WHERE dataset_id = ${dataset.id})`,
+      })
+      .where("id", "=", dataset.id)
+      .returning("row_count")
+      .executeTakeFirstOrThrow();
     await trx
       .insertInto("dataset_versions")
       .values({
@@ -240,6 +249,7 @@ async function commitVersion(
         rows_inserted: counts.inserted ?? 0,
         rows_updated: counts.updated ?? 0,
         rows_deleted: counts.deleted ?? 0,
+        row_count,
         actor_kind: "apiKey",
         actor_id: "factory-actor",
       })

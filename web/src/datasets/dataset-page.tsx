@@ -69,14 +69,20 @@ export function DatasetPage() {
   }, [queryClient, projectSlug, datasetSlug]);
 
   const columns = dataset.data?.columns ?? [];
-  const rowCount = (dataset.data as { rowCount?: number } | undefined)?.rowCount;
+  // The count of the version shown: the dataset's own, or the pinned version's (version 0 is empty).
+  const pinnedRecord = useQuery({
+    queryKey: ["version", projectSlug, datasetSlug, pinnedVersion],
+    queryFn: () => api.datasets.getVersion(projectSlug, datasetSlug, pinnedVersion ?? 0),
+    enabled: pinnedVersion !== undefined && pinnedVersion > 0,
+  });
+  const rowCount =
+    pinnedVersion === undefined ? dataset.data?.rows : pinnedVersion === 0 ? 0 : pinnedRecord.data?.rows;
   const filtered = isFiltered(listFilters);
   const countLabel = rowCountLabel({
     shown: pages.rows.length,
     hasMore: pages.hasNextPage,
     rowCount,
     filtered,
-    pinned: pinnedVersion !== undefined,
     offset,
   });
 
@@ -188,7 +194,7 @@ export function DatasetPage() {
           grid={{
             columns,
             rows: pages.rows,
-            total: filtered || pinnedVersion !== undefined || offset > 0 ? undefined : rowCount,
+            total: filtered || offset > 0 ? undefined : rowCount,
             rowIndexOffset: offset,
             hasMore: pages.hasNextPage,
             loadingMore: pages.isFetchingNextPage,

@@ -6,8 +6,8 @@ import { ErrorMessage } from "../components/errors";
 import { PageHeader } from "../components/layout";
 import { NamedList } from "../components/named-list";
 import { useToasts } from "../components/toasts";
-import { plural } from "../components/words";
 import { useSignedIn } from "../session";
+import { datasetDeleteConsequence, datasetDetail } from "./dataset-summary";
 
 export function DatasetsPage() {
   const { projectSlug = "" } = useParams();
@@ -38,8 +38,8 @@ export function DatasetsPage() {
         noun="dataset"
         items={datasets.data?.map((dataset) => ({
           ...dataset,
-          detail: `version ${dataset.version} · ${dataset.columns.length} columns`,
-          consequence: `Its rows, its ${plural(dataset.columns.length, "column")} and ${plural(dataset.version, "version")} of history will be deleted.`,
+          detail: datasetDetail(dataset),
+          consequence: datasetDeleteConsequence(dataset),
         }))}
         loading={datasets.isPending}
         error={datasets.error}

@@ -7,7 +7,6 @@ const label = (overrides: Partial<Parameters<typeof rowCountLabel>[0]>) =>
     hasMore: true,
     rowCount: 1204,
     filtered: false,
-    pinned: false,
     offset: 0,
     ...overrides,
   });
@@ -23,8 +22,15 @@ describe("the row list's count", () => {
     expect(label({ filtered: true, hasMore: false, shown: 3 })).toBe("3 rows match");
   });
 
-  it("does not give the current count for an earlier version", () => {
-    expect(label({ pinned: true, hasMore: false, shown: 7 })).toBe("7 rows");
+  it("gives the exact count however few rows are loaded, never a plus", () => {
+    expect(label({ shown: 200, rowCount: 210_000 })).toBe("210,000 rows");
+    expect(label({ shown: 1, hasMore: false, rowCount: 1 })).toBe("1 row");
+    expect(label({ shown: 0, hasMore: false, rowCount: 0 })).toBe("0 rows");
+  });
+
+  it("counts what is loaded while the count is not known yet", () => {
+    expect(label({ rowCount: undefined, hasMore: false, shown: 7 })).toBe("7 rows");
+    expect(label({ rowCount: undefined, shown: 200 })).toBe("200+ rows");
   });
 
   it("names the range shown after a jump to a position", () => {

@@ -72,6 +72,7 @@ export function VersionsPage() {
             numeric("Inserted"),
             numeric("Updated"),
             numeric("Deleted"),
+            numeric("Rows"),
             "By",
           ]}
           actions
@@ -142,6 +143,7 @@ function VersionRow({
       <td className="numeric">{version.rowsInserted.toLocaleString()}</td>
       <td className="numeric">{version.rowsUpdated.toLocaleString()}</td>
       <td className="numeric">{version.rowsDeleted.toLocaleString()}</td>
+      <td className="numeric">{version.rows.toLocaleString()}</td>
       <td>
         <span className="actor" title={`${version.actor.kind} ${version.actor.id}`}>
           {actorLabel(version.actor, ownSessionId)}

@@ -302,7 +302,7 @@ describe.runIf(chromiumAvailable())("the curator's loop in the web application, 
       const confirm = watched.page.getByRole("dialog", { name: "Delete Doomed?" });
       await confirm
         .getByText(
-          "Its rows, its 5 columns and 2 versions of history will be deleted. This cannot be undone.",
+          "Its 1 row, its 5 columns and 2 versions of history will be deleted. This cannot be undone.",
         )
         .waitFor();
       await expectAccessible(watched.page, "the question before deleting a dataset");

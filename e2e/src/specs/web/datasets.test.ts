@@ -513,7 +513,8 @@ describe.runIf(chromiumAvailable())("the web application's history and files of 
     it("selects every row, beyond those loaded, and deletes them as one version", async () => {
       await watched.page.goto(bulkAt());
       // The grid has the first page of 200; the rest are beyond it.
-      await watched.page.getByText(/^(250|200\+) rows$/).waitFor();
+      // The exact count, though only 200 are loaded.
+      await watched.page.getByText("250 rows", { exact: true }).waitFor();
       await watched.page.getByRole("checkbox", { name: "Select every loaded row" }).check();
       await selection().getByText("200 selected").waitFor();
       await selection().getByRole("button", { name: "Select all rows" }).click();
@@ -669,6 +670,50 @@ describe.runIf(chromiumAvailable())("the web application's history and files of 
       await watched.page.getByText('"Lima"').or(watched.page.getByText("Lima")).first().waitFor();
       await expectAccessible(watched.page, "a trace");
       await screenshot(watched.page, "trace");
+      expectNoProblems();
+    });
+  });
+
+  describe("exact row counts", () => {
+    const counted = "/v1/projects/history/datasets/counted";
+    beforeAll(async () => {
+      expect((await api().post("/v1/projects/history/datasets", { name: "Counted" })).status).toBe(201);
+      const rows = Array.from({ length: 1_000 }, (_, i) => ({
+        id: `c${String(i).padStart(4, "0")}`,
+        input: i,
+      }));
+      expect((await api().post(`${counted}/rows`, { rows })).status).toBe(201); // v1: 1,000
+      expect((await api().post(`${counted}/rows`, { rows: [{ id: "extra", input: 0 }] })).status).toBe(201); // v2: 1,001
+      const deleted = await api().delete(`${counted}/rows`, {
+        selection: { mode: "selected", rowIds: ["extra", "c0000"] },
+      }); // v3: 999
+      expect(deleted.status).toBe(200);
+    });
+
+    it("gives the exact row count in the list, before deleting, on the dataset's page and in its versions", async () => {
+      await watched.page.goto(`${platform.baseUrl}/projects/history`);
+      await watched.page.getByText("999 rows · version 3 · 4 columns").waitFor();
+      await watched.page.getByRole("button", { name: "Delete Counted" }).click();
+      const confirm = watched.page.getByRole("dialog", { name: "Delete Counted?" });
+      await confirm
+        .getByText(
+          "Its 999 rows, its 4 columns and 3 versions of history will be deleted. This cannot be undone.",
+        )
+        .waitFor();
+      await confirm.getByRole("button", { name: "Cancel" }).click();
+
+      // 200 rows are loaded; the count is the dataset's own, and a pinned version's its own.
+      await watched.page.goto(`${platform.baseUrl}/projects/history/datasets/counted`);
+      await watched.page.getByText("999 rows", { exact: true }).waitFor();
+      await watched.page.goto(`${platform.baseUrl}/projects/history/datasets/counted?version=2`);
+      await watched.page.getByText("1,001 rows", { exact: true }).waitFor();
+
+      await watched.page.goto(`${platform.baseUrl}/projects/history/datasets/counted/versions`);
+      const versions = watched.page.getByRole("table", { name: "Versions, newest first" });
+      await versions.getByRole("columnheader", { name: "Rows" }).waitFor();
+      const rowsColumn = versions.locator("tbody tr > :nth-child(7)");
+      await expect.poll(() => rowsColumn.allTextContents()).toEqual(["999", "1,001", "1,000"]);
+      await screenshot(watched.page, "versions-row-counts");
       expectNoProblems();
     });
   });

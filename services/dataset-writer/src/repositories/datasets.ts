@@ -29,6 +29,24 @@ export async function takeNextVersion(
   return { datasetId: row.id, version: row.current_version };
 }
 
+/**
+ * Moves the dataset's row count by `change` (inside the version's transaction, whose lock on the
+ * dataset it shares) and answers the new count: the count at the version being written.
+ */
+export async function changeRowCount(
+  trx: Transaction<Database>,
+  datasetId: string,
+  change: number,
+): Promise<number> {
+  const row = await trx
+    .updateTable("datasets")
+    .set({ row_count: sql`row_count + ${change}` })
+    .where("id", "=", datasetId)
+    .returning("row_count")
+    .executeTakeFirstOrThrow();
+  return row.row_count;
+}
+
 export async function existsDatasetSlug(
   db: Kysely<Database>,
   projectId: string,

@@ -188,8 +188,10 @@ export async function applyEdits(
     ),
     versions AS (
       INSERT INTO dataset_versions
-        (id, dataset_id, version, operation, rows_inserted, rows_updated, rows_deleted, actor_kind, actor_id)
-      SELECT c."versionId", c.dataset_id, c.version, 'update', 0, 1, 0, c."actorKind", c."actorId" FROM chained c
+        (id, dataset_id, version, operation, rows_inserted, rows_updated, rows_deleted, row_count, actor_kind, actor_id)
+      -- An edit changes a row, never how many there are: each version has the dataset's count.
+      SELECT c."versionId", c.dataset_id, c.version, 'update', 0, 1, 0, d.row_count, c."actorKind", c."actorId"
+      FROM chained c JOIN datasets d ON d.id = c.dataset_id
     ),
     moved AS (
       UPDATE datasets d SET current_version = m.version, updated_at = now()

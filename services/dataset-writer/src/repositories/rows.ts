@@ -103,6 +103,8 @@ export async function insertVersion(
     rowsInserted?: number;
     rowsUpdated?: number;
     rowsDeleted?: number;
+    /** Rows the dataset has at this version. */
+    rowCount: number;
     actor: Actor;
   },
 ): Promise<void> {
@@ -116,6 +118,7 @@ export async function insertVersion(
       rows_inserted: values.rowsInserted ?? 0,
       rows_updated: values.rowsUpdated ?? 0,
       rows_deleted: values.rowsDeleted ?? 0,
+      row_count: values.rowCount,
       actor_kind: values.actor.kind,
       actor_id: values.actor.id,
     })

@@ -15,6 +15,7 @@ export async function toDataset(db: Kysely<Database>, record: DatasetRecord): Pr
     description: record.description,
     columns: columns.filter((c) => !c.removed).map(toContractColumn),
     version: record.version,
+    rows: record.rowCount,
     createdAt: record.createdAt.toISOString(),
     updatedAt: record.updatedAt.toISOString(),
   };

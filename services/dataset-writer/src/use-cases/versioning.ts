@@ -1,7 +1,7 @@
 import { type Caller, newId, type VersionResult } from "@svc/contracts";
 import type { Database, DatasetRef } from "@svc/db";
 import type { Transaction } from "kysely";
-import { takeNextVersion } from "../repositories/datasets";
+import { changeRowCount, takeNextVersion } from "../repositories/datasets";
 import { insertVersion } from "../repositories/rows";
 
 export interface VersionWork {
@@ -24,7 +24,8 @@ export function refOf(caller: Caller, params: { projectSlug: string; datasetSlug
 
 /**
  * Writes one mutation as one new dataset version inside `trx`: takes the next number (locking the
- * dataset until commit), lets `work` write the rows, and records the version.
+ * dataset until commit), lets `work` write the rows, and records the version with the dataset's row
+ * count at it: the previous version's, plus the rows `work` inserted, less those it deleted.
  */
 export async function writeVersion<T extends VersionWork>(
   trx: Transaction<Database>,
@@ -36,7 +37,13 @@ export async function writeVersion<T extends VersionWork>(
   const target = await takeNextVersion(trx, ref);
   const result = await work(target);
   const versionId = newId();
+  const rowCount = await changeRowCount(
+    trx,
+    target.datasetId,
+    (result.rowsInserted ?? 0) - (result.rowsDeleted ?? 0),
+  );
   await insertVersion(trx, {
+    rowCount,
     id: versionId,
     datasetId: target.datasetId,
     version: target.version,

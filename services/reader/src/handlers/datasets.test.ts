@@ -2,11 +2,13 @@ import { type Dataset, operations } from "@svc/contracts";
 import { availableBackends } from "@svc/testing";
 import {
   type DatasetFixture,
+  deleteRows,
   insertRows,
   makeDataset,
   makeProject,
   type ProjectFixture,
   removeColumn,
+  seeds,
 } from "@svc/testing/datasets";
 import { beforeAll, describe, expect, test } from "vitest";
 import { call, contextOf, failure, readerSuite } from "../test-support";
@@ -53,9 +55,24 @@ describe.each(availableBackends())("dataset queries (%s)", (backendName) => {
           { identifier: second, name: "Custom 2", source: { kind: "custom" } },
         ],
         version: 2,
+        rows: 2,
         createdAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T.*Z$/),
         updatedAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T.*Z$/),
       });
+    });
+
+    test("counts the rows at the current version, listed and got alike", async () => {
+      const project = await makeProject(reader.db);
+      const dataset = await makeDataset(reader.db, project);
+      await insertRows(reader.db, dataset, seeds(5));
+      await deleteRows(reader.db, dataset, ["row-0001", "row-0003"]);
+
+      const found = await call(reader, project, operations.getDataset, {
+        params: { datasetSlug: dataset.slug },
+      });
+      const listed = await call(reader, project, operations.listDatasets, { query: {} });
+      expect(found).toMatchObject({ version: 2, rows: 3 });
+      expect(listed.items.map((item) => item.rows)).toEqual([3]);
     });
 
     test("answers 404 for an unknown dataset and for another organisation's, alike", async () => {
@@ -114,7 +131,12 @@ describe.each(availableBackends())("dataset queries (%s)", (backendName) => {
       const page = await list();
       expect(names(page.items)).toEqual(["alpha", "charlie", "echo", "Delta", "Bravo"]);
       expect(page).toMatchObject({ nextCursor: null, hasMore: false });
-      expect(page.items[0]).toMatchObject({ id: byName.alpha?.id, columns: builtinColumns, version: 0 });
+      expect(page.items[0]).toMatchObject({
+        id: byName.alpha?.id,
+        columns: builtinColumns,
+        version: 0,
+        rows: 0,
+      });
     });
 
     test("sorts by name or update time, in either direction", async () => {

@@ -22,23 +22,24 @@ describe.each(availableBackends())("version queries (%s)", (backendName) => {
 
   const actor = { kind: "apiKey", id: "factory-actor" };
 
-  test("lists versions newest first with what each did", async () => {
+  test("lists versions newest first with what each did and the rows each left", async () => {
     const page = await list();
 
     expect(
-      page.items.map(({ version, operation, rowsInserted, rowsUpdated, rowsDeleted }) => ({
+      page.items.map(({ version, operation, rowsInserted, rowsUpdated, rowsDeleted, rows }) => ({
         version,
         operation,
         rowsInserted,
         rowsUpdated,
         rowsDeleted,
+        rows,
       })),
     ).toEqual([
-      { version: 5, operation: "update", rowsInserted: 0, rowsUpdated: 1, rowsDeleted: 0 },
-      { version: 4, operation: "insert", rowsInserted: 1, rowsUpdated: 0, rowsDeleted: 0 },
-      { version: 3, operation: "delete", rowsInserted: 0, rowsUpdated: 0, rowsDeleted: 2 },
-      { version: 2, operation: "update", rowsInserted: 0, rowsUpdated: 1, rowsDeleted: 0 },
-      { version: 1, operation: "insert", rowsInserted: 3, rowsUpdated: 0, rowsDeleted: 0 },
+      { version: 5, operation: "update", rowsInserted: 0, rowsUpdated: 1, rowsDeleted: 0, rows: 2 },
+      { version: 4, operation: "insert", rowsInserted: 1, rowsUpdated: 0, rowsDeleted: 0, rows: 2 },
+      { version: 3, operation: "delete", rowsInserted: 0, rowsUpdated: 0, rowsDeleted: 2, rows: 1 },
+      { version: 2, operation: "update", rowsInserted: 0, rowsUpdated: 1, rowsDeleted: 0, rows: 3 },
+      { version: 1, operation: "insert", rowsInserted: 3, rowsUpdated: 0, rowsDeleted: 0, rows: 3 },
     ]);
     expect(page.items.every((item) => item.versionId.length === 24)).toBe(true);
     expect(page.items[0]?.actor).toEqual(actor);
@@ -70,6 +71,7 @@ describe.each(availableBackends())("version queries (%s)", (backendName) => {
       rowsInserted: 0,
       rowsUpdated: 0,
       rowsDeleted: 2,
+      rows: 1,
       actor,
     });
   });

@@ -9,6 +9,7 @@ const versionColumns = [
   "rows_inserted",
   "rows_updated",
   "rows_deleted",
+  "row_count",
   "actor_kind",
   "actor_id",
   "created_at",
@@ -53,6 +54,7 @@ function toVersion(row: StoredVersion): DatasetVersion {
     rowsInserted: row.rows_inserted,
     rowsUpdated: row.rows_updated,
     rowsDeleted: row.rows_deleted,
+    rows: row.row_count,
     actor: { kind: actorSchema.shape.kind.parse(row.actor_kind), id: row.actor_id },
   };
 }

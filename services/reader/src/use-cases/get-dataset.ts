@@ -12,7 +12,7 @@ export async function getDataset(
   return toDataset(dataset, await listColumns(db, dataset.id, { includeRemoved: false }));
 }
 
-/** The contract's dataset: its active columns in order and its current version. */
+/** The contract's dataset: its active columns in order, its current version and its rows at it. */
 export function toDataset(dataset: DatasetRecord, columns: DatasetColumn[]): Dataset {
   return {
     id: dataset.id,
@@ -23,6 +23,7 @@ export function toDataset(dataset: DatasetRecord, columns: DatasetColumn[]): Dat
     description: dataset.description,
     columns,
     version: dataset.version,
+    rows: dataset.rowCount,
     createdAt: dataset.createdAt.toISOString(),
     updatedAt: dataset.updatedAt.toISOString(),
   };

@@ -44,6 +44,7 @@ export const datasetSchema = z.object({
   description: z.string().nullable(),
   columns: z.array(datasetColumnSchema),
   version: z.number().int(),
+  rows: z.number().int().describe("Rows the dataset has at its current version (exact)"),
   createdAt: timestampSchema,
   updatedAt: timestampSchema,
 });
@@ -119,6 +120,7 @@ export const datasetVersionSchema = z.object({
   rowsInserted: z.number().int(),
   rowsUpdated: z.number().int(),
   rowsDeleted: z.number().int(),
+  rows: z.number().int().describe("Rows the dataset has at this version (exact)"),
   actor: actorSchema,
 });
 export type DatasetVersion = z.infer<typeof datasetVersionSchema>;

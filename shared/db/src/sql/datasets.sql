@@ -36,6 +36,7 @@ select
   "d"."name",
   "d"."description",
   "d"."current_version" as "version",
+  "d"."row_count" as "rowCount",
   "d"."created_at" as "createdAt",
   "d"."updated_at" as "updatedAt"
 from
@@ -60,6 +61,7 @@ select
   "d"."name",
   "d"."description",
   "d"."current_version" as "version",
+  "d"."row_count" as "rowCount",
   "d"."created_at" as "createdAt",
   "d"."updated_at" as "updatedAt"
 from

@@ -20,6 +20,17 @@ returning
   "d"."id",
   "d"."current_version";
 
+-- changeRowCount
+-- $1 = -2
+-- $2 = "ds_1"
+update "datasets"
+set
+  "row_count" = row_count + $1
+where
+  "id" = $2
+returning
+  "row_count";
+
 -- existsDatasetSlug
 -- $1 = "prj_1"
 -- $2 = "tickets"

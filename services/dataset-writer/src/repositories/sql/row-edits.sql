@@ -336,9 +336,11 @@ WITH
         rows_inserted,
         rows_updated,
         rows_deleted,
+        row_count,
         actor_kind,
         actor_id
       )
+      -- An edit changes a row, never how many there are: each version has the dataset's count.
     SELECT
       c."versionId",
       c.dataset_id,
@@ -347,10 +349,12 @@ WITH
       0,
       1,
       0,
+      d.row_count,
       c."actorKind",
       c."actorId"
     FROM
       chained c
+      JOIN datasets d ON d.id = c.dataset_id
   ),
   moved AS (
     UPDATE datasets d

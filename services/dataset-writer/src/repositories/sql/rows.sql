@@ -275,8 +275,9 @@ FROM
 -- $5 = 0
 -- $6 = 0
 -- $7 = 2
--- $8 = "apiKey"
--- $9 = "key_1"
+-- $8 = 7
+-- $9 = "apiKey"
+-- $10 = "key_1"
 insert into
   "dataset_versions" (
     "id",
@@ -286,8 +287,9 @@ insert into
     "rows_inserted",
     "rows_updated",
     "rows_deleted",
+    "row_count",
     "actor_kind",
     "actor_id"
   )
 values
-  ($1, $2, $3, $4, $5, $6, $7, $8, $9);
+  ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10);

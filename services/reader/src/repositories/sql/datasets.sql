@@ -12,6 +12,7 @@ select
   "d"."name",
   "d"."description",
   "d"."current_version" as "version",
+  "d"."row_count" as "rowCount",
   "d"."created_at" as "createdAt",
   "d"."updated_at" as "updatedAt",
   lower(d.name) as "sortValue"
@@ -38,6 +39,7 @@ select
   "d"."name",
   "d"."description",
   "d"."current_version" as "version",
+  "d"."row_count" as "rowCount",
   "d"."created_at" as "createdAt",
   "d"."updated_at" as "updatedAt",
   lower(d.name) as "sortValue"
@@ -65,6 +67,7 @@ select
   "d"."name",
   "d"."description",
   "d"."current_version" as "version",
+  "d"."row_count" as "rowCount",
   "d"."created_at" as "createdAt",
   "d"."updated_at" as "updatedAt",
   to_char("d"."updated_at" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as "sortValue"
