@@ -57,6 +57,7 @@ select
   "rows_inserted",
   "rows_updated",
   "rows_deleted",
+  "row_count",
   "actor_kind",
   "actor_id",
   "created_at"
