@@ -147,7 +147,7 @@ export const experimentsService = [
     module: results,
     statements: {
       countRowsAtVersion: [
-        { run: (db) => results.countRowsAtVersion(db, "ds_1", 8), answers: [[{ count: "3" }]] },
+        { run: (db) => results.countRowsAtVersion(db, "ds_1", 8), answers: [[{ row_count: 3 }]] },
       ],
       listPinnedRows: [{ run: (db) => results.listPinnedRows(db, pinned, ["r_1", "r_2"]) }],
       listPendingRows: [

@@ -67,12 +67,15 @@ export interface ResultRecord {
   createdAt: Date;
 }
 
-/** How many rows the dataset had at `version`. */
+/** How many rows the dataset had at `version`, as its version recorded it (none before version 1). */
 export async function countRowsAtVersion(db: Db, datasetId: string, version: number): Promise<number> {
-  const row = await revisionsAt(db as Kysely<Database>, datasetId, version)
-    .select(sql<string>`count(*)::text`.as("count"))
-    .executeTakeFirstOrThrow();
-  return Number(row.count);
+  const row = await db
+    .selectFrom("dataset_versions")
+    .select("row_count")
+    .where("dataset_id", "=", datasetId)
+    .where("version", "=", version)
+    .executeTakeFirst();
+  return row?.row_count ?? 0;
 }
 
 /** The rows among `rowIds` that the pinned version holds; the others are missing from the map. */

@@ -4,20 +4,13 @@
 -- countRowsAtVersion
 -- $1 = "ds_1"
 -- $2 = 8
--- $3 = 8
--- $4 = false
 select
-  count(*)::text as "count"
+  "row_count"
 from
-  "row_revisions" as "r"
+  "dataset_versions"
 where
-  "r"."dataset_id" = $1
-  and "r"."version_from" <= $2
-  and (
-    "r"."version_to" is null
-    or "r"."version_to" > $3
-  )
-  and "r"."deleted" = $4;
+  "dataset_id" = $1
+  and "version" = $2;
 
 -- listPinnedRows
 -- $1 = "ds_1"
