@@ -64,7 +64,7 @@ export function DatasetPage() {
       rowId === inView.current.selectedRowId || inView.current.rows.some((row) => row.rowId === rowId),
     [],
   );
-  useFollowDataset(projectSlug, datasetSlug, {
+  const rowChanges = useFollowDataset(projectSlug, datasetSlug, {
     pinned: pinnedVersion !== undefined,
     since: dataset.data?.version,
     isLoaded,
@@ -255,6 +255,9 @@ export function DatasetPage() {
               wrote(version);
               void refresh();
             }}
+            change={rowChanges.get(selectedRow.rowId)}
+            ownVersions={ownVersions.current}
+            ownSessionId={session.sessionId}
             history={
               <RowHistory
                 projectSlug={projectSlug}

@@ -97,6 +97,43 @@ describe.runIf(chromiumAvailable())("live changes in the web application", () =>
     expect(watched.problems).toEqual([]);
   });
 
+  it("says in the editor that another tab changed the row being edited, before the save, and not its own saves", async () => {
+    const page = watched.page;
+    await page.goto(at("?sort=asc&row=m7"));
+    const panel = page.getByRole("complementary", { name: "Row m7" });
+    await panel.waitFor();
+    await replaceText(page, "Expected output", '"mine"', panel);
+
+    const them = elsewhere.page;
+    await them.goto(at("?sort=asc&row=m7"));
+    const theirs = them.getByRole("complementary", { name: "Row m7" });
+    await theirs.waitFor();
+    await replaceText(them, "Output", '"theirs"', theirs);
+    await them.keyboard.press("Control+s");
+    const saved = await them.getByText(/^Saved row m7 as version \d+$/).textContent();
+    const version = Number(saved?.split(" ").at(-1));
+
+    const notice = panel.getByRole("alert");
+    await notice
+      .getByText(new RegExp(`^Changed by Session \\w+ at version ${version} — review before saving\\.$`))
+      .waitFor({ timeout: 3_000 });
+    // The other browser's own save is no news to its own editor.
+    expect(await theirs.getByText(/review before saving/).count()).toBe(0);
+    await expectAccessible(page, "the editor with a row changed elsewhere");
+    await screenshot(page, "live-editor-flag");
+
+    // The save still goes through the conflict view; keeping mine saves, and flags nothing after.
+    await page.keyboard.press("Control+s");
+    const conflict = page.getByRole("alertdialog", { name: "Someone else changed this row" });
+    await conflict.waitFor();
+    await conflict.getByRole("button", { name: /Keep mine/ }).click();
+    await page.getByText(`Saved row m7 as version ${version + 1}`).waitFor();
+    await replaceText(page, "Expected output", '"mine again"', panel);
+    await page.waitForTimeout(500);
+    expect(await panel.getByText(/review before saving/).count()).toBe(0);
+    expect([...watched.problems, ...elsewhere.problems]).toEqual([]);
+  });
+
   it("catches up with the versions made while its stream was refused, once it is answered again", async () => {
     const page = watched.page;
     await page.route("**/events*", (route) => route.fulfill({ status: 503, body: "" }));
