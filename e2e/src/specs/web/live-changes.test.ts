@@ -134,6 +134,31 @@ describe.runIf(chromiumAvailable())("live changes in the web application", () =>
     expect([...watched.problems, ...elsewhere.problems]).toEqual([]);
   });
 
+  it("over a pinned old version, only says that a newer one exists: the rows stay as they were", async () => {
+    const page = watched.page;
+    const pinned = await currentVersion();
+    await page.goto(at(`?sort=asc&version=${pinned}`));
+    await gridOf(page).getByText("m11", { exact: true }).waitFor();
+    const banner = page.getByRole("status").filter({ hasText: `You are looking at version ${pinned}` });
+    await banner.waitFor();
+    expect(await banner.getByRole("link", { name: "What changed since" }).count()).toBe(0);
+
+    expect((await api().patch(`${dataset}/rows/m11`, { output: "after the pin" })).status).toBe(200);
+    await banner.getByRole("link", { name: "What changed since" }).waitFor({ timeout: 3_000 });
+    expect(await banner.getByRole("link", { name: "What changed since" }).getAttribute("href")).toBe(
+      `/projects/live/datasets/answers/diff?from=${pinned}&to=${pinned + 1}`,
+    );
+    await page.waitForTimeout(500);
+    expect(
+      await gridOf(page)
+        .getByText(/after the pin/)
+        .count(),
+    ).toBe(0);
+    await gridOf(page).getByText("out 11", { exact: true }).waitFor();
+    await screenshot(page, "live-pinned-version");
+    expect(watched.problems).toEqual([]);
+  });
+
   it("catches up with the versions made while its stream was refused, once it is answered again", async () => {
     const page = watched.page;
     await page.route("**/events*", (route) => route.fulfill({ status: 503, body: "" }));
