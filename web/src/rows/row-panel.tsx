@@ -76,7 +76,8 @@ export function RowPanel(props: RowPanelProps) {
     setDraft((current) =>
       current.rowId !== row.rowId || changedCells(current).length === 0 ? draftOf(row, columns) : current,
     );
-    setConflict(undefined);
+    // The list read again (a live change) brings the version the conflict already shows: it stays.
+    setConflict((current) => (current && isShownIn(current, row) ? current : undefined));
     clearError();
   }, [row, columns, clearError]);
   // The session changed elsewhere (a staged cell undone, everything saved or discarded): follow it.
@@ -294,6 +295,11 @@ export function RowPanel(props: RowPanelProps) {
       {props.history}
     </aside>
   );
+}
+
+/** Whether the row, as the list now has it, is no newer than the "theirs" a conflict compares with. */
+function isShownIn(conflict: Conflict, row: DatasetRow): boolean {
+  return conflict.theirs.rowId === row.rowId && conflict.theirs.version >= row.version;
 }
 
 function changedByLine(change: DatasetVersionEvent, ownSessionId: string | undefined): string {
