@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { useCallback, useMemo, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useNavigate } from "react-router";
 import { api } from "../api";
 import { canWrite } from "../components/collect";
@@ -25,6 +25,7 @@ import { rowCountLabel } from "./row-count";
 import { SelectionBar } from "./selection-bar";
 import { useCheckedRows } from "./use-checked-rows";
 import { useDatasetAddress } from "./use-dataset-address";
+import { useFollowDataset } from "./use-dataset-events";
 import { useOpenRow } from "./use-open-row";
 import { VersionBanner } from "./version-banner";
 
@@ -52,6 +53,27 @@ export function DatasetPage() {
   const selectedRow = openRow.row;
   const selection = useCheckedRows(projectSlug, datasetSlug, filters, pages.rows);
   const { checked } = selection;
+
+  // What the page has in view, for the live changes: a version naming none of it needs no read.
+  const inView = useRef({ rows: pages.rows, selectedRowId });
+  useEffect(() => {
+    inView.current = { rows: pages.rows, selectedRowId };
+  });
+  const isLoaded = useCallback(
+    (rowId: string) =>
+      rowId === inView.current.selectedRowId || inView.current.rows.some((row) => row.rowId === rowId),
+    [],
+  );
+  const rowChanges = useFollowDataset(projectSlug, datasetSlug, {
+    pinned: pinnedVersion !== undefined,
+    since: dataset.data?.version,
+    isLoaded,
+  });
+  // The versions this page wrote: its own saves are no news to its editor.
+  const ownVersions = useRef(new Set<number>());
+  const wrote = useCallback((version: number) => {
+    ownVersions.current.add(version);
+  }, []);
 
   const edits = useEditSession(storageKey(session.organization.id, projectSlug, datasetSlug));
   const updateEdits = edits.update;
@@ -95,6 +117,7 @@ export function DatasetPage() {
       const result = await api.datasets.deleteRows(projectSlug, datasetSlug, {
         selection: { mode: "selected", rowIds: [...checked] },
       });
+      wrote(result.version);
       toasts.show({
         kind: "success",
         message: `Deleted ${plural(result.deletedCount, "row")} as version ${result.version}`,
@@ -175,7 +198,10 @@ export function DatasetPage() {
           unstored={edits.unstored}
           update={edits.update}
           onOpenRow={(rowId) => setRow(rowId)}
-          onSaved={() => void refresh()}
+          onSaved={(version) => {
+            wrote(version);
+            void refresh();
+          }}
         />
       )}
       <LeaveGuard
@@ -231,7 +257,13 @@ export function DatasetPage() {
               setRow(undefined);
               document.querySelector<HTMLElement>(".grid-scroller")?.focus();
             }}
-            onSaved={() => void refresh()}
+            onSaved={(version) => {
+              wrote(version);
+              void refresh();
+            }}
+            change={rowChanges.get(selectedRow.rowId)}
+            ownVersions={ownVersions.current}
+            ownSessionId={session.sessionId}
             history={
               <RowHistory
                 projectSlug={projectSlug}

@@ -1,4 +1,4 @@
-import type { DatasetColumn, DatasetRow } from "@svc/sdk";
+import type { DatasetColumn, DatasetRow, DatasetVersionEvent } from "@svc/sdk";
 import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { Link } from "react-router";
 import { api } from "../api";
@@ -7,8 +7,10 @@ import { JsonEditor } from "../components/json-editor";
 import { notSavedLead } from "../components/not-saved";
 import { useToasts } from "../components/toasts";
 import { useAction } from "../components/use-action";
+import { changedUnderDraft } from "../datasets/live-events";
 import { applyStaged, draftMatches, type StagedRow } from "../edits/edit-session";
 import { writeIfUnchanged } from "../edits/write-if-unchanged";
+import { actorLabel } from "../versions/changes";
 import { editAsCommands } from "./copy-as";
 import { ConflictView } from "./row-conflict";
 import {
@@ -41,7 +43,15 @@ export interface RowPanelProps {
   staged?: StagedRow | undefined;
   /** Every change of the draft, to keep the edit session in step. */
   onDraftChange?(draft: RowDraft): void;
+  /** The row's last change the dataset's live changes announced, if any. */
+  change?: DatasetVersionEvent | undefined;
+  /** The versions this page wrote: no news to the editor. */
+  ownVersions?: ReadonlySet<number>;
+  /** The session's id, to name its own changes. */
+  ownSessionId?: string;
 }
+
+const NONE: ReadonlySet<number> = new Set();
 
 /**
  * The row editor: one JSON editor per cell, validated as you type; Save sends only the changed cells
@@ -66,7 +76,8 @@ export function RowPanel(props: RowPanelProps) {
     setDraft((current) =>
       current.rowId !== row.rowId || changedCells(current).length === 0 ? draftOf(row, columns) : current,
     );
-    setConflict(undefined);
+    // The list read again (a live change) brings the version the conflict already shows: it stays.
+    setConflict((current) => (current && isShownIn(current, row) ? current : undefined));
     clearError();
   }, [row, columns, clearError]);
   // The session changed elsewhere (a staged cell undone, everything saved or discarded): follow it.
@@ -115,6 +126,18 @@ export function RowPanel(props: RowPanelProps) {
       ? editAsCommands(location.origin, projectSlug, datasetSlug, row.rowId, draft.baseVersion, body)
       : undefined;
 
+  // Said as soon as it is known, not at the save: the person reviews before overwriting anything.
+  const changedElsewhere =
+    !saving &&
+    !conflict &&
+    changedUnderDraft(
+      props.change,
+      { baseVersion: draft.baseVersion, edited: changed.length > 0 },
+      props.ownVersions ?? NONE,
+    )
+      ? props.change
+      : undefined;
+
   return (
     <aside className="row-panel" aria-label={`Row ${row.rowId}`}>
       <div className="row-panel-head">
@@ -151,6 +174,12 @@ export function RowPanel(props: RowPanelProps) {
           </button>
         </div>
       </div>
+
+      {changedElsewhere ? (
+        <p className="notice" role="alert">
+          {changedByLine(changedElsewhere, props.ownSessionId)} — review before saving.
+        </p>
+      ) : null}
 
       {conflict ? (
         <ConflictView
@@ -266,6 +295,18 @@ export function RowPanel(props: RowPanelProps) {
       {props.history}
     </aside>
   );
+}
+
+/** Whether the row, as the list now has it, is no newer than the "theirs" a conflict compares with. */
+function isShownIn(conflict: Conflict, row: DatasetRow): boolean {
+  return conflict.theirs.rowId === row.rowId && conflict.theirs.version >= row.version;
+}
+
+function changedByLine(change: DatasetVersionEvent, ownSessionId: string | undefined): string {
+  const by = actorLabel(change.actor, ownSessionId);
+  // The same session in another tab or window: "by You" would read as this editor's own save.
+  const who = by === "You" ? "in another tab of this session" : `by ${by}`;
+  return `Changed ${who} at version ${change.version}`;
 }
 
 /** The trace a row was made from, as the import from traces records it in the row's metadata. */
