@@ -369,4 +369,22 @@ describe("paths the router cannot take apart", () => {
       details: { issues: [{ path: "path", message, code: "invalid_path" }] },
     });
   });
+
+  it("answers a request made in-process that it would read on, and lets it go when the linger ends", async () => {
+    const { gateway, key } = await start();
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    try {
+      const response = await gateway.app.inject({
+        method: "POST",
+        url: "/v1/traces",
+        headers: { authorization: `Bearer ${key()}`, "x-svc-project": "demo", "content-type": "text/plain" },
+        payload: "not OTLP",
+      });
+      expect(response.statusCode).toBe(415);
+      // The linger's end closes the request: an in-process one has no socket to close, and that is fine.
+      expect(() => vi.advanceTimersByTime(10_000)).not.toThrow();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
 });
