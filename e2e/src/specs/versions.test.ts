@@ -119,18 +119,18 @@ describe.each(targets())("versions, diffs, restore and history through the gatew
       history = await makeHistory();
     });
 
-    it("lists versions newest first, each with its operation, row counts, actor and id", async () => {
+    it("lists versions newest first, each with its operation, row counts, the dataset's rows, actor and id", async () => {
       const page = await suite.api.get<Page<Version>>(`${history.base}/versions`);
       expect(page.status).toBe(200);
       expect(page.body).toMatchObject({ hasMore: false, nextCursor: null });
       const actor = { kind: "apiKey", id: editorKeyId };
       expect(page.body.items).toEqual(
         [
-          { version: 5, operation: "update", rowsInserted: 0, rowsUpdated: 1, rowsDeleted: 0 },
-          { version: 4, operation: "insert", rowsInserted: 1, rowsUpdated: 0, rowsDeleted: 0 },
-          { version: 3, operation: "delete", rowsInserted: 0, rowsUpdated: 0, rowsDeleted: 1 },
-          { version: 2, operation: "update", rowsInserted: 0, rowsUpdated: 1, rowsDeleted: 0 },
-          { version: 1, operation: "insert", rowsInserted: 3, rowsUpdated: 0, rowsDeleted: 0 },
+          { version: 5, operation: "update", rowsInserted: 0, rowsUpdated: 1, rowsDeleted: 0, rows: 3 },
+          { version: 4, operation: "insert", rowsInserted: 1, rowsUpdated: 0, rowsDeleted: 0, rows: 3 },
+          { version: 3, operation: "delete", rowsInserted: 0, rowsUpdated: 0, rowsDeleted: 1, rows: 2 },
+          { version: 2, operation: "update", rowsInserted: 0, rowsUpdated: 1, rowsDeleted: 0, rows: 3 },
+          { version: 1, operation: "insert", rowsInserted: 3, rowsUpdated: 0, rowsDeleted: 0, rows: 3 },
         ].map((expected) => ({
           ...expected,
           versionId: history.results[expected.version - 1]?.versionId,
