@@ -7,6 +7,7 @@ import {
   NatsBus,
   notSent,
   type RequestOptions,
+  WORKING_EVERY_MS,
 } from "@svc/bus";
 import { silentLogger } from "@svc/telemetry";
 import { realInfra } from "@svc/testing";
@@ -178,13 +179,16 @@ describe.runIf(infra)("a write over NATS when the replica that took it dies", ()
     const client = await connect_();
     const slow = await connect_();
     let calls = 0;
+    // The replica's signs of work come every WORKING_EVERY_MS from this same busy test process: a
+    // silence five times that long leaves room for its timers to run late on a loaded machine.
+    const patient: ResendPolicy = { ...policy, silenceMs: 5 * WORKING_EVERY_MS };
     slow.serve(SUBJECT, async () => {
       calls++;
-      await new Promise((resolve) => setTimeout(resolve, policy.silenceMs * 3));
+      await new Promise((resolve) => setTimeout(resolve, patient.silenceMs * 3));
       return answered(9);
     });
     await slow.connection.flush();
-    expect(await requestWrite(client, SUBJECT, edit(), 5_000, policy)).toEqual(answered(9));
+    expect(await requestWrite(client, SUBJECT, edit(), 10_000, patient)).toEqual(answered(9));
     expect(calls).toBe(1);
   });
 
