@@ -6,6 +6,7 @@ import { PageHeader } from "../components/layout";
 import { numeric, Table } from "../components/table";
 import { plural } from "../components/words";
 import { useSignedIn } from "../session";
+import { experimentCrumbs } from "./crumbs";
 import { compareQuery, experimentQuery, projectDatasetsQuery } from "./queries";
 import { ClippedText, OutputWithDiff, ScoreList } from "./result-parts";
 import { formatDelta, formatMean } from "./scores";
@@ -39,22 +40,12 @@ export function ComparePage() {
   const nameA = a.data?.name ?? "A";
   const nameB = b.data?.name ?? "B";
   const experimentPath = (id: string) => `/projects/${projectSlug}/experiments/${id}`;
-  const datasetBase = dataset ? `/projects/${projectSlug}/datasets/${dataset.slug}` : undefined;
 
   return (
     <>
       <PageHeader
         title={`Compare ${nameA} with ${nameB}`}
-        crumbs={[
-          { label: "Projects", to: "/projects" },
-          { label: projectSlug, to: `/projects/${projectSlug}` },
-          ...(dataset && datasetBase
-            ? [
-                { label: dataset.name, to: datasetBase },
-                { label: "Experiments", to: `${datasetBase}/experiments` },
-              ]
-            : []),
-        ]}
+        crumbs={experimentCrumbs(projectSlug, dataset)}
         actions={
           <Link
             to={`/projects/${projectSlug}/experiments/${otherExperimentId}/compare/${experimentId}`}

@@ -17,6 +17,7 @@ import { plural } from "../components/words";
 import { useSignedIn } from "../session";
 import { CommentDialog } from "./comment-dialog";
 import { type Copied, CopyResultsDialog } from "./copy-results-dialog";
+import { experimentCrumbs } from "./crumbs";
 import { StatusBadge } from "./experiments-page";
 import {
   DISTRIBUTION_SAMPLE,
@@ -158,16 +159,7 @@ export function ExperimentPage() {
     <>
       <PageHeader
         title={data?.name ?? "Experiment"}
-        crumbs={[
-          { label: "Projects", to: "/projects" },
-          { label: projectSlug, to: `/projects/${projectSlug}` },
-          ...(dataset && datasetBase
-            ? [
-                { label: dataset.name, to: datasetBase },
-                { label: "Experiments", to: `${datasetBase}/experiments` },
-              ]
-            : []),
-        ]}
+        crumbs={experimentCrumbs(projectSlug, dataset)}
         actions={
           data?.baseExperimentId ? (
             <Link
