@@ -78,43 +78,26 @@ export async function listVersionsAfter(
   if (rows.length === 0) return [];
   const first = rows[0]?.version ?? 0;
   const last = rows[rows.length - 1]?.version ?? 0;
-  const changed = await db
-    .selectFrom("dataset_versions as v")
-    .innerJoinLateral(
-      (eb) =>
-        eb
-          .selectFrom("row_revisions as r")
-          .select("r.row_id")
-          .whereRef("r.dataset_id", "=", "v.dataset_id")
-          .whereRef("r.version_from", "=", "v.version")
-          .limit(query.maxRowIds + 1)
-          .as("began"),
-      (join) => join.onTrue(),
-    )
-    .select(["v.version", "began.row_id"])
-    .where("v.dataset_id", "=", query.datasetId)
-    .where("v.version", ">=", first)
-    .where("v.version", "<=", last)
-    .unionAll(
-      db
-        .selectFrom("dataset_versions as v")
-        .innerJoinLateral(
-          (eb) =>
-            eb
-              .selectFrom("row_revisions as r")
-              .select("r.row_id")
-              .whereRef("r.dataset_id", "=", "v.dataset_id")
-              .whereRef("r.version_to", "=", "v.version")
-              .limit(query.maxRowIds + 1)
-              .as("ended"),
-          (join) => join.onTrue(),
-        )
-        .select(["v.version", "ended.row_id"])
-        .where("v.dataset_id", "=", query.datasetId)
-        .where("v.version", ">=", first)
-        .where("v.version", "<=", last),
-    )
-    .execute();
+  // The rows whose revision began, or ended, at each version of the page.
+  const touched = (bound: "version_from" | "version_to") =>
+    db
+      .selectFrom("dataset_versions as v")
+      .innerJoinLateral(
+        (eb) =>
+          eb
+            .selectFrom("row_revisions as r")
+            .select("r.row_id")
+            .whereRef("r.dataset_id", "=", "v.dataset_id")
+            .whereRef(`r.${bound}`, "=", "v.version")
+            .limit(query.maxRowIds + 1)
+            .as("touched"),
+        (join) => join.onTrue(),
+      )
+      .select(["v.version", "touched.row_id"])
+      .where("v.dataset_id", "=", query.datasetId)
+      .where("v.version", ">=", first)
+      .where("v.version", "<=", last);
+  const changed = await touched("version_from").unionAll(touched("version_to")).execute();
   const byVersion = new Map<number, Set<string>>();
   for (const { version, row_id } of changed) {
     const ids = byVersion.get(version) ?? new Set<string>();

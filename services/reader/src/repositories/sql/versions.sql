@@ -82,7 +82,7 @@ limit
 -- $8 = 5
 select
   "v"."version",
-  "began"."row_id"
+  "touched"."row_id"
 from
   "dataset_versions" as "v"
   inner join lateral (
@@ -95,7 +95,7 @@ from
       and "r"."version_from" = "v"."version"
     limit
       $1
-  ) as "began" on true
+  ) as "touched" on true
 where
   "v"."dataset_id" = $2
   and "v"."version" >= $3
@@ -103,7 +103,7 @@ where
 union all
 select
   "v"."version",
-  "ended"."row_id"
+  "touched"."row_id"
 from
   "dataset_versions" as "v"
   inner join lateral (
@@ -116,7 +116,7 @@ from
       and "r"."version_to" = "v"."version"
     limit
       $5
-  ) as "ended" on true
+  ) as "touched" on true
 where
   "v"."dataset_id" = $6
   and "v"."version" >= $7
