@@ -8,6 +8,7 @@ import { openDatabase } from "@svc/db";
 import { startPlatform } from "@svc/testing/platform";
 import { sql } from "kysely";
 import { measureInTurns, printTable, type Row, type Timing } from "./measure";
+import { median, ownerApi, secondsSince } from "./owner-api";
 import { watchProcesses } from "./process-usage";
 import { machine, verdict, writeSection } from "./report";
 import { seedDatasets } from "./seed";
@@ -26,18 +27,7 @@ const platform = await startPlatform({ writers: 1 });
 const handle = await openDatabase({ url: platform.databaseUrl, poolSize: 2 });
 const dir = mkdtempSync(join(tmpdir(), "svc-bench-bulk-"));
 const owner = { authorization: `Bearer ${platform.ownerKey}` };
-const api = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
-  const response = await fetch(`${platform.baseUrl}${path}`, {
-    method,
-    headers: { ...owner, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
-  return (await response.json()) as T;
-};
-
-const seconds = (started: bigint) => Number(process.hrtime.bigint() - started) / 1e9;
-const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[values.length >> 1] as number;
+const api = ownerApi(platform);
 
 try {
   const project = (await api<{ slug: string }>("POST", "/v1/projects", { name: "Bulk" })).slug;
@@ -70,7 +60,7 @@ try {
     },
   );
   if (copied.status !== 0) throw new Error(`psql \\copy failed: ${copied.stderr}`);
-  const copySeconds = seconds(copyStarted);
+  const copySeconds = secondsSince(copyStarted);
 
   console.log("importing it through the platform…");
   const target = await dataset("Imported");
@@ -93,7 +83,7 @@ try {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   });
-  const importSeconds = seconds(importStarted);
+  const importSeconds = secondsSince(importStarted);
 
   // Export version 1 once a later edit has moved the dataset on, against COPY of the current rows.
   await api("PATCH", `${target}/rows/q0`, { expectedOutput: "edited" });
@@ -124,7 +114,7 @@ try {
   const timed = async (work: () => unknown) => {
     const started = process.hrtime.bigint();
     await work();
-    return seconds(started);
+    return secondsSince(started);
   };
   let exported: Awaited<ReturnType<typeof watchProcesses<number>>> | undefined;
   const exportTimes = [

@@ -3,6 +3,7 @@ import { startPlatform } from "@svc/testing/platform";
 import { sql } from "kysely";
 import { Client } from "../../sdks/typescript/src/index";
 import { measureInTurns, printTable, type Row, type Timing } from "./measure";
+import { median, ownerApi, secondsSince } from "./owner-api";
 import { log, machine, writeSection } from "./report";
 import { seedDatasets } from "./seed";
 
@@ -19,18 +20,7 @@ const BATCH = 1_000;
 
 const platform = await startPlatform({ writers: 1 });
 const handle = await openDatabase({ url: platform.databaseUrl, poolSize: 2 });
-const owner = { authorization: `Bearer ${platform.ownerKey}` };
-const api = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
-  const response = await fetch(`${platform.baseUrl}${path}`, {
-    method,
-    headers: { ...owner, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
-  return (await response.json()) as T;
-};
-const seconds = (started: bigint) => Number(process.hrtime.bigint() - started) / 1e9;
-const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[values.length >> 1] as number;
+const api = ownerApi(platform);
 
 try {
   const project = (await api<{ slug: string }>("POST", "/v1/projects", { name: "Experiments" })).slug;
@@ -76,12 +66,12 @@ try {
     await api("POST", `/v1/projects/${project}/experiments/${recorded}/results`, {
       results: ids.map((i) => ({ rowId: `r${i}`, output: outputOf(i), latencyMs: 12, tokens: 40 })),
     });
-    times.results += seconds(started);
+    times.results += secondsSince(started);
     started = process.hrtime.bigint();
     await api("POST", `/v1/projects/${project}/datasets/${inserted}/rows`, {
       rows: ids.map((i) => ({ id: `r${i}`, input: { question: `What is ${i} + 1?` }, output: outputOf(i) })),
     });
-    times.rows += seconds(started);
+    times.rows += secondsSince(started);
   }
 
   // Compare: a second experiment of each dataset, its results those of the first with one row in a
@@ -144,7 +134,7 @@ try {
       "GET",
       `/v1/projects/${project}/experiments/${hugeExperiment}`,
     );
-    summaryTimes.push(seconds(started) * 1000);
+    summaryTimes.push(secondsSince(started) * 1000);
     if (read.results !== SUMMARY_ROWS) throw new Error(`the summary counts ${read.results} results`);
   }
 
@@ -160,7 +150,7 @@ try {
   let calls = 0;
   const runStarted = process.hrtime.bigint();
   const incremental = await start(big, "incremental", exact, recorded);
-  const startSeconds = seconds(runStarted);
+  const startSeconds = secondsSince(runStarted);
   const outcome = await sdk.experiments.run({
     projectSlug: project,
     datasetSlug: big,
@@ -172,11 +162,11 @@ try {
       return `answer ${row.rowId.slice(1)}`;
     },
   });
-  const runSeconds = seconds(runStarted);
+  const runSeconds = secondsSince(runStarted);
   // What a page of pending rows costs when none is left among 100,000: the scan behind the run's.
   const pendingStarted = process.hrtime.bigint();
   await api("GET", `/v1/projects/${project}/experiments/${incremental}/pending?limit=200`);
-  const pendingSeconds = seconds(pendingStarted);
+  const pendingSeconds = secondsSince(pendingStarted);
   if (outcome.experiment.results !== ROWS) {
     throw new Error(`the incremental run ended with ${outcome.experiment.results} results of ${ROWS}`);
   }
