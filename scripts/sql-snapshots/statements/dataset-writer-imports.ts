@@ -19,8 +19,8 @@ export const importsSnapshot = snapshotOf({
           }),
       },
     ],
-    findImport: [{ run: (db) => writerImports.findImport(db, "org_1", "imp_1") }],
-    findImportByKey: [{ run: (db) => writerImports.findImportByKey(db, "org_1", "idem_1") }],
+    findImport: [{ run: (db) => writerImports.findImport(db, "org_1", "imp_1"), throws: true }],
+    findOptionalImportByKey: [{ run: (db) => writerImports.findOptionalImportByKey(db, "org_1", "idem_1") }],
     releaseInterruptedKey: [{ run: (db) => writerImports.releaseInterruptedKey(db, "org_1", "idem_1") }],
     recordProgress: [
       { run: (db) => writerImports.recordProgress(db, "imp_1", { bytesRead: 4096, rowsRead: 20 }) },
@@ -57,10 +57,10 @@ export const importsSnapshot = snapshotOf({
       },
     ],
     deleteStagedRows: [{ run: (db) => writerImports.deleteStagedRows(db, "imp_1") }],
-    findRepeatedRowId: [{ run: (db) => writerImports.findRepeatedRowId(db, "imp_1") }],
-    findStagedRows: [
-      { variant: "existing", run: (db) => writerImports.findStagedRows(db, "imp_1", "ds_1", "existing") },
-      { variant: "missing", run: (db) => writerImports.findStagedRows(db, "imp_1", "ds_1", "missing") },
+    findOptionalRepeatedRowId: [{ run: (db) => writerImports.findOptionalRepeatedRowId(db, "imp_1") }],
+    listStagedRows: [
+      { variant: "existing", run: (db) => writerImports.listStagedRows(db, "imp_1", "ds_1", "existing") },
+      { variant: "missing", run: (db) => writerImports.listStagedRows(db, "imp_1", "ds_1", "missing") },
     ],
     insertStagedRows: [{ run: (db) => writerImports.insertStagedRows(db, "imp_1", "ds_1", 9) }],
   },

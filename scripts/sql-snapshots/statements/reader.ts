@@ -111,7 +111,9 @@ export const reader = [
   snapshotOf({
     source: "services/reader/src/repositories/imports.ts",
     module: readerImports,
-    statements: { findImport: [{ run: (db) => readerImports.findImport(db, "ds_1", "imp_1") }] },
+    statements: {
+      findOptionalImport: [{ run: (db) => readerImports.findOptionalImport(db, "ds_1", "imp_1") }],
+    },
   }),
   snapshotOf({
     source: "services/reader/src/repositories/rows.ts",

@@ -1,7 +1,7 @@
 import { serviceConfigSchema } from "@svc/bus/service-config";
 import { loadEnv } from "@svc/telemetry";
 import { z } from "zod";
-import { defaultGroupCommitOptions, type GroupCommitOptions } from "./use-cases/group-commit";
+import { defaultGroupCommitOptions, type GroupCommitOptions } from "./group-commit/group-commit";
 
 export const configSchema = serviceConfigSchema.extend({
   SVC_WRITER_MAX_TRANSACTIONS: z.coerce

@@ -1,1 +1,2 @@
-export { registerDatasetWriter, type WriterDeps } from "./service";
+export type { WriterDeps } from "./deps";
+export { registerDatasetWriter } from "./service";

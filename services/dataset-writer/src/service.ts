@@ -1,27 +1,11 @@
-import { type Bus, type Subscription, type UploadStore, unsubscribeAll } from "@svc/bus";
-import { type CopyFrom, type Database, pruneGatewayIdempotencyRecords } from "@svc/db";
-import type { Logger } from "@svc/telemetry";
-import type { Kysely } from "kysely";
+import { type Subscription, unsubscribeAll } from "@svc/bus";
+import { pruneGatewayIdempotencyRecords } from "@svc/db";
+import type { WriterDeps } from "./deps";
 import { serveColumns } from "./handlers/columns";
 import { serveDatasets } from "./handlers/datasets";
 import { serveImports } from "./handlers/imports";
 import { serveRows } from "./handlers/rows";
 import { failAbandonedImports } from "./repositories/imports";
-import type { GroupCommitOptions } from "./use-cases/group-commit";
-
-export interface WriterDeps {
-  bus: Bus;
-  db: Kysely<Database>;
-  logger: Logger;
-  /** How row edits are grouped into transactions (see GroupCommit); the defaults otherwise. */
-  groupCommit?: Partial<GroupCommitOptions>;
-  /** Where uploaded files wait to be imported; without it, imports are refused. */
-  uploads?: UploadStore;
-  /** How long an import may go unheard of before it is taken for abandoned (its writer died). */
-  importAbandonedMs?: number;
-  /** The database's COPY, where it has one (PostgreSQL): imports stage their rows with it. */
-  copyFrom?: CopyFrom | undefined;
-}
 
 /**
  * Serves every dataset mutation on the bus, and fails the imports whose writer died. Returns a handle

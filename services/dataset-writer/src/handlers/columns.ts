@@ -1,6 +1,6 @@
 import { type Subscription, serveOperation } from "@svc/bus";
 import { operations } from "@svc/contracts";
-import type { WriterDeps } from "../service";
+import type { WriterDeps } from "../deps";
 import { createDatasetColumn } from "../use-cases/create-dataset-column";
 import { deleteDatasetColumn } from "../use-cases/delete-dataset-column";
 import { reorderDatasetColumns } from "../use-cases/reorder-dataset-columns";

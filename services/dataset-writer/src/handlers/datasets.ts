@@ -1,6 +1,6 @@
 import { type Subscription, serveOperation } from "@svc/bus";
 import { operations } from "@svc/contracts";
-import type { WriterDeps } from "../service";
+import type { WriterDeps } from "../deps";
 import { createDataset } from "../use-cases/create-dataset";
 import { deleteDataset } from "../use-cases/delete-dataset";
 import { updateDataset } from "../use-cases/update-dataset";

@@ -1,9 +1,9 @@
 import { answeredWith, type Subscription, serveOperation } from "@svc/bus";
 import { operations } from "@svc/contracts";
-import type { WriterDeps } from "../service";
+import type { WriterDeps } from "../deps";
+import { defaultGroupCommitOptions } from "../group-commit/group-commit";
 import { copyDatasetRows } from "../use-cases/copy-dataset-rows";
 import { deleteDatasetRows } from "../use-cases/delete-dataset-rows";
-import { defaultGroupCommitOptions } from "../use-cases/group-commit";
 import { importDatasetRowsFromTraces } from "../use-cases/import-dataset-rows-from-traces";
 import { insertDatasetRows } from "../use-cases/insert-dataset-rows";
 import { restoreDatasetVersion } from "../use-cases/restore-dataset-version";

@@ -1,4 +1,4 @@
-import type { Import, ImportFormat } from "@svc/contracts";
+import { DomainError, type Import, type ImportFormat } from "@svc/contracts";
 import { type CopyFrom, type Database, importColumns, jsonb, toImport, unnestRows } from "@svc/db";
 import { type Kysely, sql } from "kysely";
 
@@ -35,17 +35,18 @@ export async function findImport(
   db: Kysely<Database>,
   organizationId: string,
   importId: string,
-): Promise<Import | undefined> {
+): Promise<Import> {
   const row = await db
     .selectFrom("imports")
     .select(importColumns)
     .where("organization_id", "=", organizationId)
     .where("id", "=", importId)
     .executeTakeFirst();
-  return row && toImport(row);
+  if (!row) throw new DomainError("not_found", `Import "${importId}" not found`, { importId });
+  return toImport(row);
 }
 
-export async function findImportByKey(
+export async function findOptionalImportByKey(
   db: Kysely<Database>,
   organizationId: string,
   key: string,
@@ -199,7 +200,7 @@ export async function deleteStagedRows(db: Kysely<Database>, importId: string): 
 }
 
 /** A row id the file gives twice, with the lines it is on. */
-export async function findRepeatedRowId(
+export async function findOptionalRepeatedRowId(
   db: Kysely<Database>,
   importId: string,
 ): Promise<{ rowId: string; lines: number[] } | undefined> {
@@ -213,7 +214,7 @@ export async function findRepeatedRowId(
 }
 
 /** Staged rows whose id the dataset has as a live row (insert) or has not (update): id and line. */
-export async function findStagedRows(
+export async function listStagedRows(
   db: Kysely<Database>,
   importId: string,
   datasetId: string,

@@ -1,8 +1,8 @@
 import { type Caller, type OperationInput, operations } from "@svc/contracts";
-import { type Database, findDataset, idempotencyOf, runIdempotent } from "@svc/db";
+import { type Database, idempotencyOf, runIdempotent } from "@svc/db";
 import type { Kysely } from "kysely";
 import { deleteRowsWithTombstones } from "../repositories/rows";
-import { NothingChanged, refOf, writeVersion } from "./versioning";
+import { NothingChanged, orUnchanged, refOf, writeVersion } from "./versioning";
 
 export async function deleteDatasetRows(
   db: Kysely<Database>,
@@ -10,11 +10,11 @@ export async function deleteDatasetRows(
   input: OperationInput<typeof operations.deleteDatasetRows>,
 ): Promise<{ versionId: string | null; version: number; deletedCount: number }> {
   const { params, body } = input;
-  try {
-    return await runIdempotent(
-      db,
-      idempotencyOf(caller, operations.deleteDatasetRows, input),
-      async (trx) => {
+  return orUnchanged(
+    db,
+    refOf(caller, params),
+    () =>
+      runIdempotent(db, idempotencyOf(caller, operations.deleteDatasetRows, input), async (trx) => {
         const result = await writeVersion(trx, caller, params, async (target) => {
           const deleted = await deleteRowsWithTombstones(
             trx,
@@ -31,11 +31,7 @@ export async function deleteDatasetRows(
           version: result.version,
           deletedCount: result.work.rowsDeleted,
         };
-      },
-    );
-  } catch (error) {
-    if (!(error instanceof NothingChanged)) throw error;
-    const dataset = await findDataset(db, refOf(caller, params));
-    return { versionId: null, version: dataset.version, deletedCount: 0 };
-  }
+      }),
+    (version) => ({ versionId: null, version, deletedCount: 0 }),
+  );
 }

@@ -3,8 +3,8 @@ import { operations, type VersionResult } from "@svc/contracts";
 import { availableBackends } from "@svc/testing";
 import { sql } from "kysely";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { defaultGroupCommitOptions } from "../group-commit/group-commit";
 import { auditDataset, createDataset, insertRows, writerSuite } from "../test-support";
-import { defaultGroupCommitOptions } from "./group-commit";
 import { groupRowEdits, updateDatasetRow } from "./update-dataset-row";
 
 /**

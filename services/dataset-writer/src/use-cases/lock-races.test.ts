@@ -5,6 +5,7 @@ import type { Database } from "@svc/db";
 import { realInfra } from "@svc/testing";
 import { sql, type Transaction } from "kysely";
 import { describe, expect, it } from "vitest";
+import { defaultGroupCommitOptions } from "../group-commit/group-commit";
 import {
   auditDataset,
   createDataset,
@@ -14,7 +15,6 @@ import {
   makeAgentTraces,
   writerSuite,
 } from "../test-support";
-import { defaultGroupCommitOptions } from "./group-commit";
 import { groupRowEdits, type RowEdits, updateDatasetRow } from "./update-dataset-row";
 
 /**

@@ -23,6 +23,14 @@ import {
 } from "@svc/db";
 import type { Kysely, Transaction } from "kysely";
 import {
+  type Admission,
+  defaultGroupCommitOptions,
+  GroupCommit,
+  type GroupCommitOptions,
+  type Outcome,
+} from "../group-commit/group-commit";
+import { noteStale } from "../group-commit/group-commit-tracing";
+import {
   applyEdits,
   type EditOutcome,
   type EditRequest,
@@ -30,14 +38,6 @@ import {
   isKeyTaken,
 } from "../repositories/row-edits";
 import { cellsRejection, presentBuiltins } from "./column-check";
-import {
-  type Admission,
-  defaultGroupCommitOptions,
-  GroupCommit,
-  type GroupCommitOptions,
-  type Outcome,
-} from "./group-commit";
-import { noteStale } from "./group-commit-tracing";
 import { refOf } from "./versioning";
 
 type EditInput = OperationInput<typeof operations.updateDatasetRow>;

@@ -7,12 +7,12 @@ import {
   type RowEdit,
   type UpdateRowsResult,
 } from "@svc/contracts";
-import { type Database, findDataset, idempotencyOf, runIdempotent } from "@svc/db";
+import { type Database, idempotencyOf, runIdempotent } from "@svc/db";
 import type { Kysely } from "kysely";
 import { listColumns } from "../repositories/columns";
 import { applyRowChanges, findRowVersions, type RowChange } from "../repositories/row-changes";
 import { assertCellsAccepted, presentBuiltins } from "./column-check";
-import { NothingChanged, refOf, writeVersion } from "./versioning";
+import { NothingChanged, orUnchanged, refOf, writeVersion } from "./versioning";
 
 /**
  * Applies a batch of row edits as one dataset version, all or nothing: every edit is judged first
@@ -27,11 +27,11 @@ export async function updateDatasetRows(
 ): Promise<UpdateRowsResult> {
   const { params, body } = input;
   assertEachRowOnce(body.edits);
-  try {
-    return await runIdempotent(
-      db,
-      idempotencyOf(caller, operations.updateDatasetRows, input),
-      async (trx) => {
+  return orUnchanged(
+    db,
+    refOf(caller, params),
+    () =>
+      runIdempotent(db, idempotencyOf(caller, operations.updateDatasetRows, input), async (trx) => {
         const result = await writeVersion(trx, caller, params, async (target) => {
           const columns = await listColumns(trx, target.datasetId);
           body.edits.forEach((edit, index) => {
@@ -57,13 +57,9 @@ export async function updateDatasetRows(
           return { operation: "update" as const, rowsUpdated: changed };
         });
         return { versionId: result.versionId, version: result.version, rowsUpdated: result.work.rowsUpdated };
-      },
-    );
-  } catch (error) {
-    if (!(error instanceof NothingChanged)) throw error;
-    const dataset = await findDataset(db, refOf(caller, params));
-    return { versionId: null, version: dataset.version, rowsUpdated: 0 };
-  }
+      }),
+    (version) => ({ versionId: null, version, rowsUpdated: 0 }),
+  );
 }
 
 function changeOf(edit: RowEdit): RowChange {

@@ -1,6 +1,6 @@
 import { type Caller, newId, type VersionResult } from "@svc/contracts";
-import type { Database, DatasetRef } from "@svc/db";
-import type { Transaction } from "kysely";
+import { type Database, type DatasetRef, findDataset } from "@svc/db";
+import type { Kysely, Transaction } from "kysely";
 import { changeRowCount, takeNextVersion } from "../repositories/datasets";
 import { insertVersion } from "../repositories/rows";
 
@@ -13,6 +13,24 @@ export interface VersionWork {
 
 /** Thrown inside a version's transaction to roll it back when the mutation turned out to change nothing. */
 export class NothingChanged extends Error {}
+
+/**
+ * Runs `write`, whose transaction throws NothingChanged when the mutation changes nothing (rolling
+ * back the version number it took): then the answer is `unchanged` at the dataset's current version.
+ */
+export async function orUnchanged<Written, Unchanged>(
+  db: Kysely<Database>,
+  ref: DatasetRef,
+  write: () => Promise<Written>,
+  unchanged: (version: number) => Unchanged,
+): Promise<Written | Unchanged> {
+  try {
+    return await write();
+  } catch (error) {
+    if (!(error instanceof NothingChanged)) throw error;
+    return unchanged((await findDataset(db, ref)).version);
+  }
+}
 
 export function refOf(caller: Caller, params: { projectSlug: string; datasetSlug: string }): DatasetRef {
   return {

@@ -3,7 +3,7 @@ import { type Database, importColumns, toImport } from "@svc/db";
 import type { Kysely } from "kysely";
 
 /** An import of a dataset, as a client polls it. */
-export async function findImport(
+export async function findOptionalImport(
   db: Kysely<Database>,
   datasetId: string,
   importId: string,

@@ -1,7 +1,7 @@
 import { DomainError, type Import, type OperationInput, type operations } from "@svc/contracts";
 import { type Database, findDataset } from "@svc/db";
 import type { Kysely } from "kysely";
-import { findImport } from "../repositories/imports";
+import { findOptionalImport } from "../repositories/imports";
 
 export async function getDatasetImport(
   db: Kysely<Database>,
@@ -9,7 +9,7 @@ export async function getDatasetImport(
   { params }: OperationInput<typeof operations.getDatasetImport>,
 ): Promise<Import> {
   const dataset = await findDataset(db, { organizationId, ...params });
-  const found = await findImport(db, dataset.id, params.importId);
+  const found = await findOptionalImport(db, dataset.id, params.importId);
   if (!found)
     throw new DomainError(
       "not_found",

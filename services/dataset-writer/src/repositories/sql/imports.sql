@@ -48,7 +48,7 @@ where
   "organization_id" = $1
   and "id" = $2;
 
--- findImportByKey
+-- findOptionalImportByKey
 -- $1 = "org_1"
 -- $2 = "idem_1"
 select
@@ -196,7 +196,7 @@ delete from "import_rows"
 where
   "import_id" = $1;
 
--- findRepeatedRowId
+-- findOptionalRepeatedRowId
 -- $1 = "imp_1"
 SELECT
   row_id,
@@ -220,7 +220,7 @@ ORDER BY
 LIMIT
   1;
 
--- findStagedRows (existing)
+-- listStagedRows (existing)
 -- $1 = "imp_1"
 -- $2 = "ds_1"
 SELECT
@@ -243,7 +243,7 @@ ORDER BY
 LIMIT
   10;
 
--- findStagedRows (missing)
+-- listStagedRows (missing)
 -- $1 = "imp_1"
 -- $2 = "ds_1"
 SELECT
