@@ -205,6 +205,19 @@ export const dependencyUnavailable = (subject: string): BusReply => ({
   },
 });
 
+/**
+ * The service's database connection broke while a change was being committed: it may have been
+ * applied. A read so answered is a plain 503; a write is sent again or answered `outcome_unknown`.
+ */
+export const commitOutcomeUnknown = (subject: string): BusReply => ({
+  ok: false,
+  error: {
+    code: "service_unavailable",
+    message: `The ${serviceOf(subject)} service lost its database while applying the change; whether it was applied is unknown: read before sending it again (sent again with the same Idempotency-Key, a change applies once)`,
+  },
+  outcome: "unknown",
+});
+
 function serviceOf(subject: string): string {
   const parts = subject.split(".");
   const v1 = parts.indexOf("v1");

@@ -1,7 +1,7 @@
 import { connect, createServer } from "node:net";
+import { CommitOutcomeUnknown, isDependencyUnavailable } from "@svc/db";
 import { silentLogger } from "@svc/telemetry";
 import { describe, expect, it } from "vitest";
-import { isDependencyUnavailable } from "./dependency-errors";
 import { InProcessBus } from "./in-process";
 import { serveSubject } from "./operations";
 
@@ -66,6 +66,23 @@ describe("serveSubject", () => {
     expect(bug).toEqual({
       ok: false,
       error: { code: "internal_error", message: "Internal error; quote request id r1 when reporting it" },
+    });
+    await bus.close();
+  });
+
+  it("answers a change whose commit broke off as of unknown outcome, which the gateway sends again", async () => {
+    const bus = new InProcessBus();
+    serveSubject(bus, "svc.v1.datasets.rows.update", silentLogger(), async () => {
+      throw new CommitOutcomeUnknown(new Error("Connection terminated unexpectedly"));
+    });
+    const reply = await bus.request("svc.v1.datasets.rows.update", { context, input: {} });
+    expect(reply).toMatchObject({
+      ok: false,
+      outcome: "unknown",
+      error: {
+        code: "service_unavailable",
+        message: expect.stringContaining("whether it was applied is unknown"),
+      },
     });
     await bus.close();
   });

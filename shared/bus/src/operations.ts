@@ -11,18 +11,19 @@ import {
   roleAtLeast,
   validationError,
 } from "@svc/contracts";
+import { CommitOutcomeUnknown, isDependencyUnavailable } from "@svc/db";
 import type { Logger } from "@svc/telemetry";
 import type { z } from "zod";
 import {
   type Bus,
   type BusReply,
   type BusRequest,
+  commitOutcomeUnknown,
   deadlinePassed,
   dependencyUnavailable,
   pastDeadline,
   type ReplyStatus,
 } from "./bus";
-import { isDependencyUnavailable } from "./dependency-errors";
 
 /** The raw input of an operation as it crosses the bus: strings from the URL, JSON from the body. */
 export interface RawInput {
@@ -219,6 +220,10 @@ export function serveSubject(
       return { ok: true, data: answer ?? null };
     } catch (error) {
       if (error instanceof DomainError) return { ok: false, error: error.toData() };
+      if (error instanceof CommitOutcomeUnknown) {
+        logger.warn({ err: error, subject, requestId: request.context?.requestId }, "commit outcome unknown");
+        return commitOutcomeUnknown(subject);
+      }
       if (isDependencyUnavailable(error)) {
         logger.warn({ err: error, subject, requestId: request.context?.requestId }, "dependency unavailable");
         return dependencyUnavailable(subject);

@@ -5,6 +5,7 @@ import { PGlite } from "@electric-sql/pglite";
 import { Kysely, PostgresDialect, sql } from "kysely";
 import pg from "pg";
 import { from as copyFromStream, to as copyToStream } from "pg-copy-streams";
+import { commitAwarePool } from "./commit-outcomes";
 import { pglitePool } from "./pglite-pool";
 import { preparingPool } from "./prepared";
 import type { Database } from "./schema";
@@ -63,7 +64,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     // The query in progress fails (and is reported) on its own; the pool discards the client when it
     // comes back; an idle client's error reaches the pool's listener above.
     pool.on("connect", (client) => client.on("error", () => undefined));
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: preparingPool(pool) }) });
+    const db = new Kysely<Database>({
+      dialect: new PostgresDialect({ pool: commitAwarePool(preparingPool(pool)) }),
+    });
     const copyFrom: CopyFrom = async (statement, data) => {
       const client = await pool.connect();
       try {

@@ -1,6 +1,7 @@
 export * from "./connect";
 export * from "./copy-to";
 export * from "./datasets";
+export * from "./dependency-errors";
 export * from "./exact-timestamp";
 export * from "./from-env";
 export * from "./idempotency";

@@ -1,6 +1,6 @@
 import { type Context, context as otel, ROOT_CONTEXT } from "@opentelemetry/api";
-import { isDependencyUnavailable } from "@svc/bus";
 import { DomainError } from "@svc/contracts";
+import { isDependencyUnavailable } from "@svc/db";
 import { inBatchTrace, noteAppliedOneByOne } from "./group-commit-tracing";
 
 /** How one item of a batch came out: its answer, or the error it is answered with. */

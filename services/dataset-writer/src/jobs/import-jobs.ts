@@ -1,6 +1,6 @@
-import { isDependencyUnavailable, type UploadStore } from "@svc/bus";
+import type { UploadStore } from "@svc/bus";
 import { DomainError, internalErrorMessage } from "@svc/contracts";
-import type { Database } from "@svc/db";
+import { CommitOutcomeUnknown, type Database, isDependencyUnavailable } from "@svc/db";
 import type { Logger } from "@svc/telemetry";
 import type { Kysely } from "kysely";
 import { deleteStagedRows, finishImport, recordProgress } from "../repositories/imports";
@@ -76,6 +76,13 @@ export class ImportJobs {
 function failureOf(error: unknown, importId: string) {
   if (error instanceof DomainError) {
     return { code: error.code, error: error.message, ...(error.details ? { details: error.details } : {}) };
+  }
+  if (error instanceof CommitOutcomeUnknown) {
+    return {
+      code: "outcome_unknown",
+      error:
+        "The database connection broke while the import's version was being committed: it may have been written. Look at the dataset's versions before importing the file again.",
+    };
   }
   if (isDependencyUnavailable(error)) {
     return {

@@ -38,3 +38,19 @@ export function isDependencyUnavailable(error: unknown, depth = 0): boolean {
     return true;
   return isDependencyUnavailable(error.cause, depth + 1);
 }
+
+/**
+ * The database connection broke after a change was sent to be applied (a `COMMIT`, or a statement
+ * that may write sent outside a transaction): the server may have applied it before the connection
+ * went. Not a dependency being unavailable, which says that nothing was written: the bus answers it
+ * `outcome_unknown`, and the gateway sends a write again under its idempotency key to learn the
+ * outcome (docs/decisions/0033).
+ */
+export class CommitOutcomeUnknown extends Error {
+  constructor(cause: unknown) {
+    super("The database connection broke while a change was being applied; whether it was is unknown", {
+      cause,
+    });
+    this.name = "CommitOutcomeUnknown";
+  }
+}
