@@ -12,6 +12,7 @@ export { prepared } from "./prepared";
 export * from "./revisions";
 export * from "./row-cells";
 export * from "./row-filters";
+export { buildSearchIndex } from "./search-index";
 export type * from "./schema";
 export * from "./traces";
 export * from "./unique-violation";
