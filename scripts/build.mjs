@@ -33,6 +33,7 @@ const entries = [
   ["bench", "src/cli.ts", "dist/cli.js"],
   ["bench", "src/experiments.ts", "dist/experiments.js"],
   ["bench", "src/live.ts", "dist/live.js"],
+  ["bench", "src/search.ts", "dist/search.js"],
 ];
 
 const started = Date.now();

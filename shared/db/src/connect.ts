@@ -2,6 +2,7 @@ import { mkdirSync } from "node:fs";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { Kysely, PostgresDialect, sql } from "kysely";
 import pg from "pg";
 import { from as copyFromStream, to as copyToStream } from "pg-copy-streams";
@@ -48,6 +49,13 @@ export interface DatabaseOptions {
   onError?: (error: Error) => void;
 }
 
+/**
+ * The extensions every PGlite database is opened with (they ship inside the PGlite package): `pg_trgm`,
+ * for the search index (docs/decisions/0046-row-search.md). A data directory that has installed one
+ * must always be opened with it.
+ */
+export const pgliteExtensions = { pg_trgm };
+
 /** Opens PostgreSQL through `pg` when a URL is given, PGlite on disk (or in memory) otherwise. */
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   if (options.url) {
@@ -93,6 +101,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   }
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
   const pglite = await PGlite.create({
+    extensions: pgliteExtensions,
     ...(options.dataDir ? { dataDir: options.dataDir } : {}),
     ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
   });

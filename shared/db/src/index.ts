@@ -14,6 +14,7 @@ export * from "./revisions";
 export * from "./row-cells";
 export * from "./row-filters";
 export type * from "./schema";
+export { buildSearchIndex } from "./search-index";
 export * from "./traces";
 export * from "./unique-violation";
 export * from "./unnest";

@@ -17,7 +17,9 @@ import * as experimentComparisons from "./migrations/0016-experiment-comparisons
 import * as experimentRowsWithoutRowChecks from "./migrations/0017-experiment-rows-without-row-checks";
 import * as rowCounts from "./migrations/0018-row-counts";
 import * as gatewayIdempotencyKeys from "./migrations/0019-gateway-idempotency-keys";
+import * as rowSearch from "./migrations/0025-row-search";
 import type { Database } from "./schema";
+import { buildSearchIndex } from "./search-index";
 
 /** Migrations in order. A new one is a new file here; a landed one is never edited. */
 const migrations: Record<string, Migration> = {
@@ -39,15 +41,21 @@ const migrations: Record<string, Migration> = {
   "0017-experiment-rows-without-row-checks": experimentRowsWithoutRowChecks,
   "0018-row-counts": rowCounts,
   "0019-gateway-idempotency-keys": gatewayIdempotencyKeys,
+  "0025-row-search": rowSearch,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
-/** Brings the schema up to date. Safe to run from several processes at once (Kysely takes a lock). */
+/**
+ * Brings the schema up to date, then builds what cannot be built inside a migration's transaction (the
+ * search index, search-index.ts). Safe to run from several processes at once (Kysely takes a lock;
+ * the index build, one of its own).
+ */
 export async function migrateToLatest(db: Kysely<Database>): Promise<string[]> {
   // Migrations written in parallel may land out of number order; each is applied once all the same.
   const migrator = new Migrator({ db, provider, allowUnorderedMigrations: true });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
+  await buildSearchIndex(db);
   return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
 }

@@ -38,6 +38,12 @@ export const storedColumnOf = {
  * Matches the text of the searched cells, nested JSON included, case-insensitively. A cell's text is
  * its JSON, so the search text is written the way JSON writes it (quotes and backslashes escaped)
  * before `%`, `_` and `\` are escaped for LIKE.
+ *
+ * Each test is written exactly as a column of the revisions' trigram index (`row_revisions_search`,
+ * docs/decisions/0046-row-search.md) is, so that where the index exists the planner can answer a rare
+ * term from it: a cell's `::text`, and for custom cells the text of all of a row's custom values
+ * (`jsonb_path_query_array(custom, '$.*')`), which holds the text of each value, so it lets through
+ * every row the exact test of the searched custom cells would, and that test then decides.
  */
 export function matchesSearch(search: CellSearch | undefined): RawBuilder<SqlBool> {
   if (search === undefined) return sql<SqlBool>`true`;
@@ -46,14 +52,17 @@ export function matchesSearch(search: CellSearch | undefined): RawBuilder<SqlBoo
     (field) => sql<SqlBool>`${sql.ref(`r.${storedColumnOf[field]}`)}::text ILIKE ${pattern} ESCAPE '\\'`,
   );
   if (search.customIdentifiers.length > 0) {
-    tests.push(sql<SqlBool>`EXISTS (
+    tests.push(sql<SqlBool>`(${customValuesText} ILIKE ${pattern} ESCAPE '\\' AND EXISTS (
       SELECT 1 FROM jsonb_each(r.custom) AS cell
       WHERE cell.key IN (${sql.join(search.customIdentifiers)})
         AND cell.value::text ILIKE ${pattern} ESCAPE '\\'
-    )`);
+    ))`);
   }
   return tests.length > 0 ? sql<SqlBool>`(${sql.join(tests, sql` OR `)})` : sql<SqlBool>`false`;
 }
+
+/** The text of a row's custom values, keys left out: the trigram index's last column, as it spells it. */
+const customValuesText = sql`jsonb_path_query_array(r.custom, '$.*')::text`;
 
 /**
  * A cell is missing when it is SQL NULL or JSON null. Written as `r.expected_output IS NULL OR

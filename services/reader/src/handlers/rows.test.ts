@@ -10,6 +10,7 @@ import {
   removeColumn,
   seeds,
   updateRow,
+  writeHistory,
 } from "@svc/testing/datasets";
 import { beforeAll, describe, expect, test } from "vitest";
 import { call, contextOf, failure, readerSuite } from "../test-support";
@@ -324,6 +325,18 @@ describe.each(availableBackends())("listDatasetRows (%s)", (backendName) => {
       expect(await search("needle")).toEqual([]);
     });
 
+    test("matches a custom cell's value, not its column's identifier", async () => {
+      const [notes] = dataset.custom as [string];
+      expect(await search(notes)).toEqual([]);
+      expect(await search("thinking")).toEqual(["in-custom"]);
+    });
+
+    test("finds a backslash, an underscore and a lone quote as written", async () => {
+      expect(await search("\\")).toEqual(["quoted"]);
+      expect(await search("_")).toEqual(["underscore"]);
+      expect(await search('"')).toEqual(["quoted"]);
+    });
+
     test("pages through the matches with the same search", async () => {
       const first = await list(dataset, { search: "quick", limit: "2", sortDirection: "asc" });
       expect(ids(first.items)).toEqual(["nested", "in-output"]);
@@ -359,6 +372,65 @@ describe.each(availableBackends())("listDatasetRows (%s)", (backendName) => {
           issues: [{ path: "query.cursor", message: expect.any(String), code: "custom" }],
         });
       }
+    });
+  });
+
+  describe("search at a version", () => {
+    let dataset: DatasetFixture;
+    let versions: number[];
+
+    beforeAll(async () => {
+      dataset = await makeDataset(reader.db, reader.project, { customColumns: 1 });
+      const [note] = dataset.custom as [string];
+      versions = await writeHistory(reader.db, dataset, [
+        {
+          insert: [
+            { id: "fox", input: { q: "The Quick Brown Fox" } },
+            { id: "cafe", input: "Café crème", custom: { [note]: "Déjà vu" } },
+            { id: "kept", input: "quick and kept" },
+          ],
+        },
+        { update: "fox", patch: { input: { q: "The Slow Green Turtle" } } },
+        { delete: ["cafe"] },
+        { insert: [{ id: "late", input: "a quick late row" }] },
+      ]);
+    });
+
+    const search = async (text: string, version?: number) =>
+      ids(
+        (
+          await list(dataset, {
+            search: text,
+            sortDirection: "asc",
+            ...(version === undefined ? {} : { version: String(version) }),
+          })
+        ).items,
+      );
+
+    test("finds the rows as they were at that version, and not those changed, deleted or added since", async () => {
+      const [first, edited, deleted] = versions as [number, number, number, number];
+      expect(await search("quick", first)).toEqual(["fox", "kept"]);
+      expect(await search("quick", edited)).toEqual(["kept"]);
+      expect(await search("turtle", first)).toEqual([]);
+      expect(await search("turtle", edited)).toEqual(["fox"]);
+      expect(await search("déjà", edited)).toEqual(["cafe"]);
+      expect(await search("déjà", deleted)).toEqual([]);
+    });
+
+    test("finds the current rows at the current version, each with the version that last changed it", async () => {
+      const [, edited, , added] = versions as [number, number, number, number];
+      expect(await search("quick")).toEqual(["kept", "late"]);
+      const page = await list(dataset, { search: "turtle" });
+      expect(page.items).toEqual([expect.objectContaining({ rowId: "fox", version: edited })]);
+      expect((await list(dataset, { search: "late" })).items).toEqual([
+        expect.objectContaining({ rowId: "late", version: added }),
+      ]);
+    });
+
+    test("matches accented letters in either case, and not the letters without their accents", async () => {
+      const [first] = versions as [number];
+      expect(await search("CAFÉ", first)).toEqual(["cafe"]);
+      expect(await search("cafe", first)).toEqual([]);
     });
   });
 

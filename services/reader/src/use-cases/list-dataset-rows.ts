@@ -69,9 +69,11 @@ export async function listDatasetRows(
       search: query.search === undefined ? undefined : { text: query.search, ...visibility },
       presence,
     };
-    // The live table answers for the current version; history answers once the dataset has moved on.
+    // The live table answers for the current version; history answers once the dataset has moved on,
+    // and for a search at any version: the revisions carry the trigram index a rare term is found by
+    // (docs/decisions/0046-row-search.md), and the live revisions are the live rows.
     const records =
-      version === dataset.version
+      version === dataset.version && page.search === undefined
         ? await listCurrentRows(trx, page)
         : await listRowsAtVersion(trx, { ...page, version });
     return rowCursors.page(

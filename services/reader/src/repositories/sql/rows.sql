@@ -27,11 +27,12 @@ limit
 -- $1 = "ds_1"
 -- $2 = "%refund%"
 -- $3 = "%refund%"
--- $4 = "c_1"
--- $5 = "%refund%"
--- $6 = "2025-01-02T03:04:05.123456Z"
--- $7 = "r_1"
--- $8 = 51
+-- $4 = "%refund%"
+-- $5 = "c_1"
+-- $6 = "%refund%"
+-- $7 = "2025-01-02T03:04:05.123456Z"
+-- $8 = "r_1"
+-- $9 = 51
 select
   "r"."row_id",
   "r"."input",
@@ -48,22 +49,25 @@ where
   and (
     "r"."input"::text ILIKE $2 ESCAPE '\'
     OR "r"."output"::text ILIKE $3 ESCAPE '\'
-    OR EXISTS (
-      SELECT
-        1
-      FROM
-        jsonb_each(r.custom) AS cell
-      WHERE
-        cell.key IN ($4)
-        AND cell.value::text ILIKE $5 ESCAPE '\'
+    OR (
+      jsonb_path_query_array(r.custom, '$.*')::text ILIKE $4 ESCAPE '\'
+      AND EXISTS (
+        SELECT
+          1
+        FROM
+          jsonb_each(r.custom) AS cell
+        WHERE
+          cell.key IN ($5)
+          AND cell.value::text ILIKE $6 ESCAPE '\'
+      )
     )
   )
-  and (r.created_at, r.row_id) > ($6::timestamptz, $7)
+  and (r.created_at, r.row_id) > ($7::timestamptz, $8)
 order by
   "r"."created_at" asc,
   "r"."row_id" asc
 limit
-  $8;
+  $9;
 
 -- listCurrentRows (a jump to a position, newest first, with cell conditions)
 -- $1 = "ds_1"
@@ -145,11 +149,12 @@ limit
 -- $4 = false
 -- $5 = "%refund%"
 -- $6 = "%refund%"
--- $7 = "c_1"
--- $8 = "%refund%"
--- $9 = "2025-01-02T03:04:05.123456Z"
--- $10 = "r_1"
--- $11 = 51
+-- $7 = "%refund%"
+-- $8 = "c_1"
+-- $9 = "%refund%"
+-- $10 = "2025-01-02T03:04:05.123456Z"
+-- $11 = "r_1"
+-- $12 = 51
 select
   "r"."row_id",
   "r"."input",
@@ -172,22 +177,25 @@ where
   and (
     "r"."input"::text ILIKE $5 ESCAPE '\'
     OR "r"."output"::text ILIKE $6 ESCAPE '\'
-    OR EXISTS (
-      SELECT
-        1
-      FROM
-        jsonb_each(r.custom) AS cell
-      WHERE
-        cell.key IN ($7)
-        AND cell.value::text ILIKE $8 ESCAPE '\'
+    OR (
+      jsonb_path_query_array(r.custom, '$.*')::text ILIKE $7 ESCAPE '\'
+      AND EXISTS (
+        SELECT
+          1
+        FROM
+          jsonb_each(r.custom) AS cell
+        WHERE
+          cell.key IN ($8)
+          AND cell.value::text ILIKE $9 ESCAPE '\'
+      )
     )
   )
-  and (r.created_at, r.row_id) > ($9::timestamptz, $10)
+  and (r.created_at, r.row_id) > ($10::timestamptz, $11)
 order by
   "r"."created_at" asc,
   "r"."row_id" asc
 limit
-  $11;
+  $12;
 
 -- listRowsAtVersion (a jump to a position, with cell conditions)
 -- $1 = "ds_1"
