@@ -238,6 +238,31 @@ export const importQuerySchema = z.strictObject({
     .describe(
       "The field that holds row ids (default: id; JSONL and JSON also accept rowId); required by mode=update",
     ),
+  textFields: z
+    .string()
+    .max(8000, "must be at most 8000 characters")
+    .transform((text, ctx) => {
+      let value: unknown;
+      try {
+        value = JSON.parse(text);
+      } catch {
+        ctx.addIssue({ code: "custom", message: "must be a JSON array of file field names" });
+        return z.NEVER;
+      }
+      const parsed = z.array(z.string().min(1).max(256)).max(MAX_FILE_FIELDS).safeParse(value);
+      if (!parsed.success) {
+        ctx.addIssue({
+          code: "custom",
+          message: `must be a JSON array of file field names: ${parsed.error.issues[0]?.message ?? ""}`,
+        });
+        return z.NEVER;
+      }
+      return parsed.data;
+    })
+    .optional()
+    .describe(
+      'CSV only: a JSON array of file fields whose values are kept as the text written, such as ["zip","answer"]: in them 42, true, null or an object\'s JSON become strings instead of a number, a boolean, null or an object. An empty field still gives no value, and a leading apostrophe is still removed',
+    ),
 });
 export type ImportQuery = z.output<typeof importQuerySchema>;
 
@@ -286,6 +311,8 @@ export const importStartSchema = z.strictObject({
     // A file's field may be called `__proto__`: recordOf keeps it a key.
     map: recordOf(z.string(), z.string()).optional(),
     idField: z.string().optional(),
+    /** CSV only: the fields whose text is their value, whatever it looks like. */
+    textFields: z.array(z.string()).optional(),
   }),
   upload: z.strictObject({
     /** The file's name in the upload store. */
