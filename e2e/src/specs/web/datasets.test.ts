@@ -552,9 +552,9 @@ describe.runIf(chromiumAvailable())("the web application's history and files of 
       await dialog.getByLabel("Cell").selectOption({ label: "Metadata" });
       await dialog.getByLabel("Condition").selectOption("equals");
       await dialog.getByLabel("Path inside the cell (optional)").fill("source");
-      await dialog.getByLabel("Value (JSON)").fill("prod");
-      await dialog.getByText(/A string needs its quotes/).waitFor();
-      await dialog.getByLabel("Value (JSON)").fill('"prod"');
+      // Typed as text, with no quotes; the dialog says how it reads it.
+      await dialog.getByLabel("Value", { exact: true }).fill("prod");
+      await dialog.getByText('Compared with "prod" (text)').waitFor();
       await expectAccessible(watched.page, "the filter dialog");
       await dialog.getByRole("button", { name: "Add filter" }).click();
       await watched.page.getByText("3 rows match").waitFor();
@@ -576,7 +576,7 @@ describe.runIf(chromiumAvailable())("the web application's history and files of 
       await other.getByText("1 row matches").waitFor();
       await other.getByRole("grid", { name: "Dataset rows" }).getByText("f2", { exact: true }).waitFor();
       expect(await other.getByRole("searchbox", { name: "Search rows" }).inputValue()).toBe("capital");
-      await other.getByRole("button", { name: 'Remove the filter Metadata.source = "prod"' }).click();
+      await other.getByRole("button", { name: 'Remove the filter Metadata.source = "prod" (text)' }).click();
       await other.getByText("2 rows match").waitFor();
       expect(new URL(other.url()).searchParams.getAll("where")).toEqual([]);
       await other.close();
