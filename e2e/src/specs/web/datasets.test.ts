@@ -152,7 +152,7 @@ describe.runIf(chromiumAvailable())("the web application's history and files of 
     await watched.page.goto(at("?row=r2"));
     const panel = watched.page.getByRole("complementary", { name: "Row r2" });
     await panel.waitFor();
-    await replaceText(watched.page, "Output", '"Paris, France"');
+    await replaceText(watched.page, "Output", "Paris, France");
     await watched.page.keyboard.press("Control+s");
     await watched.page.getByText("Saved row r2 as version 5").waitFor();
 
@@ -335,13 +335,13 @@ describe.runIf(chromiumAvailable())("the web application's history and files of 
     it("stages edits across rows, keeps them through a reload, and saves them as one version", async () => {
       await watched.page.goto(sessionAt());
       await openRow("s1");
-      await replaceText(watched.page, "Expected output", '"e1"');
-      await replaceText(watched.page, "Output", '"changed s1"');
+      await replaceText(watched.page, "Expected output", "e1");
+      await replaceText(watched.page, "Output", "changed s1");
       await openRow("s2");
-      await replaceText(watched.page, "Expected output", '"e2"');
+      await replaceText(watched.page, "Expected output", "e2");
       await replaceText(watched.page, "Metadata", '{"checked": true}');
       await openRow("s3");
-      await replaceText(watched.page, "Expected output", '"e3"');
+      await replaceText(watched.page, "Expected output", "e3");
       await replaceText(watched.page, "Metadata", '{"undo": "me"}');
       await bar().getByText("6 unsaved edits in 3 rows").waitFor();
       expect(await watched.page.locator("#row-s2").getAttribute("class")).toContain("dirty");
@@ -396,7 +396,7 @@ describe.runIf(chromiumAvailable())("the web application's history and files of 
     it("shows a conflicting save's rows, loses nothing, and saves the choice made", async () => {
       await watched.page.goto(sessionAt());
       await openRow("s4");
-      await replaceText(watched.page, "Expected output", '"mine"');
+      await replaceText(watched.page, "Expected output", "mine");
       await openRow("s1");
       await replaceText(watched.page, "Metadata", '{"reviewed": true}');
       await bar().getByText("2 unsaved edits in 2 rows").waitFor();
