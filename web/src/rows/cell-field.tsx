@@ -72,7 +72,12 @@ export const CellField = forwardRef<{ focus(): void }, CellFieldProps>(function 
               {messages ? "Conversation" : "Markdown"}
             </button>
           ) : null}
-          <div className="mode-switch" role="radiogroup" aria-label={`Edit ${name} as`}>
+          <div
+            className="mode-switch"
+            role="radiogroup"
+            aria-label={`Edit ${name} as`}
+            title={`Edit as text or as JSON (${SWITCH_KEY})`}
+          >
             {CELL_MODES.map((mode) => (
               <label key={mode} className={cell.mode === mode ? "mode-option checked" : "mode-option"}>
                 <input
