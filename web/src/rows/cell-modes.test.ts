@@ -12,6 +12,9 @@ describe("a cell's editing mode", () => {
     expect(modeFor(false)).toBe("json");
     expect(modeFor({ a: 1 })).toBe("json");
     expect(modeFor([])).toBe("json");
+    expect(modeFor(null, builtinColumn("metadata"))).toBe("json");
+    expect(modeFor(undefined, customColumn("c1", "notes"))).toBe("text");
+    expect(modeFor("a note", builtinColumn("metadata"))).toBe("text");
   });
 
   it("shows a string without quotes or escapes, and an empty cell as nothing", () => {

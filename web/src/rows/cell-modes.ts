@@ -1,4 +1,4 @@
-import type { Cell } from "@svc/sdk";
+import type { Cell, DatasetColumn } from "@svc/sdk";
 import { editableText, parseJson } from "./cells";
 
 /**
@@ -10,9 +10,15 @@ export type CellMode = "text" | "json";
 
 export const CELL_MODES: readonly CellMode[] = ["text", "json"];
 
-/** Where editing starts: a string, or an empty cell (not set, or null), as text; any other value as JSON. */
-export const modeFor = (value: Cell | undefined): CellMode =>
-  value === undefined || value === null || typeof value === "string" ? "text" : "json";
+/**
+ * Where editing starts: a string, or an empty cell (not set, or null), as text; any other value as
+ * JSON. An empty metadata cell starts as JSON: metadata is keys and values by its nature.
+ */
+export function modeFor(value: Cell | undefined, column?: DatasetColumn): CellMode {
+  if (typeof value === "string") return "text";
+  if (value !== undefined && value !== null) return "json";
+  return column?.source.kind === "builtin" && column.source.field === "metadata" ? "json" : "text";
+}
 
 const isEmpty = (value: Cell | undefined) => value === undefined || value === null;
 

@@ -27,7 +27,13 @@ export function draftOf(row: DatasetRow, columns: readonly DatasetColumn[]): Row
     baseVersion: row.version,
     cells: columns.map((column) => {
       const original = cellOf(row, column);
-      return { column, original, text: editableText(original), problem: undefined, mode: modeFor(original) };
+      return {
+        column,
+        original,
+        text: editableText(original),
+        problem: undefined,
+        mode: modeFor(original, column),
+      };
     }),
   };
 }
@@ -119,7 +125,7 @@ export function mergeOnto(draft: RowDraft, theirs: DatasetRow): RowDraft {
         original,
         text: kept === undefined ? editableText(original) : editableText(kept),
         problem: undefined,
-        mode: kept === undefined ? modeFor(original) : cell.mode,
+        mode: kept === undefined ? modeFor(original, cell.column) : cell.mode,
       };
     }),
   };
