@@ -30,7 +30,7 @@ export const TextEditor = forwardRef<{ focus(): void }, TextEditorProps>(functio
         readOnly={props.readOnly}
         placeholder={props.placeholder}
         value={props.value}
-        rows={Math.min(14, Math.max(2, props.value.split("\n").length + 1))}
+        rows={rowsFor(props.value)}
         onChange={(event) => props.onChange(event.target.value)}
         onKeyDown={(event) => {
           if ((event.metaKey || event.ctrlKey) && event.key.toLowerCase() === "s") {
@@ -42,3 +42,10 @@ export const TextEditor = forwardRef<{ focus(): void }, TextEditorProps>(functio
     </div>
   );
 });
+
+/** As many rows as the text has lines, from 2 to 14, counted without copying a text of megabytes. */
+function rowsFor(text: string): number {
+  let lines = 1;
+  for (let at = text.indexOf("\n"); at >= 0 && lines < 13; at = text.indexOf("\n", at + 1)) lines++;
+  return Math.min(14, Math.max(2, lines + 1));
+}

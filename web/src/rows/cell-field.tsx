@@ -1,4 +1,4 @@
-import { forwardRef, type KeyboardEvent, useImperativeHandle, useRef, useState } from "react";
+import { forwardRef, type KeyboardEvent, useImperativeHandle, useMemo, useRef, useState } from "react";
 import { ConversationView, MarkdownText } from "../components/cell-view";
 import { conversationOf, looksLikeMarkdown } from "../components/conversation";
 import { JsonEditor } from "../components/json-editor";
@@ -36,8 +36,16 @@ export const CellField = forwardRef<{ focus(): void }, CellFieldProps>(function 
   const noteId = `${id}-note`;
   const name = cell.column.name;
 
-  const parsed = cell.mode === "json" ? parseJson(cell.text) : undefined;
-  const value = parsed?.ok ? parsed.value : cell.mode === "text" ? plainTextOf(cell.text) : undefined;
+  // Read once per change of the text: a pasted value may be megabytes.
+  const plain = useMemo(
+    () => (cell.mode === "text" ? plainTextOf(cell.text) : undefined),
+    [cell.mode, cell.text],
+  );
+  const value = useMemo(() => {
+    if (cell.mode === "text") return plain;
+    const parsed = parseJson(cell.text);
+    return parsed.ok ? parsed.value : undefined;
+  }, [cell.mode, cell.text, plain]);
   const messages = conversationOf(value ?? undefined);
   const markdown = typeof value === "string" && looksLikeMarkdown(value);
   const [rendered, setRendered] = useState<boolean>(messages !== undefined);
@@ -103,7 +111,7 @@ export const CellField = forwardRef<{ focus(): void }, CellFieldProps>(function 
           ref={editor}
           id={id}
           label={name}
-          value={plainTextOf(cell.text) ?? ""}
+          value={plain ?? ""}
           placeholder={cell.original === undefined || cell.original === null ? "Empty: type text" : undefined}
           readOnly={props.readOnly}
           describedBy={note ? noteId : undefined}
