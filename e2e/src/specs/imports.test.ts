@@ -95,6 +95,37 @@ describe.each(targets())("file imports (%s)", (_name, start) => {
     expect(made.body).toMatchObject({ operation: "import", rowsInserted: 3 });
   });
 
+  it("keeps the CSV fields named in textFields as the text written, and types the others", async () => {
+    const base = await emptyDataset();
+    const csv = 'id,input,expected_output,code\r\nk1,42,42,true\r\nk2,null,null,"{""a"":1}"\r\nk3,\'=1,,\r\n';
+    const query = `?textFields=${encodeURIComponent(JSON.stringify(["input", "code"]))}`;
+    const done = await imported(base, csv, "text/csv", query);
+    expect(done).toMatchObject({ state: "succeeded", rowsInserted: 3 });
+    const columns = (
+      await suite.api.get<{ columns: { identifier: string; name: string }[] }>(`${base}/columns`)
+    ).body.columns;
+    const code = columns.find((column) => column.name === "code")?.identifier as string;
+    expect(
+      (await rows(base)).map(({ rowId, input, expectedOutput, custom }) => [
+        rowId,
+        input,
+        expectedOutput,
+        custom,
+      ]),
+    ).toEqual([
+      ["k1", "42", 42, { [code]: "true" }],
+      ["k2", "null", null, { [code]: '{"a":1}' }],
+      // The apostrophe before a formula still goes, and an empty field is still no value.
+      ["k3", "=1", null, {}],
+    ]);
+    const jsonl = await upload(base, '{"input":"a"}\n', "application/x-ndjson", query);
+    expect(jsonl.status).toBe(400);
+    expect(String(jsonl.body.error)).toMatch(/^textFields is for CSV files/);
+    const bad = await upload(base, "id,input\nr1,a\n", "text/csv", "?textFields=input");
+    expect(bad.status).toBe(400);
+    expect(String(bad.body.error)).toMatch(/textFields.*JSON array of file field names/);
+  });
+
   it("imports JSONL and a JSON array, with a map and an id field", async () => {
     const base = await emptyDataset();
     const jsonl =

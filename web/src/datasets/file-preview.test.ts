@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { builtinColumn, customColumn } from "../rows/factories";
-import { defaultTargets, formatOf, importQuery, previewFile, UnreadableFile } from "./file-preview";
+import {
+  csvRetyping,
+  defaultTargets,
+  formatOf,
+  importQuery,
+  previewFile,
+  retypedFields,
+  UnreadableFile,
+} from "./file-preview";
 
 const columns = [
   builtinColumn("input"),
@@ -154,5 +162,51 @@ describe("the mapping", () => {
     expect(formatOf({ name: "rows.ndjson", type: "" })).toBe("jsonl");
     expect(formatOf({ name: "rows", type: "application/json" })).toBe("json");
     expect(formatOf({ name: "notes.txt", type: "text/plain" })).toBeUndefined();
+  });
+});
+
+describe("what a CSV import makes of a field's text", () => {
+  it("names the values that would not stay text", () => {
+    expect(["42", "-1.5", "true", "false", "null", '{"a":1}', "[1]", '"42"'].map(csvRetyping)).toEqual([
+      "number",
+      "number",
+      "boolean",
+      "boolean",
+      "null",
+      "object",
+      "array",
+      "text without its quotes",
+    ]);
+    expect(["Paris", "", "'=1+2", "{not json}", "42 apples"].map(csvRetyping)).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
+  });
+
+  it("lists, per field of the preview, the kinds its first rows would become", () => {
+    const preview = {
+      fields: ["zip", "answer", "note"],
+      rows: [
+        { zip: "02134", answer: "true", note: "fine" },
+        { zip: "10001", answer: "null", note: "" },
+      ],
+    };
+    expect(retypedFields(preview)).toEqual({ zip: ["number"], answer: ["boolean", "null"] });
+  });
+
+  it("asks to keep as text only the fields the import takes", () => {
+    const targets = {
+      zip: { kind: "new" as const },
+      answer: { kind: "column" as const, identifier: "expectedOutput" },
+      skipped: { kind: "skip" as const },
+    };
+    expect(importQuery(targets, new Set(["zip", "skipped"]))).toEqual({
+      map: { zip: "new:zip", answer: "expectedOutput" },
+      textFields: ["zip"],
+    });
+    expect(importQuery(targets, new Set())).toEqual({ map: { zip: "new:zip", answer: "expectedOutput" } });
   });
 });

@@ -1,3 +1,4 @@
+import { csvTextToCell } from "@svc/contracts/csv-text";
 import type { DatasetColumn } from "@svc/sdk";
 import { parse } from "csv-parse/browser/esm/sync";
 
@@ -200,10 +201,53 @@ export function defaultTargets(
   return targets;
 }
 
-/** The import's `map` and `idField` for the targets chosen; an explicit map imports only what it names. */
-export function importQuery(targets: Record<string, FieldTarget>): {
+/** What a CSV import makes of a field's text when that is not the text itself. */
+export type Retyping = "number" | "boolean" | "null" | "object" | "array" | "text without its quotes";
+
+/**
+ * What the import reads a CSV field's text as, when not as the text: `42` a number, `true` a boolean,
+ * `null` null, `{…}` an object, `"42"` the text 42. Undefined for text that stays text (and for an
+ * empty field, which gives no value).
+ */
+export function csvRetyping(text: string): Retyping | undefined {
+  const value = csvTextToCell(text);
+  if (value === undefined || typeof value === "string") {
+    return typeof value === "string" && value !== text && text.charCodeAt(0) !== APOSTROPHE
+      ? "text without its quotes"
+      : undefined;
+  }
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "array";
+  return typeof value === "object" ? "object" : (typeof value as "number" | "boolean");
+}
+
+const APOSTROPHE = 0x27;
+
+/** For each field of a CSV preview, what its first rows' values would be read as, in order of first sight. */
+export function retypedFields(preview: FilePreview): Record<string, Retyping[]> {
+  const found: Record<string, Retyping[]> = {};
+  for (const field of preview.fields) {
+    const kinds = new Set<Retyping>();
+    for (const row of preview.rows) {
+      const kind = csvRetyping(row[field] ?? "");
+      if (kind) kinds.add(kind);
+    }
+    if (kinds.size > 0) found[field] = [...kinds];
+  }
+  return found;
+}
+
+/**
+ * The import's `map`, `idField` and `textFields` for the targets chosen; an explicit map imports only
+ * what it names, and only an imported field can be kept as text.
+ */
+export function importQuery(
+  targets: Record<string, FieldTarget>,
+  textFields: ReadonlySet<string> = new Set(),
+): {
   map: Record<string, string>;
   idField?: string;
+  textFields?: string[];
 } {
   const map: Record<string, string> = {};
   let idField: string | undefined;
@@ -213,5 +257,10 @@ export function importQuery(targets: Record<string, FieldTarget>): {
     else if (target.kind === "cells") map[field] = "custom";
     else if (target.kind === "id") idField = field;
   }
-  return idField === undefined ? { map } : { map, idField };
+  const kept = Object.keys(map).filter((field) => textFields.has(field));
+  return {
+    map,
+    ...(idField === undefined ? {} : { idField }),
+    ...(kept.length === 0 ? {} : { textFields: kept }),
+  };
 }

@@ -2,8 +2,13 @@ import type { DatasetColumn } from "@svc/sdk";
 import { type FormEvent, useId, useState } from "react";
 import { Dialog, FormActions } from "../components/dialog";
 import { FieldProblem } from "../components/errors";
-import { parseJson } from "../rows/cells";
-import { type ListFilters, whereOf } from "../rows/filters";
+import {
+  describeFilterValue,
+  type FilterValueKind,
+  filterValueJson,
+  type ListFilters,
+  whereOf,
+} from "../rows/filters";
 
 type Condition = "missing" | "present" | "equals";
 
@@ -39,7 +44,7 @@ export function FilterChips({
       const [at = "", ...value] = where.split("=");
       const [column = "", ...path] = at.split(".");
       return {
-        label: `${[name(column), ...path].join(".")} = ${value.join("=")}`,
+        label: `${[name(column), ...path].join(".")} = ${describeFilterValue(value.join("="))}`,
         remove: () => onChange({ ...filters, where: filters.where.filter((w) => w !== where) }),
       };
     }),
@@ -93,17 +98,22 @@ function FilterDialog({
   const [condition, setCondition] = useState<Condition>("missing");
   const [path, setPath] = useState("");
   const [value, setValue] = useState("");
-  const parsed = parseJson(value);
+  const [kind, setKind] = useState<FilterValueKind>("text");
+  const parsed = filterValueJson(value, kind);
   const problem =
     condition === "equals" && !parsed.ok
-      ? `The value is not JSON: ${parsed.problem.message}. A string needs its quotes, as in "prod".`
+      ? parsed.problem
       : condition === "equals" && path !== "" && !/^[A-Za-z0-9_]+(\.[A-Za-z0-9_]+)*$/.test(path)
         ? "A path is keys or indexes joined by dots, such as source or tags.0."
         : undefined;
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (problem) return;
-    onAdd(condition, column, condition === "equals" ? whereOf(column, path, value) : undefined);
+    onAdd(
+      condition,
+      column,
+      condition === "equals" && parsed.ok ? whereOf(column, path, parsed.json) : undefined,
+    );
   };
   return (
     <Dialog title="Add a filter" open={open} onClose={onClose}>
@@ -135,14 +145,27 @@ function FilterDialog({
               value={path}
               onChange={(event) => setPath(event.target.value)}
             />
-            <label htmlFor={`${id}-value`}>Value (JSON)</label>
+            <label htmlFor={`${id}-kind`}>Value is</label>
+            <select
+              id={`${id}-kind`}
+              value={kind}
+              onChange={(event) => setKind(event.target.value as FilterValueKind)}
+            >
+              <option value="text">Text, as typed (no quotes needed)</option>
+              <option value="json">JSON: a number, true, false, null, an object</option>
+            </select>
+            <label htmlFor={`${id}-value`}>Value</label>
             <input
               id={`${id}-value`}
               className="value-input"
-              placeholder='"prod", 4, true'
+              placeholder={kind === "text" ? "prod" : "4, true, null"}
+              aria-describedby={`${id}-understood`}
               value={value}
               onChange={(event) => setValue(event.target.value)}
             />
+            <p id={`${id}-understood`} className="muted field-hint">
+              {parsed.ok && value !== "" ? `Compared with ${describeFilterValue(parsed.json)}` : ""}
+            </p>
           </>
         ) : null}
         <FieldProblem problem={value === "" ? undefined : problem} />

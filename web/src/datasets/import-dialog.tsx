@@ -62,6 +62,8 @@ export function ImportDialog({
 }) {
   const [step, setStep] = useState<Step>({ kind: "choose" });
   const [targets, setTargets] = useState<Record<string, FieldTarget>>({});
+  /** The CSV fields to import as the text written, not re-typed (42 staying "42"). */
+  const [textFields, setTextFields] = useState<ReadonlySet<string>>(new Set());
   const [mode, setMode] = useState<Mode>("insert");
   const controller = useRef<AbortController | undefined>(undefined);
   // Kept while the dialog is closed: trying the same file again after an unclear end is the same import.
@@ -88,6 +90,7 @@ export function ImportDialog({
     try {
       const preview = await previewFile(file, format);
       setTargets(defaultTargets(preview.fields, columns, format));
+      setTextFields(new Set());
       setStep({ kind: "map", file, format, preview });
     } catch (error) {
       const message = (error as Error).message;
@@ -107,9 +110,14 @@ export function ImportDialog({
     const query: Record<string, string> = { mode };
     // Without a preview (a large JSON array), fields go by name, as the platform maps them unasked.
     if (preview && preview.fields.length > 0) {
-      const { map, idField } = importQuery(targets);
+      const {
+        map,
+        idField,
+        textFields: asText,
+      } = importQuery(targets, format === "csv" ? textFields : new Set());
       query.map = JSON.stringify(map);
       if (idField !== undefined) query.idField = idField;
+      if (asText !== undefined) query.textFields = JSON.stringify(asText);
     }
     const idempotencyKey = keys.current.keyFor(file, query);
     setStep({ kind: "upload", file, sent: 0 });
@@ -175,6 +183,8 @@ export function ImportDialog({
           columns={columns}
           targets={targets}
           setTargets={setTargets}
+          textFields={textFields}
+          setTextFields={setTextFields}
           mode={mode}
           setMode={setMode}
           onBack={() => setStep({ kind: "choose" })}

@@ -1,7 +1,7 @@
 import type { DatasetColumn } from "@svc/sdk";
 import { FieldProblem } from "../components/errors";
 import { Table } from "../components/table";
-import type { FieldTarget } from "./file-preview";
+import { csvRetyping, type FieldTarget, retypedFields } from "./file-preview";
 import type { Mode, Step } from "./import-dialog";
 import { clip } from "./import-status";
 
@@ -11,6 +11,8 @@ export function MapStep({
   columns,
   targets,
   setTargets,
+  textFields,
+  setTextFields,
   mode,
   setMode,
   onBack,
@@ -20,6 +22,8 @@ export function MapStep({
   columns: readonly DatasetColumn[];
   targets: Record<string, FieldTarget>;
   setTargets(targets: Record<string, FieldTarget>): void;
+  textFields: ReadonlySet<string>;
+  setTextFields(fields: ReadonlySet<string>): void;
   mode: Mode;
   setMode(mode: Mode): void;
   onBack(): void;
@@ -28,6 +32,15 @@ export function MapStep({
   const preview = step.preview;
   const active = columns.filter((column) => !column.removed);
   const fields = preview?.fields ?? [];
+  const csv = step.format === "csv";
+  // What the first rows' values would become, field by field: a CSV holds text, the import types it.
+  const retyped = csv && preview ? retypedFields(preview) : {};
+  const keepAsText = (field: string, on: boolean) => {
+    const next = new Set(textFields);
+    if (on) next.add(field);
+    else next.delete(field);
+    setTextFields(next);
+  };
   const idField = Object.entries(targets).find(([, target]) => target.kind === "id")?.[0];
   const mapped = fields.some((field) => targets[field]?.kind === "column" || targets[field]?.kind === "new");
   const problem =
@@ -75,9 +88,16 @@ export function MapStep({
               {preview.rows.map((row, index) => (
                 // biome-ignore lint/suspicious/noArrayIndexKey: preview rows have no identity but their place
                 <tr key={index}>
-                  {fields.map((field) => (
-                    <td key={field}>{clip(row[field] ?? "")}</td>
-                  ))}
+                  {fields.map((field) => {
+                    const text = row[field] ?? "";
+                    const kind = csv && !textFields.has(field) ? csvRetyping(text) : undefined;
+                    return (
+                      <td key={field}>
+                        {clip(text)}
+                        {kind ? <span className="type-badge">{kind}</span> : null}
+                      </td>
+                    );
+                  })}
                 </tr>
               ))}
             </Table>
@@ -88,6 +108,8 @@ export function MapStep({
               const target = targets[field] ?? { kind: "skip" };
               const value = target.kind === "column" ? `column:${target.identifier}` : target.kind;
               const id = `map-${field}`;
+              const kinds = retyped[field];
+              const imported = target.kind === "column" || target.kind === "new";
               return (
                 <div key={field} className="mapping-row">
                   <label htmlFor={id}>
@@ -106,6 +128,26 @@ export function MapStep({
                     )}
                     <option value="skip">Don’t import</option>
                   </select>
+                  {csv && imported ? (
+                    <div className="retyping">
+                      <label className="checkbox">
+                        <input
+                          type="checkbox"
+                          checked={textFields.has(field)}
+                          aria-describedby={kinds ? `${id}-retyped` : undefined}
+                          onChange={(event) => keepAsText(field, event.target.checked)}
+                        />
+                        Keep as text<span className="visually-hidden">: {field}</span>
+                      </label>
+                      {kinds ? (
+                        <span id={`${id}-retyped`} className={textFields.has(field) ? "muted" : "retyped"}>
+                          {textFields.has(field)
+                            ? `Kept as text: its values stay as written`
+                            : `Its values become ${kinds.map(describeRetyping).join(", ")}`}
+                        </span>
+                      ) : null}
+                    </div>
+                  ) : null}
                 </div>
               );
             })}
@@ -141,4 +183,22 @@ export function MapStep({
       </div>
     </>
   );
+}
+
+/** A re-typing as the mapping says it: "a number (42)". */
+function describeRetyping(kind: string): string {
+  switch (kind) {
+    case "number":
+      return "numbers (42)";
+    case "boolean":
+      return "booleans (true)";
+    case "null":
+      return "null";
+    case "object":
+      return "objects ({…})";
+    case "array":
+      return "arrays ([…])";
+    default:
+      return 'text without its quotes ("42")';
+  }
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { builtinColumn, customColumn, makeRow } from "../rows/factories";
-import { draftOf, editCell } from "../rows/row-draft";
+import { draftOf, editCell, switchCellMode } from "../rows/row-draft";
 import { applyStaged, batchOf, draftMatches, stageDraft, stagedCells, withoutCell } from "./edit-session";
 
 const columns = [builtinColumn("input"), builtinColumn("expectedOutput"), customColumn("c1", "difficulty")];
@@ -22,6 +22,7 @@ describe("an edit session", () => {
         baseVersion: 3,
         texts: { expectedOutput: '"four"', c1: '"hard"' },
         before: { expectedOutput: null, c1: "easy" },
+        modes: { expectedOutput: "text", c1: "text" },
       },
     ]);
     // Staging the same draft again changes nothing; a clean draft takes the row out.
@@ -78,5 +79,19 @@ describe("an edit session", () => {
     expect(draftMatches(edited, staged)).toBe(true);
     expect(draftMatches(draftOf(row("r1", 3), columns), staged)).toBe(false);
     expect(draftMatches(draftOf(row("r1", 3), columns), undefined)).toBe(true);
+  });
+
+  it("keeps each cell's mode, and reads a session staged before modes as JSON", () => {
+    const draft = switchCellMode(draftOf(row("r1", 3), columns), "expectedOutput", "json").draft;
+    const session = stageDraft([], editCell(draft, "expectedOutput", "42"));
+    expect(session[0]?.modes).toEqual({ expectedOutput: "json" });
+    const back = applyStaged(draftOf(row("r1", 3), columns), session[0]);
+    expect(back.cells.map((cell) => cell.mode)).toEqual(["json", "json", "text"]);
+    expect(draftMatches(back, session[0])).toBe(true);
+    const legacy = { rowId: "r1", baseVersion: 3, texts: { c1: '"hard"' }, before: { c1: "easy" } };
+    expect(applyStaged(draftOf(row("r1", 3), columns), legacy).cells[2]).toMatchObject({
+      text: '"hard"',
+      mode: "json",
+    });
   });
 });

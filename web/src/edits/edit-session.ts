@@ -1,4 +1,5 @@
 import type { Cell, DatasetColumn, UpdateDatasetRowsBody } from "@svc/sdk";
+import type { CellMode } from "../rows/cell-modes";
 import { editableText, parseJson, sameJson } from "../rows/cells";
 import { editCell, type RowDraft } from "../rows/row-draft";
 
@@ -14,6 +15,8 @@ export interface StagedRow {
   texts: Record<string, string>;
   /** Each changed cell's value when editing began (null when it was not set). */
   before: Record<string, Cell>;
+  /** Each changed cell's mode; a cell without one (staged before modes) is JSON. */
+  modes?: Record<string, CellMode>;
 }
 
 /** Rows in the order they were first edited. */
@@ -33,6 +36,7 @@ export interface StagedCell {
 export function stageDraft(session: EditSession, draft: RowDraft): EditSession {
   const texts: Record<string, string> = {};
   const before: Record<string, Cell> = {};
+  const modes: Record<string, CellMode> = {};
   for (const cell of draft.cells) {
     const parsed = parseJson(cell.text);
     const unchanged = parsed.ok
@@ -41,12 +45,13 @@ export function stageDraft(session: EditSession, draft: RowDraft): EditSession {
     if (unchanged) continue;
     texts[cell.column.identifier] = cell.text;
     before[cell.column.identifier] = cell.original ?? null;
+    modes[cell.column.identifier] = cell.mode;
   }
   const index = session.findIndex((row) => row.rowId === draft.rowId);
   if (Object.keys(texts).length === 0) {
     return index === -1 ? session : session.filter((_, i) => i !== index);
   }
-  const staged: StagedRow = { rowId: draft.rowId, baseVersion: draft.baseVersion, texts, before };
+  const staged: StagedRow = { rowId: draft.rowId, baseVersion: draft.baseVersion, texts, before, modes };
   if (index === -1) return [...session, staged];
   if (sameStaged(session[index], staged)) return session;
   return session.map((row, i) => (i === index ? staged : row));
@@ -56,7 +61,8 @@ export function stageDraft(session: EditSession, draft: RowDraft): EditSession {
 export function applyStaged(draft: RowDraft, staged: StagedRow | undefined): RowDraft {
   if (!staged) return draft;
   let next: RowDraft = { ...draft, baseVersion: staged.baseVersion };
-  for (const [identifier, text] of Object.entries(staged.texts)) next = editCell(next, identifier, text);
+  for (const [identifier, text] of Object.entries(staged.texts))
+    next = editCell(next, identifier, text, staged.modes?.[identifier] ?? "json");
   return next;
 }
 
@@ -72,9 +78,11 @@ export function withoutCell(session: EditSession, rowId: string, identifier: str
     if (row.rowId !== rowId) return [row];
     const texts = { ...row.texts };
     const before = { ...row.before };
+    const modes = { ...row.modes };
     delete texts[identifier];
     delete before[identifier];
-    return Object.keys(texts).length === 0 ? [] : [{ ...row, texts, before }];
+    delete modes[identifier];
+    return Object.keys(texts).length === 0 ? [] : [{ ...row, texts, before, modes }];
   });
 }
 
@@ -134,7 +142,8 @@ function sameStaged(a: StagedRow | undefined, b: StagedRow): boolean {
     a !== undefined &&
     a.baseVersion === b.baseVersion &&
     sameJson(a.texts, b.texts) &&
-    sameJson(a.before, b.before)
+    sameJson(a.before, b.before) &&
+    sameJson(a.modes ?? {}, b.modes ?? {})
   );
 }
 

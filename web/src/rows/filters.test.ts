@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { filtersFrom, isFiltered, whereOf, withFilters } from "./filters";
+import {
+  describeFilterValue,
+  filtersFrom,
+  filterValueJson,
+  isFiltered,
+  whereOf,
+  withFilters,
+} from "./filters";
 
 describe("filters in the address", () => {
   it("read back what they wrote, and keep the other parameters", () => {
@@ -28,5 +35,28 @@ describe("filters in the address", () => {
   it("writes a value filter on a cell or on a path inside it", () => {
     expect(whereOf("metadata", "source", ' "prod" ')).toBe('metadata.source="prod"');
     expect(whereOf("expectedOutput", "", "4")).toBe("expectedOutput=4");
+  });
+});
+
+describe("a filter's value", () => {
+  it("is the text typed, without quotes, unless JSON is chosen", () => {
+    expect(filterValueJson("prod", "text")).toEqual({ ok: true, json: '"prod"' });
+    expect(filterValueJson("42", "text")).toEqual({ ok: true, json: '"42"' });
+    expect(filterValueJson('say "hi"', "text")).toEqual({ ok: true, json: '"say \\"hi\\""' });
+    // Quotes written as JSON writes a string are not part of the text.
+    expect(filterValueJson(' "prod" ', "text")).toEqual({ ok: true, json: '"prod"' });
+    expect(filterValueJson("42", "json")).toEqual({ ok: true, json: "42" });
+    expect(filterValueJson(" true ", "json")).toEqual({ ok: true, json: "true" });
+    const refused = filterValueJson("prod", "json");
+    expect(refused.ok).toBe(false);
+    expect(refused.ok ? "" : refused.problem).toMatch(/^The value is not JSON: .*Choose Text/);
+  });
+
+  it("says in its chip how it was understood", () => {
+    expect(describeFilterValue('"42"')).toBe('"42" (text)');
+    expect(describeFilterValue("42")).toBe("42 (number)");
+    expect(describeFilterValue("true")).toBe("true (boolean)");
+    expect(describeFilterValue("null")).toBe("null");
+    expect(describeFilterValue('{"a":1}')).toBe('{"a":1} (JSON)');
   });
 });

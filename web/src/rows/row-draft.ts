@@ -1,12 +1,17 @@
 import type { Cell, DatasetColumn, DatasetRow, UpdateDatasetRowBody } from "@svc/sdk";
+import { type CellMode, modeFor, switchMode } from "./cell-modes";
 import { cellOf, editableText, type JsonProblem, parseJson, sameJson } from "./cells";
 
-/** One cell being edited: where it came from, what the editor holds, and whether that is JSON. */
+/**
+ * One cell being edited: where it came from, its value as JSON text, whether that is JSON, and how
+ * it is edited (Text mode shows and edits the string that JSON text holds).
+ */
 export interface CellDraft {
   column: DatasetColumn;
   original: Cell | undefined;
   text: string;
   problem: JsonProblem | undefined;
+  mode: CellMode;
 }
 
 export interface RowDraft {
@@ -22,20 +27,39 @@ export function draftOf(row: DatasetRow, columns: readonly DatasetColumn[]): Row
     baseVersion: row.version,
     cells: columns.map((column) => {
       const original = cellOf(row, column);
-      return { column, original, text: editableText(original), problem: undefined };
+      return {
+        column,
+        original,
+        text: editableText(original),
+        problem: undefined,
+        mode: modeFor(original, column),
+      };
     }),
   };
 }
 
-export function editCell(draft: RowDraft, identifier: string, text: string): RowDraft {
+/** The draft with a cell's JSON text replaced, and its mode when given. */
+export function editCell(draft: RowDraft, identifier: string, text: string, mode?: CellMode): RowDraft {
   return {
     ...draft,
     cells: draft.cells.map((cell) => {
       if (cell.column.identifier !== identifier) return cell;
       const parsed = parseJson(text);
-      return { ...cell, text, problem: parsed.ok ? undefined : parsed.problem };
+      return { ...cell, text, problem: parsed.ok ? undefined : parsed.problem, mode: mode ?? cell.mode };
     }),
   };
+}
+
+/** The draft with a cell switched to `mode`, its value converted (see `switchMode`), and what that did. */
+export function switchCellMode(
+  draft: RowDraft,
+  identifier: string,
+  mode: CellMode,
+): { draft: RowDraft; note: string | undefined } {
+  const cell = draft.cells.find((c) => c.column.identifier === identifier);
+  if (!cell || cell.mode === mode) return { draft, note: undefined };
+  const switched = switchMode(cell.text, mode);
+  return { draft: editCell(draft, identifier, switched.text, switched.mode), note: switched.note };
 }
 
 /** The cells whose parsed value differs from where editing began. */
@@ -101,6 +125,7 @@ export function mergeOnto(draft: RowDraft, theirs: DatasetRow): RowDraft {
         original,
         text: kept === undefined ? editableText(original) : editableText(kept),
         problem: undefined,
+        mode: kept === undefined ? modeFor(original, cell.column) : cell.mode,
       };
     }),
   };

@@ -2,6 +2,7 @@ import type { DatasetColumn, DatasetRow } from "@svc/sdk";
 import { type ColumnDef, flexRender, getCoreRowModel, useReactTable } from "@tanstack/react-table";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { type KeyboardEvent, useEffect, useMemo, useRef } from "react";
+import { GridValue } from "../components/cell-view";
 import { cellOf, compact, parseJson } from "./cells";
 
 export const ROW_HEIGHT = 36;
@@ -62,12 +63,7 @@ export function RowGrid(props: RowGridProps) {
         cell: (info) => {
           const draft = drafts?.get(info.row.original.rowId)?.[column.identifier];
           if (draft !== undefined) return <DraftCell text={draft} />;
-          const value = cellOf(info.row.original, column);
-          return value === null || value === undefined ? (
-            <span className="cell-null">{value === null ? "null" : ""}</span>
-          ) : (
-            <span className={typeof value === "string" ? "cell-text" : "cell-json"}>{compact(value)}</span>
-          );
+          return <GridValue value={cellOf(info.row.original, column)} />;
         },
       })),
     ],
@@ -280,12 +276,14 @@ const PARSED_UP_TO = 100_000;
 /** An unsaved cell: the draft's value as the grid shows any value (its text while not JSON), marked. */
 function DraftCell({ text }: { text: string }) {
   const parsed = text.length <= PARSED_UP_TO ? parseJson(text) : undefined;
-  const shown = parsed?.ok ? compact(parsed.value) : compact(text.slice(0, 1_000));
-  const kind = parsed?.ok && typeof parsed.value !== "string" ? "cell-json" : "cell-text";
   return (
     <>
       <UnsavedMark label="unsaved" />
-      <span className={kind}>{shown}</span>
+      {parsed?.ok ? (
+        <GridValue value={parsed.value} />
+      ) : (
+        <span className="cell-text">{compact(text.slice(0, 1_000))}</span>
+      )}
     </>
   );
 }

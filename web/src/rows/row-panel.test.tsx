@@ -1,5 +1,5 @@
 import type { DatasetRow } from "@svc/sdk";
-import { act, cleanup, fireEvent, render, screen } from "@testing-library/react";
+import { act, cleanup, fireEvent, render, screen, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ToastProvider } from "../components/toasts";
 import { builtinColumn, customColumn, makeRow } from "./factories";
@@ -42,13 +42,13 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-function renderPanel(onSaved = vi.fn()) {
+function renderPanel(onSaved = vi.fn(), shown: DatasetRow = row()) {
   render(
     <ToastProvider>
       <RowPanel
         projectSlug="p"
         datasetSlug="d"
-        row={row()}
+        row={shown}
         columns={columns}
         readOnly={false}
         focusOnOpen={false}
@@ -60,6 +60,12 @@ function renderPanel(onSaved = vi.fn()) {
   return onSaved;
 }
 
+/** Picks how a cell is edited, as a person does with the radios above it. */
+const switchTo = (cell: string, mode: "Text" | "JSON") =>
+  fireEvent.click(
+    within(screen.getByRole("radiogroup", { name: `Edit ${cell} as` })).getByRole("radio", { name: mode }),
+  );
+
 const type = (label: string, text: string) =>
   fireEvent.change(screen.getByLabelText(label, { selector: "textarea" }), { target: { value: text } });
 
@@ -68,15 +74,16 @@ describe("the row editor", () => {
     renderPanel();
     expect(screen.getByText("No changes")).toBeTruthy();
     expect((screen.getByRole("button", { name: "Save" }) as HTMLButtonElement).disabled).toBe(true);
-    type("Output", '"4"');
+    type("Output", "4");
     expect(screen.getByText("1 changed cell")).toBeTruthy();
-    type("Output", '"5"');
+    type("Output", "5");
     expect(screen.getByText("No changes")).toBeTruthy();
   });
 
   it("refuses invalid JSON before sending, saying where", () => {
     const sent = fakeApi([]);
     renderPanel();
+    switchTo("difficulty", "JSON");
     type("difficulty", '"hard');
     expect(screen.getByRole("alert").textContent).toMatch(/^Not valid JSON at line 1, column \d+/);
     expect((screen.getByRole("button", { name: "Save" }) as HTMLButtonElement).disabled).toBe(true);
@@ -86,8 +93,8 @@ describe("the row editor", () => {
   it("saves only the changed cells with the row's version as If-Match, and reports the new version", async () => {
     const sent = fakeApi([{ status: 200, body: { versionId: "v", version: 4 } }]);
     const onSaved = renderPanel();
-    type("Output", '"4"');
-    type("difficulty", '"hard"');
+    type("Output", "4");
+    type("difficulty", "hard");
     await act(async () => {
       fireEvent.click(screen.getByRole("button", { name: "Save" }));
     });
@@ -119,7 +126,7 @@ describe("the row editor", () => {
       { status: 200, body: { versionId: "v", version: 6 } },
     ]);
     renderPanel();
-    type("Output", '"four"');
+    type("Output", "four");
     await act(async () => {
       fireEvent.click(screen.getByRole("button", { name: "Save" }));
     });
@@ -151,16 +158,15 @@ describe("the row editor", () => {
       },
     ]);
     renderPanel();
-    type("Output", '"4"');
+    type("Output", "4");
     await act(async () => {
       fireEvent.click(screen.getByRole("button", { name: "Save" }));
       await new Promise((resolve) => setTimeout(resolve, 1_500));
     });
     expect(screen.getByRole("alert").textContent).toContain("The platform is busy or restarting");
     expect(screen.getByRole("alert").textContent).toContain("Request id req-9");
-    // Whichever editor holds it by now (CodeMirror may have loaded meanwhile), the text is kept.
-    const editor = screen.getByLabelText("Output");
-    expect(editor instanceof HTMLTextAreaElement ? editor.value : editor.textContent).toBe('"4"');
+    const editor = screen.getByLabelText("Output", { selector: "textarea" }) as HTMLTextAreaElement;
+    expect(editor.value).toBe("4");
     expect(screen.getByText("1 changed cell")).toBeTruthy();
   });
 
@@ -196,7 +202,7 @@ describe("the row editor", () => {
         { status, body },
       ]);
       renderPanel();
-      type("difficulty", '"hard"');
+      type("difficulty", "hard");
       await act(async () => {
         fireEvent.click(screen.getByRole("button", { name: "Save" }));
         await new Promise((resolve) => setTimeout(resolve, status === 429 ? 1_500 : 50));
@@ -207,4 +213,60 @@ describe("the row editor", () => {
       expect(screen.getByText("1 changed cell")).toBeTruthy();
     },
   );
+
+  it("edits a string as plain text, line breaks and quotes included, and saves it as a string", async () => {
+    const sent = fakeApi([{ status: 200, body: { versionId: "v", version: 4 } }]);
+    renderPanel();
+    expect((screen.getByLabelText("Output", { selector: "textarea" }) as HTMLTextAreaElement).value).toBe(
+      "5",
+    );
+    type("Output", 'Four,\nsaid "the book"');
+    await act(async () => {
+      fireEvent.keyDown(screen.getByLabelText("Output", { selector: "textarea" }), {
+        key: "s",
+        ctrlKey: true,
+      });
+    });
+    expect(sent.map((s) => s.body)).toEqual([{ output: 'Four,\nsaid "the book"' }]);
+  });
+
+  it("switches a cell to JSON with Alt+M, keeping text a string, and saves the object typed there", async () => {
+    const sent = fakeApi([{ status: 200, body: { versionId: "v", version: 4 } }]);
+    renderPanel();
+    type("Output", "42");
+    fireEvent.keyDown(screen.getByLabelText("Output", { selector: "textarea" }), {
+      key: "m",
+      code: "KeyM",
+      altKey: true,
+    });
+    const group = screen.getByRole("radiogroup", { name: "Edit Output as" });
+    expect((within(group).getByRole("radio", { name: "JSON" }) as HTMLInputElement).checked).toBe(true);
+    expect(screen.getByText(/The text "42" stays a string in JSON/).getAttribute("role")).toBe("status");
+    expect((screen.getByLabelText("Output", { selector: "textarea" }) as HTMLTextAreaElement).value).toBe(
+      '"42"',
+    );
+    type("Output", '{"answer": 42}');
+    await act(async () => {
+      fireEvent.click(screen.getByRole("button", { name: "Save" }));
+    });
+    expect(sent.map((s) => s.body)).toEqual([{ output: { answer: 42 } }]);
+  });
+
+  it("shows chat messages as a conversation, and a value that is not a string in JSON", () => {
+    const messages = [
+      { role: "user", content: "Capital of France?" },
+      { role: "assistant", content: "Paris" },
+    ];
+    renderPanel(vi.fn(), row({ input: messages }));
+    const conversation = screen.getByRole("list", { name: "Input as a conversation" });
+    expect(
+      within(conversation)
+        .getAllByRole("listitem")
+        .map((item) => item.textContent),
+    ).toEqual(["userCapital of France?", "assistantParis"]);
+    const group = screen.getByRole("radiogroup", { name: "Edit Input as" });
+    expect((within(group).getByRole("radio", { name: "JSON" }) as HTMLInputElement).checked).toBe(true);
+    fireEvent.click(screen.getByRole("button", { name: "Conversation" }));
+    expect(screen.queryByRole("list", { name: "Input as a conversation" })).toBeNull();
+  });
 });

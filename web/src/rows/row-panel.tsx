@@ -3,7 +3,6 @@ import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } fro
 import { Link } from "react-router";
 import { api } from "../api";
 import { ErrorMessage } from "../components/errors";
-import { JsonEditor } from "../components/json-editor";
 import { notSavedLead } from "../components/not-saved";
 import { useToasts } from "../components/toasts";
 import { useAction } from "../components/use-action";
@@ -11,6 +10,7 @@ import { changedUnderDraft } from "../datasets/live-events";
 import { applyStaged, draftMatches, type StagedRow } from "../edits/edit-session";
 import { writeIfUnchanged } from "../edits/write-if-unchanged";
 import { actorLabel } from "../versions/changes";
+import { CellField } from "./cell-field";
 import { editAsCommands } from "./copy-as";
 import { ConflictView } from "./row-conflict";
 import {
@@ -24,6 +24,7 @@ import {
   patchOf,
   type RowDraft,
   savedDraft,
+  switchCellMode,
 } from "./row-draft";
 
 export interface RowPanelProps {
@@ -54,7 +55,8 @@ export interface RowPanelProps {
 const NONE: ReadonlySet<number> = new Set();
 
 /**
- * The row editor: one JSON editor per cell, validated as you type; Save sends only the changed cells
+ * The row editor: one editor per cell, as text or as JSON validated as you type (docs/decisions/0045);
+ * Save sends only the changed cells
  * with the row's version as If-Match, and a 412 opens the conflict view instead of overwriting.
  */
 export function RowPanel(props: RowPanelProps) {
@@ -211,25 +213,23 @@ export function RowPanel(props: RowPanelProps) {
       >
         {draft.cells.map((cell, index) => {
           const dirty = changed.some((c) => c.cell.column.identifier === cell.column.identifier);
-          const id = `cell-${cell.column.identifier}`;
+          const identifier = cell.column.identifier;
           return (
-            <div key={cell.column.identifier} className={dirty ? "cell-field dirty" : "cell-field"}>
-              <label htmlFor={id} title={`identifier ${cell.column.identifier}`}>
-                {cell.column.name}
-                {dirty ? <span className="badge">changed</span> : null}
-              </label>
-              <JsonEditor
-                ref={index === 0 ? firstEditor : undefined}
-                id={id}
-                label={cell.column.name}
-                value={cell.text}
-                problem={cell.problem}
-                readOnly={props.readOnly}
-                onChange={(text) => setDraft((current) => editCell(current, cell.column.identifier, text))}
-                onSave={() => void save()}
-                onCancel={cancel}
-              />
-            </div>
+            <CellField
+              key={identifier}
+              ref={index === 0 ? firstEditor : undefined}
+              cell={cell}
+              dirty={dirty}
+              readOnly={props.readOnly}
+              onEdit={(text) => setDraft((current) => editCell(current, identifier, text))}
+              onSwitch={(mode) => {
+                const switched = switchCellMode(draft, identifier, mode);
+                setDraft(switched.draft);
+                return switched.note;
+              }}
+              onSave={() => void save()}
+              onCancel={cancel}
+            />
           );
         })}
         {error ? (

@@ -48,7 +48,7 @@ describe.runIf(chromiumAvailable())("the curator's loop in the web application",
     await watched.page.keyboard.press("Enter");
     const panel = watched.page.getByRole("complementary", { name: "Row m2" });
     await panel.waitFor();
-    await replaceText(watched.page, "Expected output", '"answer 2"');
+    await replaceText(watched.page, "Expected output", "answer 2");
     await watched.page.keyboard.press("Control+s");
     await watched.page.getByText("Saved row m2 as version 2").waitFor();
     // It has an expected output now: the view no longer lists it.
@@ -74,7 +74,7 @@ describe.runIf(chromiumAvailable())("the curator's loop in the web application",
     await grid().getByText("m1", { exact: true }).click();
     await grid().getByText("m0", { exact: true }).click();
     await watched.page.getByRole("complementary", { name: "Row m0" }).waitFor();
-    await replaceText(watched.page, "Expected output", '"kept"');
+    await replaceText(watched.page, "Expected output", "kept");
     await bar.getByText("1 unsaved edit in 1 row").waitFor();
     await grid().getByText("m1", { exact: true }).click();
     await watched.page.getByRole("complementary", { name: "Row m1" }).waitFor();
@@ -160,7 +160,7 @@ describe.runIf(chromiumAvailable())("the curator's loop in the web application",
     await watched.page.goto(at());
     await grid().getByText("m5", { exact: true }).click();
     await watched.page.getByRole("complementary", { name: "Row m5" }).waitFor();
-    await replaceText(watched.page, "Output", '"draft of m5"');
+    await replaceText(watched.page, "Output", "draft of m5");
     await watched.page.getByRole("complementary", { name: "Row m5" }).getByText("1 changed cell").waitFor();
     await watched.page.getByRole("button", { name: "Close row" }).click();
 

@@ -145,7 +145,9 @@ describe.runIf(chromiumAvailable())("the web application, as a curator uses it",
         patches.push({ body: request.postDataJSON(), ifMatch: request.headers()["if-match"] });
       }
     });
-    // Invalid JSON is refused before anything is sent, with where it went wrong.
+    // An empty cell starts as text: JSON is chosen explicitly. Invalid JSON is refused before anything
+    // is sent, with where it went wrong.
+    await panel.getByRole("radiogroup", { name: "Edit Expected output as" }).getByLabel("JSON").check();
     await replaceText(watched.page, "Expected output", '{"answer": 4');
     await panel.getByText(/Not valid JSON at line 1, column \d+/).waitFor();
     expect(await panel.getByRole("button", { name: "Save" }).isDisabled()).toBe(true);
@@ -174,7 +176,7 @@ describe.runIf(chromiumAvailable())("the web application, as a curator uses it",
     await watched.page.goto(`${platform.baseUrl}/projects/support-bot/datasets/golden-answers?row=q1`);
     const panel = watched.page.getByRole("complementary", { name: "Row q1" });
     await panel.waitFor();
-    await replaceText(watched.page, "Output", '"four"');
+    await replaceText(watched.page, "Output", "four");
     // A second client edits the same row before this one saves.
     const theirs = await api().patch<{ version: number }>(
       "/v1/projects/support-bot/datasets/golden-answers/rows/q1",

@@ -74,7 +74,7 @@ describe.runIf(chromiumAvailable() && infra)("the web application while PostgreS
       if (new URL(response.url()).pathname === "/v1/projects") tries.push(response.status());
     });
     await proxy.cut();
-    await replaceText(page, "Expected output", '"four"');
+    await replaceText(page, "Expected output", "four");
     await panel.getByRole("button", { name: "Save" }).click();
     const banner = page.getByRole("status").filter({ hasText: "Cannot reach the platform" });
     await banner.waitFor();

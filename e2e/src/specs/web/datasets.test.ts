@@ -152,7 +152,7 @@ describe.runIf(chromiumAvailable())("the web application's history and files of 
     await watched.page.goto(at("?row=r2"));
     const panel = watched.page.getByRole("complementary", { name: "Row r2" });
     await panel.waitFor();
-    await replaceText(watched.page, "Output", '"Paris, France"');
+    await replaceText(watched.page, "Output", "Paris, France");
     await watched.page.keyboard.press("Control+s");
     await watched.page.getByText("Saved row r2 as version 5").waitFor();
 
@@ -335,13 +335,13 @@ describe.runIf(chromiumAvailable())("the web application's history and files of 
     it("stages edits across rows, keeps them through a reload, and saves them as one version", async () => {
       await watched.page.goto(sessionAt());
       await openRow("s1");
-      await replaceText(watched.page, "Expected output", '"e1"');
-      await replaceText(watched.page, "Output", '"changed s1"');
+      await replaceText(watched.page, "Expected output", "e1");
+      await replaceText(watched.page, "Output", "changed s1");
       await openRow("s2");
-      await replaceText(watched.page, "Expected output", '"e2"');
+      await replaceText(watched.page, "Expected output", "e2");
       await replaceText(watched.page, "Metadata", '{"checked": true}');
       await openRow("s3");
-      await replaceText(watched.page, "Expected output", '"e3"');
+      await replaceText(watched.page, "Expected output", "e3");
       await replaceText(watched.page, "Metadata", '{"undo": "me"}');
       await bar().getByText("6 unsaved edits in 3 rows").waitFor();
       expect(await watched.page.locator("#row-s2").getAttribute("class")).toContain("dirty");
@@ -396,7 +396,7 @@ describe.runIf(chromiumAvailable())("the web application's history and files of 
     it("shows a conflicting save's rows, loses nothing, and saves the choice made", async () => {
       await watched.page.goto(sessionAt());
       await openRow("s4");
-      await replaceText(watched.page, "Expected output", '"mine"');
+      await replaceText(watched.page, "Expected output", "mine");
       await openRow("s1");
       await replaceText(watched.page, "Metadata", '{"reviewed": true}');
       await bar().getByText("2 unsaved edits in 2 rows").waitFor();
@@ -552,9 +552,9 @@ describe.runIf(chromiumAvailable())("the web application's history and files of 
       await dialog.getByLabel("Cell").selectOption({ label: "Metadata" });
       await dialog.getByLabel("Condition").selectOption("equals");
       await dialog.getByLabel("Path inside the cell (optional)").fill("source");
-      await dialog.getByLabel("Value (JSON)").fill("prod");
-      await dialog.getByText(/A string needs its quotes/).waitFor();
-      await dialog.getByLabel("Value (JSON)").fill('"prod"');
+      // Typed as text, with no quotes; the dialog says how it reads it.
+      await dialog.getByLabel("Value", { exact: true }).fill("prod");
+      await dialog.getByText('Compared with "prod" (text)').waitFor();
       await expectAccessible(watched.page, "the filter dialog");
       await dialog.getByRole("button", { name: "Add filter" }).click();
       await watched.page.getByText("3 rows match").waitFor();
@@ -576,7 +576,7 @@ describe.runIf(chromiumAvailable())("the web application's history and files of 
       await other.getByText("1 row matches").waitFor();
       await other.getByRole("grid", { name: "Dataset rows" }).getByText("f2", { exact: true }).waitFor();
       expect(await other.getByRole("searchbox", { name: "Search rows" }).inputValue()).toBe("capital");
-      await other.getByRole("button", { name: 'Remove the filter Metadata.source = "prod"' }).click();
+      await other.getByRole("button", { name: 'Remove the filter Metadata.source = "prod" (text)' }).click();
       await other.getByText("2 rows match").waitFor();
       expect(new URL(other.url()).searchParams.getAll("where")).toEqual([]);
       await other.close();

@@ -85,7 +85,7 @@ describe.runIf(chromiumAvailable())("live changes in the web application", () =>
     await other.goto(at("?sort=asc&row=m41"));
     const panel = other.getByRole("complementary", { name: "Row m41" });
     await panel.waitFor();
-    await replaceText(other, "Output", '"saved in the other tab"', panel);
+    await replaceText(other, "Output", "saved in the other tab", panel);
     await other.keyboard.press("Control+s");
     await other.getByText(`Saved row m41 as version ${before + 3}`).waitFor();
     await expect.poll(chipOf(page), { timeout: 3_000 }).toMatch(new RegExp(`^Version\\s*${before + 3}$`));
@@ -102,13 +102,13 @@ describe.runIf(chromiumAvailable())("live changes in the web application", () =>
     await page.goto(at("?sort=asc&row=m7"));
     const panel = page.getByRole("complementary", { name: "Row m7" });
     await panel.waitFor();
-    await replaceText(page, "Expected output", '"mine"', panel);
+    await replaceText(page, "Expected output", "mine", panel);
 
     const them = elsewhere.page;
     await them.goto(at("?sort=asc&row=m7"));
     const theirs = them.getByRole("complementary", { name: "Row m7" });
     await theirs.waitFor();
-    await replaceText(them, "Output", '"theirs"', theirs);
+    await replaceText(them, "Output", "theirs", theirs);
     await them.keyboard.press("Control+s");
     const saved = await them.getByText(/^Saved row m7 as version \d+$/).textContent();
     const version = Number(saved?.split(" ").at(-1));
@@ -128,7 +128,7 @@ describe.runIf(chromiumAvailable())("live changes in the web application", () =>
     await conflict.waitFor();
     await conflict.getByRole("button", { name: /Keep mine/ }).click();
     await page.getByText(`Saved row m7 as version ${version + 1}`).waitFor();
-    await replaceText(page, "Expected output", '"mine again"', panel);
+    await replaceText(page, "Expected output", "mine again", panel);
     await page.waitForTimeout(500);
     expect(await panel.getByText(/review before saving/).count()).toBe(0);
     expect([...watched.problems, ...elsewhere.problems]).toEqual([]);

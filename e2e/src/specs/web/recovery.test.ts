@@ -52,7 +52,7 @@ describe.runIf(chromiumAvailable())("the web application when the platform goes 
     const { context, page, problems } = await openSignedInPage(chromium.browser, baseUrl, ownerKey);
     await page.goto(`${baseUrl}/projects/outage/datasets/answers?row=o1`);
     await page.getByRole("complementary", { name: "Row o1" }).waitFor();
-    await replaceText(page, "Expected output", '"4"');
+    await replaceText(page, "Expected output", "4");
     const bar = page.getByRole("region", { name: "Unsaved edits" });
     await bar.getByText("1 unsaved edit in 1 row").waitFor();
 

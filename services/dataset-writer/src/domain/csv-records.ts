@@ -6,9 +6,12 @@ import { badLine, checkNumbers, MAX_RECORD_CHARS, tooManyFields } from "./record
 
 /**
  * The records of a CSV file (RFC 4180, a header row): each field's text becomes a cell value, and the
- * text as written is kept beside it.
+ * text as written is kept beside it. The fields in `textFields` are their text, whatever it looks like.
  */
-export async function* readCsv(text: AsyncIterable<string>): AsyncIterable<FileRecord> {
+export async function* readCsv(
+  text: AsyncIterable<string>,
+  textFields: ReadonlySet<string> = NO_FIELDS,
+): AsyncIterable<FileRecord> {
   const parser = new NumberedParser({
     bom: true,
     relax_column_count: false,
@@ -45,7 +48,7 @@ export async function* readCsv(text: AsyncIterable<string>): AsyncIterable<FileR
       for (let i = 0; i < header.length; i++) {
         const name = header[i] as string;
         const text = record[i] ?? "";
-        const value = csvTextToCell(text);
+        const value = textFields.has(name) && text !== "" ? csvUnescapedText(text) : csvTextToCell(text);
         if (value === undefined) continue;
         checkNumbers(value, text, line);
         fields[name] = value;
@@ -147,6 +150,8 @@ class NumberedParser extends Parser {
     );
   }
 }
+
+const NO_FIELDS: ReadonlySet<string> = new Set();
 
 function checkHeader(names: string[], line: number): string[] {
   const seen = new Map<string, number>();

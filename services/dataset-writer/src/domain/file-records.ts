@@ -23,15 +23,17 @@ export interface ReadProgress {
 /**
  * The records of a file, read as it streams in: CSV (RFC 4180, a header row), JSONL (an object per
  * line) or a JSON array of objects. Memory holds one record at a time. A malformed record throws a
- * `validation_failed` naming its line; so does text that is not UTF-8.
+ * `validation_failed` naming its line; so does text that is not UTF-8. A CSV file's `textFields` are
+ * read as text, whatever they look like.
  */
 export function readRecords(
   format: ImportFormat,
   chunks: AsyncIterable<Uint8Array>,
   progress: ReadProgress,
+  textFields?: ReadonlySet<string>,
 ): AsyncIterable<FileRecord> {
   const text = decodeUtf8(chunks, progress);
-  if (format === "csv") return readCsv(text);
+  if (format === "csv") return readCsv(text, textFields);
   if (format === "jsonl") return readJsonLines(text);
   return readJsonArray(text);
 }

@@ -61,3 +61,17 @@ describe("the fields of an exported line, mapped back", () => {
     );
   });
 });
+
+describe("fields kept as text", () => {
+  it("are read as text from a CSV file", () => {
+    const mapping = new FieldMapping(columns, { mode: "insert", textFields: ["label"] }, "csv");
+    expect([...mapping.textFields]).toEqual(["label"]);
+  });
+
+  it("are refused for a file whose values are typed already, saying why", () => {
+    expect(() => new FieldMapping(columns, { mode: "insert", textFields: ["label"] }, "jsonl")).toThrow(
+      /^textFields is for CSV files/,
+    );
+    expect(new FieldMapping(columns, { mode: "insert", textFields: [] }, "jsonl").textFields.size).toBe(0);
+  });
+});

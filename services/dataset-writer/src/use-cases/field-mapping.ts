@@ -50,6 +50,8 @@ export class FieldMapping {
   private readonly removed = new Set<string>();
   private readonly customCount: number;
   private readonly idFields: Set<string>;
+  /** The CSV fields read as text, whatever they look like (`textFields` of the import). */
+  readonly textFields: ReadonlySet<string>;
 
   constructor(
     columns: readonly ColumnRecord[],
@@ -67,6 +69,14 @@ export class FieldMapping {
     }
     this.customCount = [...this.byIdentifier.values()].filter((column) => column.kind === "custom").length;
     this.idFields = new Set(query.idField ? [query.idField] : format === "csv" ? ["id"] : ["id", "rowId"]);
+    if (query.textFields !== undefined && query.textFields.length > 0 && format !== "csv") {
+      throw new DomainError(
+        "validation_failed",
+        `textFields is for CSV files, whose fields are text; a ${format} file's values are typed already: send the values as strings, or leave textFields out`,
+        { format },
+      );
+    }
+    this.textFields = new Set(query.textFields ?? []);
     for (const [field, to] of Object.entries(query.map ?? {}))
       this.targets.set(field, this.mapped(field, to));
   }

@@ -61,7 +61,7 @@ export async function importFileRows(
   const { db, uploads } = deps;
   const { importId, start, ref, mapping } = accepted;
   const staged = async function* () {
-    for await (const record of fileRecords(uploads, start.upload, progress)) {
+    for await (const record of fileRecords(uploads, start.upload, progress, mapping.textFields)) {
       progress.rowsRead++;
       yield mapping.stage(record, progress.rowsRead);
     }
@@ -191,7 +191,13 @@ export async function checkFileStart(
 ): Promise<void> {
   checkFileKind(upload.format, await firstBytes(uploads.get(upload.objectName)));
   if (upload.format === "parquet") return;
-  for await (const record of readRecords(upload.format, uploads.get(upload.objectName), { bytesRead: 0 })) {
+  const records = readRecords(
+    upload.format,
+    uploads.get(upload.objectName),
+    { bytesRead: 0 },
+    mapping.textFields,
+  );
+  for await (const record of records) {
     mapping.stage(record, 1);
     break;
   }
@@ -202,9 +208,10 @@ async function* fileRecords(
   uploads: UploadStore,
   upload: ImportStart["upload"],
   progress: { bytesRead: number },
+  textFields: ReadonlySet<string>,
 ): AsyncIterable<FileRecord> {
   if (upload.format !== "parquet") {
-    yield* readRecords(upload.format, uploads.get(upload.objectName), progress);
+    yield* readRecords(upload.format, uploads.get(upload.objectName), progress, textFields);
     return;
   }
   const file = await uploads.local(upload.objectName);

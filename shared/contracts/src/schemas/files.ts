@@ -94,80 +94,13 @@ export const exportChunkSchema = z.object({
 });
 export type ExportChunk = z.infer<typeof exportChunkSchema>;
 
-/**
- * CSV field text as a cell: undefined for an empty field (no value given); the text after it for a
- * field that begins with an apostrophe (see csvFormulaModes); JSON for a field that is JSON (an
- * object, array, number, `true`, `false`, `null` or a quoted string); else the text.
- */
-export function csvTextToCell(text: string): unknown {
-  if (text.charCodeAt(0) === APOSTROPHE) return text.slice(1);
-  if (text === "") return undefined;
-  if (!startsLikeJson(text.charCodeAt(0))) return text;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
-}
-
-const APOSTROPHE = 0x27;
-
-/** A CSV field's text without the apostrophe an export writes before text (see csvFormulaModes). */
-export const csvUnescapedText = (text: string): string =>
-  text.charCodeAt(0) === APOSTROPHE ? text.slice(1) : text;
-
-/**
- * Whether an export writes an apostrophe before a text beginning with this UTF-16 unit (or UTF-8
- * byte: every one of them is ASCII): one a spreadsheet takes as the start of a formula, when
- * formulas are escaped, and an apostrophe always.
- */
-export function csvNeedsApostrophe(unit: number | undefined, formulas: CsvFormulaMode): boolean {
-  if (unit === APOSTROPHE) return true;
-  return (
-    formulas === "escape" &&
-    (unit === 0x3d || // =
-      unit === 0x2b || // +
-      unit === 0x2d || // -
-      unit === 0x40 || // @
-      unit === 0x09 || // tab
-      unit === 0x0d) // carriage return
-  );
-}
-
-/**
- * Whether a text starting with this UTF-16 unit may be JSON, and so is parsed when read from a CSV
- * field: `{`, `[`, `"`, `-`, a digit, `t`, `f`, `n`, or a space (JavaScript's `\s`). The export
- * writes a string that would read back as JSON as a JSON string, by the same test.
- */
-export function startsLikeJson(unit: number): boolean {
-  return (
-    unit === 0x7b || // {
-    unit === 0x5b || // [
-    unit === 0x22 || // "
-    unit === 0x2d || // -
-    (unit >= 0x30 && unit <= 0x39) ||
-    unit === 0x74 || // t
-    unit === 0x66 || // f
-    unit === 0x6e || // n
-    isSpace(unit)
-  );
-}
-
-/** Whether a UTF-16 unit is one that JavaScript's `\s` matches. */
-export function isSpace(unit: number): boolean {
-  if (unit < 0x80) return unit === 0x20 || (unit >= 0x09 && unit <= 0x0d);
-  return (
-    unit === 0xa0 ||
-    unit === 0x1680 ||
-    (unit >= 0x2000 && unit <= 0x200a) ||
-    unit === 0x2028 ||
-    unit === 0x2029 ||
-    unit === 0x202f ||
-    unit === 0x205f ||
-    unit === 0x3000 ||
-    unit === 0xfeff
-  );
-}
+export {
+  csvNeedsApostrophe,
+  csvTextToCell,
+  csvUnescapedText,
+  isSpace,
+  startsLikeJson,
+} from "../csv-text";
 
 export const importFormats = ["csv", "jsonl", "json", "parquet"] as const;
 export type ImportFormat = (typeof importFormats)[number];
@@ -238,6 +171,31 @@ export const importQuerySchema = z.strictObject({
     .describe(
       "The field that holds row ids (default: id; JSONL and JSON also accept rowId); required by mode=update",
     ),
+  textFields: z
+    .string()
+    .max(8000, "must be at most 8000 characters")
+    .transform((text, ctx) => {
+      let value: unknown;
+      try {
+        value = JSON.parse(text);
+      } catch {
+        ctx.addIssue({ code: "custom", message: "must be a JSON array of file field names" });
+        return z.NEVER;
+      }
+      const parsed = z.array(z.string().min(1).max(256)).max(MAX_FILE_FIELDS).safeParse(value);
+      if (!parsed.success) {
+        ctx.addIssue({
+          code: "custom",
+          message: `must be a JSON array of file field names: ${parsed.error.issues[0]?.message ?? ""}`,
+        });
+        return z.NEVER;
+      }
+      return parsed.data;
+    })
+    .optional()
+    .describe(
+      'CSV only: a JSON array of file fields whose values are kept as the text written, such as ["zip","answer"]: in them 42, true, null or an object\'s JSON become strings instead of a number, a boolean, null or an object. An empty field still gives no value, and a leading apostrophe is still removed',
+    ),
 });
 export type ImportQuery = z.output<typeof importQuerySchema>;
 
@@ -286,6 +244,8 @@ export const importStartSchema = z.strictObject({
     // A file's field may be called `__proto__`: recordOf keeps it a key.
     map: recordOf(z.string(), z.string()).optional(),
     idField: z.string().optional(),
+    /** CSV only: the fields whose text is their value, whatever it looks like. */
+    textFields: z.array(z.string()).optional(),
   }),
   upload: z.strictObject({
     /** The file's name in the upload store. */
