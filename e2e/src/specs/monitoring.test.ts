@@ -356,4 +356,39 @@ describe.each(targets())("monitoring (%s)", (_name, start) => {
       ).status,
     ).toBe(400);
   });
+
+  it("answers a 10,000-deep chain of spans, and spans at the epoch and at the last representable time", async () => {
+    const traceId = newTraceId();
+    const ids = Array.from({ length: 10_000 }, () => newSpanId());
+    const chain = ids.map((spanId, depth) => ({
+      traceId,
+      spanId,
+      ...(depth > 0 ? { parentSpanId: ids[depth - 1] } : {}),
+      name: `step ${depth}`,
+      at: "2024-03-07T00:00:00Z",
+      durationMs: 10_000 - depth,
+    }));
+    // As an exporter sends them: in batches of at most 512 spans.
+    for (let start = 0; start < chain.length; start += 500) await ingest(chain.slice(start, start + 500));
+    const got = await suite.api.get<{ spanCount: number; spans: unknown[] }>(`${traces()}/${traceId}`);
+    expect(got.status).toBe(200);
+    expect(got.body.spanCount).toBe(10_000);
+    expect(got.body.spans).toHaveLength(10_000);
+
+    const edges = exportOf([{ traceId: newTraceId(), at: "1970-01-01T00:00:00Z" }]);
+    const last = newTraceId();
+    const span = edges.resourceSpans[0]?.scopeSpans[0]?.spans[0];
+    if (!span) throw new Error("no span");
+    const late = {
+      ...span,
+      traceId: last,
+      startTimeUnixNano: "9223372036854775000",
+      endTimeUnixNano: "9223372036854775807",
+    };
+    edges.resourceSpans[0]?.scopeSpans[0]?.spans.push(late);
+    expect((await suite.api.post("/v1/traces", edges, { "x-svc-project": suite.project })).status).toBe(200);
+    const epoch = await metrics("from=1970-01-01T00:00:00Z&to=1970-01-01T01:00:00Z&bucket=hour");
+    expect(epoch.body.series).toEqual([expect.objectContaining({ traces: 1 })]);
+    expect((await suite.api.get(`${traces()}/${last}`)).status).toBe(200);
+  });
 });
