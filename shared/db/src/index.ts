@@ -15,6 +15,7 @@ export * from "./row-cells";
 export * from "./row-filters";
 export type * from "./schema";
 export { buildSearchIndex } from "./search-index";
+export * from "./trace-metrics";
 export * from "./traces";
 export * from "./unique-violation";
 export * from "./unnest";
