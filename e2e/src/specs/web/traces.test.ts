@@ -140,25 +140,48 @@ const agentTrace = exportOf(AGENT, [
   { spanId: LATE, parentSpanId: "ffffffffffffffff", name: "late callback", from: 1_950, to: 1_990 },
 ]);
 
+const BILLING = "c3".repeat(16);
+/** An hour later, another agent: another model, user and tag, the most expensive, no error. */
+const billingTrace = exportOf(BILLING, [
+  {
+    spanId: spanId(1),
+    name: "billing-agent",
+    from: 3_600_000,
+    to: 3_603_000,
+    attributes: {
+      "user.id": "bob",
+      tags: "billing",
+      "gen_ai.request.model": "claude-3-5-sonnet",
+      "gen_ai.prompt": "Why was I charged twice?",
+      "gen_ai.completion": "You were charged once.",
+      "gen_ai.usage.input_tokens": 900,
+      "gen_ai.usage.output_tokens": 100,
+      "gen_ai.usage.cost": 0.5,
+    },
+  },
+]);
+
 /** 1,000 spans: a root, 27 steps, 36 calls under each. */
 function bigTrace() {
-  const spans: SpanSpec[] = [{ spanId: spanId(1), name: "batch", from: 0, to: 60_000 }];
+  // Two minutes before the agent's trace: the oldest of the list.
+  const START = -120_000;
+  const spans: SpanSpec[] = [{ spanId: spanId(1), name: "batch", from: START, to: START + 60_000 }];
   for (let step = 0; step < 27; step++) {
     const id = spanId(2 + step * 37);
     spans.push({
       spanId: id,
       parentSpanId: spanId(1),
       name: `step ${step}`,
-      from: step * 2_000,
-      to: step * 2_000 + 1_900,
+      from: START + step * 2_000,
+      to: START + step * 2_000 + 1_900,
     });
     for (let call = 0; call < 36; call++) {
       spans.push({
         spanId: spanId(3 + step * 37 + call),
         parentSpanId: id,
         name: `call ${step}.${call}`,
-        from: step * 2_000 + call * 50,
-        to: step * 2_000 + call * 50 + 45,
+        from: START + step * 2_000 + call * 50,
+        to: START + step * 2_000 + call * 50 + 45,
         attributes: { "gen_ai.request.model": "small", "gen_ai.usage.input_tokens": 10 },
       });
     }
@@ -180,7 +203,7 @@ describe.runIf(chromiumAvailable())("the web application's traces", () => {
   beforeAll(async () => {
     expect((await api().post("/v1/projects", { name: "Agents" })).status).toBe(201);
     expect((await api().post("/v1/projects/agents/datasets", { name: "Bad answers" })).status).toBe(201);
-    for (const body of [agentTrace, big.body]) {
+    for (const body of [agentTrace, billingTrace, big.body]) {
       const sent = await api().post("/v1/traces", body, { "x-svc-project": "agents" });
       expect(sent.status, JSON.stringify(sent.body)).toBe(200);
     }
@@ -338,6 +361,66 @@ describe.runIf(chromiumAvailable())("the web application's traces", () => {
     expect(await tree.getByRole("treeitem").count()).toBeLessThan(80);
     await page.getByRole("complementary", { name: `Span ${big.last.name}` }).waitFor();
     await screenshot(page, "trace-1000-spans");
+    expectNoProblems();
+  });
+
+  it("filters the list by model, errors, user and time, orders it, and keeps all of it in the address", async () => {
+    const page = watched.page;
+    await page.goto(`${platform.baseUrl}/projects/agents`);
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Traces" }).click();
+    await page.waitForURL(/\/projects\/agents\/traces$/);
+    const table = page.getByRole("table", { name: "Traces, newest first" });
+    const names = () => table.locator("tbody tr th a").allTextContents();
+    await expect.poll(names).toEqual(["billing-agent", "support-agent", "batch"]);
+    const filter = async () => page.getByRole("button", { name: "Filter", exact: true }).click();
+
+    await page.getByRole("textbox", { name: "Model" }).fill("gpt-4o");
+    await filter();
+    await page.waitForURL(/model=gpt-4o/);
+    await expect.poll(names).toEqual(["support-agent"]);
+    await page.getByRole("textbox", { name: "Model" }).fill("");
+    await page.getByRole("checkbox", { name: "With errors" }).check();
+    await filter();
+    await page.waitForURL(/errors=1/);
+    await expect.poll(names).toEqual(["support-agent"]);
+    await page.getByRole("checkbox", { name: "With errors" }).uncheck();
+    await page.getByRole("textbox", { name: "User id" }).fill("bob");
+    await filter();
+    await expect.poll(names).toEqual(["billing-agent"]);
+    await page.getByRole("textbox", { name: "User id" }).fill("");
+
+    // Traces that started from half an hour after the first, in the person's own time.
+    const from = new Date(Number(T0) + 1_800_000);
+    const pad = (n: number) => String(n).padStart(2, "0");
+    await page
+      .getByLabel("From")
+      .fill(
+        `${from.getFullYear()}-${pad(from.getMonth() + 1)}-${pad(from.getDate())}T${pad(from.getHours())}:${pad(from.getMinutes())}`,
+      );
+    await filter();
+    await page.waitForURL(new RegExp(`from=${encodeURIComponent(from.toISOString())}`));
+    await expect.poll(names).toEqual(["billing-agent"]);
+    await page.getByLabel("From").fill("");
+
+    await page.getByLabel("Order").selectOption({ label: "Longest first" });
+    await filter();
+    await page.waitForURL(/sort=slowest/);
+    const longest = page.getByRole("table", { name: "Traces, longest first" });
+    await expect
+      .poll(() => longest.locator("tbody tr th a").allTextContents())
+      .toEqual(["batch", "billing-agent", "support-agent"]);
+    await page.getByLabel("Order").selectOption({ label: "Most expensive first" });
+    await page.getByRole("textbox", { name: "Tag" }).fill("support");
+    await filter();
+    await page.waitForURL(/tag=support&sort=cost/);
+    // The address is the list: a reload shows the same one.
+    await page.reload();
+    const costly = page.getByRole("table", { name: "Traces, most expensive first" });
+    await expect.poll(() => costly.locator("tbody tr th a").allTextContents()).toEqual(["support-agent"]);
+    expect(await page.getByRole("textbox", { name: "Tag" }).inputValue()).toBe("support");
+    await costly.getByText("$0.0125").waitFor();
+    await expectAccessible(page, "the filtered traces list");
+    await screenshot(page, "traces-list");
     expectNoProblems();
   });
 });
