@@ -5,6 +5,8 @@ import * as exportRows from "../../../services/reader/src/repositories/export-ro
 import * as readerImports from "../../../services/reader/src/repositories/imports";
 import * as readerRows from "../../../services/reader/src/repositories/rows";
 import * as spans from "../../../services/reader/src/repositories/spans";
+import * as traceGroups from "../../../services/reader/src/repositories/trace-groups";
+import * as traceMetrics from "../../../services/reader/src/repositories/trace-metrics";
 import * as versions from "../../../services/reader/src/repositories/versions";
 import { recordedCopy, snapshotOf } from "../render";
 import { presence, search } from "./values";
@@ -201,6 +203,57 @@ export const reader = [
     module: spans,
     statements: {
       listSpans: [{ run: (db) => spans.listSpans(db, "prj_1", "4bf92f3577b34da6a3ce929d0e0e4736") }],
+    },
+  }),
+  snapshotOf({
+    source: "services/reader/src/repositories/trace-metrics.ts",
+    module: traceMetrics,
+    statements: {
+      listTraceMetricRows: [
+        {
+          run: (db) =>
+            traceMetrics.listTraceMetricRows(db, {
+              projectId: "prj_1",
+              width: "hour",
+              grouping: "model",
+              fromMs: 1735689600000,
+              toMs: 1738281600000,
+            }),
+        },
+      ],
+    },
+  }),
+  snapshotOf({
+    source: "services/reader/src/repositories/trace-groups.ts",
+    module: traceGroups,
+    statements: {
+      listTraceGroups: [
+        {
+          variant: "first page of sessions",
+          run: (db) =>
+            traceGroups.listTraceGroups(db, {
+              projectId: "prj_1",
+              by: "session_id",
+              sortBy: "lastTime",
+              sortDirection: "desc",
+              limit: 51,
+            }),
+        },
+        {
+          variant: "next page of users in a time range, by cost",
+          run: (db) =>
+            traceGroups.listTraceGroups(db, {
+              projectId: "prj_1",
+              by: "user_id",
+              fromNs: "1735689600000000000",
+              toNs: "1738281600000000000",
+              sortBy: "costMicrocents",
+              sortDirection: "asc",
+              after: { value: "4", key: "user-1" },
+              limit: 51,
+            }),
+        },
+      ],
     },
   }),
   snapshotOf({

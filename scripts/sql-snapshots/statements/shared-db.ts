@@ -1,6 +1,7 @@
 import * as sharedDatasets from "../../../shared/db/src/datasets";
 import * as idempotency from "../../../shared/db/src/idempotency";
 import * as revisions from "../../../shared/db/src/revisions";
+import * as sharedTraceMetrics from "../../../shared/db/src/trace-metrics";
 import * as sharedTraces from "../../../shared/db/src/traces";
 import { snapshotOf } from "../render";
 import { at, datasetRecordRow, inTransaction, later, ref, scope, traceId } from "./values";
@@ -116,6 +117,7 @@ export const sharedDb = [
                 { field: "rootSpanName", op: "contains", value: "chat" },
                 { field: "tags", op: "contains", value: "beta" },
                 { field: "models", op: "containsAny", value: ["small", "large"] },
+                { field: "text", op: "contains", value: "refund" },
               ],
               sortBy: "costTotalMicrocents",
               sortDirection: "asc",
@@ -124,7 +126,35 @@ export const sharedDb = [
             }),
         },
       ],
+      countTraceRecords: [
+        {
+          variant: "every trace, from the hourly metrics",
+          run: (db) => sharedTraces.countTraceRecords(db, { projectId: "prj_1" }),
+          answers: [[{ traces: "0" }]],
+        },
+        {
+          variant: "the traces a filter keeps",
+          run: (db) =>
+            sharedTraces.countTraceRecords(db, {
+              projectId: "prj_1",
+              filters: [{ field: "text", op: "contains", value: "50%_off" }],
+            }),
+          answers: [[{ count: "0" }]],
+        },
+      ],
     },
     noStatement: { traceFactsOf: "maps the columns of a span's or a trace's row" },
+  }),
+  snapshotOf({
+    source: "shared/db/src/trace-metrics.ts",
+    module: sharedTraceMetrics,
+    statements: {
+      refillTraceMetrics: [{ run: (db) => sharedTraceMetrics.refillTraceMetrics(db, "prj_1") }],
+    },
+    noStatement: {
+      latencyBucketOf: "computes a histogram bucket",
+      latencyOfBucket: "computes a histogram bucket's duration",
+      latencyQuantile: "reads a percentile off a histogram",
+    },
   }),
 ];

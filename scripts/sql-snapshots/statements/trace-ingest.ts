@@ -1,4 +1,6 @@
+import * as ingestPrices from "../../../services/trace-ingest/src/repositories/model-prices";
 import * as ingestSpans from "../../../services/trace-ingest/src/repositories/spans";
+import * as ingestMetrics from "../../../services/trace-ingest/src/repositories/trace-metrics";
 import * as ingestTraces from "../../../services/trace-ingest/src/repositories/traces";
 import { snapshotOf } from "../render";
 import { spanId, traceId } from "./values";
@@ -73,6 +75,66 @@ export const traceIngest = [
               },
             ]),
         },
+      ],
+    },
+  }),
+  snapshotOf({
+    source: "services/trace-ingest/src/repositories/trace-metrics.ts",
+    module: ingestMetrics,
+    statements: {
+      listTraceMetricFacts: [{ run: (db) => ingestMetrics.listTraceMetricFacts(db, "prj_1", [traceId]) }],
+      addTraceMetricDeltas: [
+        {
+          run: (db) =>
+            ingestMetrics.addTraceMetricDeltas(db, "prj_1", [
+              {
+                width: "minute",
+                grouping: "model",
+                bucketStart: "2025-01-02T03:04:00.000Z",
+                groupValue: "small",
+                traces: 1,
+                errors: 0,
+                tokensInput: 12,
+                tokensOutput: 30,
+                costMicrocents: 4,
+                latency: { "80": 1 },
+              },
+            ]),
+        },
+      ],
+    },
+  }),
+  snapshotOf({
+    source: "services/trace-ingest/src/repositories/model-prices.ts",
+    module: ingestPrices,
+    statements: {
+      listOrganizationPrices: [{ run: (db) => ingestPrices.listOrganizationPrices(db, "org_1") }],
+      upsertOrganizationPrice: [
+        {
+          run: (db) =>
+            ingestPrices.upsertOrganizationPrice(db, "org_1", {
+              id: "price_1",
+              model: "gpt-4o*",
+              effectiveFrom: "2025-01-01",
+              inputMicrocentsPerMillion: 250_000_000n,
+              outputMicrocentsPerMillion: 1_000_000_000n,
+            }),
+          answers: [
+            [
+              {
+                id: "price_1",
+                model: "gpt-4o*",
+                effective_from: "2025-01-01",
+                input: "250000000",
+                output: "1000000000",
+                updated_at: "2025-01-01T00:00:00.000Z",
+              },
+            ],
+          ],
+        },
+      ],
+      deleteOrganizationPrice: [
+        { run: (db) => ingestPrices.deleteOrganizationPrice(db, "org_1", "price_1") },
       ],
     },
   }),

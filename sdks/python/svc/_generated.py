@@ -587,6 +587,51 @@ class GetDatasetRowHistoryResponseItemCells(Model):
     }
 
 
+class GetTraceMetricsResponse(Model):
+    """The `GetTraceMetricsResponse` object of the API."""
+    series: List[GetTraceMetricsResponseSerie]
+    """Every bucket of the range for each group, by time then group; a bucket without traces is zeros"""
+
+    _svc_fields = {
+        "series": ("series", "GetTraceMetricsResponseSerie", True),
+    }
+
+
+class GetTraceMetricsResponseSerie(Model):
+    """The `GetTraceMetricsResponseSerie` object of the API."""
+    time: str
+    """Start of the bucket"""
+    group: Optional[str]
+    """The model, root span name or tag; null for traces without one (and for every point without groupBy, and for the sum of the other groups)"""
+    other_groups: bool
+    """True for the one series that sums every group past the 20 with the most traces"""
+    traces: int
+    """Traces that started in the bucket"""
+    errors: int
+    """Of those, traces with at least one span whose status is error"""
+    latency_p50_ms: float
+    """Median trace duration in milliseconds, within 5% (0 without traces)"""
+    latency_p95_ms: float
+    """95th percentile of trace duration in milliseconds, within 5%"""
+    tokens_input: int
+    tokens_output: int
+    cost_microcents: int
+    """Cost in millionths of a US cent (1 USD = 10^8)"""
+
+    _svc_fields = {
+        "time": ("time", None, False),
+        "group": ("group", None, False),
+        "other_groups": ("otherGroups", None, False),
+        "traces": ("traces", None, False),
+        "errors": ("errors", None, False),
+        "latency_p50_ms": ("latencyP50Ms", None, False),
+        "latency_p95_ms": ("latencyP95Ms", None, False),
+        "tokens_input": ("tokensInput", None, False),
+        "tokens_output": ("tokensOutput", None, False),
+        "cost_microcents": ("costMicrocents", None, False),
+    }
+
+
 class GetTraceResponse(Model):
     """The `GetTraceResponse` object of the API."""
     trace_id: str
@@ -615,7 +660,7 @@ class GetTraceResponse(Model):
     output: Cell
     """The root span's generative-AI output messages; null when it has none"""
     spans: List[Span]
-    """Every span of the trace, by start time"""
+    """Every span of the trace, by start time (then span id): a flat list a client builds the tree from with parentSpanId, however deep"""
 
     _svc_fields = {
         "trace_id": ("traceId", None, False),
@@ -795,6 +840,15 @@ class ListMembersResponse(Model):
     }
 
 
+class ListModelPricesResponse(Model):
+    """The `ListModelPricesResponse` object of the API."""
+    model_prices: List[Any]
+
+    _svc_fields = {
+        "model_prices": ("modelPrices", None, False),
+    }
+
+
 class ListProjectsResponse(Model):
     """The `ListProjectsResponse` object of the API."""
     items: List[Project]
@@ -808,16 +862,101 @@ class ListProjectsResponse(Model):
     }
 
 
+class ListTraceSessionsResponse(Model):
+    """The `ListTraceSessionsResponse` object of the API."""
+    items: List[ListTraceSessionsResponseItem]
+    next_cursor: Optional[str]
+    has_more: bool
+
+    _svc_fields = {
+        "items": ("items", "ListTraceSessionsResponseItem", True),
+        "next_cursor": ("nextCursor", None, False),
+        "has_more": ("hasMore", None, False),
+    }
+
+
+class ListTraceSessionsResponseItem(Model):
+    """The `ListTraceSessionsResponseItem` object of the API."""
+    traces: int
+    errors: int
+    """Traces with at least one span whose status is error"""
+    tokens_input: int
+    tokens_output: int
+    tokens_total: int
+    cost_microcents: int
+    first_time: str
+    """Start of the earliest trace"""
+    last_time: str
+    """Start of the latest trace"""
+    session_id: str
+
+    _svc_fields = {
+        "traces": ("traces", None, False),
+        "errors": ("errors", None, False),
+        "tokens_input": ("tokensInput", None, False),
+        "tokens_output": ("tokensOutput", None, False),
+        "tokens_total": ("tokensTotal", None, False),
+        "cost_microcents": ("costMicrocents", None, False),
+        "first_time": ("firstTime", None, False),
+        "last_time": ("lastTime", None, False),
+        "session_id": ("sessionId", None, False),
+    }
+
+
 class ListTracesResponse(Model):
     """The `ListTracesResponse` object of the API."""
     items: List[Trace]
     next_cursor: Optional[str]
     has_more: bool
+    total: int
+    """How many traces match the filters, exactly, over every page"""
 
     _svc_fields = {
         "items": ("items", "Trace", True),
         "next_cursor": ("nextCursor", None, False),
         "has_more": ("hasMore", None, False),
+        "total": ("total", None, False),
+    }
+
+
+class ListTraceUsersResponse(Model):
+    """The `ListTraceUsersResponse` object of the API."""
+    items: List[ListTraceUsersResponseItem]
+    next_cursor: Optional[str]
+    has_more: bool
+
+    _svc_fields = {
+        "items": ("items", "ListTraceUsersResponseItem", True),
+        "next_cursor": ("nextCursor", None, False),
+        "has_more": ("hasMore", None, False),
+    }
+
+
+class ListTraceUsersResponseItem(Model):
+    """The `ListTraceUsersResponseItem` object of the API."""
+    traces: int
+    errors: int
+    """Traces with at least one span whose status is error"""
+    tokens_input: int
+    tokens_output: int
+    tokens_total: int
+    cost_microcents: int
+    first_time: str
+    """Start of the earliest trace"""
+    last_time: str
+    """Start of the latest trace"""
+    user_id: str
+
+    _svc_fields = {
+        "traces": ("traces", None, False),
+        "errors": ("errors", None, False),
+        "tokens_input": ("tokensInput", None, False),
+        "tokens_output": ("tokensOutput", None, False),
+        "tokens_total": ("tokensTotal", None, False),
+        "cost_microcents": ("costMicrocents", None, False),
+        "first_time": ("firstTime", None, False),
+        "last_time": ("lastTime", None, False),
+        "user_id": ("userId", None, False),
     }
 
 
@@ -918,10 +1057,36 @@ class RestoreDatasetVersionResponse(Model):
     }
 
 
+class SetModelPriceResponse(Model):
+    """The `SetModelPriceResponse` object of the API."""
+    id: str
+    """`default:` and the model and date for a shipped default"""
+    model: str
+    effective_from: str
+    """The first UTC day (YYYY-MM-DD) whose spans take this price"""
+    input_usd_per_million_tokens: float
+    output_usd_per_million_tokens: float
+    source: Literal["default", "organization"]
+    """A shipped default, or the organisation's own price (which replaces a default of the same model and date)"""
+    updated_at: Optional[str]
+    """When the organisation set it; null for a default"""
+
+    _svc_fields = {
+        "id": ("id", None, False),
+        "model": ("model", None, False),
+        "effective_from": ("effectiveFrom", None, False),
+        "input_usd_per_million_tokens": ("inputUsdPerMillionTokens", None, False),
+        "output_usd_per_million_tokens": ("outputUsdPerMillionTokens", None, False),
+        "source": ("source", None, False),
+        "updated_at": ("updatedAt", None, False),
+    }
+
+
 class Span(Model):
     """The `Span` object of the API."""
     span_id: str
     parent_span_id: Optional[str]
+    """The parent's span id; null for a root. It may name a span that is not in `spans` (its exporter never sent it, or not yet): draw such a span as a root of its own"""
     name: str
     kind: Literal["unspecified", "internal", "server", "client", "producer", "consumer"]
     start_time: str
@@ -938,6 +1103,16 @@ class Span(Model):
     scope: Optional[SpanScope]
     events: List[SpanEvent]
     links: List[SpanLink]
+    model: Optional[str]
+    """The model that answered (gen_ai.response.model), else the one asked for (gen_ai.request.model)"""
+    input: Cell
+    """The generative-AI input messages (gen_ai.input.messages, gen_ai.prompt and their older forms); null when none"""
+    output: Cell
+    """The generative-AI output messages (gen_ai.output.messages, gen_ai.completion…)"""
+    tokens_input: int
+    tokens_output: int
+    cost_microcents: Optional[int]
+    """What the exporter said it cost (gen_ai.usage.cost), else its tokens at the model's price when it was ingested; null when neither is known"""
 
     _svc_fields = {
         "span_id": ("spanId", None, False),
@@ -955,6 +1130,12 @@ class Span(Model):
         "scope": ("scope", "SpanScope", False),
         "events": ("events", "SpanEvent", True),
         "links": ("links", "SpanLink", True),
+        "model": ("model", None, False),
+        "input": ("input", None, False),
+        "output": ("output", None, False),
+        "tokens_input": ("tokensInput", None, False),
+        "tokens_output": ("tokensOutput", None, False),
+        "cost_microcents": ("costMicrocents", None, False),
     }
 
 
@@ -1556,6 +1737,13 @@ class TraceFilterTagsContainsParam(TypedDict):
     value: str
 
 
+class TraceFilterTextContainsParam(TypedDict):
+    """The `TraceFilterTextContainsParam` request object, keyed as sent."""
+    field: Literal["text"]
+    op: Literal["contains"]
+    value: str
+
+
 class TraceFilterTokensInputParam(TypedDict):
     """The `TraceFilterTokensInputParam` request object, keyed as sent."""
     field: Literal["tokensInput"]
@@ -1624,7 +1812,7 @@ class UpdateDatasetRowsEditParam(_UpdateDatasetRowsEditParamRequired, total=Fals
 RowSelectionParam = Union["RowSelectionSelectedParam", "RowSelectionAllExceptParam", "RowSelectionAllParam"]
 
 
-TraceFilterParam = Union["TraceFilterTraceIdEqParam", "TraceFilterTraceIdInParam", "TraceFilterStartTimeParam", "TraceFilterEndTimeParam", "TraceFilterDurationNsParam", "TraceFilterSpanCountParam", "TraceFilterErrorCountParam", "TraceFilterTokensInputParam", "TraceFilterTokensOutputParam", "TraceFilterTokensTotalParam", "TraceFilterCostTotalMicrocentsParam", "TraceFilterRootSpanNameParam", "TraceFilterRootSpanNameInParam", "TraceFilterSessionIdParam", "TraceFilterSessionIdInParam", "TraceFilterUserIdParam", "TraceFilterUserIdInParam", "TraceFilterTagsContainsParam", "TraceFilterTagsContainsAnyParam", "TraceFilterModelsContainsParam", "TraceFilterModelsContainsAnyParam"]
+TraceFilterParam = Union["TraceFilterTraceIdEqParam", "TraceFilterTraceIdInParam", "TraceFilterStartTimeParam", "TraceFilterEndTimeParam", "TraceFilterDurationNsParam", "TraceFilterSpanCountParam", "TraceFilterErrorCountParam", "TraceFilterTokensInputParam", "TraceFilterTokensOutputParam", "TraceFilterTokensTotalParam", "TraceFilterCostTotalMicrocentsParam", "TraceFilterRootSpanNameParam", "TraceFilterRootSpanNameInParam", "TraceFilterSessionIdParam", "TraceFilterSessionIdInParam", "TraceFilterUserIdParam", "TraceFilterUserIdInParam", "TraceFilterTagsContainsParam", "TraceFilterTagsContainsAnyParam", "TraceFilterModelsContainsParam", "TraceFilterModelsContainsAnyParam", "TraceFilterTextContainsParam"]
 
 
 EvaluatorParam = Union["EvaluatorExactMatchParam", "EvaluatorJsonEqualParam", "EvaluatorContainsParam", "EvaluatorRegexParam", "EvaluatorJsonSchemaParam", "EvaluatorNumericCloseParam", "EvaluatorLevenshteinParam"]
@@ -3266,6 +3454,99 @@ class MembersResource:
         )
 
 
+class ModelPricesResource:
+    """What each model's tokens cost, to price the spans that do not say"""
+
+    def __init__(self, transport: Transport) -> None:
+        self._transport = transport
+
+    def delete(
+        self,
+        price_id: str,
+        *,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        idempotency_key: Optional[str] = None,
+        request_id: Optional[str] = None,
+        headers: Optional[Mapping[str, str]] = None,
+    ) -> None:
+        """Delete one of the organisation's prices.
+
+        The shipped default it replaced, if any, applies again to spans ingested from then on. A shipped default cannot be deleted (409 conflict): set a price for the same model and date to replace it.
+
+        Requires an API key with role `admin` or higher.
+
+        `DELETE /v1/model-prices/{priceId}` (operation `deleteModelPrice`)
+        """
+        self._transport.request(
+            "DELETE",
+            f"/v1/model-prices/{path_segment(price_id)}",
+            options=CallOptions(timeout, max_retries, idempotency_key, request_id, headers),
+        )
+
+    def list(
+        self,
+        *,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        idempotency_key: Optional[str] = None,
+        request_id: Optional[str] = None,
+        headers: Optional[Mapping[str, str]] = None,
+    ) -> ListModelPricesResponse:
+        """The organisation's price table: the shipped defaults and its own prices.
+
+        Every price ingestion may use to cost a span whose exporter sent no `gen_ai.usage.cost`: input tokens times the input price plus output tokens times the output price. The shipped defaults are the providers' published list prices (see `source: default`); an organisation's own price for the same model and date replaces the default.
+
+        A span's model takes the price of its exact name if the table has one, else of the longest prefix pattern (`gpt-4o*`) it starts with; of that model's prices, the one with the latest `effectiveFrom` on or before the span's start (UTC day).
+
+        Sorted by model, then effectiveFrom. Changing a price never rewrites the cost of spans already stored.
+
+        Requires an API key with role `viewer` or higher.
+
+        `GET /v1/model-prices` (operation `listModelPrices`)
+        """
+        return self._transport.request(
+            "GET",
+            "/v1/model-prices",
+            options=CallOptions(timeout, max_retries, idempotency_key, request_id, headers),
+            model=ListModelPricesResponse,
+        )
+
+    def set(
+        self,
+        *,
+        model: str,
+        input_usd_per_million_tokens: float,
+        output_usd_per_million_tokens: float,
+        effective_from: Union[str, Unset] = UNSET,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        idempotency_key: Optional[str] = None,
+        request_id: Optional[str] = None,
+        headers: Optional[Mapping[str, str]] = None,
+    ) -> SetModelPriceResponse:
+        """Set the price of a model (or a prefix of models) from a day on.
+
+        Creates the organisation's price for `model` and `effectiveFrom`, or replaces the one it already has for both. Spans ingested from then on whose start is on or after `effectiveFrom` take it; spans already stored keep their cost.
+
+        A span's model takes the price of its exact name if the table has one, else of the longest prefix pattern (`gpt-4o*`) it starts with; of that model's prices, the one with the latest `effectiveFrom` on or before the span's start (UTC day).
+
+        Requires an API key with role `admin` or higher.
+
+        Args:
+            effective_from: Today (UTC) if absent
+
+        `POST /v1/model-prices` (operation `setModelPrice`)
+        """
+        return self._transport.request(
+            "POST",
+            "/v1/model-prices",
+            body=drop_unset({"model": model, "effectiveFrom": effective_from, "inputUsdPerMillionTokens": input_usd_per_million_tokens, "outputUsdPerMillionTokens": output_usd_per_million_tokens}),
+            options=CallOptions(timeout, max_retries, idempotency_key, request_id, headers),
+            model=SetModelPriceResponse,
+        )
+
+
 class OrganizationsResource:
     """Organisations (operators only)"""
 
@@ -3459,7 +3740,7 @@ class ProjectsResource:
 
 
 class TracesResource:
-    """Traces ingested from OpenTelemetry exporters"""
+    """Traces ingested from OpenTelemetry exporters, and their metrics, sessions and users"""
 
     def __init__(self, transport: Transport) -> None:
         self._transport = transport
@@ -3592,6 +3873,188 @@ class TracesResource:
 
         return paginate(page)
 
+    def metrics(
+        self,
+        project_slug: str,
+        *,
+        from_: str,
+        to: Union[str, Unset] = UNSET,
+        bucket: Union[Literal["minute", "hour", "day"], Unset] = UNSET,
+        group_by: Union[Literal["model", "rootSpanName", "tag"], Unset] = UNSET,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        idempotency_key: Optional[str] = None,
+        request_id: Optional[str] = None,
+        headers: Optional[Mapping[str, str]] = None,
+    ) -> GetTraceMetricsResponse:
+        """The project's traces over time: counts, errors, latency percentiles, tokens and cost per bucket.
+
+        One point per bucket (UTC minute, hour or day) from `from` rounded down to its bucket to `to` rounded up, and per group with `groupBy`; a bucket without traces is there with zeros. A trace counts in the bucket where it started. More than 1440 buckets is 400 validation_failed naming the limit: ask for a wider bucket or a shorter range.
+
+        `groupBy=model` and `groupBy=tag` count a trace once in each of its models or tags (and in group null if it has none), so groups may add up to more than all traces. The 20 groups with the most traces in the range have their own series; the others are summed into one series with `otherGroups: true`.
+
+        The numbers come from totals the platform keeps per minute and per hour as spans arrive, so a page over months answers as fast as one over an hour. Counts, tokens and cost are exact; latencyP50Ms and latencyP95Ms are read from a histogram of trace durations whose buckets are 2^(1/8) apart (about 9%), and so are within 5% of the exact percentile. A trace whose spans arrive over several requests is counted once, with its summary as it stands.
+
+        Requires an API key with role `viewer` or higher.
+
+        Args:
+            from_: Start of the range (inclusive), rounded down to its bucket
+            to: End of the range (exclusive), rounded up to a bucket; now if absent
+            bucket: Width of each point of the series, in UTC
+            group_by: One series per model, root span name or tag; one series for all traces if absent
+
+        `GET /v1/projects/{projectSlug}/traces/metrics` (operation `getTraceMetrics`)
+        """
+        return self._transport.request(
+            "GET",
+            f"/v1/projects/{path_segment(project_slug)}/traces/metrics",
+            query=drop_unset({"from": from_, "to": to, "bucket": bucket, "groupBy": group_by}),
+            options=CallOptions(timeout, max_retries, idempotency_key, request_id, headers),
+            model=GetTraceMetricsResponse,
+        )
+
+    def sessions(
+        self,
+        project_slug: str,
+        *,
+        cursor: Union[str, Unset] = UNSET,
+        limit: Union[int, Unset] = UNSET,
+        sort_by: Union[Literal["lastTime", "firstTime", "traces", "errors", "tokensTotal", "costMicrocents"], Unset] = UNSET,
+        sort_direction: Union[Literal["asc", "desc"], Unset] = UNSET,
+        from_: Union[str, Unset] = UNSET,
+        to: Union[str, Unset] = UNSET,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        idempotency_key: Optional[str] = None,
+        request_id: Optional[str] = None,
+        headers: Optional[Mapping[str, str]] = None,
+    ) -> ListTraceSessionsResponse:
+        """The project's sessions: traces grouped by session.id, with their totals.
+
+        Cursor-paginated like every list. `sortBy` defaults to `lastTime` and `sortDirection` to `desc`; `from` and `to` keep only the traces that started in that range, and the totals count only those. A trace's session is the `session.id` (or `gen_ai.conversation.id`) of its root span, or of its earliest span that has one; traces without one are in no session.
+
+        Requires an API key with role `viewer` or higher.
+
+        Args:
+            cursor: Opaque cursor from a previous page's nextCursor
+            limit: Most items on a page, 1-200; a page of large items (over 768 KiB together) ends sooner, with hasMore
+            from_: Only traces that started at or after this instant
+            to: Only traces that started before this instant
+
+        `GET /v1/projects/{projectSlug}/traces/sessions` (operation `listTraceSessions`)
+        """
+        return self._transport.request(
+            "GET",
+            f"/v1/projects/{path_segment(project_slug)}/traces/sessions",
+            query=drop_unset({"cursor": cursor, "limit": limit, "sortBy": sort_by, "sortDirection": sort_direction, "from": from_, "to": to}),
+            options=CallOptions(timeout, max_retries, idempotency_key, request_id, headers),
+            model=ListTraceSessionsResponse,
+        )
+
+    def iterate_sessions(
+        self,
+        project_slug: str,
+        *,
+        limit: Union[int, Unset] = UNSET,
+        sort_by: Union[Literal["lastTime", "firstTime", "traces", "errors", "tokensTotal", "costMicrocents"], Unset] = UNSET,
+        sort_direction: Union[Literal["asc", "desc"], Unset] = UNSET,
+        from_: Union[str, Unset] = UNSET,
+        to: Union[str, Unset] = UNSET,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        request_id: Optional[str] = None,
+        headers: Optional[Mapping[str, str]] = None,
+    ) -> Iterator[ListTraceSessionsResponseItem]:
+        """Every item of `sessions`, page after page, following `next_cursor` until the last page."""
+
+        def page(page_cursor: Union[str, Unset]) -> ListTraceSessionsResponse:
+            return self.sessions(
+                project_slug,
+                cursor=page_cursor,
+                limit=limit,
+                sort_by=sort_by,
+                sort_direction=sort_direction,
+                from_=from_,
+                to=to,
+                timeout=timeout,
+                max_retries=max_retries,
+                request_id=request_id,
+                headers=headers,
+            )
+
+        return paginate(page)
+
+    def users(
+        self,
+        project_slug: str,
+        *,
+        cursor: Union[str, Unset] = UNSET,
+        limit: Union[int, Unset] = UNSET,
+        sort_by: Union[Literal["lastTime", "firstTime", "traces", "errors", "tokensTotal", "costMicrocents"], Unset] = UNSET,
+        sort_direction: Union[Literal["asc", "desc"], Unset] = UNSET,
+        from_: Union[str, Unset] = UNSET,
+        to: Union[str, Unset] = UNSET,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        idempotency_key: Optional[str] = None,
+        request_id: Optional[str] = None,
+        headers: Optional[Mapping[str, str]] = None,
+    ) -> ListTraceUsersResponse:
+        """The project's users: traces grouped by user.id, with their totals.
+
+        Cursor-paginated like every list. `sortBy` defaults to `lastTime` and `sortDirection` to `desc`; `from` and `to` keep only the traces that started in that range, and the totals count only those. A trace's user is the `user.id` (or `enduser.id`) of its root span, or of its earliest span that has one; traces without one belong to no user.
+
+        Requires an API key with role `viewer` or higher.
+
+        Args:
+            cursor: Opaque cursor from a previous page's nextCursor
+            limit: Most items on a page, 1-200; a page of large items (over 768 KiB together) ends sooner, with hasMore
+            from_: Only traces that started at or after this instant
+            to: Only traces that started before this instant
+
+        `GET /v1/projects/{projectSlug}/traces/users` (operation `listTraceUsers`)
+        """
+        return self._transport.request(
+            "GET",
+            f"/v1/projects/{path_segment(project_slug)}/traces/users",
+            query=drop_unset({"cursor": cursor, "limit": limit, "sortBy": sort_by, "sortDirection": sort_direction, "from": from_, "to": to}),
+            options=CallOptions(timeout, max_retries, idempotency_key, request_id, headers),
+            model=ListTraceUsersResponse,
+        )
+
+    def iterate_users(
+        self,
+        project_slug: str,
+        *,
+        limit: Union[int, Unset] = UNSET,
+        sort_by: Union[Literal["lastTime", "firstTime", "traces", "errors", "tokensTotal", "costMicrocents"], Unset] = UNSET,
+        sort_direction: Union[Literal["asc", "desc"], Unset] = UNSET,
+        from_: Union[str, Unset] = UNSET,
+        to: Union[str, Unset] = UNSET,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        request_id: Optional[str] = None,
+        headers: Optional[Mapping[str, str]] = None,
+    ) -> Iterator[ListTraceUsersResponseItem]:
+        """Every item of `users`, page after page, following `next_cursor` until the last page."""
+
+        def page(page_cursor: Union[str, Unset]) -> ListTraceUsersResponse:
+            return self.users(
+                project_slug,
+                cursor=page_cursor,
+                limit=limit,
+                sort_by=sort_by,
+                sort_direction=sort_direction,
+                from_=from_,
+                to=to,
+                timeout=timeout,
+                max_retries=max_retries,
+                request_id=request_id,
+                headers=headers,
+            )
+
+        return paginate(page)
+
 
 class Resources:
     """Every resource of the API, each with a method per operation."""
@@ -3601,6 +4064,7 @@ class Resources:
     datasets: DatasetsResource
     experiments: ExperimentsResource
     members: MembersResource
+    model_prices: ModelPricesResource
     organizations: OrganizationsResource
     projects: ProjectsResource
     traces: TracesResource
@@ -3611,6 +4075,7 @@ class Resources:
         self.datasets = DatasetsResource(transport)
         self.experiments = ExperimentsResource(transport)
         self.members = MembersResource(transport)
+        self.model_prices = ModelPricesResource(transport)
         self.organizations = OrganizationsResource(transport)
         self.projects = ProjectsResource(transport)
         self.traces = TracesResource(transport)
@@ -3663,6 +4128,9 @@ OPERATIONS: Dict[str, Dict[str, Optional[str]]] = {
     "listMembers": {"resource": "members", "method": "list", "iterator": "iterate", "http_method": "GET", "path": "/v1/members"},
     "removeMember": {"resource": "members", "method": "remove", "iterator": None, "http_method": "DELETE", "path": "/v1/members/{id}"},
     "updateMember": {"resource": "members", "method": "update", "iterator": None, "http_method": "PATCH", "path": "/v1/members/{id}"},
+    "deleteModelPrice": {"resource": "model_prices", "method": "delete", "iterator": None, "http_method": "DELETE", "path": "/v1/model-prices/{priceId}"},
+    "listModelPrices": {"resource": "model_prices", "method": "list", "iterator": None, "http_method": "GET", "path": "/v1/model-prices"},
+    "setModelPrice": {"resource": "model_prices", "method": "set", "iterator": None, "http_method": "POST", "path": "/v1/model-prices"},
     "createOrganization": {"resource": "organizations", "method": "create", "iterator": None, "http_method": "POST", "path": "/v1/organizations"},
     "createProject": {"resource": "projects", "method": "create", "iterator": None, "http_method": "POST", "path": "/v1/projects"},
     "deleteProject": {"resource": "projects", "method": "delete", "iterator": None, "http_method": "DELETE", "path": "/v1/projects/{projectSlug}"},
@@ -3672,6 +4140,9 @@ OPERATIONS: Dict[str, Dict[str, Optional[str]]] = {
     "getTrace": {"resource": "traces", "method": "get", "iterator": None, "http_method": "GET", "path": "/v1/projects/{projectSlug}/traces/{traceId}"},
     "ingestTraces": {"resource": "traces", "method": "ingest", "iterator": None, "http_method": "POST", "path": "/v1/traces"},
     "listTraces": {"resource": "traces", "method": "list", "iterator": "iterate", "http_method": "POST", "path": "/v1/projects/{projectSlug}/traces/list"},
+    "getTraceMetrics": {"resource": "traces", "method": "metrics", "iterator": None, "http_method": "GET", "path": "/v1/projects/{projectSlug}/traces/metrics"},
+    "listTraceSessions": {"resource": "traces", "method": "sessions", "iterator": "iterate_sessions", "http_method": "GET", "path": "/v1/projects/{projectSlug}/traces/sessions"},
+    "listTraceUsers": {"resource": "traces", "method": "users", "iterator": "iterate_users", "http_method": "GET", "path": "/v1/projects/{projectSlug}/traces/users"},
 }
 
 
@@ -3723,6 +4194,8 @@ __all__ = [
     "GetDatasetRowHistoryResponse",
     "GetDatasetRowHistoryResponseItem",
     "GetDatasetRowHistoryResponseItemCells",
+    "GetTraceMetricsResponse",
+    "GetTraceMetricsResponseSerie",
     "GetTraceResponse",
     "ImportDatasetRowsFromTracesResponse",
     "ImportDatasetRowsFromTracesTracesFiltersParam",
@@ -3752,10 +4225,16 @@ __all__ = [
     "ListExperimentResultsResponse",
     "ListExperimentsResponse",
     "ListMembersResponse",
+    "ListModelPricesResponse",
     "ListProjectsResponse",
+    "ListTraceSessionsResponse",
+    "ListTraceSessionsResponseItem",
+    "ListTraceUsersResponse",
+    "ListTraceUsersResponseItem",
     "ListTracesResponse",
     "Member",
     "MembersResource",
+    "ModelPricesResource",
     "NewRowParam",
     "OPERATIONS",
     "Organization",
@@ -3780,6 +4259,7 @@ __all__ = [
     "RowSelectionParam",
     "RowSelectionSelectedParam",
     "ScoreValue",
+    "SetModelPriceResponse",
     "Span",
     "SpanEvent",
     "SpanLink",
@@ -3801,6 +4281,7 @@ __all__ = [
     "TraceFilterStartTimeParam",
     "TraceFilterTagsContainsAnyParam",
     "TraceFilterTagsContainsParam",
+    "TraceFilterTextContainsParam",
     "TraceFilterTokensInputParam",
     "TraceFilterTokensOutputParam",
     "TraceFilterTokensTotalParam",

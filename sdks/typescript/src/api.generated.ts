@@ -374,6 +374,7 @@ export type ScoreValue = number | boolean | string;
 
 export type Span = {
   spanId: string;
+  /** The parent's span id; null for a root. It may name a span that is not in `spans` (its exporter never sent it, or not yet): draw such a span as a root of its own */
   parentSpanId: string | null;
   name: string;
   kind: "unspecified" | "internal" | "server" | "client" | "producer" | "consumer";
@@ -407,6 +408,16 @@ export type Span = {
     spanId: string;
     attributes: { [key: string]: Cell };
   }>;
+  /** The model that answered (gen_ai.response.model), else the one asked for (gen_ai.request.model) */
+  model: string | null;
+  /** The generative-AI input messages (gen_ai.input.messages, gen_ai.prompt and their older forms); null when none */
+  input: Cell;
+  /** The generative-AI output messages (gen_ai.output.messages, gen_ai.completion…) */
+  output: Cell;
+  tokensInput: number;
+  tokensOutput: number;
+  /** What the exporter said it cost (gen_ai.usage.cost), else its tokens at the model's price when it was ingested; null when neither is known */
+  costMicrocents: number | null;
 };
 
 export type Trace = {
@@ -437,7 +448,7 @@ export type Trace = {
   output: Cell;
 };
 
-/** One condition on a trace field. Operators: eq, neq, gt, gte, lt, lte (numbers and times), contains (case-insensitive substring of a text field, or an element of tags/models), in (any of the values), containsAny (tags/models holding any of the values). Times are ISO-8601; durationNs is nanoseconds. */
+/** One condition on a trace field. Operators: eq, neq, gt, gte, lt, lte (numbers and times), contains (case-insensitive substring of a text field, or an element of tags/models), in (any of the values), containsAny (tags/models holding any of the values). Times are ISO-8601; durationNs is nanoseconds. `text` `contains` searches the trace's input and output messages (case-insensitive, in their JSON text); from 3 characters on it is answered from an index. */
 export type TraceFilterInput = {
   field: "traceId";
   op: "eq";
@@ -523,6 +534,10 @@ export type TraceFilterInput = {
   field: "models";
   op: "containsAny";
   value: string[];
+} | {
+  field: "text";
+  op: "contains";
+  value: string;
 };
 
 // Operations
@@ -1043,6 +1058,32 @@ export type UpdateMemberBody = {
 
 export type UpdateMemberResponse = Member;
 
+export type ListModelPricesResponse = {
+  modelPrices: unknown[];
+};
+
+export type SetModelPriceBody = {
+  model: string;
+  /** Today (UTC) if absent */
+  effectiveFrom?: string;
+  inputUsdPerMillionTokens: number;
+  outputUsdPerMillionTokens: number;
+};
+
+export type SetModelPriceResponse = {
+  /** `default:` and the model and date for a shipped default */
+  id: string;
+  model: string;
+  /** The first UTC day (YYYY-MM-DD) whose spans take this price */
+  effectiveFrom: string;
+  inputUsdPerMillionTokens: number;
+  outputUsdPerMillionTokens: number;
+  /** A shipped default, or the organisation's own price (which replaces a default of the same model and date) */
+  source: "default" | "organization";
+  /** When the organisation set it; null for a default */
+  updatedAt: string | null;
+};
+
 export type CreateOrganizationBody = {
   name: string;
 };
@@ -1105,7 +1146,7 @@ export type GetTraceResponse = {
   input: Cell;
   /** The root span's generative-AI output messages; null when it has none */
   output: Cell;
-  /** Every span of the trace, by start time */
+  /** Every span of the trace, by start time (then span id): a flat list a client builds the tree from with parentSpanId, however deep */
   spans: Span[];
 };
 
@@ -1194,6 +1235,107 @@ export type ListTracesBody = {
 
 export type ListTracesResponse = {
   items: Trace[];
+  nextCursor: string | null;
+  hasMore: boolean;
+  /** How many traces match the filters, exactly, over every page */
+  total: number;
+};
+
+export type GetTraceMetricsQuery = {
+  /** Start of the range (inclusive), rounded down to its bucket */
+  from: string;
+  /** End of the range (exclusive), rounded up to a bucket; now if absent */
+  to?: string;
+  /** Width of each point of the series, in UTC */
+  bucket?: "minute" | "hour" | "day";
+  /** One series per model, root span name or tag; one series for all traces if absent */
+  groupBy?: "model" | "rootSpanName" | "tag";
+};
+
+export type GetTraceMetricsResponse = {
+  /** Every bucket of the range for each group, by time then group; a bucket without traces is zeros */
+  series: Array<{
+    /** Start of the bucket */
+    time: string;
+    /** The model, root span name or tag; null for traces without one (and for every point without groupBy, and for the sum of the other groups) */
+    group: string | null;
+    /** True for the one series that sums every group past the 20 with the most traces */
+    otherGroups: boolean;
+    /** Traces that started in the bucket */
+    traces: number;
+    /** Of those, traces with at least one span whose status is error */
+    errors: number;
+    /** Median trace duration in milliseconds, within 5% (0 without traces) */
+    latencyP50Ms: number;
+    /** 95th percentile of trace duration in milliseconds, within 5% */
+    latencyP95Ms: number;
+    tokensInput: number;
+    tokensOutput: number;
+    /** Cost in millionths of a US cent (1 USD = 10^8) */
+    costMicrocents: number;
+  }>;
+};
+
+export type ListTraceSessionsQuery = {
+  /** Opaque cursor from a previous page's nextCursor */
+  cursor?: string;
+  /** Most items on a page, 1-200; a page of large items (over 768 KiB together) ends sooner, with hasMore */
+  limit?: number;
+  sortBy?: "lastTime" | "firstTime" | "traces" | "errors" | "tokensTotal" | "costMicrocents";
+  sortDirection?: "asc" | "desc";
+  /** Only traces that started at or after this instant */
+  from?: string;
+  /** Only traces that started before this instant */
+  to?: string;
+};
+
+export type ListTraceSessionsResponse = {
+  items: Array<{
+    traces: number;
+    /** Traces with at least one span whose status is error */
+    errors: number;
+    tokensInput: number;
+    tokensOutput: number;
+    tokensTotal: number;
+    costMicrocents: number;
+    /** Start of the earliest trace */
+    firstTime: string;
+    /** Start of the latest trace */
+    lastTime: string;
+    sessionId: string;
+  }>;
+  nextCursor: string | null;
+  hasMore: boolean;
+};
+
+export type ListTraceUsersQuery = {
+  /** Opaque cursor from a previous page's nextCursor */
+  cursor?: string;
+  /** Most items on a page, 1-200; a page of large items (over 768 KiB together) ends sooner, with hasMore */
+  limit?: number;
+  sortBy?: "lastTime" | "firstTime" | "traces" | "errors" | "tokensTotal" | "costMicrocents";
+  sortDirection?: "asc" | "desc";
+  /** Only traces that started at or after this instant */
+  from?: string;
+  /** Only traces that started before this instant */
+  to?: string;
+};
+
+export type ListTraceUsersResponse = {
+  items: Array<{
+    traces: number;
+    /** Traces with at least one span whose status is error */
+    errors: number;
+    tokensInput: number;
+    tokensOutput: number;
+    tokensTotal: number;
+    costMicrocents: number;
+    /** Start of the earliest trace */
+    firstTime: string;
+    /** Start of the latest trace */
+    lastTime: string;
+    userId: string;
+  }>;
   nextCursor: string | null;
   hasMore: boolean;
 };
@@ -2096,6 +2238,73 @@ export class MembersResource {
   }
 }
 
+/** What each model's tokens cost, to price the spans that do not say */
+export class ModelPricesResource {
+  readonly #transport: Transport;
+
+  constructor(transport: Transport) {
+    this.#transport = transport;
+  }
+
+  /**
+   * Delete one of the organisation's prices.
+   *
+   * The shipped default it replaced, if any, applies again to spans ingested from then on. A shipped default cannot be deleted (409 conflict): set a price for the same model and date to replace it.
+   *
+   * Requires an API key with role `admin` or higher.
+   *
+   * `DELETE /v1/model-prices/{priceId}` (operation `deleteModelPrice`)
+   */
+  delete(priceId: string, options?: RequestOptions): Promise<void> {
+    return this.#transport.request<void>({
+      method: "DELETE",
+      path: `/v1/model-prices/${encodePath(priceId)}`,
+      options: options,
+    });
+  }
+
+  /**
+   * The organisation's price table: the shipped defaults and its own prices.
+   *
+   * Every price ingestion may use to cost a span whose exporter sent no `gen_ai.usage.cost`: input tokens times the input price plus output tokens times the output price. The shipped defaults are the providers' published list prices (see `source: default`); an organisation's own price for the same model and date replaces the default.
+   *
+   * A span's model takes the price of its exact name if the table has one, else of the longest prefix pattern (`gpt-4o*`) it starts with; of that model's prices, the one with the latest `effectiveFrom` on or before the span's start (UTC day).
+   *
+   * Sorted by model, then effectiveFrom. Changing a price never rewrites the cost of spans already stored.
+   *
+   * Requires an API key with role `viewer` or higher.
+   *
+   * `GET /v1/model-prices` (operation `listModelPrices`)
+   */
+  list(options?: RequestOptions): Promise<ListModelPricesResponse> {
+    return this.#transport.request<ListModelPricesResponse>({
+      method: "GET",
+      path: `/v1/model-prices`,
+      options: options,
+    });
+  }
+
+  /**
+   * Set the price of a model (or a prefix of models) from a day on.
+   *
+   * Creates the organisation's price for `model` and `effectiveFrom`, or replaces the one it already has for both. Spans ingested from then on whose start is on or after `effectiveFrom` take it; spans already stored keep their cost.
+   *
+   * A span's model takes the price of its exact name if the table has one, else of the longest prefix pattern (`gpt-4o*`) it starts with; of that model's prices, the one with the latest `effectiveFrom` on or before the span's start (UTC day).
+   *
+   * Requires an API key with role `admin` or higher.
+   *
+   * `POST /v1/model-prices` (operation `setModelPrice`)
+   */
+  set(body: SetModelPriceBody, options?: RequestOptions): Promise<SetModelPriceResponse> {
+    return this.#transport.request<SetModelPriceResponse>({
+      method: "POST",
+      path: `/v1/model-prices`,
+      body: body,
+      options: options,
+    });
+  }
+}
+
 /** Organisations (operators only) */
 export class OrganizationsResource {
   readonly #transport: Transport;
@@ -2221,7 +2430,7 @@ export class ProjectsResource {
   }
 }
 
-/** Traces ingested from OpenTelemetry exporters */
+/** Traces ingested from OpenTelemetry exporters, and their metrics, sessions and users */
 export class TracesResource {
   readonly #transport: Transport;
 
@@ -2291,6 +2500,100 @@ export class TracesResource {
   iterate(projectSlug: string, body?: Omit<ListTracesBody, "cursor">, options?: Omit<RequestOptions, "idempotencyKey">): AsyncGenerator<Trace, void, undefined> {
     return paginate((cursor) => this.list(projectSlug, withCursor(body, cursor), options));
   }
+
+  /**
+   * The project's traces over time: counts, errors, latency percentiles, tokens and cost per bucket.
+   *
+   * One point per bucket (UTC minute, hour or day) from `from` rounded down to its bucket to `to` rounded up, and per group with `groupBy`; a bucket without traces is there with zeros. A trace counts in the bucket where it started. More than 1440 buckets is 400 validation_failed naming the limit: ask for a wider bucket or a shorter range.
+   *
+   * `groupBy=model` and `groupBy=tag` count a trace once in each of its models or tags (and in group null if it has none), so groups may add up to more than all traces. The 20 groups with the most traces in the range have their own series; the others are summed into one series with `otherGroups: true`.
+   *
+   * The numbers come from totals the platform keeps per minute and per hour as spans arrive, so a page over months answers as fast as one over an hour. Counts, tokens and cost are exact; latencyP50Ms and latencyP95Ms are read from a histogram of trace durations whose buckets are 2^(1/8) apart (about 9%), and so are within 5% of the exact percentile. A trace whose spans arrive over several requests is counted once, with its summary as it stands.
+   *
+   * Requires an API key with role `viewer` or higher.
+   *
+   * `GET /v1/projects/{projectSlug}/traces/metrics` (operation `getTraceMetrics`)
+   */
+  metrics(projectSlug: string, query: GetTraceMetricsQuery, options?: RequestOptions): Promise<GetTraceMetricsResponse> {
+    return this.#transport.request<GetTraceMetricsResponse>({
+      method: "GET",
+      path: `/v1/projects/${encodePath(projectSlug)}/traces/metrics`,
+      query: query,
+      options: options,
+    });
+  }
+
+  /**
+   * The project's sessions: traces grouped by session.id, with their totals.
+   *
+   * Cursor-paginated like every list. `sortBy` defaults to `lastTime` and `sortDirection` to `desc`; `from` and `to` keep only the traces that started in that range, and the totals count only those. A trace's session is the `session.id` (or `gen_ai.conversation.id`) of its root span, or of its earliest span that has one; traces without one are in no session.
+   *
+   * Requires an API key with role `viewer` or higher.
+   *
+   * `GET /v1/projects/{projectSlug}/traces/sessions` (operation `listTraceSessions`)
+   */
+  sessions(projectSlug: string, query?: ListTraceSessionsQuery, options?: RequestOptions): Promise<ListTraceSessionsResponse> {
+    return this.#transport.request<ListTraceSessionsResponse>({
+      method: "GET",
+      path: `/v1/projects/${encodePath(projectSlug)}/traces/sessions`,
+      query: query,
+      options: options,
+    });
+  }
+
+  /** Every item of `sessions`, page after page, following `nextCursor` until the last page. */
+  iterateSessions(projectSlug: string, query?: Omit<ListTraceSessionsQuery, "cursor">, options?: Omit<RequestOptions, "idempotencyKey">): AsyncGenerator<{
+    traces: number;
+    /** Traces with at least one span whose status is error */
+    errors: number;
+    tokensInput: number;
+    tokensOutput: number;
+    tokensTotal: number;
+    costMicrocents: number;
+    /** Start of the earliest trace */
+    firstTime: string;
+    /** Start of the latest trace */
+    lastTime: string;
+    sessionId: string;
+  }, void, undefined> {
+    return paginate((cursor) => this.sessions(projectSlug, withCursor(query, cursor), options));
+  }
+
+  /**
+   * The project's users: traces grouped by user.id, with their totals.
+   *
+   * Cursor-paginated like every list. `sortBy` defaults to `lastTime` and `sortDirection` to `desc`; `from` and `to` keep only the traces that started in that range, and the totals count only those. A trace's user is the `user.id` (or `enduser.id`) of its root span, or of its earliest span that has one; traces without one belong to no user.
+   *
+   * Requires an API key with role `viewer` or higher.
+   *
+   * `GET /v1/projects/{projectSlug}/traces/users` (operation `listTraceUsers`)
+   */
+  users(projectSlug: string, query?: ListTraceUsersQuery, options?: RequestOptions): Promise<ListTraceUsersResponse> {
+    return this.#transport.request<ListTraceUsersResponse>({
+      method: "GET",
+      path: `/v1/projects/${encodePath(projectSlug)}/traces/users`,
+      query: query,
+      options: options,
+    });
+  }
+
+  /** Every item of `users`, page after page, following `nextCursor` until the last page. */
+  iterateUsers(projectSlug: string, query?: Omit<ListTraceUsersQuery, "cursor">, options?: Omit<RequestOptions, "idempotencyKey">): AsyncGenerator<{
+    traces: number;
+    /** Traces with at least one span whose status is error */
+    errors: number;
+    tokensInput: number;
+    tokensOutput: number;
+    tokensTotal: number;
+    costMicrocents: number;
+    /** Start of the earliest trace */
+    firstTime: string;
+    /** Start of the latest trace */
+    lastTime: string;
+    userId: string;
+  }, void, undefined> {
+    return paginate((cursor) => this.users(projectSlug, withCursor(query, cursor), options));
+  }
 }
 
 /** Every resource of the API, each with a method per operation. */
@@ -2300,6 +2603,7 @@ export class Resources {
   readonly datasets: DatasetsResource;
   readonly experiments: ExperimentsResource;
   readonly members: MembersResource;
+  readonly modelPrices: ModelPricesResource;
   readonly organizations: OrganizationsResource;
   readonly projects: ProjectsResource;
   readonly traces: TracesResource;
@@ -2310,6 +2614,7 @@ export class Resources {
     this.datasets = new DatasetsResource(transport);
     this.experiments = new ExperimentsResource(transport);
     this.members = new MembersResource(transport);
+    this.modelPrices = new ModelPricesResource(transport);
     this.organizations = new OrganizationsResource(transport);
     this.projects = new ProjectsResource(transport);
     this.traces = new TracesResource(transport);
@@ -2363,6 +2668,9 @@ export const operations = {
   listMembers: { resource: "members", method: "list", iterator: "iterate", httpMethod: "GET", path: "/v1/members" },
   removeMember: { resource: "members", method: "remove", httpMethod: "DELETE", path: "/v1/members/{id}" },
   updateMember: { resource: "members", method: "update", httpMethod: "PATCH", path: "/v1/members/{id}" },
+  deleteModelPrice: { resource: "modelPrices", method: "delete", httpMethod: "DELETE", path: "/v1/model-prices/{priceId}" },
+  listModelPrices: { resource: "modelPrices", method: "list", httpMethod: "GET", path: "/v1/model-prices" },
+  setModelPrice: { resource: "modelPrices", method: "set", httpMethod: "POST", path: "/v1/model-prices" },
   createOrganization: { resource: "organizations", method: "create", httpMethod: "POST", path: "/v1/organizations" },
   createProject: { resource: "projects", method: "create", httpMethod: "POST", path: "/v1/projects" },
   deleteProject: { resource: "projects", method: "delete", httpMethod: "DELETE", path: "/v1/projects/{projectSlug}" },
@@ -2372,4 +2680,7 @@ export const operations = {
   getTrace: { resource: "traces", method: "get", httpMethod: "GET", path: "/v1/projects/{projectSlug}/traces/{traceId}" },
   ingestTraces: { resource: "traces", method: "ingest", httpMethod: "POST", path: "/v1/traces" },
   listTraces: { resource: "traces", method: "list", iterator: "iterate", httpMethod: "POST", path: "/v1/projects/{projectSlug}/traces/list" },
+  getTraceMetrics: { resource: "traces", method: "metrics", httpMethod: "GET", path: "/v1/projects/{projectSlug}/traces/metrics" },
+  listTraceSessions: { resource: "traces", method: "sessions", iterator: "iterateSessions", httpMethod: "GET", path: "/v1/projects/{projectSlug}/traces/sessions" },
+  listTraceUsers: { resource: "traces", method: "users", iterator: "iterateUsers", httpMethod: "GET", path: "/v1/projects/{projectSlug}/traces/users" },
 } as const;

@@ -20,6 +20,13 @@ export interface SpanSeed {
   statusMessage?: string | null;
   attributes?: Record<string, Cell>;
   events?: { name: string; timeUnixNano: string; attributes: Record<string, Cell> }[];
+  /** The facts the ingest reads from the attributes, given here as it would have stored them. */
+  models?: string[];
+  tokensInput?: number;
+  tokensOutput?: number;
+  costMicrocents?: number | null;
+  input?: Cell;
+  output?: Cell;
 }
 
 /** Inserts one trace summary and returns its id. */
@@ -61,12 +68,12 @@ export async function makeSpans(
         session_id: null,
         user_id: null,
         tags: jsonb([]),
-        models: jsonb([]),
-        tokens_input: 0,
-        tokens_output: 0,
-        cost_microcents: 0,
-        input: jsonb(null),
-        output: jsonb(null),
+        models: jsonb(span.models ?? []),
+        tokens_input: span.tokensInput ?? 0,
+        tokens_output: span.tokensOutput ?? 0,
+        cost_microcents: span.costMicrocents ?? null,
+        input: jsonb(span.input ?? null),
+        output: jsonb(span.output ?? null),
       })),
     )
     .execute();

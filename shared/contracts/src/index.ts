@@ -16,6 +16,8 @@ export * from "./schemas/experiments";
 export * from "./schemas/files";
 export * from "./schemas/filters";
 export * from "./schemas/members";
+export * from "./schemas/model-prices";
+export * from "./schemas/monitoring";
 export * from "./schemas/nanos";
 export * from "./schemas/oauth";
 export * from "./schemas/otlp";

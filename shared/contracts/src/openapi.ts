@@ -13,7 +13,8 @@ const tagDescriptions: Record<string, string> = {
   projects: "Projects: the containers of datasets and traces",
   datasets: "Datasets, their rows, columns and versions",
   experiments: "Experiments: an agent run over a dataset version, its results, scores and comparisons",
-  traces: "Traces ingested from OpenTelemetry exporters",
+  traces: "Traces ingested from OpenTelemetry exporters, and their metrics, sessions and users",
+  "model-prices": "What each model's tokens cost, to price the spans that do not say",
 };
 
 /** The OpenAPI 3.1 description of the public API, produced from the operation table alone. */

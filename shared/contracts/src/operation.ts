@@ -51,6 +51,7 @@ export interface Operation<
     | "projects"
     | "datasets"
     | "experiments"
+    | "model-prices"
     | "traces";
   summary: string;
   description?: string;

@@ -94,6 +94,14 @@ export const subjects = {
     ingest: "svc.v1.traces.ingest",
     list: "svc.v1.traces.list",
     get: "svc.v1.traces.get",
+    metrics: "svc.v1.traces.metrics",
+    sessions: "svc.v1.traces.sessions",
+    users: "svc.v1.traces.users",
+  },
+  modelPrices: {
+    list: "svc.v1.model-prices.list",
+    set: "svc.v1.model-prices.set",
+    delete: "svc.v1.model-prices.delete",
   },
 } as const;
 
@@ -105,7 +113,7 @@ export const platformServices = {
   auth: "API keys, organisations, members, projects, sign-in and OAuth",
   "dataset-writer": "Every change of a dataset: rows, columns, versions and imports",
   reader: "Every query of datasets, rows, columns, versions and traces",
-  "trace-ingest": "Traces received over OTLP/HTTP",
+  "trace-ingest": "Traces received over OTLP/HTTP, and the model prices that cost them",
   experiments: "Experiments: results recorded over dataset versions, their scores and comparisons",
 } as const;
 export type PlatformService = keyof typeof platformServices;

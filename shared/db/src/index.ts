@@ -13,6 +13,7 @@ export * from "./revisions";
 export * from "./row-cells";
 export * from "./row-filters";
 export type * from "./schema";
+export * from "./trace-metrics";
 export * from "./traces";
 export * from "./unique-violation";
 export * from "./unnest";

@@ -240,10 +240,37 @@ export interface SpansTable extends TraceFactColumns {
   scope: Json;
   events: Json;
   links: Json;
-  cost_microcents: Int64;
+  /** Null when neither the exporter nor the price table said what the span cost. */
+  cost_microcents: Int64 | null;
   input: Json;
   output: Json;
   received_at: Timestamp;
+}
+
+/** Totals of the traces that started in one minute or hour, per group: see migration 0022. */
+export interface TraceMetricsTable {
+  project_id: string;
+  width: "minute" | "hour";
+  grouping: "all" | "model" | "rootSpanName" | "tag";
+  bucket_start: Timestamp;
+  group_value: string;
+  traces: Int64;
+  errors: Int64;
+  tokens_input: Int64;
+  tokens_output: Int64;
+  cost_microcents: Int64;
+  latency: Json;
+}
+
+export interface ModelPricesTable {
+  id: string;
+  organization_id: string;
+  model: string;
+  /** A day, as YYYY-MM-DD. */
+  effective_from: ColumnType<string, string, string>;
+  input_microcents_per_million: Int64;
+  output_microcents_per_million: Int64;
+  updated_at: Generated<Date>;
 }
 
 export interface TracesTable extends TraceFactColumns {
@@ -350,6 +377,8 @@ export interface Database {
   idempotency_records: IdempotencyRecordsTable;
   spans: SpansTable;
   traces: TracesTable;
+  trace_metrics: TraceMetricsTable;
+  model_prices: ModelPricesTable;
   oauth_clients: OAuthClientsTable;
   oauth_grants: OAuthGrantsTable;
   oauth_codes: OAuthCodesTable;

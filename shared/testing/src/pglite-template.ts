@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { type Database, migrateToLatest, pglitePool } from "@svc/db";
 import { Kysely, PostgresDialect } from "kysely";
 
@@ -16,7 +17,7 @@ const TEMPLATE_ENV = "SVC_TEST_PGLITE_TEMPLATE";
 /** Makes the template and names it in this process's environment; the returned function removes it. */
 export async function makePgliteTemplate(): Promise<() => void> {
   const folder = mkdtempSync(join(tmpdir(), "svc-pglite-template-"));
-  const pglite = await PGlite.create({ dataDir: join(folder, "db") });
+  const pglite = await PGlite.create({ dataDir: join(folder, "db"), extensions: { pg_trgm } });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: pglitePool(pglite) }) });
   await migrateToLatest(db);
   const dump = await pglite.dumpDataDir("none");

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { Cell } from "@svc/contracts";
-import { type Database, jsonb } from "@svc/db";
+import { type Database, jsonb, refillTraceMetrics } from "@svc/db";
 import type { Kysely } from "kysely";
 
 /** Trace times in the factories below are milliseconds after this instant. */
@@ -68,5 +68,7 @@ export async function makeTraces(
       }),
     )
     .execute();
+  // The ingest keeps a project's metrics as it stores traces; traces written here get theirs at once.
+  await refillTraceMetrics(db, projectId);
   return ids;
 }

@@ -333,6 +333,7 @@ describe.each(availableBackends())("trace queries (%s)", (backendName) => {
         items: [],
         nextCursor: null,
         hasMore: false,
+        total: 0,
       });
     });
   });
@@ -363,6 +364,12 @@ describe.each(availableBackends())("trace queries (%s)", (backendName) => {
           statusMessage: "rate limited",
           attributes: { "gen_ai.request.model": "gpt-4o", "gen_ai.usage.input_tokens": 12 },
           events: [{ name: "retry", timeUnixNano: nanosAt(400), attributes: { attempt: 2 } }],
+          models: ["gpt-4o", "gpt-4o-2024-08-06"],
+          tokensInput: 12,
+          tokensOutput: 3,
+          costMicrocents: 6_000,
+          input: [{ role: "user", content: "hi" }],
+          output: [{ role: "assistant", content: "hello" }],
         },
         { spanId: "00000000000000a1", name: "agent", startMs: 0, endMs: 900 },
       ]);
@@ -395,6 +402,12 @@ describe.each(availableBackends())("trace queries (%s)", (backendName) => {
           scope: { name: "test-scope", version: "1.0.0" },
           events: [],
           links: [],
+          model: null,
+          input: null,
+          output: null,
+          tokensInput: 0,
+          tokensOutput: 0,
+          costMicrocents: null,
         },
         expect.objectContaining({
           spanId: "00000000000000b2",
@@ -406,6 +419,12 @@ describe.each(availableBackends())("trace queries (%s)", (backendName) => {
           events: [
             { name: "retry", time: isoAt(400), timeUnixNano: nanosAt(400), attributes: { attempt: 2 } },
           ],
+          model: "gpt-4o-2024-08-06",
+          input: [{ role: "user", content: "hi" }],
+          output: [{ role: "assistant", content: "hello" }],
+          tokensInput: 12,
+          tokensOutput: 3,
+          costMicrocents: 6_000,
         }),
       ]);
     });

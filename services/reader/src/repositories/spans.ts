@@ -23,6 +23,12 @@ export async function listSpans(db: Kysely<Database>, projectId: string, traceId
       "scope",
       "events",
       "links",
+      "models",
+      "input",
+      "output",
+      sql<string>`tokens_input::text`.as("tokens_input"),
+      sql<string>`tokens_output::text`.as("tokens_output"),
+      sql<string | null>`cost_microcents::text`.as("cost_microcents"),
     ])
     .where("project_id", "=", projectId)
     .where("trace_id", "=", traceId)
@@ -50,5 +56,12 @@ export async function listSpans(db: Kysely<Database>, projectId: string, traceId
       attributes: event.attributes,
     })),
     links: row.links as Span["links"],
+    // The ingest lists the requested model, then the responding one when it differs.
+    model: row.models.at(-1) ?? null,
+    input: (row.input ?? null) as Cell,
+    output: (row.output ?? null) as Cell,
+    tokensInput: Number(row.tokens_input),
+    tokensOutput: Number(row.tokens_output),
+    costMicrocents: row.cost_microcents === null ? null : Number(row.cost_microcents),
   }));
 }

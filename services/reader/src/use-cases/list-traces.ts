@@ -3,14 +3,14 @@ import {
   listCursors,
   type OperationInput,
   type operations,
-  type Page,
   sortDirectionSchema,
-  type Trace,
+  type TracePage,
   traceSortFields,
 } from "@svc/contracts";
-import { type Database, findProjectId, listTraceRecords } from "@svc/db";
+import { countTraceRecords, type Database, findProjectId, listTraceRecords, type TraceRecord } from "@svc/db";
 import type { Kysely } from "kysely";
 import { z } from "zod";
+import { inSnapshot } from "../repositories/db";
 
 type ListTracesBody = OperationInput<typeof operations.listTraces>["body"];
 
@@ -34,7 +34,7 @@ export async function listTraces(
   db: Kysely<Database>,
   organizationId: string,
   { params, body }: OperationInput<typeof operations.listTraces>,
-): Promise<Page<Trace>> {
+): Promise<TracePage> {
   const projectId = await findProjectId(db, organizationId, params.projectSlug);
   const { sortBy, sortDirection } = body;
   const filters = filtersFingerprint(body);
@@ -50,28 +50,35 @@ export async function listTraces(
     }
     return undefined;
   });
-  const records = await listTraceRecords(db, {
-    projectId,
-    filters: body.filters,
-    sortBy,
-    sortDirection,
-    after,
-    limit: body.limit + 1,
-  });
-  return traceCursors.page(
-    records,
-    body.limit,
-    ({ sortValue: _, ...trace }) => trace,
-    (record) => ({
-      kind: "traces",
+  return inSnapshot(db, async (trx) => {
+    const records = await listTraceRecords(trx, {
       projectId,
+      filters: body.filters,
       sortBy,
       sortDirection,
-      filters,
-      value: record.sortValue,
-      traceId: record.traceId,
-    }),
-  );
+      after,
+      limit: body.limit + 1,
+    });
+    const total = await countTraceRecords(trx, { projectId, filters: body.filters });
+    return { ...page(records), total };
+  });
+
+  function page(records: TraceRecord[]) {
+    return traceCursors.page(
+      records,
+      body.limit,
+      ({ sortValue: _, ...trace }) => trace,
+      (record) => ({
+        kind: "traces",
+        projectId,
+        sortBy,
+        sortDirection,
+        filters,
+        value: record.sortValue,
+        traceId: record.traceId,
+      }),
+    );
+  }
 }
 
 const filtersFingerprint = (body: ListTracesBody): string | null =>

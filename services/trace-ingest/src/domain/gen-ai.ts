@@ -12,7 +12,8 @@ export interface SpanFacts {
   models: string[];
   tokensInput: number;
   tokensOutput: number;
-  costMicrocents: number;
+  /** What the exporter said the span cost; null when it did not say (the price table may know). */
+  costMicrocents: number | null;
   input: Cell;
   output: Cell;
 }
@@ -40,7 +41,7 @@ export function spanFacts(span: ReceivedSpan): SpanFacts {
     models: distinct(MODEL_KEYS.map((key) => attributes[key]).filter(isNonEmptyText)),
     tokensInput: firstCount(attributes, INPUT_TOKEN_KEYS),
     tokensOutput: firstCount(attributes, OUTPUT_TOKEN_KEYS),
-    costMicrocents: safeInteger(nonNegative(numberOf(attributes[COST_USD_KEY])) * MICROCENTS_PER_USD),
+    costMicrocents: exporterCost(attributes[COST_USD_KEY]),
     input: messages(span, INPUT_KEYS, "gen_ai.prompt", "gen_ai.content.prompt"),
     output: messages(span, OUTPUT_KEYS, "gen_ai.completion", "gen_ai.content.completion"),
   };
@@ -133,6 +134,13 @@ function numberOf(value: Cell | undefined): number {
 }
 
 const nonNegative = (value: number): number => Math.max(value, 0);
+
+/** The cost an exporter sent, in microcents: null when it sent none, or nothing that is a number. */
+function exporterCost(value: Cell | undefined): number | null {
+  if (typeof value !== "number" && (typeof value !== "string" || value.trim() === "")) return null;
+  const usd = Number(value);
+  return Number.isFinite(usd) ? safeInteger(nonNegative(usd) * MICROCENTS_PER_USD) : null;
+}
 const safeInteger = (value: number): number => Math.min(Math.round(value), Number.MAX_SAFE_INTEGER);
 
 const distinct = (values: readonly string[]): string[] => [...new Set(values)];

@@ -62,7 +62,7 @@ export function summarizeTrace(spans: readonly SpanOutline[]): TraceSummary {
     tokensInput,
     tokensOutput,
     tokensTotal: tokensInput + tokensOutput,
-    costTotalMicrocents: sum(ordered, (span) => span.costMicrocents),
+    costTotalMicrocents: sum(ordered, (span) => span.costMicrocents ?? 0),
   };
 }
 

@@ -1,10 +1,20 @@
 import { type Subscription, serveOperation } from "@svc/bus";
 import { operations } from "@svc/contracts";
 import type { TraceIngestDeps } from "../service";
+import { deleteModelPrice } from "../use-cases/delete-model-price";
 import { ingestTraces } from "../use-cases/ingest-traces";
+import { listModelPrices } from "../use-cases/list-model-prices";
+import { setModelPrice } from "../use-cases/set-model-price";
 
 export function serveTraces({ bus, db, logger }: TraceIngestDeps): Subscription[] {
   return [
     serveOperation(bus, operations.ingestTraces, logger, (input, caller) => ingestTraces(db, caller, input)),
+    serveOperation(bus, operations.listModelPrices, logger, (_input, caller) => listModelPrices(db, caller)),
+    serveOperation(bus, operations.setModelPrice, logger, (input, caller) =>
+      setModelPrice(db, caller, input),
+    ),
+    serveOperation(bus, operations.deleteModelPrice, logger, (input, caller) =>
+      deleteModelPrice(db, caller, input),
+    ),
   ];
 }

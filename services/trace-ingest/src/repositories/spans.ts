@@ -71,7 +71,7 @@ export async function listSpanOutlines(
       "models",
       sql<string>`tokens_input::text`.as("tokens_input"),
       sql<string>`tokens_output::text`.as("tokens_output"),
-      sql<string>`cost_microcents::text`.as("cost_microcents"),
+      sql<string | null>`cost_microcents::text`.as("cost_microcents"),
     ])
     .where("project_id", "=", projectId)
     .where("trace_id", "in", [...traceIds])
@@ -87,7 +87,7 @@ export async function listSpanOutlines(
       endNs: row.end_ns,
       statusCode: row.status_code,
       ...traceFactsOf(row),
-      costMicrocents: Number(row.cost_microcents),
+      costMicrocents: row.cost_microcents === null ? null : Number(row.cost_microcents),
     });
     byTrace.set(row.trace_id, outlines);
   }

@@ -97,7 +97,9 @@ describe.each(availableBackends())("trace ingestion (%s)", (backendName) => {
       tokensInput: 200,
       tokensOutput: 35,
       tokensTotal: 235,
-      costTotalMicrocents: 1_250_000,
+      // The gpt-4o call's cost as sent, and the claude call's at the shipped price of claude-3-5-sonnet*
+      // ($3 and $15 per million tokens): 80 × 300 + 5 × 1,500 microcents.
+      costTotalMicrocents: 1_250_000 + 31_500,
       input: [{ role: "user", content: "Where is my refund?" }],
       output: [{ role: "assistant", content: "It left today." }],
       sortValue: nanosAt(0),

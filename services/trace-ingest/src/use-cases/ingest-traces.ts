@@ -7,10 +7,14 @@ import {
   runIdempotent,
 } from "@svc/db";
 import type { Kysely, Transaction } from "kysely";
-import { spanFacts } from "../domain/gen-ai";
+import { type SpanFacts, spanFacts } from "../domain/gen-ai";
+import { traceMetricDeltas } from "../domain/metrics";
 import { receivedSpans } from "../domain/otlp";
+import { costAt, type PriceEntry, priceOf, priceTable } from "../domain/prices";
 import { summarizeTrace } from "../domain/summary";
+import { listOrganizationPrices } from "../repositories/model-prices";
 import { listSpanMessages, listSpanOutlines, type StoredSpan, upsertSpans } from "../repositories/spans";
+import { addTraceMetricDeltas, listTraceMetricFacts } from "../repositories/trace-metrics";
 import { lockTraces, type TraceSummaryRecord, updateTraceSummaries } from "../repositories/traces";
 
 /**
@@ -27,9 +31,14 @@ export async function ingestTraces(
   const { body, headers } = input;
   const projectId = await findOptionalProjectId(db, caller.organizationId, headers.xSvcProject);
   if (projectId === undefined) throw unknownProject(headers.xSvcProject);
-  const spans: StoredSpan[] = receivedSpans(body).map((span) => ({ ...span, ...spanFacts(span) }));
+  const received = receivedSpans(body);
   const scope = idempotencyOf(caller, operations.ingestTraces, input);
-  if (spans.length === 0 && !scope) return { partialSuccess: {} };
+  if (received.length === 0 && !scope) return { partialSuccess: {} };
+  const prices = priceTable(await listOrganizationPrices(db, caller.organizationId));
+  const spans: StoredSpan[] = received.map((span) => {
+    const facts = spanFacts(span);
+    return { ...span, ...facts, costMicrocents: costOf(facts, span.startNs, prices) };
+  });
   return runIdempotent(db, scope, async (trx) => {
     if (spans.length > 0) await storeSpans(trx, projectId, spans);
     return { partialSuccess: {} };
@@ -44,10 +53,27 @@ const unknownProject = (projectSlug: string): DomainError =>
     { project: projectSlug },
   );
 
-/** Upserts the spans and recomputes the summary of each trace they touch. */
+/**
+ * What a span cost: what its exporter said, else its tokens at its model's price on the day it started
+ * (the model that answered, else the one asked for); null when neither is known.
+ */
+function costOf(facts: SpanFacts, startNs: string, prices: readonly PriceEntry[]): number | null {
+  if (facts.costMicrocents !== null) return facts.costMicrocents;
+  const model = facts.models.at(-1);
+  if (model === undefined) return null;
+  const day = new Date(Number(BigInt(startNs) / 1_000_000n)).toISOString().slice(0, 10);
+  const price = priceOf(prices, model, day);
+  return price === undefined ? null : costAt(price, facts.tokensInput, facts.tokensOutput);
+}
+
+/**
+ * Upserts the spans, recomputes the summary of each trace they touch, and moves the metrics of those
+ * traces from their old summaries to their new ones.
+ */
 async function storeSpans(trx: Transaction<Database>, projectId: string, spans: StoredSpan[]): Promise<void> {
   const traceIds = [...new Set(spans.map((span) => span.traceId))].sort();
   await lockTraces(trx, projectId, traceIds);
+  const before = await listTraceMetricFacts(trx, projectId, traceIds);
   await upsertSpans(trx, projectId, spans);
   const outlines = await listSpanOutlines(trx, projectId, traceIds);
   const summaries = traceIds.map((traceId) => ({
@@ -64,4 +90,19 @@ async function storeSpans(trx: Transaction<Database>, projectId: string, spans: 
     output: messages.get(summary.traceId)?.output ?? null,
   }));
   await updateTraceSummaries(trx, projectId, records);
+  const changes = records.map((record) => ({
+    before: before.get(record.traceId) ?? null,
+    after: {
+      startNs: record.startNs,
+      durationNs: record.durationNs,
+      failed: record.errorCount > 0,
+      rootSpanName: record.rootSpanName,
+      models: record.models,
+      tags: record.tags,
+      tokensInput: record.tokensInput,
+      tokensOutput: record.tokensOutput,
+      costMicrocents: record.costTotalMicrocents,
+    },
+  }));
+  await addTraceMetricDeltas(trx, projectId, traceMetricDeltas(changes));
 }

@@ -3,15 +3,24 @@ import * as auth from "./auth";
 import * as datasets from "./datasets/index";
 import * as experiments from "./experiments";
 import * as members from "./members";
+import * as modelPrices from "./model-prices";
 import * as traces from "./traces";
 
 export * from "./auth";
 export * from "./datasets/index";
 export * from "./experiments";
 export * from "./members";
+export * from "./model-prices";
 export * from "./traces";
 
 /** Every operation of the public API, keyed by operationId. */
-export const operations = { ...auth, ...datasets, ...experiments, ...members, ...traces } as const;
+export const operations = {
+  ...auth,
+  ...datasets,
+  ...experiments,
+  ...members,
+  ...modelPrices,
+  ...traces,
+} as const;
 export type OperationId = keyof typeof operations;
 export const operationList: readonly Operation[] = Object.values(operations);

@@ -1,5 +1,14 @@
 import { datasetPathSchema, projectPathSchema } from "../schemas/datasets";
 import { importTracesBodySchema, listTracesBodySchema, MAX_IMPORTED_TRACES } from "../schemas/filters";
+import {
+  listTraceGroupsQuerySchema,
+  MAX_METRIC_BUCKETS,
+  MAX_METRIC_GROUPS,
+  traceMetricsQuerySchema,
+  traceMetricsSchema,
+  traceSessionPageSchema,
+  traceUserPageSchema,
+} from "../schemas/monitoring";
 import { ingestTracesBodySchema, ingestTracesHeadersSchema, ingestTracesResultSchema } from "../schemas/otlp";
 import { insertRowsResultSchema } from "../schemas/row-edits";
 import { tracePageSchema, tracePathSchema, traceWithSpansSchema } from "../schemas/trace-views";
@@ -84,4 +93,65 @@ export const importDatasetRowsFromTraces = defineOperation({
   response: insertRowsResultSchema,
   successStatus: 201,
   errors: ["not_found", "too_many_traces", "unknown_column"],
+});
+
+export const getTraceMetrics = defineOperation({
+  operationId: "getTraceMetrics",
+  command: "metrics",
+  method: "GET",
+  path: `${TRACES}/metrics`,
+  tag: "traces",
+  summary: "The project's traces over time: counts, errors, latency percentiles, tokens and cost per bucket",
+  description: [
+    `One point per bucket (UTC minute, hour or day) from \`from\` rounded down to its bucket to \`to\` rounded up, and per group with \`groupBy\`; a bucket without traces is there with zeros. A trace counts in the bucket where it started. More than ${MAX_METRIC_BUCKETS} buckets is 400 validation_failed naming the limit: ask for a wider bucket or a shorter range.`,
+    `\`groupBy=model\` and \`groupBy=tag\` count a trace once in each of its models or tags (and in group null if it has none), so groups may add up to more than all traces. The ${MAX_METRIC_GROUPS} groups with the most traces in the range have their own series; the others are summed into one series with \`otherGroups: true\`.`,
+    "The numbers come from totals the platform keeps per minute and per hour as spans arrive, so a page over months answers as fast as one over an hour. Counts, tokens and cost are exact; latencyP50Ms and latencyP95Ms are read from a histogram of trace durations whose buckets are 2^(1/8) apart (about 9%), and so are within 5% of the exact percentile. A trace whose spans arrive over several requests is counted once, with its summary as it stands.",
+  ].join("\n\n"),
+  subject: subjects.traces.metrics,
+  access: "viewer",
+  params: projectPathSchema,
+  query: traceMetricsQuerySchema,
+  response: traceMetricsSchema,
+  successStatus: 200,
+  errors: ["not_found"],
+  readOnly: true,
+});
+
+const GROUP_LIST_RULES =
+  "Cursor-paginated like every list. `sortBy` defaults to `lastTime` and `sortDirection` to `desc`; `from` and `to` keep only the traces that started in that range, and the totals count only those.";
+
+export const listTraceSessions = defineOperation({
+  operationId: "listTraceSessions",
+  command: "sessions",
+  method: "GET",
+  path: `${TRACES}/sessions`,
+  tag: "traces",
+  summary: "The project's sessions: traces grouped by session.id, with their totals",
+  description: `${GROUP_LIST_RULES} A trace's session is the \`session.id\` (or \`gen_ai.conversation.id\`) of its root span, or of its earliest span that has one; traces without one are in no session.`,
+  subject: subjects.traces.sessions,
+  access: "viewer",
+  params: projectPathSchema,
+  query: listTraceGroupsQuerySchema,
+  response: traceSessionPageSchema,
+  successStatus: 200,
+  errors: ["not_found"],
+  paginated: true,
+});
+
+export const listTraceUsers = defineOperation({
+  operationId: "listTraceUsers",
+  command: "users",
+  method: "GET",
+  path: `${TRACES}/users`,
+  tag: "traces",
+  summary: "The project's users: traces grouped by user.id, with their totals",
+  description: `${GROUP_LIST_RULES} A trace's user is the \`user.id\` (or \`enduser.id\`) of its root span, or of its earliest span that has one; traces without one belong to no user.`,
+  subject: subjects.traces.users,
+  access: "viewer",
+  params: projectPathSchema,
+  query: listTraceGroupsQuerySchema,
+  response: traceUserPageSchema,
+  successStatus: 200,
+  errors: ["not_found"],
+  paginated: true,
 });

@@ -25,6 +25,7 @@ export const traceFilterFields = {
   userId: "text",
   tags: "list",
   models: "list",
+  text: "search",
 } as const;
 export type TraceFilterField = keyof typeof traceFilterFields;
 const filterFieldNames = Object.keys(traceFilterFields) as [TraceFilterField, ...TraceFilterField[]];
@@ -70,6 +71,7 @@ const instantValueSchema = z.iso
     return nanos;
   });
 const textValueSchema = z.string().max(1000, "must be at most 1000 characters");
+const searchValueSchema = z.string().min(1, "must not be empty").max(200, "must be at most 200 characters");
 const textListSchema = z.array(textValueSchema).min(1, "must list at least one value").max(100);
 
 function filterOf<const F extends TraceFilterField>(
@@ -115,6 +117,8 @@ function filtersOfKind(field: TraceFilterField) {
         variant(field, ["eq", "neq", "contains"], textValueSchema),
         variant(field, ["in"], textListSchema),
       ]);
+    case "search":
+      return filterOf(field, [variant(field, ["contains"], searchValueSchema)]);
     case "list":
       return filterOf(field, [
         variant(field, ["contains"], textValueSchema),
@@ -134,7 +138,7 @@ export const traceFilterSchema = z
     },
   })
   .describe(
-    "One condition on a trace field. Operators: eq, neq, gt, gte, lt, lte (numbers and times), contains (case-insensitive substring of a text field, or an element of tags/models), in (any of the values), containsAny (tags/models holding any of the values). Times are ISO-8601; durationNs is nanoseconds.",
+    "One condition on a trace field. Operators: eq, neq, gt, gte, lt, lte (numbers and times), contains (case-insensitive substring of a text field, or an element of tags/models), in (any of the values), containsAny (tags/models holding any of the values). Times are ISO-8601; durationNs is nanoseconds. `text` `contains` searches the trace's input and output messages (case-insensitive, in their JSON text); from 3 characters on it is answered from an index.",
   ) as z.ZodType<TraceFilter, unknown>;
 
 export type TraceFilter =
@@ -150,7 +154,8 @@ export type TraceFilter =
   | { field: TraceFieldOfKind<"text">; op: "eq" | "neq" | "contains"; value: string }
   | { field: TraceFieldOfKind<"text">; op: "in"; value: string[] }
   | { field: TraceFieldOfKind<"list">; op: "contains"; value: string }
-  | { field: TraceFieldOfKind<"list">; op: "containsAny"; value: string[] };
+  | { field: TraceFieldOfKind<"list">; op: "containsAny"; value: string[] }
+  | { field: "text"; op: "contains"; value: string };
 type TraceFieldOfKind<K extends string> = {
   [F in TraceFilterField]: (typeof traceFilterFields)[F] extends K ? F : never;
 }[TraceFilterField];

@@ -37,7 +37,12 @@ const attributeMapSchema = z.record(z.string(), cellSchema);
 
 export const spanSchema = z.object({
   spanId: z.string(),
-  parentSpanId: z.string().nullable(),
+  parentSpanId: z
+    .string()
+    .nullable()
+    .describe(
+      "The parent's span id; null for a root. It may name a span that is not in `spans` (its exporter never sent it, or not yet): draw such a span as a root of its own",
+    ),
   name: z.string(),
   kind: z.enum(spanKindNames),
   startTime: timestampSchema,
@@ -58,13 +63,41 @@ export const spanSchema = z.object({
     }),
   ),
   links: z.array(z.object({ traceId: z.string(), spanId: z.string(), attributes: attributeMapSchema })),
+  model: z
+    .string()
+    .nullable()
+    .describe(
+      "The model that answered (gen_ai.response.model), else the one asked for (gen_ai.request.model)",
+    ),
+  input: cellSchema.describe(
+    "The generative-AI input messages (gen_ai.input.messages, gen_ai.prompt and their older forms); null when none",
+  ),
+  output: cellSchema.describe(
+    "The generative-AI output messages (gen_ai.output.messages, gen_ai.completion…)",
+  ),
+  tokensInput: z.number().int(),
+  tokensOutput: z.number().int(),
+  costMicrocents: z
+    .number()
+    .int()
+    .nullable()
+    .describe(
+      "What the exporter said it cost (gen_ai.usage.cost), else its tokens at the model's price when it was ingested; null when neither is known",
+    ),
 });
 export type Span = z.infer<typeof spanSchema>;
 
 export const traceWithSpansSchema = traceSchema.extend({
-  spans: z.array(spanSchema).describe("Every span of the trace, by start time"),
+  spans: z
+    .array(spanSchema)
+    .describe(
+      "Every span of the trace, by start time (then span id): a flat list a client builds the tree from with parentSpanId, however deep",
+    ),
 });
 export type TraceWithSpans = z.infer<typeof traceWithSpansSchema>;
 
 export const tracePathSchema = projectPathSchema.extend({ traceId: traceIdSchema });
-export const tracePageSchema = page(traceSchema);
+export const tracePageSchema = page(traceSchema).extend({
+  total: z.number().int().describe("How many traces match the filters, exactly, over every page"),
+});
+export type TracePage = z.infer<typeof tracePageSchema>;

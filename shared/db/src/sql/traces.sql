@@ -44,9 +44,10 @@ limit
 -- $7 = "chat"
 -- $8 = "[\"beta\"]"
 -- $9 = ["small","large"]
--- $10 = "4"
--- $11 = "4bf92f3577b34da6a3ce929d0e0e4736"
--- $12 = 51
+-- $10 = "%refund%"
+-- $11 = "4"
+-- $12 = "4bf92f3577b34da6a3ce929d0e0e4736"
+-- $13 = 51
 select
   "t"."trace_id",
   "t"."project_id",
@@ -79,9 +80,34 @@ where
   AND strpos(lower("t"."root_span_name"), lower($7)) > 0
   AND "t"."tags" @> $8::jsonb
   AND "t"."models" ?| $9::text[]
-  and ("t"."cost_total_microcents", t.trace_id) > ($10::bigint, $11)
+  AND (coalesce(t.input::text, '') || ' ' || coalesce(t.output::text, '')) ILIKE $10
+  and ("t"."cost_total_microcents", t.trace_id) > ($11::bigint, $12)
 order by
   "t"."cost_total_microcents" asc,
   "t"."trace_id" asc
 limit
-  $12;
+  $13;
+
+-- countTraceRecords (every trace, from the hourly metrics)
+-- $1 = "prj_1"
+-- $2 = "hour"
+-- $3 = "all"
+select
+  coalesce(sum(traces), 0)::text as "traces"
+from
+  "trace_metrics"
+where
+  "project_id" = $1
+  and "width" = $2
+  and "grouping" = $3;
+
+-- countTraceRecords (the traces a filter keeps)
+-- $1 = "prj_1"
+-- $2 = "%50\\%\\_off%"
+select
+  count(*)::text as "count"
+from
+  "traces" as "t"
+where
+  "t"."project_id" = $1
+  and (coalesce(t.input::text, '') || ' ' || coalesce(t.output::text, '')) ILIKE $2;

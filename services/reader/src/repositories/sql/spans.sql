@@ -18,7 +18,13 @@ select
   "resource_attributes",
   "scope",
   "events",
-  "links"
+  "links",
+  "models",
+  "input",
+  "output",
+  tokens_input::text as "tokens_input",
+  tokens_output::text as "tokens_output",
+  cost_microcents::text as "cost_microcents"
 from
   "spans"
 where
