@@ -2,60 +2,32 @@ import type { Cell, Span } from "@svc/sdk";
 
 /*
  * A span's generative-AI content as a person reads it: the model, the messages in and out as a
- * conversation, tokens and cost. Read from the span's own fields when the API gives them, else from
- * its attributes (OpenTelemetry's gen_ai.* semantic conventions and the older names still in use).
+ * conversation, tokens and cost. The API reads them from the span's attributes (OpenTelemetry's
+ * gen_ai.* semantic conventions and the older names still in use) and gives them as the span's fields.
  */
 
 export interface SpanGenAi {
   model: string | null;
   input: Cell;
   output: Cell;
+  /** Null when the span counted none: a span that called no model shows no tokens. */
   tokensInput: number | null;
   tokensOutput: number | null;
   costMicrocents: number | null;
 }
 
-/** The fields the API adds to a span for its model call, when it gives them. */
-type ApiGenAiFields = Partial<{
-  model: string | null;
-  input: Cell;
-  output: Cell;
-  tokensInput: number | null;
-  tokensOutput: number | null;
-  costMicrocents: number | null;
-}>;
-
-const MODEL_KEYS = ["gen_ai.response.model", "gen_ai.request.model"] as const;
-const INPUT_TOKEN_KEYS = ["gen_ai.usage.input_tokens", "gen_ai.usage.prompt_tokens"] as const;
-const OUTPUT_TOKEN_KEYS = ["gen_ai.usage.output_tokens", "gen_ai.usage.completion_tokens"] as const;
-const INPUT_KEYS = ["gen_ai.input.messages", "gen_ai.prompt"] as const;
-const OUTPUT_KEYS = ["gen_ai.output.messages", "gen_ai.completion"] as const;
 /** 1 US dollar = 100 cents = 10^8 microcents. */
 export const MICROCENTS_PER_USD = 100_000_000;
 
 export function spanGenAi(span: Span): SpanGenAi {
-  const fields = span as Span & ApiGenAiFields;
-  const attributes = span.attributes;
-  const cost = countOf(attributes["gen_ai.usage.cost"]);
+  const counted = span.tokensInput > 0 || span.tokensOutput > 0;
   return {
-    model:
-      fields.model !== undefined
-        ? fields.model
-        : ((MODEL_KEYS.map((key) => attributes[key]).find((v) => typeof v === "string" && v !== "") as
-            | string
-            | undefined) ?? null),
-    input: fields.input !== undefined ? fields.input : messagesOf(span, INPUT_KEYS, "gen_ai.prompt"),
-    output: fields.output !== undefined ? fields.output : messagesOf(span, OUTPUT_KEYS, "gen_ai.completion"),
-    tokensInput:
-      fields.tokensInput !== undefined ? fields.tokensInput : firstCount(attributes, INPUT_TOKEN_KEYS),
-    tokensOutput:
-      fields.tokensOutput !== undefined ? fields.tokensOutput : firstCount(attributes, OUTPUT_TOKEN_KEYS),
-    costMicrocents:
-      fields.costMicrocents !== undefined
-        ? fields.costMicrocents
-        : cost === null
-          ? null
-          : Math.round(cost * MICROCENTS_PER_USD),
+    model: span.model,
+    input: span.input,
+    output: span.output,
+    tokensInput: counted ? span.tokensInput : null,
+    tokensOutput: counted ? span.tokensOutput : null,
+    costMicrocents: span.costMicrocents,
   };
 }
 
@@ -65,26 +37,7 @@ export const hasGenAi = (ai: SpanGenAi): boolean =>
   ai.input !== null ||
   ai.output !== null ||
   ai.tokensInput !== null ||
-  ai.tokensOutput !== null ||
   ai.costMicrocents !== null;
-
-function messagesOf(span: Span, keys: readonly string[], indexedPrefix: string): Cell {
-  for (const key of keys) {
-    const value = span.attributes[key];
-    if (value !== undefined && value !== null) return parseJsonText(value);
-  }
-  const pattern = new RegExp(`^${indexedPrefix.replaceAll(".", "\\.")}\\.(\\d+)\\.(.+)$`);
-  const byIndex = new Map<number, [string, Cell][]>();
-  for (const [key, value] of Object.entries(span.attributes)) {
-    const match = pattern.exec(key);
-    if (!match) continue;
-    const fields = byIndex.get(Number(match[1])) ?? [];
-    fields.push([match[2] as string, parseJsonText(value)]);
-    byIndex.set(Number(match[1]), fields);
-  }
-  if (byIndex.size === 0) return null;
-  return [...byIndex.entries()].sort(([a], [b]) => a - b).map(([, fields]) => Object.fromEntries(fields));
-}
 
 function parseJsonText(value: Cell): Cell {
   if (typeof value !== "string") return value;
@@ -95,19 +48,6 @@ function parseJsonText(value: Cell): Cell {
   } catch {
     return value;
   }
-}
-
-function countOf(value: Cell | undefined): number | null {
-  const number = typeof value === "number" ? value : typeof value === "string" ? Number(value) : Number.NaN;
-  return Number.isFinite(number) && number >= 0 ? number : null;
-}
-
-function firstCount(attributes: Record<string, Cell>, keys: readonly string[]): number | null {
-  for (const key of keys) {
-    const value = countOf(attributes[key]);
-    if (value !== null) return Math.round(value);
-  }
-  return null;
 }
 
 /* The conversation. */
