@@ -43,6 +43,10 @@ const ExperimentPage = lazy(() =>
 const ComparePage = lazy(() =>
   import("./experiments/compare-page").then((module) => ({ default: module.ComparePage })),
 );
+// The dashboard and its charts load when it is first opened.
+const DashboardPage = lazy(() =>
+  import("./traces/dashboard-page").then((module) => ({ default: module.DashboardPage })),
+);
 const loaded = (page: React.ReactNode) => (
   <Suspense
     fallback={
@@ -99,6 +103,7 @@ const router = createBrowserRouter(
         element={signedIn(loaded(<ComparePage />))}
       />
       <Route path="/projects/:projectSlug/traces" element={signedIn(<TracesPage />)} />
+      <Route path="/projects/:projectSlug/traces/dashboard" element={signedIn(loaded(<DashboardPage />))} />
       <Route
         path="/projects/:projectSlug/traces/:traceId"
         element={signedIn(<TracePage />)}

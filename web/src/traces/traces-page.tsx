@@ -21,6 +21,7 @@ import {
   traceFilters,
   traceSorts,
 } from "./trace-query";
+import { TracesTabs } from "./traces-tabs";
 
 const PAGE = 100;
 
@@ -95,6 +96,7 @@ export function TracesPage() {
           { label: projectSlug, to: `/projects/${projectSlug}` },
         ]}
       />
+      <TracesTabs projectSlug={projectSlug} />
       <form className="toolbar trace-filters" onSubmit={applyFilters} key={params.toString()}>
         <input
           name="name"

@@ -423,4 +423,51 @@ describe.runIf(chromiumAvailable())("the web application's traces", () => {
     await screenshot(page, "traces-list");
     expectNoProblems();
   });
+
+  it("charts the project's traces over a range, and a point opens the traces of its bucket", async () => {
+    const page = watched.page;
+    await page.goto(`${platform.baseUrl}/projects/agents/traces`);
+    await page
+      .getByRole("navigation", { name: "Monitoring" })
+      .getByRole("link", { name: "Dashboard" })
+      .click();
+    await page.waitForURL(/\/traces\/dashboard$/);
+    const totals = page.locator(".dashboard-totals");
+    // A range around the three traces, drawn minute by minute.
+    const local = (ms: number) => {
+      const date = new Date(ms);
+      const pad = (n: number) => String(n).padStart(2, "0");
+      return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
+    };
+    await page.getByLabel("Range").selectOption({ label: "Custom" });
+    await page.getByLabel("From").fill(local(Number(T0) - 600_000));
+    await page.getByLabel("To").fill(local(Number(T0) + 2 * 3_600_000));
+    await page.getByRole("button", { name: "Show" }).click();
+    await page.waitForURL(/from=.*&to=/);
+    await page.getByText("One point per minute").waitFor();
+    await expect.poll(() => totals.locator("dd").allTextContents()).toEqual(["3", "1", "10,870", "$0.513"]);
+    const chart = page.getByRole("region", { name: "Traces by model" });
+    await chart.locator("svg").first().waitFor();
+    // A line per model: gpt-4o, claude-3-5-sonnet and small.
+    await expect.poll(() => chart.locator("path.recharts-curve").count()).toBe(3);
+    await expectAccessible(page, "the dashboard");
+    await screenshot(page, "traces-dashboard");
+
+    await page.getByLabel("Range").selectOption({ label: "Last hour" });
+    await page.getByRole("button", { name: "Show" }).click();
+    await page.waitForURL(/range=hour/);
+    await page.getByText("One point per minute").waitFor();
+    await expect.poll(() => totals.locator("dd").first().textContent()).toBe("0");
+
+    // A click on the chart opens the traces list of the bucket under the pointer.
+    const box = await page.getByRole("region", { name: "Errors" }).locator("svg").first().boundingBox();
+    if (!box) throw new Error("the errors chart is not drawn");
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+    await page.waitForURL(/\/projects\/agents\/traces\?from=.*&to=/);
+    const url = new URL(page.url());
+    const from = Date.parse(url.searchParams.get("from") ?? "");
+    expect(Date.parse(url.searchParams.get("to") ?? "") - from).toBe(60_000);
+    expectNoProblems();
+  });
 });
