@@ -20,6 +20,7 @@ import { AccountPage } from "./settings/account-page";
 import { KeysPage } from "./settings/keys-page";
 import { MembersPage } from "./settings/members-page";
 import "./styles.css";
+import { traceQuery } from "./traces/queries";
 import { TracePage } from "./traces/trace-page";
 import { TracesPage } from "./traces/traces-page";
 import { DiffPage } from "./versions/diff-page";
@@ -41,6 +42,10 @@ const ExperimentPage = lazy(() =>
 );
 const ComparePage = lazy(() =>
   import("./experiments/compare-page").then((module) => ({ default: module.ComparePage })),
+);
+// The dashboard and its charts load when it is first opened.
+const DashboardPage = lazy(() =>
+  import("./traces/dashboard-page").then((module) => ({ default: module.DashboardPage })),
 );
 const loaded = (page: React.ReactNode) => (
   <Suspense
@@ -98,7 +103,17 @@ const router = createBrowserRouter(
         element={signedIn(loaded(<ComparePage />))}
       />
       <Route path="/projects/:projectSlug/traces" element={signedIn(<TracesPage />)} />
-      <Route path="/projects/:projectSlug/traces/:traceId" element={signedIn(<TracePage />)} />
+      <Route path="/projects/:projectSlug/traces/dashboard" element={signedIn(loaded(<DashboardPage />))} />
+      <Route
+        path="/projects/:projectSlug/traces/:traceId"
+        element={signedIn(<TracePage />)}
+        // The trace is read while the session is checked, not after: a large trace is the page's
+        // longest wait. Not awaited, so the page shows at once; its query picks the answer up.
+        loader={({ params }) => {
+          void queryClient.prefetchQuery(traceQuery(params.projectSlug ?? "", params.traceId ?? ""));
+          return null;
+        }}
+      />
       <Route path="/settings" element={<Navigate to="/settings/keys" replace />} />
       <Route path="/settings/keys" element={signedIn(<KeysPage />)} />
       <Route path="/settings/members" element={signedIn(<MembersPage />)} />

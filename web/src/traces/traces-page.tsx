@@ -1,4 +1,4 @@
-import type { Trace, TraceFilterInput } from "@svc/sdk";
+import type { Trace } from "@svc/sdk";
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { type FormEvent, useMemo, useState } from "react";
 import { Link, useParams, useSearchParams } from "react-router";
@@ -9,39 +9,21 @@ import { PageHeader } from "../components/layout";
 import { numeric, Table } from "../components/table";
 import { compact } from "../rows/cells";
 import { useSignedIn } from "../session";
+import { formatCost } from "./gen-ai";
 import { countOf, ImportTracesDialog, type TraceSelection } from "./import-traces-dialog";
+import {
+  instantOfLocal,
+  localInputValue,
+  paramsOf,
+  queryFrom,
+  TEXT_FILTERS,
+  type TraceSort,
+  traceFilters,
+  traceSorts,
+} from "./trace-query";
+import { TracesTabs } from "./traces-tabs";
 
 const PAGE = 100;
-
-/** The list's filters, from the address so that a filtered list can be shared. */
-interface TraceQuery {
-  name: string;
-  tag: string;
-  model: string;
-  session: string;
-  errors: boolean;
-}
-
-function queryFrom(params: URLSearchParams): TraceQuery {
-  return {
-    name: params.get("name") ?? "",
-    tag: params.get("tag") ?? "",
-    model: params.get("model") ?? "",
-    session: params.get("session") ?? "",
-    errors: params.get("errors") === "1",
-  };
-}
-
-/** The conditions the API takes for those filters: every one must hold. */
-export function traceFilters(query: TraceQuery): TraceFilterInput[] {
-  const filters: TraceFilterInput[] = [];
-  if (query.name.trim()) filters.push({ field: "rootSpanName", op: "contains", value: query.name.trim() });
-  if (query.tag.trim()) filters.push({ field: "tags", op: "contains", value: query.tag.trim() });
-  if (query.model.trim()) filters.push({ field: "models", op: "contains", value: query.model.trim() });
-  if (query.session.trim()) filters.push({ field: "sessionId", op: "eq", value: query.session.trim() });
-  if (query.errors) filters.push({ field: "errorCount", op: "gt", value: 0 });
-  return filters;
-}
 
 /**
  * The project's traces, newest first, with the filters curators use; select some (or every one that
@@ -58,15 +40,15 @@ export function TracesPage() {
   const [importing, setImporting] = useState(false);
 
   const traces = useInfiniteQuery({
-    queryKey: ["traces", projectSlug, filters],
+    queryKey: ["traces", projectSlug, filters, query.sort],
     initialPageParam: undefined as string | undefined,
     queryFn: ({ pageParam, signal }) =>
       api.traces.list(
         projectSlug,
         {
           limit: PAGE,
-          sortBy: "startTime",
-          sortDirection: "desc",
+          sortBy: traceSorts[query.sort].sortBy,
+          sortDirection: traceSorts[query.sort].sortDirection,
           filters,
           ...(pageParam ? { cursor: pageParam } : {}),
         },
@@ -85,12 +67,14 @@ export function TracesPage() {
   const applyFilters = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    const next = new URLSearchParams();
-    for (const name of ["name", "tag", "model", "session"]) {
-      const value = String(form.get(name) ?? "").trim();
-      if (value) next.set(name, value);
-    }
-    if (form.get("errors") === "on") next.set("errors", "1");
+    const text = (name: string) => String(form.get(name) ?? "");
+    const next = paramsOf({
+      ...Object.fromEntries(TEXT_FILTERS.map((name) => [name, text(name)])),
+      errors: form.get("errors") === "on",
+      from: instantOfLocal(text("from")),
+      to: instantOfLocal(text("to")),
+      sort: text("sort") as TraceSort,
+    });
     setParams(next, { replace: true });
     setChecked(new Set());
     setAllMatching(false);
@@ -112,6 +96,7 @@ export function TracesPage() {
           { label: projectSlug, to: `/projects/${projectSlug}` },
         ]}
       />
+      <TracesTabs projectSlug={projectSlug} />
       <form className="toolbar trace-filters" onSubmit={applyFilters} key={params.toString()}>
         <input
           name="name"
@@ -123,8 +108,27 @@ export function TracesPage() {
         <input name="tag" aria-label="Tag" placeholder="Tag" defaultValue={query.tag} />
         <input name="model" aria-label="Model" placeholder="Model" defaultValue={query.model} />
         <input name="session" aria-label="Session id" placeholder="Session id" defaultValue={query.session} />
+        <input name="user" aria-label="User id" placeholder="User id" defaultValue={query.user} />
+        <label className="inline-field">
+          From
+          <input type="datetime-local" name="from" defaultValue={localInputValue(query.from)} />
+        </label>
+        <label className="inline-field">
+          To
+          <input type="datetime-local" name="to" defaultValue={localInputValue(query.to)} />
+        </label>
         <label className="checkbox">
           <input type="checkbox" name="errors" defaultChecked={query.errors} /> With errors
+        </label>
+        <label className="inline-field">
+          Order
+          <select name="sort" defaultValue={query.sort}>
+            {Object.entries(traceSorts).map(([value, sort]) => (
+              <option key={value} value={value}>
+                {sort.label}
+              </option>
+            ))}
+          </select>
         </label>
         <button type="submit" className="button">
           Filter
@@ -176,7 +180,7 @@ export function TracesPage() {
         </div>
       ) : (
         <Table
-          caption="Traces, newest first"
+          caption={`Traces, ${traceSorts[query.sort].label.toLowerCase()}`}
           className="table traces-table"
           columns={[
             {
@@ -199,6 +203,8 @@ export function TracesPage() {
             numeric("Spans"),
             numeric("Errors"),
             numeric("Tokens"),
+            numeric("Cost"),
+            "Models",
             "Input",
             "Tags",
           ]}
@@ -279,6 +285,8 @@ function TraceRow({
       <td className="numeric">{trace.spanCount}</td>
       <td className="numeric">{trace.errorCount}</td>
       <td className="numeric">{trace.tokensTotal.toLocaleString()}</td>
+      <td className="numeric">{formatCost(trace.costTotalMicrocents)}</td>
+      <td>{trace.models.join(", ")}</td>
       <td className="trace-input">{compact(trace.input, 120)}</td>
       <td>{trace.tags.join(", ")}</td>
     </tr>

@@ -666,7 +666,7 @@ describe.runIf(chromiumAvailable())("the web application's history and files of 
       expect(await entryKey()).toBe(entry);
       await link.click();
       await watched.page.waitForURL(new RegExp(`/traces/${traceIds[1]}$`));
-      await watched.page.getByRole("heading", { name: "answer-question" }).waitFor();
+      await watched.page.getByRole("heading", { name: "answer-question", level: 1 }).waitFor();
       await watched.page.getByText('"Lima"').or(watched.page.getByText("Lima")).first().waitFor();
       await expectAccessible(watched.page, "a trace");
       await screenshot(watched.page, "trace");
