@@ -27,7 +27,7 @@ class Actor(Model):
 
 
 class AddMemberResponse(Model):
-    """The `AddMemberResponse` object of the API."""
+    """The invited member, with the invitation's link when it was not mailed"""
     id: str
     user_id: str
     organization_id: str
@@ -225,13 +225,46 @@ class CreateOrganizationResponse(Model):
     """The `CreateOrganizationResponse` object of the API."""
     organization: Organization
     api_key: CreatedApiKey
-    owner: Any
+    owner: Optional[CreateOrganizationResponseOwner]
     """The invited first owner, when ownerEmail was given"""
 
     _svc_fields = {
         "organization": ("organization", "Organization", False),
         "api_key": ("apiKey", "CreatedApiKey", False),
-        "owner": ("owner", None, False),
+        "owner": ("owner", "CreateOrganizationResponseOwner", False),
+    }
+
+
+class CreateOrganizationResponseOwner(Model):
+    """The `CreateOrganizationResponseOwner` object of the API."""
+    id: str
+    user_id: str
+    organization_id: str
+    email: Optional[str]
+    """Lower-case; null for the first owner of a fresh installation until they set one"""
+    name: str
+    """The person's name; the address until they set one"""
+    role: Role
+    status: Literal["invited", "active"]
+    """invited until the person first signs in, then active"""
+    created_at: str
+    """ISO-8601 timestamp in UTC"""
+    updated_at: str
+    """ISO-8601 timestamp in UTC"""
+    invite_url: Optional[str]
+    """The one-time sign-in link (valid 7 days) to hand to the person, when no e-mail was sent (the platform has no SVC_SMTP_URL, or the mail could not be sent); null when it was mailed, and on a replay of this request: it is shown once"""
+
+    _svc_fields = {
+        "id": ("id", None, False),
+        "user_id": ("userId", None, False),
+        "organization_id": ("organizationId", None, False),
+        "email": ("email", None, False),
+        "name": ("name", None, False),
+        "role": ("role", None, False),
+        "status": ("status", None, False),
+        "created_at": ("createdAt", None, False),
+        "updated_at": ("updatedAt", None, False),
+        "invite_url": ("inviteUrl", None, False),
     }
 
 
@@ -531,13 +564,13 @@ class GetAccountResponse(Model):
     """The `GetAccountResponse` object of the API."""
     organization: GetAccountResponseOrganization
     role: Role
-    user: Any
+    user: Optional[GetAccountResponseUser]
     """The person behind the credential: a person's session, or the one who made the key; null for a key made by no person"""
 
     _svc_fields = {
         "organization": ("organization", "GetAccountResponseOrganization", False),
         "role": ("role", None, False),
-        "user": ("user", None, False),
+        "user": ("user", "GetAccountResponseUser", False),
     }
 
 
@@ -551,6 +584,20 @@ class GetAccountResponseOrganization(Model):
         "id": ("id", None, False),
         "name": ("name", None, False),
         "slug": ("slug", None, False),
+    }
+
+
+class GetAccountResponseUser(Model):
+    """The `GetAccountResponseUser` object of the API."""
+    id: str
+    email: Optional[str]
+    """Lower-case; null for the first owner of a fresh installation until they set one"""
+    name: str
+
+    _svc_fields = {
+        "id": ("id", None, False),
+        "email": ("email", None, False),
+        "name": ("name", None, False),
     }
 
 
@@ -1136,7 +1183,7 @@ class Trace(Model):
 
 
 class UpdateAccountUserResponse(Model):
-    """The `UpdateAccountUserResponse` object of the API."""
+    """The person as they are now"""
     id: str
     email: Optional[str]
     """Lower-case; null for the first owner of a fresh installation until they set one"""
@@ -3842,6 +3889,7 @@ __all__ = [
     "CopyDatasetRowsSelectionSelectedParam",
     "CopyDatasetRowsToParam",
     "CreateOrganizationResponse",
+    "CreateOrganizationResponseOwner",
     "CreatedApiKey",
     "CreatedApiKeyCreatedBy",
     "Dataset",
@@ -3869,6 +3917,7 @@ __all__ = [
     "ExperimentsResource",
     "GetAccountResponse",
     "GetAccountResponseOrganization",
+    "GetAccountResponseUser",
     "GetDatasetImportResponse",
     "GetDatasetImportResponseError",
     "GetDatasetRowHistoryResponse",

@@ -552,7 +552,12 @@ export type GetAccountResponse = {
   };
   role: Role;
   /** The person behind the credential: a person's session, or the one who made the key; null for a key made by no person */
-  user: unknown;
+  user: {
+    id: string;
+    /** Lower-case; null for the first owner of a fresh installation until they set one */
+    email: string | null;
+    name: string;
+  } | null;
 };
 
 export type UpdateAccountUserBody = {
@@ -560,6 +565,7 @@ export type UpdateAccountUserBody = {
   email?: string;
 };
 
+/** The person as they are now */
 export type UpdateAccountUserResponse = {
   id: string;
   /** Lower-case; null for the first owner of a fresh installation until they set one */
@@ -1052,6 +1058,7 @@ export type AddMemberBody = {
   role: Role;
 };
 
+/** The invited member, with the invitation's link when it was not mailed */
 export type AddMemberResponse = {
   id: string;
   userId: string;
@@ -1100,7 +1107,24 @@ export type CreateOrganizationResponse = {
   organization: Organization;
   apiKey: CreatedApiKey;
   /** The invited first owner, when ownerEmail was given */
-  owner: unknown;
+  owner: {
+    id: string;
+    userId: string;
+    organizationId: string;
+    /** Lower-case; null for the first owner of a fresh installation until they set one */
+    email: string | null;
+    /** The person's name; the address until they set one */
+    name: string;
+    role: Role;
+    /** invited until the person first signs in, then active */
+    status: "invited" | "active";
+    /** ISO-8601 timestamp in UTC */
+    createdAt: string;
+    /** ISO-8601 timestamp in UTC */
+    updatedAt: string;
+    /** The one-time sign-in link (valid 7 days) to hand to the person, when no e-mail was sent (the platform has no SVC_SMTP_URL, or the mail could not be sent); null when it was mailed, and on a replay of this request: it is shown once */
+    inviteUrl: string | null;
+  } | null;
 };
 
 export type CreateProjectBody = {

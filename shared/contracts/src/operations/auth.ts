@@ -66,7 +66,7 @@ export const updateAccountUser = defineOperation({
   access: "viewer",
   body: updateAccountUserBodySchema,
   bodyExamples: { name: { summary: "Set your name", value: { name: "Ann Lee" } } },
-  response: userSchema,
+  response: userSchema.describe("The person as they are now"),
   successStatus: 200,
   errors: ["conflict"],
 });

@@ -46,7 +46,9 @@ export const addMember = defineOperation({
   bodyExamples: {
     member: { summary: "Invite an admin", value: { email: "ann@example.com", role: "admin" } },
   },
-  response: invitedMemberSchema,
+  response: invitedMemberSchema.describe(
+    "The invited member, with the invitation's link when it was not mailed",
+  ),
   successStatus: 201,
   errors: ["conflict"],
 });
