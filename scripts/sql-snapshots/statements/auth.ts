@@ -6,8 +6,9 @@ import * as oauthCodes from "../../../services/auth/src/repositories/oauth-codes
 import * as oauthGrants from "../../../services/auth/src/repositories/oauth-grants";
 import * as organizations from "../../../services/auth/src/repositories/organizations";
 import * as projects from "../../../services/auth/src/repositories/projects";
+import * as users from "../../../services/auth/src/repositories/users";
 import { snapshotOf } from "../render";
-import { apiKeyRow, at, inTransaction, later, memberRow, projectRow } from "./values";
+import { apiKeyRow, at, inTransaction, later, memberRow, projectRow, userRow } from "./values";
 
 export const auth = [
   snapshotOf({
@@ -44,6 +45,7 @@ export const auth = [
       ],
       updateApiKeyRevoked: [{ run: (db) => apiKeys.updateApiKeyRevoked(db, "key_1", at) }],
       updateApiKeyLastUsed: [{ run: (db) => apiKeys.updateApiKeyLastUsed(db, "key_1") }],
+      updateApiKeyCreator: [{ run: (db) => apiKeys.updateApiKeyCreator(db, "key_1", "usr_1") }],
     },
   }),
   snapshotOf({
@@ -75,8 +77,12 @@ export const auth = [
       listOpenBrowserSessionIdsOfApiKey: [
         { run: (db) => browserSessions.listOpenBrowserSessionIdsOfApiKey(db, "key_1") },
       ],
+      listOpenBrowserSessionIdsOfMember: [
+        { run: (db) => browserSessions.listOpenBrowserSessionIdsOfMember(db, "mem_1") },
+      ],
       insertSignInCode: [
         {
+          variant: "for a key",
           run: (db) =>
             browserSessions.insertSignInCode(db, {
               codeHash: "hash_2",
@@ -85,8 +91,22 @@ export const auth = [
               expiresAt: later,
             }),
         },
+        {
+          variant: "mailed to a member",
+          run: (db) =>
+            browserSessions.insertSignInCode(db, {
+              codeHash: "hash_2",
+              memberId: "mem_1",
+              email: "ada@example.com",
+              createdAt: at,
+              expiresAt: later,
+            }),
+        },
       ],
       updateSignInCodeUsed: [{ run: (db) => browserSessions.updateSignInCodeUsed(db, "hash_2", at) }],
+      findOptionalSignInCodeState: [
+        { run: (db) => browserSessions.findOptionalSignInCodeState(db, "hash_2") },
+      ],
       deleteExpiredSignInCodes: [{ run: (db) => browserSessions.deleteExpiredSignInCodes(db, at) }],
     },
   }),
@@ -94,20 +114,24 @@ export const auth = [
     source: "services/auth/src/repositories/members.ts",
     module: members,
     statements: {
-      insertMemberIfEmailFree: [
+      insertMemberIfNew: [
         {
           run: (db) =>
-            members.insertMemberIfEmailFree(db, {
+            members.insertMemberIfNew(db, {
               id: "mem_1",
               organizationId: "org_1",
-              email: "ada@example.com",
+              userId: "usr_1",
               role: "member",
+              status: "invited",
               createdAt: at,
               updatedAt: at,
             }),
         },
       ],
       findMember: [{ run: (db) => members.findMember(db, "org_1", "mem_1"), answers: [[memberRow]] }],
+      findOptionalMemberById: [{ run: (db) => members.findOptionalMemberById(db, "mem_1") }],
+      findOptionalMemberOfUser: [{ run: (db) => members.findOptionalMemberOfUser(db, "org_1", "usr_1") }],
+      listMembershipsOfEmail: [{ run: (db) => members.listMembershipsOfEmail(db, "ada@example.com") }],
       listMembers: [
         { variant: "first page", run: (db) => members.listMembers(db, "org_1", undefined, 51) },
         {
@@ -118,10 +142,36 @@ export const auth = [
       countOwnerMembers: [
         { run: (db) => members.countOwnerMembers(db, "org_1"), answers: [[{ count: "1" }]] },
       ],
-      updateMemberRole: [
-        { run: (db) => members.updateMemberRole(db, "mem_1", "admin", at), answers: [[memberRow]] },
-      ],
+      updateMemberRole: [{ run: (db) => members.updateMemberRole(db, "mem_1", "admin", at) }],
+      updateMemberActive: [{ run: (db) => members.updateMemberActive(db, "mem_1", at) }],
       deleteMemberRecord: [{ run: (db) => members.deleteMemberRecord(db, "mem_1") }],
+    },
+  }),
+  snapshotOf({
+    source: "services/auth/src/repositories/users.ts",
+    module: users,
+    statements: {
+      insertUser: [
+        {
+          run: (db) => users.insertUser(db, { id: "usr_1", email: null, name: "Owner" }, at),
+          answers: [[userRow]],
+        },
+      ],
+      upsertUserByEmail: [
+        {
+          run: (db) =>
+            users.upsertUserByEmail(db, { id: "usr_1", email: "ada@example.com", name: "Ada" }, at),
+          answers: [[], [userRow]],
+        },
+      ],
+      findOptionalUser: [{ run: (db) => users.findOptionalUser(db, "usr_1") }],
+      findOptionalUserByEmail: [{ run: (db) => users.findOptionalUserByEmail(db, "ada@example.com") }],
+      updateUser: [
+        {
+          run: (db) => users.updateUser(db, "usr_1", { name: "Ada Lovelace", email: "ada@example.com" }, at),
+          answers: [[], [userRow]],
+        },
+      ],
     },
   }),
   snapshotOf({

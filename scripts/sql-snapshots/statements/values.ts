@@ -13,8 +13,9 @@ export const presence = {
   equal: [{ cell: { kind: "builtin", field: "metadata" }, path: ["lang"], value: "en" }],
 } as const;
 export const datasetRow = { id: "ds_1", current_version: 8 };
-export const apiKeyRow = { id: "key_1", role: "admin" };
-export const memberRow = { id: "mem_1", role: "member" };
+export const apiKeyRow = { id: "key_1", role: "admin", createdByUserId: null, createdByName: null };
+export const memberRow = { id: "mem_1", role: "member", status: "active" };
+export const userRow = { id: "usr_1", email: "ada@example.com", name: "Ada" };
 export const projectRow = { id: "prj_1", slug: "support" };
 export const datasetRecordRow = { id: "ds_1", version: 8 };
 export const traceId = "4bf92f3577b34da6a3ce929d0e0e4736";

@@ -13,13 +13,49 @@ Cell = Any
 
 
 class Actor(Model):
-    """Who made a change: an API key, an OAuth grant (an agent's connection a person approved) or a person's browser session"""
-    kind: Literal["apiKey", "oauth", "session"]
+    """Who made a change: an API key, an OAuth grant (an agent's connection a person approved), a browser session opened with a key, or a person (a user signed in as themselves)"""
+    kind: Literal["apiKey", "oauth", "session", "user"]
     id: str
+    name: Optional[str]
+    """For a user: their name as it is now (a rename shows on everything they changed)"""
 
     _svc_fields = {
         "kind": ("kind", None, False),
         "id": ("id", None, False),
+        "name": ("name", None, False),
+    }
+
+
+class AddMemberResponse(Model):
+    """The invited member, with the invitation's link when it was not mailed"""
+    id: str
+    user_id: str
+    organization_id: str
+    email: Optional[str]
+    """Lower-case; null for the first owner of a fresh installation until they set one"""
+    name: str
+    """The person's name; the address until they set one"""
+    role: Role
+    status: Literal["invited", "active"]
+    """invited until the person first signs in, then active"""
+    created_at: str
+    """ISO-8601 timestamp in UTC"""
+    updated_at: str
+    """ISO-8601 timestamp in UTC"""
+    invite_url: Optional[str]
+    """The one-time sign-in link (valid 7 days) to hand to the person, when no e-mail was sent (the platform has no SVC_SMTP_URL, or the mail could not be sent); null when it was mailed, and on a replay of this request: it is shown once"""
+
+    _svc_fields = {
+        "id": ("id", None, False),
+        "user_id": ("userId", None, False),
+        "organization_id": ("organizationId", None, False),
+        "email": ("email", None, False),
+        "name": ("name", None, False),
+        "role": ("role", None, False),
+        "status": ("status", None, False),
+        "created_at": ("createdAt", None, False),
+        "updated_at": ("updatedAt", None, False),
+        "invite_url": ("inviteUrl", None, False),
     }
 
 
@@ -33,6 +69,8 @@ class ApiKey(Model):
     created_at: str
     """ISO-8601 timestamp in UTC"""
     last_used_at: Optional[str]
+    created_by: Optional[ApiKeyCreatedBy]
+    """The person who made the key (their name as it is now); null for a key made by a key or at start-up"""
 
     _svc_fields = {
         "id": ("id", None, False),
@@ -41,6 +79,18 @@ class ApiKey(Model):
         "masked_token": ("maskedToken", None, False),
         "created_at": ("createdAt", None, False),
         "last_used_at": ("lastUsedAt", None, False),
+        "created_by": ("createdBy", "ApiKeyCreatedBy", False),
+    }
+
+
+class ApiKeyCreatedBy(Model):
+    """The `ApiKeyCreatedBy` object of the API."""
+    id: str
+    name: str
+
+    _svc_fields = {
+        "id": ("id", None, False),
+        "name": ("name", None, False),
     }
 
 
@@ -140,6 +190,8 @@ class CreatedApiKey(Model):
     created_at: str
     """ISO-8601 timestamp in UTC"""
     last_used_at: Optional[str]
+    created_by: Optional[CreatedApiKeyCreatedBy]
+    """The person who made the key (their name as it is now); null for a key made by a key or at start-up"""
     token: Optional[str]
     """The full token, shown in this answer only: store it now. null when tokenAlreadyShown is true: the token is not kept anywhere, so no later answer can give it"""
     token_already_shown: bool
@@ -152,8 +204,20 @@ class CreatedApiKey(Model):
         "masked_token": ("maskedToken", None, False),
         "created_at": ("createdAt", None, False),
         "last_used_at": ("lastUsedAt", None, False),
+        "created_by": ("createdBy", "CreatedApiKeyCreatedBy", False),
         "token": ("token", None, False),
         "token_already_shown": ("tokenAlreadyShown", None, False),
+    }
+
+
+class CreatedApiKeyCreatedBy(Model):
+    """The `CreatedApiKeyCreatedBy` object of the API."""
+    id: str
+    name: str
+
+    _svc_fields = {
+        "id": ("id", None, False),
+        "name": ("name", None, False),
     }
 
 
@@ -161,10 +225,46 @@ class CreateOrganizationResponse(Model):
     """The `CreateOrganizationResponse` object of the API."""
     organization: Organization
     api_key: CreatedApiKey
+    owner: Optional[CreateOrganizationResponseOwner]
+    """The invited first owner, when ownerEmail was given"""
 
     _svc_fields = {
         "organization": ("organization", "Organization", False),
         "api_key": ("apiKey", "CreatedApiKey", False),
+        "owner": ("owner", "CreateOrganizationResponseOwner", False),
+    }
+
+
+class CreateOrganizationResponseOwner(Model):
+    """The `CreateOrganizationResponseOwner` object of the API."""
+    id: str
+    user_id: str
+    organization_id: str
+    email: Optional[str]
+    """Lower-case; null for the first owner of a fresh installation until they set one"""
+    name: str
+    """The person's name; the address until they set one"""
+    role: Role
+    status: Literal["invited", "active"]
+    """invited until the person first signs in, then active"""
+    created_at: str
+    """ISO-8601 timestamp in UTC"""
+    updated_at: str
+    """ISO-8601 timestamp in UTC"""
+    invite_url: Optional[str]
+    """The one-time sign-in link (valid 7 days) to hand to the person, when no e-mail was sent (the platform has no SVC_SMTP_URL, or the mail could not be sent); null when it was mailed, and on a replay of this request: it is shown once"""
+
+    _svc_fields = {
+        "id": ("id", None, False),
+        "user_id": ("userId", None, False),
+        "organization_id": ("organizationId", None, False),
+        "email": ("email", None, False),
+        "name": ("name", None, False),
+        "role": ("role", None, False),
+        "status": ("status", None, False),
+        "created_at": ("createdAt", None, False),
+        "updated_at": ("updatedAt", None, False),
+        "invite_url": ("inviteUrl", None, False),
     }
 
 
@@ -464,12 +564,13 @@ class GetAccountResponse(Model):
     """The `GetAccountResponse` object of the API."""
     organization: GetAccountResponseOrganization
     role: Role
-    user: None
+    user: Optional[GetAccountResponseUser]
+    """The person behind the credential: a person's session, or the one who made the key; null for a key made by no person"""
 
     _svc_fields = {
         "organization": ("organization", "GetAccountResponseOrganization", False),
         "role": ("role", None, False),
-        "user": ("user", None, False),
+        "user": ("user", "GetAccountResponseUser", False),
     }
 
 
@@ -483,6 +584,20 @@ class GetAccountResponseOrganization(Model):
         "id": ("id", None, False),
         "name": ("name", None, False),
         "slug": ("slug", None, False),
+    }
+
+
+class GetAccountResponseUser(Model):
+    """The `GetAccountResponseUser` object of the API."""
+    id: str
+    email: Optional[str]
+    """Lower-case; null for the first owner of a fresh installation until they set one"""
+    name: str
+
+    _svc_fields = {
+        "id": ("id", None, False),
+        "email": ("email", None, False),
+        "name": ("name", None, False),
     }
 
 
@@ -963,10 +1078,15 @@ class ListTraceUsersResponseItem(Model):
 class Member(Model):
     """The `Member` object of the API."""
     id: str
+    user_id: str
     organization_id: str
-    email: str
-    """Lower-case email address, unique within the organisation"""
+    email: Optional[str]
+    """Lower-case; null for the first owner of a fresh installation until they set one"""
+    name: str
+    """The person's name; the address until they set one"""
     role: Role
+    status: Literal["invited", "active"]
+    """invited until the person first signs in, then active"""
     created_at: str
     """ISO-8601 timestamp in UTC"""
     updated_at: str
@@ -974,9 +1094,12 @@ class Member(Model):
 
     _svc_fields = {
         "id": ("id", None, False),
+        "user_id": ("userId", None, False),
         "organization_id": ("organizationId", None, False),
         "email": ("email", None, False),
+        "name": ("name", None, False),
         "role": ("role", None, False),
+        "status": ("status", None, False),
         "created_at": ("createdAt", None, False),
         "updated_at": ("updatedAt", None, False),
     }
@@ -1237,6 +1360,20 @@ class Trace(Model):
         "cost_total_microcents": ("costTotalMicrocents", None, False),
         "input": ("input", None, False),
         "output": ("output", None, False),
+    }
+
+
+class UpdateAccountUserResponse(Model):
+    """The person as they are now"""
+    id: str
+    email: Optional[str]
+    """Lower-case; null for the first owner of a fresh installation until they set one"""
+    name: str
+
+    _svc_fields = {
+        "id": ("id", None, False),
+        "email": ("email", None, False),
+        "name": ("name", None, False),
     }
 
 
@@ -1839,7 +1976,9 @@ class AccountResource:
         request_id: Optional[str] = None,
         headers: Optional[Mapping[str, str]] = None,
     ) -> GetAccountResponse:
-        """The caller's organisation and role.
+        """The caller's organisation, role and person.
+
+        `user` is the person behind the credential: the one signed in, or the one who made the API key; null for a key made by no person (the start-up key, or one made by such a key).
 
         Requires an API key with role `viewer` or higher.
 
@@ -1850,6 +1989,33 @@ class AccountResource:
             "/v1/account",
             options=CallOptions(timeout, max_retries, idempotency_key, request_id, headers),
             model=GetAccountResponse,
+        )
+
+    def update_user(
+        self,
+        *,
+        name: Union[str, Unset] = UNSET,
+        email: Union[str, Unset] = UNSET,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        idempotency_key: Optional[str] = None,
+        request_id: Optional[str] = None,
+        headers: Optional[Mapping[str, str]] = None,
+    ) -> UpdateAccountUserResponse:
+        """Set your own name or e-mail address.
+
+        Only a person signed in as themselves (a browser session opened with a sign-in link) may change their name or address: an API key is the organisation's, and an address signs its owner in to every organisation they belong to. The name shows wherever the person changed something. An address another person has is 409 conflict. Names and addresses with line breaks or other control characters are refused.
+
+        Requires an API key with role `viewer` or higher.
+
+        `PATCH /v1/account/user` (operation `updateAccountUser`)
+        """
+        return self._transport.request(
+            "PATCH",
+            "/v1/account/user",
+            body=drop_unset({"name": name, "email": email}),
+            options=CallOptions(timeout, max_retries, idempotency_key, request_id, headers),
+            model=UpdateAccountUserResponse,
         )
 
 
@@ -3331,10 +3497,10 @@ class MembersResource:
         idempotency_key: Optional[str] = None,
         request_id: Optional[str] = None,
         headers: Optional[Mapping[str, str]] = None,
-    ) -> Member:
-        """Add a member to the organisation.
+    ) -> AddMemberResponse:
+        """Invite a person to the organisation.
 
-        The email is trimmed and stored in lower case; an email that is already a member is 409 conflict. Only an owner key may make a member an owner, or change or remove a member who is an owner.
+        The email is trimmed and stored in lower case; an email that is already a member is 409 conflict. The member is `invited` until their first sign-in, then `active`. The invitation is a one-time sign-in link, valid 7 days: the platform mails it when it has an SMTP server (`SVC_SMTP_URL`), and otherwise answers it once as `inviteUrl` for the inviter to pass on. Only an owner key may make a member an owner, or change or remove a member who is an owner.
 
         Requires an API key with role `admin` or higher.
 
@@ -3345,7 +3511,30 @@ class MembersResource:
             "/v1/members",
             body=drop_unset({"email": email, "role": role}),
             options=CallOptions(timeout, max_retries, idempotency_key, request_id, headers),
-            model=Member,
+            model=AddMemberResponse,
+        )
+
+    def leave(
+        self,
+        *,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        idempotency_key: Optional[str] = None,
+        request_id: Optional[str] = None,
+        headers: Optional[Mapping[str, str]] = None,
+    ) -> None:
+        """Leave the organisation.
+
+        Removes the caller's own membership: the person signed in, or the person who made the API key used. Their sessions in this organisation end at once; keys they made stay the organisation's. The last owner cannot leave (409 conflict); make another member an owner first. A key made by no person has no membership to leave (403).
+
+        Requires an API key with role `viewer` or higher.
+
+        `DELETE /v1/account/membership` (operation `leaveOrganization`)
+        """
+        self._transport.request(
+            "DELETE",
+            "/v1/account/membership",
+            options=CallOptions(timeout, max_retries, idempotency_key, request_id, headers),
         )
 
     def list(
@@ -3414,7 +3603,7 @@ class MembersResource:
     ) -> None:
         """Remove a member from the organisation.
 
-        Only an owner key may make a member an owner, or change or remove a member who is an owner. The last member with the owner role cannot be demoted or removed (409 conflict); make another member an owner first.
+        The member's browser sessions in this organisation end at once, at every gateway. Only an owner key may make a member an owner, or change or remove a member who is an owner. The last member with the owner role cannot be demoted or removed (409 conflict); make another member an owner first.
 
         Requires an API key with role `admin` or higher.
 
@@ -3557,6 +3746,7 @@ class OrganizationsResource:
         self,
         *,
         name: str,
+        owner_email: Union[str, Unset] = UNSET,
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         idempotency_key: Optional[str] = None,
@@ -3565,16 +3755,19 @@ class OrganizationsResource:
     ) -> CreateOrganizationResponse:
         """Create an organisation and its first owner key (operators only).
 
-        Authenticated with the operator token (`SVC_ADMIN_TOKEN`), not an API key. The route does not exist when the platform runs without an operator token. The first owner key's token is in this answer only; a retry with the same Idempotency-Key and body answers 201 with the same organisation and key, `apiKey.token: null` and `apiKey.tokenAlreadyShown: true`, and creates nothing.
+        Authenticated with the operator token (`SVC_ADMIN_TOKEN`), not an API key. The route does not exist when the platform runs without an operator token. The first owner key's token is in this answer only; a retry with the same Idempotency-Key and body answers 201 with the same organisation and key, `apiKey.token: null` and `apiKey.tokenAlreadyShown: true`, and creates nothing. With `ownerEmail`, that person is invited as the organisation's owner member, as `POST /v1/members` invites (the link mailed, or answered once in `owner.inviteUrl`), and the key is theirs.
 
         Requires the operator token.
+
+        Args:
+            owner_email: The first owner's address: they are invited as the organisation's owner member
 
         `POST /v1/organizations` (operation `createOrganization`)
         """
         return self._transport.request(
             "POST",
             "/v1/organizations",
-            body=drop_unset({"name": name}),
+            body=drop_unset({"name": name, "ownerEmail": owner_email}),
             options=CallOptions(timeout, max_retries, idempotency_key, request_id, headers),
             model=CreateOrganizationResponse,
         )
@@ -4084,6 +4277,7 @@ class Resources:
 OPERATIONS: Dict[str, Dict[str, Optional[str]]] = {
     # operationId: where the operation lives in this SDK
     "getAccount": {"resource": "account", "method": "get", "iterator": None, "http_method": "GET", "path": "/v1/account"},
+    "updateAccountUser": {"resource": "account", "method": "update_user", "iterator": None, "http_method": "PATCH", "path": "/v1/account/user"},
     "createApiKey": {"resource": "api_keys", "method": "create", "iterator": None, "http_method": "POST", "path": "/v1/api-keys"},
     "deleteApiKey": {"resource": "api_keys", "method": "delete", "iterator": None, "http_method": "DELETE", "path": "/v1/api-keys/{id}"},
     "getApiKey": {"resource": "api_keys", "method": "get", "iterator": None, "http_method": "GET", "path": "/v1/api-keys/{id}"},
@@ -4125,6 +4319,7 @@ OPERATIONS: Dict[str, Dict[str, Optional[str]]] = {
     "listExperimentResults": {"resource": "experiments", "method": "results", "iterator": "iterate_results", "http_method": "GET", "path": "/v1/projects/{projectSlug}/experiments/{experimentId}/results"},
     "updateExperiment": {"resource": "experiments", "method": "update", "iterator": None, "http_method": "PATCH", "path": "/v1/projects/{projectSlug}/experiments/{experimentId}"},
     "addMember": {"resource": "members", "method": "add", "iterator": None, "http_method": "POST", "path": "/v1/members"},
+    "leaveOrganization": {"resource": "members", "method": "leave", "iterator": None, "http_method": "DELETE", "path": "/v1/account/membership"},
     "listMembers": {"resource": "members", "method": "list", "iterator": "iterate", "http_method": "GET", "path": "/v1/members"},
     "removeMember": {"resource": "members", "method": "remove", "iterator": None, "http_method": "DELETE", "path": "/v1/members/{id}"},
     "updateMember": {"resource": "members", "method": "update", "iterator": None, "http_method": "PATCH", "path": "/v1/members/{id}"},
@@ -4149,7 +4344,9 @@ OPERATIONS: Dict[str, Dict[str, Optional[str]]] = {
 __all__ = [
     "AccountResource",
     "Actor",
+    "AddMemberResponse",
     "ApiKey",
+    "ApiKeyCreatedBy",
     "ApiKeysResource",
     "Cell",
     "CompareExperimentsResponse",
@@ -4163,7 +4360,9 @@ __all__ = [
     "CopyDatasetRowsSelectionSelectedParam",
     "CopyDatasetRowsToParam",
     "CreateOrganizationResponse",
+    "CreateOrganizationResponseOwner",
     "CreatedApiKey",
+    "CreatedApiKeyCreatedBy",
     "Dataset",
     "DatasetColumn",
     "DatasetRow",
@@ -4189,6 +4388,7 @@ __all__ = [
     "ExperimentsResource",
     "GetAccountResponse",
     "GetAccountResponseOrganization",
+    "GetAccountResponseUser",
     "GetDatasetImportResponse",
     "GetDatasetImportResponseError",
     "GetDatasetRowHistoryResponse",
@@ -4290,6 +4490,7 @@ __all__ = [
     "TraceFilterUserIdInParam",
     "TraceFilterUserIdParam",
     "TracesResource",
+    "UpdateAccountUserResponse",
     "UpdateDatasetRowResponse",
     "UpdateDatasetRowsEditParam",
     "UpdateDatasetRowsResponse",

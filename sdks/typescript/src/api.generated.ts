@@ -6,10 +6,12 @@ import { encodePath, type RequestOptions, type Transport } from "./transport.js"
 
 // Schemas
 
-/** Who made a change: an API key, an OAuth grant (an agent's connection a person approved) or a person's browser session */
+/** Who made a change: an API key, an OAuth grant (an agent's connection a person approved), a browser session opened with a key, or a person (a user signed in as themselves) */
 export type Actor = {
-  kind: "apiKey" | "oauth" | "session";
+  kind: "apiKey" | "oauth" | "session" | "user";
   id: string;
+  /** For a user: their name as it is now (a rename shows on everything they changed) */
+  name?: string;
 };
 
 export type ApiKey = {
@@ -21,6 +23,11 @@ export type ApiKey = {
   /** ISO-8601 timestamp in UTC */
   createdAt: string;
   lastUsedAt: string | null;
+  /** The person who made the key (their name as it is now); null for a key made by a key or at start-up */
+  createdBy: {
+    id: string;
+    name: string;
+  } | null;
 };
 
 export type Cell = string | number | boolean | null | Cell[] | { [key: string]: Cell };
@@ -34,6 +41,11 @@ export type CreatedApiKey = {
   /** ISO-8601 timestamp in UTC */
   createdAt: string;
   lastUsedAt: string | null;
+  /** The person who made the key (their name as it is now); null for a key made by a key or at start-up */
+  createdBy: {
+    id: string;
+    name: string;
+  } | null;
   /** The full token, shown in this answer only: store it now. null when tokenAlreadyShown is true: the token is not kept anywhere, so no later answer can give it */
   token: string | null;
   /** true when this answer replays an earlier one (the same Idempotency-Key and body): the key was created by that request and its token shown in that answer only. If that answer was lost, revoke this key (by its id) and create another */
@@ -302,10 +314,15 @@ export type ExperimentResult = {
 
 export type Member = {
   id: string;
+  userId: string;
   organizationId: string;
-  /** Lower-case email address, unique within the organisation */
-  email: string;
+  /** Lower-case; null for the first owner of a fresh installation until they set one */
+  email: string | null;
+  /** The person's name; the address until they set one */
+  name: string;
   role: Role;
+  /** invited until the person first signs in, then active */
+  status: "invited" | "active";
   /** ISO-8601 timestamp in UTC */
   createdAt: string;
   /** ISO-8601 timestamp in UTC */
@@ -549,7 +566,26 @@ export type GetAccountResponse = {
     slug: string;
   };
   role: Role;
-  user: null;
+  /** The person behind the credential: a person's session, or the one who made the key; null for a key made by no person */
+  user: {
+    id: string;
+    /** Lower-case; null for the first owner of a fresh installation until they set one */
+    email: string | null;
+    name: string;
+  } | null;
+};
+
+export type UpdateAccountUserBody = {
+  name?: unknown & unknown;
+  email?: string;
+};
+
+/** The person as they are now */
+export type UpdateAccountUserResponse = {
+  id: string;
+  /** Lower-case; null for the first owner of a fresh installation until they set one */
+  email: string | null;
+  name: string;
 };
 
 export type CreateApiKeyBody = {
@@ -1037,7 +1073,25 @@ export type AddMemberBody = {
   role: Role;
 };
 
-export type AddMemberResponse = Member;
+/** The invited member, with the invitation's link when it was not mailed */
+export type AddMemberResponse = {
+  id: string;
+  userId: string;
+  organizationId: string;
+  /** Lower-case; null for the first owner of a fresh installation until they set one */
+  email: string | null;
+  /** The person's name; the address until they set one */
+  name: string;
+  role: Role;
+  /** invited until the person first signs in, then active */
+  status: "invited" | "active";
+  /** ISO-8601 timestamp in UTC */
+  createdAt: string;
+  /** ISO-8601 timestamp in UTC */
+  updatedAt: string;
+  /** The one-time sign-in link (valid 7 days) to hand to the person, when no e-mail was sent (the platform has no SVC_SMTP_URL, or the mail could not be sent); null when it was mailed, and on a replay of this request: it is shown once */
+  inviteUrl: string | null;
+};
 
 export type ListMembersQuery = {
   /** Opaque cursor from a previous page's nextCursor */
@@ -1086,11 +1140,32 @@ export type SetModelPriceResponse = {
 
 export type CreateOrganizationBody = {
   name: string;
+  /** The first owner's address: they are invited as the organisation's owner member */
+  ownerEmail?: string;
 };
 
 export type CreateOrganizationResponse = {
   organization: Organization;
   apiKey: CreatedApiKey;
+  /** The invited first owner, when ownerEmail was given */
+  owner: {
+    id: string;
+    userId: string;
+    organizationId: string;
+    /** Lower-case; null for the first owner of a fresh installation until they set one */
+    email: string | null;
+    /** The person's name; the address until they set one */
+    name: string;
+    role: Role;
+    /** invited until the person first signs in, then active */
+    status: "invited" | "active";
+    /** ISO-8601 timestamp in UTC */
+    createdAt: string;
+    /** ISO-8601 timestamp in UTC */
+    updatedAt: string;
+    /** The one-time sign-in link (valid 7 days) to hand to the person, when no e-mail was sent (the platform has no SVC_SMTP_URL, or the mail could not be sent); null when it was mailed, and on a replay of this request: it is shown once */
+    inviteUrl: string | null;
+  } | null;
 };
 
 export type CreateProjectBody = {
@@ -1349,7 +1424,9 @@ export class AccountResource {
   }
 
   /**
-   * The caller's organisation and role.
+   * The caller's organisation, role and person.
+   *
+   * `user` is the person behind the credential: the one signed in, or the one who made the API key; null for a key made by no person (the start-up key, or one made by such a key).
    *
    * Requires an API key with role `viewer` or higher.
    *
@@ -1359,6 +1436,24 @@ export class AccountResource {
     return this.#transport.request<GetAccountResponse>({
       method: "GET",
       path: `/v1/account`,
+      options: options,
+    });
+  }
+
+  /**
+   * Set your own name or e-mail address.
+   *
+   * Only a person signed in as themselves (a browser session opened with a sign-in link) may change their name or address: an API key is the organisation's, and an address signs its owner in to every organisation they belong to. The name shows wherever the person changed something. An address another person has is 409 conflict. Names and addresses with line breaks or other control characters are refused.
+   *
+   * Requires an API key with role `viewer` or higher.
+   *
+   * `PATCH /v1/account/user` (operation `updateAccountUser`)
+   */
+  updateUser(body: UpdateAccountUserBody, options?: RequestOptions): Promise<UpdateAccountUserResponse> {
+    return this.#transport.request<UpdateAccountUserResponse>({
+      method: "PATCH",
+      path: `/v1/account/user`,
+      body: body,
       options: options,
     });
   }
@@ -2162,9 +2257,9 @@ export class MembersResource {
   }
 
   /**
-   * Add a member to the organisation.
+   * Invite a person to the organisation.
    *
-   * The email is trimmed and stored in lower case; an email that is already a member is 409 conflict. Only an owner key may make a member an owner, or change or remove a member who is an owner.
+   * The email is trimmed and stored in lower case; an email that is already a member is 409 conflict. The member is `invited` until their first sign-in, then `active`. The invitation is a one-time sign-in link, valid 7 days: the platform mails it when it has an SMTP server (`SVC_SMTP_URL`), and otherwise answers it once as `inviteUrl` for the inviter to pass on. Only an owner key may make a member an owner, or change or remove a member who is an owner.
    *
    * Requires an API key with role `admin` or higher.
    *
@@ -2175,6 +2270,23 @@ export class MembersResource {
       method: "POST",
       path: `/v1/members`,
       body: body,
+      options: options,
+    });
+  }
+
+  /**
+   * Leave the organisation.
+   *
+   * Removes the caller's own membership: the person signed in, or the person who made the API key used. Their sessions in this organisation end at once; keys they made stay the organisation's. The last owner cannot leave (409 conflict); make another member an owner first. A key made by no person has no membership to leave (403).
+   *
+   * Requires an API key with role `viewer` or higher.
+   *
+   * `DELETE /v1/account/membership` (operation `leaveOrganization`)
+   */
+  leave(options?: RequestOptions): Promise<void> {
+    return this.#transport.request<void>({
+      method: "DELETE",
+      path: `/v1/account/membership`,
       options: options,
     });
   }
@@ -2205,7 +2317,7 @@ export class MembersResource {
   /**
    * Remove a member from the organisation.
    *
-   * Only an owner key may make a member an owner, or change or remove a member who is an owner. The last member with the owner role cannot be demoted or removed (409 conflict); make another member an owner first.
+   * The member's browser sessions in this organisation end at once, at every gateway. Only an owner key may make a member an owner, or change or remove a member who is an owner. The last member with the owner role cannot be demoted or removed (409 conflict); make another member an owner first.
    *
    * Requires an API key with role `admin` or higher.
    *
@@ -2316,7 +2428,7 @@ export class OrganizationsResource {
   /**
    * Create an organisation and its first owner key (operators only).
    *
-   * Authenticated with the operator token (`SVC_ADMIN_TOKEN`), not an API key. The route does not exist when the platform runs without an operator token. The first owner key's token is in this answer only; a retry with the same Idempotency-Key and body answers 201 with the same organisation and key, `apiKey.token: null` and `apiKey.tokenAlreadyShown: true`, and creates nothing.
+   * Authenticated with the operator token (`SVC_ADMIN_TOKEN`), not an API key. The route does not exist when the platform runs without an operator token. The first owner key's token is in this answer only; a retry with the same Idempotency-Key and body answers 201 with the same organisation and key, `apiKey.token: null` and `apiKey.tokenAlreadyShown: true`, and creates nothing. With `ownerEmail`, that person is invited as the organisation's owner member, as `POST /v1/members` invites (the link mailed, or answered once in `owner.inviteUrl`), and the key is theirs.
    *
    * Requires the operator token.
    *
@@ -2624,6 +2736,7 @@ export class Resources {
 /** Where each operation of the API lives in this SDK, by operationId. */
 export const operations = {
   getAccount: { resource: "account", method: "get", httpMethod: "GET", path: "/v1/account" },
+  updateAccountUser: { resource: "account", method: "updateUser", httpMethod: "PATCH", path: "/v1/account/user" },
   createApiKey: { resource: "apiKeys", method: "create", httpMethod: "POST", path: "/v1/api-keys" },
   deleteApiKey: { resource: "apiKeys", method: "delete", httpMethod: "DELETE", path: "/v1/api-keys/{id}" },
   getApiKey: { resource: "apiKeys", method: "get", httpMethod: "GET", path: "/v1/api-keys/{id}" },
@@ -2665,6 +2778,7 @@ export const operations = {
   listExperimentResults: { resource: "experiments", method: "results", iterator: "iterateResults", httpMethod: "GET", path: "/v1/projects/{projectSlug}/experiments/{experimentId}/results" },
   updateExperiment: { resource: "experiments", method: "update", httpMethod: "PATCH", path: "/v1/projects/{projectSlug}/experiments/{experimentId}" },
   addMember: { resource: "members", method: "add", httpMethod: "POST", path: "/v1/members" },
+  leaveOrganization: { resource: "members", method: "leave", httpMethod: "DELETE", path: "/v1/account/membership" },
   listMembers: { resource: "members", method: "list", iterator: "iterate", httpMethod: "GET", path: "/v1/members" },
   removeMember: { resource: "members", method: "remove", httpMethod: "DELETE", path: "/v1/members/{id}" },
   updateMember: { resource: "members", method: "update", httpMethod: "PATCH", path: "/v1/members/{id}" },

@@ -67,9 +67,46 @@ export const sessionLifetimesOf = (config: z.output<typeof sessionEnvSchema>): S
   absoluteMs: config.SVC_SESSION_MAX_MS,
 });
 
+/** Mail of invitations and sign-in links; exported so that a process embedding auth can offer it too. */
+export const mailEnvSchema = z.object({
+  SVC_SMTP_URL: z
+    .string()
+    .regex(
+      /^smtps?:\/\/[^\s]+$/,
+      "must be an smtp:// or smtps:// URL, like smtps://user:password@mail.example.com",
+    )
+    .optional()
+    .describe(
+      "The SMTP server that sends invitations and sign-in links (smtp:// with STARTTLS when offered, smtps:// for TLS from the start; user:password@ when it wants them); unset, invitations answer their link for the inviter to pass on",
+    ),
+  SVC_SMTP_FROM: z
+    .string()
+    .regex(/^[^\r\n]+$/, "must be one line, like svc <svc@example.com>")
+    .optional()
+    .describe("The From of mail the platform sends (default: svc <no-reply@ the public address's host>)"),
+});
+
+/** From: as configured, or a no-reply address at the platform's own host. */
+export const mailFromOf = (config: z.output<typeof mailEnvSchema>, publicUrl: string): string =>
+  config.SVC_SMTP_FROM ?? `svc <no-reply@${new URL(publicUrl).hostname}>`;
+
 export const configSchema = serviceConfigSchema
   .extend(bootstrapEnvSchema.shape)
   .extend(oauthEnvSchema.shape)
-  .extend(sessionEnvSchema.shape);
+  .extend(sessionEnvSchema.shape)
+  .extend(mailEnvSchema.shape)
+  .extend({
+    SVC_PUBLIC_URL: z
+      .url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" })
+      .optional()
+      .describe(
+        "The address people reach the platform at; links in mail point there (needed with SVC_SMTP_URL)",
+      ),
+  })
+  .refine((config) => config.SVC_SMTP_URL === undefined || config.SVC_PUBLIC_URL !== undefined, {
+    path: ["SVC_PUBLIC_URL"],
+    message:
+      "must be set when SVC_SMTP_URL is: links in mail must point at the platform's own address, never at one a request names",
+  });
 
 export const loadConfig = () => loadEnv(configSchema);

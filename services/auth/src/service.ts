@@ -12,6 +12,8 @@ import { serveMembers } from "./handlers/members";
 import { serveOAuth } from "./handlers/oauth";
 import { serveOrganizations } from "./handlers/organizations";
 import { serveProjects } from "./handlers/projects";
+import { serveUsers } from "./handlers/users";
+import type { Mailer } from "./mail/mailer";
 import { deleteExpiredSignInCodes } from "./repositories/browser-sessions";
 
 export interface AuthDeps {
@@ -24,6 +26,13 @@ export interface AuthDeps {
   oauthLifetimes?: OAuthLifetimes;
   /** How long browser sessions last; the defaults when unset. */
   sessionLifetimes?: SessionLifetimes;
+  /** Sends invitations and sign-in links; undefined when the platform has no SVC_SMTP_URL. */
+  mailer?: Mailer | undefined;
+  /**
+   * Where links in mail point (SVC_PUBLIC_URL): a function, because the embedded process learns its
+   * own address only once it listens.
+   */
+  publicUrl?: (() => string | undefined) | undefined;
 }
 
 /**
@@ -40,6 +49,7 @@ export function registerAuth(deps: AuthDeps): { stop(): void } {
     ...serveMembers(deps),
     ...serveOAuth(deps),
     ...serveBrowserSessions(deps),
+    ...serveUsers(deps),
   ];
   const pruning = keepPruningIdempotencyRecords(deps);
   return {

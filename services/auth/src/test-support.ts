@@ -22,7 +22,7 @@ export interface AuthHarness extends ServedBackend {
   db: Kysely<Database>;
 }
 
-type AuthOptions = Pick<AuthDeps, "clock" | "sessionLifetimes" | "oauthLifetimes">;
+type AuthOptions = Pick<AuthDeps, "clock" | "sessionLifetimes" | "oauthLifetimes" | "mailer" | "publicUrl">;
 
 export async function startAuth(name: BackendName, options: AuthOptions = {}): Promise<AuthHarness> {
   const served = await serveOnBackend(name, (deps) => registerAuth({ ...deps, ...options }));
@@ -84,7 +84,7 @@ export async function verify(bus: Bus, token: unknown) {
 }
 
 /** The context the gateway builds after verifying `token`. */
-async function contextFor(bus: Bus, token: string): Promise<RequestContext> {
+export async function contextFor(bus: Bus, token: string): Promise<RequestContext> {
   const credential = await verify(bus, token);
   return { ...credential, requestId: requestId() };
 }
@@ -143,7 +143,13 @@ export async function makeMember(
   role: Role,
   email = `${uniqueSuffix()}@example.com`,
 ) {
-  return callOperation(bus, operations.addMember, by, raw({ body: { email, role } }));
+  const { inviteUrl: _shownOnce, ...member } = await callOperation(
+    bus,
+    operations.addMember,
+    by,
+    raw({ body: { email, role } }),
+  );
+  return member;
 }
 
 /** The domain error a call ended with, as data, so that a test can assert all of it at once. */

@@ -1,4 +1,4 @@
-import { oauthEnvSchema, sessionEnvSchema } from "@svc/auth";
+import { mailEnvSchema, oauthEnvSchema, sessionEnvSchema } from "@svc/auth";
 import { API_KEY_PREFIX } from "@svc/contracts";
 import { gatewayOptionsSchema } from "@svc/gateway";
 import { loadEnv, logEnvSchema } from "@svc/telemetry";
@@ -8,6 +8,7 @@ export const configSchema = gatewayOptionsSchema
   .extend(logEnvSchema.shape)
   .extend(oauthEnvSchema.shape)
   .extend(sessionEnvSchema.shape)
+  .extend(mailEnvSchema.shape)
   .extend({
     PORT: z.coerce.number().int().min(0).max(65535).default(8080),
     HOST: z.string().default("127.0.0.1"),

@@ -5,7 +5,8 @@ import { createLogger, onShutdown, startTelemetry } from "@svc/telemetry";
 
 // First, so that the SDK patches `http` and `pg` as they load: everything else is imported after it.
 const telemetry = await startTelemetry({ service: "svc" });
-const { ensureBootstrap, oauthLifetimesOf, registerAuth, sessionLifetimesOf } = await import("@svc/auth");
+const { ensureBootstrap, mailFromOf, oauthLifetimesOf, registerAuth, sessionLifetimesOf, smtpMailer } =
+  await import("@svc/auth");
 const { DirectoryUploadStore, InProcessBus, callSubject } = await import("@svc/bus");
 const { issuedSignInCodeSchema, platformServices, platformVersion, subjects } = await import(
   "@svc/contracts"
@@ -50,11 +51,19 @@ const bus = new InProcessBus();
 // Uploaded files wait on disk beside the database until the writer has imported them.
 const uploads = new DirectoryUploadStore(join(dataDir, "uploads"));
 const deps = { bus, db: database.db, logger };
+// Links in mail point at SVC_PUBLIC_URL, or at the address this process listens on once it does.
+let publicUrl = config.SVC_PUBLIC_URL;
+const mailer =
+  config.SVC_SMTP_URL === undefined
+    ? undefined
+    : smtpMailer(config.SVC_SMTP_URL, mailFromOf(config, config.SVC_PUBLIC_URL ?? "http://localhost"));
 const services = [
   registerAuth({
     ...deps,
     oauthLifetimes: oauthLifetimesOf(config),
     sessionLifetimes: sessionLifetimesOf(config),
+    mailer,
+    publicUrl: () => publicUrl,
   }),
   registerDatasetWriter({ ...deps, uploads }),
   registerReader({ ...deps, copyTo: database.copyTo }),
@@ -90,6 +99,7 @@ async function stop(): Promise<void> {
   gateway.markDraining();
   await gateway.app.close();
   for (const service of services) service.stop();
+  mailer?.close();
   await bus.close();
   await database.close();
   unlock();
@@ -102,6 +112,7 @@ const address = await gateway.app.listen({ port: config.PORT, host: config.HOST 
   await stop();
   return refuse(message);
 });
+publicUrl ??= address;
 process.stdout.write(`svc is running on ${address} (data in ${dataDir})\n`);
 process.stdout.write(`${await signInNote(config.SVC_PUBLIC_URL ?? address)}\n`);
 

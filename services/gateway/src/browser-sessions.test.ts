@@ -50,6 +50,7 @@ describe("signing in", () => {
     expect(body).toEqual({
       organization: { id: "org_a", name: "org_a", slug: "org_a" },
       role: "member",
+      user: null,
       csrfToken: csrfTokenOf(token),
       expiresAt: expect.any(String),
       sessionId: expect.stringMatching(/^session_/),

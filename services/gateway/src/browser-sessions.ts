@@ -5,6 +5,7 @@ import {
   createdSessionSchema,
   createSessionInputSchema,
   DomainError,
+  emailSignInBodySchema,
   operations,
   type RequestContext,
   SESSION_TOKEN_PREFIX,
@@ -144,6 +145,41 @@ export function registerBrowserSessions(app: FastifyInstance, deps: BrowserSessi
     return reply.status(201).send(session);
   });
 
+  /**
+   * Mails a sign-in link to a member's address. The same 202 whatever the address: whether it is a
+   * member's is decided, and the mail sent, after this answer. Limited per client and per address.
+   */
+  app.post("/v1/session/email", async (request, reply) => {
+    const input = emailSignInBodySchema.safeParse(request.body ?? {});
+    if (!input.success) {
+      throw new DomainError(
+        "validation_failed",
+        'Send {"email": "you@example.com"}, the address you were invited with',
+        {
+          issues: input.error.issues.map((issue) => ({
+            path: ["body", ...issue.path].join("."),
+            message: issue.message,
+            code: issue.code,
+          })),
+        },
+      );
+    }
+    const { email } = input.data;
+    const decision = await deps.rateLimiter.checkEmailSignIn(deps.clientAddress(request), email);
+    if (!decision.allowed) throw rateLimitedError(decision);
+    await callSubject(
+      deps.bus,
+      subjects.sessions.emailSignInLink,
+      { context: anonymous(request), input: { email } },
+      { timeoutMs: deps.timeoutMs },
+    );
+    reply.header("cache-control", "no-store");
+    return reply.status(202).send({
+      message:
+        "If this address belongs to a member, a sign-in link is on its way; it works once, within 15 minutes",
+    });
+  });
+
   app.get("/v1/session", async (request, reply) => {
     const token = requireSessionToken(request, deps.publicUrl(request));
     const credential = await deps.credentials.verify(token, request.id);
@@ -187,6 +223,7 @@ async function describe(
     role: credential.role,
     actor: credential.actor,
   };
+  if (credential.sessionId !== undefined) context.sessionId = credential.sessionId;
   const account = await callOperation(
     deps.bus,
     operations.getAccount,
@@ -197,9 +234,10 @@ async function describe(
   return {
     organization: account.organization,
     role: account.role,
+    user: account.user,
     csrfToken: csrfTokenOf(token),
     expiresAt: credential.expiresAt ?? new Date(Date.now()).toISOString(),
-    sessionId: credential.actor.id,
+    sessionId: credential.sessionId ?? credential.actor.id,
   };
 }
 

@@ -19,6 +19,8 @@ describe("gateway configuration", () => {
       perKey: { perSecond: 100, burst: 200 },
       perOrganization: { perSecond: 500, burst: 1_000 },
       perClientIp: { perSecond: 0.5, burst: 30 },
+      emailPerAddress: { perSecond: 5 / 3600, burst: 5 },
+      emailPerClient: { perSecond: 30 / 3600, burst: 30 },
     });
   });
 
@@ -30,11 +32,15 @@ describe("gateway configuration", () => {
       SVC_RATE_LIMIT_ORG_BURST: "20",
       SVC_RATE_LIMIT_OAUTH_PER_SECOND: "0.1",
       SVC_RATE_LIMIT_OAUTH_BURST: "3",
+      SVC_RATE_LIMIT_EMAIL_PER_HOUR: "2",
+      SVC_RATE_LIMIT_EMAIL_CLIENT_PER_HOUR: "4",
     };
     expect(rateLimitsOf(load(env))).toEqual({
       perKey: { perSecond: 2.5, burst: 5 },
       perOrganization: { perSecond: 10, burst: 20 },
       perClientIp: { perSecond: 0.1, burst: 3 },
+      emailPerAddress: { perSecond: 2 / 3600, burst: 2 },
+      emailPerClient: { perSecond: 4 / 3600, burst: 4 },
     });
     expect(rateLimitsOf(load({ ...env, SVC_RATE_LIMIT_ENABLED: "false" }))).toEqual({
       perKey: undefined,

@@ -17,6 +17,19 @@ const burst = (fallback: number, what: string) =>
     .default(fallback)
     .describe(`Requests ${what} allowed at once before the sustained rate applies`);
 
+const perHour = (fallback: number, what: string) =>
+  z.coerce
+    .number()
+    .int()
+    .min(1, "must be a whole number of requests, at least 1")
+    .default(fallback)
+    .describe(
+      `Sign-in links asked for by e-mail (POST /v1/session/email) in an hour ${what}; more is 429 and sends nothing`,
+    );
+
+/** An hourly allowance as a bucket: all of it at once, refilled evenly over the hour. */
+const hourly = (count: number) => ({ perSecond: count / 3600, burst: count });
+
 /** A setting that is on or off: exactly "true" or "false". */
 const flag = z.stringbool({
   truthy: ["true"],
@@ -110,6 +123,8 @@ export const gatewayOptionsSchema = z.object({
   SVC_RATE_LIMIT_ORG_BURST: burst(1000, "per organisation"),
   SVC_RATE_LIMIT_OAUTH_PER_SECOND: perSecond(0.5, "per client address on /oauth/register and /oauth/token"),
   SVC_RATE_LIMIT_OAUTH_BURST: burst(30, "per client address on /oauth/register and /oauth/token"),
+  SVC_RATE_LIMIT_EMAIL_PER_HOUR: perHour(5, "per e-mail address"),
+  SVC_RATE_LIMIT_EMAIL_CLIENT_PER_HOUR: perHour(30, "per client address"),
 });
 export type GatewayOptions = z.output<typeof gatewayOptionsSchema>;
 
@@ -128,6 +143,8 @@ export function rateLimitsOf(options: GatewayOptions): RateLimits {
       perSecond: options.SVC_RATE_LIMIT_OAUTH_PER_SECOND,
       burst: options.SVC_RATE_LIMIT_OAUTH_BURST,
     },
+    emailPerAddress: hourly(options.SVC_RATE_LIMIT_EMAIL_PER_HOUR),
+    emailPerClient: hourly(options.SVC_RATE_LIMIT_EMAIL_CLIENT_PER_HOUR),
   };
 }
 

@@ -79,10 +79,14 @@ export class CredentialCache {
     return verifiedCredentialSchema.parse(data);
   }
 
+  /** `actorId` names a key, a grant or a session; a person's session is known by its session id. */
   private evictActor(actorId: string): void {
     for (const [key, entry] of this.entries) {
       // A verification still in flight may be for this actor: drop it too, to be safe.
-      if (!entry.credential || entry.credential.actor.id === actorId) this.entries.delete(key);
+      const { credential } = entry;
+      if (!credential || credential.actor.id === actorId || credential.sessionId === actorId) {
+        this.entries.delete(key);
+      }
     }
   }
 

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { type Actor, DomainError } from "@svc/contracts";
 import type { Logger } from "@svc/telemetry";
 import { type BucketLimit, type BucketStore, MemoryBucketStore } from "./bucket-store";
@@ -7,9 +8,13 @@ export interface RateLimits {
   perOrganization: BucketLimit | undefined;
   /** For the unauthenticated endpoints that create things (OAuth registration and tokens). */
   perClientIp: BucketLimit | undefined;
+  /** Sign-in links mailed to one address, whoever asks. */
+  emailPerAddress?: BucketLimit | undefined;
+  /** Sign-in links one client address asks for, whatever the addresses. */
+  emailPerClient?: BucketLimit | undefined;
 }
 
-export type RateScope = "key" | "organization" | "clientIp";
+export type RateScope = "key" | "organization" | "clientIp" | "emailAddress" | "emailClient";
 
 export type RateDecision =
   | { allowed: true }
@@ -62,6 +67,18 @@ export class RateLimiter {
 
   checkClientIp(ip: string): Promise<RateDecision> {
     return this.check([["clientIp", bucketKey("ip", ip), this.limits.perClientIp]]);
+  }
+
+  /**
+   * A sign-in link asked for by e-mail: the client's allowance, then the address's (kept under a hash:
+   * the shared store never holds addresses). A client over its limit takes nothing from the address's.
+   */
+  checkEmailSignIn(ip: string, email: string): Promise<RateDecision> {
+    const address = createHash("sha256").update(email).digest("base64url");
+    return this.check([
+      ["emailClient", bucketKey("mail-ip", ip), this.limits.emailPerClient],
+      ["emailAddress", bucketKey("mail-to", address), this.limits.emailPerAddress],
+    ]);
   }
 
   private async check(checks: [RateScope, string, BucketLimit | undefined][]): Promise<RateDecision> {
@@ -122,6 +139,8 @@ const scopeNames: Record<RateScope, string> = {
   key: "this credential",
   organization: "this organisation",
   clientIp: "this client address",
+  emailAddress: "sign-in links to this e-mail address",
+  emailClient: "sign-in links from this client address",
 };
 
 /** The 429 a denial becomes, in the API's error vocabulary; `Retry-After` comes from its details. */
@@ -129,7 +148,13 @@ export function rateLimitedError(denial: Extract<RateDecision, { allowed: false 
   const { scope, limit, retryAfterSeconds } = denial;
   return new DomainError(
     "rate_limited",
-    `Too many requests for ${scopeNames[scope]} (at most ${limit.perSecond} per second, bursts of ${limit.burst}); retry after ${retryAfterSeconds} s`,
+    `Too many requests for ${scopeNames[scope]} (${rateOf(limit)}); retry after ${retryAfterSeconds} s`,
     { scope, retryAfterSeconds, limit: { perSecond: limit.perSecond, burst: limit.burst } },
   );
 }
+
+/** Per second for request limits; per hour for the slow allowances (sign-in mail), which read better so. */
+const rateOf = (limit: BucketLimit): string =>
+  limit.perSecond < 0.1
+    ? `at most ${Math.round(limit.perSecond * 3600)} per hour`
+    : `at most ${limit.perSecond} per second, bursts of ${limit.burst}`;

@@ -83,7 +83,13 @@ export async function authenticate(
   if (op.access === "operator") {
     if (!deps.isOperator?.(token))
       throw new DomainError("unauthenticated", "This route needs the operator token");
-    context = { requestId: request.id, organizationId: null, role: null, actor: null };
+    context = {
+      requestId: request.id,
+      organizationId: null,
+      role: null,
+      actor: null,
+      origin: deps.publicUrl(request),
+    };
   } else {
     const credential = await deps.credentials.verify(token, request.id);
     context = {
@@ -91,7 +97,9 @@ export async function authenticate(
       organizationId: credential.organizationId,
       role: credential.role,
       actor: credential.actor,
+      origin: deps.publicUrl(request),
     };
+    if (credential.sessionId !== undefined) context.sessionId = credential.sessionId;
   }
   if (idempotencyKey !== undefined) context.idempotencyKey = idempotencyKey;
   return context;

@@ -7,7 +7,7 @@ export const subjects = {
     credentialRevoked: "svc.v1.auth.events.credential-revoked",
   },
   organizations: { create: "svc.v1.organizations.create" },
-  account: { get: "svc.v1.account.get" },
+  account: { get: "svc.v1.account.get", updateUser: "svc.v1.account.user.update" },
   apiKeys: {
     list: "svc.v1.api-keys.list",
     create: "svc.v1.api-keys.create",
@@ -27,6 +27,7 @@ export const subjects = {
     add: "svc.v1.members.add",
     update: "svc.v1.members.update",
     remove: "svc.v1.members.remove",
+    leave: "svc.v1.members.leave",
   },
   datasets: {
     list: "svc.v1.datasets.list",
@@ -77,6 +78,7 @@ export const subjects = {
     create: "svc.v1.auth.sessions.create",
     end: "svc.v1.auth.sessions.end",
     issueSignInCode: "svc.v1.auth.sessions.sign-in-codes.issue",
+    emailSignInLink: "svc.v1.auth.sessions.sign-in-codes.email",
   },
   experiments: {
     create: "svc.v1.experiments.create",

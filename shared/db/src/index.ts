@@ -1,3 +1,4 @@
+export * from "./actors";
 export * from "./connect";
 export * from "./copy-to";
 export * from "./datasets";

@@ -17,6 +17,7 @@ import * as experimentComparisons from "./migrations/0016-experiment-comparisons
 import * as experimentRowsWithoutRowChecks from "./migrations/0017-experiment-rows-without-row-checks";
 import * as rowCounts from "./migrations/0018-row-counts";
 import * as gatewayIdempotencyKeys from "./migrations/0019-gateway-idempotency-keys";
+import * as people from "./migrations/0020-people";
 import * as monitoring from "./migrations/0022-monitoring";
 import * as rowSearch from "./migrations/0025-row-search";
 import type { Database } from "./schema";
@@ -42,6 +43,7 @@ const migrations: Record<string, Migration> = {
   "0017-experiment-rows-without-row-checks": experimentRowsWithoutRowChecks,
   "0018-row-counts": rowCounts,
   "0019-gateway-idempotency-keys": gatewayIdempotencyKeys,
+  "0020-people": people,
   "0022-monitoring": monitoring,
   "0025-row-search": rowSearch,
 };

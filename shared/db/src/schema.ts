@@ -26,6 +26,16 @@ export interface ApiKeysTable {
   created_at: Timestamp;
   last_used_at: NullableTimestamp;
   revoked_at: NullableTimestamp;
+  created_by_user_id: Generated<string | null>;
+}
+
+/** A person, once across organisations (docs/decisions/0038). */
+export interface UsersTable {
+  id: string;
+  email: string | null;
+  name: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
 }
 
 export interface ProjectsTable {
@@ -40,8 +50,10 @@ export interface ProjectsTable {
 export interface MembersTable {
   id: string;
   organization_id: string;
-  email: string;
+  user_id: string;
   role: string;
+  /** "invited" until the member's first sign-in, then "active". */
+  status: Generated<string>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -196,7 +208,9 @@ export interface BrowserSessionsTable {
   id: string;
   token_hash: string;
   organization_id: string;
-  api_key_id: string;
+  /** The key a session opened with a key acts for; null for a member's own session. */
+  api_key_id: string | null;
+  member_id: string | null;
   created_at: Timestamp;
   last_seen_at: Timestamp;
   expires_at: Timestamp;
@@ -205,7 +219,10 @@ export interface BrowserSessionsTable {
 
 export interface SignInCodesTable {
   code_hash: string;
-  api_key_id: string;
+  api_key_id: string | null;
+  member_id: string | null;
+  /** For a code sent by e-mail: the address, which must still be the member's when it is used. */
+  email: string | null;
   created_at: Timestamp;
   expires_at: Timestamp;
   used_at: NullableTimestamp;
@@ -365,6 +382,7 @@ export interface ExperimentComparedRowsTable {
 export interface Database {
   organizations: OrganizationsTable;
   api_keys: ApiKeysTable;
+  users: UsersTable;
   projects: ProjectsTable;
   members: MembersTable;
   datasets: DatasetsTable;

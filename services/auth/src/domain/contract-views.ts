@@ -13,6 +13,7 @@ export const toApiKey = (key: ApiKeyRecord): ApiKey => ({
   maskedToken: maskToken(key.tokenLast4),
   createdAt: key.createdAt.toISOString(),
   lastUsedAt: key.lastUsedAt?.toISOString() ?? null,
+  createdBy: key.createdBy,
 });
 
 export const toOrganization = (organization: OrganizationRecord): Organization => ({
@@ -33,9 +34,12 @@ export const toProject = (project: ProjectRecord): Project => ({
 
 export const toMember = (member: MemberRecord): Member => ({
   id: member.id,
+  userId: member.userId,
   organizationId: member.organizationId,
   email: member.email,
+  name: member.name,
   role: member.role,
+  status: member.status,
   createdAt: member.createdAt.toISOString(),
   updatedAt: member.updatedAt.toISOString(),
 });

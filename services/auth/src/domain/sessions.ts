@@ -9,12 +9,15 @@ export interface SessionLifetimes {
   absoluteMs: number;
   /** A sign-in link is for the person starting the platform now, not a standing credential. */
   signInCodeMs: number;
+  /** An invitation waits for its person longer: they may be away for days. */
+  invitationMs: number;
 }
 
 export const defaultSessionLifetimes: SessionLifetimes = {
   idleMs: 8 * 60 * 60_000,
   absoluteMs: 7 * 24 * 60 * 60_000,
   signInCodeMs: 15 * 60_000,
+  invitationMs: 7 * 24 * 60 * 60_000,
 };
 
 const secret = (prefix: string): string => `${prefix}${randomBytes(32).toString("base64url")}`;

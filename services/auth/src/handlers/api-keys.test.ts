@@ -33,6 +33,7 @@ describe.each(availableBackends())("API keys (%s)", (backendName) => {
       maskedToken: `svc_…${token.slice(-4)}`,
       createdAt: expect.any(String),
       lastUsedAt: null,
+      createdBy: null,
     });
     expect(
       await callOperation(auth.bus, operations.getApiKey, owner, raw({ params: { id: created.id } })),

@@ -33,9 +33,11 @@ describe.each(availableBackends())("organisations and account (%s)", (backendNam
         maskedToken: `svc_…${token.slice(-4)}`,
         createdAt: expect.any(String),
         lastUsedAt: null,
+        createdBy: null,
         token,
         tokenAlreadyShown: false,
       },
+      owner: null,
     });
   });
 

@@ -2,12 +2,14 @@ import { type Subscription, serveOperatorOperation } from "@svc/bus";
 import { operations } from "@svc/contracts";
 import type { AuthDeps } from "../service";
 import { createOrganization } from "../use-cases/create-organization";
+import { peopleDepsOf } from "./people-deps";
 
 /** Operators only: the gateway admits this operation with the operator token, never an API key. */
-export function serveOrganizations({ bus, db, logger }: AuthDeps): Subscription[] {
+export function serveOrganizations(deps: AuthDeps): Subscription[] {
+  const people = peopleDepsOf(deps);
   return [
-    serveOperatorOperation(bus, operations.createOrganization, logger, (input, context) =>
-      createOrganization(db, context, input),
+    serveOperatorOperation(deps.bus, operations.createOrganization, deps.logger, (input, context) =>
+      createOrganization(people, context, input),
     ),
   ];
 }

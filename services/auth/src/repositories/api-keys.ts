@@ -1,6 +1,6 @@
 import { DomainError, type Role, roleSchema } from "@svc/contracts";
 import type { Database } from "@svc/db";
-import { type Kysely, sql } from "kysely";
+import { type ExpressionBuilder, type Kysely, sql } from "kysely";
 
 export interface ApiKeyRecord {
   id: string;
@@ -10,6 +10,8 @@ export interface ApiKeyRecord {
   tokenLast4: string;
   createdAt: Date;
   lastUsedAt: Date | null;
+  /** The person who made it, with their name as it is now. */
+  createdBy: { id: string; name: string } | null;
 }
 
 export interface NewApiKey {
@@ -20,21 +22,38 @@ export interface NewApiKey {
   tokenHash: string;
   tokenLast4: string;
   createdAt: Date;
+  createdByUserId?: string | null | undefined;
 }
 
-const columns = [
-  "id",
-  "organization_id as organizationId",
-  "name",
-  "role",
-  "token_last4 as tokenLast4",
-  "created_at as createdAt",
-  "last_used_at as lastUsedAt",
-] as const;
+/** A key's columns, and its maker's current name read beside them (a rename shows on their keys). */
+const columns = (eb: ExpressionBuilder<Database, "api_keys">) =>
+  [
+    "id",
+    "organization_id as organizationId",
+    "name",
+    "role",
+    "token_last4 as tokenLast4",
+    "created_at as createdAt",
+    "last_used_at as lastUsedAt",
+    "created_by_user_id as createdByUserId",
+    eb
+      .selectFrom("users as creator")
+      .select("creator.name")
+      .whereRef("creator.id", "=", "api_keys.created_by_user_id")
+      .as("createdByName"),
+  ] as const;
 
-type Row = Omit<ApiKeyRecord, "role"> & { role: string };
+interface Row extends Omit<ApiKeyRecord, "role" | "createdBy"> {
+  role: string;
+  createdByUserId: string | null;
+  createdByName: string | null;
+}
 
-const toRecord = (row: Row): ApiKeyRecord => ({ ...row, role: roleSchema.parse(row.role) });
+const toRecord = ({ createdByUserId, createdByName, ...row }: Row): ApiKeyRecord => ({
+  ...row,
+  role: roleSchema.parse(row.role),
+  createdBy: createdByUserId === null ? null : { id: createdByUserId, name: createdByName ?? "" },
+});
 
 const keyNotFound = (id: string) =>
   new DomainError("not_found", `API key "${id}" not found; list the organisation's keys to see their ids`);
@@ -58,6 +77,7 @@ export async function insertApiKey(db: Kysely<Database>, key: NewApiKey): Promis
       token_hash: key.tokenHash,
       token_last4: key.tokenLast4,
       created_at: key.createdAt,
+      created_by_user_id: key.createdByUserId ?? null,
     })
     .returning(columns)
     .executeTakeFirstOrThrow();
@@ -154,6 +174,11 @@ export async function updateApiKeyName(
 
 export async function updateApiKeyRevoked(db: Kysely<Database>, id: string, at: Date): Promise<void> {
   await db.updateTable("api_keys").set({ revoked_at: at }).where("id", "=", id).execute();
+}
+
+/** The first owner's key made before people existed becomes theirs. */
+export async function updateApiKeyCreator(db: Kysely<Database>, id: string, userId: string): Promise<void> {
+  await db.updateTable("api_keys").set({ created_by_user_id: userId }).where("id", "=", id).execute();
 }
 
 /**

@@ -1,4 +1,4 @@
-import { DomainError, type Role, roleSchema } from "@svc/contracts";
+import { DomainError, type MemberStatus, memberStatusSchema, type Role, roleSchema } from "@svc/contracts";
 import type { Database } from "@svc/db";
 import type { Kysely } from "kysely";
 import type { Position } from "../domain/cursor";
@@ -6,45 +6,67 @@ import type { Position } from "../domain/cursor";
 export interface MemberRecord {
   id: string;
   organizationId: string;
-  email: string;
+  userId: string;
+  email: string | null;
+  name: string;
   role: Role;
+  status: MemberStatus;
   createdAt: Date;
   updatedAt: Date;
 }
 
-const columns = [
-  "id",
-  "organization_id as organizationId",
-  "email",
-  "role",
-  "created_at as createdAt",
-  "updated_at as updatedAt",
-] as const;
+export type NewMember = Omit<MemberRecord, "email" | "name">;
 
-type Row = Omit<MemberRecord, "role"> & { role: string };
+type Row = Omit<MemberRecord, "role" | "status"> & { role: string; status: string };
 
-const toRecord = (row: Row): MemberRecord => ({ ...row, role: roleSchema.parse(row.role) });
+const toRecord = (row: Row): MemberRecord => ({
+  ...row,
+  role: roleSchema.parse(row.role),
+  status: memberStatusSchema.parse(row.status),
+});
 
-/** Inserts unless the organisation already has a member with that email: then undefined. */
-export async function insertMemberIfEmailFree(
+/** Members with their person's address and name, which live once, with the user. */
+function membersWithUsers(db: Kysely<Database>) {
+  return db
+    .selectFrom("members as m")
+    .innerJoin("users as u", "u.id", "m.user_id")
+    .select([
+      "m.id",
+      "m.organization_id as organizationId",
+      "m.user_id as userId",
+      "u.email",
+      "u.name",
+      "m.role",
+      "m.status",
+      "m.created_at as createdAt",
+      "m.updated_at as updatedAt",
+    ]);
+}
+
+/** Inserts unless the user is already a member of the organisation: then undefined. */
+export async function insertMemberIfNew(
   db: Kysely<Database>,
-  member: MemberRecord,
-): Promise<MemberRecord | undefined> {
+  member: NewMember,
+): Promise<string | undefined> {
   const row = await db
     .insertInto("members")
     .values({
       id: member.id,
       organization_id: member.organizationId,
-      email: member.email,
+      user_id: member.userId,
       role: member.role,
+      status: member.status,
       created_at: member.createdAt,
       updated_at: member.updatedAt,
     })
-    .onConflict((oc) => oc.columns(["organization_id", "email"]).doNothing())
-    .returning(columns)
+    .onConflict((oc) => oc.columns(["organization_id", "user_id"]).doNothing())
+    .returning("id")
     .executeTakeFirst();
-  return row && toRecord(row);
+  return row?.id;
 }
+
+const memberNotFound = (id: string) =>
+  new DomainError("not_found", `Member "${id}" not found; list the organisation's members to see their ids`);
 
 /** A member of this organisation; another organisation's is "not found" too, never "forbidden". */
 export async function findMember(
@@ -52,19 +74,48 @@ export async function findMember(
   organizationId: string,
   id: string,
 ): Promise<MemberRecord> {
-  const row = await db
-    .selectFrom("members")
-    .select(columns)
-    .where("organization_id", "=", organizationId)
-    .where("id", "=", id)
+  const row = await membersWithUsers(db)
+    .where("m.organization_id", "=", organizationId)
+    .where("m.id", "=", id)
     .executeTakeFirst();
-  if (!row) {
-    throw new DomainError(
-      "not_found",
-      `Member "${id}" not found; list the organisation's members to see their ids`,
-    );
-  }
+  if (!row) throw memberNotFound(id);
   return toRecord(row);
+}
+
+export async function findOptionalMemberById(
+  db: Kysely<Database>,
+  id: string,
+): Promise<MemberRecord | undefined> {
+  const row = await membersWithUsers(db).where("m.id", "=", id).executeTakeFirst();
+  return row && toRecord(row);
+}
+
+/** The membership of a user in an organisation, if they have one. */
+export async function findOptionalMemberOfUser(
+  db: Kysely<Database>,
+  organizationId: string,
+  userId: string,
+): Promise<MemberRecord | undefined> {
+  const row = await membersWithUsers(db)
+    .where("m.organization_id", "=", organizationId)
+    .where("m.user_id", "=", userId)
+    .executeTakeFirst();
+  return row && toRecord(row);
+}
+
+/** Every membership of the person with this address, with the name of each organisation. */
+export async function listMembershipsOfEmail(
+  db: Kysely<Database>,
+  email: string,
+): Promise<(MemberRecord & { organizationName: string })[]> {
+  const rows = await membersWithUsers(db)
+    .innerJoin("organizations as o", "o.id", "m.organization_id")
+    .select("o.name as organizationName")
+    .where("u.email", "=", email)
+    .orderBy("o.name", "asc")
+    .orderBy("m.id", "asc")
+    .execute();
+  return rows.map((row) => ({ ...toRecord(row), organizationName: row.organizationName }));
 }
 
 /** Up to `limit` members in (created_at, id) order, strictly after `after` when given. */
@@ -74,13 +125,13 @@ export async function listMembers(
   after: Position | undefined,
   limit: number,
 ): Promise<MemberRecord[]> {
-  let query = db.selectFrom("members").select(columns).where("organization_id", "=", organizationId);
+  let query = membersWithUsers(db).where("m.organization_id", "=", organizationId);
   if (after) {
     query = query.where(({ eb, refTuple, tuple }) =>
-      eb(refTuple("created_at", "id"), ">", tuple(after.createdAt, after.id)),
+      eb(refTuple("m.created_at", "m.id"), ">", tuple(after.createdAt, after.id)),
     );
   }
-  const rows = await query.orderBy("created_at", "asc").orderBy("id", "asc").limit(limit).execute();
+  const rows = await query.orderBy("m.created_at", "asc").orderBy("m.id", "asc").limit(limit).execute();
   return rows.map(toRecord);
 }
 
@@ -99,16 +150,21 @@ export async function updateMemberRole(
   id: string,
   role: Role,
   at: Date,
-): Promise<MemberRecord> {
-  const row = await db
-    .updateTable("members")
-    .set({ role, updated_at: at })
-    .where("id", "=", id)
-    .returning(columns)
-    .executeTakeFirstOrThrow();
-  return toRecord(row);
+): Promise<void> {
+  await db.updateTable("members").set({ role, updated_at: at }).where("id", "=", id).execute();
 }
 
+/** An invited member becomes active at their first sign-in; an active one stays as it is. */
+export async function updateMemberActive(db: Kysely<Database>, id: string, at: Date): Promise<void> {
+  await db
+    .updateTable("members")
+    .set({ status: "active", updated_at: at })
+    .where("id", "=", id)
+    .where("status", "=", "invited")
+    .execute();
+}
+
+/** Deletes the member; their sessions and unused sign-in codes go with it (foreign keys cascade). */
 export async function deleteMemberRecord(db: Kysely<Database>, id: string): Promise<void> {
   await db.deleteFrom("members").where("id", "=", id).execute();
 }

@@ -2,6 +2,7 @@ import { type Caller, type OperationInput, type OperationOutput, operations } fr
 import { type Database, idempotencyOf, runIdempotent } from "@svc/db";
 import type { Kysely } from "kysely";
 import { assertMayGrant } from "../domain/roles";
+import { callerUserId } from "./caller-user";
 import { issueApiKey, shownOnce } from "./issue-api-key";
 
 type CreateApiKey = typeof operations.createApiKey;
@@ -20,8 +21,14 @@ export async function createApiKey(
   return runIdempotent(
     db,
     idempotencyOf(caller, operations.createApiKey, input),
-    (trx): Promise<OperationOutput<CreateApiKey>> =>
-      issueApiKey(trx, { organizationId: caller.organizationId, name: body.name, role: body.role }),
+    async (trx): Promise<OperationOutput<CreateApiKey>> =>
+      issueApiKey(trx, {
+        organizationId: caller.organizationId,
+        name: body.name,
+        role: body.role,
+        // A key made with a key is its maker's too: the person stays traceable through the chain.
+        createdByUserId: await callerUserId(trx, caller),
+      }),
     shownOnce,
   );
 }

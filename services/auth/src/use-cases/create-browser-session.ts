@@ -10,7 +10,19 @@ import {
   findOptionalActiveApiKeyByHash,
   findOptionalActiveApiKeyById,
 } from "../repositories/api-keys";
-import { insertBrowserSession, updateSignInCodeUsed } from "../repositories/browser-sessions";
+import {
+  findOptionalSignInCodeState,
+  insertBrowserSession,
+  type SessionHolder,
+  updateSignInCodeUsed,
+} from "../repositories/browser-sessions";
+import {
+  findOptionalMemberById,
+  findOptionalMemberOfUser,
+  type MemberRecord,
+  updateMemberActive,
+} from "../repositories/members";
+import { findOptionalUserByEmail } from "../repositories/users";
 import { invalidCredential } from "./verify-credential";
 
 export interface SessionDeps {
@@ -20,21 +32,74 @@ export interface SessionDeps {
 }
 
 /**
- * Opens a browser session for the person holding an API key, or a one-time sign-in code issued for
- * one. The session acts with that key's organisation and role; only the hash of its token is kept.
+ * Opens a browser session for the person holding an API key (it acts with the key's organisation
+ * and role), or for the person a one-time sign-in code was issued to: the key's holder, or a member
+ * (it acts as that user, with the member's role). Only the hash of its token is kept.
  */
 export async function createBrowserSession(
-  { db, clock, lifetimes }: SessionDeps,
+  deps: SessionDeps,
   input: CreateSessionInput,
 ): Promise<CreatedSession> {
+  if ("apiKey" in input) {
+    const key = await keyOf(deps.db, input.apiKey);
+    return openSession(deps, key.organizationId, { apiKeyId: key.id });
+  }
+  const now = deps.clock();
+  const codeHash = hashToken(input.signInCode);
+  const redeemed = await updateSignInCodeUsed(deps.db, codeHash, now);
+  if (redeemed === undefined) throw await signInCodeRefused(deps.db, codeHash);
+  if ("apiKeyId" in redeemed) {
+    const key = await findOptionalActiveApiKeyById(deps.db, redeemed.apiKeyId);
+    if (!key) throw revokedSinceIssued();
+    return openSession(deps, key.organizationId, { apiKeyId: key.id });
+  }
+  const member = await findOptionalMemberById(deps.db, redeemed.memberId);
+  // A mailed link is for the address it went to: once the person's address changed, it is void.
+  if (!member || (redeemed.email !== null && member.email !== redeemed.email)) throw revokedSinceIssued();
+  return openMemberSession(deps, member);
+}
+
+/**
+ * Opens a session of a member signed in as themselves, and makes an invited member active: what every
+ * way of proving who a person is (a sign-in link, single sign-on) ends with.
+ */
+export async function openMemberSession(deps: SessionDeps, member: MemberRecord): Promise<CreatedSession> {
+  await updateMemberActive(deps.db, member.id, deps.clock());
+  return openSession(deps, member.organizationId, { memberId: member.id });
+}
+
+/**
+ * For a sign-in method that has verified the person's address itself (single sign-on): a session as
+ * the member with that address in that organisation. Unknown addresses and non-members are refused
+ * alike.
+ */
+export async function openSessionForVerifiedEmail(
+  deps: SessionDeps,
+  verified: { email: string; organizationId: string },
+): Promise<CreatedSession> {
+  const user = await findOptionalUserByEmail(deps.db, verified.email.trim().toLowerCase());
+  const member = user && (await findOptionalMemberOfUser(deps.db, verified.organizationId, user.id));
+  if (!member) {
+    throw new DomainError(
+      "unauthenticated",
+      "This address is not a member of the organisation; ask one of its owners or admins for an invitation",
+    );
+  }
+  return openMemberSession(deps, member);
+}
+
+async function openSession(
+  { db, clock, lifetimes }: SessionDeps,
+  organizationId: string,
+  holder: SessionHolder,
+): Promise<CreatedSession> {
   const now = clock();
-  const key = "apiKey" in input ? await keyOf(db, input.apiKey) : await keyOfCode(db, input.signInCode, now);
   const token = newSessionToken();
   const session = {
     id: newId(),
     tokenHash: hashToken(token),
-    organizationId: key.organizationId,
-    apiKeyId: key.id,
+    organizationId,
+    ...holder,
     createdAt: now,
     expiresAt: addMs(now, lifetimes.absoluteMs),
   };
@@ -48,15 +113,25 @@ export async function keyOf(db: Kysely<Database>, token: string): Promise<ApiKey
   return key;
 }
 
-async function keyOfCode(db: Kysely<Database>, code: string, now: Date): Promise<ApiKeyRecord> {
-  const keyId = await updateSignInCodeUsed(db, hashToken(code), now);
-  const key = keyId === undefined ? undefined : await findOptionalActiveApiKeyById(db, keyId);
-  if (!key) throw signInCodeRefused();
-  return key;
+/** Says why a code does not work, so that the person knows what to do; a forged one was never issued. */
+async function signInCodeRefused(db: Kysely<Database>, codeHash: string): Promise<DomainError> {
+  const state = await findOptionalSignInCodeState(db, codeHash);
+  const reason =
+    state === undefined
+      ? "it was never issued, or has expired"
+      : state.used
+        ? "it has been used already: each link works once"
+        : "it has expired";
+  return new DomainError(
+    "unauthenticated",
+    `This sign-in link does not work: ${reason}. Ask for a new one (e-mail yourself a link, ask for a new invitation, or restart the platform), or sign in with an API key`,
+    { reason: state === undefined ? "unknown" : state.used ? "used" : "expired" },
+  );
 }
 
-const signInCodeRefused = () =>
+const revokedSinceIssued = () =>
   new DomainError(
     "unauthenticated",
-    "This sign-in link is not valid: it works once and only for a few minutes; restart the platform for a new one, or sign in with an API key",
+    "This sign-in link no longer works: the key or membership it was for was revoked, or the address it was sent to changed. Ask for a new one, or sign in with an API key",
+    { reason: "revoked" },
   );

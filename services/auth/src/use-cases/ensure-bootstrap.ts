@@ -44,7 +44,10 @@ export async function ensureBootstrap(
     await lockBootstrap(trx);
     const oldest = await findOptionalOldestOrganization(trx);
     if (!oldest) {
-      const created = await insertOrganizationWithOwner(trx, BOOTSTRAP_ORGANIZATION_NAME, token);
+      const created = await insertOrganizationWithOwner(trx, BOOTSTRAP_ORGANIZATION_NAME, {
+        token,
+        startUpOwner: true,
+      });
       const organizationId = created.organization.id;
       if (token !== undefined) return { organizationId };
       await saveCreatedToken?.(created.apiKey.token);

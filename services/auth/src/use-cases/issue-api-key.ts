@@ -11,6 +11,8 @@ export interface KeyToIssue {
   role: Role;
   /** A token chosen by the operator (the bootstrap key); a random one otherwise. */
   token?: string | undefined;
+  /** The person making it, when there is one. */
+  createdByUserId?: string | undefined;
 }
 
 /** A key as its creation answers it the first time: with its token. */
@@ -27,6 +29,7 @@ export async function issueApiKey(db: Kysely<Database>, key: KeyToIssue): Promis
     tokenHash: hashToken(token),
     tokenLast4: lastFourOf(token),
     createdAt: new Date(),
+    createdByUserId: key.createdByUserId,
   });
   return { ...toApiKey(record), token, tokenAlreadyShown: false };
 }

@@ -11,13 +11,20 @@ import { countOwnerMembers, type MemberRecord } from "../repositories/members";
 export async function assertNotLastOwnerMember(
   trx: Transaction<Database>,
   member: MemberRecord,
-  action: "demote" | "remove",
+  action: "demote" | "remove" | "leave",
 ): Promise<void> {
   if (member.role !== "owner") return;
   if ((await countOwnerMembers(trx, member.organizationId)) > 1) return;
+  if (action === "leave") {
+    throw new DomainError(
+      "conflict",
+      "You are the organisation's last owner, so it would be left without one; make another member an owner first, then leave",
+      { id: member.id },
+    );
+  }
   throw new DomainError(
     "conflict",
-    `"${member.email}" is the organisation's last owner, so the organisation would be left without one; make another member an owner first, then ${action} this one`,
+    `"${member.email ?? member.name}" is the organisation's last owner, so the organisation would be left without one; make another member an owner first, then ${action} this one`,
     { id: member.id },
   );
 }

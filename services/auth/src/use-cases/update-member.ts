@@ -9,6 +9,7 @@ import { assertNotLastOwnerMember } from "./last-owner";
 
 type UpdateMember = typeof operations.updateMember;
 
+/** The member's sessions read their role at each verification, so the new one holds within a second. */
 export async function updateMember(
   db: Kysely<Database>,
   caller: Caller,
@@ -21,6 +22,7 @@ export async function updateMember(
     assertMayManage(caller.role, member.role, "change a member");
     assertMayGrant(caller.role, body.role, "member");
     if (body.role !== "owner") await assertNotLastOwnerMember(trx, member, "demote");
-    return toMember(await updateMemberRole(trx, member.id, body.role, new Date()));
+    await updateMemberRole(trx, member.id, body.role, new Date());
+    return toMember(await findMember(trx, caller.organizationId, member.id));
   });
 }

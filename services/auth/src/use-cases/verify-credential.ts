@@ -32,9 +32,10 @@ export interface VerifyDeps {
 
 /**
  * Who a credential is: an API key, an OAuth access token (its actor is the grant, so that every edit
- * an agent makes is traced to the connection a person approved), or a browser session (its actor is
- * the session; it acts with its key's organisation and role). Unknown, malformed, expired and revoked
- * tokens look alike to the caller.
+ * an agent makes is traced to the connection a person approved), or a browser session: a member's own
+ * (its actor is the user, with the member's organisation and role) or one opened with a key (its
+ * actor is the session, with the key's organisation and role). Unknown, malformed, expired and
+ * revoked tokens look alike to the caller.
  */
 export async function verifyCredential(deps: VerifyDeps, token: string): Promise<VerifiedCredential> {
   if (!isTokenShaped(token)) throw invalidCredential();
@@ -78,7 +79,11 @@ async function verifySession(deps: VerifyDeps, token: string): Promise<VerifiedC
   return {
     organizationId: session.organizationId,
     role: session.role,
-    actor: { kind: "session", id: session.id },
+    actor:
+      session.userId === undefined
+        ? { kind: "session", id: session.id }
+        : { kind: "user", id: session.userId },
+    sessionId: session.id,
     expiresAt: session.expiresAt.toISOString(),
   };
 }
@@ -92,7 +97,7 @@ const invalidAccessToken = (): DomainError =>
 const sessionEnded = (): DomainError =>
   new DomainError(
     "unauthenticated",
-    "Your session has ended (signed out, idle too long, or its key was revoked); sign in again",
+    "Your session has ended (signed out, idle too long, its key revoked, or your membership removed); sign in again",
   );
 
 const isStale = (lastUsedAt: Date | null, now = new Date()): boolean =>

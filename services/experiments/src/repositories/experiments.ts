@@ -1,13 +1,12 @@
 import {
   type Actor,
-  actorSchema,
   DomainError,
   type Evaluator,
   type ScoreValue,
   type scoreSummarySchema,
 } from "@svc/contracts";
 import type { Database } from "@svc/db";
-import { exactTimestamp, jsonb } from "@svc/db";
+import { actorNameOf, actorOf, exactTimestamp, jsonb } from "@svc/db";
 import { type Kysely, sql, type Transaction } from "kysely";
 import type { z } from "zod";
 
@@ -54,6 +53,7 @@ const experimentColumns = [
   "e.actor_id",
   "e.created_at",
   "e.finished_at",
+  actorNameOf("e.actor_kind", "e.actor_id").as("actor_name"),
 ] as const;
 
 type StoredExperiment = {
@@ -69,6 +69,7 @@ type StoredExperiment = {
   row_count: number;
   actor_kind: string;
   actor_id: string;
+  actor_name: string | null;
   created_at: Date;
   finished_at: Date | null;
 };
@@ -85,7 +86,7 @@ function toRecord(row: StoredExperiment): ExperimentRecord {
     status: row.status === "finished" ? "finished" : "running",
     evaluators: row.evaluators as Evaluator[],
     rowCount: row.row_count,
-    actor: actorSchema.parse({ kind: row.actor_kind, id: row.actor_id }),
+    actor: actorOf(row.actor_kind, row.actor_id, row.actor_name),
     createdAt: new Date(row.created_at),
     finishedAt: row.finished_at === null ? null : new Date(row.finished_at),
   };
@@ -112,6 +113,7 @@ export async function insertExperiment(
       actor_id: experiment.actor.id,
     })
     .returningAll()
+    .returning(actorNameOf("actor_kind", "actor_id").as("actor_name"))
     .executeTakeFirstOrThrow();
   return toRecord(row);
 }
@@ -199,6 +201,7 @@ export async function updateExperiment(
     })
     .where("e.id", "=", id)
     .returningAll()
+    .returning(actorNameOf("e.actor_kind", "e.actor_id").as("actor_name"))
     .executeTakeFirstOrThrow();
   return toRecord(row);
 }

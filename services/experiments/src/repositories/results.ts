@@ -1,5 +1,5 @@
 import type { Actor, Cell, ScoreSource, ScoreValue } from "@svc/contracts";
-import { type Database, type RowCells, revisionsAt, unnestRows } from "@svc/db";
+import { actorNameOf, actorOf, type Database, type RowCells, revisionsAt, unnestRows } from "@svc/db";
 import { type Kysely, sql, type Transaction } from "kysely";
 import { scoreValueOf, storedScoreValue } from "./experiments";
 
@@ -453,6 +453,7 @@ export async function listScoresOfRows(
       "comment",
       "actor_kind",
       "actor_id",
+      actorNameOf("actor_kind", "actor_id").as("actor_name"),
     ])
     .where("experiment_id", "=", experimentId)
     .where("row_id", "in", rowIds)
@@ -464,7 +465,7 @@ export async function listScoresOfRows(
       value: scoreValueOf(row),
       source: row.source as ScoreSource,
       comment: row.comment,
-      actor: { kind: row.actor_kind, id: row.actor_id } as Actor,
+      actor: actorOf(row.actor_kind, row.actor_id, row.actor_name),
     };
     byRow.set(row.row_id, scores);
   }

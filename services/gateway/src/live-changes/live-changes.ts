@@ -188,5 +188,8 @@ export class LiveChanges {
   }
 }
 
-/** Streams are counted per credential: an API key, an OAuth grant, a browser session. */
-const holderOf = (context: RequestContext): string => context.actor?.id ?? "operator";
+/**
+ * Streams are counted per credential: an API key, an OAuth grant, a browser session (a person's own
+ * session acts as the user, but ends on its own: it is held by the session).
+ */
+const holderOf = (context: RequestContext): string => context.sessionId ?? context.actor?.id ?? "operator";

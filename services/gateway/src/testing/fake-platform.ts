@@ -71,9 +71,11 @@ export async function fakePlatform(
         maskedToken: `svc_…${token.slice(-4)}`,
         createdAt: new Date().toISOString(),
         lastUsedAt: null,
+        createdBy: null,
         token,
         tokenAlreadyShown: false,
       },
+      owner: null,
     };
   });
   serveOperation(bus, operations.ingestTraces, logger, async (input, context) => {

@@ -1,11 +1,7 @@
+import { type Actor, type Cell, type VersionOperation, versionOperationSchema } from "@svc/contracts";
 import {
-  type Actor,
-  actorSchema,
-  type Cell,
-  type VersionOperation,
-  versionOperationSchema,
-} from "@svc/contracts";
-import {
+  actorNameOf,
+  actorOf,
   type CellPresence,
   type CellSearch,
   type Database,
@@ -199,6 +195,7 @@ export async function listRowRevisions(
       "v.operation",
       "v.actor_kind",
       "v.actor_id",
+      actorNameOf("v.actor_kind", "v.actor_id").as("actor_name"),
     ])
     .where("r.dataset_id", "=", query.datasetId)
     .where("r.row_id", "=", query.rowId)
@@ -211,7 +208,7 @@ export async function listRowRevisions(
     versionId: row.version_id,
     createdAt: row.version_created_at,
     operation: versionOperationSchema.parse(row.operation),
-    actor: { kind: actorSchema.shape.kind.parse(row.actor_kind), id: row.actor_id },
+    actor: actorOf(row.actor_kind, row.actor_id, row.actor_name),
     cells: row.deleted ? null : toRowRecord(row).cells,
   }));
 }

@@ -1,5 +1,5 @@
-import { actorSchema, type DatasetVersion, versionOperationSchema } from "@svc/contracts";
-import type { Database, DatasetVersionsTable } from "@svc/db";
+import { type DatasetVersion, versionOperationSchema } from "@svc/contracts";
+import { actorNameOf, actorOf, type Database, type DatasetVersionsTable } from "@svc/db";
 import type { Kysely, Selectable } from "kysely";
 
 const versionColumns = [
@@ -15,11 +15,17 @@ const versionColumns = [
   "created_at",
 ] as const;
 
-type StoredVersion = Pick<Selectable<DatasetVersionsTable>, (typeof versionColumns)[number]>;
+type StoredVersion = Pick<Selectable<DatasetVersionsTable>, (typeof versionColumns)[number]> & {
+  actor_name: string | null;
+};
 
-/** A dataset's versions, as stored. */
+/** A dataset's versions, as stored, with the current name of the person who made each. */
 function versionsOf(db: Kysely<Database>, datasetId: string) {
-  return db.selectFrom("dataset_versions").select(versionColumns).where("dataset_id", "=", datasetId);
+  return db
+    .selectFrom("dataset_versions")
+    .select(versionColumns)
+    .select(actorNameOf("actor_kind", "actor_id").as("actor_name"))
+    .where("dataset_id", "=", datasetId);
 }
 
 /** A page (of `limit`) of a dataset's versions, newest first, older than `before` when given. */
@@ -55,7 +61,7 @@ function toVersion(row: StoredVersion): DatasetVersion {
     rowsUpdated: row.rows_updated,
     rowsDeleted: row.rows_deleted,
     rows: row.row_count,
-    actor: { kind: actorSchema.shape.kind.parse(row.actor_kind), id: row.actor_id },
+    actor: actorOf(row.actor_kind, row.actor_id, row.actor_name),
   };
 }
 

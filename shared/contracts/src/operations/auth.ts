@@ -11,10 +11,12 @@ import {
   projectPageSchema,
   projectSchema,
   projectSlugPathSchema,
+  updateAccountUserBodySchema,
   updateApiKeyBodySchema,
   updateProjectBodySchema,
 } from "../schemas/auth";
 import { paginationQuerySchema } from "../schemas/common";
+import { userSchema } from "../schemas/members";
 import { subjects } from "../subjects";
 import { defineOperation } from "./define";
 
@@ -26,7 +28,7 @@ export const createOrganization = defineOperation({
   tag: "organizations",
   summary: "Create an organisation and its first owner key (operators only)",
   description:
-    "Authenticated with the operator token (`SVC_ADMIN_TOKEN`), not an API key. The route does not exist when the platform runs without an operator token. The first owner key's token is in this answer only; a retry with the same Idempotency-Key and body answers 201 with the same organisation and key, `apiKey.token: null` and `apiKey.tokenAlreadyShown: true`, and creates nothing.",
+    "Authenticated with the operator token (`SVC_ADMIN_TOKEN`), not an API key. The route does not exist when the platform runs without an operator token. The first owner key's token is in this answer only; a retry with the same Idempotency-Key and body answers 201 with the same organisation and key, `apiKey.token: null` and `apiKey.tokenAlreadyShown: true`, and creates nothing. With `ownerEmail`, that person is invited as the organisation's owner member, as `POST /v1/members` invites (the link mailed, or answered once in `owner.inviteUrl`), and the key is theirs.",
   subject: subjects.organizations.create,
   access: "operator",
   body: createOrganizationBodySchema,
@@ -42,11 +44,31 @@ export const getAccount = defineOperation({
   method: "GET",
   path: "/v1/account",
   tag: "account",
-  summary: "The caller's organisation and role",
+  summary: "The caller's organisation, role and person",
+  description:
+    "`user` is the person behind the credential: the one signed in, or the one who made the API key; null for a key made by no person (the start-up key, or one made by such a key).",
   subject: subjects.account.get,
   access: "viewer",
   response: accountSchema,
   successStatus: 200,
+});
+
+export const updateAccountUser = defineOperation({
+  operationId: "updateAccountUser",
+  command: "update-user",
+  method: "PATCH",
+  path: "/v1/account/user",
+  tag: "account",
+  summary: "Set your own name or e-mail address",
+  description:
+    "Only a person signed in as themselves (a browser session opened with a sign-in link) may change their name or address: an API key is the organisation's, and an address signs its owner in to every organisation they belong to. The name shows wherever the person changed something. An address another person has is 409 conflict. Names and addresses with line breaks or other control characters are refused.",
+  subject: subjects.account.updateUser,
+  access: "viewer",
+  body: updateAccountUserBodySchema,
+  bodyExamples: { name: { summary: "Set your name", value: { name: "Ann Lee" } } },
+  response: userSchema.describe("The person as they are now"),
+  successStatus: 200,
+  errors: ["conflict"],
 });
 
 export const listApiKeys = defineOperation({

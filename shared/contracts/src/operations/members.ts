@@ -1,6 +1,7 @@
 import { paginationQuerySchema } from "../schemas/common";
 import {
   addMemberBodySchema,
+  invitedMemberSchema,
   memberPageSchema,
   memberPathSchema,
   memberSchema,
@@ -37,13 +38,17 @@ export const addMember = defineOperation({
   method: "POST",
   path: "/v1/members",
   tag: "members",
-  summary: "Add a member to the organisation",
-  description: `The email is trimmed and stored in lower case; an email that is already a member is 409 conflict. ${OWNER_RULES}`,
+  summary: "Invite a person to the organisation",
+  description: `The email is trimmed and stored in lower case; an email that is already a member is 409 conflict. The member is \`invited\` until their first sign-in, then \`active\`. The invitation is a one-time sign-in link, valid 7 days: the platform mails it when it has an SMTP server (\`SVC_SMTP_URL\`), and otherwise answers it once as \`inviteUrl\` for the inviter to pass on. ${OWNER_RULES}`,
   subject: subjects.members.add,
   access: "admin",
   body: addMemberBodySchema,
-  bodyExamples: { member: { summary: "Add an admin", value: { email: "ann@example.com", role: "admin" } } },
-  response: memberSchema,
+  bodyExamples: {
+    member: { summary: "Invite an admin", value: { email: "ann@example.com", role: "admin" } },
+  },
+  response: invitedMemberSchema.describe(
+    "The invited member, with the invitation's link when it was not mailed",
+  ),
   successStatus: 201,
   errors: ["conflict"],
 });
@@ -72,11 +77,27 @@ export const removeMember = defineOperation({
   path: "/v1/members/{id}",
   tag: "members",
   summary: "Remove a member from the organisation",
-  description: `${OWNER_RULES} ${LAST_OWNER_RULE}`,
+  description: `The member's browser sessions in this organisation end at once, at every gateway. ${OWNER_RULES} ${LAST_OWNER_RULE}`,
   subject: subjects.members.remove,
   access: "admin",
   params: memberPathSchema,
   response: null,
   successStatus: 204,
   errors: ["not_found", "conflict"],
+});
+
+export const leaveOrganization = defineOperation({
+  operationId: "leaveOrganization",
+  command: "leave",
+  method: "DELETE",
+  path: "/v1/account/membership",
+  tag: "members",
+  summary: "Leave the organisation",
+  description:
+    "Removes the caller's own membership: the person signed in, or the person who made the API key used. Their sessions in this organisation end at once; keys they made stay the organisation's. The last owner cannot leave (409 conflict); make another member an owner first. A key made by no person has no membership to leave (403).",
+  subject: subjects.members.leave,
+  access: "viewer",
+  response: null,
+  successStatus: 204,
+  errors: ["conflict"],
 });

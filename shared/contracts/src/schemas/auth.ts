@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { cuidSchema, slugSchema } from "../ids";
 import { actorSchema, nameSchema, page, roleSchema, timestampSchema } from "./common";
+import { emailSchema, invitedMemberSchema, personNameSchema, userSchema } from "./members";
 
 export const organizationSchema = z.object({
   id: z.string(),
@@ -17,6 +18,12 @@ export const apiKeySchema = z.object({
   maskedToken: z.string().describe("The token with all but its last four characters hidden"),
   createdAt: timestampSchema,
   lastUsedAt: timestampSchema.nullable(),
+  createdBy: userSchema
+    .pick({ id: true, name: true })
+    .nullable()
+    .describe(
+      "The person who made the key (their name as it is now); null for a key made by a key or at start-up",
+    ),
 });
 export type ApiKey = z.infer<typeof apiKeySchema>;
 
@@ -35,17 +42,34 @@ export const createdApiKeySchema = apiKeySchema.extend({
 });
 export type CreatedApiKey = z.infer<typeof createdApiKeySchema>;
 
-export const createOrganizationBodySchema = z.strictObject({ name: nameSchema });
+export const createOrganizationBodySchema = z.strictObject({
+  name: nameSchema,
+  ownerEmail: emailSchema
+    .optional()
+    .describe("The first owner's address: they are invited as the organisation's owner member"),
+});
 export const createdOrganizationSchema = z.object({
   organization: organizationSchema,
   apiKey: createdApiKeySchema,
+  owner: invitedMemberSchema.nullable().describe("The invited first owner, when ownerEmail was given"),
 });
 
 export const accountSchema = z.object({
   organization: organizationSchema.pick({ id: true, name: true, slug: true }),
   role: roleSchema,
-  user: z.null(),
+  user: userSchema
+    .nullable()
+    .describe(
+      "The person behind the credential: a person's session, or the one who made the key; null for a key made by no person",
+    ),
 });
+
+export const updateAccountUserBodySchema = z
+  .strictObject({ name: personNameSchema.optional(), email: emailSchema.optional() })
+  .refine((body) => body.name !== undefined || body.email !== undefined, {
+    message: "give name, email or both",
+  })
+  .meta({ minProperties: 1 });
 
 export const apiKeyPathSchema = z.strictObject({ id: cuidSchema });
 export const createApiKeyBodySchema = z.strictObject({
@@ -75,6 +99,8 @@ export const verifiedCredentialSchema = z.object({
   organizationId: z.string(),
   role: roleSchema,
   actor: actorSchema,
+  /** The browser session, when the credential is one (a person's session has the user as its actor). */
+  sessionId: z.string().optional(),
   /** When the credential stops working by itself (OAuth access tokens); a cache must not outlive it. */
   expiresAt: timestampSchema.optional(),
 });

@@ -10,11 +10,15 @@ export const roleAtLeast = (role: Role, least: Role): boolean => roleRank[role] 
 
 export const actorSchema = z
   .object({
-    kind: z.enum(["apiKey", "oauth", "session"]),
+    kind: z.enum(["apiKey", "oauth", "session", "user"]),
     id: z.string(),
+    name: z
+      .string()
+      .optional()
+      .describe("For a user: their name as it is now (a rename shows on everything they changed)"),
   })
   .describe(
-    "Who made a change: an API key, an OAuth grant (an agent's connection a person approved) or a person's browser session",
+    "Who made a change: an API key, an OAuth grant (an agent's connection a person approved), a browser session opened with a key, or a person (a user signed in as themselves)",
   );
 export type Actor = z.infer<typeof actorSchema>;
 
@@ -23,6 +27,13 @@ export const requestContextSchema = z.object({
   organizationId: z.string().nullable(),
   role: roleSchema.nullable(),
   actor: actorSchema.nullable(),
+  /**
+   * The browser session the request rides on, when it does: a person's session acts as the user,
+   * so this, not the actor, is what ends when the session does.
+   */
+  sessionId: z.string().optional(),
+  /** The address the caller reached the platform at, for links made for them (an invitation's). */
+  origin: z.string().optional(),
   requestId: z.string(),
   idempotencyKey: z.string().optional(),
   /**

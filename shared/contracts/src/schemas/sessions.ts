@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { accountSchema } from "./auth";
 import { timestampSchema } from "./common";
+import { emailSchema } from "./members";
 
 /**
  * Internal schemas of browser sessions: how the web application signs a person in. The gateway speaks
@@ -36,13 +37,21 @@ export const issuedSignInCodeSchema = z.object({ code: z.string(), expiresAt: ti
 export type IssuedSignInCode = z.infer<typeof issuedSignInCodeSchema>;
 
 /** What `POST /v1/sessions` and `GET /v1/session` answer: the page needs the CSRF token and who it is. */
-export const browserSessionSchema = accountSchema.pick({ organization: true, role: true }).extend({
-  csrfToken: z
-    .string()
-    .describe("Send it as the X-CSRF-Token header on every write made with the session cookie"),
-  expiresAt: timestampSchema.describe("When the session ends at the latest; it also ends when idle"),
-  sessionId: z
-    .string()
-    .describe('The session\'s id, as history names it in `actor: {kind: "session", id}`; not a credential'),
-});
+export const browserSessionSchema = accountSchema
+  .pick({ organization: true, role: true, user: true })
+  .extend({
+    csrfToken: z
+      .string()
+      .describe("Send it as the X-CSRF-Token header on every write made with the session cookie"),
+    expiresAt: timestampSchema.describe("When the session ends at the latest; it also ends when idle"),
+    sessionId: z
+      .string()
+      .describe(
+        'The session\'s id, as history names a session opened with a key (`actor: {kind: "session", id}`); a person\'s own session is named by its user (`actor: {kind: "user", id}`); not a credential',
+      ),
+  });
 export type BrowserSession = z.infer<typeof browserSessionSchema>;
+
+/** `POST /v1/session/email`: mail a sign-in link to this address, if it is a member's. */
+export const emailSignInBodySchema = z.strictObject({ email: emailSchema });
+export type EmailSignInBody = z.infer<typeof emailSignInBodySchema>;

@@ -9,6 +9,7 @@
 -- $5 = "hash_1"
 -- $6 = "a1b2"
 -- $7 = "2025-01-02T03:04:05.000Z"
+-- $8 = null
 insert into
   "api_keys" (
     "id",
@@ -17,10 +18,11 @@ insert into
     "role",
     "token_hash",
     "token_last4",
-    "created_at"
+    "created_at",
+    "created_by_user_id"
   )
 values
-  ($1, $2, $3, $4, $5, $6, $7)
+  ($1, $2, $3, $4, $5, $6, $7, $8)
 returning
   "id",
   "organization_id" as "organizationId",
@@ -28,7 +30,16 @@ returning
   "role",
   "token_last4" as "tokenLast4",
   "created_at" as "createdAt",
-  "last_used_at" as "lastUsedAt";
+  "last_used_at" as "lastUsedAt",
+  "created_by_user_id" as "createdByUserId",
+  (
+    select
+      "creator"."name"
+    from
+      "users" as "creator"
+    where
+      "creator"."id" = "api_keys"."created_by_user_id"
+  ) as "createdByName";
 
 -- listActiveApiKeys
 -- $1 = "org_1"
@@ -39,7 +50,16 @@ select
   "role",
   "token_last4" as "tokenLast4",
   "created_at" as "createdAt",
-  "last_used_at" as "lastUsedAt"
+  "last_used_at" as "lastUsedAt",
+  "created_by_user_id" as "createdByUserId",
+  (
+    select
+      "creator"."name"
+    from
+      "users" as "creator"
+    where
+      "creator"."id" = "api_keys"."created_by_user_id"
+  ) as "createdByName"
 from
   "api_keys"
 where
@@ -59,7 +79,16 @@ select
   "role",
   "token_last4" as "tokenLast4",
   "created_at" as "createdAt",
-  "last_used_at" as "lastUsedAt"
+  "last_used_at" as "lastUsedAt",
+  "created_by_user_id" as "createdByUserId",
+  (
+    select
+      "creator"."name"
+    from
+      "users" as "creator"
+    where
+      "creator"."id" = "api_keys"."created_by_user_id"
+  ) as "createdByName"
 from
   "api_keys"
 where
@@ -76,7 +105,16 @@ select
   "role",
   "token_last4" as "tokenLast4",
   "created_at" as "createdAt",
-  "last_used_at" as "lastUsedAt"
+  "last_used_at" as "lastUsedAt",
+  "created_by_user_id" as "createdByUserId",
+  (
+    select
+      "creator"."name"
+    from
+      "users" as "creator"
+    where
+      "creator"."id" = "api_keys"."created_by_user_id"
+  ) as "createdByName"
 from
   "api_keys"
 where
@@ -92,7 +130,16 @@ select
   "role",
   "token_last4" as "tokenLast4",
   "created_at" as "createdAt",
-  "last_used_at" as "lastUsedAt"
+  "last_used_at" as "lastUsedAt",
+  "created_by_user_id" as "createdByUserId",
+  (
+    select
+      "creator"."name"
+    from
+      "users" as "creator"
+    where
+      "creator"."id" = "api_keys"."created_by_user_id"
+  ) as "createdByName"
 from
   "api_keys"
 where
@@ -138,7 +185,16 @@ returning
   "role",
   "token_last4" as "tokenLast4",
   "created_at" as "createdAt",
-  "last_used_at" as "lastUsedAt";
+  "last_used_at" as "lastUsedAt",
+  "created_by_user_id" as "createdByUserId",
+  (
+    select
+      "creator"."name"
+    from
+      "users" as "creator"
+    where
+      "creator"."id" = "api_keys"."created_by_user_id"
+  ) as "createdByName";
 
 -- updateApiKeyRevoked
 -- $1 = "2025-01-02T03:04:05.000Z"
@@ -160,3 +216,12 @@ where
     "last_used_at" is null
     or "last_used_at" < now() - interval '1 minute'
   );
+
+-- updateApiKeyCreator
+-- $1 = "usr_1"
+-- $2 = "key_1"
+update "api_keys"
+set
+  "created_by_user_id" = $1
+where
+  "id" = $2;

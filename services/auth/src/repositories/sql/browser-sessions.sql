@@ -6,21 +6,23 @@
 -- $2 = "hash_1"
 -- $3 = "org_1"
 -- $4 = "key_1"
--- $5 = "2025-01-02T03:04:05.000Z"
+-- $5 = null
 -- $6 = "2025-01-02T03:04:05.000Z"
--- $7 = "2025-01-03T03:04:05.000Z"
+-- $7 = "2025-01-02T03:04:05.000Z"
+-- $8 = "2025-01-03T03:04:05.000Z"
 insert into
   "browser_sessions" (
     "id",
     "token_hash",
     "organization_id",
     "api_key_id",
+    "member_id",
     "created_at",
     "last_seen_at",
     "expires_at"
   )
 values
-  ($1, $2, $3, $4, $5, $6, $7);
+  ($1, $2, $3, $4, $5, $6, $7, $8);
 
 -- findOptionalActiveBrowserSession
 -- $1 = "hash_1"
@@ -29,19 +31,26 @@ values
 select
   "s"."id",
   "s"."organization_id" as "organizationId",
-  "s"."api_key_id" as "apiKeyId",
-  "k"."role",
+  coalesce("m"."role", "k"."role") as "role",
+  "m"."user_id" as "userId",
   "s"."last_seen_at" as "lastSeenAt",
   "s"."expires_at" as "expiresAt"
 from
   "browser_sessions" as "s"
-  inner join "api_keys" as "k" on "k"."id" = "s"."api_key_id"
+  left join "api_keys" as "k" on "k"."id" = "s"."api_key_id"
+  left join "members" as "m" on "m"."id" = "s"."member_id"
 where
   "s"."token_hash" = $1
   and "s"."ended_at" is null
   and "s"."expires_at" > $2
   and "s"."last_seen_at" > $3
-  and "k"."revoked_at" is null;
+  and (
+    (
+      "s"."api_key_id" is not null
+      and "k"."revoked_at" is null
+    )
+    or "m"."id" is not null
+  );
 
 -- updateBrowserSessionLastSeen
 -- $1 = "2025-01-02T03:04:05.000Z"
@@ -74,15 +83,39 @@ where
   "api_key_id" = $1
   and "ended_at" is null;
 
--- insertSignInCode
+-- listOpenBrowserSessionIdsOfMember
+-- $1 = "mem_1"
+select
+  "id"
+from
+  "browser_sessions"
+where
+  "member_id" = $1
+  and "ended_at" is null;
+
+-- insertSignInCode (for a key)
 -- $1 = "hash_2"
 -- $2 = "key_1"
--- $3 = "2025-01-02T03:04:05.000Z"
--- $4 = "2025-01-03T03:04:05.000Z"
+-- $3 = null
+-- $4 = null
+-- $5 = "2025-01-02T03:04:05.000Z"
+-- $6 = "2025-01-03T03:04:05.000Z"
 insert into
-  "sign_in_codes" ("code_hash", "api_key_id", "created_at", "expires_at")
+  "sign_in_codes" ("code_hash", "api_key_id", "member_id", "email", "created_at", "expires_at")
 values
-  ($1, $2, $3, $4);
+  ($1, $2, $3, $4, $5, $6);
+
+-- insertSignInCode (mailed to a member)
+-- $1 = "hash_2"
+-- $2 = null
+-- $3 = "mem_1"
+-- $4 = "ada@example.com"
+-- $5 = "2025-01-02T03:04:05.000Z"
+-- $6 = "2025-01-03T03:04:05.000Z"
+insert into
+  "sign_in_codes" ("code_hash", "api_key_id", "member_id", "email", "created_at", "expires_at")
+values
+  ($1, $2, $3, $4, $5, $6);
 
 -- updateSignInCodeUsed
 -- $1 = "2025-01-02T03:04:05.000Z"
@@ -96,7 +129,18 @@ where
   and "used_at" is null
   and "expires_at" > $3
 returning
-  "api_key_id" as "apiKeyId";
+  "api_key_id" as "apiKeyId",
+  "member_id" as "memberId",
+  "email";
+
+-- findOptionalSignInCodeState
+-- $1 = "hash_2"
+select
+  "used_at" as "usedAt"
+from
+  "sign_in_codes"
+where
+  "code_hash" = $1;
 
 -- deleteExpiredSignInCodes
 -- $1 = "2025-01-02T03:04:05.000Z"

@@ -32,7 +32,16 @@ insert into
 values
   ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9::jsonb, $10, $11, $12)
 returning
-  *;
+  *,
+  (
+    SELECT
+      u.name
+    FROM
+      users u
+    WHERE
+      "actor_kind" = 'user'
+      AND u.id = "actor_id"
+  ) as "actor_name";
 
 -- findOptionalExperiment
 -- $1 = "exp_2"
@@ -53,7 +62,16 @@ select
   "e"."actor_kind",
   "e"."actor_id",
   "e"."created_at",
-  "e"."finished_at"
+  "e"."finished_at",
+  (
+    SELECT
+      u.name
+    FROM
+      users u
+    WHERE
+      "e"."actor_kind" = 'user'
+      AND u.id = "e"."actor_id"
+  ) as "actor_name"
 from
   "experiments" as "e"
   inner join "datasets" as "d" on "d"."id" = "e"."dataset_id"
@@ -83,7 +101,16 @@ select
   "e"."actor_kind",
   "e"."actor_id",
   "e"."created_at",
-  "e"."finished_at"
+  "e"."finished_at",
+  (
+    SELECT
+      u.name
+    FROM
+      users u
+    WHERE
+      "e"."actor_kind" = 'user'
+      AND u.id = "e"."actor_id"
+  ) as "actor_name"
 from
   "experiments" as "e"
   inner join "datasets" as "d" on "d"."id" = "e"."dataset_id"
@@ -113,7 +140,16 @@ select
   "e"."actor_kind",
   "e"."actor_id",
   "e"."created_at",
-  "e"."finished_at"
+  "e"."finished_at",
+  (
+    SELECT
+      u.name
+    FROM
+      users u
+    WHERE
+      "e"."actor_kind" = 'user'
+      AND u.id = "e"."actor_id"
+  ) as "actor_name"
 from
   "experiments" as "e"
 where
@@ -139,7 +175,16 @@ select
   "e"."actor_kind",
   "e"."actor_id",
   "e"."created_at",
-  "e"."finished_at"
+  "e"."finished_at",
+  (
+    SELECT
+      u.name
+    FROM
+      users u
+    WHERE
+      "e"."actor_kind" = 'user'
+      AND u.id = "e"."actor_id"
+  ) as "actor_name"
 from
   "experiments" as "e"
   inner join "datasets" as "d" on "d"."id" = "e"."dataset_id"
@@ -172,6 +217,15 @@ select
   "e"."actor_id",
   "e"."created_at",
   "e"."finished_at",
+  (
+    SELECT
+      u.name
+    FROM
+      users u
+    WHERE
+      "e"."actor_kind" = 'user'
+      AND u.id = "e"."actor_id"
+  ) as "actor_name",
   to_char("e"."created_at" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as "key"
 from
   "experiments" as "e"
@@ -196,7 +250,16 @@ set
 where
   "e"."id" = $3
 returning
-  *;
+  *,
+  (
+    SELECT
+      u.name
+    FROM
+      users u
+    WHERE
+      "e"."actor_kind" = 'user'
+      AND u.id = "e"."actor_id"
+  ) as "actor_name";
 
 -- deleteExperiment
 -- $1 = "exp_2"

@@ -475,7 +475,16 @@ select
   "source",
   "comment",
   "actor_kind",
-  "actor_id"
+  "actor_id",
+  (
+    SELECT
+      u.name
+    FROM
+      users u
+    WHERE
+      "actor_kind" = 'user'
+      AND u.id = "actor_id"
+  ) as "actor_name"
 from
   "experiment_scores"
 where

@@ -352,7 +352,16 @@ select
   "v"."created_at" as "version_created_at",
   "v"."operation",
   "v"."actor_kind",
-  "v"."actor_id"
+  "v"."actor_id",
+  (
+    SELECT
+      u.name
+    FROM
+      users u
+    WHERE
+      "v"."actor_kind" = 'user'
+      AND u.id = "v"."actor_id"
+  ) as "actor_name"
 from
   "row_revisions" as "r"
   inner join "dataset_versions" as "v" on "v"."dataset_id" = "r"."dataset_id"

@@ -15,7 +15,16 @@ select
   "row_count",
   "actor_kind",
   "actor_id",
-  "created_at"
+  "created_at",
+  (
+    SELECT
+      u.name
+    FROM
+      users u
+    WHERE
+      "actor_kind" = 'user'
+      AND u.id = "actor_id"
+  ) as "actor_name"
 from
   "dataset_versions"
 where
@@ -39,7 +48,16 @@ select
   "row_count",
   "actor_kind",
   "actor_id",
-  "created_at"
+  "created_at",
+  (
+    SELECT
+      u.name
+    FROM
+      users u
+    WHERE
+      "actor_kind" = 'user'
+      AND u.id = "actor_id"
+  ) as "actor_name"
 from
   "dataset_versions"
 where
@@ -60,7 +78,16 @@ select
   "row_count",
   "actor_kind",
   "actor_id",
-  "created_at"
+  "created_at",
+  (
+    SELECT
+      u.name
+    FROM
+      users u
+    WHERE
+      "actor_kind" = 'user'
+      AND u.id = "actor_id"
+  ) as "actor_name"
 from
   "dataset_versions"
 where

@@ -1,0 +1,12 @@
+import { type Subscription, serveOperation } from "@svc/bus";
+import { operations } from "@svc/contracts";
+import type { AuthDeps } from "../service";
+import { updateAccountUser } from "../use-cases/update-account-user";
+
+export function serveUsers({ bus, db, logger }: AuthDeps): Subscription[] {
+  return [
+    serveOperation(bus, operations.updateAccountUser, logger, (input, caller) =>
+      updateAccountUser(db, caller, input),
+    ),
+  ];
+}
