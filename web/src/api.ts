@@ -1,4 +1,4 @@
-import { Client, SvcError } from "@svc/sdk";
+import { type Actor, Client, SvcError } from "@svc/sdk";
 import { observeAnswer } from "./components/connection";
 
 /**
@@ -48,9 +48,20 @@ export interface BrowserSession {
   role: "owner" | "admin" | "member" | "viewer";
   csrfToken: string;
   expiresAt: string;
-  /** As history names it: `actor: {kind: "session", id}`. */
+  /** As history names a session opened with a key: `actor: {kind: "session", id}`. */
   sessionId: string;
+  /** The person signed in, when the session is a person's: history names it `actor: {kind: "user", id}`. */
+  user?: { id: string; email: string | null; name: string } | null;
 }
+
+/** What history names this browser's own changes by: the person's id, or the key session's. */
+export function ownActorOf(session: BrowserSession): Actor {
+  return session.user
+    ? { kind: "user", id: session.user.id, name: session.user.name }
+    : { kind: "session", id: session.sessionId };
+}
+
+export const ownActorIdOf = (session: BrowserSession): string => ownActorOf(session).id;
 
 async function sessionCall(method: string, body?: unknown): Promise<Response> {
   return fetch(`${location.origin}/v1/${method === "POST" ? "sessions" : "session"}`, {

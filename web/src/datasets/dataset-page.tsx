@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useNavigate } from "react-router";
-import { api } from "../api";
+import { api, ownActorIdOf } from "../api";
 import { canWrite } from "../components/collect";
 import { ErrorMessage } from "../components/errors";
 import { PageHeader } from "../components/layout";
@@ -263,14 +263,14 @@ export function DatasetPage() {
             }}
             change={rowChanges.get(selectedRow.rowId)}
             ownVersions={ownVersions.current}
-            ownSessionId={session.sessionId}
+            ownActorId={ownActorIdOf(session)}
             history={
               <RowHistory
                 projectSlug={projectSlug}
                 datasetSlug={datasetSlug}
                 row={selectedRow}
                 columns={columns}
-                ownSessionId={session.sessionId}
+                ownActorId={ownActorIdOf(session)}
                 readOnly={readOnly}
                 onRestored={() => void refresh()}
               />

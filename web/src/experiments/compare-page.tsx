@@ -1,6 +1,7 @@
 import type { CompareExperimentsResponse, ExperimentResult } from "@svc/sdk";
 import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import { Link, useParams } from "react-router";
+import { ownActorIdOf } from "../api";
 import { ErrorMessage } from "../components/errors";
 import { PageHeader } from "../components/layout";
 import { numeric, Table } from "../components/table";
@@ -80,7 +81,7 @@ export function ComparePage() {
               columns={["Row", "Input and expected output", `A: ${nameA}`, `B: ${nameB}`]}
             >
               {entries.map((entry) => (
-                <CompareRow key={entry.rowId} entry={entry} ownSessionId={session.sessionId} />
+                <CompareRow key={entry.rowId} entry={entry} ownActorId={ownActorIdOf(session)} />
               ))}
             </Table>
           </div>
@@ -159,7 +160,7 @@ function SummaryView({ summary, nameA, nameB }: { summary: Summary; nameA: strin
 const deltaClass = (delta: number | null): string =>
   delta === null || Math.abs(delta) < 0.0005 ? "" : delta > 0 ? "delta-up" : "delta-down";
 
-function CompareRow({ entry, ownSessionId }: { entry: Entry; ownSessionId: string }) {
+function CompareRow({ entry, ownActorId }: { entry: Entry; ownActorId: string }) {
   const either = entry.b ?? entry.a;
   return (
     <tr className={`change-${entry.change}`}>
@@ -179,13 +180,13 @@ function CompareRow({ entry, ownSessionId }: { entry: Entry; ownSessionId: strin
           <ClippedText value={entry.b?.expectedOutput ?? entry.a?.expectedOutput} />
         </div>
       </td>
-      <Side result={entry.a} ownSessionId={ownSessionId} />
-      <Side result={entry.b} ownSessionId={ownSessionId} />
+      <Side result={entry.a} ownActorId={ownActorId} />
+      <Side result={entry.b} ownActorId={ownActorId} />
     </tr>
   );
 }
 
-function Side({ result, ownSessionId }: { result: ExperimentResult | null; ownSessionId: string }) {
+function Side({ result, ownActorId }: { result: ExperimentResult | null; ownActorId: string }) {
   if (result === null)
     return (
       <td>
@@ -198,7 +199,7 @@ function Side({ result, ownSessionId }: { result: ExperimentResult | null; ownSe
       {result.error && result.output === null ? null : (
         <OutputWithDiff output={result.output} expected={result.expectedOutput} />
       )}
-      <ScoreList scores={result.scores} ownSessionId={ownSessionId} />
+      <ScoreList scores={result.scores} ownActorId={ownActorId} />
     </td>
   );
 }

@@ -1,4 +1,4 @@
-import type { Experiment, ExperimentResult, ListExperimentResultsResponse } from "@svc/sdk";
+import type { Actor, Experiment, ExperimentResult, ListExperimentResultsResponse } from "@svc/sdk";
 import {
   type InfiniteData,
   useInfiniteQuery,
@@ -8,7 +8,7 @@ import {
 } from "@tanstack/react-query";
 import { type FormEvent, lazy, Suspense, useCallback, useEffect, useId, useMemo, useState } from "react";
 import { Link, useParams, useSearchParams } from "react-router";
-import { api, SvcError } from "../api";
+import { api, ownActorIdOf, ownActorOf, SvcError } from "../api";
 import { canWrite } from "../components/collect";
 import { ErrorMessage } from "../components/errors";
 import { PageHeader } from "../components/layout";
@@ -79,7 +79,7 @@ export function ExperimentPage() {
       // The table shows the new score at once; the summary and the distribution are read again.
       queryClient.setQueriesData<InfiniteData<ListExperimentResultsResponse>>(
         { queryKey: [...experimentKey(projectSlug, experimentId), "results"] },
-        (data) => data && withScore(data, entry, session.sessionId),
+        (data) => data && withScore(data, entry, ownActorOf(session)),
       );
       void queryClient.invalidateQueries({
         queryKey: experimentQuery(projectSlug, experimentId).queryKey,
@@ -153,7 +153,7 @@ export function ExperimentPage() {
   const data = experiment.data;
   const datasetBase = dataset ? `/projects/${projectSlug}/datasets/${dataset.slug}` : undefined;
   const commented = items.find((result) => result.rowId === commenting);
-  const ownHuman = commented ? ownVerdict(commented, session.sessionId) : undefined;
+  const ownHuman = commented ? ownVerdict(commented, ownActorIdOf(session)) : undefined;
 
   return (
     <>
@@ -222,7 +222,7 @@ export function ExperimentPage() {
           checked={checked}
           onToggle={toggle}
           onToggleAll={toggleAll}
-          ownSessionId={session.sessionId}
+          ownActorId={ownActorIdOf(session)}
         />
       ) : null}
       {results.hasNextPage ? (
@@ -275,7 +275,7 @@ export function ExperimentPage() {
 function withScore(
   data: InfiniteData<ListExperimentResultsResponse>,
   entry: ScoreEntry,
-  sessionId: string,
+  actor: Actor,
 ): InfiniteData<ListExperimentResultsResponse> {
   const scored = (result: ExperimentResult): ExperimentResult =>
     result.rowId !== entry.rowId
@@ -288,7 +288,7 @@ function withScore(
               value: entry.value,
               source: "human",
               comment: entry.comment ?? null,
-              actor: { kind: "session", id: sessionId },
+              actor,
             },
           },
         };
@@ -302,10 +302,10 @@ function scoreWords(entry: ScoreEntry): string {
 }
 
 /** The person's own verdict or rating on a result, the comment box's starting point. */
-function ownVerdict(result: ExperimentResult, sessionId: string) {
+function ownVerdict(result: ExperimentResult, ownActorId: string) {
   for (const name of [PASS, RATING]) {
     const score = result.scores[name];
-    if (score?.source === "human" && score.actor.id === sessionId)
+    if (score?.source === "human" && score.actor.id === ownActorId)
       return { name, value: score.value, comment: score.comment };
   }
   return undefined;

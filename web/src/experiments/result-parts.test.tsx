@@ -32,7 +32,7 @@ describe("ScoreList", () => {
   it("names who gave a human score, and shows its comment", () => {
     render(
       <ScoreList
-        ownSessionId="s-own"
+        ownActorId="s-own"
         scores={{
           pass: { value: false, source: "human", comment: "wrong city", actor: human },
           rating: {

@@ -54,10 +54,10 @@ export function OutputWithDiff({ output, expected }: { output: unknown; expected
 /** A result's scores: each name and value, its source, and who gave a human one (with their comment). */
 export function ScoreList({
   scores,
-  ownSessionId,
+  ownActorId,
 }: {
   scores: ExperimentResult["scores"];
-  ownSessionId: string;
+  ownActorId: string;
 }) {
   const entries = Object.entries(scores).sort(([a], [b]) => a.localeCompare(b));
   if (entries.length === 0) return <span className="muted">none</span>;
@@ -69,7 +69,7 @@ export function ScoreList({
           <strong className={scoreClass(score.value)}>{formatScore(score.value)}</strong>{" "}
           <span className="score-source">
             {score.source}
-            {score.source === "human" ? ` · ${actorLabel(score.actor, ownSessionId)}` : null}
+            {score.source === "human" ? ` · ${actorLabel(score.actor, ownActorId)}` : null}
           </span>
           {score.comment ? <span className="score-comment">“{score.comment}”</span> : null}
         </li>

@@ -16,7 +16,7 @@ export function ResultsTable({
   checked,
   onToggle,
   onToggleAll,
-  ownSessionId,
+  ownActorId,
 }: {
   results: readonly ExperimentResult[];
   selected: string | undefined;
@@ -24,7 +24,7 @@ export function ResultsTable({
   checked: ReadonlySet<string>;
   onToggle(rowId: string): void;
   onToggleAll(): void;
-  ownSessionId: string;
+  ownActorId: string;
 }) {
   const selectedRow = useRef<HTMLTableRowElement>(null);
   useEffect(() => {
@@ -113,7 +113,7 @@ export function ResultsTable({
               </td>
               <td>{result.error ? <span className="result-error clipped">{result.error}</span> : null}</td>
               <td>
-                <ScoreList scores={result.scores} ownSessionId={ownSessionId} />
+                <ScoreList scores={result.scores} ownActorId={ownActorId} />
               </td>
             </tr>
           );

@@ -27,7 +27,7 @@ export function RowHistory({
   datasetSlug,
   row,
   columns,
-  ownSessionId,
+  ownActorId,
   readOnly,
   onRestored,
 }: {
@@ -35,7 +35,7 @@ export function RowHistory({
   datasetSlug: string;
   row: DatasetRow;
   columns: readonly DatasetColumn[];
-  ownSessionId: string;
+  ownActorId: string;
   readOnly: boolean;
   onRestored(version: number): void;
 }) {
@@ -107,7 +107,7 @@ export function RowHistory({
                   <strong>Version {entry.version}</strong>
                   <span>{describe(entry.operation, after === null, before === null)}</span>
                   <span className="actor" title={`${entry.actor.kind} ${entry.actor.id}`}>
-                    by {actorLabel(entry.actor, ownSessionId)}
+                    by {actorLabel(entry.actor, ownActorId)}
                   </span>
                   <time className="muted" dateTime={entry.createdAt}>
                     {new Date(entry.createdAt).toLocaleString()}

@@ -49,7 +49,7 @@ export interface RowPanelProps {
   /** The versions this page wrote: no news to the editor. */
   ownVersions?: ReadonlySet<number>;
   /** The session's id, to name its own changes. */
-  ownSessionId?: string;
+  ownActorId?: string;
 }
 
 const NONE: ReadonlySet<number> = new Set();
@@ -179,7 +179,7 @@ export function RowPanel(props: RowPanelProps) {
 
       {changedElsewhere ? (
         <p className="notice" role="alert">
-          {changedByLine(changedElsewhere, props.ownSessionId)} — review before saving.
+          {changedByLine(changedElsewhere, props.ownActorId)} — review before saving.
         </p>
       ) : null}
 
@@ -302,8 +302,8 @@ function isShownIn(conflict: Conflict, row: DatasetRow): boolean {
   return conflict.theirs.rowId === row.rowId && conflict.theirs.version >= row.version;
 }
 
-function changedByLine(change: DatasetVersionEvent, ownSessionId: string | undefined): string {
-  const by = actorLabel(change.actor, ownSessionId);
+function changedByLine(change: DatasetVersionEvent, ownActorId: string | undefined): string {
+  const by = actorLabel(change.actor, ownActorId);
   // The same session in another tab or window: "by You" would read as this editor's own save.
   const who = by === "You" ? "in another tab of this session" : `by ${by}`;
   return `Changed ${who} at version ${change.version}`;

@@ -37,5 +37,7 @@ describe("actorLabel", () => {
     expect(actorLabel({ kind: "session", id: "s-other-123" }, "s-mine")).toBe("Session s-other-");
     expect(actorLabel({ kind: "apiKey", id: "k1234567890" }, "s-mine")).toBe("API key k1234567");
     expect(actorLabel({ kind: "oauth", id: "o1234567890" }, undefined)).toBe("Agent o1234567");
+    expect(actorLabel({ kind: "user", id: "u-mine", name: "Ada" }, "u-mine")).toBe("You");
+    expect(actorLabel({ kind: "user", id: "u-other", name: "Grace Hopper" }, "u-mine")).toBe("Grace Hopper");
   });
 });

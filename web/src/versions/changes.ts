@@ -40,10 +40,11 @@ export function cellChanges(
   return changes;
 }
 
-/** Who made a version, in words: "You" for this browser's own session. */
-export function actorLabel(actor: Actor, ownSessionId: string | undefined): string {
-  if (actor.kind === "session" && actor.id === ownSessionId) return "You";
+/** Who made a version, in words: "You" for this browser's own person or session, else a name. */
+export function actorLabel(actor: Actor, ownActorId: string | undefined): string {
+  if ((actor.kind === "session" || actor.kind === "user") && actor.id === ownActorId) return "You";
   const short = actor.id.slice(0, 8);
+  if (actor.kind === "user") return actor.name ?? `Person ${short}`;
   if (actor.kind === "apiKey") return `API key ${short}`;
   if (actor.kind === "oauth") return `Agent ${short}`;
   return `Session ${short}`;

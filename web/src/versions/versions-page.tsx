@@ -2,7 +2,7 @@ import type { DatasetVersion } from "@svc/sdk";
 import { useInfiniteQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { Link, useParams } from "react-router";
-import { api } from "../api";
+import { api, ownActorIdOf } from "../api";
 import { ActionButton } from "../components/action-button";
 import { canWrite } from "../components/collect";
 import { ErrorMessage } from "../components/errors";
@@ -83,7 +83,7 @@ export function VersionsPage() {
               version={version}
               base={base}
               latest={version.version === latest}
-              ownSessionId={session.sessionId}
+              ownActorId={ownActorIdOf(session)}
               onRestore={writable ? () => setRestoring(version.version) : undefined}
             />
           ))}
@@ -118,13 +118,13 @@ function VersionRow({
   version,
   base,
   latest,
-  ownSessionId,
+  ownActorId,
   onRestore,
 }: {
   version: DatasetVersion;
   base: string;
   latest: boolean;
-  ownSessionId: string;
+  ownActorId: string;
   onRestore: (() => void) | undefined;
 }) {
   const n = version.version;
@@ -146,7 +146,7 @@ function VersionRow({
       <td className="numeric">{version.rows.toLocaleString()}</td>
       <td>
         <span className="actor" title={`${version.actor.kind} ${version.actor.id}`}>
-          {actorLabel(version.actor, ownSessionId)}
+          {actorLabel(version.actor, ownActorId)}
         </span>
       </td>
       <td className="row-actions">
