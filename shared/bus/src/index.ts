@@ -4,5 +4,6 @@ export * from "./dependency-errors";
 export * from "./from-env";
 export * from "./in-process";
 export * from "./nats";
+export * from "./nats-servers";
 export * from "./operations";
 export * from "./uploads";
