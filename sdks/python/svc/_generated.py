@@ -1969,6 +1969,7 @@ class DatasetsResource:
         to: int,
         cursor: Union[str, Unset] = UNSET,
         limit: Union[int, Unset] = UNSET,
+        svc_min_version: Union[int, Unset] = UNSET,
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         idempotency_key: Optional[str] = None,
@@ -1986,6 +1987,7 @@ class DatasetsResource:
             limit: Most items on a page, 1-200; a page of large items (over 768 KiB together) ends sooner, with hasMore
             from_: The earlier version
             to: The later version
+            svc_min_version: Read your own writes: the dataset version a write of yours answered (its `version`). Reads of a dataset may run on a read standby that replays the primary a few milliseconds behind; with this header the read waits for the standby to have that version of the dataset (up to half a second by default) or runs on the primary, so it never misses the write. Without it, a read sees the latest version the standby has. The SDKs and the web application send it by themselves after each write to the dataset.
 
         `GET /v1/projects/{projectSlug}/datasets/{datasetSlug}/diff` (operation `diffDatasetVersions`)
         """
@@ -1993,6 +1995,7 @@ class DatasetsResource:
             "GET",
             f"/v1/projects/{path_segment(project_slug)}/datasets/{path_segment(dataset_slug)}/diff",
             query=drop_unset({"cursor": cursor, "limit": limit, "from": from_, "to": to}),
+            headers=drop_unset({"X-Svc-Min-Version": svc_min_version}),
             options=CallOptions(timeout, max_retries, idempotency_key, request_id, headers),
             model=DiffDatasetVersionsResponse,
         )
@@ -2005,6 +2008,7 @@ class DatasetsResource:
         from_: int,
         to: int,
         limit: Union[int, Unset] = UNSET,
+        svc_min_version: Union[int, Unset] = UNSET,
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         request_id: Optional[str] = None,
@@ -2020,6 +2024,7 @@ class DatasetsResource:
                 limit=limit,
                 from_=from_,
                 to=to,
+                svc_min_version=svc_min_version,
                 timeout=timeout,
                 max_retries=max_retries,
                 request_id=request_id,
@@ -2033,6 +2038,7 @@ class DatasetsResource:
         project_slug: str,
         dataset_slug: str,
         *,
+        svc_min_version: Union[int, Unset] = UNSET,
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         idempotency_key: Optional[str] = None,
@@ -2043,11 +2049,15 @@ class DatasetsResource:
 
         Requires an API key with role `viewer` or higher.
 
+        Args:
+            svc_min_version: Read your own writes: the dataset version a write of yours answered (its `version`). Reads of a dataset may run on a read standby that replays the primary a few milliseconds behind; with this header the read waits for the standby to have that version of the dataset (up to half a second by default) or runs on the primary, so it never misses the write. Without it, a read sees the latest version the standby has. The SDKs and the web application send it by themselves after each write to the dataset.
+
         `GET /v1/projects/{projectSlug}/datasets/{datasetSlug}` (operation `getDataset`)
         """
         return self._transport.request(
             "GET",
             f"/v1/projects/{path_segment(project_slug)}/datasets/{path_segment(dataset_slug)}",
+            headers=drop_unset({"X-Svc-Min-Version": svc_min_version}),
             options=CallOptions(timeout, max_retries, idempotency_key, request_id, headers),
             model=Dataset,
         )
@@ -2058,6 +2068,7 @@ class DatasetsResource:
         dataset_slug: str,
         import_id: str,
         *,
+        svc_min_version: Union[int, Unset] = UNSET,
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         idempotency_key: Optional[str] = None,
@@ -2068,11 +2079,15 @@ class DatasetsResource:
 
         Requires an API key with role `viewer` or higher.
 
+        Args:
+            svc_min_version: Read your own writes: the dataset version a write of yours answered (its `version`). Reads of a dataset may run on a read standby that replays the primary a few milliseconds behind; with this header the read waits for the standby to have that version of the dataset (up to half a second by default) or runs on the primary, so it never misses the write. Without it, a read sees the latest version the standby has. The SDKs and the web application send it by themselves after each write to the dataset.
+
         `GET /v1/projects/{projectSlug}/datasets/{datasetSlug}/imports/{importId}` (operation `getDatasetImport`)
         """
         return self._transport.request(
             "GET",
             f"/v1/projects/{path_segment(project_slug)}/datasets/{path_segment(dataset_slug)}/imports/{path_segment(import_id)}",
+            headers=drop_unset({"X-Svc-Min-Version": svc_min_version}),
             options=CallOptions(timeout, max_retries, idempotency_key, request_id, headers),
             model=GetDatasetImportResponse,
         )
@@ -2084,6 +2099,7 @@ class DatasetsResource:
         row_id: str,
         *,
         version: Union[int, Unset] = UNSET,
+        svc_min_version: Union[int, Unset] = UNSET,
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         idempotency_key: Optional[str] = None,
@@ -2096,6 +2112,7 @@ class DatasetsResource:
 
         Args:
             version: Read the row as it was at this version
+            svc_min_version: Read your own writes: the dataset version a write of yours answered (its `version`). Reads of a dataset may run on a read standby that replays the primary a few milliseconds behind; with this header the read waits for the standby to have that version of the dataset (up to half a second by default) or runs on the primary, so it never misses the write. Without it, a read sees the latest version the standby has. The SDKs and the web application send it by themselves after each write to the dataset.
 
         `GET /v1/projects/{projectSlug}/datasets/{datasetSlug}/rows/{rowId}` (operation `getDatasetRow`)
         """
@@ -2103,6 +2120,7 @@ class DatasetsResource:
             "GET",
             f"/v1/projects/{path_segment(project_slug)}/datasets/{path_segment(dataset_slug)}/rows/{path_segment(row_id)}",
             query=drop_unset({"version": version}),
+            headers=drop_unset({"X-Svc-Min-Version": svc_min_version}),
             options=CallOptions(timeout, max_retries, idempotency_key, request_id, headers),
             model=DatasetRow,
         )
@@ -2113,6 +2131,7 @@ class DatasetsResource:
         dataset_slug: str,
         version: int,
         *,
+        svc_min_version: Union[int, Unset] = UNSET,
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         idempotency_key: Optional[str] = None,
@@ -2123,11 +2142,15 @@ class DatasetsResource:
 
         Requires an API key with role `viewer` or higher.
 
+        Args:
+            svc_min_version: Read your own writes: the dataset version a write of yours answered (its `version`). Reads of a dataset may run on a read standby that replays the primary a few milliseconds behind; with this header the read waits for the standby to have that version of the dataset (up to half a second by default) or runs on the primary, so it never misses the write. Without it, a read sees the latest version the standby has. The SDKs and the web application send it by themselves after each write to the dataset.
+
         `GET /v1/projects/{projectSlug}/datasets/{datasetSlug}/versions/{version}` (operation `getDatasetVersion`)
         """
         return self._transport.request(
             "GET",
             f"/v1/projects/{path_segment(project_slug)}/datasets/{path_segment(dataset_slug)}/versions/{path_segment(version)}",
+            headers=drop_unset({"X-Svc-Min-Version": svc_min_version}),
             options=CallOptions(timeout, max_retries, idempotency_key, request_id, headers),
             model=DatasetVersion,
         )
@@ -2255,6 +2278,7 @@ class DatasetsResource:
         dataset_slug: str,
         *,
         include_removed: Union[Union[bool, Literal["true", "false"]], Unset] = UNSET,
+        svc_min_version: Union[int, Unset] = UNSET,
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         idempotency_key: Optional[str] = None,
@@ -2265,12 +2289,16 @@ class DatasetsResource:
 
         Requires an API key with role `viewer` or higher.
 
+        Args:
+            svc_min_version: Read your own writes: the dataset version a write of yours answered (its `version`). Reads of a dataset may run on a read standby that replays the primary a few milliseconds behind; with this header the read waits for the standby to have that version of the dataset (up to half a second by default) or runs on the primary, so it never misses the write. Without it, a read sees the latest version the standby has. The SDKs and the web application send it by themselves after each write to the dataset.
+
         `GET /v1/projects/{projectSlug}/datasets/{datasetSlug}/columns` (operation `listDatasetColumns`)
         """
         return self._transport.request(
             "GET",
             f"/v1/projects/{path_segment(project_slug)}/datasets/{path_segment(dataset_slug)}/columns",
             query=drop_unset({"includeRemoved": include_removed}),
+            headers=drop_unset({"X-Svc-Min-Version": svc_min_version}),
             options=CallOptions(timeout, max_retries, idempotency_key, request_id, headers),
             model=ListDatasetColumnsResponse,
         )
@@ -2289,6 +2317,7 @@ class DatasetsResource:
         sort_direction: Union[Literal["asc", "desc"], Unset] = UNSET,
         version: Union[int, Unset] = UNSET,
         offset: Union[int, Unset] = UNSET,
+        svc_min_version: Union[int, Unset] = UNSET,
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         idempotency_key: Optional[str] = None,
@@ -2309,6 +2338,7 @@ class DatasetsResource:
             where: Only rows whose cell, or the value at a JSON path inside it, equals a JSON value: `<column>[.<key or index>…]=<JSON>`, such as where=metadata.source="prod", where=expectedOutput=4 or where=metadata.tags.0="a". Repeat the parameter for several (all must hold)
             version: Read the dataset as it was at this version
             offset: Start the first page this many rows into the list (in its order and filters): a jump to a position, such as offset=500000. Only without a cursor; the page's nextCursor goes on from there
+            svc_min_version: Read your own writes: the dataset version a write of yours answered (its `version`). Reads of a dataset may run on a read standby that replays the primary a few milliseconds behind; with this header the read waits for the standby to have that version of the dataset (up to half a second by default) or runs on the primary, so it never misses the write. Without it, a read sees the latest version the standby has. The SDKs and the web application send it by themselves after each write to the dataset.
 
         `GET /v1/projects/{projectSlug}/datasets/{datasetSlug}/rows` (operation `listDatasetRows`)
         """
@@ -2316,6 +2346,7 @@ class DatasetsResource:
             "GET",
             f"/v1/projects/{path_segment(project_slug)}/datasets/{path_segment(dataset_slug)}/rows",
             query=drop_unset({"cursor": cursor, "limit": limit, "search": search, "missing": missing, "present": present, "where": where, "sortDirection": sort_direction, "version": version, "offset": offset}),
+            headers=drop_unset({"X-Svc-Min-Version": svc_min_version}),
             options=CallOptions(timeout, max_retries, idempotency_key, request_id, headers),
             model=ListDatasetRowsResponse,
         )
@@ -2333,6 +2364,7 @@ class DatasetsResource:
         sort_direction: Union[Literal["asc", "desc"], Unset] = UNSET,
         version: Union[int, Unset] = UNSET,
         offset: Union[int, Unset] = UNSET,
+        svc_min_version: Union[int, Unset] = UNSET,
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         request_id: Optional[str] = None,
@@ -2353,6 +2385,7 @@ class DatasetsResource:
                 sort_direction=sort_direction,
                 version=version,
                 offset=offset,
+                svc_min_version=svc_min_version,
                 timeout=timeout,
                 max_retries=max_retries,
                 request_id=request_id,
@@ -2368,6 +2401,7 @@ class DatasetsResource:
         *,
         cursor: Union[str, Unset] = UNSET,
         limit: Union[int, Unset] = UNSET,
+        svc_min_version: Union[int, Unset] = UNSET,
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         idempotency_key: Optional[str] = None,
@@ -2381,6 +2415,7 @@ class DatasetsResource:
         Args:
             cursor: Opaque cursor from a previous page's nextCursor
             limit: Most items on a page, 1-200; a page of large items (over 768 KiB together) ends sooner, with hasMore
+            svc_min_version: Read your own writes: the dataset version a write of yours answered (its `version`). Reads of a dataset may run on a read standby that replays the primary a few milliseconds behind; with this header the read waits for the standby to have that version of the dataset (up to half a second by default) or runs on the primary, so it never misses the write. Without it, a read sees the latest version the standby has. The SDKs and the web application send it by themselves after each write to the dataset.
 
         `GET /v1/projects/{projectSlug}/datasets/{datasetSlug}/versions` (operation `listDatasetVersions`)
         """
@@ -2388,6 +2423,7 @@ class DatasetsResource:
             "GET",
             f"/v1/projects/{path_segment(project_slug)}/datasets/{path_segment(dataset_slug)}/versions",
             query=drop_unset({"cursor": cursor, "limit": limit}),
+            headers=drop_unset({"X-Svc-Min-Version": svc_min_version}),
             options=CallOptions(timeout, max_retries, idempotency_key, request_id, headers),
             model=ListDatasetVersionsResponse,
         )
@@ -2398,6 +2434,7 @@ class DatasetsResource:
         dataset_slug: str,
         *,
         limit: Union[int, Unset] = UNSET,
+        svc_min_version: Union[int, Unset] = UNSET,
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         request_id: Optional[str] = None,
@@ -2411,6 +2448,7 @@ class DatasetsResource:
                 dataset_slug,
                 cursor=page_cursor,
                 limit=limit,
+                svc_min_version=svc_min_version,
                 timeout=timeout,
                 max_retries=max_retries,
                 request_id=request_id,
@@ -2505,6 +2543,7 @@ class DatasetsResource:
         *,
         cursor: Union[str, Unset] = UNSET,
         limit: Union[int, Unset] = UNSET,
+        svc_min_version: Union[int, Unset] = UNSET,
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         idempotency_key: Optional[str] = None,
@@ -2518,6 +2557,7 @@ class DatasetsResource:
         Args:
             cursor: Opaque cursor from a previous page's nextCursor
             limit: Most items on a page, 1-200; a page of large items (over 768 KiB together) ends sooner, with hasMore
+            svc_min_version: Read your own writes: the dataset version a write of yours answered (its `version`). Reads of a dataset may run on a read standby that replays the primary a few milliseconds behind; with this header the read waits for the standby to have that version of the dataset (up to half a second by default) or runs on the primary, so it never misses the write. Without it, a read sees the latest version the standby has. The SDKs and the web application send it by themselves after each write to the dataset.
 
         `GET /v1/projects/{projectSlug}/datasets/{datasetSlug}/rows/{rowId}/history` (operation `getDatasetRowHistory`)
         """
@@ -2525,6 +2565,7 @@ class DatasetsResource:
             "GET",
             f"/v1/projects/{path_segment(project_slug)}/datasets/{path_segment(dataset_slug)}/rows/{path_segment(row_id)}/history",
             query=drop_unset({"cursor": cursor, "limit": limit}),
+            headers=drop_unset({"X-Svc-Min-Version": svc_min_version}),
             options=CallOptions(timeout, max_retries, idempotency_key, request_id, headers),
             model=GetDatasetRowHistoryResponse,
         )
@@ -2536,6 +2577,7 @@ class DatasetsResource:
         row_id: str,
         *,
         limit: Union[int, Unset] = UNSET,
+        svc_min_version: Union[int, Unset] = UNSET,
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         request_id: Optional[str] = None,
@@ -2550,6 +2592,7 @@ class DatasetsResource:
                 row_id,
                 cursor=page_cursor,
                 limit=limit,
+                svc_min_version=svc_min_version,
                 timeout=timeout,
                 max_retries=max_retries,
                 request_id=request_id,
