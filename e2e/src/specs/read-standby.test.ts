@@ -4,15 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditVersions } from "../audit";
 import { client } from "../http";
 import { type Platform, startPlatform } from "../platform";
-import { PostgresPair, postgresPairMissing } from "../postgres-pair";
+import { PostgresPair, postgresPairAvailable } from "../postgres-pair";
 
 const infra = realInfra();
-const missing = postgresPairMissing();
-if (infra && missing) {
-  const message = `skipped: the read standby tests need ${missing}`;
-  if (process.env.SVC_REQUIRE_INFRA === "1") throw new Error(`${message}, and SVC_REQUIRE_INFRA=1`);
-  console.warn(message);
-}
 
 /** The reader's application_name on the standby, to find its connections there. */
 const STANDBY_APP = "svc-reader-standby";
@@ -32,7 +26,7 @@ async function query<T extends pg.QueryResultRow>(url: string, text: string, val
   }
 }
 
-describe.runIf(infra && !missing)("reads from a PostgreSQL hot standby", () => {
+describe.runIf(infra && postgresPairAvailable())("reads from a PostgreSQL hot standby", () => {
   let pair: PostgresPair;
   let platform: Platform;
   let standbyUrl: string;
