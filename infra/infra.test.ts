@@ -4,7 +4,7 @@ import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Ajv } from "ajv";
-import { Deployment } from "kubernetes-models/apps/v1";
+import { Deployment, StatefulSet } from "kubernetes-models/apps/v1";
 import { HorizontalPodAutoscaler } from "kubernetes-models/autoscaling/v2";
 import { Job } from "kubernetes-models/batch/v1";
 import { PodDisruptionBudget } from "kubernetes-models/policy/v1";
@@ -47,6 +47,7 @@ const models: Record<string, new (data: never) => { validate(): void }> = {
   "v1/ConfigMap": ConfigMap,
   "v1/Service": Service,
   "apps/v1/Deployment": Deployment,
+  "apps/v1/StatefulSet": StatefulSet,
   "batch/v1/Job": Job,
   "autoscaling/v2/HorizontalPodAutoscaler": HorizontalPodAutoscaler,
   "policy/v1/PodDisruptionBudget": PodDisruptionBudget,
@@ -99,6 +100,23 @@ describe("docker-compose.yml", () => {
       expect(compose.services[name].ports, name).toBeUndefined();
     }
     expect(compose.services.migrate.command).toEqual(["node", "shared/db/dist/migrate.js"]);
+  });
+
+  it("has the shapes past one machine behind the cluster profile: three routed NATS servers and a standby", () => {
+    const cluster = ["nats-1", "nats-2", "nats-3"];
+    for (const name of [...cluster, "postgres-standby"])
+      expect(compose.services[name]?.profiles, name).toEqual(["cluster"]);
+    for (const name of cluster) {
+      const args: string[] = compose.services[name].command;
+      const routes = args[args.indexOf("--routes") + 1]?.split(",");
+      expect(routes?.sort(), name).toEqual(cluster.filter((n) => n !== name).map((n) => `nats://${n}:6222`));
+      expect(args[args.indexOf("-n") + 1]).toBe(name);
+    }
+    expect(compose.services["postgres-standby"].entrypoint.join(" ")).toContain("pg_basebackup -h postgres");
+    // Compose's own interpolation: the operator's variables, else one server and no standby.
+    const variable = (text: string) => `\${${text}}`;
+    expect(compose.services.reader.environment.DATABASE_READ_URL).toBe(variable("DATABASE_READ_URL:-"));
+    expect(compose.services.auth.environment.NATS_URL).toBe(variable("NATS_URL:-nats://nats:4222"));
   });
 });
 
@@ -250,9 +268,9 @@ describe("Kubernetes manifests (infra/k8s)", () => {
     }
   });
 
-  it("route each Service to pods of a Deployment, on a port the pods name", () => {
+  it("route each Service to pods of a Deployment or StatefulSet, on a port the pods name", () => {
     for (const service of ofKind("Service")) {
-      const target = ofKind("Deployment").find(
+      const target = [...ofKind("Deployment"), ...ofKind("StatefulSet")].find(
         (d) =>
           d.spec.template.metadata.labels["app.kubernetes.io/name"] ===
           service.spec.selector["app.kubernetes.io/name"],
@@ -263,6 +281,26 @@ describe("Kubernetes manifests (infra/k8s)", () => {
       );
       for (const port of service.spec.ports) expect(portNames).toContain(port.targetPort);
     }
+  });
+
+  it("run NATS as a StatefulSet of three, every server in NATS_URL and the routes, with three copies of JetStream's buckets", () => {
+    const [nats] = ofKind("StatefulSet");
+    expect(nats?.metadata.name).toBe("nats");
+    expect(nats?.spec.replicas).toBe(3);
+    const pods = [0, 1, 2].map((i) => `nats-${i}.nats.svc.svc.cluster.local`);
+    expect(configValue("NATS_URL")?.split(",")).toEqual(pods.map((pod) => `nats://${pod}:4222`));
+    expect(configValue("SVC_JETSTREAM_REPLICAS")).toBe("3");
+    const conf = configMap("nats-config").data["nats.conf"] as string;
+    for (const pod of pods) expect(conf).toContain(`nats://${pod}:6222`);
+    expect(conf).toMatch(/jetstream \{/);
+    const budget = ofKind("PodDisruptionBudget").find((p) => p.metadata.name === "nats");
+    expect(budget?.spec.maxUnavailable).toBe(1);
+    // The reader reads from the standby when the Secret names one.
+    const reader = deployment("reader")?.spec.template.spec.containers[0];
+    expect(reader.env).toContainEqual({
+      name: "DATABASE_READ_URL",
+      valueFrom: { secretKeyRef: { name: "svc-secrets", key: "DATABASE_READ_URL", optional: true } },
+    });
   });
 
   it("migrate with a Job running the migration bundle", () => {

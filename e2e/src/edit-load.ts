@@ -51,6 +51,8 @@ export interface Answer {
   status: number;
   /** The error's `code`, when the answer was the platform's error. */
   code?: string | undefined;
+  /** The Retry-After header of a refusal. */
+  retryAfter?: string | undefined;
 }
 
 export class EditLoad {
@@ -89,7 +91,13 @@ export class EditLoad {
       const idempotencyKey = this.options.idempotencyKeys ? `load-${value}-${randomUUID()}` : undefined;
       const status = await this.edit(target, value, idempotencyKey);
       const answeredAt = Date.now();
-      this.answers.push({ startedAt: started, answeredAt, status: status.code, code: status.error });
+      this.answers.push({
+        startedAt: started,
+        answeredAt,
+        status: status.code,
+        code: status.error,
+        retryAfter: status.retryAfter,
+      });
       this.maxLatencyMs = Math.max(this.maxLatencyMs, answeredAt - started);
       this.statuses.set(status.code, (this.statuses.get(status.code) ?? 0) + 1);
       if (status.result !== undefined) {
@@ -106,7 +114,12 @@ export class EditLoad {
     target: EditTarget,
     value: number,
     idempotencyKey: string | undefined,
-  ): Promise<{ code: number; error?: string; result?: { versionId: string; version: number } }> {
+  ): Promise<{
+    code: number;
+    error?: string;
+    retryAfter?: string;
+    result?: { versionId: string; version: number };
+  }> {
     try {
       const response = await fetch(`${this.options.baseUrl}${target.base}/rows/${target.rowId}`, {
         method: "PATCH",
@@ -122,9 +135,12 @@ export class EditLoad {
       if (response.status === 200) {
         return { code: 200, result: { versionId: body.versionId, version: body.version } };
       }
-      return body.code === undefined
-        ? { code: response.status }
-        : { code: response.status, error: body.code };
+      const retryAfter = response.headers.get("retry-after");
+      return {
+        code: response.status,
+        ...(body.code === undefined ? {} : { error: body.code }),
+        ...(retryAfter === null ? {} : { retryAfter }),
+      };
     } catch {
       return { code: 0 };
     }

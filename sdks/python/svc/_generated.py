@@ -2323,6 +2323,7 @@ class DatasetsResource:
         to: int,
         cursor: Union[str, Unset] = UNSET,
         limit: Union[int, Unset] = UNSET,
+        svc_min_version: Union[int, Unset] = UNSET,
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         idempotency_key: Optional[str] = None,
@@ -2340,6 +2341,7 @@ class DatasetsResource:
             limit: Most items on a page, 1-200; a page of large items (over 768 KiB together) ends sooner, with hasMore
             from_: The earlier version
             to: The later version
+            svc_min_version: Read your own writes: the dataset version a write of yours answered (its `version`). Reads of a dataset may run on a read standby that replays the primary a few milliseconds behind; with this header the read waits for the standby to have that version of the dataset (up to half a second by default) or runs on the primary, so it never misses the write. Without it, a read sees the latest version the standby has. The SDKs and the web application send it by themselves after each write to the dataset.
 
         `GET /v1/projects/{projectSlug}/datasets/{datasetSlug}/diff` (operation `diffDatasetVersions`)
         """
@@ -2347,6 +2349,7 @@ class DatasetsResource:
             "GET",
             f"/v1/projects/{path_segment(project_slug)}/datasets/{path_segment(dataset_slug)}/diff",
             query=drop_unset({"cursor": cursor, "limit": limit, "from": from_, "to": to}),
+            headers=drop_unset({"X-Svc-Min-Version": svc_min_version}),
             options=CallOptions(timeout, max_retries, idempotency_key, request_id, headers),
             model=DiffDatasetVersionsResponse,
         )
@@ -2359,6 +2362,7 @@ class DatasetsResource:
         from_: int,
         to: int,
         limit: Union[int, Unset] = UNSET,
+        svc_min_version: Union[int, Unset] = UNSET,
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         request_id: Optional[str] = None,
@@ -2374,6 +2378,7 @@ class DatasetsResource:
                 limit=limit,
                 from_=from_,
                 to=to,
+                svc_min_version=svc_min_version,
                 timeout=timeout,
                 max_retries=max_retries,
                 request_id=request_id,
@@ -2387,6 +2392,7 @@ class DatasetsResource:
         project_slug: str,
         dataset_slug: str,
         *,
+        svc_min_version: Union[int, Unset] = UNSET,
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         idempotency_key: Optional[str] = None,
@@ -2397,11 +2403,15 @@ class DatasetsResource:
 
         Requires an API key with role `viewer` or higher.
 
+        Args:
+            svc_min_version: Read your own writes: the dataset version a write of yours answered (its `version`). Reads of a dataset may run on a read standby that replays the primary a few milliseconds behind; with this header the read waits for the standby to have that version of the dataset (up to half a second by default) or runs on the primary, so it never misses the write. Without it, a read sees the latest version the standby has. The SDKs and the web application send it by themselves after each write to the dataset.
+
         `GET /v1/projects/{projectSlug}/datasets/{datasetSlug}` (operation `getDataset`)
         """
         return self._transport.request(
             "GET",
             f"/v1/projects/{path_segment(project_slug)}/datasets/{path_segment(dataset_slug)}",
+            headers=drop_unset({"X-Svc-Min-Version": svc_min_version}),
             options=CallOptions(timeout, max_retries, idempotency_key, request_id, headers),
             model=Dataset,
         )
@@ -2412,6 +2422,7 @@ class DatasetsResource:
         dataset_slug: str,
         import_id: str,
         *,
+        svc_min_version: Union[int, Unset] = UNSET,
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         idempotency_key: Optional[str] = None,
@@ -2422,11 +2433,15 @@ class DatasetsResource:
 
         Requires an API key with role `viewer` or higher.
 
+        Args:
+            svc_min_version: Read your own writes: the dataset version a write of yours answered (its `version`). Reads of a dataset may run on a read standby that replays the primary a few milliseconds behind; with this header the read waits for the standby to have that version of the dataset (up to half a second by default) or runs on the primary, so it never misses the write. Without it, a read sees the latest version the standby has. The SDKs and the web application send it by themselves after each write to the dataset.
+
         `GET /v1/projects/{projectSlug}/datasets/{datasetSlug}/imports/{importId}` (operation `getDatasetImport`)
         """
         return self._transport.request(
             "GET",
             f"/v1/projects/{path_segment(project_slug)}/datasets/{path_segment(dataset_slug)}/imports/{path_segment(import_id)}",
+            headers=drop_unset({"X-Svc-Min-Version": svc_min_version}),
             options=CallOptions(timeout, max_retries, idempotency_key, request_id, headers),
             model=GetDatasetImportResponse,
         )
@@ -2438,6 +2453,7 @@ class DatasetsResource:
         row_id: str,
         *,
         version: Union[int, Unset] = UNSET,
+        svc_min_version: Union[int, Unset] = UNSET,
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         idempotency_key: Optional[str] = None,
@@ -2450,6 +2466,7 @@ class DatasetsResource:
 
         Args:
             version: Read the row as it was at this version
+            svc_min_version: Read your own writes: the dataset version a write of yours answered (its `version`). Reads of a dataset may run on a read standby that replays the primary a few milliseconds behind; with this header the read waits for the standby to have that version of the dataset (up to half a second by default) or runs on the primary, so it never misses the write. Without it, a read sees the latest version the standby has. The SDKs and the web application send it by themselves after each write to the dataset.
 
         `GET /v1/projects/{projectSlug}/datasets/{datasetSlug}/rows/{rowId}` (operation `getDatasetRow`)
         """
@@ -2457,6 +2474,7 @@ class DatasetsResource:
             "GET",
             f"/v1/projects/{path_segment(project_slug)}/datasets/{path_segment(dataset_slug)}/rows/{path_segment(row_id)}",
             query=drop_unset({"version": version}),
+            headers=drop_unset({"X-Svc-Min-Version": svc_min_version}),
             options=CallOptions(timeout, max_retries, idempotency_key, request_id, headers),
             model=DatasetRow,
         )
@@ -2467,6 +2485,7 @@ class DatasetsResource:
         dataset_slug: str,
         version: int,
         *,
+        svc_min_version: Union[int, Unset] = UNSET,
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         idempotency_key: Optional[str] = None,
@@ -2477,11 +2496,15 @@ class DatasetsResource:
 
         Requires an API key with role `viewer` or higher.
 
+        Args:
+            svc_min_version: Read your own writes: the dataset version a write of yours answered (its `version`). Reads of a dataset may run on a read standby that replays the primary a few milliseconds behind; with this header the read waits for the standby to have that version of the dataset (up to half a second by default) or runs on the primary, so it never misses the write. Without it, a read sees the latest version the standby has. The SDKs and the web application send it by themselves after each write to the dataset.
+
         `GET /v1/projects/{projectSlug}/datasets/{datasetSlug}/versions/{version}` (operation `getDatasetVersion`)
         """
         return self._transport.request(
             "GET",
             f"/v1/projects/{path_segment(project_slug)}/datasets/{path_segment(dataset_slug)}/versions/{path_segment(version)}",
+            headers=drop_unset({"X-Svc-Min-Version": svc_min_version}),
             options=CallOptions(timeout, max_retries, idempotency_key, request_id, headers),
             model=DatasetVersion,
         )
@@ -2609,6 +2632,7 @@ class DatasetsResource:
         dataset_slug: str,
         *,
         include_removed: Union[Union[bool, Literal["true", "false"]], Unset] = UNSET,
+        svc_min_version: Union[int, Unset] = UNSET,
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         idempotency_key: Optional[str] = None,
@@ -2619,12 +2643,16 @@ class DatasetsResource:
 
         Requires an API key with role `viewer` or higher.
 
+        Args:
+            svc_min_version: Read your own writes: the dataset version a write of yours answered (its `version`). Reads of a dataset may run on a read standby that replays the primary a few milliseconds behind; with this header the read waits for the standby to have that version of the dataset (up to half a second by default) or runs on the primary, so it never misses the write. Without it, a read sees the latest version the standby has. The SDKs and the web application send it by themselves after each write to the dataset.
+
         `GET /v1/projects/{projectSlug}/datasets/{datasetSlug}/columns` (operation `listDatasetColumns`)
         """
         return self._transport.request(
             "GET",
             f"/v1/projects/{path_segment(project_slug)}/datasets/{path_segment(dataset_slug)}/columns",
             query=drop_unset({"includeRemoved": include_removed}),
+            headers=drop_unset({"X-Svc-Min-Version": svc_min_version}),
             options=CallOptions(timeout, max_retries, idempotency_key, request_id, headers),
             model=ListDatasetColumnsResponse,
         )
@@ -2643,6 +2671,7 @@ class DatasetsResource:
         sort_direction: Union[Literal["asc", "desc"], Unset] = UNSET,
         version: Union[int, Unset] = UNSET,
         offset: Union[int, Unset] = UNSET,
+        svc_min_version: Union[int, Unset] = UNSET,
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         idempotency_key: Optional[str] = None,
@@ -2663,6 +2692,7 @@ class DatasetsResource:
             where: Only rows whose cell, or the value at a JSON path inside it, equals a JSON value: `<column>[.<key or index>…]=<JSON>`, such as where=metadata.source="prod", where=expectedOutput=4 or where=metadata.tags.0="a". Repeat the parameter for several (all must hold)
             version: Read the dataset as it was at this version
             offset: Start the first page this many rows into the list (in its order and filters): a jump to a position, such as offset=500000. Only without a cursor; the page's nextCursor goes on from there
+            svc_min_version: Read your own writes: the dataset version a write of yours answered (its `version`). Reads of a dataset may run on a read standby that replays the primary a few milliseconds behind; with this header the read waits for the standby to have that version of the dataset (up to half a second by default) or runs on the primary, so it never misses the write. Without it, a read sees the latest version the standby has. The SDKs and the web application send it by themselves after each write to the dataset.
 
         `GET /v1/projects/{projectSlug}/datasets/{datasetSlug}/rows` (operation `listDatasetRows`)
         """
@@ -2670,6 +2700,7 @@ class DatasetsResource:
             "GET",
             f"/v1/projects/{path_segment(project_slug)}/datasets/{path_segment(dataset_slug)}/rows",
             query=drop_unset({"cursor": cursor, "limit": limit, "search": search, "missing": missing, "present": present, "where": where, "sortDirection": sort_direction, "version": version, "offset": offset}),
+            headers=drop_unset({"X-Svc-Min-Version": svc_min_version}),
             options=CallOptions(timeout, max_retries, idempotency_key, request_id, headers),
             model=ListDatasetRowsResponse,
         )
@@ -2687,6 +2718,7 @@ class DatasetsResource:
         sort_direction: Union[Literal["asc", "desc"], Unset] = UNSET,
         version: Union[int, Unset] = UNSET,
         offset: Union[int, Unset] = UNSET,
+        svc_min_version: Union[int, Unset] = UNSET,
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         request_id: Optional[str] = None,
@@ -2707,6 +2739,7 @@ class DatasetsResource:
                 sort_direction=sort_direction,
                 version=version,
                 offset=offset,
+                svc_min_version=svc_min_version,
                 timeout=timeout,
                 max_retries=max_retries,
                 request_id=request_id,
@@ -2722,6 +2755,7 @@ class DatasetsResource:
         *,
         cursor: Union[str, Unset] = UNSET,
         limit: Union[int, Unset] = UNSET,
+        svc_min_version: Union[int, Unset] = UNSET,
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         idempotency_key: Optional[str] = None,
@@ -2735,6 +2769,7 @@ class DatasetsResource:
         Args:
             cursor: Opaque cursor from a previous page's nextCursor
             limit: Most items on a page, 1-200; a page of large items (over 768 KiB together) ends sooner, with hasMore
+            svc_min_version: Read your own writes: the dataset version a write of yours answered (its `version`). Reads of a dataset may run on a read standby that replays the primary a few milliseconds behind; with this header the read waits for the standby to have that version of the dataset (up to half a second by default) or runs on the primary, so it never misses the write. Without it, a read sees the latest version the standby has. The SDKs and the web application send it by themselves after each write to the dataset.
 
         `GET /v1/projects/{projectSlug}/datasets/{datasetSlug}/versions` (operation `listDatasetVersions`)
         """
@@ -2742,6 +2777,7 @@ class DatasetsResource:
             "GET",
             f"/v1/projects/{path_segment(project_slug)}/datasets/{path_segment(dataset_slug)}/versions",
             query=drop_unset({"cursor": cursor, "limit": limit}),
+            headers=drop_unset({"X-Svc-Min-Version": svc_min_version}),
             options=CallOptions(timeout, max_retries, idempotency_key, request_id, headers),
             model=ListDatasetVersionsResponse,
         )
@@ -2752,6 +2788,7 @@ class DatasetsResource:
         dataset_slug: str,
         *,
         limit: Union[int, Unset] = UNSET,
+        svc_min_version: Union[int, Unset] = UNSET,
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         request_id: Optional[str] = None,
@@ -2765,6 +2802,7 @@ class DatasetsResource:
                 dataset_slug,
                 cursor=page_cursor,
                 limit=limit,
+                svc_min_version=svc_min_version,
                 timeout=timeout,
                 max_retries=max_retries,
                 request_id=request_id,
@@ -2859,6 +2897,7 @@ class DatasetsResource:
         *,
         cursor: Union[str, Unset] = UNSET,
         limit: Union[int, Unset] = UNSET,
+        svc_min_version: Union[int, Unset] = UNSET,
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         idempotency_key: Optional[str] = None,
@@ -2872,6 +2911,7 @@ class DatasetsResource:
         Args:
             cursor: Opaque cursor from a previous page's nextCursor
             limit: Most items on a page, 1-200; a page of large items (over 768 KiB together) ends sooner, with hasMore
+            svc_min_version: Read your own writes: the dataset version a write of yours answered (its `version`). Reads of a dataset may run on a read standby that replays the primary a few milliseconds behind; with this header the read waits for the standby to have that version of the dataset (up to half a second by default) or runs on the primary, so it never misses the write. Without it, a read sees the latest version the standby has. The SDKs and the web application send it by themselves after each write to the dataset.
 
         `GET /v1/projects/{projectSlug}/datasets/{datasetSlug}/rows/{rowId}/history` (operation `getDatasetRowHistory`)
         """
@@ -2879,6 +2919,7 @@ class DatasetsResource:
             "GET",
             f"/v1/projects/{path_segment(project_slug)}/datasets/{path_segment(dataset_slug)}/rows/{path_segment(row_id)}/history",
             query=drop_unset({"cursor": cursor, "limit": limit}),
+            headers=drop_unset({"X-Svc-Min-Version": svc_min_version}),
             options=CallOptions(timeout, max_retries, idempotency_key, request_id, headers),
             model=GetDatasetRowHistoryResponse,
         )
@@ -2890,6 +2931,7 @@ class DatasetsResource:
         row_id: str,
         *,
         limit: Union[int, Unset] = UNSET,
+        svc_min_version: Union[int, Unset] = UNSET,
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         request_id: Optional[str] = None,
@@ -2904,6 +2946,7 @@ class DatasetsResource:
                 row_id,
                 cursor=page_cursor,
                 limit=limit,
+                svc_min_version=svc_min_version,
                 timeout=timeout,
                 max_retries=max_retries,
                 request_id=request_id,

@@ -678,6 +678,11 @@ export type DiffDatasetVersionsQuery = {
   to: number;
 };
 
+export type DiffDatasetVersionsOptions = RequestOptions & {
+  /** Read your own writes: the dataset version a write of yours answered (its `version`). Reads of a dataset may run on a read standby that replays the primary a few milliseconds behind; with this header the read waits for the standby to have that version of the dataset (up to half a second by default) or runs on the primary, so it never misses the write. Without it, a read sees the latest version the standby has. The SDKs and the web application send it by themselves after each write to the dataset. */
+  svcMinVersion?: number;
+};
+
 export type DiffDatasetVersionsResponse = {
   items: Array<{
     rowId: string;
@@ -703,7 +708,17 @@ export type DiffDatasetVersionsResponse = {
   hasMore: boolean;
 };
 
+export type GetDatasetOptions = RequestOptions & {
+  /** Read your own writes: the dataset version a write of yours answered (its `version`). Reads of a dataset may run on a read standby that replays the primary a few milliseconds behind; with this header the read waits for the standby to have that version of the dataset (up to half a second by default) or runs on the primary, so it never misses the write. Without it, a read sees the latest version the standby has. The SDKs and the web application send it by themselves after each write to the dataset. */
+  svcMinVersion?: number;
+};
+
 export type GetDatasetResponse = Dataset;
+
+export type GetDatasetImportOptions = RequestOptions & {
+  /** Read your own writes: the dataset version a write of yours answered (its `version`). Reads of a dataset may run on a read standby that replays the primary a few milliseconds behind; with this header the read waits for the standby to have that version of the dataset (up to half a second by default) or runs on the primary, so it never misses the write. Without it, a read sees the latest version the standby has. The SDKs and the web application send it by themselves after each write to the dataset. */
+  svcMinVersion?: number;
+};
 
 export type GetDatasetImportResponse = {
   importId: string;
@@ -733,7 +748,17 @@ export type GetDatasetRowQuery = {
   version?: number;
 };
 
+export type GetDatasetRowOptions = RequestOptions & {
+  /** Read your own writes: the dataset version a write of yours answered (its `version`). Reads of a dataset may run on a read standby that replays the primary a few milliseconds behind; with this header the read waits for the standby to have that version of the dataset (up to half a second by default) or runs on the primary, so it never misses the write. Without it, a read sees the latest version the standby has. The SDKs and the web application send it by themselves after each write to the dataset. */
+  svcMinVersion?: number;
+};
+
 export type GetDatasetRowResponse = DatasetRow;
+
+export type GetDatasetVersionOptions = RequestOptions & {
+  /** Read your own writes: the dataset version a write of yours answered (its `version`). Reads of a dataset may run on a read standby that replays the primary a few milliseconds behind; with this header the read waits for the standby to have that version of the dataset (up to half a second by default) or runs on the primary, so it never misses the write. Without it, a read sees the latest version the standby has. The SDKs and the web application send it by themselves after each write to the dataset. */
+  svcMinVersion?: number;
+};
 
 export type GetDatasetVersionResponse = DatasetVersion;
 
@@ -783,6 +808,11 @@ export type ListDatasetColumnsQuery = {
   includeRemoved?: boolean | "true" | "false";
 };
 
+export type ListDatasetColumnsOptions = RequestOptions & {
+  /** Read your own writes: the dataset version a write of yours answered (its `version`). Reads of a dataset may run on a read standby that replays the primary a few milliseconds behind; with this header the read waits for the standby to have that version of the dataset (up to half a second by default) or runs on the primary, so it never misses the write. Without it, a read sees the latest version the standby has. The SDKs and the web application send it by themselves after each write to the dataset. */
+  svcMinVersion?: number;
+};
+
 export type ListDatasetColumnsResponse = {
   columns: DatasetColumn[];
 };
@@ -806,6 +836,11 @@ export type ListDatasetRowsQuery = {
   offset?: number;
 };
 
+export type ListDatasetRowsOptions = RequestOptions & {
+  /** Read your own writes: the dataset version a write of yours answered (its `version`). Reads of a dataset may run on a read standby that replays the primary a few milliseconds behind; with this header the read waits for the standby to have that version of the dataset (up to half a second by default) or runs on the primary, so it never misses the write. Without it, a read sees the latest version the standby has. The SDKs and the web application send it by themselves after each write to the dataset. */
+  svcMinVersion?: number;
+};
+
 export type ListDatasetRowsResponse = {
   items: DatasetRow[];
   nextCursor: string | null;
@@ -817,6 +852,11 @@ export type ListDatasetVersionsQuery = {
   cursor?: string;
   /** Most items on a page, 1-200; a page of large items (over 768 KiB together) ends sooner, with hasMore */
   limit?: number;
+};
+
+export type ListDatasetVersionsOptions = RequestOptions & {
+  /** Read your own writes: the dataset version a write of yours answered (its `version`). Reads of a dataset may run on a read standby that replays the primary a few milliseconds behind; with this header the read waits for the standby to have that version of the dataset (up to half a second by default) or runs on the primary, so it never misses the write. Without it, a read sees the latest version the standby has. The SDKs and the web application send it by themselves after each write to the dataset. */
+  svcMinVersion?: number;
 };
 
 export type ListDatasetVersionsResponse = {
@@ -845,6 +885,11 @@ export type GetDatasetRowHistoryQuery = {
   cursor?: string;
   /** Most items on a page, 1-200; a page of large items (over 768 KiB together) ends sooner, with hasMore */
   limit?: number;
+};
+
+export type GetDatasetRowHistoryOptions = RequestOptions & {
+  /** Read your own writes: the dataset version a write of yours answered (its `version`). Reads of a dataset may run on a read standby that replays the primary a few milliseconds behind; with this header the read waits for the standby to have that version of the dataset (up to half a second by default) or runs on the primary, so it never misses the write. Without it, a read sees the latest version the standby has. The SDKs and the web application send it by themselves after each write to the dataset. */
+  svcMinVersion?: number;
 };
 
 export type GetDatasetRowHistoryResponse = {
@@ -1662,17 +1707,18 @@ export class DatasetsResource {
    *
    * `GET /v1/projects/{projectSlug}/datasets/{datasetSlug}/diff` (operation `diffDatasetVersions`)
    */
-  diff(projectSlug: string, datasetSlug: string, query: DiffDatasetVersionsQuery, options?: RequestOptions): Promise<DiffDatasetVersionsResponse> {
+  diff(projectSlug: string, datasetSlug: string, query: DiffDatasetVersionsQuery, options?: DiffDatasetVersionsOptions): Promise<DiffDatasetVersionsResponse> {
     return this.#transport.request<DiffDatasetVersionsResponse>({
       method: "GET",
       path: `/v1/projects/${encodePath(projectSlug)}/datasets/${encodePath(datasetSlug)}/diff`,
       query: query,
+      headers: { "X-Svc-Min-Version": options?.svcMinVersion },
       options: options,
     });
   }
 
   /** Every item of `diff`, page after page, following `nextCursor` until the last page. */
-  iterateDiff(projectSlug: string, datasetSlug: string, query: Omit<DiffDatasetVersionsQuery, "cursor">, options?: Omit<RequestOptions, "idempotencyKey">): AsyncGenerator<{
+  iterateDiff(projectSlug: string, datasetSlug: string, query: Omit<DiffDatasetVersionsQuery, "cursor">, options?: Omit<DiffDatasetVersionsOptions, "idempotencyKey">): AsyncGenerator<{
     rowId: string;
     change: "added" | "removed" | "modified";
     /** The row's cells at `from`; null when it did not exist then */
@@ -1702,10 +1748,11 @@ export class DatasetsResource {
    *
    * `GET /v1/projects/{projectSlug}/datasets/{datasetSlug}` (operation `getDataset`)
    */
-  get(projectSlug: string, datasetSlug: string, options?: RequestOptions): Promise<GetDatasetResponse> {
+  get(projectSlug: string, datasetSlug: string, options?: GetDatasetOptions): Promise<GetDatasetResponse> {
     return this.#transport.request<GetDatasetResponse>({
       method: "GET",
       path: `/v1/projects/${encodePath(projectSlug)}/datasets/${encodePath(datasetSlug)}`,
+      headers: { "X-Svc-Min-Version": options?.svcMinVersion },
       options: options,
     });
   }
@@ -1717,10 +1764,11 @@ export class DatasetsResource {
    *
    * `GET /v1/projects/{projectSlug}/datasets/{datasetSlug}/imports/{importId}` (operation `getDatasetImport`)
    */
-  getImport(projectSlug: string, datasetSlug: string, importId: string, options?: RequestOptions): Promise<GetDatasetImportResponse> {
+  getImport(projectSlug: string, datasetSlug: string, importId: string, options?: GetDatasetImportOptions): Promise<GetDatasetImportResponse> {
     return this.#transport.request<GetDatasetImportResponse>({
       method: "GET",
       path: `/v1/projects/${encodePath(projectSlug)}/datasets/${encodePath(datasetSlug)}/imports/${encodePath(importId)}`,
+      headers: { "X-Svc-Min-Version": options?.svcMinVersion },
       options: options,
     });
   }
@@ -1732,11 +1780,12 @@ export class DatasetsResource {
    *
    * `GET /v1/projects/{projectSlug}/datasets/{datasetSlug}/rows/{rowId}` (operation `getDatasetRow`)
    */
-  getRow(projectSlug: string, datasetSlug: string, rowId: string, query?: GetDatasetRowQuery, options?: RequestOptions): Promise<GetDatasetRowResponse> {
+  getRow(projectSlug: string, datasetSlug: string, rowId: string, query?: GetDatasetRowQuery, options?: GetDatasetRowOptions): Promise<GetDatasetRowResponse> {
     return this.#transport.request<GetDatasetRowResponse>({
       method: "GET",
       path: `/v1/projects/${encodePath(projectSlug)}/datasets/${encodePath(datasetSlug)}/rows/${encodePath(rowId)}`,
       query: query,
+      headers: { "X-Svc-Min-Version": options?.svcMinVersion },
       options: options,
     });
   }
@@ -1748,10 +1797,11 @@ export class DatasetsResource {
    *
    * `GET /v1/projects/{projectSlug}/datasets/{datasetSlug}/versions/{version}` (operation `getDatasetVersion`)
    */
-  getVersion(projectSlug: string, datasetSlug: string, version: number, options?: RequestOptions): Promise<GetDatasetVersionResponse> {
+  getVersion(projectSlug: string, datasetSlug: string, version: number, options?: GetDatasetVersionOptions): Promise<GetDatasetVersionResponse> {
     return this.#transport.request<GetDatasetVersionResponse>({
       method: "GET",
       path: `/v1/projects/${encodePath(projectSlug)}/datasets/${encodePath(datasetSlug)}/versions/${encodePath(version)}`,
+      headers: { "X-Svc-Min-Version": options?.svcMinVersion },
       options: options,
     });
   }
@@ -1820,11 +1870,12 @@ export class DatasetsResource {
    *
    * `GET /v1/projects/{projectSlug}/datasets/{datasetSlug}/columns` (operation `listDatasetColumns`)
    */
-  listColumns(projectSlug: string, datasetSlug: string, query?: ListDatasetColumnsQuery, options?: RequestOptions): Promise<ListDatasetColumnsResponse> {
+  listColumns(projectSlug: string, datasetSlug: string, query?: ListDatasetColumnsQuery, options?: ListDatasetColumnsOptions): Promise<ListDatasetColumnsResponse> {
     return this.#transport.request<ListDatasetColumnsResponse>({
       method: "GET",
       path: `/v1/projects/${encodePath(projectSlug)}/datasets/${encodePath(datasetSlug)}/columns`,
       query: query,
+      headers: { "X-Svc-Min-Version": options?.svcMinVersion },
       options: options,
     });
   }
@@ -1838,17 +1889,18 @@ export class DatasetsResource {
    *
    * `GET /v1/projects/{projectSlug}/datasets/{datasetSlug}/rows` (operation `listDatasetRows`)
    */
-  listRows(projectSlug: string, datasetSlug: string, query?: ListDatasetRowsQuery, options?: RequestOptions): Promise<ListDatasetRowsResponse> {
+  listRows(projectSlug: string, datasetSlug: string, query?: ListDatasetRowsQuery, options?: ListDatasetRowsOptions): Promise<ListDatasetRowsResponse> {
     return this.#transport.request<ListDatasetRowsResponse>({
       method: "GET",
       path: `/v1/projects/${encodePath(projectSlug)}/datasets/${encodePath(datasetSlug)}/rows`,
       query: query,
+      headers: { "X-Svc-Min-Version": options?.svcMinVersion },
       options: options,
     });
   }
 
   /** Every item of `listRows`, page after page, following `nextCursor` until the last page. */
-  iterateRows(projectSlug: string, datasetSlug: string, query?: Omit<ListDatasetRowsQuery, "cursor">, options?: Omit<RequestOptions, "idempotencyKey">): AsyncGenerator<DatasetRow, void, undefined> {
+  iterateRows(projectSlug: string, datasetSlug: string, query?: Omit<ListDatasetRowsQuery, "cursor">, options?: Omit<ListDatasetRowsOptions, "idempotencyKey">): AsyncGenerator<DatasetRow, void, undefined> {
     return paginate((cursor) => this.listRows(projectSlug, datasetSlug, withCursor(query, cursor), options));
   }
 
@@ -1859,17 +1911,18 @@ export class DatasetsResource {
    *
    * `GET /v1/projects/{projectSlug}/datasets/{datasetSlug}/versions` (operation `listDatasetVersions`)
    */
-  listVersions(projectSlug: string, datasetSlug: string, query?: ListDatasetVersionsQuery, options?: RequestOptions): Promise<ListDatasetVersionsResponse> {
+  listVersions(projectSlug: string, datasetSlug: string, query?: ListDatasetVersionsQuery, options?: ListDatasetVersionsOptions): Promise<ListDatasetVersionsResponse> {
     return this.#transport.request<ListDatasetVersionsResponse>({
       method: "GET",
       path: `/v1/projects/${encodePath(projectSlug)}/datasets/${encodePath(datasetSlug)}/versions`,
       query: query,
+      headers: { "X-Svc-Min-Version": options?.svcMinVersion },
       options: options,
     });
   }
 
   /** Every item of `listVersions`, page after page, following `nextCursor` until the last page. */
-  iterateVersions(projectSlug: string, datasetSlug: string, query?: Omit<ListDatasetVersionsQuery, "cursor">, options?: Omit<RequestOptions, "idempotencyKey">): AsyncGenerator<DatasetVersion, void, undefined> {
+  iterateVersions(projectSlug: string, datasetSlug: string, query?: Omit<ListDatasetVersionsQuery, "cursor">, options?: Omit<ListDatasetVersionsOptions, "idempotencyKey">): AsyncGenerator<DatasetVersion, void, undefined> {
     return paginate((cursor) => this.listVersions(projectSlug, datasetSlug, withCursor(query, cursor), options));
   }
 
@@ -1928,17 +1981,18 @@ export class DatasetsResource {
    *
    * `GET /v1/projects/{projectSlug}/datasets/{datasetSlug}/rows/{rowId}/history` (operation `getDatasetRowHistory`)
    */
-  rowHistory(projectSlug: string, datasetSlug: string, rowId: string, query?: GetDatasetRowHistoryQuery, options?: RequestOptions): Promise<GetDatasetRowHistoryResponse> {
+  rowHistory(projectSlug: string, datasetSlug: string, rowId: string, query?: GetDatasetRowHistoryQuery, options?: GetDatasetRowHistoryOptions): Promise<GetDatasetRowHistoryResponse> {
     return this.#transport.request<GetDatasetRowHistoryResponse>({
       method: "GET",
       path: `/v1/projects/${encodePath(projectSlug)}/datasets/${encodePath(datasetSlug)}/rows/${encodePath(rowId)}/history`,
       query: query,
+      headers: { "X-Svc-Min-Version": options?.svcMinVersion },
       options: options,
     });
   }
 
   /** Every item of `rowHistory`, page after page, following `nextCursor` until the last page. */
-  iterateRowHistory(projectSlug: string, datasetSlug: string, rowId: string, query?: Omit<GetDatasetRowHistoryQuery, "cursor">, options?: Omit<RequestOptions, "idempotencyKey">): AsyncGenerator<{
+  iterateRowHistory(projectSlug: string, datasetSlug: string, rowId: string, query?: Omit<GetDatasetRowHistoryQuery, "cursor">, options?: Omit<GetDatasetRowHistoryOptions, "idempotencyKey">): AsyncGenerator<{
     version: number;
     versionId: string;
     /** ISO-8601 timestamp in UTC */

@@ -50,9 +50,20 @@ const MAX_BACKOFF_MS = 8_000;
 /** A `Retry-After` longer than this is not waited for: the error goes back to the caller instead. */
 const MAX_RETRY_AFTER_MS = 60_000;
 
-/** Sends one logical call: builds the request, retries what is safe to retry, and maps errors. */
+/** A dataset's part of a path: `/v1/projects/{project}/datasets/{dataset}`, then anything. */
+const DATASET_PATH = /^\/v1\/projects\/([^/?]+)\/datasets\/([^/?]+)(?:[/?]|$)/;
+/** The datasets whose last written version a client remembers; the oldest is forgotten beyond it. */
+const REMEMBERED_DATASETS = 1_000;
+
+/**
+ * Sends one logical call: builds the request, retries what is safe to retry, and maps errors. It
+ * remembers the version each write to a dataset answered, and sends it as `X-Svc-Min-Version` on the
+ * reads of that dataset that follow, so that a read never misses this client's own write, even when
+ * the platform serves reads from a standby a little behind the primary.
+ */
 export class Transport {
   readonly #config: TransportConfig;
+  readonly #writtenVersions = new Map<string, number>();
 
   constructor(config: TransportConfig) {
     this.#config = config;
@@ -90,10 +101,27 @@ export class Transport {
         options.signal,
         answer,
       );
-      if (outcome.ok) return outcome.value;
+      if (outcome.ok) {
+        if (WRITE_METHODS.has(request.method)) this.#noteWrite(request.path, outcome.value);
+        return outcome.value;
+      }
       const delay = attempt < maxRetries ? retryDelayMs(outcome, attempt) : undefined;
       if (delay === undefined) throw outcome.error;
       await sleep(delay, options.signal);
+    }
+  }
+
+  /** Remembers the version a write to a dataset answered (`version` in its answer), the highest seen. */
+  #noteWrite(path: string, answer: unknown): void {
+    const dataset = datasetOf(path);
+    const version = (answer as { version?: unknown } | undefined)?.version;
+    if (dataset === undefined || typeof version !== "number" || !Number.isInteger(version)) return;
+    const known = this.#writtenVersions.get(dataset) ?? -1;
+    this.#writtenVersions.delete(dataset);
+    this.#writtenVersions.set(dataset, Math.max(known, version));
+    if (this.#writtenVersions.size > REMEMBERED_DATASETS) {
+      const oldest = this.#writtenVersions.keys().next().value;
+      if (oldest !== undefined) this.#writtenVersions.delete(oldest);
     }
   }
 
@@ -117,6 +145,11 @@ export class Transport {
       headers["idempotency-key"] = options.idempotencyKey ?? newIdempotencyKey();
     }
     if (options.requestId) headers["x-request-id"] = options.requestId;
+    if (request.method === "GET") {
+      const dataset = datasetOf(request.path);
+      const written = dataset === undefined ? undefined : this.#writtenVersions.get(dataset);
+      if (written !== undefined) headers["x-svc-min-version"] = String(written);
+    }
     for (const [name, value] of Object.entries(request.headers ?? {})) {
       if (value !== undefined) headers[name.toLowerCase()] = String(value);
     }
@@ -187,6 +220,12 @@ export class Transport {
       signal?.removeEventListener("abort", onAbort);
     }
   }
+}
+
+/** `project/dataset` of a path under a dataset, as sent (slugs are already encoded in paths). */
+function datasetOf(path: string): string | undefined {
+  const match = DATASET_PATH.exec(path);
+  return match ? `${match[1]}/${match[2]}` : undefined;
 }
 
 type Outcome =

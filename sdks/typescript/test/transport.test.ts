@@ -225,3 +225,31 @@ describe("requests", () => {
     expect(parseRetryAfter(inFiveSeconds)).toBeGreaterThan(3_000);
   });
 });
+
+describe("reading one's own writes", () => {
+  it("sends the version a write to a dataset answered as X-Svc-Min-Version on that dataset's reads only", async () => {
+    const client = await clientFor([
+      { status: 200, body: { items: [], nextCursor: null, hasMore: false } },
+      { status: 200, body: edit },
+      { status: 200, body: { items: [], nextCursor: null, hasMore: false } },
+      { status: 200, body: { ...edit, version: 5 } },
+      { status: 200, body: { items: [], nextCursor: null, hasMore: false } },
+      { status: 200, body: { items: [], nextCursor: null, hasMore: false } },
+    ]);
+    await client.datasets.listRows("p", "d");
+    await client.datasets.updateRow("p", "d", "r1", { expectedOutput: "4" });
+    await client.datasets.listRows("p", "d");
+    // An answer about an older version (another edit finished late) does not lower what was written.
+    await client.datasets.updateRow("p", "d", "r2", { expectedOutput: "5" });
+    await client.datasets.listRows("p", "d");
+    await client.datasets.listRows("p", "other");
+    expect(requests().map((request) => request.headers["x-svc-min-version"])).toEqual([
+      undefined,
+      undefined,
+      "7",
+      undefined,
+      "7",
+      undefined,
+    ]);
+  });
+});

@@ -13,7 +13,11 @@ await runService("dataset-writer", async () => {
         logger,
         groupCommit: groupCommitOptionsOf(config),
         // The same object store the gateways put uploads in (see the gateway's main).
-        uploads: new NatsUploadStore(bus.connection, `${config.SVC_BUS_PREFIX ?? "svc"}_uploads`),
+        uploads: new NatsUploadStore(
+          bus.connection,
+          `${config.SVC_BUS_PREFIX ?? "svc"}_uploads`,
+          config.SVC_JETSTREAM_REPLICAS,
+        ),
         importAbandonedMs: config.SVC_IMPORT_ABANDONED_MS,
         copyFrom: database.copyFrom,
       }),

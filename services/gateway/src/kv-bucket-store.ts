@@ -54,6 +54,8 @@ export class KvBucketStore implements BucketStore {
     private readonly now: () => number = Date.now,
     /** False while the connection is down: a lease would be buffered until its timeout, so fail at once. */
     private readonly connected: () => boolean = () => !nc.isClosed(),
+    /** Copies JetStream keeps of the bucket when this store creates it (SVC_JETSTREAM_REPLICAS). */
+    private readonly replicas = 1,
   ) {}
 
   async take(key: string, limit: BucketLimit): Promise<TakeResult> {
@@ -171,6 +173,9 @@ export class KvBucketStore implements BucketStore {
       ttl: ENTRY_TTL_MS,
       // Losing the buckets on a NATS restart only refills them: not worth a disk write per lease.
       storage: StorageType.Memory,
+      // On a cluster, copies on other servers: losing one server loses neither the buckets nor the
+      // quorum that takes a lease.
+      replicas: this.replicas,
       timeout: KV_TIMEOUT_MS,
     });
     return this.kv;

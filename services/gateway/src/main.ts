@@ -18,11 +18,16 @@ const rateLimitStore = new KvBucketStore(
   `${config.SVC_BUS_PREFIX ?? "svc"}_rate_limits`,
   Date.now,
   () => bus.isConnected(),
+  config.SVC_JETSTREAM_REPLICAS,
 );
 // From this file, not from the module that serves it: bundling moves that into a chunk one folder down.
 const webRoot = fileURLToPath(new URL("../../../web/dist", import.meta.url));
 // Uploaded files wait for the writers in a JetStream object store, never in bus messages.
-const uploads = new NatsUploadStore(bus.connection, `${config.SVC_BUS_PREFIX ?? "svc"}_uploads`);
+const uploads = new NatsUploadStore(
+  bus.connection,
+  `${config.SVC_BUS_PREFIX ?? "svc"}_uploads`,
+  config.SVC_JETSTREAM_REPLICAS,
+);
 const gateway = buildGateway({ bus, logger, options: config, rateLimitStore, webRoot, uploads });
 // A burst of new connections waits in the kernel, not refused for want of room in the accept queue.
 await gateway.app.listen({ port: config.PORT, host: config.HOST, backlog: 4096 });

@@ -77,6 +77,7 @@ export async function authenticate(
 ): Promise<RequestContext> {
   const token = op.access === "operator" ? bearerToken(request) : credentialTokenOf(request, deps);
   const idempotencyKey = idempotencyKeyOf(request);
+  const minVersion = minVersionOf(request);
   // Literals of one shape, not spreads: spreading a base object into the context made V8 create new
   // hidden classes for every request, which live in the old generation until a full collection.
   let context: RequestContext;
@@ -102,7 +103,21 @@ export async function authenticate(
     if (credential.sessionId !== undefined) context.sessionId = credential.sessionId;
   }
   if (idempotencyKey !== undefined) context.idempotencyKey = idempotencyKey;
+  if (minVersion !== undefined) context.minVersion = minVersion;
   return context;
+}
+
+/** `X-Svc-Min-Version`: the dataset version a read must see (a version the caller wrote). */
+function minVersionOf(request: FastifyRequest): number | undefined {
+  const value = request.headers["x-svc-min-version"];
+  if (value === undefined) return undefined;
+  if (typeof value !== "string" || !/^\d{1,15}$/.test(value.trim())) {
+    const message = "must be a dataset version: a whole number from 0, as a write answered it";
+    throw new DomainError("validation_failed", `X-Svc-Min-Version ${message}`, {
+      issues: [{ path: "header.X-Svc-Min-Version", message, code: "custom" }],
+    });
+  }
+  return Number(value.trim());
 }
 
 /** The bearer credential when there is one; else the web application's session cookie. */

@@ -9,6 +9,7 @@ import { serveExports } from "./handlers/exports";
 import { serveRows } from "./handlers/rows";
 import { serveTraces } from "./handlers/traces";
 import { serveVersions } from "./handlers/versions";
+import type { ReadRouting } from "./read-routing";
 
 export interface ReaderDeps {
   bus: Bus;
@@ -16,6 +17,8 @@ export interface ReaderDeps {
   /** Exports read their rows with it (`DatabaseHandle.copyTo`). */
   copyTo: CopyTo;
   logger: Logger;
+  /** Where reads run when there is a read standby (`DATABASE_READ_URL`); without it, all on `db`. */
+  reads?: ReadRouting;
 }
 
 /** Serves every dataset query on the bus. Returns a handle that stops serving. */

@@ -3,5 +3,6 @@ export * from "./calls";
 export * from "./from-env";
 export * from "./in-process";
 export * from "./nats";
+export * from "./nats-servers";
 export * from "./operations";
 export * from "./uploads";

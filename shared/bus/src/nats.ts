@@ -29,10 +29,12 @@ import {
   wentSilent,
 } from "./bus";
 import { type EncodedReply, HEADERS_ALLOWANCE, ReplyInbox, sendReply, sendWorking } from "./nats-replies";
+import { natsServersOf } from "./nats-servers";
 import { type Delivery, sendRequest } from "./send-request";
 import { BusTelemetry } from "./telemetry";
 
 export interface NatsBusOptions {
+  /** The NATS server, or a cluster's servers separated by commas (see `natsServersOf`). */
   url: string;
   /** Client name shown by the NATS server's monitoring. */
   name: string;
@@ -69,7 +71,9 @@ export class NatsBus implements Bus {
   /** Connects, retrying with backoff until the server answers; reconnects by itself afterwards. */
   static async connect(options: NatsBusOptions): Promise<NatsBus> {
     const nc = await connect({
-      servers: options.url,
+      // Any of a cluster's servers; the client moves to another when its server goes away, and learns
+      // of servers added to the cluster from the one it is connected to.
+      servers: natsServersOf(options.url),
       name: options.name,
       waitOnFirstConnect: true,
       reconnect: true,

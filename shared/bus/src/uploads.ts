@@ -88,12 +88,21 @@ export class NatsUploadStore implements UploadStore {
   constructor(
     private readonly nc: NatsConnection,
     private readonly bucket: string,
+    /**
+     * Copies JetStream keeps of the bucket when this store creates it (SVC_JETSTREAM_REPLICAS): on a
+     * cluster of three, 3, so that a file put survives the loss of any one server.
+     */
+    private readonly replicas = 1,
   ) {}
 
   private open(): Promise<ObjectStore> {
     this.store ??= this.nc
       .jetstream()
-      .views.os(this.bucket, { storage: StorageType.File, ttl: nanos(UPLOAD_TTL_MS) })
+      .views.os(this.bucket, {
+        storage: StorageType.File,
+        ttl: nanos(UPLOAD_TTL_MS),
+        replicas: this.replicas,
+      })
       .catch((error: unknown) => {
         this.store = undefined;
         throw error;

@@ -4,6 +4,7 @@ export * from "./errors";
 export * from "./exact-numbers";
 export { headerName } from "./header-name";
 export * from "./ids";
+export * from "./min-version";
 export { buildOpenApiDocument } from "./openapi";
 export * from "./operation";
 export * from "./operations/index";

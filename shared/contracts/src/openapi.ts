@@ -42,6 +42,7 @@ export function buildOpenApiDocument(): JsonObject {
         `Input that cannot be stored is 400 validation_failed whatever the operation: text holding the character U+0000 or a UTF-16 surrogate without its pair, JSON nested more than ${MAX_INPUT_DEPTH} levels deep, and a number that would be stored as another (beyond a double's range, or with more significant digits than a double holds, such as 12345678901234567890: send it as a string). \`-0\` is stored as \`0\`.`,
         "Under overload a request is refused at once with `503 service_unavailable` and `Retry-After` (the gateway or the service is at capacity, or requests are waiting longer than its bound); a request whose deadline passes before a service can start it is `504 upstream_timeout` and changes nothing. A row of any size that was stored can be read back, whole, by every read.",
         "A `503 service_unavailable` or `504 upstream_timeout` answered to a write means nothing was written: retry it. When a service stops answering after it took a write, the gateway sends the write again, under the same Idempotency-Key (its own, if the request had none), so that it applies once; only when no service answers in time is the answer `503 outcome_unknown`: the write may have been applied, so read first, or retry with an Idempotency-Key.",
+        "Reads of a dataset may be served by a read standby a few milliseconds behind the primary: send `X-Svc-Min-Version` with the `version` your last write to the dataset answered, and the read sees that write (it waits for the standby, or reads the primary).",
         "Every POST, PATCH and DELETE that changes something accepts an `Idempotency-Key`: a retry with the same key and body returns the first response and changes nothing; the same key with another body is 409 idempotency_key_reused. (`POST …/traces/list` only reads: its filters are in the body.)",
         "Requests are rate-limited per API key (or OAuth grant) and per organisation, with token buckets that every gateway shares: past a limit the answer is `429 rate_limited` with `Retry-After` in seconds, and `details` name the limit.",
         'A 401 carries `WWW-Authenticate: Bearer resource_metadata="…"` (RFC 6750, RFC 9728), with `error="invalid_token"` when the credential sent was refused.',
@@ -62,6 +63,14 @@ export function buildOpenApiDocument(): JsonObject {
           description:
             "Makes a retry safe: the same key with the same body returns the first response and changes nothing; the same key with a different body is 409 idempotency_key_reused. Remembered for at least 24 hours.",
           schema: { type: "string", minLength: 1, maxLength: 255 },
+        },
+        MinVersion: {
+          name: "X-Svc-Min-Version",
+          in: "header",
+          required: false,
+          description:
+            "Read your own writes: the dataset version a write of yours answered (its `version`). Reads of a dataset may run on a read standby that replays the primary a few milliseconds behind; with this header the read waits for the standby to have that version of the dataset (up to half a second by default) or runs on the primary, so it never misses the write. Without it, a read sees the latest version the standby has. The SDKs and the web application send it by themselves after each write to the dataset.",
+          schema: { type: "integer", minimum: 0 },
         },
         RequestId: {
           name: "X-Request-Id",

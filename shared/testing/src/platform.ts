@@ -84,8 +84,17 @@ export interface PlatformOptions {
   natsUrl?: string;
   /** The database URL the processes get, from the scratch database's: to put a proxy in between. */
   serviceDatabaseUrl?: (scratchUrl: string) => string;
+  /** The PostgreSQL server the scratch database is made on, instead of DATABASE_URL's. */
+  databaseServerUrl?: string;
+  /** Environment of the reader, from the scratch database's URL (to give it a read standby of it). */
+  readerEnv?: (scratchUrl: string) => Record<string, string>;
   /** PATIENT_QUEUES (the default), or the platform's own queue bounds. */
   queueBounds?: "patient" | "product";
+  /**
+   * How long the first gateway may take to be ready (default 30 s): more where the test's own
+   * servers share the machine's cores with the platform's processes as they start.
+   */
+  readyTimeoutMs?: number;
 }
 
 /** SIGTERM, as an orchestrator stops a process; SIGKILL for any still running ten seconds later. */
@@ -169,11 +178,14 @@ export async function startPlatform({
   env = {},
   natsUrl,
   serviceDatabaseUrl = (url) => url,
+  databaseServerUrl,
+  readerEnv = () => ({}),
   queueBounds = "patient",
+  readyTimeoutMs = 30_000,
 }: PlatformOptions = {}): Promise<Platform> {
   const infra = realInfra();
   if (!infra) throw new Error("the distributed platform needs DATABASE_URL and NATS_URL");
-  const scratch = await createScratchDatabase(infra.databaseUrl, "e2e");
+  const scratch = await createScratchDatabase(databaseServerUrl ?? infra.databaseUrl, "e2e");
   const busPrefix = `e2e${randomBytes(4).toString("hex")}`;
   const adminToken = randomBytes(24).toString("hex");
   const common = {
@@ -204,7 +216,7 @@ export async function startPlatform({
       });
       const url = `http://127.0.0.1:${port}`;
       try {
-        await waitReady(url, 30_000, proc);
+        await waitReady(url, readyTimeoutMs, proc);
       } catch (error) {
         if (proc.child.exitCode !== null && proc.output.join("").includes("EADDRINUSE")) {
           processes.splice(processes.indexOf(proc), 1);
@@ -226,7 +238,7 @@ export async function startPlatform({
   // Migrations run at every service's start-up; the first one to get Kysely's lock applies them.
   await start("auth");
   for (let i = 0; i < writers; i++) await start("dataset-writer", writerEnv(i));
-  await start("reader");
+  await start("reader", readerEnv(scratch.url));
   await start("trace-ingest");
   await start("experiments");
   let baseUrl: string;

@@ -11,11 +11,20 @@ type Read<O extends Operation> = (
   input: OperationInput<O>,
 ) => Promise<OperationOutput<O>>;
 
-/** Serves `op` with `read`, for the organisation of whoever calls. */
+/**
+ * Serves `op` with `read`, for the organisation of whoever calls: on the read standby when there is
+ * one and it has what the caller must see (see `ReadRouting`), else on the primary.
+ */
 export function serveRead<O extends Operation>(
-  { bus, db, logger }: ReaderDeps,
+  { bus, db, logger, reads }: ReaderDeps,
   op: O,
   read: Read<O>,
 ): Subscription {
-  return serveOperation(bus, op, logger, (input, caller) => read(db, caller.organizationId, input));
+  return serveOperation(bus, op, logger, (input, caller) =>
+    reads
+      ? reads.run(caller, (input as { params?: unknown }).params, (chosen) =>
+          read(chosen, caller.organizationId, input),
+        )
+      : read(db, caller.organizationId, input),
+  );
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { headerName } from "../header-name";
+import { takesMinVersion } from "../min-version";
 import type { Operation } from "../operation";
 import { madeExample, responses } from "./responses";
 import type { ConvertedSchemas, Json, JsonObject } from "./schemas";
@@ -21,6 +22,8 @@ export function describeOperation(
   if (op.errors.includes("idempotency_key_reused")) {
     parameters.push({ $ref: "#/components/parameters/IdempotencyKey" });
   }
+  // Offered where a read may run on a read standby: the dataset queries of the reader.
+  if (takesMinVersion(op)) parameters.push({ $ref: "#/components/parameters/MinVersion" });
 
   const operation: JsonObject = {
     operationId: op.operationId,

@@ -42,6 +42,11 @@ export const requestContextSchema = z.object({
    * then is dropped, not done late (the platform's hosts keep their clocks in step).
    */
   deadline: z.number().int().optional(),
+  /**
+   * The dataset version the caller wrote and must see (`X-Svc-Min-Version`): a read waits for a read
+   * standby to have it, or runs on the primary.
+   */
+  minVersion: z.number().int().min(0).optional(),
 });
 export type RequestContext = z.infer<typeof requestContextSchema>;
 
