@@ -1,6 +1,5 @@
-import { isDependencyUnavailable } from "@svc/bus";
 import type { Caller } from "@svc/contracts";
-import { type Database, findDataset } from "@svc/db";
+import { type Database, findDataset, isDependencyUnavailable } from "@svc/db";
 import type { Logger } from "@svc/telemetry";
 import type { Kysely } from "kysely";
 
