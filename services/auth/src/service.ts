@@ -1,9 +1,7 @@
-import { type Bus, unsubscribeAll } from "@svc/bus";
-import { type Database, pruneIdempotencyRecords } from "@svc/db";
-import type { Logger } from "@svc/telemetry";
-import type { Kysely } from "kysely";
-import { type Clock, type OAuthLifetimes, systemClock } from "./domain/oauth";
-import type { SessionLifetimes } from "./domain/sessions";
+import { unsubscribeAll } from "@svc/bus";
+import { pruneIdempotencyRecords } from "@svc/db";
+import type { AuthDeps } from "./deps";
+import { systemClock } from "./domain/oauth";
 import { serveAccount } from "./handlers/account";
 import { serveApiKeys } from "./handlers/api-keys";
 import { serveBrowserSessions } from "./handlers/browser-sessions";
@@ -13,27 +11,7 @@ import { serveOAuth } from "./handlers/oauth";
 import { serveOrganizations } from "./handlers/organizations";
 import { serveProjects } from "./handlers/projects";
 import { serveUsers } from "./handlers/users";
-import type { Mailer } from "./mail/mailer";
 import { deleteExpiredSignInCodes } from "./repositories/browser-sessions";
-
-export interface AuthDeps {
-  bus: Bus;
-  db: Kysely<Database>;
-  logger: Logger;
-  /** What "now" is for token expiry; tests move it. */
-  clock?: Clock;
-  /** How long OAuth codes and tokens last; the defaults when unset. */
-  oauthLifetimes?: OAuthLifetimes;
-  /** How long browser sessions last; the defaults when unset. */
-  sessionLifetimes?: SessionLifetimes;
-  /** Sends invitations and sign-in links; undefined when the platform has no SVC_SMTP_URL. */
-  mailer?: Mailer | undefined;
-  /**
-   * Where links in mail point (SVC_PUBLIC_URL): a function, because the embedded process learns its
-   * own address only once it listens.
-   */
-  publicUrl?: (() => string | undefined) | undefined;
-}
 
 /**
  * Serves organisations, keys, members, projects and credential checks on the bus, and prunes expired

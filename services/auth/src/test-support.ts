@@ -14,7 +14,8 @@ import type { Database } from "@svc/db";
 import { type BackendName, harnessForSuite, type ServedBackend, serveOnBackend } from "@svc/testing";
 import type { Kysely } from "kysely";
 import { expect } from "vitest";
-import { type AuthDeps, registerAuth } from "./service";
+import type { AuthDeps } from "./deps";
+import { registerAuth } from "./service";
 
 /** A backend with the auth service serving on its bus, as the gateway would find it. */
 export interface AuthHarness extends ServedBackend {

@@ -1,1 +1,2 @@
-export { type ReaderDeps, registerReader } from "./service";
+export type { ReaderDeps } from "./deps";
+export { registerReader } from "./service";

@@ -1,1 +1,2 @@
-export { registerTraceIngest, type TraceIngestDeps } from "./service";
+export type { TraceIngestDeps } from "./deps";
+export { registerTraceIngest } from "./service";

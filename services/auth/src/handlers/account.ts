@@ -1,6 +1,6 @@
 import { type Subscription, serveOperation } from "@svc/bus";
 import { operations } from "@svc/contracts";
-import type { AuthDeps } from "../service";
+import type { AuthDeps } from "../deps";
 import { getAccount } from "../use-cases/get-account";
 
 export function serveAccount({ bus, db, logger }: AuthDeps): Subscription[] {

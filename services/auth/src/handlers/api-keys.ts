@@ -1,6 +1,6 @@
 import { type Subscription, serveOperation } from "@svc/bus";
 import { credentialRevokedEventSchema, operations, subjects } from "@svc/contracts";
-import type { AuthDeps } from "../service";
+import type { AuthDeps } from "../deps";
 import { createApiKey } from "../use-cases/create-api-key";
 import { deleteApiKey, type RevocationEvents } from "../use-cases/delete-api-key";
 import { getApiKey } from "../use-cases/get-api-key";

@@ -7,9 +7,9 @@ import {
   issueSignInCodeInputSchema,
   subjects,
 } from "@svc/contracts";
+import type { AuthDeps } from "../deps";
 import { systemClock } from "../domain/oauth";
 import { defaultSessionLifetimes } from "../domain/sessions";
-import type { AuthDeps } from "../service";
 import { createBrowserSession } from "../use-cases/create-browser-session";
 import type { RevocationEvents } from "../use-cases/delete-api-key";
 import { emailSignInLinks } from "../use-cases/email-sign-in-links";

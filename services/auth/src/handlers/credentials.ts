@@ -1,6 +1,6 @@
 import { type Subscription, serveSubject } from "@svc/bus";
 import { subjects, verifyCredentialInputSchema } from "@svc/contracts";
-import type { AuthDeps } from "../service";
+import type { AuthDeps } from "../deps";
 import { invalidCredential, verifyCredential } from "../use-cases/verify-credential";
 
 /** Internal subject: the gateway asks who a bearer token is. */

@@ -1,6 +1,6 @@
 import { type Subscription, serveOperation } from "@svc/bus";
 import { operations } from "@svc/contracts";
-import type { AuthDeps } from "../service";
+import type { AuthDeps } from "../deps";
 import { addMember } from "../use-cases/add-member";
 import { leaveOrganization } from "../use-cases/leave-organization";
 import { listMembers } from "../use-cases/list-members";

@@ -10,8 +10,8 @@ import {
   validationError,
 } from "@svc/contracts";
 import type { z } from "zod";
+import type { AuthDeps } from "../deps";
 import { defaultOAuthLifetimes, systemClock } from "../domain/oauth";
-import type { AuthDeps } from "../service";
 import { approveAuthorization } from "../use-cases/approve-authorization";
 import { checkAuthorization } from "../use-cases/check-authorization";
 import type { RevocationEvents } from "../use-cases/delete-api-key";

@@ -1,6 +1,6 @@
 import { type Subscription, serveOperatorOperation } from "@svc/bus";
 import { operations } from "@svc/contracts";
-import type { AuthDeps } from "../service";
+import type { AuthDeps } from "../deps";
 import { createOrganization } from "../use-cases/create-organization";
 import { peopleDepsOf } from "./people-deps";
 

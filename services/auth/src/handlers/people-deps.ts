@@ -1,7 +1,7 @@
 import { subjects } from "@svc/contracts";
+import type { AuthDeps } from "../deps";
 import { systemClock } from "../domain/oauth";
 import { defaultSessionLifetimes } from "../domain/sessions";
-import type { AuthDeps } from "../service";
 import type { RevocationEvents } from "../use-cases/delete-api-key";
 import type { PeopleDeps } from "../use-cases/people";
 

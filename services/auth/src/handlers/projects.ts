@@ -1,6 +1,6 @@
 import { type Subscription, serveOperation } from "@svc/bus";
 import { operations } from "@svc/contracts";
-import type { AuthDeps } from "../service";
+import type { AuthDeps } from "../deps";
 import { createProject } from "../use-cases/create-project";
 import { deleteProject } from "../use-cases/delete-project";
 import { getProject } from "../use-cases/get-project";

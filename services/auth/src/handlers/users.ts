@@ -1,6 +1,6 @@
 import { type Subscription, serveOperation } from "@svc/bus";
 import { operations } from "@svc/contracts";
-import type { AuthDeps } from "../service";
+import type { AuthDeps } from "../deps";
 import { updateAccountUser } from "../use-cases/update-account-user";
 
 export function serveUsers({ bus, db, logger }: AuthDeps): Subscription[] {

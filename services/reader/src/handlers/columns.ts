@@ -1,6 +1,6 @@
 import type { Subscription } from "@svc/bus";
 import { operations } from "@svc/contracts";
-import type { ReaderDeps } from "../service";
+import type { ReaderDeps } from "../deps";
 import { listDatasetColumns } from "../use-cases/list-dataset-columns";
 import { serveRead } from "./serve-read";
 

@@ -1,6 +1,6 @@
 import type { Subscription } from "@svc/bus";
 import { operations } from "@svc/contracts";
-import type { ReaderDeps } from "../service";
+import type { ReaderDeps } from "../deps";
 import { getDataset } from "../use-cases/get-dataset";
 import { listDatasets } from "../use-cases/list-datasets";
 import { serveRead } from "./serve-read";

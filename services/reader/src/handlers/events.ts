@@ -1,6 +1,6 @@
 import { type Subscription, serveOperationSubject } from "@svc/bus";
 import { operations } from "@svc/contracts";
-import type { ReaderDeps } from "../service";
+import type { ReaderDeps } from "../deps";
 import { watchDataset } from "../use-cases/watch-dataset";
 
 /** Internal: the gateway asks for a dataset's versions after one it sent, to feed its live streams. */

@@ -1,6 +1,6 @@
 import { type Subscription, serveOperationSubject } from "@svc/bus";
 import { exportChunkRequestSchema, operations, validationError } from "@svc/contracts";
-import type { ReaderDeps } from "../service";
+import type { ReaderDeps } from "../deps";
 import { exportDataset } from "../use-cases/export-dataset";
 
 /** Internal: the gateway asks for an export piece by piece and streams the pieces to its client. */

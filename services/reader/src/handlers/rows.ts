@@ -1,6 +1,6 @@
 import type { Subscription } from "@svc/bus";
 import { operations } from "@svc/contracts";
-import type { ReaderDeps } from "../service";
+import type { ReaderDeps } from "../deps";
 import { getDatasetImport } from "../use-cases/get-dataset-import";
 import { getDatasetRow } from "../use-cases/get-dataset-row";
 import { getDatasetRowHistory } from "../use-cases/get-dataset-row-history";

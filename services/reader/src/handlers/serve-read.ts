@@ -2,7 +2,7 @@ import { type Subscription, serveOperation } from "@svc/bus";
 import type { Operation, OperationInput, OperationOutput } from "@svc/contracts";
 import type { Database } from "@svc/db";
 import type { Kysely } from "kysely";
-import type { ReaderDeps } from "../service";
+import type { ReaderDeps } from "../deps";
 
 /** A reader's use-case: it needs nothing of the caller but the organisation whose data it reads. */
 type Read<O extends Operation> = (

@@ -1,6 +1,6 @@
 import type { Subscription } from "@svc/bus";
 import { operations } from "@svc/contracts";
-import type { ReaderDeps } from "../service";
+import type { ReaderDeps } from "../deps";
 import { getTrace } from "../use-cases/get-trace";
 import { getTraceMetrics } from "../use-cases/get-trace-metrics";
 import { listTraceSessions } from "../use-cases/list-trace-sessions";

@@ -1,6 +1,6 @@
 import type { Subscription } from "@svc/bus";
 import { operations } from "@svc/contracts";
-import type { ReaderDeps } from "../service";
+import type { ReaderDeps } from "../deps";
 import { diffDatasetVersions } from "../use-cases/diff-dataset-versions";
 import { getDatasetVersion } from "../use-cases/get-dataset-version";
 import { listDatasetVersions } from "../use-cases/list-dataset-versions";

@@ -1,6 +1,6 @@
 import { type Subscription, serveOperation } from "@svc/bus";
 import { operations } from "@svc/contracts";
-import type { TraceIngestDeps } from "../service";
+import type { TraceIngestDeps } from "../deps";
 import { deleteModelPrice } from "../use-cases/delete-model-price";
 import { ingestTraces } from "../use-cases/ingest-traces";
 import { listModelPrices } from "../use-cases/list-model-prices";
