@@ -3,7 +3,7 @@ import { CliError, exitCodes, usageError } from "../errors";
 import type { PreparedRequest } from "../http/request";
 import type { Transport } from "../http/transport";
 import type { ApiCommand, Input } from "../spec/command-tree";
-import { withCursor } from "./api";
+import { withCursor } from "./api-cursor";
 import { exchange } from "./api-exchange";
 import { emit, parseJson, type Query } from "./api-output";
 

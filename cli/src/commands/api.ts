@@ -1,9 +1,10 @@
 import { resolveCredential } from "../auth/credentials";
 import { type Context, write } from "../context";
-import { newIdempotencyKey, type PreparedRequest, prepareRequest } from "../http/request";
+import { type PreparedRequest, prepareRequest } from "../http/request";
 import { createTransport, type Transport } from "../http/transport";
 import { recordsOf } from "../output/render";
 import type { ApiCommand, Input } from "../spec/command-tree";
+import { withCursor } from "./api-cursor";
 import { exchange } from "./api-exchange";
 import { download, uploadFile } from "./api-files";
 import {
@@ -109,21 +110,4 @@ async function pageThrough(
   }
   if (stream || ctx.globals.format === "raw" || ctx.globals.format === "http") return;
   await emit(ctx, query ? query(items) : items, query !== undefined);
-}
-
-/**
- * The next page's request: the cursor goes where the operation takes it, in the query or the body.
- * It is another request, so it gets its own Idempotency-Key: the API answers the same key with a
- * different body with 409 idempotency_key_reused (the retries of one page still share one key).
- */
-export function withCursor(command: ApiCommand, request: PreparedRequest, cursor: string): PreparedRequest {
-  const headers = { ...request.headers };
-  if (headers["idempotency-key"] !== undefined) headers["idempotency-key"] = newIdempotencyKey();
-  const inBody = command.inputs.some((input) => input.location === "body" && input.name === "cursor");
-  if (inBody && request.body !== undefined) {
-    return { ...request, headers, body: JSON.stringify({ ...JSON.parse(request.body), cursor }) };
-  }
-  const url = new URL(request.url);
-  url.searchParams.set("cursor", cursor);
-  return { ...request, headers, url: url.toString() };
 }

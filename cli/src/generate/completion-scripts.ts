@@ -1,4 +1,4 @@
-import type { CompletionTable } from "./completion";
+import type { CompletionTable } from "./completion-table";
 
 /* The completion table as a script for each shell: the table decides, a script only looks it up. */
 

@@ -1,6 +1,5 @@
 import { CliError, exitCodes } from "../errors";
 import type { PreparedRequest } from "./request";
-import type { SendOptions } from "./send";
 
 /* What went wrong on the way to the platform, told so that a person can act on it. */
 
@@ -28,7 +27,7 @@ const TLS_CODES = new Set([
 export function networkError(
   error: unknown,
   request: PreparedRequest,
-  options: SendOptions,
+  options: { timeoutMs: number; transport: { proxy: string | undefined } },
 ): { error: CliError; retryable: boolean } {
   const origin = new URL(request.url).origin;
   const chain = causes(error);

@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from "node:http";
 import { Readable } from "node:stream";
-import type { TlsOptions, Transport } from "./transport";
+import type { TlsOptions, Transport } from "./transport-types";
 
 /** The fetch of the Bun runtime, which speaks to proxies itself and takes TLS options per request. */
 type BunFetch = (

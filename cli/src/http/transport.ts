@@ -1,32 +1,10 @@
 import { readFileSync } from "node:fs";
-import type { IncomingHttpHeaders } from "node:http";
-import type { Readable } from "node:stream";
 import type { buildConnector } from "undici";
 import type { Settings } from "../env";
 import { usageError } from "../errors";
+import type { TlsOptions, Transport } from "./transport-types";
 
-/** One request as the transport sends it. */
-export interface Outgoing {
-  method: string;
-  headers: Record<string, string>;
-  body: string | Readable | null;
-  signal: AbortSignal;
-}
-
-/** The head of an answer; its body streams (aborted with the request's signal). */
-export interface Incoming {
-  statusCode: number;
-  statusText: string;
-  headers: IncomingHttpHeaders;
-  body: Readable;
-}
-
-export interface Transport {
-  exchange(url: string, outgoing: Outgoing): Promise<Incoming>;
-  /** The proxy in use for the base address, if any (credentials stripped). */
-  proxy: string | undefined;
-  close(): Promise<void>;
-}
+export type { Incoming, Outgoing, TlsOptions, Transport } from "./transport-types";
 
 export const INSECURE_WARNING = "svc: warning: SVC_INSECURE is set: TLS certificates are not verified\n";
 
@@ -157,11 +135,6 @@ function redacted(url: URL): string {
   shown.username = "";
   shown.password = "";
   return shown.toString();
-}
-
-export interface TlsOptions {
-  ca?: string[];
-  rejectUnauthorized?: boolean;
 }
 
 export function tlsOptions(settings: Settings): TlsOptions {

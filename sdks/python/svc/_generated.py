@@ -957,10 +957,10 @@ class ListMembersResponse(Model):
 
 class ListModelPricesResponse(Model):
     """The `ListModelPricesResponse` object of the API."""
-    model_prices: List[Any]
+    model_prices: List[ModelPrice]
 
     _svc_fields = {
-        "model_prices": ("modelPrices", None, False),
+        "model_prices": ("modelPrices", "ModelPrice", True),
     }
 
 
@@ -1105,6 +1105,31 @@ class Member(Model):
     }
 
 
+class ModelPrice(Model):
+    """The `ModelPrice` object of the API."""
+    id: str
+    """`default:` and the model and date for a shipped default"""
+    model: str
+    effective_from: str
+    """The first UTC day (YYYY-MM-DD) whose spans take this price"""
+    input_usd_per_million_tokens: float
+    output_usd_per_million_tokens: float
+    source: Literal["default", "organization"]
+    """A shipped default, or the organisation's own price (which replaces a default of the same model and date)"""
+    updated_at: Optional[str]
+    """When the organisation set it; null for a default"""
+
+    _svc_fields = {
+        "id": ("id", None, False),
+        "model": ("model", None, False),
+        "effective_from": ("effectiveFrom", None, False),
+        "input_usd_per_million_tokens": ("inputUsdPerMillionTokens", None, False),
+        "output_usd_per_million_tokens": ("outputUsdPerMillionTokens", None, False),
+        "source": ("source", None, False),
+        "updated_at": ("updatedAt", None, False),
+    }
+
+
 class Organization(Model):
     """The `Organization` object of the API."""
     id: str
@@ -1177,31 +1202,6 @@ class RestoreDatasetVersionResponse(Model):
     _svc_fields = {
         "version_id": ("versionId", None, False),
         "version": ("version", None, False),
-    }
-
-
-class SetModelPriceResponse(Model):
-    """The `SetModelPriceResponse` object of the API."""
-    id: str
-    """`default:` and the model and date for a shipped default"""
-    model: str
-    effective_from: str
-    """The first UTC day (YYYY-MM-DD) whose spans take this price"""
-    input_usd_per_million_tokens: float
-    output_usd_per_million_tokens: float
-    source: Literal["default", "organization"]
-    """A shipped default, or the organisation's own price (which replaces a default of the same model and date)"""
-    updated_at: Optional[str]
-    """When the organisation set it; null for a default"""
-
-    _svc_fields = {
-        "id": ("id", None, False),
-        "model": ("model", None, False),
-        "effective_from": ("effectiveFrom", None, False),
-        "input_usd_per_million_tokens": ("inputUsdPerMillionTokens", None, False),
-        "output_usd_per_million_tokens": ("outputUsdPerMillionTokens", None, False),
-        "source": ("source", None, False),
-        "updated_at": ("updatedAt", None, False),
     }
 
 
@@ -3756,7 +3756,7 @@ class ModelPricesResource:
         idempotency_key: Optional[str] = None,
         request_id: Optional[str] = None,
         headers: Optional[Mapping[str, str]] = None,
-    ) -> SetModelPriceResponse:
+    ) -> ModelPrice:
         """Set the price of a model (or a prefix of models) from a day on.
 
         Creates the organisation's price for `model` and `effectiveFrom`, or replaces the one it already has for both. Spans ingested from then on whose start is on or after `effectiveFrom` take it; spans already stored keep their cost.
@@ -3767,6 +3767,8 @@ class ModelPricesResource:
 
         Args:
             effective_from: Today (UTC) if absent
+            input_usd_per_million_tokens: US dollars per million tokens, 0 to 1000000, with at most 8 decimal places
+            output_usd_per_million_tokens: US dollars per million tokens, 0 to 1000000, with at most 8 decimal places
 
         `POST /v1/model-prices` (operation `setModelPrice`)
         """
@@ -3775,7 +3777,7 @@ class ModelPricesResource:
             "/v1/model-prices",
             body=drop_unset({"model": model, "effectiveFrom": effective_from, "inputUsdPerMillionTokens": input_usd_per_million_tokens, "outputUsdPerMillionTokens": output_usd_per_million_tokens}),
             options=CallOptions(timeout, max_retries, idempotency_key, request_id, headers),
-            model=SetModelPriceResponse,
+            model=ModelPrice,
         )
 
 
@@ -4477,6 +4479,7 @@ __all__ = [
     "ListTracesResponse",
     "Member",
     "MembersResource",
+    "ModelPrice",
     "ModelPricesResource",
     "NewRowParam",
     "OPERATIONS",
@@ -4502,7 +4505,6 @@ __all__ = [
     "RowSelectionParam",
     "RowSelectionSelectedParam",
     "ScoreValue",
-    "SetModelPriceResponse",
     "Span",
     "SpanEvent",
     "SpanLink",

@@ -329,6 +329,20 @@ export type Member = {
   updatedAt: string;
 };
 
+export type ModelPrice = {
+  /** `default:` and the model and date for a shipped default */
+  id: string;
+  model: string;
+  /** The first UTC day (YYYY-MM-DD) whose spans take this price */
+  effectiveFrom: string;
+  inputUsdPerMillionTokens: number;
+  outputUsdPerMillionTokens: number;
+  /** A shipped default, or the organisation's own price (which replaces a default of the same model and date) */
+  source: "default" | "organization";
+  /** When the organisation set it; null for a default */
+  updatedAt: string | null;
+};
+
 export type NewRow = {
   id?: string;
   input: Cell;
@@ -1158,30 +1172,20 @@ export type UpdateMemberBody = {
 export type UpdateMemberResponse = Member;
 
 export type ListModelPricesResponse = {
-  modelPrices: unknown[];
+  modelPrices: ModelPrice[];
 };
 
 export type SetModelPriceBody = {
   model: string;
   /** Today (UTC) if absent */
   effectiveFrom?: string;
+  /** US dollars per million tokens, 0 to 1000000, with at most 8 decimal places */
   inputUsdPerMillionTokens: number;
+  /** US dollars per million tokens, 0 to 1000000, with at most 8 decimal places */
   outputUsdPerMillionTokens: number;
 };
 
-export type SetModelPriceResponse = {
-  /** `default:` and the model and date for a shipped default */
-  id: string;
-  model: string;
-  /** The first UTC day (YYYY-MM-DD) whose spans take this price */
-  effectiveFrom: string;
-  inputUsdPerMillionTokens: number;
-  outputUsdPerMillionTokens: number;
-  /** A shipped default, or the organisation's own price (which replaces a default of the same model and date) */
-  source: "default" | "organization";
-  /** When the organisation set it; null for a default */
-  updatedAt: string | null;
-};
+export type SetModelPriceResponse = ModelPrice;
 
 export type CreateOrganizationBody = {
   name: string;

@@ -1,10 +1,18 @@
-import type { CsvFormulaMode } from "./schemas/files";
-
 /*
  * How a CSV field's text reads as a cell, and how a cell's text is written so that it reads back:
  * one rule for the writer's import, the reader's export and the web application's import preview
  * (which imports this module alone, without the schemas).
  */
+
+/**
+ * What a CSV export does with text that a spreadsheet would run as a formula: `escape` (default)
+ * writes an apostrophe before a text that begins with `=`, `+`, `-`, `@`, a tab or a carriage
+ * return, which spreadsheets show as text and an import removes; `raw` writes such text as it is.
+ * Either way a text that begins with an apostrophe gets one more, so that every export reads back
+ * exactly.
+ */
+export const csvFormulaModes = ["escape", "raw"] as const;
+export type CsvFormulaMode = (typeof csvFormulaModes)[number];
 
 /**
  * CSV field text as a cell: undefined for an empty field (no value given); the text after it for a

@@ -223,6 +223,7 @@ function sampleString(schema: JsonObject, name: string | undefined): string {
     name === undefined ? undefined : strings[name],
     typeof schema.default === "string" ? schema.default : undefined,
     schema.format === "date-time" ? TIME : undefined,
+    schema.format === "date" ? TIME.slice(0, 10) : undefined,
     schema.format === "email" ? "ann@example.com" : undefined,
     ...(typeof schema.pattern === "string" ? patternCandidates : []),
     "Paris",

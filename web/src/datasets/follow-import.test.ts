@@ -1,7 +1,7 @@
 import { SvcError } from "@svc/sdk";
 import { describe, expect, it } from "vitest";
 import { backoffMs, followImport, ImportKeys, isTransient } from "./follow-import";
-import type { Import } from "./import-dialog";
+import type { Import } from "./import-steps";
 
 const job = (state: Import["state"], extra: Partial<Import> = {}): Import => ({
   importId: "imp1",

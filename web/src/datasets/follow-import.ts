@@ -1,5 +1,5 @@
 import { SvcError } from "@svc/sdk";
-import type { Import } from "./import-dialog";
+import type { Import } from "./import-steps";
 
 /**
  * An import runs on after the platform accepted it, whatever its progress check answers: a `503`, a

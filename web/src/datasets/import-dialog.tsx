@@ -1,4 +1,4 @@
-import type { DatasetColumn, GetDatasetImportResponse } from "@svc/sdk";
+import type { DatasetColumn } from "@svc/sdk";
 import { type DragEvent, useEffect, useId, useRef, useState } from "react";
 import { api, upload } from "../api";
 import { Dialog } from "../components/dialog";
@@ -18,18 +18,7 @@ import {
 import { followImport, ImportKeys } from "./follow-import";
 import { MapStep } from "./import-map-step";
 import { Failure, formatBytes, Outcome, Progress } from "./import-status";
-
-export type Import = GetDatasetImportResponse;
-
-export type Mode = "insert" | "update";
-
-export type Step =
-  | { kind: "choose"; problem?: string }
-  | { kind: "map"; file: File; format: FileFormat; preview?: FilePreview; previewProblem?: string }
-  | { kind: "upload"; file: File; sent: number }
-  | { kind: "import"; file: File; job: Import; unanswered: number }
-  | { kind: "done"; file: File; job: Import }
-  | { kind: "error"; file: File; error: unknown; retry(): void };
+import type { Import, Mode, Step } from "./import-steps";
 
 const POLL_MS = 400;
 /** The longest wait between progress checks that got no answer. */

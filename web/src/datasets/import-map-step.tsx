@@ -2,8 +2,8 @@ import type { DatasetColumn } from "@svc/sdk";
 import { FieldProblem } from "../components/errors";
 import { Table } from "../components/table";
 import { csvRetyping, type FieldTarget, retypedFields } from "./file-preview";
-import type { Mode, Step } from "./import-dialog";
 import { clip } from "./import-status";
+import type { Mode, Step } from "./import-steps";
 
 /** The file's first rows, and for each of its fields the cell it goes to; then insert or update. */
 export function MapStep({

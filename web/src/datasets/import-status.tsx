@@ -1,7 +1,7 @@
 import { SvcError } from "../api";
 import { ErrorMessage } from "../components/errors";
 import { plural } from "../components/words";
-import type { Import } from "./import-dialog";
+import type { Import } from "./import-steps";
 
 /* How an import is going and how it ended: its progress, the version it made, or what stopped it. */
 

@@ -1,7 +1,7 @@
 import type { Writable } from "node:stream";
 import { csvTextToCell, csvUnescapedText, DomainError, MAX_FILE_FIELDS } from "@svc/contracts";
 import { Parser } from "csv-parse";
-import type { FileRecord } from "./file-records";
+import type { FileRecord } from "./file-record";
 import { badLine, checkNumbers, MAX_RECORD_CHARS, tooManyFields } from "./record-checks";
 
 /**

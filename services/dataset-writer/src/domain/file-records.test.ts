@@ -1,6 +1,7 @@
 import { DomainError, type ImportFormat, MAX_FILE_FIELDS } from "@svc/contracts";
 import { describe, expect, it } from "vitest";
-import { type FileRecord, readRecords } from "./file-records";
+import type { FileRecord } from "./file-record";
+import { readRecords } from "./file-records";
 
 /** Reads a file given as text, cut into pieces of `size` bytes to cross every boundary. */
 async function read(format: ImportFormat, text: string | Uint8Array, size = 3): Promise<FileRecord[]> {

@@ -1,5 +1,5 @@
 import { DomainError, MAX_FILE_FIELDS } from "@svc/contracts";
-import type { FileRecord } from "./file-records";
+import type { FileRecord } from "./file-record";
 import { badLine, checkNumbers, MAX_RECORD_CHARS, tooManyFields } from "./record-checks";
 
 /** The records of a JSONL file: a JSON object per line, blank lines passed over. */

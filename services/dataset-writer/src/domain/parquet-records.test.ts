@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { DomainError } from "@svc/contracts";
 import { parquetWriteBuffer } from "hyparquet-writer";
 import { afterAll, describe, expect, it } from "vitest";
-import type { FileRecord } from "./file-records";
+import type { FileRecord } from "./file-record";
 import { jsonOf, readParquet } from "./parquet-records";
 
 const dir = mkdtempSync(join(tmpdir(), "svc-parquet-"));

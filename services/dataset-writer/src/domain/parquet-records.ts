@@ -1,7 +1,7 @@
 import { DomainError, MAX_FILE_FIELDS } from "@svc/contracts";
 import { asyncBufferFromFile, parquetMetadataAsync, parquetRead, parquetSchema } from "hyparquet";
 import { compressors } from "hyparquet-compressors";
-import type { FileRecord, ReadProgress } from "./file-records";
+import type { FileRecord, ReadProgress } from "./file-record";
 import { tooManyFields } from "./record-checks";
 
 /**

@@ -11,7 +11,7 @@ import {
 } from "@svc/contracts";
 import type { Database } from "@svc/db";
 import type { Kysely } from "kysely";
-import type { FileRecord } from "../domain/file-records";
+import type { FileRecord } from "../domain/file-record";
 import { badLine } from "../domain/record-checks";
 import { type ColumnRecord, insertCustomColumns, listColumns } from "../repositories/columns";
 import type { StagedRow } from "../repositories/imports";

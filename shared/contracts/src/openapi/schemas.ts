@@ -16,6 +16,7 @@ import {
 import { evaluatorSchema, experimentSchema, resultSchema, scoreValueSchema } from "../schemas/experiments";
 import { traceFilterSchema } from "../schemas/filters";
 import { memberSchema } from "../schemas/members";
+import { modelPriceSchema } from "../schemas/model-prices";
 import { otlpAnyValueSchema } from "../schemas/otlp";
 import { newRowSchema, rowSelectionSchema } from "../schemas/row-edits";
 import { spanSchema, traceSchema } from "../schemas/trace-views";
@@ -57,6 +58,7 @@ const namedSchemas: Record<string, z.ZodType> = {
   ExperimentResult: resultSchema,
   Evaluator: evaluatorSchema,
   ScoreValue: scoreValueSchema,
+  ModelPrice: modelPriceSchema,
 };
 
 export interface ConvertedSchemas {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { csvFormulaModes } from "../csv-text";
 import { slugSchema } from "../ids";
 import { versionNumberSchema, versionSchema } from "./common";
 import { MAX_CUSTOM_COLUMNS } from "./datasets";
@@ -16,16 +17,6 @@ export const exportMediaTypes: Record<ExportFormat, string> = {
   jsonl: "application/x-ndjson",
   parquet: "application/vnd.apache.parquet",
 };
-
-/**
- * What a CSV export does with text that a spreadsheet would run as a formula: `escape` (default)
- * writes an apostrophe before a text that begins with `=`, `+`, `-`, `@`, a tab or a carriage
- * return, which spreadsheets show as text and an import removes; `raw` writes such text as it is.
- * Either way a text that begins with an apostrophe gets one more, so that every export reads back
- * exactly.
- */
-export const csvFormulaModes = ["escape", "raw"] as const;
-export type CsvFormulaMode = (typeof csvFormulaModes)[number];
 
 export const exportQuerySchema = z.strictObject({
   format: z
@@ -95,6 +86,8 @@ export const exportChunkSchema = z.object({
 export type ExportChunk = z.infer<typeof exportChunkSchema>;
 
 export {
+  type CsvFormulaMode,
+  csvFormulaModes,
   csvNeedsApostrophe,
   csvTextToCell,
   csvUnescapedText,

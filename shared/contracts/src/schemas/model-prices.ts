@@ -17,7 +17,8 @@ const usdPerMillionSchema = z
   .number({ error: "must be a number of US dollars per million tokens" })
   .min(0, "must not be negative")
   .max(1_000_000, "must be at most 1000000")
-  .refine((usd) => Number.isInteger(Math.round(usd * 1e8 * 1e4) / 1e4), "must have at most 8 decimal places");
+  .refine((usd) => Number.isInteger(Math.round(usd * 1e8 * 1e4) / 1e4), "must have at most 8 decimal places")
+  .describe("US dollars per million tokens, 0 to 1000000, with at most 8 decimal places");
 
 const dateSchema = z.iso.date({ error: "must be a date, like 2025-01-31" });
 
