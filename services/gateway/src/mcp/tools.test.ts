@@ -111,6 +111,15 @@ describe("MCP tools from the operation table", () => {
     recordExperimentScores: SET,
     listExperimentResults: R,
     compareExperiments: R,
+    updateAccountUser: SET,
+    leaveOrganization: SET,
+    listModelPrices: R,
+    // Replaces the organisation's price for the same model and day, if it has one.
+    setModelPrice: SET,
+    deleteModelPrice: SET,
+    getTraceMetrics: R,
+    listTraceSessions: R,
+    listTraceUsers: R,
   };
 
   it("annotates every tool truthfully: read-only, destructive and idempotent as the operation is", () => {

@@ -45,7 +45,8 @@ export const setModelPrice = defineOperation({
   body: setModelPriceBodySchema,
   response: modelPriceSchema,
   successStatus: 200,
-  effect: { idempotent: true },
+  // Replaces the organisation's price for the same model and day, if it has one.
+  effect: { destructive: true, idempotent: true },
 });
 
 export const deleteModelPrice = defineOperation({
