@@ -49,7 +49,7 @@ describe.runIf(chromiumAvailable())("the web application, as a curator uses it",
     const second = await watched.browser.newContext();
     const again = await second.newPage();
     await again.goto(link ?? "");
-    await again.getByText(/This sign-in link is not valid: it works once/).waitFor();
+    await again.getByText(/This sign-in link does not work: it has been used already/).waitFor();
     await second.close();
   });
 
