@@ -79,6 +79,7 @@ export class Fixtures {
       importId: this.values.importId,
       experimentId: this.values.experimentId,
       otherExperimentId: this.values.otherExperimentId,
+      priceId: this.values.priceId,
     }[name];
     if (value === undefined) throw new Error(`no fixture for the parameter "${name}" of ${op.operationId}`);
     return value;
@@ -108,6 +109,7 @@ export class Fixtures {
     await this.ensureRows(base);
     await this.ensureTrace(project);
     await this.ensureKeyAndMember();
+    await this.ensureModelPrice();
     await this.ensureExperiments(project, base);
     const target = `${datasets}/${this.values.targetDatasetSlug}`;
     const importId = this.values.importId;
@@ -166,6 +168,20 @@ export class Fixtures {
       expect(ingested.status).toBe(200);
     }
     this.values.traceId = traceId;
+  }
+
+  /** One of the organisation's own model prices (a case may delete it). */
+  private async ensureModelPrice(): Promise<void> {
+    const prices = await this.api.get<{ modelPrices: { id: string }[] }>("/v1/model-prices");
+    if (prices.body.modelPrices.some((price) => price.id === this.values.priceId)) return;
+    const created = await this.api.post<{ id: string }>("/v1/model-prices", {
+      model: "fuzz-model",
+      effectiveFrom: "2025-01-01",
+      inputUsdPerMillionTokens: 1,
+      outputUsdPerMillionTokens: 2,
+    });
+    expect(created.status).toBe(200);
+    this.values.priceId = created.body.id;
   }
 
   private async ensureKeyAndMember(): Promise<void> {
