@@ -1,4 +1,5 @@
 import type { AcknowledgedChange } from "@svc/testing/audit";
+import pg from "pg";
 import type { AcknowledgedEdit } from "./edit-load";
 
 export { type AcknowledgedChange, auditVersions } from "@svc/testing/audit";
@@ -12,3 +13,18 @@ export const changesOfEdits = (edits: readonly AcknowledgedEdit[]): Acknowledged
     version,
     expectedOutput: { value },
   }));
+
+/** How many revisions of the load's rows hold each value an edit set: 1 for an edit applied once. */
+export async function revisionsByValue(databaseUrl: string): Promise<Map<number, number>> {
+  const db = new pg.Client({ connectionString: databaseUrl });
+  await db.connect();
+  try {
+    const { rows } = await db.query<{ value: number; revisions: number }>(
+      `SELECT (expected_output->>'value')::int AS value, count(*)::int AS revisions
+       FROM row_revisions WHERE expected_output ? 'value' GROUP BY 1`,
+    );
+    return new Map(rows.map((row) => [row.value, row.revisions]));
+  } finally {
+    await db.end();
+  }
+}

@@ -1,8 +1,7 @@
 import { request as httpRequest } from "node:http";
 import { realInfra } from "@svc/testing";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { auditVersions, changesOfEdits } from "../audit";
+import { auditVersions, changesOfEdits, revisionsByValue } from "../audit";
 import { EditLoad, type EditTarget, makeEditTargets, rssMb } from "../edit-load";
 import { client } from "../http";
 import { holdDatasetLocks } from "../locks";
@@ -54,21 +53,6 @@ async function expectSurvived(platform: Platform, load: EditLoad, allowed: numbe
   expect([...load.statuses.keys()].filter((status) => !allowed.includes(status))).toEqual([]);
   expect(load.maxLatencyMs).toBeLessThanOrEqual(REQUEST_TIMEOUT_MS + MARGIN_MS);
   await auditVersions(platform.databaseUrl, changesOfEdits(load.acknowledged));
-}
-
-/** How many revisions of the load's rows hold each value an edit set: 1 for an edit applied once. */
-async function revisionsByValue(databaseUrl: string): Promise<Map<number, number>> {
-  const db = new pg.Client({ connectionString: databaseUrl });
-  await db.connect();
-  try {
-    const { rows } = await db.query<{ value: number; revisions: number }>(
-      `SELECT (expected_output->>'value')::int AS value, count(*)::int AS revisions
-       FROM row_revisions WHERE expected_output ? 'value' GROUP BY 1`,
-    );
-    return new Map(rows.map((row) => [row.value, row.revisions]));
-  } finally {
-    await db.end();
-  }
 }
 
 function alive(platform: Platform): RunningProcess[] {

@@ -1,8 +1,7 @@
 import { realInfra } from "@svc/testing";
 import { connect, type JetStreamManager } from "nats";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { auditVersions, changesOfEdits } from "../audit";
+import { auditVersions, changesOfEdits, revisionsByValue } from "../audit";
 import { type Answer, EditLoad, type EditTarget, makeEditTargets } from "../edit-load";
 import { client } from "../http";
 import { NatsCluster, type NatsNode } from "../nats-cluster";
@@ -13,21 +12,6 @@ const infra = realInfra();
 
 /** What the issue asks of a lost node: every request caught by it answered within this of the loss. */
 const ANSWERED_WITHIN_MS = 2_000;
-
-/** How many revisions of the load's rows hold each value an edit set: 1 for an edit applied once. */
-async function revisionsByValue(databaseUrl: string): Promise<Map<number, number>> {
-  const db = new pg.Client({ connectionString: databaseUrl });
-  await db.connect();
-  try {
-    const { rows } = await db.query<{ value: number; revisions: number }>(
-      `SELECT (expected_output->>'value')::int AS value, count(*)::int AS revisions
-       FROM row_revisions WHERE expected_output ? 'value' GROUP BY 1`,
-    );
-    return new Map(rows.map((row) => [row.value, row.revisions]));
-  } finally {
-    await db.end();
-  }
-}
 
 /** One node lost: when, which, and what the load saw of it. */
 interface Loss {
