@@ -4,12 +4,12 @@ import { pipeline } from "node:stream/promises";
 import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { Kysely, PostgresDialect, sql } from "kysely";
-import pg from "pg";
 import { from as copyFromStream, to as copyToStream } from "pg-copy-streams";
 import { commitAwarePool } from "./commit-outcomes";
 import { pglitePool } from "./pglite-pool";
 import { preparingPool } from "./prepared";
 import type { Database } from "./schema";
+import { parseServerList, serverPools } from "./server-choice";
 
 /**
  * PostgreSQL's `COPY … FROM STDIN` on a connection of its own, with `data` (text-format lines) as its
@@ -56,22 +56,17 @@ export interface DatabaseOptions {
  */
 export const pgliteExtensions = { pg_trgm };
 
-/** Opens PostgreSQL through `pg` when a URL is given, PGlite on disk (or in memory) otherwise. */
+/**
+ * Opens PostgreSQL through `pg` when a URL is given (one server, or several as libpq takes them, with
+ * `target_session_attrs`: see `serverPools`), PGlite on disk (or in memory) otherwise.
+ */
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   if (options.url) {
-    const pool = new pg.Pool({
-      connectionString: options.url,
-      max: options.poolSize ?? 10,
-      connectionTimeoutMillis: 5_000,
-      idleTimeoutMillis: 30_000,
-    });
-    // A server restart kills idle connections; the pool replaces them, the process must not die.
-    pool.on("error", (error) => options.onError?.(error));
-    // A connection that dies while checked out (between two queries of a transaction) emits "error"
-    // on its client, which the pool does not listen to then: without this, the process would crash.
-    // The query in progress fails (and is reported) on its own; the pool discards the client when it
-    // comes back; an idle client's error reaches the pool's listener above.
-    pool.on("connect", (client) => client.on("error", () => undefined));
+    const pool = serverPools(
+      parseServerList(options.url),
+      { max: options.poolSize ?? 10, connectionTimeoutMillis: 5_000, idleTimeoutMillis: 30_000 },
+      (error) => options.onError?.(error),
+    );
     const db = new Kysely<Database>({
       dialect: new PostgresDialect({ pool: commitAwarePool(preparingPool(pool)) }),
     });

@@ -1,9 +1,19 @@
 import { z } from "zod";
 import { type DatabaseHandle, openDatabase } from "./connect";
 import { migrateToLatest } from "./migrate";
+import { parseServerList } from "./server-choice";
 
 export const databaseEnvSchema = z.object({
-  DATABASE_URL: z.string().min(1, "must be a PostgreSQL URL, e.g. postgres://user@127.0.0.1:5432/svc"),
+  DATABASE_URL: z
+    .string()
+    .min(1, "must be a PostgreSQL URL, e.g. postgres://user@127.0.0.1:5432/svc")
+    .superRefine((url, context) => {
+      try {
+        parseServerList(url);
+      } catch (error) {
+        context.addIssue({ code: "custom", message: (error as Error).message });
+      }
+    }),
   DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
 });
 export type DatabaseEnv = z.output<typeof databaseEnvSchema>;
@@ -97,7 +107,11 @@ export function redactUrl(url: string): string {
   try {
     parsed = new URL(url);
   } catch {
-    return "not shown: not a URL";
+    // libpq's several hosts (`h1:5432,h2:5433`) are no URL host: masked by hand.
+    if (!/^postgres(?:ql)?:\/\//i.test(url)) return "not shown: not a URL";
+    return url
+      .replace(/^(postgres(?:ql)?:\/\/[^:@/?#]*:)[^@/?#]*@/i, "$1***@")
+      .replace(/([?&]password=)[^&#]*/gi, "$1***");
   }
   if (parsed.password) parsed.password = "***";
   if (parsed.searchParams.has("password")) parsed.searchParams.set("password", "***");

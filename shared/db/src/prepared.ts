@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import type { PostgresPool, PostgresPoolClient } from "kysely";
 import { sql } from "kysely";
 import type pg from "pg";
+import type { ConnectionSource } from "./server-choice";
 
 const MARKER = "/* svc:prepare */";
 
@@ -18,7 +19,7 @@ export const prepared = sql.raw(`${MARKER}\n`);
  * The pool Kysely uses, with statements marked `prepared` sent as named prepared statements (named by
  * a hash of their text). `pg` prepares each name once per connection and reuses it after that.
  */
-export function preparingPool(pool: pg.Pool): PostgresPool {
+export function preparingPool(pool: ConnectionSource): PostgresPool {
   return {
     connect: async () => preparingClient(await pool.connect()),
     end: () => pool.end(),
