@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { programsAvailable } from "@svc/testing/programs";
+import pg from "pg";
 import { freePort, root } from "./platform";
 
 const run = promisify(execFile);
@@ -66,6 +67,45 @@ export class PostgresPair {
     standby.port = String(this.standbyPort);
     standby.searchParams.set("application_name", applicationName);
     return standby.toString();
+  }
+
+  /** `url` (a database of the primary) as libpq's two hosts, primary first, and `target_session_attrs`. */
+  onBoth(url: string, target: string): string {
+    const one = new URL(url);
+    const hosts = `127.0.0.1:${this.primaryPort},127.0.0.1:${this.standbyPort}`;
+    const user = one.username ? `${one.username}@` : "";
+    return `postgres://${user}${hosts}${one.pathname}?target_session_attrs=${target}`;
+  }
+
+  /**
+   * Makes every commit on the primary wait until the standby has it (`synchronous_standby_names`), and
+   * resolves once the standby is the synchronous one.
+   */
+  async replicateSynchronously(): Promise<void> {
+    const db = new pg.Client({ connectionString: this.primaryUrl });
+    await db.connect();
+    try {
+      await db.query("ALTER SYSTEM SET synchronous_standby_names = 'standby'");
+      await db.query("SELECT pg_reload_conf()");
+      for (let tries = 0; ; tries++) {
+        const { rows } = await db.query<{ sync_state: string }>("SELECT sync_state FROM pg_stat_replication");
+        if (rows.some((row) => row.sync_state === "sync")) return;
+        if (tries > 100) throw new Error(`the standby did not become synchronous: ${JSON.stringify(rows)}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    } finally {
+      await db.end();
+    }
+  }
+
+  /** Stops the primary at once, as if its machine died. */
+  async killPrimary(): Promise<void> {
+    await this.script("stop", join(this.dir, "primary"), "immediate");
+  }
+
+  /** Promotes the standby, as an operator (or their tooling) does once the primary is lost. */
+  async promoteStandby(): Promise<void> {
+    await this.script("promote", join(this.dir, "standby"));
   }
 
   private async script(...args: string[]): Promise<void> {

@@ -89,6 +89,8 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: D
     const retryAfter = Number(error.details?.retryAfterSeconds ?? 1);
     reply.header("retry-after", String(Math.max(1, Math.ceil(retryAfter))));
   }
-  if (error.code === "service_unavailable") reply.header("retry-after", "1");
+  // Both say when to try again; after outcome_unknown, a write sent again under its Idempotency-Key
+  // is applied once, whatever became of the first.
+  if (error.code === "service_unavailable" || error.code === "outcome_unknown") reply.header("retry-after", "1");
   return reply.status(errorStatus[error.code]).send(body);
 }
