@@ -75,6 +75,28 @@ export default defineConfig({
         },
       },
       {
+        // End-to-end suites that reach every kind of statement the services send (group-committed
+        // edits, COPY imports, transactions, cursors, the search index, migrations from six processes at
+        // once), run again with PgBouncer in
+        // transaction mode between the services and PostgreSQL. The whole e2e project passes that way
+        // too (SVC_E2E_PGBOUNCER=1 npx vitest run --project e2e); these keep it so in every run.
+        extends: true,
+        test: {
+          name: "pgbouncer",
+          include: [
+            "e2e/src/specs/imports.test.ts",
+            "e2e/src/specs/versions.test.ts",
+            "e2e/src/specs/experiments.test.ts",
+            "e2e/src/specs/monitoring.test.ts",
+          ],
+          env: { SVC_E2E_PGBOUNCER: "1" },
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+          sequence: { groupOrder: 3 },
+        },
+      },
+      {
         extends: true,
         test: {
           name: "cli",

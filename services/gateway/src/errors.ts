@@ -91,6 +91,7 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: D
   }
   // Both say when to try again; after outcome_unknown, a write sent again under its Idempotency-Key
   // is applied once, whatever became of the first.
-  if (error.code === "service_unavailable" || error.code === "outcome_unknown") reply.header("retry-after", "1");
+  if (error.code === "service_unavailable" || error.code === "outcome_unknown")
+    reply.header("retry-after", "1");
   return reply.status(errorStatus[error.code]).send(body);
 }

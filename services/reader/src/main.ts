@@ -16,6 +16,7 @@ await runService("reader", async () => {
       standby = await openDatabase({
         url: config.DATABASE_READ_URL,
         poolSize: config.DB_READ_POOL_SIZE,
+        preparedStatements: config.DB_PREPARED_STATEMENTS === "on",
         onError: (error) => logger.error({ err: error }, "read standby connection lost"),
       });
     },

@@ -46,6 +46,11 @@ export interface DatabaseOptions {
    */
   loadDataDir?: Blob | undefined;
   poolSize?: number | undefined;
+  /**
+   * Whether statements marked `prepared` are sent as named prepared statements (default true); false
+   * behind a pooler in transaction mode that does not keep them (`DB_PREPARED_STATEMENTS=off`).
+   */
+  preparedStatements?: boolean | undefined;
   onError?: (error: Error) => void;
 }
 
@@ -68,7 +73,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
       (error) => options.onError?.(error),
     );
     const db = new Kysely<Database>({
-      dialect: new PostgresDialect({ pool: commitAwarePool(preparingPool(pool)) }),
+      dialect: new PostgresDialect({
+        pool: commitAwarePool(preparingPool(pool, options.preparedStatements ?? true)),
+      }),
     });
     const copyFrom: CopyFrom = async (statement, data) => {
       const client = await pool.connect();

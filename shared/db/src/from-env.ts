@@ -15,6 +15,10 @@ export const databaseEnvSchema = z.object({
       }
     }),
   DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  /** `off` behind PgBouncer (before 1.21) in transaction mode, which loses named prepared statements. */
+  DB_PREPARED_STATEMENTS: z
+    .enum(["on", "off"], { message: 'must be "on" or "off" ("off" behind PgBouncer in transaction mode)' })
+    .default("on"),
 });
 export type DatabaseEnv = z.output<typeof databaseEnvSchema>;
 
@@ -67,12 +71,16 @@ export class DatabaseUnusableError extends Error {
  * `DatabaseUnusableError`, when PostgreSQL answers that the database does not exist or that the
  * credentials are wrong: that will not fix itself, and waiting would only hide it.
  */
-export async function openDatabaseFromEnv(env: DatabaseEnv, logger: Log): Promise<DatabaseHandle> {
+export async function openDatabaseFromEnv(
+  env: Omit<DatabaseEnv, "DB_PREPARED_STATEMENTS"> & Partial<Pick<DatabaseEnv, "DB_PREPARED_STATEMENTS">>,
+  logger: Log,
+): Promise<DatabaseHandle> {
   let delay = 100;
   for (;;) {
     const handle = await openDatabase({
       url: env.DATABASE_URL,
       poolSize: env.DB_POOL_SIZE,
+      preparedStatements: env.DB_PREPARED_STATEMENTS !== "off",
       onError: (error) => logger.error({ err: error }, "database connection lost"),
     });
     try {

@@ -1,4 +1,4 @@
-import { type Kysely, type Migration, type MigrationProvider, Migrator } from "kysely";
+import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from "kysely";
 import * as initial from "./migrations/0001-initial";
 import * as idempotency from "./migrations/0003-idempotency";
 import * as traces from "./migrations/0004-traces";
@@ -50,16 +50,37 @@ const migrations: Record<string, Migration> = {
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
+/** A key of `pg_advisory_xact_lock`: one process at a time brings the schema up to date. */
+const MIGRATION_LOCK = 4_604_045;
+
 /**
  * Brings the schema up to date, then builds what cannot be built inside a migration's transaction (the
- * search index, search-index.ts). Safe to run from several processes at once (Kysely takes a lock;
- * the index build, one of its own).
+ * search index, search-index.ts). Safe to run from several processes at once: the migrations run in
+ * one transaction on one connection, which first takes a transaction-scoped lock, so that a second
+ * process waits, then finds nothing left to do. (Kysely's own lock is a session's, which PgBouncer in
+ * transaction mode may hand to another client between two statements.)
  */
 export async function migrateToLatest(db: Kysely<Database>): Promise<string[]> {
-  // Migrations written in parallel may land out of number order; each is applied once all the same.
-  const migrator = new Migrator({ db, provider, allowUnorderedMigrations: true });
-  const { error, results } = await migrator.migrateToLatest();
-  if (error) throw error instanceof Error ? error : new Error(String(error));
+  const results = await db.connection().execute(async (connection) => {
+    await sql`BEGIN`.execute(connection);
+    try {
+      await sql`SELECT pg_advisory_xact_lock(${sql.lit(MIGRATION_LOCK)})`.execute(connection);
+      // Migrations written in parallel may land out of number order; each is applied once all the same.
+      const migrator = new Migrator({
+        db: connection,
+        provider,
+        allowUnorderedMigrations: true,
+        disableTransactions: true,
+      });
+      const { error, results } = await migrator.migrateToLatest();
+      if (error) throw error instanceof Error ? error : new Error(String(error));
+      await sql`COMMIT`.execute(connection);
+      return results;
+    } catch (error) {
+      await sql`ROLLBACK`.execute(connection).catch(() => undefined);
+      throw error;
+    }
+  });
   await buildSearchIndex(db);
   return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
 }

@@ -73,4 +73,18 @@ describe.runIf(databaseUrl)("statements marked prepared (PostgreSQL)", () => {
     // PostgreSQL tries five custom plans before it compares them with the generic one.
     expect(await plans(true)).toEqual({ generic: 7, custom: 5 });
   });
+
+  it("prepares nothing when told not to (DB_PREPARED_STATEMENTS=off, for PgBouncer in transaction mode)", async () => {
+    const scratch = await createScratchDatabase(databaseUrl as string, "unprepared");
+    const unprepared = await openDatabase({ url: scratch.url, poolSize: 1, preparedStatements: false });
+    try {
+      const { rows } = await sql<{ n: number }>`${prepared}SELECT ${7}::int AS n`.execute(unprepared.db);
+      expect(rows).toEqual([{ n: 7 }]);
+      const statements = await sql`SELECT name FROM pg_prepared_statements`.execute(unprepared.db);
+      expect(statements.rows).toEqual([]);
+    } finally {
+      await unprepared.close();
+      await scratch.drop();
+    }
+  });
 });

@@ -19,7 +19,12 @@ export const prepared = sql.raw(`${MARKER}\n`);
  * The pool Kysely uses, with statements marked `prepared` sent as named prepared statements (named by
  * a hash of their text). `pg` prepares each name once per connection and reuses it after that.
  */
-export function preparingPool(pool: ConnectionSource): PostgresPool {
+export function preparingPool(pool: ConnectionSource, enabled = true): PostgresPool {
+  if (!enabled) {
+    // Behind a pooler in transaction mode (PgBouncer before 1.21) a statement prepared on one server
+    // connection is not there on the next: every statement is sent unnamed, parsed at each call.
+    return { connect: () => pool.connect(), end: () => pool.end() };
+  }
   return {
     connect: async () => preparingClient(await pool.connect()),
     end: () => pool.end(),

@@ -49,10 +49,17 @@ export async function buildSearchIndex(db: Kysely<Database>): Promise<boolean> {
         connection,
       );
       if (existing[0]?.valid) return false;
+      // Behind PgBouncer in transaction mode the session's lock above may have been taken on a server
+      // connection another build holds it on: a build in progress is never dropped nor started again.
+      const { rows: building } = await sql`
+        SELECT 1 FROM pg_stat_progress_create_index WHERE relid = 'row_revisions'::regclass`.execute(
+        connection,
+      );
+      if (building.length > 0) return false;
       // An invalid index is what a build cut short leaves behind; it is dropped and built again.
       if (existing.length > 0) await sql`DROP INDEX CONCURRENTLY ${sql.id(SEARCH_INDEX)}`.execute(connection);
       await sql`
-        CREATE INDEX CONCURRENTLY ${sql.id(SEARCH_INDEX)} ON row_revisions
+        CREATE INDEX CONCURRENTLY IF NOT EXISTS ${sql.id(SEARCH_INDEX)} ON row_revisions
         USING gin (${sql.join(searchColumns)})`.execute(connection);
       for (let column = 1; column <= searchColumns.length; column++) {
         await sql`ALTER INDEX ${sql.id(SEARCH_INDEX)} ALTER COLUMN ${sql.lit(column)} SET STATISTICS ${sql.lit(STATISTICS_TARGET)}`.execute(

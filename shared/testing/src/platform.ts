@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createScratchDatabase } from "@svc/db/testing";
 import { realInfra } from "./infra";
+import { PgBouncer } from "./pgbouncer";
 import { templateDataDir } from "./pglite-template";
 import { entryOf, freePort, type RunningProcess, type ServiceName, spawnNode, waitReady } from "./processes";
 
@@ -84,6 +85,11 @@ export interface PlatformOptions {
   natsUrl?: string;
   /** The database URL the processes get, from the scratch database's: to put a proxy in between. */
   serviceDatabaseUrl?: (scratchUrl: string) => string;
+  /**
+   * Put PgBouncer in transaction mode between the services and PostgreSQL (with
+   * DB_PREPARED_STATEMENTS=off); by default when SVC_E2E_PGBOUNCER=1, to run a whole suite that way.
+   */
+  pgbouncer?: boolean;
   /** The PostgreSQL server the scratch database is made on, instead of DATABASE_URL's. */
   databaseServerUrl?: string;
   /** Environment of the reader, from the scratch database's URL (to give it a read standby of it). */
@@ -178,6 +184,7 @@ export async function startPlatform({
   env = {},
   natsUrl,
   serviceDatabaseUrl = (url) => url,
+  pgbouncer = process.env.SVC_E2E_PGBOUNCER === "1",
   databaseServerUrl,
   readerEnv = () => ({}),
   queueBounds = "patient",
@@ -188,8 +195,10 @@ export async function startPlatform({
   const scratch = await createScratchDatabase(databaseServerUrl ?? infra.databaseUrl, "e2e");
   const busPrefix = `e2e${randomBytes(4).toString("hex")}`;
   const adminToken = randomBytes(24).toString("hex");
+  const bouncer = pgbouncer ? await PgBouncer.start(scratch.url) : undefined;
   const common = {
-    DATABASE_URL: serviceDatabaseUrl(scratch.url),
+    DATABASE_URL: serviceDatabaseUrl(bouncer ? bouncer.urlOf(scratch.url) : scratch.url),
+    ...(bouncer ? { DB_PREPARED_STATEMENTS: "off" } : {}),
     NATS_URL: natsUrl ?? infra.natsUrl,
     SVC_BUS_PREFIX: busPrefix,
     LOG_LEVEL: "warn",
@@ -249,6 +258,7 @@ export async function startPlatform({
   } catch (error) {
     // A platform that did not start leaves no process running and no database behind.
     await stopAll(processes);
+    await bouncer?.stop();
     await scratch.drop();
     throw error;
   }
@@ -266,6 +276,7 @@ export async function startPlatform({
     startGateway,
     stop: async () => {
       await stopAll(processes);
+      await bouncer?.stop();
       await scratch.drop();
     },
   };
@@ -302,6 +313,9 @@ export async function createOrganization(
 
 /** Both ways the platform runs, when this machine can run both. */
 export function targets(): [Target["name"], () => Promise<Target>][] {
+  // Behind PgBouncer only the distributed platform changes: the embedded one would only run again.
+  if (process.env.SVC_E2E_PGBOUNCER === "1" && realInfra())
+    return [["distributed", () => startDistributed()]];
   const list: [Target["name"], () => Promise<Target>][] = [["embedded", () => startEmbedded()]];
   if (realInfra()) list.push(["distributed", () => startDistributed()]);
   return list;

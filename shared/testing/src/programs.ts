@@ -16,6 +16,7 @@ export const DEBIAN_PACKAGES: Readonly<Record<string, string>> = {
   initdb: "postgresql-15",
   pg_basebackup: "postgresql-15",
   pg_ctl: "postgresql-15",
+  pgbouncer: "pgbouncer",
   "gnome-keyring-daemon": "gnome-keyring",
   mandoc: "mandoc",
   openssl: "openssl",
