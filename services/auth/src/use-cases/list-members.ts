@@ -1,4 +1,10 @@
-import type { Caller, OperationInput, OperationOutput, operations } from "@svc/contracts";
+import {
+  type Caller,
+  type OperationInput,
+  type OperationOutput,
+  type operations,
+  toPage,
+} from "@svc/contracts";
 import type { Database } from "@svc/db";
 import type { Kysely } from "kysely";
 import { toMember } from "../domain/contract-views";
@@ -16,12 +22,5 @@ export async function listMembers(
   const after = query.cursor === undefined ? undefined : decodePosition(query.cursor);
   // One extra row says whether another page exists without a count.
   const records = await listMemberRecords(db, caller.organizationId, after, query.limit + 1);
-  const items = records.slice(0, query.limit);
-  const hasMore = records.length > query.limit;
-  const last = items.at(-1);
-  return {
-    items: items.map(toMember),
-    nextCursor: hasMore && last ? encodePosition(last) : null,
-    hasMore,
-  };
+  return toPage(records, query.limit, toMember, encodePosition);
 }
