@@ -11,7 +11,18 @@ const here = dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);
 const flags = args.filter((arg) => arg.startsWith("--"));
 const only = args.filter((arg) => !arg.startsWith("--"));
-const known = ["history", "throughput", "overload", "web", "bulk", "cli", "experiments", "live", "search"];
+const known = [
+  "history",
+  "throughput",
+  "overload",
+  "web",
+  "bulk",
+  "cli",
+  "experiments",
+  "live",
+  "search",
+  "cluster",
+];
 const unknown = only.filter((name) => !known.includes(name));
 if (unknown.length > 0) {
   console.error(`unknown benchmark ${unknown.join(", ")}; expected one of ${known.join(", ")}`);

@@ -34,6 +34,7 @@ const entries = [
   ["bench", "src/experiments.ts", "dist/experiments.js"],
   ["bench", "src/live.ts", "dist/live.js"],
   ["bench", "src/search.ts", "dist/search.js"],
+  ["bench", "src/cluster.ts", "dist/cluster.js"],
 ];
 
 const started = Date.now();

@@ -1,10 +1,10 @@
 import { realInfra } from "@svc/testing";
+import { NatsCluster, type NatsNode } from "@svc/testing/nats-cluster";
 import { connect, type JetStreamManager } from "nats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditVersions, changesOfEdits, revisionsByValue } from "../audit";
 import { type Answer, EditLoad, type EditTarget, makeEditTargets } from "../edit-load";
 import { client } from "../http";
-import { NatsCluster, type NatsNode } from "../nats-cluster";
 import { privateNatsAvailable } from "../nats-server";
 import { type Platform, startPlatform, waitFor } from "../platform";
 

@@ -1,10 +1,10 @@
 import { realInfra } from "@svc/testing";
+import { PostgresPair, postgresPairAvailable } from "@svc/testing/postgres-pair";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditVersions, changesOfEdits, revisionsByValue } from "../audit";
 import { EditLoad, type EditTarget, makeEditTargets } from "../edit-load";
 import { client } from "../http";
 import { type Platform, startPlatform, waitFor } from "../platform";
-import { PostgresPair, postgresPairAvailable } from "../postgres-pair";
 
 const infra = realInfra();
 

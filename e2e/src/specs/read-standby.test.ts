@@ -1,10 +1,10 @@
 import { realInfra } from "@svc/testing";
+import { PostgresPair, postgresPairAvailable } from "@svc/testing/postgres-pair";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditVersions } from "../audit";
 import { client } from "../http";
 import { type Platform, startPlatform } from "../platform";
-import { PostgresPair, postgresPairAvailable } from "../postgres-pair";
 
 const infra = realInfra();
 

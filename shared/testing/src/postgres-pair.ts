@@ -1,11 +1,11 @@
 import { execFile } from "node:child_process";
-import { chmodSync, existsSync, mkdtempSync, rmSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { programsAvailable } from "@svc/testing/programs";
 import pg from "pg";
-import { freePort, root } from "./platform";
+import { freePort, root } from "./processes";
+import { programsAvailable } from "./programs";
 
 const run = promisify(execFile);
 
@@ -96,6 +96,28 @@ export class PostgresPair {
     } finally {
       await db.end();
     }
+  }
+
+  /**
+   * The processes of one server: its postmaster and every process it forked (a backend per
+   * connection, its WAL sender or receiver), to count the CPU each server spends.
+   */
+  serverPids(server: "primary" | "standby"): number[] {
+    const pidFile = join(this.dir, server, "postmaster.pid");
+    if (!existsSync(pidFile)) return [];
+    const postmaster = Number(readFileSync(pidFile, "utf8").split("\n")[0]);
+    const children = readdirSync("/proc")
+      .filter((name) => /^\d+$/.test(name))
+      .filter((pid) => {
+        try {
+          const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+          return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === postmaster;
+        } catch {
+          return false;
+        }
+      })
+      .map(Number);
+    return [postmaster, ...children];
   }
 
   /** Stops the primary at once, as if its machine died. */

@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { freePort, waitFor } from "./platform";
+import { freePort, waitFor } from "./processes";
 
 /** Debian's nats-server, as `PrivateNats` runs it (`privateNatsAvailable()` says whether it is there). */
 const NATS_SERVER = process.env.NATS_SERVER_BIN ?? "/usr/sbin/nats-server";
