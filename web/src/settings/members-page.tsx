@@ -16,7 +16,7 @@ import { ROLES, RoleOptions } from "./roles";
 import { SettingsNav } from "./settings-nav";
 
 /** What an invitation gave: the mail went out, or the link to pass on, shown this once. */
-interface Invited {
+export interface Invited {
   email: string;
   inviteUrl: string | null;
 }
@@ -223,7 +223,7 @@ function Problem({ error, explained }: { error: unknown; explained: string | und
 }
 
 /** The invitation's outcome: mailed, or the one-time link to copy now. */
-function InvitationResult({ invited, onDone }: { invited: Invited; onDone(): void }) {
+export function InvitationResult({ invited, onDone }: { invited: Invited; onDone(): void }) {
   const toasts = useToasts();
   if (invited.inviteUrl === null) {
     return (
