@@ -14,6 +14,7 @@ import {
   replaceText,
   screenshot,
   type WatchedPage,
+  watchedPageForSuite,
 } from "../../web/harness";
 
 /**
@@ -320,5 +321,77 @@ describe.runIf(chromiumAvailable())("people in the web application", () => {
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     expect(mailbox.messages.filter((message) => recipientOf(message) === ann.email).length).toBe(before + 2);
     expect([...opened.problems, ...mailed.problems, ...other.problems]).toEqual([]);
+  });
+});
+
+/**
+ * A platform with no SMTP server: the invitation's link is shown to the inviter once, to pass on, and
+ * signs the colleague in; the sign-in page's "E-mail me a link" says the platform sends no mail.
+ */
+describe.runIf(chromiumAvailable())("people in the web application, without mail", () => {
+  const platform = startedForSuite(() => startEmbedded());
+  const watched = watchedPageForSuite(() => platform.baseUrl, { apiKey: () => platform.ownerKey });
+  const email = `cy-${randomBytes(3).toString("hex")}@example.com`;
+
+  it("shows the invitation link once, to copy, and the link signs the colleague in", async () => {
+    const page = watched.page;
+    await page.goto(`${platform.baseUrl}/settings/members`);
+    const invite = page.getByRole("form", { name: "Invite a member" });
+    await invite.getByLabel("E-mail").fill(email);
+    await invite.getByLabel("Role").selectOption("viewer");
+    await invite.getByRole("button", { name: "Invite" }).click();
+    const result = page.getByRole("status", { name: "Invitation link" });
+    await result.getByText("It is shown this once").waitFor();
+    const link = (await result.getByLabel(`Invitation link for ${email}`).textContent()) ?? "";
+    expect(link).toMatch(new RegExp(`^${platform.baseUrl}/sign-in#code=svc_sc_`));
+    await expectAccessible(page, "the members page with an invitation link");
+    await screenshot(page, "members-invite-link");
+
+    // Gone once dismissed or the page is left: the platform does not give it again.
+    await result.getByRole("button", { name: "Done" }).click();
+    await result.waitFor({ state: "detached" });
+    await page.reload();
+    expect(await page.getByText(link).count()).toBe(0);
+
+    const colleague = await openPage(watched.browser, platform.baseUrl);
+    try {
+      await colleague.page.goto(link);
+      await colleague.page.waitForURL(/\/projects$/);
+      await colleague.page.goto(`${platform.baseUrl}/settings/account`);
+      await colleague.page.getByRole("form", { name: "You" }).getByLabel("E-mail").waitFor();
+      expect(await colleague.page.getByRole("form", { name: "You" }).getByLabel("E-mail").inputValue()).toBe(
+        email,
+      );
+      // A viewer may not invite: the page says who may, and offers no form.
+      await colleague.page.goto(`${platform.baseUrl}/settings/members`);
+      await colleague.page.getByText(/your role is viewer/).waitFor();
+      expect(await colleague.page.getByRole("form", { name: "Invite a member" }).count()).toBe(0);
+      expect(colleague.problems).toEqual([]);
+    } finally {
+      await colleague.context.close();
+    }
+    // Signed in once, the colleague is active.
+    await page.reload();
+    const row = page.getByRole("table", { name: "Members" }).getByRole("row").filter({ hasText: email });
+    await row.getByText("active", { exact: true }).waitFor();
+    expect(watched.problems).toEqual([]);
+  });
+
+  it("says on the sign-in page that this platform sends no mail", async () => {
+    const opened = await openPage(watched.browser, platform.baseUrl);
+    try {
+      await opened.page.goto(`${platform.baseUrl}/sign-in`);
+      const form = opened.page.getByRole("form", { name: "Sign in by e-mail" });
+      await form.getByLabel("Your e-mail address").fill(email);
+      await form.getByRole("button", { name: "E-mail me a link" }).click();
+      await form
+        .getByRole("alert")
+        .filter({ hasText: /This platform sends no mail/ })
+        .waitFor();
+      expect(await form.getByRole("status").count()).toBe(0);
+      await screenshot(opened.page, "sign-in-no-mail");
+    } finally {
+      await opened.context.close();
+    }
   });
 });
