@@ -47,6 +47,48 @@ describe("svc auth status asks the platform whether the key is usable", () => {
     expectNoSecret(result, platform.ownerKey);
   });
 
+  it("names the person behind the key, as GET /v1/account does, and nobody for a key made by no person", async () => {
+    const account = async (key: string) =>
+      (await (
+        await fetch(`${platform.baseUrl}/v1/account`, { headers: { authorization: `Bearer ${key}` } })
+      ).json()) as { user: { id: string; email: string | null; name: string } | null };
+    const env = { SVC_API_KEY: platform.ownerKey, SVC_BASE_URL: platform.baseUrl };
+    // The first owner of a fresh installation: a person named "Owner" with no address yet.
+    const owner = await account(platform.ownerKey);
+    expect(owner.user).toMatchObject({ email: null, name: "Owner" });
+
+    const created = await runSvc(["api-keys", "create", "--name", "made-by-the-owner", "--format", "json"], {
+      env,
+    });
+    expect(created.code, created.stderr).toBe(0);
+    const { token } = JSON.parse(created.stdout) as { token: string };
+    const made = await status(token);
+    expect(made.code, made.stderr).toBe(0);
+    expect(apiKeyStatus(made).check.user).toEqual(owner.user);
+    expect(apiKeyStatus(made).check.user.id).toBe(owner.user?.id);
+
+    const tty = runOnTerminal(["auth", "status"], {
+      env: { ...env, SVC_API_KEY: token },
+      onTerminal: { stdout: true, stderr: false },
+    });
+    expect(tty.code, tty.stderr).toBe(0);
+    expect(tty.screen).toContain(
+      `  API (${platform.baseUrl}): accepted (organisation default, role member)\n  user: Owner (no e-mail address set)\n`,
+    );
+
+    // An organisation made through the operator route without an owner's address: its key is no one's.
+    const nobodys = await platform.newOrganizationKey();
+    expect((await account(nobodys)).user).toBeNull();
+    const report = await status(nobodys);
+    expect(report.code, report.stderr).toBe(0);
+    expect(apiKeyStatus(report).check).toMatchObject({ state: "accepted", user: null });
+    const line = runOnTerminal(["auth", "status"], {
+      env: { ...env, SVC_API_KEY: nobodys },
+      onTerminal: { stdout: true, stderr: false },
+    });
+    expect(line.screen).not.toContain("user:");
+  });
+
   it("says a revoked key is refused, and exits 2", async () => {
     const env = { SVC_API_KEY: platform.ownerKey, SVC_BASE_URL: platform.baseUrl };
     const created = await runSvc(["api-keys", "create", "--name", "to-revoke", "--format", "json"], { env });

@@ -105,6 +105,20 @@ export async function signOut(): Promise<void> {
   if (!response.ok && response.status !== 401) throw await errorOf(response);
 }
 
+/**
+ * Asks for a sign-in link by e-mail (`POST /v1/session/email`). The platform answers the same whether
+ * or not the address is a member's; a 429 is the person asking too often.
+ */
+export async function emailSignInLink(email: string): Promise<void> {
+  const response = await fetch(`${location.origin}/v1/session/email`, {
+    method: "POST",
+    credentials: "same-origin",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ email }),
+  });
+  if (!response.ok) throw await errorOf(response);
+}
+
 export interface UploadOptions {
   mediaType: string;
   query: Record<string, string>;

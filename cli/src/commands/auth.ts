@@ -76,6 +76,8 @@ type KeyCheck =
       status: number;
       organization?: { id: string; name: string; slug: string };
       role?: string;
+      /** The person behind the key (who made it) or the session; null for a key made by no person. */
+      user?: { id: string; email: string | null; name: string } | null;
     }
   /** 401 or 403: the key is not valid, or was revoked. */
   | { state: "refused"; url: string; status: number; requestId?: string }
@@ -108,7 +110,7 @@ async function checkKey(ctx: Context, token: string): Promise<KeyCheck> {
     if (response.status !== 200) return { state: "failed", ...answer };
     const account = JSON.parse(response.body.toString("utf8")) as Pick<
       Extract<KeyCheck, { state: "accepted" }>,
-      "organization" | "role"
+      "organization" | "role" | "user"
     >;
     return { state: "accepted", url, status: response.status, ...account };
   } catch (error) {
@@ -139,6 +141,7 @@ function checkReport(check: KeyCheck): Record<string, unknown> {
         status: check.status,
         organization: check.organization ?? null,
         role: check.role ?? null,
+        user: check.user ?? null,
       };
     case "refused":
     case "failed":
@@ -153,7 +156,8 @@ function checkLine(check: KeyCheck): string {
   switch (check.state) {
     case "accepted": {
       const organization = check.organization ? `organisation ${check.organization.name}, ` : "";
-      return `  API (${origin}): accepted (${organization}role ${check.role ?? "unknown"})`;
+      const accepted = `  API (${origin}): accepted (${organization}role ${check.role ?? "unknown"})`;
+      return check.user ? `${accepted}\n  user: ${personOf(check.user)}` : accepted;
     }
     case "refused":
       return `  API (${origin}): refused (HTTP ${check.status}): the key is not valid or was revoked`;
@@ -162,6 +166,12 @@ function checkLine(check: KeyCheck): string {
     case "unreachable":
       return `  API (${origin}): unreachable: ${check.error.message}`;
   }
+}
+
+/** A person as a line names them: their name, and their address when it is set and not the name. */
+function personOf(user: { email: string | null; name: string }): string {
+  if (user.email === null) return `${user.name} (no e-mail address set)`;
+  return user.name === user.email ? user.email : `${user.name} <${user.email}>`;
 }
 
 /**

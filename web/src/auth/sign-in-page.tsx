@@ -2,6 +2,8 @@ import { type FormEvent, useEffect, useRef, useState } from "react";
 import { useNavigate, useSearchParams } from "react-router";
 import { ErrorMessage } from "../components/errors";
 import { useSession } from "../session";
+import { EmailLinkForm } from "./email-link-form";
+import { RefusedLink } from "./refused-link";
 
 /** Where to go after signing in: a path of this application only, never another site. */
 function nextPath(params: URLSearchParams): string {
@@ -66,6 +68,7 @@ export function SignInPage() {
           svc
         </div>
         <h1>Sign in</h1>
+        <RefusedLink error={error} />
         {state.status === "signed-out" && state.reason ? <p className="notice">{state.reason}</p> : null}
         <p className="muted">
           Paste an API key of your organisation. It is exchanged for a session once and is not kept in this
@@ -96,6 +99,7 @@ export function SignInPage() {
           {busy ? "Signing in…" : "Sign in"}
         </button>
       </form>
+      <EmailLinkForm />
     </main>
   );
 }

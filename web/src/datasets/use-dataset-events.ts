@@ -1,6 +1,7 @@
 import type { Dataset, DatasetVersionEvent } from "@svc/sdk";
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef, useState } from "react";
+import { api } from "../api";
 import { rowsKey } from "../rows/use-rows";
 import {
   parseVersionEvent,
@@ -15,7 +16,8 @@ import {
  * The dataset's live changes (`GET …/events`), from the version the page has: each new version once,
  * in order. The browser's EventSource reconnects by itself with Last-Event-ID when the server ends the
  * stream; one it gave up on (a refusal: 429, a platform away) is opened again later from the last
- * version heard. Closed when the page goes.
+ * version heard. Closed when the page goes. An EventSource does not say why it was refused, so a refusal
+ * asks who is signed in: a session that ended (a member removed, a key revoked) signs the page out at once.
  */
 export function useDatasetEvents(
   projectSlug: string,
@@ -53,6 +55,8 @@ export function useDatasetEvents(
       });
       source.addEventListener("error", () => {
         if (source?.readyState !== EventSource.CLOSED) return;
+        // A 401 here ends the page's session (see api.ts); any other failure is the reopen's to retry.
+        api.account.get().catch(() => undefined);
         timer = setTimeout(open, reopenDelay(attempt++));
       });
     };

@@ -1,4 +1,4 @@
-import type { Cell, DatasetColumn, DatasetRow, UpdateDatasetRowBody } from "@svc/sdk";
+import type { Actor, Cell, DatasetColumn, DatasetRow, UpdateDatasetRowBody } from "@svc/sdk";
 import { type CellMode, modeFor, switchMode } from "./cell-modes";
 import { cellOf, editableText, type JsonProblem, parseJson, sameJson } from "./cells";
 
@@ -93,6 +93,8 @@ export function patchOf(draft: RowDraft): UpdateDatasetRowBody | undefined {
 /** A conflict: someone saved the row after this draft began. */
 export interface Conflict {
   theirs: DatasetRow;
+  /** Who made their version, when the row's history says (it is looked up after the refusal). */
+  by?: Actor | undefined;
   cells: { column: DatasetColumn; base: Cell | undefined; mine: Cell; theirs: Cell | undefined }[];
 }
 

@@ -123,6 +123,23 @@ describe("the row editor", () => {
         },
       },
       { status: 200, body: theirs },
+      {
+        status: 200,
+        body: {
+          items: [
+            {
+              versionId: "v5",
+              version: 5,
+              operation: "update",
+              actor: { kind: "user", id: "u-grace", name: "Grace Hopper" },
+              createdAt: "2026-01-01T00:00:00.000Z",
+              cells: { output: "4 (theirs)", custom: {} },
+            },
+          ],
+          nextCursor: null,
+          hasMore: true,
+        },
+      },
       { status: 200, body: { versionId: "v", version: 6 } },
     ]);
     renderPanel();
@@ -131,7 +148,7 @@ describe("the row editor", () => {
       fireEvent.click(screen.getByRole("button", { name: "Save" }));
     });
     const conflict = screen.getByRole("alertdialog", { name: "Someone else changed this row" });
-    expect(conflict.textContent).toContain("It is now at version 5");
+    expect(conflict.textContent).toContain("Changed by Grace Hopper. It is now at version 5");
     expect(conflict.textContent).toContain("4 (theirs)");
     expect(screen.getByText("1 changed cell")).toBeTruthy();
 
@@ -140,6 +157,7 @@ describe("the row editor", () => {
     });
     expect(sent.map((s) => [s.method, s.ifMatch, s.body])).toEqual([
       ["PATCH", "3", { output: "four" }],
+      ["GET", null, undefined],
       ["GET", null, undefined],
       ["PATCH", "5", { output: "four" }],
     ]);

@@ -96,6 +96,7 @@ export function RowPanel(props: RowPanelProps) {
     if (props.focusOnOpen) firstEditor.current?.focus();
   }, [props.focusOnOpen]);
 
+  const lastChangeBy = (theirs: DatasetRow) => lastChangeByOf(projectSlug, datasetSlug, theirs);
   const save = async (target: RowDraft = draft) => {
     const body = patchOf(target);
     if (!body || hasProblems(target) || saving) return;
@@ -110,8 +111,10 @@ export function RowPanel(props: RowPanelProps) {
           toasts.show({ kind: "success", message: `Saved row ${row.rowId} as version ${saved.version}` });
           props.onSaved(saved.version);
         },
-        async () =>
-          setConflict(conflictOf(target, await api.datasets.getRow(projectSlug, datasetSlug, row.rowId))),
+        async () => {
+          const theirs = await api.datasets.getRow(projectSlug, datasetSlug, row.rowId);
+          setConflict({ ...conflictOf(target, theirs), by: await lastChangeBy(theirs) });
+        },
       ),
     );
   };
@@ -186,6 +189,7 @@ export function RowPanel(props: RowPanelProps) {
       {conflict ? (
         <ConflictView
           conflict={conflict}
+          ownActorId={props.ownActorId}
           saving={saving}
           onKeepMine={() => {
             const mine = { ...draft, baseVersion: conflict.theirs.version };
@@ -295,6 +299,18 @@ export function RowPanel(props: RowPanelProps) {
       {props.history}
     </aside>
   );
+}
+
+/** Who made the row's version `row.version`, from its history; nothing when that cannot be told. */
+async function lastChangeByOf(projectSlug: string, datasetSlug: string, row: DatasetRow) {
+  try {
+    const history = await api.datasets.rowHistory(projectSlug, datasetSlug, row.rowId, { limit: 1 });
+    const newest = history.items[0];
+    return newest?.version === row.version ? newest.actor : undefined;
+  } catch {
+    // The conflict matters more than its author: it is shown without the name.
+    return undefined;
+  }
 }
 
 /** Whether the row, as the list now has it, is no newer than the "theirs" a conflict compares with. */

@@ -1,4 +1,10 @@
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { type FormEvent, useEffect, useState } from "react";
+import { api } from "../api";
+import { ErrorMessage } from "../components/errors";
 import { PageHeader } from "../components/layout";
+import { useToasts } from "../components/toasts";
+import { useAction } from "../components/use-action";
 import { useSignedIn } from "../session";
 import { SettingsNav } from "./settings-nav";
 
@@ -8,6 +14,14 @@ export function AccountPage() {
     <>
       <PageHeader title="Settings" />
       <SettingsNav />
+      {session.user ? (
+        <YourDetails />
+      ) : (
+        <p className="notice">
+          This session was opened with an API key, which is the organisation's, not a person's. Sign in with a
+          sign-in link (an invitation, or "E-mail me a link") to have your name on what you change.
+        </p>
+      )}
       <dl className="facts">
         <dt>Organisation</dt>
         <dd>{session.organization.name}</dd>
@@ -21,5 +35,71 @@ export function AccountPage() {
         <dd>{new Date(session.expiresAt).toLocaleString()} (sooner after 8 hours unused)</dd>
       </dl>
     </>
+  );
+}
+
+/** The person's own name and address: the name shows wherever they changed something. */
+function YourDetails() {
+  const queryClient = useQueryClient();
+  const toasts = useToasts();
+  const account = useQuery({ queryKey: ["account"], queryFn: () => api.account.get() });
+  const user = account.data?.user;
+  const [name, setName] = useState("");
+  const [email, setEmail] = useState("");
+  const { busy, error, run } = useAction();
+  useEffect(() => {
+    if (!user) return;
+    setName(user.name);
+    setEmail(user.email ?? "");
+  }, [user]);
+
+  const save = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!user) return;
+    const changes: { name?: string; email?: string } = {};
+    if (name.trim() !== user.name) changes.name = name.trim();
+    if (email.trim() !== (user.email ?? "") && email.trim() !== "") changes.email = email.trim();
+    if (Object.keys(changes).length === 0) return;
+    const done = await run(async () => {
+      await api.account.updateUser(changes);
+      await queryClient.invalidateQueries({ queryKey: ["account"] });
+    });
+    if (done) toasts.show({ kind: "success", message: "Saved your name and e-mail" });
+  };
+
+  if (account.error) return <ErrorMessage error={account.error} />;
+  if (!user) return <p role="status">Loading your details…</p>;
+  const unchanged = name.trim() === user.name && email.trim() === (user.email ?? "");
+  return (
+    <form className="account-form" onSubmit={save} aria-labelledby="you-heading">
+      <h2 id="you-heading">You</h2>
+      <p className="muted">Your name is what others see on the versions, rows and scores you change.</p>
+      <label htmlFor="your-name">Name</label>
+      <input
+        id="your-name"
+        value={name}
+        onChange={(event) => setName(event.target.value)}
+        required
+        maxLength={200}
+        autoComplete="name"
+      />
+      <label htmlFor="your-email">E-mail</label>
+      <input
+        id="your-email"
+        type="email"
+        value={email}
+        onChange={(event) => setEmail(event.target.value)}
+        placeholder={user.email === null ? "Not set yet" : undefined}
+        autoComplete="email"
+      />
+      {error ? <ErrorMessage error={error} /> : null}
+      <button
+        type="submit"
+        className="button button-primary"
+        disabled={busy || unchanged || name.trim() === ""}
+      >
+        {busy ? "Saving…" : "Save"}
+      </button>
+    </form>
   );
 }
