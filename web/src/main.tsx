@@ -21,6 +21,8 @@ import { KeysPage } from "./settings/keys-page";
 import { MembersPage } from "./settings/members-page";
 import "./styles.css";
 import { traceQuery } from "./traces/queries";
+import { SessionPage } from "./traces/session-page";
+import { TraceGroupsPage } from "./traces/trace-groups-page";
 import { TracePage } from "./traces/trace-page";
 import { TracesPage } from "./traces/traces-page";
 import { DiffPage } from "./versions/diff-page";
@@ -104,6 +106,15 @@ const router = createBrowserRouter(
       />
       <Route path="/projects/:projectSlug/traces" element={signedIn(<TracesPage />)} />
       <Route path="/projects/:projectSlug/traces/dashboard" element={signedIn(loaded(<DashboardPage />))} />
+      <Route
+        path="/projects/:projectSlug/traces/sessions"
+        element={signedIn(<TraceGroupsPage kind="sessions" />)}
+      />
+      <Route path="/projects/:projectSlug/traces/sessions/:sessionId" element={signedIn(<SessionPage />)} />
+      <Route
+        path="/projects/:projectSlug/traces/users"
+        element={signedIn(<TraceGroupsPage kind="users" />)}
+      />
       <Route
         path="/projects/:projectSlug/traces/:traceId"
         element={signedIn(<TracePage />)}
