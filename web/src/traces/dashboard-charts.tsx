@@ -40,7 +40,7 @@ export function MetricChart({
     if (!focus || rows.length === 0) return;
     if (event.key === "Enter" || event.key === " ") {
       event.preventDefault();
-      if (row) onPoint(row.time, lines.length > 1 ? line : undefined);
+      if (row) onPoint(row.time, line);
       return;
     }
     if (event.key === "Escape") {

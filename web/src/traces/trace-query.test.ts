@@ -54,6 +54,9 @@ describe("the traces list's address", () => {
     expect(traceCount(0)).toBe("0 traces");
     expect(traceCount(1)).toBe("1 trace");
     expect(traceCount(1234)).toBe(`${(1234).toLocaleString()} traces`);
+    expect(traceCount(1, true)).toBe("1 trace matches these filters");
+    expect(traceCount(31, true)).toBe("31 traces match these filters");
+    expect(traceCount(0, true)).toBe("0 traces match these filters");
   });
 
   it("ignores an unknown order and a time that is not one", () => {

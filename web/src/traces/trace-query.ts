@@ -115,6 +115,8 @@ export function instantOfLocal(value: string): string {
   return Number.isNaN(time) ? "" : new Date(time).toISOString();
 }
 
-/** How many traces a list holds, as its heading says it: "1 trace", "1,234 traces". */
-export const traceCount = (total: number): string =>
-  `${total.toLocaleString()} ${total === 1 ? "trace" : "traces"}`;
+/** How many traces a list holds: "1 trace", "1,234 traces", or "1 trace matches these filters". */
+export function traceCount(total: number, filtered = false): string {
+  const count = `${total.toLocaleString()} ${total === 1 ? "trace" : "traces"}`;
+  return filtered ? `${count} ${total === 1 ? "matches" : "match"} these filters` : count;
+}

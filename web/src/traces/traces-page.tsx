@@ -180,12 +180,7 @@ export function TracesPage() {
       ) : null}
       {traces.error ? <ErrorMessage error={traces.error} /> : null}
       <p className="trace-count" role="status">
-        {traces.data ? (
-          <>
-            <strong>{traceCount(traces.data.pages[0]?.total ?? 0)}</strong>
-            {filters.length > 0 ? " match these filters" : null}
-          </>
-        ) : null}
+        {traces.data ? traceCount(traces.data.pages[0]?.total ?? 0, filters.length > 0) : null}
       </p>
       {traces.isPending ? (
         <p className="page-status" role="status">
