@@ -1,10 +1,12 @@
 import { useInfiniteQuery } from "@tanstack/react-query";
+import type { FormEvent } from "react";
 import { Link, useParams, useSearchParams } from "react-router";
 import { api } from "../api";
 import { ErrorMessage } from "../components/errors";
 import { PageHeader } from "../components/layout";
 import { formatCost } from "./gen-ai";
 import {
+  apiQueryOf,
   ariaSortOf,
   type GroupSortField,
   groupSortFields,
@@ -12,7 +14,7 @@ import {
   paramsOfOrder,
   toggledOrder,
 } from "./trace-groups";
-import { paramsOf } from "./trace-query";
+import { instantOfLocal, localInputValue, paramsOf } from "./trace-query";
 import { TracesTabs } from "./traces-tabs";
 
 const PAGE = 50;
@@ -33,15 +35,20 @@ interface GroupPage {
   nextCursor: string | null;
   hasMore: boolean;
 }
-type GroupQuery = NonNullable<Parameters<typeof api.traces.sessions>[1]>;
+type ApiQuery = NonNullable<Parameters<typeof api.traces.sessions>[1]>;
+/** The range the list counts, so that a user's traces open with the same totals. */
+interface Range {
+  from: string;
+  to: string;
+}
 
 interface Kind {
   title: string;
   one: string;
   empty: string;
   more: string;
-  list(projectSlug: string, query: GroupQuery, signal: AbortSignal): Promise<GroupPage>;
-  address(projectSlug: string, id: string): string;
+  list(projectSlug: string, query: ApiQuery, signal: AbortSignal): Promise<GroupPage>;
+  address(projectSlug: string, id: string, range: Range): string;
 }
 
 const kinds: Record<"sessions" | "users", Kind> = {
@@ -66,8 +73,9 @@ const kinds: Record<"sessions" | "users", Kind> = {
       api.traces
         .users(projectSlug, query, { signal })
         .then((page) => ({ ...page, items: page.items.map((item) => ({ ...item, id: item.userId })) })),
-    // A user opens as the traces list, filtered to theirs.
-    address: (projectSlug, id) => `/projects/${projectSlug}/traces?${paramsOf({ user: id }).toString()}`,
+    // A user opens as the traces list, filtered to theirs (of the range the totals count).
+    address: (projectSlug, id, range) =>
+      `/projects/${projectSlug}/traces?${paramsOf({ user: id, from: range.from, to: range.to }).toString()}`,
   },
 };
 
@@ -75,7 +83,8 @@ const time = (iso: string) => <time dateTime={iso}>{new Date(iso).toLocaleString
 
 /**
  * The project's traces gathered by session or by user, each with its totals: how many traces, how many
- * failed, their tokens and cost, and when the first and the last started. A column's header sorts by it.
+ * failed, their tokens and cost, and when the first and the last started. A column's header sorts by it;
+ * a range of start times keeps only the traces that started in it, and the totals count only those.
  */
 export function TraceGroupsPage({ kind }: { kind: keyof typeof kinds }) {
   const { projectSlug = "" } = useParams();
@@ -86,12 +95,22 @@ export function TraceGroupsPage({ kind }: { kind: keyof typeof kinds }) {
     queryKey: ["trace-groups", kind, projectSlug, order],
     initialPageParam: undefined as string | undefined,
     queryFn: ({ pageParam, signal }) =>
-      of.list(projectSlug, { limit: PAGE, ...order, ...(pageParam ? { cursor: pageParam } : {}) }, signal),
+      of.list(
+        projectSlug,
+        { limit: PAGE, ...apiQueryOf(order), ...(pageParam ? { cursor: pageParam } : {}) },
+        signal,
+      ),
     getNextPageParam: (page) => (page.hasMore && page.nextCursor ? page.nextCursor : undefined),
   });
   const items: GroupTotals[] = groups.data?.pages.flatMap((page) => page.items) ?? [];
   const sortBy = (field: GroupSortField) =>
     setParams(paramsOfOrder(toggledOrder(order, field)), { replace: true });
+  const pickRange = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const instant = (name: string) => instantOfLocal(String(form.get(name) ?? ""));
+    setParams(paramsOfOrder({ ...order, from: instant("from"), to: instant("to") }), { replace: true });
+  };
   const header = (field: GroupSortField) => (
     <th key={field} scope="col" className="numeric" aria-sort={ariaSortOf(order, field)}>
       <button type="button" className="sort-button" onClick={() => sortBy(field)}>
@@ -113,6 +132,24 @@ export function TraceGroupsPage({ kind }: { kind: keyof typeof kinds }) {
         ]}
       />
       <TracesTabs projectSlug={projectSlug} />
+      <form className="toolbar trace-filters" onSubmit={pickRange} key={params.toString()}>
+        <label className="inline-field">
+          From
+          <input type="datetime-local" name="from" defaultValue={localInputValue(order.from)} />
+        </label>
+        <label className="inline-field">
+          To
+          <input type="datetime-local" name="to" defaultValue={localInputValue(order.to)} />
+        </label>
+        <button type="submit" className="button">
+          Show
+        </button>
+        <span className="muted">
+          {order.from || order.to
+            ? "Totals of the traces that started in this range"
+            : "Totals of every trace"}
+        </span>
+      </form>
       {groups.error ? <ErrorMessage error={groups.error} /> : null}
       {groups.isPending ? (
         <p className="page-status" role="status">
@@ -120,7 +157,7 @@ export function TraceGroupsPage({ kind }: { kind: keyof typeof kinds }) {
         </p>
       ) : items.length === 0 ? (
         <div className="empty">
-          <p>{of.empty}</p>
+          <p>{order.from || order.to ? `No ${kind} in this range.` : of.empty}</p>
         </div>
       ) : (
         <table className="table trace-groups-table">
@@ -139,7 +176,7 @@ export function TraceGroupsPage({ kind }: { kind: keyof typeof kinds }) {
             {items.map((group) => (
               <tr key={group.id}>
                 <th scope="row">
-                  <Link className="group-id" to={of.address(projectSlug, group.id)}>
+                  <Link className="group-id" to={of.address(projectSlug, group.id, order)}>
                     {group.id}
                   </Link>
                 </th>

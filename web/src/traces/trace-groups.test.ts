@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  apiQueryOf,
   ariaSortOf,
   newMessagesOf,
   offsetLabel,
@@ -10,22 +11,47 @@ import {
 
 describe("the order of the sessions' and users' lists", () => {
   it("reads the order from the address, the latest first by default, and ignores what is no column", () => {
-    expect(orderFrom(new URLSearchParams(""))).toEqual({ sortBy: "lastTime", sortDirection: "desc" });
+    const none = { from: "", to: "" };
+    expect(orderFrom(new URLSearchParams(""))).toEqual({
+      sortBy: "lastTime",
+      sortDirection: "desc",
+      ...none,
+    });
     expect(orderFrom(new URLSearchParams("sort=costMicrocents&direction=asc"))).toEqual({
       sortBy: "costMicrocents",
       sortDirection: "asc",
+      ...none,
     });
-    expect(orderFrom(new URLSearchParams("sort=toString&direction=sideways"))).toEqual({
+    expect(orderFrom(new URLSearchParams("sort=toString&direction=sideways&from=soon"))).toEqual({
       sortBy: "lastTime",
       sortDirection: "desc",
+      ...none,
     });
+  });
+
+  it("keeps a range of start times in the address, and asks the API only for the bounds that are set", () => {
+    const query = orderFrom(new URLSearchParams("from=2026-11-28T10:00:00Z&sort=traces"));
+    expect(query).toEqual({
+      sortBy: "traces",
+      sortDirection: "desc",
+      from: "2026-11-28T10:00:00.000Z",
+      to: "",
+    });
+    expect(apiQueryOf(query)).toEqual({
+      sortBy: "traces",
+      sortDirection: "desc",
+      from: "2026-11-28T10:00:00.000Z",
+    });
+    expect(paramsOfOrder(query).toString()).toBe("sort=traces&from=2026-11-28T10%3A00%3A00.000Z");
+    // Sorting by another column keeps the range.
+    expect(toggledOrder(query, "errors")).toEqual({ ...query, sortBy: "errors" });
   });
 
   it("writes only what differs from the default, and reads it back the same", () => {
     expect(paramsOfOrder({ sortBy: "lastTime", sortDirection: "desc" }).toString()).toBe("");
     const params = paramsOfOrder({ sortBy: "traces", sortDirection: "asc" });
     expect(params.toString()).toBe("sort=traces&direction=asc");
-    expect(orderFrom(params)).toEqual({ sortBy: "traces", sortDirection: "asc" });
+    expect(orderFrom(params)).toEqual({ sortBy: "traces", sortDirection: "asc", from: "", to: "" });
   });
 
   it("sorts by a new column largest first, and turns the order round on the same column", () => {

@@ -29,27 +29,51 @@ const isField = (value: string | null): value is GroupSortField =>
 
 export const DEFAULT_ORDER: GroupOrder = { sortBy: "lastTime", sortDirection: "desc" };
 
-export function orderFrom(params: URLSearchParams): GroupOrder {
+/** An order and, when the person picked one, the range of start times whose traces count. */
+export interface GroupQuery extends GroupOrder {
+  /** ISO-8601 instants, or empty for no bound. */
+  from: string;
+  to: string;
+}
+
+const validInstant = (value: string | null): string => {
+  if (!value) return "";
+  const time = Date.parse(value);
+  return Number.isNaN(time) ? "" : new Date(time).toISOString();
+};
+
+export function orderFrom(params: URLSearchParams): GroupQuery {
   const sort = params.get("sort");
   const direction = params.get("direction");
   return {
     sortBy: isField(sort) ? sort : DEFAULT_ORDER.sortBy,
     sortDirection: direction === "asc" ? "asc" : "desc",
+    from: validInstant(params.get("from")),
+    to: validInstant(params.get("to")),
   };
 }
 
-/** The address of an order: nothing for the default, so that links stay short. */
-export function paramsOfOrder(order: GroupOrder): URLSearchParams {
+/** The address of a query: nothing for the defaults, so that links stay short. */
+export function paramsOfOrder(query: GroupOrder & Partial<GroupQuery>): URLSearchParams {
   const params = new URLSearchParams();
-  if (order.sortBy !== DEFAULT_ORDER.sortBy) params.set("sort", order.sortBy);
-  if (order.sortDirection !== DEFAULT_ORDER.sortDirection) params.set("direction", order.sortDirection);
+  if (query.sortBy !== DEFAULT_ORDER.sortBy) params.set("sort", query.sortBy);
+  if (query.sortDirection !== DEFAULT_ORDER.sortDirection) params.set("direction", query.sortDirection);
+  if (query.from) params.set("from", query.from);
+  if (query.to) params.set("to", query.to);
   return params;
 }
 
+/** What the API is asked: the order, and the range's bounds that are set. */
+export const apiQueryOf = ({ from, to, ...order }: GroupQuery) => ({
+  ...order,
+  ...(from ? { from } : {}),
+  ...(to ? { to } : {}),
+});
+
 /** A column's header pressed: the largest or latest first, or the other way round when it is the order already. */
-export function toggledOrder(current: GroupOrder, field: GroupSortField): GroupOrder {
-  if (current.sortBy !== field) return { sortBy: field, sortDirection: "desc" };
-  return { sortBy: field, sortDirection: current.sortDirection === "desc" ? "asc" : "desc" };
+export function toggledOrder<Q extends GroupOrder>(current: Q, field: GroupSortField): Q {
+  if (current.sortBy !== field) return { ...current, sortBy: field, sortDirection: "desc" };
+  return { ...current, sortBy: field, sortDirection: current.sortDirection === "desc" ? "asc" : "desc" };
 }
 
 /** How a column's header tells a screen reader the order. */

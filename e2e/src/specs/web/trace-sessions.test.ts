@@ -29,7 +29,7 @@ const attributesOf = (attributes: Record<string, Value>) =>
 const T0 = 1_795_860_000_000;
 const MINUTE = 60_000;
 const nanos = (ms: number) => String(BigInt(T0 + ms) * 1_000_000n);
-const traceId = (n: number) => n.toString(16).padStart(32, "0");
+const traceId = (n: number) => `${n.toString(16).padStart(4, "0")}${"5e".repeat(14)}`;
 
 interface TraceSpec {
   id: number;
@@ -133,6 +133,13 @@ const pings: TraceSpec[] = Array.from({ length: 120 }, (_, n) => ({
   durationMs: 20,
   attributes: { "user.id": "carol", "gen_ai.prompt": `ping ${n}`, "gen_ai.completion": `pong ${n}` },
 }));
+
+/** A `datetime-local` input's value for a moment, in the browser's (and this process's) time zone. */
+const local = (ms: number) => {
+  const date = new Date(ms);
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
+};
 
 /**
  * Monitoring beyond one trace, in Debian's Chromium against the embedded platform: the traces list's
@@ -305,6 +312,34 @@ describe.runIf(chromiumAvailable())("the web application's sessions, users and s
     await page.waitForURL(/\/traces\?user=ada$/);
     await expect.poll(() => page.locator(".trace-count").textContent()).toBe("3 traces match these filters");
     expect(await page.getByRole("textbox", { name: "User id" }).inputValue()).toBe("ada");
+
+    // A range keeps only the traces that started in it: from the 11th minute, one of Bob's two.
+    await page.goBack();
+    await page.waitForURL(/\/traces\/users\?sort=costMicrocents$/);
+    await page.getByLabel("From").fill(local(T0 + 11 * MINUTE));
+    await page.getByRole("button", { name: "Show" }).click();
+    await page.waitForURL(/sort=costMicrocents&from=/);
+    const inRange = page.getByRole("table", { name: /^Users, by cost/ });
+    await expect
+      .poll(() =>
+        inRange
+          .locator("tbody tr")
+          .evaluateAll((rows) =>
+            rows.map((row) =>
+              [...row.querySelectorAll("th, td")].slice(0, 5).map((cell) => cell.textContent),
+            ),
+          ),
+      )
+      .toEqual([
+        ["bob", "1", "0", "550", "$0.5"],
+        ["carol", "120", "0", "0", "$0"],
+      ]);
+    // A user's traces open of the same range, and so with the same count.
+    await inRange.getByRole("link", { name: "bob", exact: true }).click();
+    await expect
+      .poll(() => new URL(page.url()).search)
+      .toBe(`?user=bob&from=${encodeURIComponent(new Date(T0 + 11 * MINUTE).toISOString())}`);
+    await expect.poll(() => page.locator(".trace-count").textContent()).toBe("1 trace matches these filters");
     expectNoProblems();
   });
 
