@@ -21,8 +21,6 @@ import { KeysPage } from "./settings/keys-page";
 import { MembersPage } from "./settings/members-page";
 import "./styles.css";
 import { traceQuery } from "./traces/queries";
-import { SessionPage } from "./traces/session-page";
-import { TraceGroupsPage } from "./traces/trace-groups-page";
 import { TracePage } from "./traces/trace-page";
 import { TracesPage } from "./traces/traces-page";
 import { DiffPage } from "./versions/diff-page";
@@ -48,6 +46,13 @@ const ComparePage = lazy(() =>
 // The dashboard and its charts load when it is first opened.
 const DashboardPage = lazy(() =>
   import("./traces/dashboard-page").then((module) => ({ default: module.DashboardPage })),
+);
+// The sessions, a session and the users load when one of them is first opened.
+const SessionPage = lazy(() =>
+  import("./traces/session-page").then((module) => ({ default: module.SessionPage })),
+);
+const TraceGroupsPage = lazy(() =>
+  import("./traces/trace-groups-page").then((module) => ({ default: module.TraceGroupsPage })),
 );
 const loaded = (page: React.ReactNode) => (
   <Suspense
@@ -108,12 +113,15 @@ const router = createBrowserRouter(
       <Route path="/projects/:projectSlug/traces/dashboard" element={signedIn(loaded(<DashboardPage />))} />
       <Route
         path="/projects/:projectSlug/traces/sessions"
-        element={signedIn(<TraceGroupsPage kind="sessions" />)}
+        element={signedIn(loaded(<TraceGroupsPage kind="sessions" />))}
       />
-      <Route path="/projects/:projectSlug/traces/sessions/:sessionId" element={signedIn(<SessionPage />)} />
+      <Route
+        path="/projects/:projectSlug/traces/sessions/:sessionId"
+        element={signedIn(loaded(<SessionPage />))}
+      />
       <Route
         path="/projects/:projectSlug/traces/users"
-        element={signedIn(<TraceGroupsPage kind="users" />)}
+        element={signedIn(loaded(<TraceGroupsPage kind="users" />))}
       />
       <Route
         path="/projects/:projectSlug/traces/:traceId"
