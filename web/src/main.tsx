@@ -47,6 +47,13 @@ const ComparePage = lazy(() =>
 const DashboardPage = lazy(() =>
   import("./traces/dashboard-page").then((module) => ({ default: module.DashboardPage })),
 );
+// The sessions, a session and the users load when one of them is first opened.
+const SessionPage = lazy(() =>
+  import("./traces/session-page").then((module) => ({ default: module.SessionPage })),
+);
+const TraceGroupsPage = lazy(() =>
+  import("./traces/trace-groups-page").then((module) => ({ default: module.TraceGroupsPage })),
+);
 const loaded = (page: React.ReactNode) => (
   <Suspense
     fallback={
@@ -104,6 +111,18 @@ const router = createBrowserRouter(
       />
       <Route path="/projects/:projectSlug/traces" element={signedIn(<TracesPage />)} />
       <Route path="/projects/:projectSlug/traces/dashboard" element={signedIn(loaded(<DashboardPage />))} />
+      <Route
+        path="/projects/:projectSlug/traces/sessions"
+        element={signedIn(loaded(<TraceGroupsPage kind="sessions" />))}
+      />
+      <Route
+        path="/projects/:projectSlug/traces/sessions/:sessionId"
+        element={signedIn(loaded(<SessionPage />))}
+      />
+      <Route
+        path="/projects/:projectSlug/traces/users"
+        element={signedIn(loaded(<TraceGroupsPage kind="users" />))}
+      />
       <Route
         path="/projects/:projectSlug/traces/:traceId"
         element={signedIn(<TracePage />)}

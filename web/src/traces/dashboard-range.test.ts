@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { chartRows, listAddress, type MetricPoint, rangeOf } from "./dashboard-range";
+import { chartRows, firstFocus, listAddress, type MetricPoint, movedFocus, rangeOf } from "./dashboard-range";
 
 const point = (time: string, group: string | null, traces: number, otherGroups = false): MetricPoint => ({
   time,
@@ -72,5 +72,33 @@ describe("listAddress", () => {
     expect(listAddress("agents", "2026-11-28T10:00:00.000Z", "minute", "Others")).toBe(
       "/projects/agents/traces?from=2026-11-28T10%3A00%3A00.000Z&to=2026-11-28T10%3A01%3A00.000Z",
     );
+  });
+});
+
+describe("a chart's points from the keyboard", () => {
+  it("moves along the time axis and between lines, and stops at the ends", () => {
+    const at = { row: 3, line: 1 };
+    expect(movedFocus(at, "ArrowRight", 5, 3)).toEqual({ row: 4, line: 1 });
+    expect(movedFocus({ row: 4, line: 1 }, "ArrowRight", 5, 3)).toEqual({ row: 4, line: 1 });
+    expect(movedFocus(at, "ArrowLeft", 5, 3)).toEqual({ row: 2, line: 1 });
+    expect(movedFocus(at, "Home", 5, 3)).toEqual({ row: 0, line: 1 });
+    expect(movedFocus(at, "End", 5, 3)).toEqual({ row: 4, line: 1 });
+    expect(movedFocus(at, "PageUp", 5, 3)).toEqual({ row: 0, line: 1 });
+    expect(movedFocus({ row: 0, line: 1 }, "PageDown", 50, 3)).toEqual({ row: 10, line: 1 });
+    expect(movedFocus(at, "ArrowDown", 5, 3)).toEqual({ row: 3, line: 2 });
+    expect(movedFocus({ row: 3, line: 2 }, "ArrowDown", 5, 3)).toEqual({ row: 3, line: 2 });
+    expect(movedFocus(at, "ArrowUp", 5, 3)).toEqual({ row: 3, line: 0 });
+    expect(movedFocus(at, "Tab", 5, 3)).toBeUndefined();
+  });
+
+  it("lands first on the latest point with a value, on the first line that has one", () => {
+    const rows = [
+      { time: "a", values: { x: 1, y: 0 } },
+      { time: "b", values: { x: 0, y: 4 } },
+      { time: "c", values: { x: 0, y: 0 } },
+    ];
+    expect(firstFocus(rows, ["x", "y"])).toEqual({ row: 1, line: 1 });
+    expect(firstFocus(rows.slice(2), ["x", "y"])).toEqual({ row: 0, line: 0 });
+    expect(firstFocus([], ["x"])).toEqual({ row: 0, line: 0 });
   });
 });

@@ -81,3 +81,54 @@ export function listAddress(projectSlug: string, time: string, bucket: Bucket, m
   if (model && model !== "(none)" && model !== "Others") params.set("model", model);
   return `/projects/${projectSlug}/traces?${params.toString()}`;
 }
+
+/** The point of a chart the keyboard is on: a bucket (row) and one of its lines. */
+export interface ChartFocus {
+  row: number;
+  line: number;
+}
+
+/**
+ * Where a key moves the keyboard's point: left and right along the time axis, Home and End to its
+ * ends, Page Up and Page Down ten buckets at once, up and down from one line to the next. Undefined
+ * for a key that moves nothing, so that it keeps its usual meaning.
+ */
+export function movedFocus(
+  focus: ChartFocus,
+  key: string,
+  rowCount: number,
+  lineCount: number,
+): ChartFocus | undefined {
+  const row = (to: number) => ({ ...focus, row: Math.min(Math.max(to, 0), Math.max(rowCount - 1, 0)) });
+  const line = (to: number) => ({ ...focus, line: Math.min(Math.max(to, 0), Math.max(lineCount - 1, 0)) });
+  switch (key) {
+    case "ArrowRight":
+      return row(focus.row + 1);
+    case "ArrowLeft":
+      return row(focus.row - 1);
+    case "Home":
+      return row(0);
+    case "End":
+      return row(rowCount - 1);
+    case "PageDown":
+      return row(focus.row + 10);
+    case "PageUp":
+      return row(focus.row - 10);
+    case "ArrowDown":
+      return line(focus.line + 1);
+    case "ArrowUp":
+      return line(focus.line - 1);
+    default:
+      return undefined;
+  }
+}
+
+/** Where the keyboard first lands in a chart: its latest bucket with a value, or its last one. */
+export function firstFocus(rows: readonly ChartRow[], lines: readonly string[]): ChartFocus {
+  for (let row = rows.length - 1; row >= 0; row--) {
+    const values = rows[row]?.values ?? {};
+    const line = lines.findIndex((name) => (values[name] ?? 0) !== 0);
+    if (line >= 0) return { row, line };
+  }
+  return { row: Math.max(rows.length - 1, 0), line: 0 };
+}

@@ -134,7 +134,7 @@ function Attributes({ attributes, label }: { attributes: Record<string, Cell>; l
 }
 
 /** Messages as a conversation: who spoke, what they said, which tools they called and what came back. */
-function Conversation({ messages, label }: { messages: readonly Message[]; label: string }) {
+export function Conversation({ messages, label }: { messages: readonly Message[]; label: string }) {
   if (messages.length === 0) return <p className="muted">None.</p>;
   return (
     <ol className="conversation" aria-label={label}>

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { instantOfLocal, localInputValue, paramsOf, queryFrom, traceFilters } from "./trace-query";
+import {
+  instantOfLocal,
+  localInputValue,
+  paramsOf,
+  queryFrom,
+  traceCount,
+  traceFilters,
+} from "./trace-query";
 
 describe("the traces list's address", () => {
   it("reads every filter and the order from the address", () => {
@@ -9,6 +16,7 @@ describe("the traces list's address", () => {
       ),
     );
     expect(query).toEqual({
+      text: "",
       name: "",
       tag: "support",
       model: "gpt-4o",
@@ -28,6 +36,27 @@ describe("the traces list's address", () => {
       { field: "startTime", op: "gte", value: "2026-11-28T10:00:00.000Z" },
       { field: "startTime", op: "lt", value: "2026-11-28T11:00:00.000Z" },
     ]);
+  });
+
+  it("searches the input and output for the free text, trimmed, first of the conditions", () => {
+    const query = queryFrom(new URLSearchParams("text=%20refund%20&model=gpt-4o"));
+    expect(query.text).toBe(" refund ");
+    expect(traceFilters(query)).toEqual([
+      { field: "text", op: "contains", value: "refund" },
+      { field: "models", op: "contains", value: "gpt-4o" },
+    ]);
+    expect(paramsOf(query).toString()).toBe("text=refund&model=gpt-4o");
+    expect(traceFilters(queryFrom(new URLSearchParams("text=%20%20")))).toEqual([]);
+    expect(paramsOf({ text: "   " }).toString()).toBe("");
+  });
+
+  it("counts traces as the list's heading says them", () => {
+    expect(traceCount(0)).toBe("0 traces");
+    expect(traceCount(1)).toBe("1 trace");
+    expect(traceCount(1234)).toBe(`${(1234).toLocaleString()} traces`);
+    expect(traceCount(1, true)).toBe("1 trace matches these filters");
+    expect(traceCount(31, true)).toBe("31 traces match these filters");
+    expect(traceCount(0, true)).toBe("0 traces match these filters");
   });
 
   it("ignores an unknown order and a time that is not one", () => {

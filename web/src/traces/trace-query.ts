@@ -6,6 +6,8 @@ import type { ListTracesBody, TraceFilterInput } from "@svc/sdk";
  */
 
 export interface TraceQuery {
+  /** Free text searched for in the traces' input and output. */
+  text: string;
   name: string;
   tag: string;
   model: string;
@@ -37,8 +39,9 @@ export const traceSorts = {
 export type TraceSort = keyof typeof traceSorts;
 const isSort = (value: string | null): value is TraceSort => value !== null && value in traceSorts;
 
-/** The text fields of the address, in the order the filter bar shows them. */
+/** The text fields of the address: the search box's, then the filter bar's in the order it shows them. */
 export const TEXT_FILTERS = ["name", "tag", "model", "session", "user"] as const;
+const ADDRESS_TEXTS = ["text", ...TEXT_FILTERS] as const;
 
 const validInstant = (value: string | null): string => {
   if (!value) return "";
@@ -49,6 +52,7 @@ const validInstant = (value: string | null): string => {
 export function queryFrom(params: URLSearchParams): TraceQuery {
   const sort = params.get("sort");
   return {
+    text: params.get("text") ?? "",
     name: params.get("name") ?? "",
     tag: params.get("tag") ?? "",
     model: params.get("model") ?? "",
@@ -64,7 +68,7 @@ export function queryFrom(params: URLSearchParams): TraceQuery {
 /** The address of a query: only what differs from the defaults, so that links stay short. */
 export function paramsOf(query: Partial<TraceQuery>): URLSearchParams {
   const params = new URLSearchParams();
-  for (const name of TEXT_FILTERS) {
+  for (const name of ADDRESS_TEXTS) {
     const value = query[name]?.trim();
     if (value) params.set(name, value);
   }
@@ -78,11 +82,13 @@ export function paramsOf(query: Partial<TraceQuery>): URLSearchParams {
 /** The conditions the API takes for those filters: every one must hold. */
 export function traceFilters(query: TraceQuery): TraceFilterInput[] {
   const filters: TraceFilterInput[] = [];
+  const text = query.text.trim();
   const name = query.name.trim();
   const tag = query.tag.trim();
   const model = query.model.trim();
   const session = query.session.trim();
   const user = query.user.trim();
+  if (text) filters.push({ field: "text", op: "contains", value: text });
   if (name) filters.push({ field: "rootSpanName", op: "contains", value: name });
   if (tag) filters.push({ field: "tags", op: "contains", value: tag });
   if (model) filters.push({ field: "models", op: "contains", value: model });
@@ -107,4 +113,10 @@ export function instantOfLocal(value: string): string {
   if (!value) return "";
   const time = new Date(value).getTime();
   return Number.isNaN(time) ? "" : new Date(time).toISOString();
+}
+
+/** How many traces a list holds: "1 trace", "1,234 traces", or "1 trace matches these filters". */
+export function traceCount(total: number, filtered = false): string {
+  const count = `${total.toLocaleString()} ${total === 1 ? "trace" : "traces"}`;
+  return filtered ? `${count} ${total === 1 ? "matches" : "match"} these filters` : count;
 }

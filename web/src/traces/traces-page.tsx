@@ -1,6 +1,6 @@
 import type { Trace } from "@svc/sdk";
 import { useInfiniteQuery } from "@tanstack/react-query";
-import { type FormEvent, useMemo, useState } from "react";
+import { type FormEvent, useEffect, useMemo, useRef, useState } from "react";
 import { Link, useParams, useSearchParams } from "react-router";
 import { api } from "../api";
 import { canWrite } from "../components/collect";
@@ -17,13 +17,17 @@ import {
   paramsOf,
   queryFrom,
   TEXT_FILTERS,
+  type TraceQuery,
   type TraceSort,
+  traceCount,
   traceFilters,
   traceSorts,
 } from "./trace-query";
 import { TracesTabs } from "./traces-tabs";
 
 const PAGE = 100;
+/** How long the search box waits after the last key before it asks for the list again. */
+const SEARCH_PAUSE_MS = 300;
 
 /**
  * The project's traces, newest first, with the filters curators use; select some (or every one that
@@ -38,6 +42,14 @@ export function TracesPage() {
   const [checked, setChecked] = useState<ReadonlySet<string>>(new Set());
   const [allMatching, setAllMatching] = useState(false);
   const [importing, setImporting] = useState(false);
+  const clearSelection = () => {
+    setChecked(new Set());
+    setAllMatching(false);
+  };
+  const search = (text: string) => {
+    setParams(paramsOf({ ...queryFrom(params), text }), { replace: true });
+    clearSelection();
+  };
 
   const traces = useInfiniteQuery({
     queryKey: ["traces", projectSlug, filters, query.sort],
@@ -69,6 +81,7 @@ export function TracesPage() {
     const form = new FormData(event.currentTarget);
     const text = (name: string) => String(form.get(name) ?? "");
     const next = paramsOf({
+      text: query.text,
       ...Object.fromEntries(TEXT_FILTERS.map((name) => [name, text(name)])),
       errors: form.get("errors") === "on",
       from: instantOfLocal(text("from")),
@@ -76,8 +89,7 @@ export function TracesPage() {
       sort: text("sort") as TraceSort,
     });
     setParams(next, { replace: true });
-    setChecked(new Set());
-    setAllMatching(false);
+    clearSelection();
   };
   const toggle = (traceId: string) =>
     setChecked((current) => {
@@ -97,6 +109,7 @@ export function TracesPage() {
         ]}
       />
       <TracesTabs projectSlug={projectSlug} />
+      <SearchBox value={query.text} onSearch={search} />
       <form className="toolbar trace-filters" onSubmit={applyFilters} key={params.toString()}>
         <input
           name="name"
@@ -166,6 +179,9 @@ export function TracesPage() {
         </section>
       ) : null}
       {traces.error ? <ErrorMessage error={traces.error} /> : null}
+      <p className="trace-count" role="status">
+        {traces.data ? traceCount(traces.data.pages[0]?.total ?? 0, filters.length > 0) : null}
+      </p>
       {traces.isPending ? (
         <p className="page-status" role="status">
           Loading traces…
@@ -246,6 +262,49 @@ export function TracesPage() {
         }}
       />
     </>
+  );
+}
+
+/**
+ * The free-text search of the traces' input and output: the list follows the words as they are
+ * typed, once the typing pauses, and at once on Enter; the words stay in the address.
+ */
+function SearchBox({ value, onSearch }: { value: TraceQuery["text"]; onSearch(text: string): void }) {
+  const [draft, setDraft] = useState(value);
+  // What this box last put in the address: any other change there (back, a link) replaces the draft.
+  const written = useRef(value);
+  useEffect(() => {
+    if (value !== written.current) {
+      written.current = value;
+      setDraft(value);
+    }
+  }, [value]);
+  const commit = (text: string) => {
+    const trimmed = text.trim();
+    if (trimmed === written.current.trim()) return;
+    written.current = trimmed;
+    onSearch(trimmed);
+  };
+  const latest = useRef(commit);
+  latest.current = commit;
+  useEffect(() => {
+    const timer = setTimeout(() => latest.current(draft), SEARCH_PAUSE_MS);
+    return () => clearTimeout(timer);
+  }, [draft]);
+  return (
+    <search className="trace-search">
+      <input
+        type="search"
+        className="search"
+        aria-label="Search input and output"
+        placeholder="Search input and output"
+        value={draft}
+        onChange={(event) => setDraft(event.target.value)}
+        onKeyDown={(event) => {
+          if (event.key === "Enter") commit(draft);
+        }}
+      />
+    </search>
   );
 }
 

@@ -1,13 +1,16 @@
 import { NavLink } from "react-router";
 
-/** The project's monitoring, one tab each: its traces and their dashboard. */
+/** The project's monitoring, one tab each: its traces, their sessions and users, and their dashboard. */
 export function TracesTabs({ projectSlug }: { projectSlug: string }) {
+  const base = `/projects/${projectSlug}/traces`;
   return (
     <nav aria-label="Monitoring" className="tabs">
-      <NavLink to={`/projects/${projectSlug}/traces`} end>
+      <NavLink to={base} end>
         Traces
       </NavLink>
-      <NavLink to={`/projects/${projectSlug}/traces/dashboard`}>Dashboard</NavLink>
+      <NavLink to={`${base}/sessions`}>Sessions</NavLink>
+      <NavLink to={`${base}/users`}>Users</NavLink>
+      <NavLink to={`${base}/dashboard`}>Dashboard</NavLink>
     </nav>
   );
 }
