@@ -2,6 +2,7 @@ import { type FormEvent, useEffect, useRef, useState } from "react";
 import { useNavigate, useSearchParams } from "react-router";
 import { ErrorMessage } from "../components/errors";
 import { useSession } from "../session";
+import { SingleSignOn } from "./single-sign-on";
 
 /** Where to go after signing in: a path of this application only, never another site. */
 function nextPath(params: URLSearchParams): string {
@@ -67,6 +68,7 @@ export function SignInPage() {
         </div>
         <h1>Sign in</h1>
         {state.status === "signed-out" && state.reason ? <p className="notice">{state.reason}</p> : null}
+        <SingleSignOn next={nextPath(params)} />
         <p className="muted">
           Paste an API key of your organisation. It is exchanged for a session once and is not kept in this
           browser.{" "}
