@@ -72,7 +72,12 @@ describe.each(modes)("single sign-on with a real OpenID provider (%s)", (_name, 
     for (let step = 0; step < 12; step++) {
       if (visit.location?.pathname === CALLBACK_PATH) {
         // As the browser would reach the platform at its configured address, which is this test's.
-        return new URL(`${visit.location.pathname}${visit.location.search}`, target.baseUrl);
+        const callback = new URL(`${visit.location.pathname}${visit.location.search}`, target.baseUrl);
+        secretsSeen.push(
+          callback.searchParams.get("code") ?? "no code",
+          browser.cookie(platformHost(), "svc_oidc") ?? "",
+        );
+        return callback;
       }
       if (visit.location) {
         at = visit.location;
@@ -87,11 +92,16 @@ describe.each(modes)("single sign-on with a real OpenID provider (%s)", (_name, 
     throw new Error("the provider never sent the browser back");
   }
 
+  /** Every code and session token the tests saw: none may appear in any process's log. */
+  const secretsSeen: string[] = [];
+
   /** A whole sign-in in a new browser: the platform's last answer and the browser. */
   async function signInAs(accountId: string) {
     const browser = new CookieBrowser();
     const callback = await authorizeAtProvider(browser, await startSignIn(browser), accountId);
     const landed = await browser.get(callback);
+    const session = sessionCookieOf(browser);
+    if (session) secretsSeen.push(session);
     return { browser, callback, landed };
   }
 
@@ -298,5 +308,14 @@ describe.each(modes)("single sign-on with a real OpenID provider (%s)", (_name, 
     });
     expect(session.status).toBe(201);
     expect(await session.json()).toMatchObject({ user: { id: jo.userId, email: jo.email } });
+  });
+
+  it("writes no authorization code, attempt or session token to any log", () => {
+    const logs = target.processes.flatMap((process) => process.transcript).join("");
+    expect(secretsSeen.length).toBeGreaterThan(10);
+    expect(logs).toContain("single sign-on did not sign the person in");
+    for (const secret of secretsSeen.filter((value) => value.length > 0)) {
+      expect(logs).not.toContain(secret);
+    }
   });
 });
