@@ -48,12 +48,14 @@ export class IdentityProvider {
 
   /** The provider's configuration; `oidc_unavailable` when it cannot be discovered now. */
   async configuration(): Promise<oidc.Configuration> {
-    const cached = this.#discovered;
-    if (cached === undefined || this.now() - cached.at > DISCOVERY_MAX_AGE_MS) {
-      this.#discovered = { configuration: this.#discover(), at: this.now() };
+    const now = this.now();
+    let discovered = this.#discovered;
+    if (discovered === undefined || now - discovered.at > DISCOVERY_MAX_AGE_MS) {
+      discovered = { configuration: this.#discover(), at: now };
+      this.#discovered = discovered;
     }
     try {
-      return await (this.#discovered as { configuration: Promise<oidc.Configuration> }).configuration;
+      return await discovered.configuration;
     } catch (error) {
       this.forget();
       this.logger.warn(
