@@ -1,6 +1,5 @@
 import { generateKeyPairSync, randomBytes } from "node:crypto";
 import type { Server } from "node:http";
-import { createServer } from "node:net";
 import Provider, { type JWK } from "oidc-provider";
 
 /** A person as the identity provider knows them: the claims it vouches for. */
@@ -28,19 +27,6 @@ export interface OpenIdProvider {
 export function signingKey(kid = randomBytes(6).toString("hex")): JWK {
   const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
   return { ...(privateKey.export({ format: "jwk" }) as JWK), kid, alg: "RS256", use: "sig" };
-}
-
-/** A loopback port nothing listens on now, for a provider that starts later. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /**

@@ -2,9 +2,11 @@ import { randomBytes } from "node:crypto";
 import { realInfra } from "@svc/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CookieBrowser } from "../cookie-browser";
+import { kill, scratchDirsForSuite, spawnEmbedded } from "../embedded";
 import { client } from "../http";
 import { type Mailbox, recipientOf, signInCodesIn, startMailbox } from "../mailbox";
-import { freePort, type OpenIdProvider, openIdProvider, signingKey } from "../openid-provider";
+import { type OpenIdProvider, openIdProvider, signingKey } from "../openid-provider";
+import { freePort } from "../platform";
 import { startDistributed, startEmbedded, type Target } from "../targets";
 
 const CALLBACK_PATH = "/v1/session/oidc/callback";
@@ -24,6 +26,42 @@ const modes: [string, (env: Record<string, string>) => Promise<Target>][] = [
 ];
 
 const unique = (name: string) => `${name}-${randomBytes(3).toString("hex")}@example.com`;
+
+describe("single sign-on's configuration", () => {
+  const dataFolder = scratchDirsForSuite();
+  it.each([
+    [
+      "a malformed issuer",
+      {
+        SVC_OIDC_ISSUER: "login.example.com",
+        SVC_OIDC_CLIENT_ID: "svc",
+        SVC_OIDC_CLIENT_SECRET: "s3cret-value",
+      },
+      "svc: Invalid configuration:\n  SVC_OIDC_ISSUER: must be the identity provider's issuer URL, such as https://login.example.com\n",
+    ],
+    [
+      "an issuer without its client",
+      { SVC_OIDC_ISSUER: "https://login.example.com" },
+      "  SVC_OIDC_CLIENT_ID: must be set with SVC_OIDC_ISSUER",
+    ],
+  ])(
+    "ends the platform at start on %s, naming the variable and never the secret",
+    async (_what, env, message) => {
+      const proc = spawnEmbedded({
+        SVC_DATA_DIR: dataFolder("oidc-config"),
+        PORT: String(await freePort()),
+        ...env,
+      });
+      try {
+        expect(await proc.exited).toBe(1);
+        expect(proc.stderr.join("")).toContain(message);
+        expect(proc.output()).not.toContain("s3cret-value");
+      } finally {
+        await kill(proc);
+      }
+    },
+  );
+});
 
 let mailbox: Mailbox;
 beforeAll(async () => {

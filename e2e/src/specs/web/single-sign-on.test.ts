@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { client } from "../../http";
-import { freePort, type OpenIdProvider, openIdProvider, signingKey } from "../../openid-provider";
-import { startedForSuite } from "../../platform";
+import { type OpenIdProvider, openIdProvider, signingKey } from "../../openid-provider";
+import { freePort, startedForSuite } from "../../platform";
 import { startEmbedded } from "../../targets";
 import { chromiumAvailable, expectAccessible, screenshot, watchedPageForSuite } from "../../web/harness";
 
