@@ -97,8 +97,8 @@ describe.each(modes)("single sign-on with a real OpenID provider (%s)", (_name, 
   const platformHost = () => new URL(target.baseUrl).host;
 
   /** Asks the platform to start a sign-in: where it sends the browser (the provider, or back to sign-in). */
-  async function startSignIn(browser: CookieBrowser): Promise<URL> {
-    const started = await browser.get(`${target.baseUrl}/v1/session/oidc`);
+  async function startSignIn(browser: CookieBrowser, query = ""): Promise<URL> {
+    const started = await browser.get(`${target.baseUrl}/v1/session/oidc${query}`);
     expect(started.status).toBe(302);
     return started.location as URL;
   }
@@ -205,6 +205,24 @@ describe.each(modes)("single sign-on with a real OpenID provider (%s)", (_name, 
     expect(members.body.items.find((member) => member.id === ann.id)?.status).toBe("active");
   });
 
+  it("opens the page the sign-in page asked for, and never another site", async () => {
+    await inviteWithAccount("bo");
+    const landingAfter = async (query: string) => {
+      const browser = new CookieBrowser();
+      const callback = await authorizeAtProvider(browser, await startSignIn(browser, query), "bo");
+      const landed = await browser.get(callback);
+      expect(landed.status).toBe(302);
+      return landed.location?.href.slice(target.baseUrl.length);
+    };
+
+    expect(await landingAfter("?next=%2Fprojects%2Fp%2Fdatasets%2Fd%3Frow%3Dr1")).toBe(
+      "/projects/p/datasets/d?row=r1",
+    );
+    for (const elsewhere of ["https://evil.example/", "//evil.example/", "/\\evil.example/"]) {
+      expect(await landingAfter(`?next=${encodeURIComponent(elsewhere)}`)).toBe("/projects");
+    }
+  });
+
   it("refuses a callback whose state is not the one this browser started last", async () => {
     await inviteWithAccount("cy");
     const browser = new CookieBrowser();
@@ -236,12 +254,10 @@ describe.each(modes)("single sign-on with a real OpenID provider (%s)", (_name, 
     await inviteWithAccount("ed");
     const browser = new CookieBrowser();
     const callback = await authorizeAtProvider(browser, await startSignIn(browser), "ed");
-    const [state, , verifier] = (browser.cookie(platformHost(), "svc_oidc") ?? "").split(".");
-    browser.setCookie(
-      platformHost(),
-      "svc_oidc",
-      `${state}.${randomBytes(32).toString("base64url")}.${verifier}`,
-    );
+    // The attempt's cookie holds state.nonce.verifier.next: only the nonce is another one.
+    const [state, , ...rest] = (browser.cookie(platformHost(), "svc_oidc") ?? "").split(".");
+    const otherNonce = randomBytes(32).toString("base64url");
+    browser.setCookie(platformHost(), "svc_oidc", [state, otherNonce, ...rest].join("."));
 
     failedWith(await browser.get(callback), "oidc_nonce");
     expect(sessionCookieOf(browser)).toBeUndefined();

@@ -55,7 +55,7 @@ describe("single sign-on on the sign-in page", () => {
     offerProvider("Acme Login");
     renderAt("/sign-in");
     expect(screen.getByRole("link", { name: "Sign in with Acme Login" }).getAttribute("href")).toBe(
-      "/v1/session/oidc",
+      "/v1/session/oidc?next=%2Fprojects",
     );
   });
 

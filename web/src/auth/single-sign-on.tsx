@@ -110,7 +110,7 @@ export function SingleSignOn({ next }: { next: string }) {
       ) : null}
       {provider ? (
         <>
-          <a className="button button-primary" href="/v1/session/oidc">
+          <a className="button button-primary" href={`/v1/session/oidc?next=${encodeURIComponent(next)}`}>
             Sign in with {provider}
           </a>
           <p className="single-sign-on-or muted">or</p>

@@ -21,7 +21,7 @@ export const CALLBACK_PATH = "/v1/session/oidc/callback";
 const ATTEMPT_MAX_AGE_S = 600;
 const COOKIE = "svc_oidc";
 const SECURE_COOKIE = "__Host-svc_oidc";
-/** Where a person lands once signed in: what the sign-in page opens by default. */
+/** Where a person lands once signed in, unless the sign-in page asked for another page of the application. */
 const LANDING = "/projects";
 
 /**
@@ -41,6 +41,7 @@ export function registerSingleSignOn(app: FastifyInstance, deps: SingleSignOnDep
         state: oidc.randomState(),
         nonce: oidc.randomNonce(),
         verifier: oidc.randomPKCECodeVerifier(),
+        next: landingOf((request.query as Record<string, unknown> | undefined)?.next),
       };
       const publicUrl = deps.publicUrl(request);
       const authorization = oidc.buildAuthorizationUrl(configuration, {
@@ -85,13 +86,14 @@ export function registerSingleSignOn(app: FastifyInstance, deps: SingleSignOnDep
         // A member of several organisations chooses, as with the links a mailed sign-in sends: one
         // single-use code each, in the fragment, which no server log sees.
         const choices = Buffer.from(JSON.stringify(signIn.choices)).toString("base64url");
-        return redirect(reply, `/sign-in#organizations=${choices}`);
+        const next = attempt.next === LANDING ? "" : `?next=${encodeURIComponent(attempt.next)}`;
+        return redirect(reply, `/sign-in${next}#organizations=${choices}`);
       }
       reply.header("set-cookie", [
         attemptCookie(publicUrl, "", 0),
         openSessionCookie(publicUrl, signIn.session.token, signIn.session.expiresAt),
       ]);
-      return redirect(reply, LANDING);
+      return redirect(reply, attempt.next);
     } catch (error) {
       return failed(request, reply, error);
     }
@@ -145,15 +147,32 @@ interface Attempt {
   state: string;
   nonce: string;
   verifier: string;
+  /** The page of this application to open once signed in. */
+  next: string;
 }
 
-const attemptValue = ({ state, nonce, verifier }: Attempt) => `${state}.${nonce}.${verifier}`;
+const attemptValue = ({ state, nonce, verifier, next }: Attempt) =>
+  `${state}.${nonce}.${verifier}.${Buffer.from(next).toString("base64url")}`;
 
 /** The attempt this browser started; `oidc_expired` when there is none (too late, or another browser). */
 function attemptOf(value: string | undefined): Attempt {
-  const [state, nonce, verifier, ...rest] = value?.split(".") ?? [];
-  if (!state || !nonce || !verifier || rest.length > 0) throw new SingleSignOnError("oidc_expired");
-  return { state, nonce, verifier };
+  const [state, nonce, verifier, next, ...rest] = value?.split(".") ?? [];
+  if (!state || !nonce || !verifier || next === undefined || rest.length > 0) {
+    throw new SingleSignOnError("oidc_expired");
+  }
+  return { state, nonce, verifier, next: landingOf(Buffer.from(next, "base64url").toString("utf8")) };
+}
+
+/** A path of this application only (as the sign-in page's `next`), never another site; else the default. */
+function landingOf(next: unknown): string {
+  const isPath =
+    typeof next === "string" &&
+    next.length <= 1_000 &&
+    // Printable ASCII only, as an address bar sends it (percent-encoded): nothing a header cannot carry.
+    /^\/[!-~]*$/.test(next) &&
+    !next.startsWith("//") &&
+    !next.includes("\\");
+  return isPath ? next : LANDING;
 }
 
 const cookieName = (publicUrl: string) => (publicUrl.startsWith("https:") ? SECURE_COOKIE : COOKIE);
