@@ -1,6 +1,6 @@
 import { mailEnvSchema, oauthEnvSchema, sessionEnvSchema } from "@svc/auth";
 import { API_KEY_PREFIX } from "@svc/contracts";
-import { gatewayOptionsSchema } from "@svc/gateway";
+import { gatewayOptionsSchema, requireOidcTogether } from "@svc/gateway";
 import { loadEnv, logEnvSchema } from "@svc/telemetry";
 import { z } from "zod";
 
@@ -20,6 +20,7 @@ export const configSchema = gatewayOptionsSchema
         `must look like ${API_KEY_PREFIX}<at least 16 letters, digits, '_' or '-'>`,
       )
       .optional(),
-  });
+  })
+  .superRefine(requireOidcTogether);
 
 export const loadConfig = () => loadEnv(configSchema);

@@ -15,7 +15,7 @@ import { bearerChallenge } from "./bearer-challenge";
 import { registerBrowserSessions } from "./browser-sessions";
 import { type BucketStore, MemoryBucketStore } from "./bucket-store";
 import { answerClientErrors } from "./client-errors";
-import { type GatewayOptions, rateLimitsOf } from "./config";
+import { type GatewayOptions, oidcSettingsOf, rateLimitsOf } from "./config";
 import { CredentialCache } from "./credential-cache";
 import { answerBeforeTheBody } from "./early-answers";
 import {
@@ -38,6 +38,8 @@ import { publicUrlOf } from "./public-url";
 import { RateLimiter } from "./rate-limit";
 import { requestIdOf } from "./request-id";
 import { type RouteDeps, registerOperations } from "./routes";
+import { IdentityProvider } from "./single-sign-on/identity-provider";
+import { registerSingleSignOn } from "./single-sign-on/routes";
 import { parseQueryString, refuseUndecodableQuery } from "./url-encoded";
 import { decodeUtf8 } from "./utf8";
 import { defaultWebRoot, registerWebApp } from "./web-app";
@@ -205,7 +207,8 @@ export function buildGateway({
       new DomainError("internal_error", internalErrorMessage(`request id ${request.id}`)),
     );
   });
-  const web = registerWebApp(app, webRoot ?? defaultWebRoot(), { ownerKeyFile });
+  const oidc = oidcSettingsOf(options);
+  const web = registerWebApp(app, webRoot ?? defaultWebRoot(), { ownerKeyFile, singleSignOn: oidc?.name });
   app.setNotFoundHandler((request, reply) => {
     if (web.sendPage(request, reply)) return reply;
     return sendError(
@@ -260,6 +263,10 @@ export function buildGateway({
   registerUploads(app, { ...routeDeps, uploads });
   registerBrowserSessions(app, { bus, credentials, timeoutMs, rateLimiter, publicUrl, clientAddress });
   registerOAuthRoutes(app, { bus, timeoutMs, publicUrl });
+  if (oidc) {
+    const provider = new IdentityProvider(oidc, logger);
+    registerSingleSignOn(app, { bus, provider, timeoutMs, rateLimiter, publicUrl, clientAddress });
+  }
   registerMcp(app, { bus, credentials, timeoutMs, resends, rateLimiter, publicUrl });
 
   return {

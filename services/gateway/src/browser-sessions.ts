@@ -51,7 +51,7 @@ export function sessionTokenOf(request: FastifyRequest, publicUrl: string): stri
 }
 
 /** `a=1; b=2` as a map; values are taken as they are (session tokens are base64url, never quoted). */
-function cookiesOf(header: string | undefined): Map<string, string> {
+export function cookiesOf(header: string | undefined): Map<string, string> {
   const cookies = new Map<string, string>();
   for (const part of header?.split(";") ?? []) {
     const at = part.indexOf("=");
@@ -61,8 +61,13 @@ function cookiesOf(header: string | undefined): Map<string, string> {
 }
 
 function setSessionCookie(reply: FastifyReply, publicUrl: string, token: string, expiresAt: string): void {
+  reply.header("set-cookie", openSessionCookie(publicUrl, token, expiresAt));
+}
+
+/** The `Set-Cookie` value that hands a new session to the browser, until the session's own end. */
+export function openSessionCookie(publicUrl: string, token: string, expiresAt: string): string {
   const maxAge = Math.max(0, Math.floor((Date.parse(expiresAt) - Date.now()) / 1000));
-  reply.header("set-cookie", sessionCookie(publicUrl, token, maxAge));
+  return sessionCookie(publicUrl, token, maxAge);
 }
 
 function clearSessionCookie(reply: FastifyReply, publicUrl: string): void {

@@ -1,6 +1,6 @@
 import { loadEnv } from "@svc/telemetry";
 import { describe, expect, it } from "vitest";
-import { configSchema, rateLimitsOf } from "./config";
+import { configSchema, oidcSettingsOf, rateLimitsOf } from "./config";
 
 const base = { NATS_URL: "nats://127.0.0.1:4222" };
 const load = (env: Record<string, string>) => loadEnv(configSchema, { ...base, ...env });
@@ -57,5 +57,47 @@ describe("gateway configuration", () => {
   ])("refuses %s=%s at start, naming the variable", (name, value, message) => {
     expect(() => load({ [name]: value })).toThrow(`  ${name}: `);
     expect(() => load({ [name]: value })).toThrow(message);
+  });
+
+  describe("single sign-on", () => {
+    const oidc = {
+      SVC_OIDC_ISSUER: "https://login.example.com/tenant",
+      SVC_OIDC_CLIENT_ID: "svc",
+      SVC_OIDC_CLIENT_SECRET: "s3cret",
+    };
+
+    it("is off without its variables, and on with all three, named after the issuer's host by default", () => {
+      expect(oidcSettingsOf(load({}))).toBeUndefined();
+      expect(oidcSettingsOf(load(oidc))).toEqual({
+        issuer: new URL("https://login.example.com/tenant"),
+        clientId: "svc",
+        clientSecret: "s3cret",
+        name: "login.example.com",
+      });
+      expect(oidcSettingsOf(load({ ...oidc, SVC_OIDC_NAME: " Acme Login " }))?.name).toBe("Acme Login");
+    });
+
+    it.each([
+      ["not a URL", "login.example.com", "must be the identity provider's issuer URL"],
+      ["another scheme", "ftp://login.example.com", "must be the identity provider's issuer URL"],
+      ["plain http off loopback", "http://login.example.com", "must be an https URL"],
+    ])("refuses an issuer that is %s, naming SVC_OIDC_ISSUER", (_what, issuer, message) => {
+      expect(() => load({ ...oidc, SVC_OIDC_ISSUER: issuer })).toThrow(`  SVC_OIDC_ISSUER: ${message}`);
+    });
+
+    it("takes plain http on a loopback address, for a provider run for tests", () => {
+      for (const issuer of ["http://127.0.0.1:4000", "http://localhost:4000/oidc", "http://[::1]:4000"]) {
+        expect(load({ ...oidc, SVC_OIDC_ISSUER: issuer }).SVC_OIDC_ISSUER).toBe(issuer);
+      }
+    });
+
+    it("refuses one or two of the three variables, naming each one missing", () => {
+      expect(() => load({ SVC_OIDC_ISSUER: oidc.SVC_OIDC_ISSUER })).toThrow(
+        "  SVC_OIDC_CLIENT_ID: must be set with SVC_OIDC_ISSUER: single sign-on needs SVC_OIDC_ISSUER, SVC_OIDC_CLIENT_ID and SVC_OIDC_CLIENT_SECRET, or none of them\n  SVC_OIDC_CLIENT_SECRET: must be set with SVC_OIDC_ISSUER",
+      );
+      expect(() => load({ SVC_OIDC_CLIENT_ID: "svc", SVC_OIDC_CLIENT_SECRET: "s" })).toThrow(
+        "  SVC_OIDC_ISSUER: must be set with SVC_OIDC_CLIENT_ID and SVC_OIDC_CLIENT_SECRET",
+      );
+    });
   });
 });

@@ -38,6 +38,9 @@ const flag = z.stringbool({
   error: 'must be "true" or "false"',
 });
 
+/** Loopback addresses, where an identity provider may speak plain HTTP (a provider run for tests). */
+const LOOPBACK = /^(?:localhost|127(?:\.\d{1,3}){3}|\[::1\])$/;
+
 /** What the gateway itself needs, whether it runs alone or inside the embedded process. */
 export const gatewayOptionsSchema = z.object({
   SVC_BODY_LIMIT: z.coerce
@@ -116,6 +119,38 @@ export const gatewayOptionsSchema = z.object({
     .describe(
       '"true" behind a proxy that sets X-Forwarded-Proto and X-Forwarded-Host: OAuth metadata then uses them when SVC_PUBLIC_URL is unset',
     ),
+  SVC_OIDC_ISSUER: z
+    .url({
+      protocol: /^https?$/,
+      error: "must be the identity provider's issuer URL, such as https://login.example.com",
+    })
+    .refine(
+      (url) => !URL.canParse(url) || url.startsWith("https:") || LOOPBACK.test(new URL(url).hostname),
+      "must be an https URL (plain http only on a loopback address, such as a provider run for tests)",
+    )
+    .optional()
+    .describe(
+      "Single sign-on: the OpenID Connect provider's issuer (its discovery document is at /.well-known/openid-configuration); with SVC_OIDC_CLIENT_ID and SVC_OIDC_CLIENT_SECRET",
+    ),
+  SVC_OIDC_CLIENT_ID: z
+    .string()
+    .min(1, "must not be empty")
+    .optional()
+    .describe("Single sign-on: this platform's client id at the provider"),
+  SVC_OIDC_CLIENT_SECRET: z
+    .string()
+    .min(1, "must not be empty")
+    .optional()
+    .describe("Single sign-on: this platform's client secret at the provider; never logged"),
+  SVC_OIDC_NAME: z
+    .string()
+    .trim()
+    .min(1, "must not be empty")
+    .max(40, "must be at most 40 characters")
+    .optional()
+    .describe(
+      "The provider's name on the sign-in page (\"Sign in with …\"); the issuer's host name when unset",
+    ),
   SVC_RATE_LIMIT_ENABLED: flag.default(true).describe('"false" turns every rate limit off'),
   SVC_RATE_LIMIT_KEY_PER_SECOND: perSecond(100, "per API key or OAuth grant"),
   SVC_RATE_LIMIT_KEY_BURST: burst(200, "per API key or OAuth grant"),
@@ -148,6 +183,48 @@ export function rateLimitsOf(options: GatewayOptions): RateLimits {
   };
 }
 
+const OIDC_VARIABLES = ["SVC_OIDC_ISSUER", "SVC_OIDC_CLIENT_ID", "SVC_OIDC_CLIENT_SECRET"] as const;
+
+/**
+ * Single sign-on needs its three variables together: one set alone is a mistake, named at start
+ * rather than found at the first sign-in. Checked on the whole configuration of each process.
+ */
+export function requireOidcTogether(
+  config: Partial<Record<(typeof OIDC_VARIABLES)[number], string | undefined>>,
+  context: z.core.$RefinementCtx,
+): void {
+  const missing = OIDC_VARIABLES.filter((name) => config[name] === undefined);
+  if (missing.length === 0 || missing.length === OIDC_VARIABLES.length) return;
+  const given = OIDC_VARIABLES.filter((name) => config[name] !== undefined);
+  for (const name of missing) {
+    context.addIssue({
+      code: "custom",
+      path: [name],
+      message: `must be set with ${given.join(" and ")}: single sign-on needs SVC_OIDC_ISSUER, SVC_OIDC_CLIENT_ID and SVC_OIDC_CLIENT_SECRET, or none of them`,
+    });
+  }
+}
+
+export interface OidcSettings {
+  issuer: URL;
+  clientId: string;
+  clientSecret: string;
+  /** Shown on the sign-in page: "Sign in with <name>". */
+  name: string;
+}
+
+/** The single sign-on settings, or undefined when it is not configured. */
+export function oidcSettingsOf(options: GatewayOptions): OidcSettings | undefined {
+  const {
+    SVC_OIDC_ISSUER: issuer,
+    SVC_OIDC_CLIENT_ID: clientId,
+    SVC_OIDC_CLIENT_SECRET: clientSecret,
+  } = options;
+  if (issuer === undefined || clientId === undefined || clientSecret === undefined) return undefined;
+  const url = new URL(issuer);
+  return { issuer: url, clientId, clientSecret, name: options.SVC_OIDC_NAME ?? url.hostname };
+}
+
 export const listenEnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().default("127.0.0.1"),
@@ -157,6 +234,7 @@ export const configSchema = gatewayOptionsSchema
   .extend(listenEnvSchema.shape)
   .extend(busEnvSchema.shape)
   .extend(logEnvSchema.shape)
-  .extend(shutdownEnvSchema.shape);
+  .extend(shutdownEnvSchema.shape)
+  .superRefine(requireOidcTogether);
 
 export const loadConfig = () => loadEnv(configSchema);

@@ -1,2 +1,2 @@
 export { buildGateway, type Gateway, type GatewayDeps } from "./app";
-export { type GatewayOptions, gatewayOptionsSchema } from "./config";
+export { type GatewayOptions, gatewayOptionsSchema, requireOidcTogether } from "./config";

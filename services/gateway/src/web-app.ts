@@ -61,7 +61,10 @@ export interface WebApp {
 export function registerWebApp(
   app: FastifyInstance,
   root: string,
-  { ownerKeyFile }: { ownerKeyFile?: string | undefined } = {},
+  {
+    ownerKeyFile,
+    singleSignOn,
+  }: { ownerKeyFile?: string | undefined; singleSignOn?: string | undefined } = {},
 ): WebApp {
   const indexFile = join(root, "index.html");
   const built = existsSync(indexFile);
@@ -81,7 +84,11 @@ export function registerWebApp(
     });
   }
   // Read once: the page is small, and the build that wrote it is the one this process serves.
-  const page = withOwnerKeyFile(built ? readFileSync(indexFile, "utf8") : notBuiltPage(), ownerKeyFile);
+  const page = withMeta(
+    withMeta(built ? readFileSync(indexFile, "utf8") : notBuiltPage(), "svc-owner-key-file", ownerKeyFile),
+    "svc-single-sign-on",
+    singleSignOn,
+  );
   return {
     sendPage(request, reply) {
       const path = request.url.split("?")[0] ?? "/";
@@ -100,15 +107,13 @@ export function registerWebApp(
 }
 
 /**
- * Names the file that holds the platform's first owner key to the sign-in page, which tells the
- * person who started the platform where to look: the data folder they chose, not the default one.
+ * Tells the sign-in page a fact of this platform: `svc-owner-key-file`, the file that holds the first
+ * owner key (the data folder the person chose, not the default one); `svc-single-sign-on`, the name
+ * of the identity provider it offers ("Sign in with …").
  */
-function withOwnerKeyFile(page: string, file: string | undefined): string {
-  if (file === undefined || !page.includes("</head>")) return page;
-  return page.replace(
-    "</head>",
-    `<meta name="svc-owner-key-file" content="${escapeAttribute(file)}" />\n</head>`,
-  );
+function withMeta(page: string, name: string, content: string | undefined): string {
+  if (content === undefined || !page.includes("</head>")) return page;
+  return page.replace("</head>", `<meta name="${name}" content="${escapeAttribute(content)}" />\n</head>`);
 }
 
 const escapeAttribute = (text: string): string =>

@@ -79,6 +79,8 @@ export const subjects = {
     end: "svc.v1.auth.sessions.end",
     issueSignInCode: "svc.v1.auth.sessions.sign-in-codes.issue",
     emailSignInLink: "svc.v1.auth.sessions.sign-in-codes.email",
+    /** A person whose address an identity provider has verified (single sign-on) signs in. */
+    verifiedEmail: "svc.v1.auth.sessions.verified-email",
   },
   experiments: {
     create: "svc.v1.experiments.create",

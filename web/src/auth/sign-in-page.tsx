@@ -4,6 +4,7 @@ import { ErrorMessage } from "../components/errors";
 import { useSession } from "../session";
 import { EmailLinkForm } from "./email-link-form";
 import { RefusedLink } from "./refused-link";
+import { SingleSignOn } from "./single-sign-on";
 
 /** Where to go after signing in: a path of this application only, never another site. */
 function nextPath(params: URLSearchParams): string {
@@ -70,6 +71,7 @@ export function SignInPage() {
         <h1>Sign in</h1>
         <RefusedLink error={error} />
         {state.status === "signed-out" && state.reason ? <p className="notice">{state.reason}</p> : null}
+        <SingleSignOn next={nextPath(params)} />
         <p className="muted">
           Paste an API key of your organisation. It is exchanged for a session once and is not kept in this
           browser.{" "}

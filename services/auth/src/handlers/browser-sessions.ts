@@ -6,6 +6,7 @@ import {
   endSessionInputSchema,
   issueSignInCodeInputSchema,
   subjects,
+  verifiedEmailInputSchema,
 } from "@svc/contracts";
 import type { AuthDeps } from "../deps";
 import { systemClock } from "../domain/oauth";
@@ -15,6 +16,7 @@ import type { RevocationEvents } from "../use-cases/delete-api-key";
 import { emailSignInLinks } from "../use-cases/email-sign-in-links";
 import { endBrowserSession } from "../use-cases/end-browser-session";
 import { issueSignInCode } from "../use-cases/issue-sign-in-code";
+import { signInVerifiedEmail } from "../use-cases/sign-in-verified-email";
 import { invalidCredential } from "../use-cases/verify-credential";
 import { peopleDepsOf } from "./people-deps";
 
@@ -53,6 +55,10 @@ export function serveBrowserSessions(authDeps: AuthDeps): Subscription[] {
       });
       return null;
     }),
+    // Only the gateway asks, after the identity provider has verified the address (single sign-on).
+    serveSubject(bus, subjects.sessions.verifiedEmail, logger, async (request) =>
+      signInVerifiedEmail(deps, verifiedEmailInputSchema.parse(request.input).email),
+    ),
   ];
 }
 

@@ -7,6 +7,7 @@ import {
   type RequestContext,
   type Role,
   subjects,
+  verifiedEmailSignInSchema,
 } from "@svc/contracts";
 import { availableBackends } from "@svc/testing";
 import { describe, expect, it } from "vitest";
@@ -138,6 +139,44 @@ describe.each(availableBackends())("people (%s)", (backendName) => {
       status: 401,
       details: { reason: "revoked" },
     });
+  });
+
+  it("signs a verified address in: a session for one organisation, a code per organisation for several, nothing for a stranger", async () => {
+    const email = `sso-${uniqueSuffix()}@example.com`;
+    const first = await auth.makeOrganization(`First ${uniqueSuffix()}`);
+    const invited = await invite(auth, first.owner, email, "admin");
+    const verified = async (address: string) =>
+      verifiedEmailSignInSchema.parse(await auth.ask(subjects.sessions.verifiedEmail, { email: address }));
+
+    const one = await verified(email.toUpperCase());
+    if (!("session" in one)) throw new Error("expected a session");
+    expect(await contextFor(auth.bus, one.session.token)).toMatchObject({
+      organizationId: first.organization.id,
+      role: "admin",
+      actor: { kind: "user", id: invited.userId },
+    });
+    const members = await callOperation(auth.bus, operations.listMembers, first.owner, raw());
+    expect(members.items.find((member) => member.email === email)?.status).toBe("active");
+
+    const second = await auth.makeOrganization(`Second ${uniqueSuffix()}`);
+    await invite(auth, second.owner, email, "viewer");
+    const several = await verified(email);
+    if (!("choices" in several)) throw new Error("expected choices");
+    expect(several.choices.map((choice) => choice.organizationName)).toEqual([
+      first.organization.name,
+      second.organization.name,
+    ]);
+    const chosen = await signIn(auth, several.choices[1]?.signInCode ?? "");
+    expect(await contextFor(auth.bus, chosen.token)).toMatchObject({
+      organizationId: second.organization.id,
+      role: "viewer",
+    });
+
+    expect(
+      await failureOf(
+        auth.ask(subjects.sessions.verifiedEmail, { email: `no-${uniqueSuffix()}@example.com` }),
+      ),
+    ).toMatchObject({ status: 401, details: { reason: "not_a_member" } });
   });
 
   it("says a platform without mail cannot e-mail links, whatever the address", async () => {

@@ -55,3 +55,18 @@ export type BrowserSession = z.infer<typeof browserSessionSchema>;
 /** `POST /v1/session/email`: mail a sign-in link to this address, if it is a member's. */
 export const emailSignInBodySchema = z.strictObject({ email: emailSchema });
 export type EmailSignInBody = z.infer<typeof emailSignInBodySchema>;
+
+/**
+ * Single sign-on: the gateway has verified, with the identity provider, that the person holds this
+ * address. `auth` answers a session when the address is a member of one organisation, or one sign-in
+ * code per organisation when it is a member of several (as a mailed sign-in link does), for the person
+ * to choose.
+ */
+export const verifiedEmailInputSchema = z.strictObject({ email: emailSchema });
+export const verifiedEmailSignInSchema = z.union([
+  z.strictObject({ session: createdSessionSchema }),
+  z.strictObject({
+    choices: z.array(z.strictObject({ organizationName: z.string(), signInCode: z.string() })).min(2),
+  }),
+]);
+export type VerifiedEmailSignIn = z.infer<typeof verifiedEmailSignInSchema>;
