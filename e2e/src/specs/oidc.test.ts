@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CookieBrowser } from "../cookie-browser";
 import { kill, scratchDirsForSuite, spawnEmbedded } from "../embedded";
 import { client } from "../http";
-import { type Mailbox, recipientOf, codesIn, startMailbox } from "../mailbox";
+import { codesIn, type Mailbox, recipientOf, startMailbox } from "../mailbox";
 import { type OpenIdProvider, openIdProvider, signingKey } from "../openid-provider";
 import { freePort } from "../platform";
 import { startDistributed, startEmbedded, type Target } from "../targets";
