@@ -1,4 +1,4 @@
-import { runService } from "@svc/bus/run-service";
+import { runService } from "@svc/service/run-service";
 
 await runService("dataset-writer", async () => {
   const { NatsUploadStore } = await import("@svc/bus");

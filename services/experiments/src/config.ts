@@ -1,4 +1,4 @@
-import { serviceConfigSchema } from "@svc/bus/service-config";
+import { serviceConfigSchema } from "@svc/service/service-config";
 import { loadEnv } from "@svc/telemetry";
 
 /** Nothing beyond what every service reads. */

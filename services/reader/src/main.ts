@@ -1,4 +1,4 @@
-import { runService } from "@svc/bus/run-service";
+import { runService } from "@svc/service/run-service";
 
 await runService("reader", async () => {
   const { openDatabase } = await import("@svc/db");

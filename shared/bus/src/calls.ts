@@ -7,7 +7,14 @@ import {
   type ReplyStatus,
   type RequestOptions,
 } from "./bus";
-import type { RawInput } from "./operations";
+
+/** The raw input of an operation as it crosses the bus: strings from the URL, JSON from the body. */
+export interface RawInput {
+  params: Record<string, unknown>;
+  query: Record<string, unknown>;
+  body: unknown;
+  headers: Record<string, unknown>;
+}
 
 /*
  * The calling side of the bus: a request to a subject or an operation, its answer checked, a domain

@@ -4,5 +4,5 @@ export * from "./from-env";
 export * from "./in-process";
 export * from "./nats";
 export * from "./nats-servers";
-export * from "./operations";
+export * from "./operation-input";
 export * from "./uploads";

@@ -1,5 +1,6 @@
-import { type Subscription, serveOperation } from "@svc/bus";
+import type { Subscription } from "@svc/bus";
 import { credentialRevokedEventSchema, operations, subjects } from "@svc/contracts";
+import { serveOperation } from "@svc/service";
 import type { AuthDeps } from "../deps";
 import { createApiKey } from "../use-cases/create-api-key";
 import { deleteApiKey, type RevocationEvents } from "../use-cases/delete-api-key";

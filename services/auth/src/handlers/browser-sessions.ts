@@ -1,4 +1,4 @@
-import { type Subscription, serveSubject } from "@svc/bus";
+import type { Subscription } from "@svc/bus";
 import {
   createSessionInputSchema,
   DomainError,
@@ -8,6 +8,7 @@ import {
   subjects,
   verifiedEmailInputSchema,
 } from "@svc/contracts";
+import { serveSubject } from "@svc/service";
 import type { AuthDeps } from "../deps";
 import { systemClock } from "../domain/oauth";
 import { defaultSessionLifetimes } from "../domain/sessions";

@@ -1,5 +1,6 @@
-import { type Subscription, serveSubject } from "@svc/bus";
+import type { Subscription } from "@svc/bus";
 import { subjects, verifyCredentialInputSchema } from "@svc/contracts";
+import { serveSubject } from "@svc/service";
 import type { AuthDeps } from "../deps";
 import { invalidCredential, verifyCredential } from "../use-cases/verify-credential";
 

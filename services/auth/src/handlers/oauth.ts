@@ -1,4 +1,4 @@
-import { type Subscription, serveSubject } from "@svc/bus";
+import type { Subscription } from "@svc/bus";
 import {
   approveAuthorizationInputSchema,
   checkAuthorizationInputSchema,
@@ -9,6 +9,7 @@ import {
   tokenInputSchema,
   validationError,
 } from "@svc/contracts";
+import { serveSubject } from "@svc/service";
 import type { z } from "zod";
 import type { AuthDeps } from "../deps";
 import { defaultOAuthLifetimes, systemClock } from "../domain/oauth";

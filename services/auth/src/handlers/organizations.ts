@@ -1,5 +1,6 @@
-import { type Subscription, serveOperatorOperation } from "@svc/bus";
+import type { Subscription } from "@svc/bus";
 import { operations } from "@svc/contracts";
+import { serveOperatorOperation } from "@svc/service";
 import type { AuthDeps } from "../deps";
 import { createOrganization } from "../use-cases/create-organization";
 import { peopleDepsOf } from "./people-deps";

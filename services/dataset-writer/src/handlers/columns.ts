@@ -1,5 +1,6 @@
-import { type Subscription, serveOperation } from "@svc/bus";
+import type { Subscription } from "@svc/bus";
 import { operations } from "@svc/contracts";
+import { serveOperation } from "@svc/service";
 import type { WriterDeps } from "../deps";
 import { createDatasetColumn } from "../use-cases/create-dataset-column";
 import { deleteDatasetColumn } from "../use-cases/delete-dataset-column";

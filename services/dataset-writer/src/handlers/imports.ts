@@ -1,5 +1,6 @@
-import { type Subscription, serveOperationSubject } from "@svc/bus";
+import type { Subscription } from "@svc/bus";
 import { importStartSchema, operations, validationError } from "@svc/contracts";
+import { serveOperationSubject } from "@svc/service";
 import type { WriterDeps } from "../deps";
 import { ImportJobs } from "../jobs/import-jobs";
 import { importDatasetFile } from "../use-cases/import-dataset-file";

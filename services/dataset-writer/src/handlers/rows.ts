@@ -1,5 +1,6 @@
-import { answeredWith, type Subscription, serveOperation } from "@svc/bus";
+import type { Subscription } from "@svc/bus";
 import { operations } from "@svc/contracts";
+import { answeredWith, serveOperation } from "@svc/service";
 import type { WriterDeps } from "../deps";
 import { defaultGroupCommitOptions } from "../group-commit/group-commit";
 import { copyDatasetRows } from "../use-cases/copy-dataset-rows";

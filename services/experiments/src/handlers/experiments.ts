@@ -1,5 +1,6 @@
-import { type Subscription, serveOperation } from "@svc/bus";
+import type { Subscription } from "@svc/bus";
 import { operations } from "@svc/contracts";
+import { serveOperation } from "@svc/service";
 import type { ExperimentsDeps } from "../deps";
 import { compareExperiments } from "../use-cases/compare-experiments";
 import { createExperiment } from "../use-cases/create-experiment";

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { InProcessBus, serveOperation, serveOperatorOperation, serveSubject } from "@svc/bus";
+import { InProcessBus } from "@svc/bus";
 import {
   DomainError,
   operations,
@@ -8,6 +8,7 @@ import {
   subjects,
   type VerifiedCredential,
 } from "@svc/contracts";
+import { serveOperation, serveOperatorOperation, serveSubject } from "@svc/service";
 import { type Logger, silentLogger } from "@svc/telemetry";
 import { buildGateway, type Gateway, type GatewayDeps } from "../app";
 import { gatewayOptionsSchema } from "../config";

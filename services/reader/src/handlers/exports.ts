@@ -1,5 +1,6 @@
-import { type Subscription, serveOperationSubject } from "@svc/bus";
+import type { Subscription } from "@svc/bus";
 import { exportChunkRequestSchema, operations, validationError } from "@svc/contracts";
+import { serveOperationSubject } from "@svc/service";
 import type { ReaderDeps } from "../deps";
 import { exportDataset } from "../use-cases/export-dataset";
 

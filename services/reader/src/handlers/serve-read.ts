@@ -1,6 +1,7 @@
-import { type Subscription, serveOperation } from "@svc/bus";
+import type { Subscription } from "@svc/bus";
 import type { Operation, OperationInput, OperationOutput } from "@svc/contracts";
 import type { Database } from "@svc/db";
+import { serveOperation } from "@svc/service";
 import type { Kysely } from "kysely";
 import type { ReaderDeps } from "../deps";
 

@@ -1,4 +1,3 @@
-import { WithBody } from "@svc/bus";
 import {
   type DatasetColumn,
   DomainError,
@@ -8,6 +7,7 @@ import {
   isBuiltinField,
 } from "@svc/contracts";
 import { type CopyTo, type Database, findDataset } from "@svc/db";
+import { WithBody } from "@svc/service";
 import type { Kysely } from "kysely";
 import { COMMA, CR, ExportBytes, LF, QUOTE } from "../export-bytes";
 import { listColumns } from "../repositories/columns";

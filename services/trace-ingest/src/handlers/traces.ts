@@ -1,5 +1,6 @@
-import { type Subscription, serveOperation } from "@svc/bus";
+import type { Subscription } from "@svc/bus";
 import { operations } from "@svc/contracts";
+import { serveOperation } from "@svc/service";
 import type { TraceIngestDeps } from "../deps";
 import { deleteModelPrice } from "../use-cases/delete-model-price";
 import { ingestTraces } from "../use-cases/ingest-traces";

@@ -1,8 +1,8 @@
 import { connect, createServer } from "node:net";
+import { InProcessBus } from "@svc/bus";
 import { CommitOutcomeUnknown, isDependencyUnavailable } from "@svc/db";
 import { silentLogger } from "@svc/telemetry";
 import { describe, expect, it } from "vitest";
-import { InProcessBus } from "./in-process";
 import { serveSubject } from "./operations";
 
 const context = { organizationId: null, role: null, actor: null, requestId: "r1" };

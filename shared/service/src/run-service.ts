@@ -1,8 +1,8 @@
+import type { NatsBus } from "@svc/bus";
 import { type PlatformService, platformServices, platformVersion } from "@svc/contracts";
 // Types only: the modules themselves load after telemetry has started (see runService).
 import type { DatabaseHandle } from "@svc/db";
 import { createLogger, type Logger, onShutdown, startHealthServer, startTelemetry } from "@svc/telemetry";
-import type { NatsBus } from "./nats";
 import type { ServiceConfig } from "./service-config";
 
 /** A service's own part: its configuration, and what it serves once its database and bus are there. */
@@ -26,7 +26,7 @@ export async function runService<Config extends ServiceConfig>(
   define: () => Promise<ServiceDefinition<Config>>,
 ): Promise<void> {
   const telemetry = await startTelemetry({ service: name });
-  const { connectBus } = await import("./from-env");
+  const { connectBus } = await import("@svc/bus");
   const { openDatabaseFromEnv } = await import("@svc/db");
   const { config, prepare, serve } = await define();
   const logger = createLogger({ service: name, level: config.LOG_LEVEL });

@@ -1,16 +1,15 @@
-import { type Caller, DomainError, MAX_INPUT_DEPTH, operations, type RequestContext } from "@svc/contracts";
-import { silentLogger } from "@svc/telemetry";
-import { describe, expect, test } from "vitest";
-import { callOperation } from "./calls";
-import { InProcessBus } from "./in-process";
 import {
   authorise,
   callerOf,
+  callOperation,
+  InProcessBus,
   parseOperationInput,
   type RawInput,
-  serveOperation,
-  serveOperatorOperation,
-} from "./operations";
+} from "@svc/bus";
+import { type Caller, DomainError, MAX_INPUT_DEPTH, operations, type RequestContext } from "@svc/contracts";
+import { silentLogger } from "@svc/telemetry";
+import { describe, expect, test } from "vitest";
+import { serveOperation, serveOperatorOperation } from "./operations";
 
 const nul = "must not contain the character U+0000 (\\u0000), which cannot be stored";
 const datasetPath = { projectSlug: "p", datasetSlug: "d" };

@@ -1,7 +1,7 @@
+import { busEnvSchema } from "@svc/bus";
 import { databaseEnvSchema } from "@svc/db";
 import { healthEnvSchema, logEnvSchema, shutdownEnvSchema } from "@svc/telemetry";
 import type { z } from "zod";
-import { busEnvSchema } from "./from-env";
 
 /**
  * What every service's configuration holds, whatever it adds: its bus, its database, its logging,
