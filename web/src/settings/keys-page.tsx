@@ -48,7 +48,11 @@ export function KeysPage() {
       ) : keys.isPending ? (
         <p role="status">Loading keys…</p>
       ) : (
-        <Table caption="API keys" columns={["Name", "Role", "Key", "Created", "Last used"]} actions>
+        <Table
+          caption="API keys"
+          columns={["Name", "Role", "Key", "Created by", "Created", "Last used"]}
+          actions
+        >
           {keys.data.apiKeys.map((key) => (
             <tr key={key.id}>
               <th scope="row">{key.name}</th>
@@ -56,6 +60,7 @@ export function KeysPage() {
               <td>
                 <code>{key.maskedToken}</code>
               </td>
+              <td>{createdByLabel(key, session.user?.id)}</td>
               <td>{new Date(key.createdAt).toLocaleDateString()}</td>
               <td>{key.lastUsedAt ? new Date(key.lastUsedAt).toLocaleString() : "never"}</td>
               <td className="row-actions">
@@ -207,4 +212,10 @@ function CreateKeyForm({
       />
     </form>
   );
+}
+
+/** Who made a key, as the list shows it: "You", the person's name now, or how keys are made without one. */
+export function createdByLabel(key: Pick<ApiKey, "createdBy">, ownUserId: string | undefined): string {
+  if (!key.createdBy) return "an API key or start-up";
+  return key.createdBy.id === ownUserId ? "You" : key.createdBy.name;
 }
