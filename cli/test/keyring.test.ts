@@ -217,6 +217,8 @@ describe.runIf(keyringAndTerminal)("auth login on a terminal, in a real Secret S
         "  secret store (svc:ApiKeyAuth): set",
         "  using: secret store",
         `  API (${platform.baseUrl}): accepted (organisation default, role owner)`,
+        // The start-up owner key was made for the first owner, who has set no address yet.
+        "  user: Owner (no e-mail address set)",
         "OperatorToken",
         "  environment (SVC_ADMIN_TOKEN): unset",
         "  secret store (svc:OperatorToken): unset",
