@@ -365,7 +365,7 @@ describe.runIf(chromiumAvailable())("the curator's loop in the web application, 
         await page.getByLabel("API key").waitFor();
         await expectAccessible(page, "the sign-in page");
         await screenshot(page, "sign-in-data-folder");
-        return (await page.locator("form p.muted").textContent()) ?? "";
+        return (await page.locator("p.muted", { hasText: "Paste an API key" }).textContent()) ?? "";
       } finally {
         await fresh.close();
       }
