@@ -75,17 +75,19 @@ const pacedEdits = (load: LoadPlatform, rate: number, durationSeconds: number): 
 });
 
 /**
- * A paced edit load during which `lose` takes a part away, `lostAfterSeconds` into the measured part:
- * the time from the loss to the first edit due after it that was acknowledged, and how many edits were
- * refused (or not answered) meanwhile.
+ * A paced edit load during which `lose` takes a part away, `lostAfterSeconds` into the measured part,
+ * and says when the part was gone (a kill that waits for its process to end): the time from then to the
+ * first edit due after it that was acknowledged, and how many edits were refused (or not answered)
+ * meanwhile.
  */
-async function lossUnderLoad(load: LoadPlatform, rate: number, lose: () => Promise<void>) {
+async function lossUnderLoad(load: LoadPlatform, rate: number, lose: () => Promise<number>) {
   const lostAfterSeconds = 6;
   let lostAt = Number.NaN;
   const timer = setTimeout(
     () => {
-      lostAt = performance.now();
-      void lose();
+      void lose().then((at) => {
+        lostAt = at;
+      });
     },
     (WARMUP_SECONDS + lostAfterSeconds) * 1000,
   );
@@ -167,7 +169,10 @@ try {
   log("killing the dataset-writer's NATS node under that load…");
   const victim = (await cluster.nodeOf("dataset-writer")) ?? cluster.nodes[0];
   if (!victim) throw new Error("the cluster has no node");
-  const natsLoss = await lossUnderLoad(clustered, rate, () => cluster.kill(victim));
+  const natsLoss = await lossUnderLoad(clustered, rate, async () => {
+    await cluster.kill(victim);
+    return performance.now();
+  });
   await cluster.restart(victim);
   rows.push([
     "a NATS node killed: first acknowledged edit after it, ms (refused meanwhile)",
@@ -243,7 +248,9 @@ try {
     await failover.seed("e-", "edit-", DATASETS, ROWS);
     const pgLoss = await lossUnderLoad(failover, 100, async () => {
       await pair.killPrimary();
+      const gone = performance.now();
       await pair.promoteStandby();
+      return gone;
     });
     rows.push([
       "the primary killed at 100 edits/s: first acknowledged edit after it, ms (refused meanwhile)",
