@@ -1,5 +1,6 @@
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { client } from "../../http";
+import { attributesOf, type OtlpValue } from "../../otlp-attributes";
 import { startedForSuite } from "../../platform";
 import { startEmbedded } from "../../targets";
 import {
@@ -11,19 +12,6 @@ import {
 } from "../../web/harness";
 
 /* Traces as an OpenTelemetry exporter sends them (OTLP/HTTP JSON), one root span each. */
-type Value = string | number | boolean;
-const attributesOf = (attributes: Record<string, Value>) =>
-  Object.entries(attributes).map(([key, value]) => ({
-    key,
-    value:
-      typeof value === "string"
-        ? { stringValue: value }
-        : typeof value === "boolean"
-          ? { boolValue: value }
-          : Number.isInteger(value)
-            ? { intValue: String(value) }
-            : { doubleValue: value },
-  }));
 
 /** The traces' start: a fixed moment on a whole minute, so that every run charts the same buckets. */
 const T0 = 1_795_860_000_000;
@@ -37,7 +25,7 @@ interface TraceSpec {
   /** Milliseconds after T0. */
   at: number;
   durationMs: number;
-  attributes: Record<string, Value>;
+  attributes: Record<string, OtlpValue>;
   error?: string;
 }
 

@@ -1,5 +1,6 @@
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { client } from "../../http";
+import { attributesOf, type OtlpValue } from "../../otlp-attributes";
 import { startedForSuite } from "../../platform";
 import { startEmbedded } from "../../targets";
 import {
@@ -11,19 +12,6 @@ import {
 } from "../../web/harness";
 
 /* Spans as an OpenTelemetry exporter sends them (OTLP/HTTP JSON). */
-type Value = string | number | boolean;
-const attributesOf = (attributes: Record<string, Value>) =>
-  Object.entries(attributes).map(([key, value]) => ({
-    key,
-    value:
-      typeof value === "string"
-        ? { stringValue: value }
-        : typeof value === "boolean"
-          ? { boolValue: value }
-          : Number.isInteger(value)
-            ? { intValue: String(value) }
-            : { doubleValue: value },
-  }));
 
 interface SpanSpec {
   spanId: string;
@@ -32,9 +20,9 @@ interface SpanSpec {
   /** Milliseconds after the trace's start. */
   from: number;
   to: number;
-  attributes?: Record<string, Value>;
+  attributes?: Record<string, OtlpValue>;
   error?: string;
-  events?: { name: string; at: number; attributes?: Record<string, Value> }[];
+  events?: { name: string; at: number; attributes?: Record<string, OtlpValue> }[];
 }
 
 /** The spans' start: a fixed moment, so that every run draws the same timeline. */
@@ -42,7 +30,7 @@ const T0 = 1_795_860_000_000n;
 const nanos = (ms: number) => String((T0 + BigInt(ms)) * 1_000_000n);
 const spanId = (n: number) => n.toString(16).padStart(16, "0");
 
-function exportOf(traceId: string, spans: readonly SpanSpec[], resource: Record<string, Value> = {}) {
+function exportOf(traceId: string, spans: readonly SpanSpec[], resource: Record<string, OtlpValue> = {}) {
   return {
     resourceSpans: [
       {
