@@ -1,10 +1,9 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { programsAvailable } from "@svc/testing/programs";
-import { freePort, waitFor } from "./platform";
+import { acceptsConnections, freePort, waitFor } from "./platform";
 
 /** Debian's nats-server; `privateNatsAvailable()` says whether it is there. */
 const NATS_SERVER = process.env.NATS_SERVER_BIN ?? "/usr/sbin/nats-server";
@@ -48,7 +47,7 @@ export class PrivateNats {
       stdio: "ignore",
     });
     this.child = child;
-    await waitFor(`nats-server on port ${this.port}`, () => accepts(this.port), 10_000);
+    await waitFor(`nats-server on port ${this.port}`, () => acceptsConnections(this.port), 10_000);
   }
 
   /** SIGKILL: no goodbye to the clients, as when a machine dies. */
@@ -64,15 +63,4 @@ export class PrivateNats {
     await this.kill();
     rmSync(this.storeDir, { recursive: true, force: true });
   }
-}
-
-function accepts(port: number): Promise<true | undefined> {
-  return new Promise((resolve) => {
-    const socket = connect(port, "127.0.0.1");
-    socket.once("connect", () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once("error", () => resolve(undefined));
-  });
 }

@@ -3,6 +3,7 @@ import { type Platform, startPlatform } from "@svc/testing/platform";
 
 // The shared harness (@svc/testing/platform) under the name the suites import it by.
 export {
+  acceptsConnections,
   entryOf,
   freePort,
   GENEROUS_RATE_LIMITS,

@@ -1,9 +1,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { chmodSync, chownSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { freePort, waitFor } from "./processes";
+import { acceptsConnections, freePort, waitFor } from "./processes";
 import { programsAvailable } from "./programs";
 
 /** Debian's PgBouncer (1.18 on bookworm: no prepared statements in transaction mode). */
@@ -71,7 +70,7 @@ export class PgBouncer {
         `pgbouncer on port ${port}`,
         async () => {
           if (child.exitCode !== null) throw new Error(`pgbouncer exited: ${output.join("")}`);
-          return (await accepts(port)) ? true : undefined;
+          return acceptsConnections(port);
         },
         10_000,
       );
@@ -100,17 +99,6 @@ export class PgBouncer {
     }
     rmSync(this.dir, { recursive: true, force: true });
   }
-}
-
-function accepts(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect(port, "127.0.0.1");
-    socket.once("connect", () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once("error", () => resolve(false));
-  });
 }
 
 /** The postgres user's ids, from /etc/passwd (Debian's PostgreSQL packages make it). */

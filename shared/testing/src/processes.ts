@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
-import { createServer } from "node:net";
+import { connect, createServer } from "node:net";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -140,4 +140,16 @@ export async function waitReady(baseUrl: string, timeoutMs = 30_000, proc?: Runn
       return end === null || end === undefined ? undefined : `${proc?.name} exited (${end})`;
     },
   );
+}
+
+/** Whether something listens on the loopback `port`: true, or undefined (as `waitFor` waits on). */
+export function acceptsConnections(port: number): Promise<true | undefined> {
+  return new Promise((resolve) => {
+    const socket = connect(port, "127.0.0.1");
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once("error", () => resolve(undefined));
+  });
 }
