@@ -3,7 +3,7 @@ import { GENEROUS_RATE_LIMITS } from "@svc/testing/platform";
 import { PostgresPair } from "@svc/testing/postgres-pair";
 import { countCpu } from "./cpu-time";
 import { type LoadPlatform, startLoadPlatform } from "./load-platform";
-import { percentile } from "./measure";
+import { median } from "./owner-api";
 import { type PacedOptions, paced, pacedRequests } from "./paced";
 import { allMet, log, machine, type VerdictRow, verdictTable, writeSection } from "./report";
 
@@ -102,11 +102,6 @@ async function lossUnderLoad(load: LoadPlatform, rate: number, lose: () => Promi
   };
 }
 
-const median = (values: readonly number[]) =>
-  percentile(
-    [...values].sort((a, b) => a - b),
-    0.5,
-  );
 const fixed = (value: number, digits = 0) => value.toFixed(digits);
 const rows: VerdictRow[] = [];
 
