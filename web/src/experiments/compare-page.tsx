@@ -1,6 +1,6 @@
 import type { CompareExperimentsResponse, ExperimentResult } from "@svc/sdk";
 import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
-import { Link, useParams } from "react-router";
+import { Link, useParams, useSearchParams } from "react-router";
 import { ownActorIdOf } from "../api";
 import { ErrorMessage } from "../components/errors";
 import { PageHeader } from "../components/layout";
@@ -8,20 +8,35 @@ import { numeric, Table } from "../components/table";
 import { plural } from "../components/words";
 import { useSignedIn } from "../session";
 import { experimentCrumbs } from "./crumbs";
-import { compareQuery, experimentQuery, projectDatasetsQuery } from "./queries";
+import { type CompareChange, compareQuery, experimentQuery, projectDatasetsQuery } from "./queries";
 import { ClippedText, OutputWithDiff, ScoreList } from "./result-parts";
 import { formatDelta, formatMean } from "./scores";
 
 type Entry = CompareExperimentsResponse["items"][number];
 type Summary = CompareExperimentsResponse["summary"];
 
-const CHANGE_WORDS: Record<Entry["change"], string> = {
+const CHANGE_WORDS: Record<CompareChange, string> = {
   regressed: "regressed",
   improved: "improved",
   same: "same",
   added: "only in B",
   removed: "only in A",
 };
+
+/** The changes in the order the rows come in, each with the caption of the table that shows only it. */
+const CHANGES: readonly { change: CompareChange; label: string; caption: string }[] = [
+  { change: "regressed", label: "Regressed", caption: "Rows of the two experiments that regressed" },
+  { change: "improved", label: "Improved", caption: "Rows of the two experiments that improved" },
+  { change: "added", label: "Only in B", caption: "Rows with a result only in B" },
+  { change: "removed", label: "Only in A", caption: "Rows with a result only in A" },
+  { change: "same", label: "Same", caption: "Rows of the two experiments that scored the same" },
+];
+
+/** The `change` of the page's address, when it names one. */
+export function changeFrom(params: URLSearchParams): CompareChange | undefined {
+  const value = params.get("change");
+  return CHANGES.find((one) => one.change === value)?.change;
+}
 
 /**
  * Two experiments of one dataset side by side: the summary first (each shared score's mean in A and
@@ -35,7 +50,9 @@ export function ComparePage() {
   const b = useQuery(experimentQuery(projectSlug, otherExperimentId));
   const datasets = useQuery(projectDatasetsQuery(projectSlug));
   const dataset = datasets.data?.items.find((one) => one.id === a.data?.datasetId);
-  const compare = useInfiniteQuery(compareQuery(projectSlug, experimentId, otherExperimentId));
+  const [params, setParams] = useSearchParams();
+  const change = changeFrom(params);
+  const compare = useInfiniteQuery(compareQuery(projectSlug, experimentId, otherExperimentId, change));
   const entries = compare.data?.pages.flatMap((page) => page.items) ?? [];
   const summary = compare.data?.pages[0]?.summary;
   const nameA = a.data?.name ?? "A";
@@ -71,24 +88,36 @@ export function ComparePage() {
       ) : summary ? (
         <SummaryView summary={summary} nameA={nameA} nameB={nameB} />
       ) : null}
+      {summary ? <h2 className="section-title">Rows</h2> : null}
+      {summary ? (
+        <ChangeFilter
+          summary={summary}
+          change={change}
+          onChange={(next) => setParams(next ? { change: next } : {}, { replace: true })}
+        />
+      ) : null}
       {entries.length > 0 ? (
-        <>
-          <h2 className="section-title">Rows, regressions first</h2>
-          <div className="table-scroller">
-            <Table
-              caption="Rows of the two experiments, regressions first"
-              className="table results-table compare-table"
-              columns={["Row", "Input and expected output", `A: ${nameA}`, `B: ${nameB}`]}
-            >
-              {entries.map((entry) => (
-                <CompareRow key={entry.rowId} entry={entry} ownActorId={ownActorIdOf(session)} />
-              ))}
-            </Table>
-          </div>
-        </>
+        <div className="table-scroller">
+          <Table
+            caption={
+              CHANGES.find((one) => one.change === change)?.caption ??
+              "Rows of the two experiments, regressions first"
+            }
+            className="table results-table compare-table"
+            columns={["Row", "Input and expected output", `A: ${nameA}`, `B: ${nameB}`]}
+          >
+            {entries.map((entry) => (
+              <CompareRow key={entry.rowId} entry={entry} ownActorId={ownActorIdOf(session)} />
+            ))}
+          </Table>
+        </div>
       ) : compare.data ? (
         <div className="empty">
-          <p>Neither experiment has a result yet.</p>
+          <p>
+            {change
+              ? `No row ${change === "added" || change === "removed" ? "has a result only in one of them" : CHANGE_WORDS[change]}.`
+              : "Neither experiment has a result yet."}
+          </p>
         </div>
       ) : null}
       {compare.hasNextPage ? (
@@ -102,6 +131,43 @@ export function ComparePage() {
         </button>
       ) : null}
     </>
+  );
+}
+
+/** Which rows the table shows: all of them, or those of one change, each choice with its count. */
+function ChangeFilter({
+  summary,
+  change,
+  onChange,
+}: {
+  summary: Summary;
+  change: CompareChange | undefined;
+  onChange(change: CompareChange | undefined): void;
+}) {
+  const all = summary.regressed + summary.improved + summary.same + summary.added + summary.removed;
+  return (
+    <fieldset className="toolbar compare-filter">
+      <legend className="visually-hidden">Rows to show</legend>
+      <button
+        type="button"
+        className={change === undefined ? "chip chip-on" : "chip"}
+        aria-pressed={change === undefined}
+        onClick={() => onChange(undefined)}
+      >
+        All, regressions first ({all.toLocaleString()})
+      </button>
+      {CHANGES.map((one) => (
+        <button
+          key={one.change}
+          type="button"
+          className={change === one.change ? "chip chip-on" : "chip"}
+          aria-pressed={change === one.change}
+          onClick={() => onChange(one.change)}
+        >
+          {one.label} ({summary[one.change].toLocaleString()})
+        </button>
+      ))}
+    </fieldset>
   );
 }
 

@@ -1,6 +1,10 @@
+import type { CompareExperimentsResponse } from "@svc/sdk";
 import { infiniteQueryOptions, queryOptions } from "@tanstack/react-query";
 import { api } from "../api";
 import { type ResultFilters, resultsQuery } from "./result-filters";
+
+/** How a row fared from experiment A to B: regressed, improved, same, added (only in B), removed. */
+export type CompareChange = CompareExperimentsResponse["items"][number]["change"];
 
 /** Results per page: the most the API gives at once. */
 export const RESULTS_PAGE = 100;
@@ -67,17 +71,20 @@ export const distributionQuery = (projectSlug: string, experimentId: string) =>
     },
   });
 
-/** Two experiments compared, regressions first, page by page; the summary comes with every page. */
-export const compareQuery = (projectSlug: string, a: string, b: string) =>
+/**
+ * Two experiments compared, regressions first, page by page (only the rows of one `change` when
+ * given); the summary, of every row, comes with every page.
+ */
+export const compareQuery = (projectSlug: string, a: string, b: string, change?: CompareChange) =>
   infiniteQueryOptions({
-    queryKey: [...experimentKey(projectSlug, a), "compare", b],
+    queryKey: [...experimentKey(projectSlug, a), "compare", b, change ?? "all"],
     initialPageParam: undefined as string | undefined,
     queryFn: ({ pageParam, signal }) =>
       api.experiments.compare(
         projectSlug,
         a,
         b,
-        { limit: 100, ...(pageParam ? { cursor: pageParam } : {}) },
+        { limit: 100, ...(change ? { change } : {}), ...(pageParam ? { cursor: pageParam } : {}) },
         { signal },
       ),
     getNextPageParam: (page) => (page.hasMore && page.nextCursor ? page.nextCursor : undefined),

@@ -283,6 +283,31 @@ describe.runIf(chromiumAvailable())("the web application's experiments", () => {
     await second.locator("ins", { hasText: "Saturn" }).waitFor();
     await expectAccessible(page, "two experiments compared");
     await screenshot(page, "experiments-compared");
+
+    // One change at a time, each choice with its count, kept in the address.
+    const filter = page.getByRole("group", { name: "Rows to show" });
+    expect(await filter.getByRole("button").allTextContents()).toEqual([
+      "All, regressions first (4)",
+      "Regressed (3)",
+      "Improved (0)",
+      "Only in B (0)",
+      "Only in A (0)",
+      "Same (1)",
+    ]);
+    await filter.getByRole("button", { name: "Same (1)" }).click();
+    await page.waitForURL(/\?change=same$/);
+    const same = page.getByRole("table", { name: "Rows of the two experiments that scored the same" });
+    await expect.poll(() => same.getByRole("row").count()).toBe(2);
+    await same.getByRole("row").nth(1).getByText("same", { exact: true }).waitFor();
+    expect(await filter.getByRole("button", { name: "Same (1)" }).getAttribute("aria-pressed")).toBe("true");
+    await filter.getByRole("button", { name: "Improved (0)" }).click();
+    await page.getByText("No row improved.").waitFor();
+    await page.reload();
+    await page.getByText("No row improved.").waitFor();
+    await filter.getByRole("button", { name: "All, regressions first (4)" }).click();
+    await expect.poll(() => rows.getByRole("row").count()).toBe(5);
+    expect(new URL(page.url()).search).toBe("");
+    await expectAccessible(page, "a comparison's rows filtered");
     expectNoProblems();
   });
 
