@@ -93,3 +93,29 @@ describe.each(stores)("%s upload store", (_kind, open) => {
     await store.delete("big");
   }, 60_000);
 });
+
+describe.runIf(infra)("nats upload store, its connection lost", () => {
+  it("refuses the file as a retryable 503, not as an internal error, when the bus goes while it arrives", async () => {
+    const nc = await connect({ servers: infra?.natsUrl });
+    const bucket = `uploads${randomBytes(4).toString("hex")}`;
+    const store = new NatsUploadStore(nc, bucket);
+    async function* cutOff(): AsyncIterable<Uint8Array> {
+      yield randomBytes(MiB);
+      await nc.close();
+      yield randomBytes(MiB);
+    }
+    try {
+      await expect(store.put("cut", cutOff())).rejects.toMatchObject({
+        code: "service_unavailable",
+        message: expect.stringMatching(/nothing of it was kept; send it again/),
+      });
+    } finally {
+      const admin = await connect({ servers: infra?.natsUrl });
+      await admin
+        .jetstreamManager()
+        .then((jsm) => jsm.streams.delete(`OBJ_${bucket}`))
+        .catch(() => undefined);
+      await admin.close();
+    }
+  });
+});

@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
+import { DomainError } from "@svc/contracts";
 import {
   type JetStreamManager,
   type NatsConnection,
@@ -75,6 +76,13 @@ interface DirectGet {
 /** An upload sends at most this much before it waits for the server to have read it. */
 const FLUSH_EVERY_BYTES = 4 * 2 ** 20;
 
+/**
+ * How long an upload waits for the server to acknowledge a piece of the file: they come in
+ * milliseconds, so a longer wait means the server holding the bucket was lost, and the client is
+ * told to send the file again rather than kept waiting.
+ */
+const CHUNK_ACK_TIMEOUT_MS = 2_000;
+
 /** An upload nobody read within this long is dropped by the store itself. */
 const UPLOAD_TTL_MS = 24 * 3_600_000;
 
@@ -110,14 +118,38 @@ export class NatsUploadStore implements UploadStore {
     return this.store;
   }
 
+  /**
+   * A failure of `data` (a dropped upload, a file over the limit) is rethrown as it is; a failure of
+   * the bus itself (a server lost while the file arrived, its chunks unacknowledged) is a plain 503:
+   * nothing of the file is kept, and the client sends it again.
+   */
   async put(name: string, data: AsyncIterable<Uint8Array>): Promise<void> {
-    const store = await this.open();
-    const source = Readable.toWeb(Readable.from(this.paced(data))) as ReadableStream<Uint8Array>;
+    const source = { failure: undefined as { error: unknown } | undefined };
+    const watched = async function* () {
+      try {
+        yield* data;
+      } catch (error) {
+        source.failure = { error };
+        throw error;
+      }
+    };
     try {
-      await store.put({ name }, source);
-    } catch (error) {
-      await store.delete(name).catch(() => undefined);
-      throw error;
+      const store = await this.open();
+      const body = Readable.toWeb(Readable.from(this.paced(watched()))) as ReadableStream<Uint8Array>;
+      try {
+        await store.put({ name }, body, { timeout: CHUNK_ACK_TIMEOUT_MS });
+      } catch (error) {
+        // The store removed what it had of the file; this makes sure, without keeping the client
+        // waiting on a cluster that may still be choosing a new leader.
+        void store.delete(name).catch(() => undefined);
+        throw error;
+      }
+    } catch {
+      if (source.failure) throw source.failure.error;
+      throw new DomainError(
+        "service_unavailable",
+        "The file could not be stored: the platform lost a message-bus server while it arrived, and nothing of it was kept; send it again (with the same Idempotency-Key, it imports once)",
+      );
     }
   }
 
@@ -149,14 +181,14 @@ export class NatsUploadStore implements UploadStore {
    */
   async *get(name: string): AsyncIterable<Uint8Array> {
     const store = await this.open();
-    const info = await store.info(name);
+    const info = await readBack(() => store.info(name));
     if (!info || info.deleted) throw new Error(`no uploaded file named ${name}`);
     if (info.size === 0) return;
     const jsm = (await this.nc.jetstreamManager()) as JetStreamManager & DirectGet;
     const stream = `OBJ_${this.bucket}`;
     const subject = `$O.${this.bucket}.C.${info.nuid}`;
     const chunkFrom = (seq: number) => {
-      const chunk = jsm.direct.getMessage(stream, { seq, next_by_subj: subject });
+      const chunk = readBack(() => jsm.direct.getMessage(stream, { seq, next_by_subj: subject }));
       chunk.catch(() => undefined); // A reader that stops early leaves the next chunk unread.
       return chunk;
     };
@@ -196,5 +228,38 @@ export class NatsUploadStore implements UploadStore {
     await store.delete(name).catch(() => undefined);
   }
 }
+
+/**
+ * How long reading a stored file back rides out a lost server: the bucket's other copies take over
+ * within seconds (a new leader, the client reconnected to another server), so each read is tried
+ * again until then, with a growing pause.
+ */
+const READ_BACK_WITHIN_MS = 15_000;
+
+/**
+ * `read`, tried again while the bus recovers from a lost server. A file that is not there is not
+ * waited for; a read that still fails after `READ_BACK_WITHIN_MS` is a plain 503 (the import that
+ * reads it writes nothing, and the file is sent again).
+ */
+async function readBack<T>(read: () => Promise<T>): Promise<T> {
+  const giveUpAt = Date.now() + READ_BACK_WITHIN_MS;
+  for (let pause = 100; ; pause = Math.min(pause * 2, 2_000)) {
+    try {
+      return await read();
+    } catch (error) {
+      if (isNotFound(error)) throw error;
+      if (Date.now() + pause > giveUpAt)
+        throw new DomainError(
+          "service_unavailable",
+          "The uploaded file could not be read back: the platform's message bus lost a server and did not recover in time; nothing was written, send the file again",
+        );
+      await new Promise((resolve) => setTimeout(resolve, pause));
+    }
+  }
+}
+
+/** JetStream's answer for a message or object that is not there (as opposed to a server that is not). */
+const isNotFound = (error: unknown): boolean =>
+  error instanceof Error && "code" in error && (error as { code: unknown }).code === "404";
 
 const safe = (name: string) => name.replace(/[^A-Za-z0-9_-]/g, "_");
