@@ -22,7 +22,12 @@ export function answerBeforeTheBody(app: FastifyInstance): void {
   });
 }
 
-function readOnAndDiscard(request: IncomingMessage): void {
+/**
+ * Reads the rest of an answered request's body and throws it away (at most `LINGER_BYTES` or
+ * `LINGER_MS`), so that a client still sending reads the answer instead of a reset.
+ */
+export function readOnAndDiscard(request: IncomingMessage): void {
+  if (request.complete || request.destroyed) return;
   let read = 0;
   // The message's destroy closes its socket (and is there on a request made in-process, which has none).
   const close = () => request.destroy();

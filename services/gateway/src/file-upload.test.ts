@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createGzip, gzipSync } from "node:zlib";
 import { DirectoryUploadStore, type UploadStore } from "@svc/bus";
+import { DomainError } from "@svc/contracts";
 import { afterEach, describe, expect, it } from "vitest";
 import { type FakePlatform, fakePlatform } from "./testing/fake-platform";
 
@@ -99,5 +100,48 @@ describe("an upload sent with Content-Encoding: gzip", () => {
     // No writer answers in this platform: the file was stored whole, then the call found no one.
     expect(response.statusCode).toBe(503);
     expect(uploads.stored).toBe(text.byteLength);
+  });
+});
+
+describe("an upload the store refuses while the file is still arriving", () => {
+  let platform: FakePlatform | undefined;
+  afterEach(async () => {
+    await platform?.close();
+    platform = undefined;
+  });
+
+  it("is answered with the store's 503 over the connection, not reset under the client", async () => {
+    // The store takes the first piece, then loses its server (as when a NATS node dies).
+    const failing: UploadStore = {
+      put: async (_name, data) => {
+        for await (const _piece of data) break;
+        throw new DomainError("service_unavailable", "The file could not be stored; send it again");
+      },
+      get: () => {
+        throw new Error("nothing stored");
+      },
+      local: () => Promise.reject(new Error("nothing stored")),
+      delete: async () => undefined,
+    };
+    platform = await fakePlatform({}, { uploads: failing });
+    const address = await platform.gateway.app.listen({ host: "127.0.0.1", port: 0 });
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        if (sent >= 4 * 1024 ** 2) return controller.close();
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        controller.enqueue(new Uint8Array(64 * 1024).fill(0x61));
+        sent += 64 * 1024;
+      },
+    });
+    const response = await fetch(`${address}/v1/projects/demo/datasets/set/imports`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${platform.key("member")}`, "content-type": "text/csv" },
+      body,
+      duplex: "half",
+    } as RequestInit);
+    expect(response.status).toBe(503);
+    expect(response.headers.get("retry-after")).toBe("1");
+    expect(await response.json()).toMatchObject({ code: "service_unavailable" });
   });
 });

@@ -10,6 +10,7 @@ import {
   operationList,
 } from "@svc/contracts";
 import type { FastifyInstance, FastifyRequest } from "fastify";
+import { readOnAndDiscard } from "./early-answers";
 import { admitOperationCall } from "./operation-call";
 import { authenticate, type RouteDeps, rawInput } from "./routes";
 
@@ -47,7 +48,13 @@ export function registerUploads(app: FastifyInstance, deps: UploadDeps): void {
             throw new DomainError("service_unavailable", "This gateway cannot take file uploads");
           const objectName = `upload-${randomUUID()}`;
           const counter = { bytes: 0 };
-          await deps.uploads.put(objectName, counted(request.body as Readable | undefined, counter));
+          try {
+            await deps.uploads.put(objectName, counted(request.body as Readable | undefined, counter));
+          } catch (error) {
+            // Refused part-way (over the limit, the store lost): the client may still be sending.
+            readOnAndDiscard(request.raw);
+            throw error;
+          }
           if (counter.bytes === 0) {
             await deps.uploads.delete(objectName);
             throw new DomainError(
@@ -102,9 +109,13 @@ function formatOf(op: Operation, request: FastifyRequest): ImportFormat {
   );
 }
 
+/**
+ * The body's bytes, counted against the limit. Stopping early leaves the body as it is rather than
+ * destroying it (and its connection with it), so that the refusal can still be read by the client.
+ */
 async function* counted(body: Readable | undefined, counter: { bytes: number }): AsyncIterable<Uint8Array> {
   if (!body) return;
-  for await (const chunk of body as AsyncIterable<Buffer>) {
+  for await (const chunk of body.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>) {
     counter.bytes += chunk.byteLength;
     if (counter.bytes > MAX_IMPORT_BYTES) throw tooLarge();
     yield chunk;
