@@ -7,12 +7,12 @@ import {
   type RowEdit,
   type UpdateRowsResult,
 } from "@svc/contracts";
-import { type Database, idempotencyOf, runIdempotent } from "@svc/db";
+import { type Database, idempotencyOf } from "@svc/db";
 import type { Kysely } from "kysely";
 import { listColumns } from "../repositories/columns";
 import { applyRowChanges, findRowVersions, type RowChange } from "../repositories/row-changes";
 import { assertCellsAccepted, presentBuiltins } from "./column-check";
-import { NothingChanged, orUnchanged, refOf, writeVersion } from "./versioning";
+import { versionTransaction, writeVersion } from "./versioning";
 
 /**
  * Applies a batch of row edits as one dataset version, all or nothing: every edit is judged first
@@ -27,38 +27,36 @@ export async function updateDatasetRows(
 ): Promise<UpdateRowsResult> {
   const { params, body } = input;
   assertEachRowOnce(body.edits);
-  return orUnchanged(
-    db,
-    refOf(caller, params),
-    () =>
-      runIdempotent(db, idempotencyOf(caller, operations.updateDatasetRows, input), async (trx) => {
-        const result = await writeVersion(trx, caller, params, async (target) => {
-          const columns = await listColumns(trx, target.datasetId);
-          body.edits.forEach((edit, index) => {
-            atEdit(index, edit, () =>
-              assertCellsAccepted(columns, presentBuiltins(edit), Object.keys(edit.custom ?? {})),
-            );
-          });
-          const versions = await findRowVersions(
-            trx,
-            target.datasetId,
-            body.edits.map((edit) => edit.rowId),
+  return versionTransaction(db, idempotencyOf(caller, operations.updateDatasetRows, input), (trx) =>
+    writeVersion(
+      trx,
+      caller,
+      params,
+      async (target) => {
+        const columns = await listColumns(trx, target.datasetId);
+        body.edits.forEach((edit, index) => {
+          atEdit(index, edit, () =>
+            assertCellsAccepted(columns, presentBuiltins(edit), Object.keys(edit.custom ?? {})),
           );
-          body.edits.forEach((edit, index) => {
-            assertRowMatches(index, edit, versions.get(edit.rowId));
-          });
-          const changed = await applyRowChanges(
-            trx,
-            target.datasetId,
-            target.version,
-            body.edits.map(changeOf),
-          );
-          if (changed === 0) throw new NothingChanged();
-          return { operation: "update" as const, rowsUpdated: changed };
         });
-        return { versionId: result.versionId, version: result.version, rowsUpdated: result.work.rowsUpdated };
-      }),
-    (version) => ({ versionId: null, version, rowsUpdated: 0 }),
+        const versions = await findRowVersions(
+          trx,
+          target.datasetId,
+          body.edits.map((edit) => edit.rowId),
+        );
+        body.edits.forEach((edit, index) => {
+          assertRowMatches(index, edit, versions.get(edit.rowId));
+        });
+        const changed = await applyRowChanges(
+          trx,
+          target.datasetId,
+          target.version,
+          body.edits.map(changeOf),
+        );
+        return { operation: "update" as const, rowsUpdated: changed };
+      },
+      ({ versionId, version, work }) => ({ versionId, version, rowsUpdated: work.rowsUpdated }),
+    ),
   );
 }
 
