@@ -12,6 +12,7 @@ import type { Kysely } from "kysely";
 import { listColumns } from "../repositories/columns";
 import { applyRowChanges, findRowVersions, type RowChange } from "../repositories/row-changes";
 import { assertCellsAccepted, presentBuiltins } from "./column-check";
+import { atEdit, rowNotFound, rowVersionMismatch } from "./row-edit-errors";
 import { versionTransaction, writeVersion } from "./versioning";
 
 /**
@@ -35,7 +36,7 @@ export async function updateDatasetRows(
       async (target) => {
         const columns = await listColumns(trx, target.datasetId);
         body.edits.forEach((edit, index) => {
-          atEdit(index, edit, () =>
+          atEdit({ index, rowId: edit.rowId }, () =>
             assertCellsAccepted(columns, presentBuiltins(edit), Object.keys(edit.custom ?? {})),
           );
         });
@@ -90,31 +91,9 @@ function assertEachRowOnce(edits: readonly RowEdit[]): void {
 }
 
 function assertRowMatches(index: number, edit: RowEdit, current: number | undefined): void {
-  if (current === undefined) {
-    throw new DomainError("not_found", `Edit ${index}: row "${edit.rowId}" not found`, {
-      index,
-      rowId: edit.rowId,
-    });
-  }
+  const at = { index, rowId: edit.rowId };
+  if (current === undefined) throw rowNotFound(at);
   if (edit.ifMatch !== undefined && edit.ifMatch !== current) {
-    throw new DomainError(
-      "version_mismatch",
-      `Edit ${index}: row "${edit.rowId}" was changed at version ${current}, not ${edit.ifMatch}; read it again and retry`,
-      { index, rowId: edit.rowId, currentVersion: current, expectedVersion: edit.ifMatch },
-    );
-  }
-}
-
-/** Runs `check` and prefixes the error it throws with the edit it is about. */
-function atEdit(index: number, edit: RowEdit, check: () => void): void {
-  try {
-    check();
-  } catch (error) {
-    if (!(error instanceof DomainError)) throw error;
-    throw new DomainError(error.code, `Edit ${index}, row "${edit.rowId}": ${error.message}`, {
-      ...error.details,
-      index,
-      rowId: edit.rowId,
-    });
+    throw rowVersionMismatch(at, current, edit.ifMatch);
   }
 }
