@@ -197,7 +197,6 @@ export const reader = [
     },
     noStatement: {
       afterKey: "a condition, snapshotted in listCurrentRows, listRowsAtVersion and listExportedRows",
-      cellsOf: "reads a row's cells from the columns a query returned",
     },
   }),
   snapshotOf({

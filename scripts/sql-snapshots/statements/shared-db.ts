@@ -33,6 +33,24 @@ export const sharedDb = [
     },
     noStatement: {
       revisionsAt: "the start of a query, snapshotted in the reader's listRowsAtVersion and listExportedRows",
+      cellsOf: "a piece of statements, snapshotted in the writer's and the reader's repositories",
+      cellsFrom: "a piece of statements, snapshotted in the writer's copyRows and insertStagedRows",
+      patchedCells: "a piece of statements, snapshotted in the writer's applyRowChanges and applyEdits",
+      cellList: "a piece of statements, snapshotted in the writer's and the reader's repositories",
+      cellsAs:
+        "a piece of statements, snapshotted in the writer's applyRowChanges, copyRows and insertStagedRows",
+      cellsSet:
+        "a piece of statements, snapshotted in the writer's applyRowChanges, applyEdits and restoreRows",
+      cellValues: "the values of an insert, snapshotted in the writer's insertRows",
+      sourceRow: "a piece of statements, snapshotted in the writer's repositories",
+      endLiveRevisions: "a piece of statements, snapshotted in the writer's repositories",
+      insertRevisions: "a piece of statements, snapshotted in the writer's repositories",
+      insertLiveRows:
+        "a piece of statements, snapshotted in the writer's copyRows, insertStagedRows and restoreRows",
+      validAt:
+        "a condition, snapshotted in the writer's restoreRows and copyRows and the experiments' statements",
+      isValidAt: "the same rule for a revision already read",
+      rowCellsOf: "reads a row's cells from the columns a query returned",
     },
   }),
   snapshotOf({

@@ -1,18 +1,18 @@
-import { readFileSync } from "node:fs";
 import { builtinFields, findUnstorableInput, MAX_INPUT_DEPTH } from "@svc/contracts";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "./connect";
 import { migrateToLatest } from "./migrate";
-import { matchesPresence, storedColumnOf } from "./row-filters";
+import { cellColumns, storedColumnOf } from "./revisions";
+import { matchesPresence } from "./row-filters";
 import { databaseBackends } from "./testing";
 
 /*
  * The rules of what a cell is and what it may hold are defined once in TypeScript: the built-in cells
- * in `builtinFields` (@svc/contracts), their columns in `storedColumnOf` (here), what no input may
- * hold in `findUnstorableInput` (@svc/contracts). The migrations, the writer's SQL and PostgreSQL
- * itself must agree with them; these tests compare each with the definition, so that a change on one
- * side alone fails here.
+ * in `builtinFields` (@svc/contracts), their columns in `storedColumnOf` (revisions.ts, whose pieces
+ * every repository builds its cell lists from), what no input may hold in `findUnstorableInput`
+ * (@svc/contracts). The migrations and PostgreSQL itself must agree with them; these tests compare
+ * each with the definition, so that a change on one side alone fails here.
  */
 
 const backends = databaseBackends("cells", 1);
@@ -35,7 +35,7 @@ describe.each(backends)("cell rules against the database (%s)", (_name, open) =>
       WHERE table_schema = current_schema() AND data_type = 'jsonb'
         AND table_name IN ('dataset_rows', 'row_revisions')
       ORDER BY table_name, column_name`.execute(database.db);
-    const expected = [...builtinFields.map((field) => storedColumnOf[field]), "custom"].sort();
+    const expected = [...cellColumns].sort();
     expect(Object.keys(storedColumnOf).sort()).toEqual([...builtinFields].sort());
     for (const table of ["dataset_rows", "row_revisions"]) {
       expect(rows.filter((row) => row.table_name === table).map((row) => row.column_name)).toEqual(expected);
@@ -92,28 +92,5 @@ describe.each(backends)("cell rules against the database (%s)", (_name, open) =>
     );
     expect(rows[0]?.cell).toEqual(deepest);
     expect(findUnstorableInput([deepest])).toMatchObject({ message: expect.stringContaining("nested") });
-  });
-});
-
-/**
- * The writer's batch edit spells out each built-in cell in SQL (services/dataset-writer/src/
- * repositories/row-edits.ts); it must name every one, with its column, and no other.
- */
-describe("the writer's SQL for row edits", () => {
-  const source = readFileSync(
-    new URL("../../../services/dataset-writer/src/repositories/row-edits.ts", import.meta.url),
-    "utf8",
-  );
-
-  it.each(builtinFields)("writes the built-in cell %s to its column, current and in history", (field) => {
-    const column = storedColumnOf[field];
-    const taken = `CASE WHEN c.cells ? '${field}' THEN c.cells -> '${field}'`;
-    expect(source).toContain(`${column} = ${taken} ELSE r.${column} END`);
-    expect(source).toContain(`${taken} ELSE b.${column} END`);
-  });
-
-  it("names no cell that is not a built-in one", () => {
-    const named = new Set([...source.matchAll(/c\.cells \? '([^']+)'/g)].map((match) => match[1]));
-    expect([...named].sort()).toEqual([...builtinFields].sort());
   });
 });

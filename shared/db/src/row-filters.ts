@@ -1,5 +1,6 @@
 import type { BuiltinField } from "@svc/contracts";
 import { type RawBuilder, type SqlBool, sql } from "kysely";
+import { storedColumnOf } from "./revisions";
 
 /*
  * The filters of a row listing, as SQL over a row table aliased `r` (the live rows or their
@@ -22,17 +23,6 @@ export interface CellPresence {
 }
 
 export type CellRef = { kind: "builtin"; field: BuiltinField } | { kind: "custom"; identifier: string };
-
-/**
- * The column of each built-in cell. The cells are defined once, in `builtinFields` (@svc/contracts);
- * cell-rules.test.ts checks the tables and the writer's SQL, which spell them out, against the two.
- */
-export const storedColumnOf = {
-  input: "input",
-  output: "output",
-  expectedOutput: "expected_output",
-  metadata: "metadata",
-} as const satisfies Record<BuiltinField, string>;
 
 /**
  * Matches the text of the searched cells, nested JSON included, case-insensitively. A cell's text is

@@ -1,4 +1,6 @@
+import { builtinFields } from "@svc/contracts";
 import { type Kysely, sql } from "kysely";
+import { storedColumnOf } from "./revisions";
 import type { Database } from "./schema";
 
 /**
@@ -10,10 +12,7 @@ import type { Database } from "./schema";
  */
 const SEARCH_INDEX = "row_revisions_search";
 const searchColumns = [
-  sql`(input::text) gin_trgm_ops`,
-  sql`(output::text) gin_trgm_ops`,
-  sql`(expected_output::text) gin_trgm_ops`,
-  sql`(metadata::text) gin_trgm_ops`,
+  ...builtinFields.map((field) => sql.raw(`(${storedColumnOf[field]}::text) gin_trgm_ops`)),
   sql`(jsonb_path_query_array(custom, '$.*')::text) gin_trgm_ops`,
 ];
 

@@ -1,5 +1,14 @@
 import { type BuiltinField, builtinFields, type Cell, newId, type VersionOperation } from "@svc/contracts";
-import { closeRevisions, type Database, type DatasetRowsTable, jsonb } from "@svc/db";
+import {
+  cellValues,
+  closeRevisions,
+  type Database,
+  type DatasetRowsTable,
+  jsonb,
+  type RowCells,
+  rowCellsOf,
+  storedColumnOf,
+} from "@svc/db";
 import { type Kysely, type Selectable, sql, type Transaction } from "kysely";
 import type { ProjectFixture } from "./service-tests";
 
@@ -37,19 +46,19 @@ export const seeds = (count: number, prefix = "row", from = 0): RowSeed[] =>
 
 export type RowPatch = Partial<Omit<RowSeed, "id" | "createdAt">>;
 
+/** A seed's cells: those it leaves out are null. */
+function seedCells(seed: RowSeed): RowCells {
+  const cells = { custom: seed.custom ?? {} } as RowCells;
+  for (const field of builtinFields) cells[field] = seed[field] ?? null;
+  return cells;
+}
+
 const builtinNames: Record<BuiltinField, string> = {
   input: "Input",
   output: "Output",
   expectedOutput: "Expected output",
   metadata: "Metadata",
 };
-
-const storedColumnOf = {
-  input: "input",
-  output: "output",
-  expectedOutput: "expected_output",
-  metadata: "metadata",
-} as const satisfies Record<BuiltinField, string>;
 
 /** Rows get creation times 1 ms apart, in the order they are made, unless a test sets them. */
 let clock = Date.UTC(2024, 0, 1);
@@ -110,11 +119,7 @@ export function insertRows(
     const values = seeds.map((seed) => ({
       dataset_id: dataset.id,
       row_id: seed.id,
-      input: jsonb(seed.input ?? null),
-      output: jsonb(seed.output ?? null),
-      expected_output: jsonb(seed.expectedOutput ?? null),
-      metadata: jsonb(seed.metadata ?? null),
-      custom: jsonb(seed.custom ?? {}),
+      ...cellValues(seedCells(seed)),
       created_at: seed.createdAt ?? nextCreatedAt(),
     }));
     await closeRevisions(
@@ -271,11 +276,7 @@ async function insertRevision(
       row_id: row.row_id,
       version_from: version,
       deleted,
-      input: jsonb(row.input),
-      output: jsonb(row.output),
-      expected_output: jsonb(row.expected_output),
-      metadata: jsonb(row.metadata),
-      custom: jsonb(row.custom),
+      ...cellValues(rowCellsOf(row)),
       created_at: row.created_at,
     } as never)
     .execute();

@@ -1,5 +1,18 @@
 import { DomainError, type Import, type ImportFormat } from "@svc/contracts";
-import { type CopyFrom, type Database, importColumns, jsonb, toImport, unnestRows } from "@svc/db";
+import {
+  type CopyFrom,
+  cellsAs,
+  cellsFrom,
+  type Database,
+  endLiveRevisions,
+  importColumns,
+  insertLiveRows,
+  insertRevisions,
+  jsonb,
+  sourceRow,
+  toImport,
+  unnestRows,
+} from "@svc/db";
 import { type Kysely, sql } from "kysely";
 
 export interface ImportRecord {
@@ -239,30 +252,25 @@ export async function insertStagedRows(
   datasetId: string,
   version: number,
 ): Promise<number> {
-  await sql`
-    UPDATE row_revisions v SET version_to = ${version}
-    FROM import_rows s
-    WHERE s.import_id = ${importId} AND v.dataset_id = ${datasetId} AND v.row_id = s.row_id AND v.version_to IS NULL`.execute(
-    db,
+  await endLiveRevisions(version, {
+    from: sql`import_rows s`,
+    where: sql`s.import_id = ${importId} AND v.dataset_id = ${datasetId} AND v.row_id = s.row_id`,
+  }).execute(db);
+  const staged = cellsFrom(
+    (field) => sql`coalesce(s.cells -> ${sql.lit(field)}, 'null'::jsonb)`,
+    sql`s.custom`,
   );
   const { rows } = await sql<{ count: number }>`
     WITH s AS (
-      SELECT s.row_id, s.custom,
-             coalesce(s.cells -> 'input', 'null'::jsonb) AS input,
-             coalesce(s.cells -> 'output', 'null'::jsonb) AS output,
-             coalesce(s.cells -> 'expectedOutput', 'null'::jsonb) AS expected_output,
-             coalesce(s.cells -> 'metadata', 'null'::jsonb) AS metadata,
+      SELECT s.row_id, ${cellsAs(staged)},
              now() + s.seq * interval '1 microsecond' AS created_at
       FROM import_rows s WHERE s.import_id = ${importId}
     ),
     live AS (
-      INSERT INTO dataset_rows (dataset_id, row_id, input, output, expected_output, metadata, custom, created_at, version)
-      SELECT ${datasetId}, row_id, input, output, expected_output, metadata, custom, created_at, ${version} FROM s
+      ${insertLiveRows({ datasetId, version, row: sourceRow(), from: sql`s` })}
     ),
     revisions AS (
-      INSERT INTO row_revisions
-        (dataset_id, row_id, version_from, deleted, input, output, expected_output, metadata, custom, created_at)
-      SELECT ${datasetId}, row_id, ${version}, false, input, output, expected_output, metadata, custom, created_at FROM s
+      ${insertRevisions({ datasetId, version, row: sourceRow(), from: sql`s` })}
     )
     SELECT count(*)::int AS count FROM s`.execute(db);
   return rows[0]?.count ?? 0;

@@ -1,4 +1,14 @@
-import { closeRevisions, type Database } from "@svc/db";
+import {
+  cellList,
+  cellsOf,
+  cellsSet,
+  closeRevisions,
+  type Database,
+  insertLiveRows,
+  insertRevisions,
+  sourceRow,
+  validAt,
+} from "@svc/db";
 import { type Kysely, sql } from "kysely";
 import { deleteRowsWithTombstones } from "./rows";
 
@@ -12,10 +22,9 @@ function stateAt(datasetId: string, version: number) {
       SELECT DISTINCT row_id FROM row_revisions WHERE dataset_id = ${datasetId} AND version_from > ${version}
     ),
     at_v AS (
-      SELECT r.row_id, r.input, r.output, r.expected_output, r.metadata, r.custom, r.created_at
+      SELECT r.row_id, ${cellList(cellsOf("r"))}, r.created_at
       FROM row_revisions r JOIN changed c ON c.row_id = r.row_id
-      WHERE r.dataset_id = ${datasetId} AND r.version_from <= ${version}
-        AND (r.version_to IS NULL OR r.version_to > ${version}) AND NOT r.deleted
+      WHERE r.dataset_id = ${datasetId} AND ${validAt("r", version)}
     )`;
 }
 
@@ -29,10 +38,8 @@ async function reviseFromLive(
   if (rowIds.length === 0) return;
   await closeRevisions(db, datasetId, rowIds, version);
   await sql`
-    INSERT INTO row_revisions
-      (dataset_id, row_id, version_from, deleted, input, output, expected_output, metadata, custom, created_at)
-    SELECT dataset_id, row_id, ${version}, false, input, output, expected_output, metadata, custom, created_at
-    FROM dataset_rows WHERE dataset_id = ${datasetId} AND row_id = ANY(${[...rowIds]}::text[])`.execute(db);
+    ${insertRevisions({ datasetId: sql`dataset_id`, version, row: sourceRow(), from: sql`dataset_rows` })}
+    WHERE dataset_id = ${datasetId} AND row_id = ANY(${[...rowIds]}::text[])`.execute(db);
 }
 
 /**
@@ -60,12 +67,10 @@ export async function restoreRows(db: Kysely<Database>, datasetId: string, targe
   const updated = await sql<{ row_id: string }>`
     WITH ${stateAt(datasetId, target)}
     UPDATE dataset_rows d
-    SET input = a.input, output = a.output, expected_output = a.expected_output, metadata = a.metadata,
-        custom = a.custom, version = ${version}
+    SET ${cellsSet(cellsOf("a"))}, version = ${version}
     FROM at_v a
     WHERE d.dataset_id = ${datasetId} AND d.row_id = a.row_id
-      AND (d.input, d.output, d.expected_output, d.metadata, d.custom)
-          IS DISTINCT FROM (a.input, a.output, a.expected_output, a.metadata, a.custom)
+      AND (${cellList(cellsOf("d"))}) IS DISTINCT FROM (${cellList(cellsOf("a"))})
     RETURNING d.row_id`.execute(db);
   await reviseFromLive(
     db,
@@ -76,10 +81,7 @@ export async function restoreRows(db: Kysely<Database>, datasetId: string, targe
 
   const inserted = await sql<{ row_id: string }>`
     WITH ${stateAt(datasetId, target)}
-    INSERT INTO dataset_rows
-      (dataset_id, row_id, input, output, expected_output, metadata, custom, created_at, version)
-    SELECT ${datasetId}, a.row_id, a.input, a.output, a.expected_output, a.metadata, a.custom, a.created_at, ${version}
-    FROM at_v a
+    ${insertLiveRows({ datasetId, version, row: sourceRow("a"), from: sql`at_v a` })}
     WHERE NOT EXISTS (SELECT 1 FROM dataset_rows x WHERE x.dataset_id = ${datasetId} AND x.row_id = a.row_id)
     RETURNING row_id`.execute(db);
   await reviseFromLive(

@@ -1,5 +1,16 @@
 import type { BuiltinField, Cell } from "@svc/contracts";
-import { type Database, unnestRows } from "@svc/db";
+import {
+  cellList,
+  cellsAs,
+  cellsOf,
+  cellsSet,
+  type Database,
+  endLiveRevisions,
+  insertRevisions,
+  patchedCells,
+  sourceRow,
+  unnestRows,
+} from "@svc/db";
 import { type Kysely, type RawBuilder, sql } from "kysely";
 
 /** The cells one row of a batch sets: built-in cells replace, custom cells merge by identifier. */
@@ -80,35 +91,26 @@ async function changeRows(
     WITH e AS (${source}),
     next AS (
       SELECT r.dataset_id, r.row_id, r.created_at,
-             CASE WHEN e.builtins ? 'input' THEN e.builtins -> 'input' ELSE r.input END AS input,
-             CASE WHEN e.builtins ? 'output' THEN e.builtins -> 'output' ELSE r.output END AS output,
-             CASE WHEN e.builtins ? 'expectedOutput' THEN e.builtins -> 'expectedOutput' ELSE r.expected_output END AS expected_output,
-             CASE WHEN e.builtins ? 'metadata' THEN e.builtins -> 'metadata' ELSE r.metadata END AS metadata,
-             r.custom || e.custom AS custom,
-             (r.input, r.output, r.expected_output, r.metadata, r.custom) AS was
+             ${cellsAs(patchedCells("r", { builtins: sql`e.builtins`, custom: sql`e.custom` }))},
+             (${cellList(cellsOf("r"))}) AS was
       FROM e JOIN dataset_rows r ON r.dataset_id = ${datasetId} AND r.row_id = e."rowId"
     ),
     changed AS (
       SELECT * FROM next n
-      WHERE (n.input, n.output, n.expected_output, n.metadata, n.custom) IS DISTINCT FROM n.was
+      WHERE (${cellList(cellsOf("n"))}) IS DISTINCT FROM n.was
     ),
     current_cells AS (
-      UPDATE dataset_rows r SET
-        input = c.input, output = c.output, expected_output = c.expected_output,
-        metadata = c.metadata, custom = c.custom, version = ${version}
+      UPDATE dataset_rows r SET ${cellsSet(cellsOf("c"))}, version = ${version}
       FROM changed c WHERE r.dataset_id = c.dataset_id AND r.row_id = c.row_id
     ),
     ended AS (
-      UPDATE row_revisions v SET version_to = ${version}
-      FROM changed c
-      WHERE v.dataset_id = c.dataset_id AND v.row_id = c.row_id AND v.version_to IS NULL
+      ${endLiveRevisions(version, {
+        from: sql`changed c`,
+        where: sql`v.dataset_id = c.dataset_id AND v.row_id = c.row_id`,
+      })}
     ),
     revisions AS (
-      INSERT INTO row_revisions
-        (dataset_id, row_id, version_from, deleted, input, output, expected_output, metadata, custom, created_at)
-      SELECT ${datasetId}, c.row_id, ${version}, false, c.input, c.output, c.expected_output, c.metadata,
-             c.custom, c.created_at
-      FROM changed c
+      ${insertRevisions({ datasetId, version, row: sourceRow("c"), from: sql`changed c` })}
     )
     SELECT count(*)::int AS count FROM changed`.execute(db);
   return rows[0]?.count ?? 0;

@@ -1,6 +1,20 @@
 import type { BuiltinField } from "@svc/contracts";
-import { type CellPresence, type CellSearch, type Database, matchesPresence, matchesSearch } from "@svc/db";
-import { type Kysely, sql } from "kysely";
+import {
+  type CellPresence,
+  type CellSearch,
+  cellList,
+  cellsAs,
+  cellsFrom,
+  cellsOf,
+  type Database,
+  insertLiveRows,
+  insertRevisions,
+  matchesPresence,
+  matchesSearch,
+  sourceRow,
+  validAt,
+} from "@svc/db";
+import { type Kysely, type RawBuilder, sql } from "kysely";
 import { type DeleteSelection, selectionFilter } from "./rows";
 
 export interface CopyRequest {
@@ -27,8 +41,7 @@ export async function listMissingRowIds(
     SELECT id AS row_id FROM unnest(${[...rowIds]}::text[]) AS id
     WHERE NOT EXISTS (
       SELECT FROM row_revisions r
-      WHERE r.dataset_id = ${source.datasetId} AND r.row_id = id AND NOT r.deleted
-        AND r.version_from <= ${source.version} AND (r.version_to IS NULL OR r.version_to > ${source.version})
+      WHERE r.dataset_id = ${source.datasetId} AND r.row_id = id AND ${validAt("r", source.version)}
     )`.execute(db);
   return rows.map((row) => row.row_id);
 }
@@ -47,51 +60,52 @@ export async function copyRows(
   const cell = (field: BuiltinField, column: string) =>
     request.fields.includes(field) ? sql.ref(`s.${column}`) : sql`'null'::jsonb`;
   const provenance = JSON.stringify(source.provenance);
+  const customMap = JSON.stringify(request.customMap);
+  const copied = cellsFrom(
+    (field, column) =>
+      field === "metadata"
+        ? withProvenance(cell(field, column), provenance)
+        : sql`coalesce(${cell(field, column)}, 'null'::jsonb)`,
+    sql`coalesce((
+      SELECT jsonb_object_agg(${customMap}::jsonb ->> e.key, e.value)
+      FROM jsonb_each(s.custom) AS e
+      WHERE ${customMap}::jsonb ? e.key
+    ), '{}'::jsonb)`,
+  );
   const { rows } = await sql<{ row_id: string; total: number }>`
     WITH s AS (
-      SELECT r.row_id, r.input, r.output, r.expected_output, r.metadata, r.custom, r.created_at,
+      SELECT r.row_id, ${cellList(cellsOf("r"))}, r.created_at,
              replace(gen_random_uuid()::text, '-', '') AS new_id,
              row_number() OVER (ORDER BY r.created_at, r.row_id) AS n
       FROM row_revisions r
-      WHERE r.dataset_id = ${source.datasetId} AND NOT r.deleted
-        AND r.version_from <= ${source.version} AND (r.version_to IS NULL OR r.version_to > ${source.version})
+      WHERE r.dataset_id = ${source.datasetId} AND ${validAt("r", source.version)}
         AND ${selectionFilter(request.selection)}
         AND ${matchesSearch(request.search)}
         AND ${matchesPresence(request.presence)}
     ),
     copies AS (
-      SELECT s.n, s.new_id AS row_id,
-             coalesce(${cell("input", "input")}, 'null'::jsonb) AS input,
-             coalesce(${cell("output", "output")}, 'null'::jsonb) AS output,
-             coalesce(${cell("expectedOutput", "expected_output")}, 'null'::jsonb) AS expected_output,
-             CASE
-               WHEN jsonb_typeof(${cell("metadata", "metadata")}) = 'object'
-                 THEN ${cell("metadata", "metadata")} || jsonb_build_object('copiedFrom', ${provenance}::jsonb || jsonb_build_object('rowId', s.row_id))
-               WHEN ${cell("metadata", "metadata")} IS NULL OR ${cell("metadata", "metadata")} = 'null'::jsonb
-                 THEN jsonb_build_object('copiedFrom', ${provenance}::jsonb || jsonb_build_object('rowId', s.row_id))
-               ELSE jsonb_build_object('value', ${cell("metadata", "metadata")}, 'copiedFrom', ${provenance}::jsonb || jsonb_build_object('rowId', s.row_id))
-             END AS metadata,
-             coalesce((
-               SELECT jsonb_object_agg(${JSON.stringify(request.customMap)}::jsonb ->> e.key, e.value)
-               FROM jsonb_each(s.custom) AS e
-               WHERE ${JSON.stringify(request.customMap)}::jsonb ? e.key
-             ), '{}'::jsonb) AS custom,
+      SELECT s.n, s.new_id AS row_id, ${cellsAs(copied)},
              now() + s.n * interval '1 microsecond' AS created_at
       FROM s
     ),
     live AS (
-      INSERT INTO dataset_rows (dataset_id, row_id, input, output, expected_output, metadata, custom, created_at, version)
-      SELECT ${target.datasetId}, c.row_id, c.input, c.output, c.expected_output, c.metadata, c.custom, c.created_at, ${target.version}
-      FROM copies c
+      ${insertLiveRows({ ...target, row: sourceRow("c"), from: sql`copies c` })}
     ),
     revisions AS (
-      INSERT INTO row_revisions
-        (dataset_id, row_id, version_from, deleted, input, output, expected_output, metadata, custom, created_at)
-      SELECT ${target.datasetId}, c.row_id, ${target.version}, false, c.input, c.output, c.expected_output, c.metadata, c.custom, c.created_at
-      FROM copies c
+      ${insertRevisions({ ...target, row: sourceRow("c"), from: sql`copies c` })}
     )
     SELECT c.row_id, count(*) OVER ()::int AS total FROM copies c ORDER BY c.n LIMIT ${request.idLimit}`.execute(
     db,
   );
   return { count: rows[0]?.total ?? 0, rowIds: rows.map((row) => row.row_id) };
+}
+
+/** A copy's metadata: the source's, with where the copy came from (`copiedFrom`) added to it. */
+function withProvenance(metadata: RawBuilder<unknown>, provenance: string): RawBuilder<unknown> {
+  const copiedFrom = sql`${provenance}::jsonb || jsonb_build_object('rowId', s.row_id)`;
+  return sql`CASE
+    WHEN jsonb_typeof(${metadata}) = 'object' THEN ${metadata} || jsonb_build_object('copiedFrom', ${copiedFrom})
+    WHEN ${metadata} IS NULL OR ${metadata} = 'null'::jsonb THEN jsonb_build_object('copiedFrom', ${copiedFrom})
+    ELSE jsonb_build_object('value', ${metadata}, 'copiedFrom', ${copiedFrom})
+  END`;
 }

@@ -1,5 +1,14 @@
 import type { Actor, BuiltinField, Cell } from "@svc/contracts";
-import { type Database, type DatasetRef, prepared, unnestRows } from "@svc/db";
+import {
+  cellsSet,
+  type Database,
+  type DatasetRef,
+  endLiveRevisions,
+  insertRevisions,
+  patchedCells,
+  prepared,
+  unnestRows,
+} from "@svc/db";
 import { type Kysely, sql } from "kysely";
 
 /** One edit of a batch, as `applyEdits` takes it. */
@@ -29,6 +38,9 @@ export type EditOutcome =
   | { status: "unknown_column"; rejected: string[] }
   | { status: "row_not_found" }
   | { status: "version_mismatch"; current: number };
+
+/** The cells each edit sets, chained over the row's earlier edits of the batch (see `applyEdits`). */
+const edited = { builtins: sql`c.cells`, custom: sql`c.custom` };
 
 const requestColumns = {
   idx: "int",
@@ -161,30 +173,23 @@ export async function applyEdits(
       WINDOW w AS (PARTITION BY n.dataset_id, n."rowId" ORDER BY n.idx)
     ),
     current_cells AS (
-      UPDATE dataset_rows r SET
-        input = CASE WHEN c.cells ? 'input' THEN c.cells -> 'input' ELSE r.input END,
-        output = CASE WHEN c.cells ? 'output' THEN c.cells -> 'output' ELSE r.output END,
-        expected_output = CASE WHEN c.cells ? 'expectedOutput' THEN c.cells -> 'expectedOutput' ELSE r.expected_output END,
-        metadata = CASE WHEN c.cells ? 'metadata' THEN c.cells -> 'metadata' ELSE r.metadata END,
-        custom = r.custom || c.custom,
-        version = c.version
+      UPDATE dataset_rows r SET ${cellsSet(patchedCells("r", edited))}, version = c.version
       FROM chained c WHERE c.version_to IS NULL AND r.dataset_id = c.dataset_id AND r.row_id = c.row_id
     ),
     ended AS (
-      UPDATE row_revisions v SET version_to = c.version
-      FROM chained c
-      WHERE c.is_first AND v.dataset_id = c.dataset_id AND v.row_id = c.row_id AND v.version_to IS NULL
+      ${endLiveRevisions(sql`c.version`, {
+        from: sql`chained c`,
+        where: sql`c.is_first AND v.dataset_id = c.dataset_id AND v.row_id = c.row_id`,
+      })}
     ),
     revisions AS (
-      INSERT INTO row_revisions
-        (dataset_id, row_id, version_from, version_to, deleted, input, output, expected_output, metadata, custom, created_at)
-      SELECT c.dataset_id, c.row_id, c.version, c.version_to, false,
-             CASE WHEN c.cells ? 'input' THEN c.cells -> 'input' ELSE b.input END,
-             CASE WHEN c.cells ? 'output' THEN c.cells -> 'output' ELSE b.output END,
-             CASE WHEN c.cells ? 'expectedOutput' THEN c.cells -> 'expectedOutput' ELSE b.expected_output END,
-             CASE WHEN c.cells ? 'metadata' THEN c.cells -> 'metadata' ELSE b.metadata END,
-             b.custom || c.custom, b.created_at
-      FROM chained c JOIN dataset_rows b ON b.dataset_id = c.dataset_id AND b.row_id = c.row_id
+      ${insertRevisions({
+        datasetId: sql`c.dataset_id`,
+        version: sql`c.version`,
+        versionTo: sql`c.version_to`,
+        row: { rowId: sql`c.row_id`, cells: patchedCells("b", edited), createdAt: sql`b.created_at` },
+        from: sql`chained c JOIN dataset_rows b ON b.dataset_id = c.dataset_id AND b.row_id = c.row_id`,
+      })}
     ),
     versions AS (
       INSERT INTO dataset_versions

@@ -1,5 +1,14 @@
 import type { Actor, VersionOperation } from "@svc/contracts";
-import { type Database, jsonb, type RowCells } from "@svc/db";
+import {
+  cellList,
+  cellsOf,
+  cellValues,
+  type Database,
+  endLiveRevisions,
+  insertRevisions,
+  type RowCells,
+  sourceRow,
+} from "@svc/db";
 import { type Kysely, sql } from "kysely";
 
 export interface NewRowRecord extends RowCells {
@@ -32,11 +41,7 @@ export async function insertRows(
   const values = rows.map((row) => ({
     dataset_id: datasetId,
     row_id: row.rowId,
-    input: jsonb(row.input),
-    output: jsonb(row.output),
-    expected_output: jsonb(row.expectedOutput),
-    metadata: jsonb(row.metadata),
-    custom: jsonb(row.custom),
+    ...cellValues(row),
     created_at: row.createdAt,
   }));
   // PostgreSQL takes at most 65535 parameters in one statement: 8 a row leaves room for 1000 rows.
@@ -75,18 +80,15 @@ export async function deleteRowsWithTombstones(
   version: number,
 ): Promise<number> {
   const filter = selectionFilter(selection);
-  await sql`
-    UPDATE row_revisions SET version_to = ${version}
-    WHERE dataset_id = ${datasetId} AND version_to IS NULL AND NOT deleted AND ${filter}`.execute(db);
+  await endLiveRevisions(version, {
+    where: sql`v.dataset_id = ${datasetId} AND NOT v.deleted AND ${filter}`,
+  }).execute(db);
   const result = await sql<{ count: number }>`
     WITH gone AS (
       DELETE FROM dataset_rows WHERE dataset_id = ${datasetId} AND ${filter}
-      RETURNING row_id, input, output, expected_output, metadata, custom, created_at
+      RETURNING row_id, ${cellList(cellsOf())}, created_at
     ), tombstones AS (
-      INSERT INTO row_revisions
-        (dataset_id, row_id, version_from, deleted, input, output, expected_output, metadata, custom, created_at)
-      SELECT ${datasetId}, row_id, ${version}, true, input, output, expected_output, metadata, custom, created_at
-      FROM gone
+      ${insertRevisions({ datasetId, version, deleted: true, row: sourceRow(), from: sql`gone` })}
       RETURNING 1
     )
     SELECT count(*)::int AS count FROM tombstones`.execute(db);

@@ -1,4 +1,4 @@
-import { type BuiltinField, DomainError, isBuiltinField } from "@svc/contracts";
+import { type BuiltinField, builtinFields, DomainError, isBuiltinField } from "@svc/contracts";
 import type { ColumnRecord } from "../repositories/columns";
 
 /**
@@ -51,4 +51,4 @@ export const unknownColumn = (identifier: string) =>
   );
 
 export const presentBuiltins = (cells: Partial<Record<BuiltinField, unknown>>): BuiltinField[] =>
-  (["input", "output", "expectedOutput", "metadata"] as const).filter((field) => field in cells);
+  builtinFields.filter((field) => field in cells);

@@ -8,20 +8,13 @@ import {
   type OperationInput,
   operations,
 } from "@svc/contracts";
-import {
-  type CellPresence,
-  type CellRef,
-  type Database,
-  findDataset,
-  idempotencyOf,
-  runIdempotent,
-} from "@svc/db";
+import { type CellPresence, type CellRef, type Database, findDataset, idempotencyOf } from "@svc/db";
 import type { Kysely, Transaction } from "kysely";
 import { type ColumnRecord, insertCustomColumn, listColumns } from "../repositories/columns";
 import { refreshStatistics } from "../repositories/datasets";
 import { copyRows, listMissingRowIds } from "../repositories/row-copies";
 import { unknownColumn } from "./column-check";
-import { NothingChanged, orUnchanged, refOf, writeVersion } from "./versioning";
+import { refOf, versionTransaction, writeVersion } from "./versioning";
 
 type CopyInput = OperationInput<typeof operations.copyDatasetRows>;
 
@@ -45,81 +38,78 @@ export async function copyDatasetRows(
     projectSlug: body.to.projectSlug ?? params.projectSlug,
     datasetSlug: body.to.datasetSlug,
   });
-  return orUnchanged(
+  const { analyze, ...copied } = await versionTransaction(
     db,
-    targetRef,
-    async () => {
-      const { analyze, ...copied } = await runIdempotent(
-        db,
-        idempotencyOf(caller, operations.copyDatasetRows, input),
-        async (trx) => {
-          const source = await findDataset(trx, sourceRef);
-          const sourceColumns = (await listColumns(trx, source.id)).filter((column) => !column.removed);
-          const { selection } = body;
-          const result = await writeVersion(trx, caller, targetRef, async (target) => {
-            const targetColumns = await listColumns(trx, target.datasetId);
-            const customMap = await mapColumns(
-              trx,
-              target.datasetId,
-              sourceColumns,
-              targetColumns,
-              body.columnMap,
-            );
-            const from = {
+    idempotencyOf(caller, operations.copyDatasetRows, input),
+    async (trx) => {
+      const source = await findDataset(trx, sourceRef);
+      const sourceColumns = (await listColumns(trx, source.id)).filter((column) => !column.removed);
+      const { selection } = body;
+      return writeVersion(
+        trx,
+        caller,
+        targetRef,
+        async (target) => {
+          const targetColumns = await listColumns(trx, target.datasetId);
+          const customMap = await mapColumns(
+            trx,
+            target.datasetId,
+            sourceColumns,
+            targetColumns,
+            body.columnMap,
+          );
+          const from = {
+            datasetId: source.id,
+            version: source.version,
+            provenance: {
+              projectSlug: sourceRef.projectSlug,
+              datasetSlug: sourceRef.datasetSlug,
               datasetId: source.id,
               version: source.version,
-              provenance: {
-                projectSlug: sourceRef.projectSlug,
-                datasetSlug: sourceRef.datasetSlug,
-                datasetId: source.id,
-                version: source.version,
-              },
-            };
-            if (selection.mode === "selected") {
-              const missing = await listMissingRowIds(trx, from, selection.rowIds);
-              if (missing.length > 0) {
-                throw new DomainError(
-                  "not_found",
-                  `No rows with these ids in the source dataset: ${missing.slice(0, 10).join(", ")}`,
-                  { rowIds: missing },
-                );
-              }
-            }
-            const filter = selection.mode === "filter" ? selection : undefined;
-            const copied = await copyRows(trx, {
-              source: from,
-              selection: selection.mode === "filter" ? { mode: "all" } : selection,
-              search:
-                filter?.search === undefined
-                  ? undefined
-                  : { text: filter.search, ...searchedCells(sourceColumns) },
-              presence: filter && presenceOf(filter, sourceColumns),
-              fields: sourceColumns.flatMap((column) =>
-                column.kind === "builtin" ? [column.field as BuiltinField] : [],
-              ),
-              customMap,
-              target,
-              idLimit: MAX_COPY_ROW_IDS,
-            });
-            if (copied.count === 0) throw new NothingChanged();
-            return { operation: "insert" as const, rowsInserted: copied.count, rowIds: copied.rowIds };
-          });
-          return {
-            versionId: result.versionId,
-            version: result.version,
-            rowsCopied: result.work.rowsInserted,
-            analyze: result.work.rowsInserted >= ANALYZE_AFTER_ROWS,
-            rowIds: result.work.rowIds,
-            created: true,
+            },
           };
+          if (selection.mode === "selected") {
+            const missing = await listMissingRowIds(trx, from, selection.rowIds);
+            if (missing.length > 0) {
+              throw new DomainError(
+                "not_found",
+                `No rows with these ids in the source dataset: ${missing.slice(0, 10).join(", ")}`,
+                { rowIds: missing },
+              );
+            }
+          }
+          const filter = selection.mode === "filter" ? selection : undefined;
+          const copied = await copyRows(trx, {
+            source: from,
+            selection: selection.mode === "filter" ? { mode: "all" } : selection,
+            search:
+              filter?.search === undefined
+                ? undefined
+                : { text: filter.search, ...searchedCells(sourceColumns) },
+            presence: filter && presenceOf(filter, sourceColumns),
+            fields: sourceColumns.flatMap((column) =>
+              column.kind === "builtin" ? [column.field as BuiltinField] : [],
+            ),
+            customMap,
+            target,
+            idLimit: MAX_COPY_ROW_IDS,
+          });
+          return { operation: "insert" as const, rowsInserted: copied.count, rowIds: copied.rowIds };
         },
+        ({ versionId, version, work }) => ({
+          versionId,
+          version,
+          rowsCopied: work.rowsInserted,
+          analyze: work.rowsInserted >= ANALYZE_AFTER_ROWS,
+          rowIds: work.rowIds,
+          created: versionId !== null,
+        }),
       );
-      // As after a large import: the planner must know the copies are there (see import-file.ts).
-      if (analyze) await refreshStatistics(db);
-      return copied;
     },
-    (version) => ({ versionId: null, version, rowsCopied: 0, rowIds: [], created: false }),
   );
+  // As after a large import: the planner must know the copies are there (see import-file.ts).
+  if (analyze) await refreshStatistics(db);
+  return copied;
 }
 
 /**

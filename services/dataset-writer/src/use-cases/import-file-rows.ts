@@ -19,7 +19,7 @@ import {
 } from "../repositories/imports";
 import { applyStagedChanges } from "../repositories/row-changes";
 import type { FieldMapping } from "./field-mapping";
-import { NothingChanged, orUnchanged, writeVersion } from "./versioning";
+import { versionTransaction, writeVersion } from "./versioning";
 
 export interface FileImportDeps {
   db: Kysely<Database>;
@@ -70,23 +70,19 @@ export async function importFileRows(
   if (deps.copyFrom) await copyStagedRows(deps.copyFrom, importId, staged());
   else await stageInBatches(db, importId, staged(), progress);
 
-  const outcome = await orUnchanged(
-    db,
-    ref,
-    async () => {
-      const result = await db
-        .transaction()
-        .execute((trx) =>
-          writeVersion(trx, caller, start.params, (target) => moveStagedRows(trx, accepted, target)),
-        );
-      return {
-        versionId: result.versionId,
-        version: result.version,
-        rowsInserted: result.work.rowsInserted ?? 0,
-        rowsUpdated: result.work.rowsUpdated ?? 0,
-      };
-    },
-    (version) => ({ versionId: null, version, rowsInserted: 0, rowsUpdated: 0 }),
+  const outcome = await versionTransaction(db, undefined, (trx) =>
+    writeVersion(
+      trx,
+      caller,
+      start.params,
+      (target) => moveStagedRows(trx, accepted, target),
+      ({ versionId, version, work }) => ({
+        versionId,
+        version,
+        rowsInserted: work.rowsInserted ?? 0,
+        rowsUpdated: work.rowsUpdated ?? 0,
+      }),
+    ),
   );
   if (outcome.versionId !== null) deps.versionWritten?.(ref, outcome.version);
   // The planner must know the rows are there before anyone reads them: until the next automatic
@@ -120,9 +116,8 @@ async function moveStagedRows(
         { line: first.line, rowIds: taken.map((row) => row.rowId) },
       );
     }
-    const inserted = await insertStagedRows(trx, importId, target.datasetId, target.version);
     // A file with no rows (a CSV of its header alone) adds nothing: no version, no new column.
-    if (inserted === 0) throw new NothingChanged();
+    const inserted = await insertStagedRows(trx, importId, target.datasetId, target.version);
     return { operation: "import" as const, rowsInserted: inserted };
   }
   const missing = await listStagedRows(trx, importId, target.datasetId, "missing");
@@ -138,7 +133,6 @@ async function moveStagedRows(
     );
   }
   const updated = await applyStagedChanges(trx, importId, target.datasetId, target.version);
-  if (updated === 0) throw new NothingChanged();
   return { operation: "import" as const, rowsUpdated: updated };
 }
 

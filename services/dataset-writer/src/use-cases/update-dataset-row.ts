@@ -2,7 +2,6 @@ import {
   type Actor,
   type Caller,
   type Cell,
-  DomainError,
   GATEWAY_KEY_PREFIX,
   newId,
   type OperationInput,
@@ -38,6 +37,7 @@ import {
   isKeyTaken,
 } from "../repositories/row-edits";
 import { cellsRejection, presentBuiltins } from "./column-check";
+import { rowNotFound, rowVersionMismatch } from "./row-edit-errors";
 import { refOf } from "./versioning";
 
 type EditInput = OperationInput<typeof operations.updateDatasetRow>;
@@ -237,15 +237,8 @@ function outcomeOf(edit: PendingEdit, outcome: EditOutcome): Outcome<VersionResu
       };
     }
     case "row_not_found":
-      return { ok: false, error: new DomainError("not_found", `Row "${rowId}" not found`) };
-    case "version_mismatch": {
-      const expected = edit.input.headers.ifMatch;
-      const error = new DomainError(
-        "version_mismatch",
-        `Row "${rowId}" was changed at version ${outcome.current}, not ${expected}; read it again and retry`,
-        { currentVersion: outcome.current, expectedVersion: expected },
-      );
-      return { ok: false, error };
-    }
+      return { ok: false, error: rowNotFound({ rowId }) };
+    case "version_mismatch":
+      return { ok: false, error: rowVersionMismatch({ rowId }, outcome.current, edit.input.headers.ifMatch) };
   }
 }

@@ -7,12 +7,13 @@ import {
   type RowEdit,
   type UpdateRowsResult,
 } from "@svc/contracts";
-import { type Database, idempotencyOf, runIdempotent } from "@svc/db";
+import { type Database, idempotencyOf } from "@svc/db";
 import type { Kysely } from "kysely";
 import { listColumns } from "../repositories/columns";
 import { applyRowChanges, findRowVersions, type RowChange } from "../repositories/row-changes";
 import { assertCellsAccepted, presentBuiltins } from "./column-check";
-import { NothingChanged, orUnchanged, refOf, writeVersion } from "./versioning";
+import { atEdit, rowNotFound, rowVersionMismatch } from "./row-edit-errors";
+import { versionTransaction, writeVersion } from "./versioning";
 
 /**
  * Applies a batch of row edits as one dataset version, all or nothing: every edit is judged first
@@ -27,38 +28,36 @@ export async function updateDatasetRows(
 ): Promise<UpdateRowsResult> {
   const { params, body } = input;
   assertEachRowOnce(body.edits);
-  return orUnchanged(
-    db,
-    refOf(caller, params),
-    () =>
-      runIdempotent(db, idempotencyOf(caller, operations.updateDatasetRows, input), async (trx) => {
-        const result = await writeVersion(trx, caller, params, async (target) => {
-          const columns = await listColumns(trx, target.datasetId);
-          body.edits.forEach((edit, index) => {
-            atEdit(index, edit, () =>
-              assertCellsAccepted(columns, presentBuiltins(edit), Object.keys(edit.custom ?? {})),
-            );
-          });
-          const versions = await findRowVersions(
-            trx,
-            target.datasetId,
-            body.edits.map((edit) => edit.rowId),
+  return versionTransaction(db, idempotencyOf(caller, operations.updateDatasetRows, input), (trx) =>
+    writeVersion(
+      trx,
+      caller,
+      params,
+      async (target) => {
+        const columns = await listColumns(trx, target.datasetId);
+        body.edits.forEach((edit, index) => {
+          atEdit({ index, rowId: edit.rowId }, () =>
+            assertCellsAccepted(columns, presentBuiltins(edit), Object.keys(edit.custom ?? {})),
           );
-          body.edits.forEach((edit, index) => {
-            assertRowMatches(index, edit, versions.get(edit.rowId));
-          });
-          const changed = await applyRowChanges(
-            trx,
-            target.datasetId,
-            target.version,
-            body.edits.map(changeOf),
-          );
-          if (changed === 0) throw new NothingChanged();
-          return { operation: "update" as const, rowsUpdated: changed };
         });
-        return { versionId: result.versionId, version: result.version, rowsUpdated: result.work.rowsUpdated };
-      }),
-    (version) => ({ versionId: null, version, rowsUpdated: 0 }),
+        const versions = await findRowVersions(
+          trx,
+          target.datasetId,
+          body.edits.map((edit) => edit.rowId),
+        );
+        body.edits.forEach((edit, index) => {
+          assertRowMatches(index, edit, versions.get(edit.rowId));
+        });
+        const changed = await applyRowChanges(
+          trx,
+          target.datasetId,
+          target.version,
+          body.edits.map(changeOf),
+        );
+        return { operation: "update" as const, rowsUpdated: changed };
+      },
+      ({ versionId, version, work }) => ({ versionId, version, rowsUpdated: work.rowsUpdated }),
+    ),
   );
 }
 
@@ -92,31 +91,9 @@ function assertEachRowOnce(edits: readonly RowEdit[]): void {
 }
 
 function assertRowMatches(index: number, edit: RowEdit, current: number | undefined): void {
-  if (current === undefined) {
-    throw new DomainError("not_found", `Edit ${index}: row "${edit.rowId}" not found`, {
-      index,
-      rowId: edit.rowId,
-    });
-  }
+  const at = { index, rowId: edit.rowId };
+  if (current === undefined) throw rowNotFound(at);
   if (edit.ifMatch !== undefined && edit.ifMatch !== current) {
-    throw new DomainError(
-      "version_mismatch",
-      `Edit ${index}: row "${edit.rowId}" was changed at version ${current}, not ${edit.ifMatch}; read it again and retry`,
-      { index, rowId: edit.rowId, currentVersion: current, expectedVersion: edit.ifMatch },
-    );
-  }
-}
-
-/** Runs `check` and prefixes the error it throws with the edit it is about. */
-function atEdit(index: number, edit: RowEdit, check: () => void): void {
-  try {
-    check();
-  } catch (error) {
-    if (!(error instanceof DomainError)) throw error;
-    throw new DomainError(error.code, `Edit ${index}, row "${edit.rowId}": ${error.message}`, {
-      ...error.details,
-      index,
-      rowId: edit.rowId,
-    });
+    throw rowVersionMismatch(at, current, edit.ifMatch);
   }
 }

@@ -1,5 +1,5 @@
 import type { CompareChange, CompareSummary } from "@svc/contracts";
-import type { Database } from "@svc/db";
+import { type Database, validAt } from "@svc/db";
 import { type Kysely, type RawBuilder, sql, type Transaction } from "kysely";
 
 /** The two sides of a comparison: a (the baseline) and b, each an experiment pinned to a version. */
@@ -26,8 +26,7 @@ export interface ComparedRow {
 function judgedRows(pair: ComparedPair): RawBuilder<unknown> {
   const revisionAt = (version: number) => sql`(
     SELECT r.version_from FROM row_revisions r
-    WHERE r.dataset_id = ${pair.datasetId} AND r.row_id = p.row_id AND r.version_from <= ${version}
-      AND (r.version_to IS NULL OR r.version_to > ${version}) AND NOT r.deleted)`;
+    WHERE r.dataset_id = ${pair.datasetId} AND r.row_id = p.row_id AND ${validAt("r", version)})`;
   return sql`
     WITH pairs AS (
       SELECT coalesce(a.row_id, b.row_id) AS row_id, a.row_version AS a_version, b.row_version AS b_version,

@@ -1,5 +1,13 @@
 import type { Actor, Cell, ScoreSource, ScoreValue } from "@svc/contracts";
-import { actorNameOf, actorOf, type Database, type RowCells, revisionsAt, unnestRows } from "@svc/db";
+import {
+  actorNameOf,
+  actorOf,
+  type Database,
+  type RowCells,
+  revisionsAt,
+  unnestRows,
+  validAt,
+} from "@svc/db";
 import { type Kysely, sql, type Transaction } from "kysely";
 import { scoreValueOf, storedScoreValue } from "./experiments";
 
@@ -274,9 +282,7 @@ export async function carryResults(
       b.cost_microcents, b.error, coalesce(b.carried_from, b.experiment_id), b.created_at
     FROM experiment_results b
     JOIN row_revisions r ON r.dataset_id = ${pinned.datasetId} AND r.row_id = b.row_id AND r.version_from = b.row_version
-    WHERE b.experiment_id = ${baseExperimentId}
-      AND (r.version_to IS NULL OR r.version_to > ${pinned.version}) AND r.version_from <= ${pinned.version}
-      AND NOT r.deleted`.execute(trx);
+    WHERE b.experiment_id = ${baseExperimentId} AND ${validAt("r", pinned.version)}`.execute(trx);
   return Number(result.numAffectedRows ?? 0);
 }
 

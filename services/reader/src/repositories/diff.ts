@@ -1,6 +1,13 @@
-import type { Database, RowCells } from "@svc/db";
+import {
+  cellList,
+  cellsOf,
+  type Database,
+  isValidAt,
+  type RowCells,
+  rowCellsOf,
+  type StoredCells,
+} from "@svc/db";
 import { type Kysely, sql } from "kysely";
-import { type CellColumns, cellsOf } from "./rows";
 
 export interface RowDiffRecord {
   rowId: string;
@@ -8,7 +15,7 @@ export interface RowDiffRecord {
   after: RowCells | null;
 }
 
-interface StateColumns extends CellColumns {
+interface StateColumns extends StoredCells {
   deleted: boolean | null;
   version_to: number | null;
 }
@@ -24,7 +31,7 @@ export async function listChangedRows(
 ): Promise<RowDiffRecord[]> {
   const state = (alias: string, version: number) => sql`
     LEFT JOIN LATERAL (
-      SELECT input, output, expected_output, metadata, custom, deleted, version_to
+      SELECT ${cellList(cellsOf())}, deleted, version_to
       FROM row_revisions s
       WHERE s.dataset_id = ${query.datasetId} AND s.row_id = c.row_id AND s.version_from <= ${version}
       ORDER BY s.version_from DESC LIMIT 1
@@ -47,9 +54,10 @@ export async function listChangedRows(
   }));
 }
 
-/** The revision in force at a version is live unless it is a tombstone or ended by then. */
+/** The row's cells at a version: none when no revision had started by then (`deleted` is null). */
 function cellsAt(state: StateColumns | null, version: number): RowCells | null {
-  if (!state || state.deleted === null || state.deleted) return null;
-  if (state.version_to !== null && state.version_to <= version) return null;
-  return cellsOf(state);
+  if (!state || state.deleted === null) return null;
+  return isValidAt({ deleted: state.deleted, version_to: state.version_to }, version)
+    ? rowCellsOf(state)
+    : null;
 }

@@ -1,14 +1,18 @@
-import { type Actor, type Cell, type VersionOperation, versionOperationSchema } from "@svc/contracts";
+import { type Actor, type VersionOperation, versionOperationSchema } from "@svc/contracts";
 import {
   actorNameOf,
   actorOf,
   type CellPresence,
   type CellSearch,
   type Database,
+  isValidAt,
   matchesPresence,
   matchesSearch,
   type RowCells,
   revisionsAt,
+  rowCellsOf,
+  type StoredCells,
+  selectedCells,
 } from "@svc/db";
 import { type Expression, type Kysely, type RawBuilder, type SqlBool, sql } from "kysely";
 import type { SortDirection } from "./datasets";
@@ -50,7 +54,7 @@ export interface RevisionRecord {
   cells: RowCells | null;
 }
 
-interface StoredCells extends CellColumns {
+interface StoredRow extends StoredCells {
   row_id: string;
   created_key: string;
   version: number;
@@ -58,11 +62,7 @@ interface StoredCells extends CellColumns {
 
 const cellSelection = [
   "r.row_id",
-  "r.input",
-  "r.output",
-  "r.expected_output",
-  "r.metadata",
-  "r.custom",
+  ...selectedCells,
   // The creation time is read once, as exact text (the page key); the Date is made from it, which
   // costs a tenth of the driver's own parse of a timestamptz (an export reads a million of them).
   exactTimestamp("r.created_at").as("created_key"),
@@ -161,7 +161,7 @@ export async function findOptionalRowAtVersion(
   rowId: string,
   version: number,
 ): Promise<RowRecord | undefined> {
-  // The latest revision that started by then is the one in force then, unless it is a tombstone.
+  // The latest revision that started by then makes the row then, if it is still valid then.
   const row = await db
     .selectFrom("row_revisions as r")
     .select([...cellSelection, "r.version_from as version", "r.version_to", "r.deleted"])
@@ -171,8 +171,7 @@ export async function findOptionalRowAtVersion(
     .orderBy("r.version_from", "desc")
     .limit(1)
     .executeTakeFirst();
-  if (!row || row.deleted || (row.version_to !== null && row.version_to <= version)) return undefined;
-  return toRowRecord(row);
+  return row && isValidAt(row, version) ? toRowRecord(row) : undefined;
 }
 
 /** A page (of `limit`) of one row's revisions, newest first, each with the version that made it. */
@@ -222,34 +221,12 @@ export function afterKey({
   return sql<SqlBool>`(r.created_at, r.row_id) ${comparison} (${after?.createdAt}::timestamptz, ${after?.rowId})`;
 }
 
-function toRowRecord(row: StoredCells): RowRecord {
+function toRowRecord(row: StoredRow): RowRecord {
   return {
     rowId: row.row_id,
     createdAt: new Date(row.created_key),
     key: { createdAt: row.created_key, rowId: row.row_id },
     version: row.version,
-    cells: cellsOf(row),
+    cells: rowCellsOf(row),
   };
 }
-
-/** The cell columns of a row or revision as the driver reads them (jsonb parsed). */
-export interface CellColumns {
-  input: unknown;
-  output: unknown;
-  expected_output: unknown;
-  metadata: unknown;
-  custom: Record<string, unknown> | null;
-}
-
-/** A row's cells from its stored columns; a cell never written (SQL NULL) reads as JSON null. */
-export function cellsOf(row: CellColumns): RowCells {
-  return {
-    input: cellOf(row.input),
-    output: cellOf(row.output),
-    expectedOutput: cellOf(row.expected_output),
-    metadata: cellOf(row.metadata),
-    custom: (row.custom ?? {}) as Record<string, Cell>,
-  };
-}
-
-const cellOf = (value: unknown): Cell => (value ?? null) as Cell;

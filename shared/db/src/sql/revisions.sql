@@ -4,12 +4,11 @@
 -- closeRevisions
 -- $1 = 9
 -- $2 = "ds_1"
--- $3 = "r_1"
--- $4 = "r_2"
-update "row_revisions"
-set
-  "version_to" = $1
-where
-  "dataset_id" = $2
-  and "row_id" in ($3, $4)
-  and "version_to" is null;
+-- $3 = ["r_1","r_2"]
+UPDATE row_revisions v
+SET
+  version_to = $1
+WHERE
+  v.dataset_id = $2
+  AND v.row_id = ANY ($3::text[])
+  AND v.version_to IS NULL;

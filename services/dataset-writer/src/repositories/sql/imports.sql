@@ -291,11 +291,11 @@ WITH
   s AS (
     SELECT
       s.row_id,
-      s.custom,
       coalesce(s.cells -> 'input', 'null'::jsonb) AS input,
       coalesce(s.cells -> 'output', 'null'::jsonb) AS output,
       coalesce(s.cells -> 'expectedOutput', 'null'::jsonb) AS expected_output,
       coalesce(s.cells -> 'metadata', 'null'::jsonb) AS metadata,
+      s.custom AS custom,
       now() + s.seq * interval '1 microsecond' AS created_at
     FROM
       import_rows s

@@ -62,14 +62,14 @@ WHERE
 -- $1 = 9
 -- $2 = "ds_1"
 -- $3 = ["r_1"]
-UPDATE row_revisions
+UPDATE row_revisions v
 SET
   version_to = $1
 WHERE
-  dataset_id = $2
-  AND version_to IS NULL
-  AND NOT deleted
-  AND row_id = ANY ($3::text[]);
+  v.dataset_id = $2
+  AND NOT v.deleted
+  AND row_id = ANY ($3::text[])
+  AND v.version_to IS NULL;
 
 -- restoreRows (a row each to delete, to change back and to bring back), statement 3 of 9
 -- $1 = "ds_1"
@@ -185,14 +185,14 @@ RETURNING
 -- restoreRows (a row each to delete, to change back and to bring back), statement 5 of 9
 -- $1 = 9
 -- $2 = "ds_1"
--- $3 = "r_2"
-update "row_revisions"
-set
-  "version_to" = $1
-where
-  "dataset_id" = $2
-  and "row_id" in ($3)
-  and "version_to" is null;
+-- $3 = ["r_2"]
+UPDATE row_revisions v
+SET
+  version_to = $1
+WHERE
+  v.dataset_id = $2
+  AND v.row_id = ANY ($3::text[])
+  AND v.version_to IS NULL;
 
 -- restoreRows (a row each to delete, to change back and to bring back), statement 6 of 9
 -- $1 = 9
@@ -308,14 +308,14 @@ RETURNING
 -- restoreRows (a row each to delete, to change back and to bring back), statement 8 of 9
 -- $1 = 9
 -- $2 = "ds_1"
--- $3 = "r_3"
-update "row_revisions"
-set
-  "version_to" = $1
-where
-  "dataset_id" = $2
-  and "row_id" in ($3)
-  and "version_to" is null;
+-- $3 = ["r_3"]
+UPDATE row_revisions v
+SET
+  version_to = $1
+WHERE
+  v.dataset_id = $2
+  AND v.row_id = ANY ($3::text[])
+  AND v.version_to IS NULL;
 
 -- restoreRows (a row each to delete, to change back and to bring back), statement 9 of 9
 -- $1 = 9

@@ -18,12 +18,12 @@ WHERE
     WHERE
       r.dataset_id = $2
       AND r.row_id = id
-      AND NOT r.deleted
       AND r.version_from <= $3
       AND (
         r.version_to IS NULL
         OR r.version_to > $4
       )
+      AND NOT r.deleted
   );
 
 -- copyRows (selected rows that match a search, without expected output)
@@ -64,12 +64,12 @@ WITH
       row_revisions r
     WHERE
       r.dataset_id = $1
-      AND NOT r.deleted
       AND r.version_from <= $2
       AND (
         r.version_to IS NULL
         OR r.version_to > $3
       )
+      AND NOT r.deleted
       AND row_id = ANY ($4::text[])
       AND ("r"."input"::text ILIKE $5 ESCAPE '\')
       AND (

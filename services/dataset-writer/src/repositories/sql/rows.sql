@@ -69,14 +69,14 @@ values
 -- $1 = 9
 -- $2 = "ds_1"
 -- $3 = ["r_1","r_2"]
-UPDATE row_revisions
+UPDATE row_revisions v
 SET
   version_to = $1
 WHERE
-  dataset_id = $2
-  AND version_to IS NULL
-  AND NOT deleted
-  AND row_id = ANY ($3::text[]);
+  v.dataset_id = $2
+  AND NOT v.deleted
+  AND row_id = ANY ($3::text[])
+  AND v.version_to IS NULL;
 
 -- deleteRowsWithTombstones (selected rows), statement 2 of 2
 -- $1 = "ds_1"
@@ -137,14 +137,14 @@ FROM
 -- $1 = 9
 -- $2 = "ds_1"
 -- $3 = ["r_3"]
-UPDATE row_revisions
+UPDATE row_revisions v
 SET
   version_to = $1
 WHERE
-  dataset_id = $2
-  AND version_to IS NULL
-  AND NOT deleted
-  AND NOT (row_id = ANY ($3::text[]));
+  v.dataset_id = $2
+  AND NOT v.deleted
+  AND NOT (row_id = ANY ($3::text[]))
+  AND v.version_to IS NULL;
 
 -- deleteRowsWithTombstones (all rows but some), statement 2 of 2
 -- $1 = "ds_1"
@@ -204,14 +204,14 @@ FROM
 -- deleteRowsWithTombstones (all rows), statement 1 of 2
 -- $1 = 9
 -- $2 = "ds_1"
-UPDATE row_revisions
+UPDATE row_revisions v
 SET
   version_to = $1
 WHERE
-  dataset_id = $2
-  AND version_to IS NULL
-  AND NOT deleted
-  AND true;
+  v.dataset_id = $2
+  AND NOT v.deleted
+  AND true
+  AND v.version_to IS NULL;
 
 -- deleteRowsWithTombstones (all rows), statement 2 of 2
 -- $1 = "ds_1"

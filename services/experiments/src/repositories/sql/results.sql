@@ -16,9 +16,8 @@ where
 -- $1 = "ds_1"
 -- $2 = 8
 -- $3 = 8
--- $4 = false
--- $5 = "r_1"
--- $6 = "r_2"
+-- $4 = "r_1"
+-- $5 = "r_2"
 select
   "r"."row_id",
   "r"."version_from",
@@ -27,13 +26,13 @@ from
   "row_revisions" as "r"
 where
   "r"."dataset_id" = $1
-  and "r"."version_from" <= $2
-  and (
-    "r"."version_to" is null
-    or "r"."version_to" > $3
+  and r.version_from <= $2
+  AND (
+    r.version_to IS NULL
+    OR r.version_to > $3
   )
-  and "r"."deleted" = $4
-  and "r"."row_id" in ($5, $6);
+  AND NOT r.deleted
+  and "r"."row_id" in ($4, $5);
 
 -- listPendingRows, statement 1 of 3
 SET
@@ -47,10 +46,9 @@ SET
 -- $1 = "ds_1"
 -- $2 = 8
 -- $3 = 8
--- $4 = false
--- $5 = "exp_2"
--- $6 = "r_1"
--- $7 = 51
+-- $4 = "exp_2"
+-- $5 = "r_1"
+-- $6 = 51
 select
   "r"."row_id",
   "r"."version_from",
@@ -64,26 +62,26 @@ from
   "row_revisions" as "r"
 where
   "r"."dataset_id" = $1
-  and "r"."version_from" <= $2
-  and (
-    "r"."version_to" is null
-    or "r"."version_to" > $3
+  and r.version_from <= $2
+  AND (
+    r.version_to IS NULL
+    OR r.version_to > $3
   )
-  and "r"."deleted" = $4
+  AND NOT r.deleted
   and not exists (
     select
       1 as "one"
     from
       "experiment_results" as "x"
     where
-      "x"."experiment_id" = $5
+      "x"."experiment_id" = $4
       and "x"."row_id" = "r"."row_id"
   )
-  and "r"."row_id" > $6
+  and "r"."row_id" > $5
 order by
   "r"."row_id"
 limit
-  $7;
+  $6;
 
 -- upsertResults
 -- $1 = "exp_2"
@@ -281,11 +279,11 @@ FROM
   AND r.version_from = b.row_version
 WHERE
   b.experiment_id = $3
+  AND r.version_from <= $4
   AND (
     r.version_to IS NULL
-    OR r.version_to > $4
+    OR r.version_to > $5
   )
-  AND r.version_from <= $5
   AND NOT r.deleted;
 
 -- carryScores, statement 1 of 3

@@ -13,12 +13,12 @@ COPY (
     "row_revisions" as "r"
   where
     "r"."dataset_id" = E'ds_1'
-    and "r"."version_from" <= 5
-    and (
-      "r"."version_to" is null
-      or "r"."version_to" > 5
+    and r.version_from <= 5
+    AND (
+      r.version_to IS NULL
+      OR r.version_to > 5
     )
-    and "r"."deleted" = false
+    AND NOT r.deleted
     and (r.created_at, r.row_id) > (E'2025-01-02T03:04:05.123456Z'::timestamptz, E'r_1')
   order by
     "r"."created_at",

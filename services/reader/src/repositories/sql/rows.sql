@@ -146,15 +146,14 @@ limit
 -- $1 = "ds_1"
 -- $2 = 5
 -- $3 = 5
--- $4 = false
+-- $4 = "%refund%"
 -- $5 = "%refund%"
 -- $6 = "%refund%"
--- $7 = "%refund%"
--- $8 = "c_1"
--- $9 = "%refund%"
--- $10 = "2025-01-02T03:04:05.123456Z"
--- $11 = "r_1"
--- $12 = 51
+-- $7 = "c_1"
+-- $8 = "%refund%"
+-- $9 = "2025-01-02T03:04:05.123456Z"
+-- $10 = "r_1"
+-- $11 = 51
 select
   "r"."row_id",
   "r"."input",
@@ -168,55 +167,53 @@ from
   "row_revisions" as "r"
 where
   "r"."dataset_id" = $1
-  and "r"."version_from" <= $2
-  and (
-    "r"."version_to" is null
-    or "r"."version_to" > $3
+  and r.version_from <= $2
+  AND (
+    r.version_to IS NULL
+    OR r.version_to > $3
   )
-  and "r"."deleted" = $4
+  AND NOT r.deleted
   and (
-    "r"."input"::text ILIKE $5 ESCAPE '\'
-    OR "r"."output"::text ILIKE $6 ESCAPE '\'
+    "r"."input"::text ILIKE $4 ESCAPE '\'
+    OR "r"."output"::text ILIKE $5 ESCAPE '\'
     OR (
-      jsonb_path_query_array(r.custom, '$.*')::text ILIKE $7 ESCAPE '\'
+      jsonb_path_query_array(r.custom, '$.*')::text ILIKE $6 ESCAPE '\'
       AND EXISTS (
         SELECT
           1
         FROM
           jsonb_each(r.custom) AS cell
         WHERE
-          cell.key IN ($8)
-          AND cell.value::text ILIKE $9 ESCAPE '\'
+          cell.key IN ($7)
+          AND cell.value::text ILIKE $8 ESCAPE '\'
       )
     )
   )
-  and (r.created_at, r.row_id) > ($10::timestamptz, $11)
+  and (r.created_at, r.row_id) > ($9::timestamptz, $10)
 order by
   "r"."created_at" asc,
   "r"."row_id" asc
 limit
-  $12;
+  $11;
 
 -- listRowsAtVersion (a jump to a position, with cell conditions)
 -- $1 = "ds_1"
 -- $2 = 5
 -- $3 = 5
--- $4 = false
+-- $4 = "c_1"
 -- $5 = "c_1"
--- $6 = "c_1"
--- $7 = ["lang"]
--- $8 = "\"en\""
--- $9 = "ds_1"
+-- $6 = ["lang"]
+-- $7 = "\"en\""
+-- $8 = "ds_1"
+-- $9 = 5
 -- $10 = 5
--- $11 = 5
--- $12 = false
--- $13 = "c_1"
--- $14 = "c_1"
--- $15 = ["lang"]
--- $16 = "\"en\""
--- $17 = 1
--- $18 = 500
--- $19 = 51
+-- $11 = "c_1"
+-- $12 = "c_1"
+-- $13 = ["lang"]
+-- $14 = "\"en\""
+-- $15 = 1
+-- $16 = 500
+-- $17 = 51
 select
   "r"."row_id",
   "r"."input",
@@ -230,22 +227,22 @@ from
   "row_revisions" as "r"
 where
   "r"."dataset_id" = $1
-  and "r"."version_from" <= $2
-  and (
-    "r"."version_to" is null
-    or "r"."version_to" > $3
+  and r.version_from <= $2
+  AND (
+    r.version_to IS NULL
+    OR r.version_to > $3
   )
-  and "r"."deleted" = $4
+  AND NOT r.deleted
   and (
     (
       "r"."expected_output" IS NULL
       OR "r"."expected_output" = 'null'::jsonb
     )
     AND NOT (
-      r.custom -> $5 IS NULL
-      OR r.custom -> $6 = 'null'::jsonb
+      r.custom -> $4 IS NULL
+      OR r.custom -> $5 = 'null'::jsonb
     )
-    AND "r"."metadata" #> $7::text[] = $8::jsonb
+    AND "r"."metadata" #> $6::text[] = $7::jsonb
   )
   and (r.created_at, r.row_id) >= (
     (
@@ -255,38 +252,38 @@ where
       from
         "row_revisions" as "r"
       where
-        "r"."dataset_id" = $9
-        and "r"."version_from" <= $10
-        and (
-          "r"."version_to" is null
-          or "r"."version_to" > $11
+        "r"."dataset_id" = $8
+        and r.version_from <= $9
+        AND (
+          r.version_to IS NULL
+          OR r.version_to > $10
         )
-        and "r"."deleted" = $12
+        AND NOT r.deleted
         and (
           (
             "r"."expected_output" IS NULL
             OR "r"."expected_output" = 'null'::jsonb
           )
           AND NOT (
-            r.custom -> $13 IS NULL
-            OR r.custom -> $14 = 'null'::jsonb
+            r.custom -> $11 IS NULL
+            OR r.custom -> $12 = 'null'::jsonb
           )
-          AND "r"."metadata" #> $15::text[] = $16::jsonb
+          AND "r"."metadata" #> $13::text[] = $14::jsonb
         )
       order by
         "r"."created_at" asc,
         "r"."row_id" asc
       limit
-        $17
+        $15
       offset
-        $18
+        $16
     )
   )
 order by
   "r"."created_at" asc,
   "r"."row_id" asc
 limit
-  $19;
+  $17;
 
 -- findOptionalCurrentRow
 -- $1 = "ds_1"
