@@ -96,7 +96,7 @@ describe.each(stores)("%s upload store", (_kind, open) => {
 
 describe.runIf(infra)("nats upload store, its connection lost", () => {
   it("refuses the file as a retryable 503, not as an internal error, when the bus goes while it arrives", async () => {
-    const nc = await connect({ servers: infra?.natsUrl });
+    const nc = await connect({ servers: infra?.natsUrl ?? "" });
     const bucket = `uploads${randomBytes(4).toString("hex")}`;
     const store = new NatsUploadStore(nc, bucket);
     async function* cutOff(): AsyncIterable<Uint8Array> {
@@ -110,7 +110,7 @@ describe.runIf(infra)("nats upload store, its connection lost", () => {
         message: expect.stringMatching(/nothing of it was kept; send it again/),
       });
     } finally {
-      const admin = await connect({ servers: infra?.natsUrl });
+      const admin = await connect({ servers: infra?.natsUrl ?? "" });
       await admin
         .jetstreamManager()
         .then((jsm) => jsm.streams.delete(`OBJ_${bucket}`))

@@ -1,6 +1,5 @@
 import {
   assertOperator,
-  authorise,
   type Bus,
   type BusReply,
   type BusRequest,
