@@ -151,7 +151,7 @@ function ExportMenu({
   );
 }
 
-/** "Go to row N": the list from that position, read from the platform at once, not scrolled to. */
+/** "Go to row N": the grid scrolled to that position, whose rows are read from the platform there. */
 function GoToRow({ onGo }: { onGo(position: number): void }) {
   const [text, setText] = useState("");
   return (
