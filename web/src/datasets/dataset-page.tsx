@@ -13,9 +13,11 @@ import { EditSessionBar } from "../edits/edit-session-bar";
 import { LeaveGuard } from "../edits/leave-guard";
 import { useEditSession } from "../edits/use-edit-session";
 import { isFiltered } from "../rows/filters";
+import { LayoutMenu } from "../rows/layout-menu";
 import type { RowDraft } from "../rows/row-draft";
 import { RowHistory } from "../rows/row-history";
 import { RowPanel } from "../rows/row-panel";
+import { useGridLayout } from "../rows/use-grid-layout";
 import { type RowFilters, rowsKey, useRowPages } from "../rows/use-rows";
 import { useSignedIn } from "../session";
 import { type DatasetDialog, DatasetDialogs } from "./dataset-dialogs";
@@ -65,6 +67,7 @@ export function DatasetPage() {
   // Each "go to row" brings its position to the top, even the same position again.
   const [jumps, setJumps] = useState(0);
   const jump = jumps === 0 && offset === 0 ? undefined : { index: offset, serial: jumps };
+  const layout = useGridLayout(dataset.data?.id);
   const openRow = useOpenRow(projectSlug, datasetSlug, selectedRowId, pinnedVersion, pages);
   const selectedRow = openRow.row;
   const selection = useCheckedRows(projectSlug, datasetSlug, filters, pages.rows);
@@ -171,6 +174,7 @@ export function DatasetPage() {
           address.setFrom(position);
           setJumps((serial) => serial + 1);
         }}
+        layoutMenu={<LayoutMenu columns={columns} layout={layout.layout} onChange={layout.update} />}
       />
       {checked.size > 0 && !readOnly ? (
         <SelectionBar
@@ -236,6 +240,8 @@ export function DatasetPage() {
             onToggleAll: selection.toggleAll,
             selectable: !readOnly,
             drafts,
+            layout: layout.layout,
+            onLayout: layout.update,
           }}
         />
         {/* The editor starts from what the session holds for the row: it waits until that is read. */}

@@ -1,7 +1,8 @@
 import type { DatasetRow } from "@svc/sdk";
-import { act, cleanup, render, screen } from "@testing-library/react";
+import { act, cleanup, fireEvent, render, screen } from "@testing-library/react";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { builtinColumn, customColumn, makeRow } from "./factories";
+import { DEFAULT_LAYOUT, type GridLayout } from "./grid-layout";
 import { RowGrid, type RowGridProps } from "./row-grid";
 import { HEADER_HEIGHT, MAX_SCROLL_HEIGHT, ROW_HEIGHT } from "./row-window";
 
@@ -202,5 +203,33 @@ describe("the dataset grid", () => {
     expect(onToggleAll).toHaveBeenCalledTimes(1);
     await press("a");
     expect(onToggleAll).toHaveBeenCalledTimes(1);
+  });
+
+  it("lays the columns out as the layout says: widths, hidden ones left out, pinned ones first and sticky", () => {
+    const layout: GridLayout = { widths: { input: 420 }, hidden: ["c1"], pinned: ["input"] };
+    renderGrid({ ...listOf(rowsOf(3)), layout });
+    const headers = screen.getAllByRole("columnheader").slice(1);
+    expect(headers.map((header) => header.textContent)).toEqual(["Input", "Row"]);
+    expect(headers[0]?.style.width).toBe("420px");
+    // Pinned after the checkboxes: 40 pixels from the left edge, wherever the grid scrolls.
+    expect(headers[0]?.style.left).toBe("40px");
+    expect(headers[1]?.style.left).toBe("");
+    expect(screen.getByRole("grid").getAttribute("aria-colcount")).toBe("3");
+    const cells = screen.getAllByRole("row")[1]?.querySelectorAll('[role="gridcell"]');
+    expect([...(cells ?? [])].map((cell) => cell.textContent)).toEqual(["", '{"question":"q0"}', "r0"]);
+  });
+
+  it("resizes a column by dragging its header's edge", () => {
+    let layout = DEFAULT_LAYOUT;
+    const onLayout = vi.fn((change: (now: GridLayout) => GridLayout) => {
+      layout = change(layout);
+    });
+    renderGrid({ ...listOf(rowsOf(3)), onLayout });
+    const edge = screen.getAllByRole("columnheader")[2]?.querySelector(".col-resizer");
+    if (!edge) throw new Error("no resize edge on the Input header");
+    fireEvent.mouseDown(edge, { clientX: 500 });
+    fireEvent.mouseMove(document, { clientX: 560 });
+    fireEvent.mouseUp(document, { clientX: 560 });
+    expect(layout.widths).toEqual({ input: 320 });
   });
 });

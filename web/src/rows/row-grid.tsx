@@ -1,6 +1,14 @@
 import type { DatasetColumn, DatasetRow } from "@svc/sdk";
-import { type ColumnDef, getCoreRowModel, useReactTable } from "@tanstack/react-table";
 import {
+  type Column,
+  type ColumnDef,
+  type ColumnSizingState,
+  getCoreRowModel,
+  type Updater,
+  useReactTable,
+} from "@tanstack/react-table";
+import {
+  type CSSProperties,
   type KeyboardEvent,
   useCallback,
   useEffect,
@@ -11,6 +19,16 @@ import {
 } from "react";
 import { GridValue } from "../components/cell-view";
 import { cellOf, compact, parseJson } from "./cells";
+import {
+  clampWidth,
+  DEFAULT_LAYOUT,
+  defaultWidth,
+  type GridLayout,
+  MAX_WIDTH,
+  MIN_WIDTH,
+  pinnedInOrder,
+  ROW_ID_COLUMN,
+} from "./grid-layout";
 import {
   type Extent,
   HEADER_HEIGHT,
@@ -29,7 +47,7 @@ export { ROW_HEIGHT } from "./row-window";
 const CHECK_WIDTH = 40;
 /** Rows drawn beyond the view on each side, so that a small scroll shows no gap. */
 const OVERSCAN = 8;
-/** The table holds the columns; the rows are drawn by position. */
+/** The table holds the columns' sizes, visibility and pinning; the rows are drawn by position. */
 const NO_ROWS: DatasetRow[] = [];
 
 export interface RowGridProps {
@@ -62,18 +80,23 @@ export interface RowGridProps {
    * place of the saved value and marked.
    */
   drafts?: ReadonlyMap<string, Readonly<Record<string, string>>>;
+  /** Column widths, hidden and pinned columns; a dragged header edge changes the widths. */
+  layout?: GridLayout;
+  onLayout?(change: (layout: GridLayout) => GridLayout): void;
 }
 
 /**
  * The dataset grid: a scroll area as tall as the whole list, however long, with only the rows in view
- * drawn and their server pages read where the scroll lands (a row not read yet is a placeholder). Arrow
- * keys or J/K move, Page Up/Down by a view, Home and End to the ends, Enter or F2 opens the row, Space
+ * drawn and their server pages read where the scroll lands (a row not read yet is a placeholder). The
+ * columns can be resized by their header's edge, hidden and pinned to the left (the layout). Arrow keys
+ * or J/K move, Page Up/Down by a view, Home and End to the ends, Enter or F2 opens the row, Space
  * checks it and Ctrl+A checks every loaded row: the grid is one stop of the Tab key, not one per row.
  */
 export function RowGrid(props: RowGridProps) {
   const { columns, length, rowAt, indexOf, selectedRowId, drafts, onView } = props;
+  const layout = props.layout ?? DEFAULT_LAYOUT;
   const scroller = useRef<HTMLDivElement>(null);
-  const { table, shownColumns, headers } = useColumns(columns);
+  const { table, shownColumns, headers } = useColumns(columns, layout, props.onLayout);
 
   const [viewport, setViewport] = useState({ top: 0, height: 0 });
   const extent: Extent = { count: length, height: Math.max(ROW_HEIGHT, viewport.height) };
@@ -206,7 +229,16 @@ export function RowGrid(props: RowGridProps) {
     }
   };
 
-  const width = table.getTotalSize() + (props.selectable ? CHECK_WIDTH : 0);
+  const checkWidth = props.selectable ? CHECK_WIDTH : 0;
+  const pinnedStyle = (column: Column<DatasetRow>): CSSProperties =>
+    column.getIsPinned() === "left" ? { left: checkWidth + column.getStart("left") } : {};
+  const pinnedClass = (column: Column<DatasetRow>) =>
+    column.getIsPinned() === "left"
+      ? column.getIsLastColumn("left")
+        ? " pinned pinned-last"
+        : " pinned"
+      : "";
+  const width = table.getTotalSize() + checkWidth;
   const byId = new Map(columns.map((column) => [column.identifier, column]));
 
   // Each row once: two pages read at different moments may both hold a row that moved between them.
@@ -248,11 +280,19 @@ export function RowGrid(props: RowGridProps) {
             <div
               key={header.id}
               role="columnheader"
-              className="grid-cell grid-head"
-              style={{ width: header.getSize() }}
+              className={`grid-cell grid-head${pinnedClass(header.column)}`}
+              style={{ width: header.getSize(), ...pinnedStyle(header.column) }}
               title={column ? `${column.name} — identifier ${column.identifier}` : "Row id"}
             >
               <span>{column?.name ?? "Row"}</span>
+              <div
+                className={header.column.getIsResizing() ? "col-resizer resizing" : "col-resizer"}
+                aria-hidden="true"
+                title="Drag to resize; double-click for the default width"
+                onMouseDown={header.getResizeHandler()}
+                onTouchStart={header.getResizeHandler()}
+                onDoubleClick={() => header.column.resetSize()}
+              />
             </div>
           );
         })}
@@ -277,8 +317,8 @@ export function RowGrid(props: RowGridProps) {
                   <div
                     key={column.id}
                     role="gridcell"
-                    className="grid-cell"
-                    style={{ width: column.getSize() }}
+                    className={`grid-cell${pinnedClass(column)}`}
+                    style={{ width: column.getSize(), ...pinnedStyle(column) }}
                   >
                     <span className="placeholder-bar" />
                   </div>
@@ -324,8 +364,8 @@ export function RowGrid(props: RowGridProps) {
                   <div
                     key={column.id}
                     role="gridcell"
-                    className={draft === undefined ? "grid-cell" : "grid-cell unsaved"}
-                    style={{ width: column.getSize() }}
+                    className={`grid-cell${draft === undefined ? "" : " unsaved"}${pinnedClass(column)}`}
+                    style={{ width: column.getSize(), ...pinnedStyle(column) }}
                   >
                     {dataset === undefined ? (
                       <>
@@ -348,21 +388,52 @@ export function RowGrid(props: RowGridProps) {
   );
 }
 
-/** The grid's columns as a TanStack table without rows: the row id, then the dataset's columns. */
-function useColumns(columns: readonly DatasetColumn[]) {
+/**
+ * The grid's columns as a TanStack table without rows: the row id, then the dataset's columns, each
+ * with the layout's width (a dragged header edge changes it), shown or hidden, pinned or not.
+ */
+function useColumns(
+  columns: readonly DatasetColumn[],
+  layout: GridLayout,
+  onLayout: RowGridProps["onLayout"],
+) {
+  const columnIds = useMemo(() => [ROW_ID_COLUMN, ...columns.map((c) => c.identifier)], [columns]);
   const columnDefs = useMemo<ColumnDef<DatasetRow>[]>(
-    () => [
-      { id: "rowId", size: 140 },
-      ...columns.map((column) => ({
-        id: column.identifier,
-        size: column.source.kind === "builtin" && column.source.field === "metadata" ? 200 : 260,
+    () =>
+      columnIds.map((id) => ({
+        id,
+        size: defaultWidth(id, columns),
+        minSize: MIN_WIDTH,
+        maxSize: MAX_WIDTH,
       })),
-    ],
-    [columns],
+    [columnIds, columns],
   );
-  const table = useReactTable({ data: NO_ROWS, columns: columnDefs, getCoreRowModel: getCoreRowModel() });
-  const shownColumns = table.getVisibleLeafColumns();
-  const headers = table.getHeaderGroups()[0]?.headers ?? [];
+  const onSizing = (updater: Updater<ColumnSizingState>) =>
+    onLayout?.((now) => {
+      const next = typeof updater === "function" ? updater({ ...now.widths }) : updater;
+      return {
+        ...now,
+        widths: Object.fromEntries(Object.entries(next).map(([id, size]) => [id, clampWidth(size)])),
+      };
+    });
+  const table = useReactTable({
+    data: NO_ROWS,
+    columns: columnDefs,
+    getCoreRowModel: getCoreRowModel(),
+    state: {
+      columnSizing: { ...layout.widths },
+      columnVisibility: Object.fromEntries(layout.hidden.map((id) => [id, false])),
+      columnPinning: { left: pinnedInOrder(layout, columnIds), right: [] },
+    },
+    onColumnSizingChange: onSizing,
+    enableColumnResizing: onLayout !== undefined,
+    columnResizeMode: "onChange",
+  });
+  const shownColumns = [...table.getLeftVisibleLeafColumns(), ...table.getCenterVisibleLeafColumns()];
+  const headers = [
+    ...(table.getLeftHeaderGroups()[0]?.headers ?? []),
+    ...(table.getCenterHeaderGroups()[0]?.headers ?? []),
+  ];
   return { table, shownColumns, headers };
 }
 
