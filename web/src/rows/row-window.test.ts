@@ -3,7 +3,8 @@ import {
   MAX_SCROLL_HEIGHT,
   nextReach,
   PAGE_SIZE,
-  pagesFor,
+  pagesAround,
+  pagesWithin,
   ROW_HEIGHT,
   rowOffset,
   rowsInView,
@@ -67,6 +68,9 @@ describe("the grid's scroll geometry", () => {
 });
 
 describe("the pages under the rows in view", () => {
+  const pagesFor = (span: { first: number; last: number }, margin: number, count: number | undefined) =>
+    pagesWithin(pagesAround(span, margin), count);
+
   it("are the pages of the rows in view and of the rows read ahead, within the list", () => {
     expect(pagesFor({ first: 0, last: 30 }, 100, 100_000)).toEqual([0]);
     expect(pagesFor({ first: 50_000, last: 50_030 }, 100, 100_000)).toEqual([249, 250]);
@@ -74,6 +78,10 @@ describe("the pages under the rows in view", () => {
     expect(pagesFor({ first: 99_990, last: 99_999 }, 100, 100_000)).toEqual([499]);
     expect(pagesFor({ first: 380, last: 410 }, 100, undefined)).toEqual([1, 2]);
     expect(pagesFor({ first: 0, last: 0 }, 100, 0)).toEqual([]);
+  });
+
+  it("stay the same range while the view moves within it", () => {
+    expect(pagesAround({ first: 120, last: 150 }, 100)).toEqual(pagesAround({ first: 160, last: 190 }, 100));
   });
 });
 

@@ -82,16 +82,25 @@ export function rowsInView(scrollTop: number, extent: Extent, overscan: number):
   };
 }
 
-/**
- * The server pages holding a span of rows and `margin` rows on each side (read ahead of the scroll),
- * no further than the list's last row when its length is known.
- */
-export function pagesFor(span: RowSpan, margin: number, count: number | undefined): number[] {
+/** Server pages from `from` to `to`, both included. */
+export interface PageRange {
+  from: number;
+  to: number;
+}
+
+/** The server pages holding a span of rows and `margin` rows on each side (read ahead of the scroll). */
+export function pagesAround(span: RowSpan, margin: number): PageRange {
+  return {
+    from: Math.max(0, Math.floor((span.first - margin) / PAGE_SIZE)),
+    to: Math.max(0, Math.floor((span.last + margin) / PAGE_SIZE)),
+  };
+}
+
+/** The pages of a range, none past the list's last row when its length is known. */
+export function pagesWithin(range: PageRange, count: number | undefined): number[] {
   const lastPage = count === undefined ? Number.POSITIVE_INFINITY : Math.floor((count - 1) / PAGE_SIZE);
-  const from = Math.max(0, Math.floor((span.first - margin) / PAGE_SIZE));
-  const to = Math.min(lastPage, Math.floor((span.last + margin) / PAGE_SIZE));
   const pages: number[] = [];
-  for (let page = from; page <= to; page++) pages.push(page);
+  for (let page = range.from; page <= Math.min(range.to, lastPage); page++) pages.push(page);
   return pages;
 }
 

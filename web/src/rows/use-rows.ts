@@ -8,7 +8,9 @@ import {
   nextReach,
   PAGE_SIZE,
   type PageFacts,
-  pagesFor,
+  type PageRange,
+  pagesAround,
+  pagesWithin,
   type Reach,
   type RowSpan,
   spannedRows,
@@ -69,7 +71,7 @@ async function readPage(
   return { items, hasMore: response.hasMore };
 }
 
-/** How long the rows in view stay put before their pages are read: a scrollbar dragged past reads none. */
+/** How long the pages in view stay put before they are read: a scrollbar dragged past reads none. */
 const SETTLE_MS = 120;
 /** Rows read ahead of the view on each side, so that a steady scroll meets rows already there. */
 const READ_AHEAD = 100;
@@ -94,16 +96,28 @@ export function useRowPages(
   const key = [...rowsKey(projectSlug, datasetSlug), query];
   const list = JSON.stringify(key);
 
-  // The rows in view, as the grid last said, for this list; a new list starts where the jump went.
-  const [view, setView] = useState<{ list: string; span: RowSpan }>();
+  // The pages under the rows in view, as the grid last said, for this list (a new list starts where the
+  // jump went). Only a change of pages is news to the page: a scroll within them redraws the grid alone.
+  const [view, setView] = useState<{ list: string; pages: PageRange }>();
   const start = jumpedTo ?? 0;
-  const span = view?.list === list ? view.span : { first: start, last: start + FIRST_VIEW };
-  const onView = useCallback((next: RowSpan) => setView({ list, span: next }), [list]);
-  const settled = useSettledSpan(list, span);
+  const range =
+    view?.list === list ? view.pages : pagesAround({ first: start, last: start + FIRST_VIEW }, READ_AHEAD);
+  const onView = useCallback(
+    (span: RowSpan) => {
+      const next = pagesAround(span, READ_AHEAD);
+      setView((now) =>
+        now?.list === list && now.pages.from === next.from && now.pages.to === next.to
+          ? now
+          : { list, pages: next },
+      );
+    },
+    [list],
+  );
+  const settled = useSettledRange(list, range);
 
   const reachBefore = useRef<{ list: string; reach: Reach }>({ list, reach: NOTHING_KNOWN });
   const before = reachBefore.current.list === list ? reachBefore.current.reach : NOTHING_KNOWN;
-  const pages = pagesFor(settled, READ_AHEAD, total ?? (before.exact ? before.known : undefined));
+  const pages = pagesWithin(settled, total ?? (before.exact ? before.known : undefined));
   const results = useQueries({
     queries: pages.map((page) => ({
       queryKey: [...key, page],
@@ -168,16 +182,16 @@ export function useRowPages(
 }
 
 /**
- * The span in view once it has stayed put for SETTLE_MS: the pages a scroll passes over are not read.
- * A new list is read at once.
+ * The pages in view once they have stayed put for SETTLE_MS: the pages a scroll passes over are not
+ * read. A new list is read at once.
  */
-function useSettledSpan(list: string, span: RowSpan): RowSpan {
-  const [settled, setSettled] = useState({ list, ...span });
-  const { first, last } = span;
+function useSettledRange(list: string, range: PageRange): PageRange {
+  const [settled, setSettled] = useState({ list, ...range });
+  const { from, to } = range;
   useEffect(() => {
-    if (settled.list === list && settled.first === first && settled.last === last) return;
-    const timer = setTimeout(() => setSettled({ list, first, last }), settled.list === list ? SETTLE_MS : 0);
+    if (settled.list === list && settled.from === from && settled.to === to) return;
+    const timer = setTimeout(() => setSettled({ list, from, to }), settled.list === list ? SETTLE_MS : 0);
     return () => clearTimeout(timer);
-  }, [list, first, last, settled]);
-  return settled.list === list ? { first: settled.first, last: settled.last } : span;
+  }, [list, from, to, settled]);
+  return settled.list === list ? { from: settled.from, to: settled.to } : range;
 }
