@@ -13,9 +13,11 @@ import { EditSessionBar } from "../edits/edit-session-bar";
 import { LeaveGuard } from "../edits/leave-guard";
 import { useEditSession } from "../edits/use-edit-session";
 import { isFiltered } from "../rows/filters";
+import { LayoutMenu } from "../rows/layout-menu";
 import type { RowDraft } from "../rows/row-draft";
 import { RowHistory } from "../rows/row-history";
 import { RowPanel } from "../rows/row-panel";
+import { useGridLayout } from "../rows/use-grid-layout";
 import { type RowFilters, rowsKey, useRowPages } from "../rows/use-rows";
 import { useSignedIn } from "../session";
 import { type DatasetDialog, DatasetDialogs } from "./dataset-dialogs";
@@ -47,8 +49,25 @@ export function DatasetPage() {
     queryKey: ["dataset", projectSlug, datasetSlug],
     queryFn: () => api.datasets.get(projectSlug, datasetSlug),
   });
-  const filters: RowFilters = { ...listFilters, version: pinnedVersion, offset };
-  const pages = useRowPages(projectSlug, datasetSlug, filters);
+  const filters: RowFilters = { ...listFilters, version: pinnedVersion };
+  // The count of the version shown: the dataset's own, or the pinned version's (version 0 is empty).
+  const pinnedRecord = useQuery({
+    queryKey: ["version", projectSlug, datasetSlug, pinnedVersion],
+    queryFn: () => api.datasets.getVersion(projectSlug, datasetSlug, pinnedVersion ?? 0),
+    enabled: pinnedVersion !== undefined && pinnedVersion > 0,
+  });
+  const rowCount =
+    pinnedVersion === undefined ? dataset.data?.rows : pinnedVersion === 0 ? 0 : pinnedRecord.data?.rows;
+  const filtered = isFiltered(listFilters);
+  // A filtered list's length is not known ahead: the grid spans what its pages show so far.
+  const pages = useRowPages(projectSlug, datasetSlug, filters, {
+    total: filtered ? undefined : rowCount,
+    jumpedTo: offset > 0 ? offset : undefined,
+  });
+  // Each "go to row" brings its position to the top, even the same position again.
+  const [jumps, setJumps] = useState(0);
+  const jump = jumps === 0 && offset === 0 ? undefined : { index: offset, serial: jumps };
+  const layout = useGridLayout(dataset.data?.id);
   const openRow = useOpenRow(projectSlug, datasetSlug, selectedRowId, pinnedVersion, pages);
   const selectedRow = openRow.row;
   const selection = useCheckedRows(projectSlug, datasetSlug, filters, pages.rows);
@@ -91,22 +110,7 @@ export function DatasetPage() {
   }, [queryClient, projectSlug, datasetSlug]);
 
   const columns = dataset.data?.columns ?? [];
-  // The count of the version shown: the dataset's own, or the pinned version's (version 0 is empty).
-  const pinnedRecord = useQuery({
-    queryKey: ["version", projectSlug, datasetSlug, pinnedVersion],
-    queryFn: () => api.datasets.getVersion(projectSlug, datasetSlug, pinnedVersion ?? 0),
-    enabled: pinnedVersion !== undefined && pinnedVersion > 0,
-  });
-  const rowCount =
-    pinnedVersion === undefined ? dataset.data?.rows : pinnedVersion === 0 ? 0 : pinnedRecord.data?.rows;
-  const filtered = isFiltered(listFilters);
-  const countLabel = rowCountLabel({
-    shown: pages.rows.length,
-    hasMore: pages.hasNextPage,
-    rowCount,
-    filtered,
-    offset,
-  });
+  const countLabel = rowCountLabel({ known: pages.known, exact: pages.exact, filtered });
 
   // A failed refresh (the platform away for a moment) keeps the page it had; the banner says why.
   if (dataset.error && !dataset.data) return <ErrorMessage error={dataset.error} />;
@@ -166,20 +170,16 @@ export function DatasetPage() {
         columns={columns}
         onFilters={address.setFilters}
         status={pages.isPending ? "Loading rows…" : countLabel}
-        onGo={address.setFrom}
+        onGo={(position) => {
+          address.setFrom(position);
+          setJumps((serial) => serial + 1);
+        }}
+        layoutMenu={<LayoutMenu columns={columns} layout={layout.layout} onChange={layout.update} />}
       />
-      {offset > 0 ? (
-        <div className="banner" role="status">
-          Showing the list from row {(offset + 1).toLocaleString()}.{" "}
-          <button type="button" className="link-button" onClick={() => address.setFrom(1)}>
-            Back to the first rows
-          </button>
-        </div>
-      ) : null}
       {checked.size > 0 && !readOnly ? (
         <SelectionBar
           count={checked.size}
-          offerAll={pages.hasNextPage && checked.size >= pages.rows.length}
+          offerAll={pages.length > pages.rows.length && checked.size >= pages.rows.length}
           filtered={filtered}
           selectingAll={selection.selectingAll}
           onSelectAll={() => void selection.selectAllMatching()}
@@ -219,12 +219,13 @@ export function DatasetPage() {
           onImportFirstRows={readOnly ? undefined : () => setDialog("import")}
           grid={{
             columns,
+            length: pages.length,
+            exact: pages.exact,
+            rowAt: pages.rowAt,
+            indexOf: pages.indexOf,
             rows: pages.rows,
-            total: filtered || offset > 0 ? undefined : rowCount,
-            rowIndexOffset: offset,
-            hasMore: pages.hasNextPage,
-            loadingMore: pages.isFetchingNextPage,
-            loadMore: () => void pages.fetchNextPage(),
+            onView: pages.onView,
+            jump,
             selectedRowId,
             onSelect: (rowId) => {
               setEditing(false);
@@ -239,6 +240,8 @@ export function DatasetPage() {
             onToggleAll: selection.toggleAll,
             selectable: !readOnly,
             drafts,
+            layout: layout.layout,
+            onLayout: layout.update,
           }}
         />
         {/* The editor starts from what the session holds for the row: it waits until that is read. */}

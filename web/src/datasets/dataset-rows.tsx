@@ -26,7 +26,7 @@ export function DatasetRows({
       </p>
     );
   }
-  if (grid.rows.length > 0 || grid.hasMore) return <RowGrid {...grid} />;
+  if (grid.length > 0) return <RowGrid {...grid} />;
   return (
     <div className="empty">
       {filtered ? (

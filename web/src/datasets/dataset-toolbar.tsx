@@ -1,5 +1,5 @@
 import type { DatasetColumn } from "@svc/sdk";
-import { useState } from "react";
+import { type ReactNode, useState } from "react";
 import { Link } from "react-router";
 import { SearchBox } from "../components/search-box";
 import type { ListFilters } from "../rows/filters";
@@ -18,6 +18,7 @@ export function RowToolbar({
   onFilters,
   status,
   onGo,
+  layoutMenu,
 }: {
   search: string;
   onSearch(search: string): void;
@@ -27,6 +28,8 @@ export function RowToolbar({
   /** What the list shows, such as "1,204 rows" or "Loading rows…". */
   status: string;
   onGo(position: number): void;
+  /** The grid's layout: its columns' widths, hidden and pinned ones. */
+  layoutMenu: ReactNode;
 }) {
   const missingExpectedOutput = filters.missing.includes("expectedOutput");
   return (
@@ -65,6 +68,7 @@ export function RowToolbar({
         {status}
       </span>
       <GoToRow onGo={onGo} />
+      {layoutMenu}
     </div>
   );
 }
@@ -151,7 +155,7 @@ function ExportMenu({
   );
 }
 
-/** "Go to row N": the list from that position, read from the platform at once, not scrolled to. */
+/** "Go to row N": the grid scrolled to that position, whose rows are read from the platform there. */
 function GoToRow({ onGo }: { onGo(position: number): void }) {
   const [text, setText] = useState("");
   return (

@@ -64,15 +64,10 @@ export function useCheckedRows(
   });
 
   const toggle = (rowId: string, range: boolean) => {
-    setChecked((current) =>
-      toggleChecked(
-        current,
-        rowId,
-        range,
-        anchor.current,
-        rows.map((row) => row.rowId),
-      ),
-    );
+    // Taken now: React may run the update later, after the anchor has moved to this row.
+    const from = anchor.current;
+    const order = rows.map((row) => row.rowId);
+    setChecked((current) => toggleChecked(current, rowId, range, from, order));
     anchor.current = rowId;
   };
   const toggleAll = () =>

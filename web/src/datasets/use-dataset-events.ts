@@ -104,8 +104,14 @@ export function useFollowDataset(
         batch.rows = false;
         batch.timer = undefined;
         void queryClient.invalidateQueries({ queryKey: datasetKey });
+        // Rows out of view are read again when they come back into it; those in view, at once when the
+        // version touched them. A pinned version does not change.
+        if (pinned) return;
+        void queryClient.invalidateQueries({
+          queryKey: rowsKey(projectSlug, datasetSlug),
+          refetchType: rows ? "active" : "none",
+        });
         if (!rows) return;
-        void queryClient.invalidateQueries({ queryKey: rowsKey(projectSlug, datasetSlug) });
         void queryClient.invalidateQueries({ queryKey: ["row", projectSlug, datasetSlug] });
       }, 100);
     },

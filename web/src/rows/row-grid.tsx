@@ -1,20 +1,71 @@
 import type { DatasetColumn, DatasetRow } from "@svc/sdk";
-import { type ColumnDef, flexRender, getCoreRowModel, useReactTable } from "@tanstack/react-table";
-import { useVirtualizer } from "@tanstack/react-virtual";
-import { type KeyboardEvent, useEffect, useMemo, useRef } from "react";
+import {
+  type Column,
+  type ColumnDef,
+  type ColumnSizingState,
+  getCoreRowModel,
+  type Updater,
+  useReactTable,
+} from "@tanstack/react-table";
+import {
+  type CSSProperties,
+  type KeyboardEvent,
+  useCallback,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+} from "react";
 import { GridValue } from "../components/cell-view";
 import { cellOf, compact, parseJson } from "./cells";
+import {
+  clampWidth,
+  DEFAULT_LAYOUT,
+  defaultWidth,
+  type GridLayout,
+  MAX_WIDTH,
+  MIN_WIDTH,
+  pinnedInOrder,
+  ROW_ID_COLUMN,
+} from "./grid-layout";
+import {
+  type Extent,
+  HEADER_HEIGHT,
+  ROW_HEIGHT,
+  type RowSpan,
+  rowOffset,
+  rowsInView,
+  scrollHeightOf,
+  scrollTopFor,
+  scrollTopToShow,
+} from "./row-window";
 
-export const ROW_HEIGHT = 36;
+export { ROW_HEIGHT } from "./row-window";
+
+/** The width of the checkbox column, when rows can be checked. */
+const CHECK_WIDTH = 40;
+/** Rows drawn beyond the view on each side, so that a small scroll shows no gap. */
+const OVERSCAN = 8;
+/** The table holds the columns' sizes, visibility and pinning; the rows are drawn by position. */
+const NO_ROWS: DatasetRow[] = [];
 
 export interface RowGridProps {
   columns: readonly DatasetColumn[];
+  /** Rows the scroll area spans: the list's length, or for a filtered list as far as it is known. */
+  length: number;
+  /** `length` is the whole list's; else more rows may follow the last one. */
+  exact: boolean;
+  /** The row at a position, when read; a position not read yet is drawn as a placeholder. */
+  rowAt(index: number): DatasetRow | undefined;
+  /** A read row's position, or -1. */
+  indexOf(rowId: string): number;
+  /** The rows read around the view: what the header's checkbox and Ctrl+A check. */
   rows: readonly DatasetRow[];
-  /** Rows in the dataset, when known; else the grid says how many it has loaded so far. */
-  total: number | undefined;
-  hasMore: boolean;
-  loadingMore: boolean;
-  loadMore(): void;
+  /** The rows in view changed (a scroll, a resize): their pages are read. */
+  onView(span: RowSpan): void;
+  /** A jump: the position brought to the top of the view, once for each `serial`. */
+  jump?: { index: number; serial: number } | undefined;
   selectedRowId: string | undefined;
   onSelect(rowId: string): void;
   onOpen(rowId: string): void;
@@ -29,75 +80,83 @@ export interface RowGridProps {
    * place of the saved value and marked.
    */
   drafts?: ReadonlyMap<string, Readonly<Record<string, string>>>;
-  /** The list's rows before the first one here, after a jump: row positions count from there. */
-  rowIndexOffset?: number;
+  /** Column widths, hidden and pinned columns; a dragged header edge changes the widths. */
+  layout?: GridLayout;
+  onLayout?(change: (layout: GridLayout) => GridLayout): void;
 }
 
 /**
- * The dataset grid: one column per active column, rows rendered only where the viewport is
- * (TanStack Virtual), the next server page fetched when the last loaded rows come into view. A
- * million rows open as fast as a hundred. Arrow keys or J/K move, Enter or F2 opens the row, Space
+ * The dataset grid: a scroll area as tall as the whole list, however long, with only the rows in view
+ * drawn and their server pages read where the scroll lands (a row not read yet is a placeholder). The
+ * columns can be resized by their header's edge, hidden and pinned to the left (the layout). Arrow keys
+ * or J/K move, Page Up/Down by a view, Home and End to the ends, Enter or F2 opens the row, Space
  * checks it and Ctrl+A checks every loaded row: the grid is one stop of the Tab key, not one per row.
  */
 export function RowGrid(props: RowGridProps) {
-  const { rows, columns, hasMore, loadingMore, loadMore, selectedRowId, drafts } = props;
+  const { columns, length, rowAt, indexOf, selectedRowId, drafts, onView } = props;
+  const layout = props.layout ?? DEFAULT_LAYOUT;
   const scroller = useRef<HTMLDivElement>(null);
+  const { table, shownColumns, headers } = useColumns(columns, layout, props.onLayout);
 
-  const columnDefs = useMemo<ColumnDef<DatasetRow>[]>(
-    () => [
-      {
-        id: "rowId",
-        header: "Row",
-        size: 140,
-        cell: (info) => (
-          <>
-            <span className="row-id">{info.row.original.rowId}</span>
-            {drafts?.has(info.row.original.rowId) ? <UnsavedMark label="unsaved edits" /> : null}
-          </>
-        ),
-      },
-      ...columns.map<ColumnDef<DatasetRow>>((column) => ({
-        id: column.identifier,
-        header: column.name,
-        size: column.source.kind === "builtin" && column.source.field === "metadata" ? 200 : 260,
-        cell: (info) => {
-          const draft = drafts?.get(info.row.original.rowId)?.[column.identifier];
-          if (draft !== undefined) return <DraftCell text={draft} />;
-          return <GridValue value={cellOf(info.row.original, column)} />;
-        },
-      })),
-    ],
-    [columns, drafts],
-  );
-  const table = useReactTable({
-    data: rows as DatasetRow[],
-    columns: columnDefs,
-    getCoreRowModel: getCoreRowModel(),
-    getRowId: (row) => row.rowId,
+  const [viewport, setViewport] = useState({ top: 0, height: 0 });
+  const extent: Extent = { count: length, height: Math.max(ROW_HEIGHT, viewport.height) };
+  const latest = useRef({ extent, rowAt });
+  useLayoutEffect(() => {
+    latest.current = { extent, rowAt };
   });
-  const tableRows = table.getRowModel().rows;
+  useLayoutEffect(() => {
+    const element = scroller.current;
+    if (!element) return;
+    const measure = () =>
+      setViewport({ top: element.scrollTop, height: Math.max(0, element.clientHeight - HEADER_HEIGHT) });
+    measure();
+    if (typeof ResizeObserver === "undefined") return;
+    const observer = new ResizeObserver(measure);
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, []);
+  const onScroll = () => {
+    const element = scroller.current;
+    if (element) setViewport((now) => ({ ...now, top: element.scrollTop }));
+  };
+  /** Scrolls to `top`, and draws from there at once rather than at the next scroll event. */
+  const scrollTo = useCallback((top: number) => {
+    const element = scroller.current;
+    if (!element) return;
+    element.scrollTop = top;
+    setViewport((now) => ({ ...now, top: element.scrollTop }));
+  }, []);
 
-  const virtualizer = useVirtualizer({
-    count: tableRows.length + (hasMore ? 1 : 0),
-    getScrollElement: () => scroller.current,
-    estimateSize: () => ROW_HEIGHT,
-    overscan: 12,
-  });
-  const items = virtualizer.getVirtualItems();
-  const lastIndex = items.at(-1)?.index ?? 0;
+  const span = rowsInView(viewport.top, extent, OVERSCAN);
+  const first = span?.first ?? 0;
+  const last = span?.last ?? -1;
   useEffect(() => {
-    if (hasMore && !loadingMore && lastIndex >= tableRows.length - 20) loadMore();
-  }, [hasMore, loadingMore, lastIndex, tableRows.length, loadMore]);
+    if (last >= first) onView({ first, last });
+  }, [first, last, onView]);
 
-  const selectedIndex =
-    selectedRowId === undefined ? -1 : tableRows.findIndex((row) => row.id === selectedRowId);
+  // A jump brings its position to the top, when the grid opens and at each new jump.
+  const jumpSerial = props.jump?.serial;
+  const jumpIndex = props.jump?.index;
+  useLayoutEffect(() => {
+    const element = scroller.current;
+    if (!element || jumpIndex === undefined || jumpSerial === undefined) return;
+    const height = Math.max(ROW_HEIGHT, element.clientHeight - HEADER_HEIGHT);
+    scrollTo(scrollTopFor(jumpIndex, { count: latest.current.extent.count, height }));
+  }, [jumpSerial, jumpIndex, scrollTo]);
+
+  const selectedIndex = selectedRowId === undefined ? -1 : indexOf(selectedRowId);
   useEffect(() => {
-    if (selectedIndex >= 0) virtualizer.scrollToIndex(selectedIndex, { align: "auto" });
-  }, [selectedIndex, virtualizer]);
+    const element = scroller.current;
+    if (element && selectedIndex >= 0)
+      scrollTo(scrollTopToShow(selectedIndex, element.scrollTop, latest.current.extent));
+  }, [selectedIndex, scrollTo]);
 
   // Keys can come faster than the page re-renders with the new selection: move from the last key's
   // row, and take the selection from the page only when it is not one this grid asked for (a deep link).
-  const cursor = useRef({ rowId: selectedRowId, index: selectedIndex });
+  const cursor = useRef<{ rowId: string | undefined; index: number }>({
+    rowId: selectedRowId,
+    index: selectedIndex,
+  });
   const asked = useRef<string[]>([]);
   if (
     selectedRowId !== undefined &&
@@ -106,11 +165,24 @@ export function RowGrid(props: RowGridProps) {
   ) {
     cursor.current = { rowId: selectedRowId, index: selectedIndex };
   }
-  const select = (rowId: string, index: number) => {
-    cursor.current = { rowId, index };
-    asked.current = [...asked.current.slice(-31), rowId];
-    props.onSelect(rowId);
-  };
+  const onSelect = props.onSelect;
+  const select = useCallback(
+    (rowId: string, index: number) => {
+      cursor.current = { rowId, index };
+      asked.current = [...asked.current.slice(-31), rowId];
+      onSelect(rowId);
+    },
+    [onSelect],
+  );
+  // A key that lands on a row not read yet selects it once its page is in.
+  const pending = useRef<number | undefined>(undefined);
+  useEffect(() => {
+    const index = pending.current;
+    const row = index === undefined ? undefined : rowAt(index);
+    if (index === undefined || !row || cursor.current.index !== index) return;
+    pending.current = undefined;
+    select(row.rowId, index);
+  });
 
   /**
    * The position `delta` rows from the cursor's row in the list as it is now. A row that has left the
@@ -118,9 +190,9 @@ export function RowGrid(props: RowGridProps) {
    * that row, not the one after.
    */
   const stepFrom = ({ rowId, index }: { rowId: string | undefined; index: number }, delta: number) => {
-    if (rowId === undefined || index < 0) return delta - 1;
-    if (tableRows[index]?.id === rowId) return index + delta;
-    const found = tableRows.findIndex((row) => row.id === rowId);
+    if (index < 0) return delta - 1;
+    if (rowId === undefined || rowAt(index)?.rowId === rowId) return index + delta;
+    const found = indexOf(rowId);
     if (found >= 0) return found + delta;
     return delta > 0 ? index + delta - 1 : index + delta;
   };
@@ -128,16 +200,23 @@ export function RowGrid(props: RowGridProps) {
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     if (event.target !== event.currentTarget) return;
     const current = cursor.current;
-    const move = (delta: number) => {
+    const go = (target: number) => {
       event.preventDefault();
-      const next = Math.min(tableRows.length - 1, Math.max(0, stepFrom(current, delta)));
-      const row = tableRows[next];
-      if (row) select(row.id, next);
+      if (length === 0) return;
+      const index = Math.min(length - 1, Math.max(0, target));
+      const row = rowAt(index);
+      pending.current = row ? undefined : index;
+      if (row) select(row.rowId, index);
+      else cursor.current = { rowId: undefined, index };
+      scrollTo(scrollTopToShow(index, viewport.top, extent));
     };
-    if (event.key === "ArrowDown" || event.key === "j") move(1);
-    else if (event.key === "ArrowUp" || event.key === "k") move(-1);
-    else if (event.key === "PageDown") move(10);
-    else if (event.key === "PageUp") move(-10);
+    const page = Math.max(1, Math.floor(extent.height / ROW_HEIGHT) - 1);
+    if (event.key === "ArrowDown" || event.key === "j") go(stepFrom(current, 1));
+    else if (event.key === "ArrowUp" || event.key === "k") go(stepFrom(current, -1));
+    else if (event.key === "PageDown") go(stepFrom(current, page));
+    else if (event.key === "PageUp") go(stepFrom(current, -page));
+    else if (event.key === "Home") go(0);
+    else if (event.key === "End") go(length - 1);
     else if ((event.key === "Enter" || event.key === "F2") && current.rowId !== undefined) {
       event.preventDefault();
       props.onOpen(current.rowId);
@@ -150,26 +229,39 @@ export function RowGrid(props: RowGridProps) {
     }
   };
 
-  // Only a row that is in the page can be the active one: a selected row out of the rendered window
-  // (or not in the list at all) would point a screen reader at nothing.
-  const activeRendered =
-    selectedRowId !== undefined && items.some((item) => tableRows[item.index]?.id === selectedRowId);
+  const checkWidth = props.selectable ? CHECK_WIDTH : 0;
+  const pinnedStyle = (column: Column<DatasetRow>): CSSProperties =>
+    column.getIsPinned() === "left" ? { left: checkWidth + column.getStart("left") } : {};
+  const pinnedClass = (column: Column<DatasetRow>) =>
+    column.getIsPinned() === "left"
+      ? column.getIsLastColumn("left")
+        ? " pinned pinned-last"
+        : " pinned"
+      : "";
+  const width = table.getTotalSize() + checkWidth;
+  const byId = new Map(columns.map((column) => [column.identifier, column]));
 
-  const width = table.getTotalSize() + (props.selectable ? 40 : 0);
-  const headers = table.getHeaderGroups()[0]?.headers ?? [];
+  // Each row once: two pages read at different moments may both hold a row that moved between them.
+  const drawn = new Set<string>();
+  const positions: number[] = [];
+  for (let index = first; index <= last; index++) positions.push(index);
+  const activeRendered =
+    selectedRowId !== undefined && positions.some((index) => rowAt(index)?.rowId === selectedRowId);
+
   return (
     <div
       ref={scroller}
       className="grid-scroller"
       role="grid"
       aria-label="Dataset rows"
-      aria-rowcount={props.total !== undefined ? props.total + 1 : hasMore ? -1 : tableRows.length + 1}
-      aria-colcount={headers.length + (props.selectable ? 1 : 0)}
+      aria-rowcount={props.exact ? length + 1 : -1}
+      aria-colcount={shownColumns.length + (props.selectable ? 1 : 0)}
       aria-activedescendant={activeRendered ? `row-${selectedRowId}` : undefined}
       tabIndex={0}
       onKeyDown={onKeyDown}
+      onScroll={onScroll}
     >
-      <div className="grid-header" role="row" aria-rowindex={1} style={{ width }}>
+      <div className="grid-header" role="row" aria-rowindex={1} style={{ width, height: HEADER_HEIGHT }}>
         {props.selectable ? (
           <div role="columnheader" className="grid-check">
             <input
@@ -177,88 +269,172 @@ export function RowGrid(props: RowGridProps) {
               // One tab stop for the whole grid: its checkboxes answer Space and Ctrl+A on the grid.
               tabIndex={-1}
               aria-label="Select every loaded row"
-              checked={rows.length > 0 && rows.every((row) => props.checked.has(row.rowId))}
+              checked={props.rows.length > 0 && props.rows.every((row) => props.checked.has(row.rowId))}
               onChange={props.onToggleAll}
             />
           </div>
         ) : null}
         {headers.map((header) => {
-          const column = columns.find((c) => c.identifier === header.id);
+          const column = byId.get(header.id);
           return (
             <div
               key={header.id}
               role="columnheader"
-              className="grid-cell grid-head"
-              style={{ width: header.getSize() }}
+              className={`grid-cell grid-head${pinnedClass(header.column)}`}
+              style={{ width: header.getSize(), ...pinnedStyle(header.column) }}
               title={column ? `${column.name} — identifier ${column.identifier}` : "Row id"}
             >
-              {flexRender(header.column.columnDef.header, header.getContext())}
+              <span>{column?.name ?? "Row"}</span>
+              <div
+                className={header.column.getIsResizing() ? "col-resizer resizing" : "col-resizer"}
+                aria-hidden="true"
+                title="Drag to resize; double-click for the default width"
+                onMouseDown={header.getResizeHandler()}
+                onTouchStart={header.getResizeHandler()}
+                onDoubleClick={() => header.column.resetSize()}
+              />
             </div>
           );
         })}
       </div>
-      <div className="grid-body" style={{ height: virtualizer.getTotalSize(), width }}>
-        {items.map((item) => {
-          const row = tableRows[item.index];
+      <div className="grid-body" style={{ height: scrollHeightOf(length), width }}>
+        {positions.map((index) => {
+          const top = rowOffset(index, viewport.top, extent);
+          const found = rowAt(index);
+          const row = found && !drawn.has(found.rowId) ? found : undefined;
           if (!row) {
             return (
               <div
-                key="loader"
-                className="grid-row grid-loader"
-                style={{ transform: `translateY(${item.start}px)` }}
+                key={index}
+                role="row"
+                aria-rowindex={index + 2}
+                aria-busy="true"
+                className="grid-row grid-placeholder"
+                style={{ transform: `translateY(${top}px)`, height: ROW_HEIGHT }}
               >
-                {loadingMore ? "Loading more rows…" : ""}
+                {props.selectable ? <div role="gridcell" className="grid-check" /> : null}
+                {shownColumns.map((column) => (
+                  <div
+                    key={column.id}
+                    role="gridcell"
+                    className={`grid-cell${pinnedClass(column)}`}
+                    style={{ width: column.getSize(), ...pinnedStyle(column) }}
+                  >
+                    <span className="placeholder-bar" />
+                  </div>
+                ))}
               </div>
             );
           }
-          const selected = row.id === selectedRowId;
-          const classes = ["grid-row", selected ? "selected" : "", drafts?.has(row.id) ? "dirty" : ""];
+          drawn.add(row.rowId);
+          const selected = row.rowId === selectedRowId;
+          const classes = ["grid-row", selected ? "selected" : "", drafts?.has(row.rowId) ? "dirty" : ""];
           return (
             <div
-              key={row.id}
-              id={`row-${row.id}`}
+              key={index}
+              id={`row-${row.rowId}`}
               role="row"
-              aria-rowindex={item.index + 2 + (props.rowIndexOffset ?? 0)}
+              aria-rowindex={index + 2}
               aria-selected={selected}
               className={classes.join(" ")}
-              style={{ transform: `translateY(${item.start}px)`, height: ROW_HEIGHT }}
-              onClick={() => select(row.id, item.index)}
-              onDoubleClick={() => props.onOpen(row.id)}
+              style={{ transform: `translateY(${top}px)`, height: ROW_HEIGHT }}
+              onClick={() => select(row.rowId, index)}
+              onDoubleClick={() => props.onOpen(row.rowId)}
             >
               {props.selectable ? (
                 <div role="gridcell" className="grid-check">
                   <input
                     type="checkbox"
                     tabIndex={-1}
-                    aria-label={`Select row ${row.id}`}
-                    checked={props.checked.has(row.id)}
+                    aria-label={`Select row ${row.rowId}`}
+                    checked={props.checked.has(row.rowId)}
                     // The click, not the change, carries Shift; the state is the page's.
                     onChange={() => undefined}
                     onClick={(event) => {
                       event.stopPropagation();
-                      props.onToggleChecked(row.id, event.shiftKey);
+                      props.onToggleChecked(row.rowId, event.shiftKey);
                     }}
                   />
                 </div>
               ) : null}
-              {row.getVisibleCells().map((cell) => (
-                <div
-                  key={cell.id}
-                  role="gridcell"
-                  className={
-                    drafts?.get(row.id)?.[cell.column.id] === undefined ? "grid-cell" : "grid-cell unsaved"
-                  }
-                  style={{ width: cell.column.getSize() }}
-                >
-                  {flexRender(cell.column.columnDef.cell, cell.getContext())}
-                </div>
-              ))}
+              {shownColumns.map((column) => {
+                const dataset = byId.get(column.id);
+                const draft = drafts?.get(row.rowId)?.[column.id];
+                return (
+                  <div
+                    key={column.id}
+                    role="gridcell"
+                    className={`grid-cell${draft === undefined ? "" : " unsaved"}${pinnedClass(column)}`}
+                    style={{ width: column.getSize(), ...pinnedStyle(column) }}
+                  >
+                    {dataset === undefined ? (
+                      <>
+                        <span className="row-id">{row.rowId}</span>
+                        {drafts?.has(row.rowId) ? <UnsavedMark label="unsaved edits" /> : null}
+                      </>
+                    ) : draft !== undefined ? (
+                      <DraftCell text={draft} />
+                    ) : (
+                      <GridValue value={cellOf(row, dataset)} />
+                    )}
+                  </div>
+                );
+              })}
             </div>
           );
         })}
       </div>
     </div>
   );
+}
+
+/**
+ * The grid's columns as a TanStack table without rows: the row id, then the dataset's columns, each
+ * with the layout's width (a dragged header edge changes it), shown or hidden, pinned or not.
+ */
+function useColumns(
+  columns: readonly DatasetColumn[],
+  layout: GridLayout,
+  onLayout: RowGridProps["onLayout"],
+) {
+  const columnIds = useMemo(() => [ROW_ID_COLUMN, ...columns.map((c) => c.identifier)], [columns]);
+  const columnDefs = useMemo<ColumnDef<DatasetRow>[]>(
+    () =>
+      columnIds.map((id) => ({
+        id,
+        size: defaultWidth(id, columns),
+        minSize: MIN_WIDTH,
+        maxSize: MAX_WIDTH,
+      })),
+    [columnIds, columns],
+  );
+  const onSizing = (updater: Updater<ColumnSizingState>) =>
+    onLayout?.((now) => {
+      const next = typeof updater === "function" ? updater({ ...now.widths }) : updater;
+      return {
+        ...now,
+        widths: Object.fromEntries(Object.entries(next).map(([id, size]) => [id, clampWidth(size)])),
+      };
+    });
+  const table = useReactTable({
+    data: NO_ROWS,
+    columns: columnDefs,
+    getCoreRowModel: getCoreRowModel(),
+    state: {
+      columnSizing: { ...layout.widths },
+      columnVisibility: Object.fromEntries(layout.hidden.map((id) => [id, false])),
+      columnPinning: { left: pinnedInOrder(layout, columnIds), right: [] },
+    },
+    onColumnSizingChange: onSizing,
+    enableColumnResizing: onLayout !== undefined,
+    columnResizeMode: "onChange",
+  });
+  const shownColumns = [...table.getLeftVisibleLeafColumns(), ...table.getCenterVisibleLeafColumns()];
+  const headers = [
+    ...(table.getLeftHeaderGroups()[0]?.headers ?? []),
+    ...(table.getCenterHeaderGroups()[0]?.headers ?? []),
+  ];
+  return { table, shownColumns, headers };
 }
 
 /** The mark of an unsaved edit: seen as a dot, heard as its label. */
