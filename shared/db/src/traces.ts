@@ -112,8 +112,9 @@ function whereOf(query: Pick<TraceQuery, "filters">): RawBuilder<boolean> | unde
 
 /**
  * How many traces of the project match the filters, exactly. When the metrics the ingest keeps can
- * tell (`metricCountOf`), it adds up their rows (a few an hour of traces) rather than counting every
- * trace: a filter of one model and errors over a million traces was a scan of the million.
+ * tell (`metricCountOf`), it adds up their rows (one an hour, read from one index) rather than
+ * counting every trace: a filter of one model and errors over a million traces was a scan of the
+ * million.
  */
 export async function countTraceRecords(
   db: Kysely<Database>,
