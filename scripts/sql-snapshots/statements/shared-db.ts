@@ -148,7 +148,21 @@ export const sharedDb = [
         {
           variant: "every trace, from the hourly metrics",
           run: (db) => sharedTraces.countTraceRecords(db, { projectId: "prj_1" }),
-          answers: [[{ traces: "0" }]],
+          answers: [[{ total: "0" }]],
+        },
+        {
+          variant: "the traces of a model with errors over whole hours, from the hourly metrics",
+          run: (db) =>
+            sharedTraces.countTraceRecords(db, {
+              projectId: "prj_1",
+              filters: [
+                { field: "models", op: "contains", value: "small" },
+                { field: "errorCount", op: "gt", value: 0 },
+                { field: "startTime", op: "gte", value: "1735786800000000000" },
+                { field: "startTime", op: "lt", value: "1735790400000000000" },
+              ],
+            }),
+          answers: [[{ total: "0" }]],
         },
         {
           variant: "the traces a filter keeps",

@@ -20,6 +20,7 @@ import * as gatewayIdempotencyKeys from "./migrations/0019-gateway-idempotency-k
 import * as people from "./migrations/0020-people";
 import * as monitoring from "./migrations/0022-monitoring";
 import * as rowSearch from "./migrations/0025-row-search";
+import * as traceListIndexes from "./migrations/0026-trace-list-indexes";
 import type { Database } from "./schema";
 import { buildSearchIndex } from "./search-index";
 
@@ -46,6 +47,7 @@ const migrations: Record<string, Migration> = {
   "0020-people": people,
   "0022-monitoring": monitoring,
   "0025-row-search": rowSearch,
+  "0026-trace-list-indexes": traceListIndexes,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

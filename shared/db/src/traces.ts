@@ -111,32 +111,97 @@ function whereOf(query: Pick<TraceQuery, "filters">): RawBuilder<boolean> | unde
 }
 
 /**
- * How many traces of the project match the filters, exactly. Without filters it adds up the hourly
- * totals the ingest keeps (a few rows an hour of traces) rather than counting every trace.
+ * How many traces of the project match the filters, exactly. When the metrics the ingest keeps can
+ * tell (`metricCountOf`), it adds up their rows (one an hour, read from one index) rather than
+ * counting every trace: a filter of one model and errors over a million traces was a scan of the
+ * million.
  */
 export async function countTraceRecords(
   db: Kysely<Database>,
   query: Pick<TraceQuery, "projectId" | "filters">,
 ): Promise<number> {
-  const where = whereOf(query);
-  if (where === undefined) {
-    const { traces } = await db
+  const fromMetrics = metricCountOf(query.filters ?? []);
+  if (fromMetrics !== undefined) {
+    const { from, to } = fromMetrics;
+    const { total } = await db
       .selectFrom("trace_metrics")
-      .select(sql<string>`coalesce(sum(traces), 0)::text`.as("traces"))
+      .select(sql<string>`coalesce(sum(${sql.ref(fromMetrics.counted)}), 0)::text`.as("total"))
       .where("project_id", "=", query.projectId)
-      .where("width", "=", "hour")
-      .where("grouping", "=", "all")
+      .where("width", "=", fromMetrics.width)
+      .where("grouping", "=", fromMetrics.grouping)
+      .where("group_value", "=", fromMetrics.groupValue)
+      .$if(from !== undefined, (qb) =>
+        qb.where("bucket_start", ">=", sql<Date>`${unixNanosToIso(String(from))}::timestamptz`),
+      )
+      .$if(to !== undefined, (qb) =>
+        qb.where("bucket_start", "<", sql<Date>`${unixNanosToIso(String(to))}::timestamptz`),
+      )
       .executeTakeFirstOrThrow();
-    return Number(traces);
+    return Number(total);
   }
   const { count } = await db
     .selectFrom("traces as t")
     .select(sql<string>`count(*)::text`.as("count"))
     .where("t.project_id", "=", query.projectId)
-    .where(where)
+    .$if(whereOf(query) !== undefined, (qb) => qb.where(whereOf(query) as RawBuilder<boolean>))
     .executeTakeFirstOrThrow();
   return Number(count);
 }
+
+/** Which rows of `trace_metrics` add up to a count of traces, and which of their totals. */
+interface MetricCount {
+  width: "minute" | "hour";
+  grouping: "all" | "model" | "tag" | "rootSpanName";
+  groupValue: string;
+  counted: "traces" | "errors";
+  from?: bigint;
+  to?: bigint;
+}
+
+const MINUTE_NS = 60_000_000_000n;
+const HOUR_NS = 60n * MINUTE_NS;
+
+/**
+ * The metrics rows that count the traces these filters keep, when there are such rows (see
+ * docs/decisions/0040-trace-metrics.md): at most one model, tag or root span name (the metrics count
+ * a trace once in each of its models and tags, and under its root span's name), with errors or not,
+ * started from and before instants on whole hours (hour rows) or minutes (minute rows). Undefined
+ * for any other filter, or two of a kind.
+ */
+function metricCountOf(filters: readonly TraceFilter[]): MetricCount | undefined {
+  const count: MetricCount = { width: "hour", grouping: "all", groupValue: "", counted: "traces" };
+  for (const filter of filters) {
+    const grouping =
+      filter.field === "models" && filter.op === "contains"
+        ? "model"
+        : filter.field === "tags" && filter.op === "contains"
+          ? "tag"
+          : filter.field === "rootSpanName" && filter.op === "eq"
+            ? "rootSpanName"
+            : undefined;
+    // '' is the group of the traces that have none, not of those that have an empty one.
+    if (grouping !== undefined && count.grouping === "all" && filter.value !== "") {
+      count.grouping = grouping;
+      count.groupValue = filter.value as string;
+    } else if (filter.field === "errorCount" && isAnyError(filter) && count.counted === "traces") {
+      count.counted = "errors";
+    } else if (filter.field === "startTime" && filter.op === "gte" && count.from === undefined) {
+      count.from = BigInt(filter.value);
+    } else if (filter.field === "startTime" && filter.op === "lt" && count.to === undefined) {
+      count.to = BigInt(filter.value);
+    } else {
+      return undefined;
+    }
+  }
+  const bounds = [count.from, count.to].filter((bound) => bound !== undefined);
+  if (bounds.every((bound) => bound % HOUR_NS === 0n)) return count;
+  if (bounds.every((bound) => bound % MINUTE_NS === 0n)) return { ...count, width: "minute" };
+  return undefined;
+}
+
+/** `errorCount > 0` or `errorCount >= 1`: the traces the metrics count as errors. */
+const isAnyError = (filter: TraceFilter): boolean =>
+  (filter.op === "gt" && filter.value === 0) || (filter.op === "gte" && filter.value === 1);
 
 /** Trace summaries of one project, filtered, in sort order (ties by trace id). */
 export async function listTraceRecords(db: Kysely<Database>, query: TraceQuery): Promise<TraceRecord[]> {

@@ -228,6 +228,45 @@ describe.each(availableBackends())("trace queries (%s)", (backendName) => {
       expect(ids(page.items)).toEqual(expected.map((name) => traces[name]));
     });
 
+    test("counts the traces its filters keep exactly, whether the metrics can count them or not", async () => {
+      // One model, tag or root span name, errors, and bounds on whole minutes or hours are counted from
+      // the metrics the ingest keeps; the rest by reading the traces. Either way the count is exact.
+      const counted = await makeProject(reader.db);
+      const HOUR = 3_600_000;
+      const seeds: TraceSeed[] = [
+        { startMs: 0, models: ["gpt-4o"], errorCount: 1, tags: ["beta"], rootSpanName: "support-agent" },
+        { startMs: 30_000, models: ["gpt-4o", "gpt-4o-mini"], rootSpanName: "support-agent" },
+        { startMs: 61_000, models: ["gpt-4o-mini"], errorCount: 2, tags: ["beta"] },
+        { startMs: HOUR - 1, models: ["gpt-4o"], errorCount: 1 },
+        { startMs: HOUR, errorCount: 1, rootSpanName: "billing" },
+        { startMs: 2 * HOUR + 5_000, models: ["gpt-4o"], tags: ["beta", "eu"] },
+      ];
+      for (const seed of seeds) await makeTrace(reader.db, counted, seed);
+      const errors = { field: "errorCount", op: "gt", value: 0 } as const;
+      const model = { field: "models", op: "contains", value: "gpt-4o" } as const;
+      const from = (ms: number) => ({ field: "startTime", op: "gte", value: isoAt(ms) }) as const;
+      const before = (ms: number) => ({ field: "startTime", op: "lt", value: isoAt(ms) }) as const;
+      const cases = [
+        [[], 6],
+        [[errors], 4],
+        [[{ field: "errorCount", op: "gte", value: 1 }], 4],
+        [[model], 4],
+        [[model, errors], 2],
+        [[{ field: "tags", op: "contains", value: "beta" }, errors], 2],
+        [[{ field: "rootSpanName", op: "eq", value: "support-agent" }], 2],
+        [[from(0), before(HOUR)], 4],
+        [[model, errors, from(0), before(HOUR)], 2],
+        [[errors, from(60_000), before(2 * HOUR)], 3],
+        [[errors, from(1)], 3],
+        [[model, { field: "tags", op: "contains", value: "beta" }], 2],
+      ] as const;
+      for (const [filters, expected] of cases) {
+        const page = await list(counted, { filters });
+        expect({ filters, total: page.total }).toEqual({ filters, total: expected });
+        expect(page.items).toHaveLength(expected);
+      }
+    });
+
     test("filters on trace ids", async () => {
       const page = await list(project, {
         filters: [{ field: "traceId", op: "in", value: [traces.refund.toUpperCase(), traces.silent] }],

@@ -1,5 +1,6 @@
 import type { ModelPrice } from "@svc/contracts";
 import { DEFAULT_PRICES_EFFECTIVE_FROM, defaultPrices } from "./default-prices";
+import type { SpanFacts } from "./gen-ai";
 
 /** 1 US dollar = 10^8 microcents. */
 const MICROCENTS_PER_USD = 100_000_000;
@@ -63,6 +64,19 @@ export function costAt(price: PriceEntry, tokensInput: number, tokensOutput: num
     BigInt(tokensOutput) * price.outputMicrocentsPerMillion;
   const cost = (millionths + 500_000n) / 1_000_000n;
   return cost > BigInt(Number.MAX_SAFE_INTEGER) ? Number.MAX_SAFE_INTEGER : Number(cost);
+}
+
+/**
+ * What a span cost: what its exporter said, else its tokens at its model's price on the day it started
+ * (the model that answered, else the one asked for); null when neither is known.
+ */
+export function spanCost(facts: SpanFacts, startNs: string, prices: readonly PriceEntry[]): number | null {
+  if (facts.costMicrocents !== null) return facts.costMicrocents;
+  const model = facts.models.at(-1);
+  if (model === undefined) return null;
+  const day = new Date(Number(BigInt(startNs) / 1_000_000n)).toISOString().slice(0, 10);
+  const price = priceOf(prices, model, day);
+  return price === undefined ? null : costAt(price, facts.tokensInput, facts.tokensOutput);
 }
 
 export const toModelPrice = (entry: PriceEntry): ModelPrice => ({

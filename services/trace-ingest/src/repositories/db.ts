@@ -1,44 +1,40 @@
-import { jsonb, type TraceFacts } from "@svc/db";
-import { type RawBuilder, sql } from "kysely";
-
-/** Splits rows into statements small enough for PostgreSQL's 65,535 parameters. */
-export function chunks<T>(rows: readonly T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let start = 0; start < rows.length; start += size) out.push(rows.slice(start, start + size));
-  return out;
-}
-
-/** The trace facts of a span or of a trace's summary, in the columns both tables keep them in. */
-export function traceFactValues(facts: TraceFacts) {
-  return {
-    session_id: facts.sessionId,
-    user_id: facts.userId,
-    tags: jsonb(facts.tags),
-    models: jsonb(facts.models),
-    tokens_input: facts.tokensInput,
-    tokens_output: facts.tokensOutput,
-  };
-}
-
-/** What a value an insert writes holds: a parameter's own type, or that of the SQL wrapping it. */
-type Written<V> = V extends RawBuilder<infer T> ? T : V;
-
-/** Each column of `Row` but those of `Key`, set to the value the insert proposed for it. */
-type ExcludedValues<Row, Key extends keyof Row> = {
-  [C in Exclude<keyof Row, Key>]: RawBuilder<Written<Row[C]>>;
-};
+import { type Database, prepared, type UnnestType, unnestRows } from "@svc/db";
+import { type Kysely, sql } from "kysely";
 
 /**
- * The SET of an upsert whose proposed row replaces the stored one: each column the insert writes, but
- * those of the conflict key, takes its `excluded` value. It is read off the inserted rows, so that a
- * column added to the insert cannot be left out of the update.
+ * The columns in which a span and its trace's summary both keep the trace's facts (`TraceFacts`), with
+ * the type each travels as in `unnestRows`.
  */
-export function replacingAllBut<Row extends object, Key extends keyof Row & string>(
-  key: readonly Key[],
-  rows: readonly Row[],
-): ExcludedValues<Row, Key> {
-  const columns = Object.keys(rows[0] ?? {}).filter((column) => !(key as readonly string[]).includes(column));
-  return Object.fromEntries(
-    columns.map((column) => [column, sql.ref(`excluded.${column}`)]),
-  ) as ExcludedValues<Row, Key>;
+export const TRACE_FACT_COLUMNS = {
+  session_id: "text",
+  user_id: "text",
+  tags: "jsonb",
+  models: "jsonb",
+  tokens_input: "bigint",
+  tokens_output: "bigint",
+} as const satisfies Record<string, UnnestType>;
+
+/**
+ * Writes rows of one project into `table`, each replacing the stored row of the same key (`touched`
+ * set to now): one statement of one array a column (`unnestRows`), whatever the number of rows, so
+ * that its text never changes and it is prepared once per connection. A VALUES list of a parameter a
+ * cell costs more to build, send and parse than the rows cost to store.
+ */
+export async function upsertRows<C extends string>(
+  db: Kysely<Database>,
+  into: { table: "spans" | "traces"; key: readonly C[]; touched: "received_at" | "updated_at" },
+  columns: Readonly<Record<C, UnnestType>>,
+  projectId: string,
+  rows: readonly Readonly<Record<C, unknown>>[],
+): Promise<void> {
+  if (rows.length === 0) return;
+  const names = Object.keys(columns) as C[];
+  const replaced = names.filter((name) => !into.key.includes(name));
+  await sql`${prepared}
+    INSERT INTO ${sql.table(into.table)} (project_id, ${sql.join(names.map((name) => sql.id(name)))})
+    SELECT ${projectId}, ${sql.join(names.map((name) => sql.ref(`s.${name}`)))}
+    FROM ${unnestRows("s", columns, rows, { sizeHidden: true })}
+    ON CONFLICT (project_id, ${sql.join(into.key.map((name) => sql.id(name)))}) DO UPDATE SET
+      ${sql.join(replaced.map((name) => sql`${sql.id(name)} = ${sql.ref(`excluded.${name}`)}`))},
+      ${sql.id(into.touched)} = now()`.execute(db);
 }

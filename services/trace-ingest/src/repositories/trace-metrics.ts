@@ -1,51 +1,61 @@
-import { type Database, jsonb } from "@svc/db";
+import { type Database, prepared, type UnnestType, unnestRows } from "@svc/db";
 import { type Kysely, sql } from "kysely";
 import type { TraceMetricDelta, TraceMetricFacts } from "../domain/metrics";
-import { chunks } from "./db";
+
+/** A delta's fields but its project, with the type each travels as (the bucket's start as ISO text). */
+const METRIC_COLUMNS = {
+  width: "text",
+  grouping: "text",
+  bucketStart: "text",
+  groupValue: "text",
+  traces: "bigint",
+  errors: "bigint",
+  tokensInput: "bigint",
+  tokensOutput: "bigint",
+  costMicrocents: "bigint",
+  latency: "jsonb",
+} as const satisfies Record<string, UnnestType>;
 
 /**
- * What the metrics hold of each trace now: its stored summary, or null for a trace that has none yet
- * (`lockTraces` just made its empty row).
+ * What the metrics hold of each trace now: its stored summary; a trace that has none yet is not in
+ * the map.
  */
 export async function listTraceMetricFacts(
   db: Kysely<Database>,
   projectId: string,
   traceIds: readonly string[],
-): Promise<Map<string, TraceMetricFacts | null>> {
-  const rows = await db
-    .selectFrom("traces")
-    .select([
-      "trace_id",
-      "span_count",
-      "error_count",
-      sql<string>`start_ns::text`.as("start_ns"),
-      sql<string>`duration_ns::text`.as("duration_ns"),
-      "root_span_name",
-      "models",
-      "tags",
-      sql<string>`tokens_input::text`.as("tokens_input"),
-      sql<string>`tokens_output::text`.as("tokens_output"),
-      sql<string>`cost_total_microcents::text`.as("cost_total_microcents"),
-    ])
-    .where("project_id", "=", projectId)
-    .where("trace_id", "in", [...traceIds])
-    .execute();
+): Promise<Map<string, TraceMetricFacts>> {
+  const { rows } = await sql<{
+    trace_id: string;
+    error_count: number;
+    start_ns: string;
+    duration_ns: string;
+    root_span_name: string | null;
+    models: string[];
+    tags: string[];
+    tokens_input: string;
+    tokens_output: string;
+    cost_total_microcents: string;
+  }>`${prepared}
+    SELECT trace_id, error_count, start_ns::text AS start_ns, duration_ns::text AS duration_ns,
+           root_span_name, models, tags, tokens_input::text AS tokens_input,
+           tokens_output::text AS tokens_output, cost_total_microcents::text AS cost_total_microcents
+    FROM traces
+    WHERE project_id = ${projectId} AND trace_id = ANY(${traceIds}::text[])`.execute(db);
   return new Map(
     rows.map((row) => [
       row.trace_id,
-      row.span_count === 0
-        ? null
-        : {
-            startNs: row.start_ns,
-            durationNs: row.duration_ns,
-            failed: row.error_count > 0,
-            rootSpanName: row.root_span_name,
-            models: row.models,
-            tags: row.tags,
-            tokensInput: Number(row.tokens_input),
-            tokensOutput: Number(row.tokens_output),
-            costMicrocents: Number(row.cost_total_microcents),
-          },
+      {
+        startNs: row.start_ns,
+        durationNs: row.duration_ns,
+        failed: row.error_count > 0,
+        rootSpanName: row.root_span_name,
+        models: row.models,
+        tags: row.tags,
+        tokensInput: Number(row.tokens_input),
+        tokensOutput: Number(row.tokens_output),
+        costMicrocents: Number(row.cost_total_microcents),
+      },
     ]),
   );
 }
@@ -60,46 +70,41 @@ export async function addTraceMetricDeltas(
   projectId: string,
   deltas: readonly TraceMetricDelta[],
 ): Promise<void> {
-  // 11 parameters a row.
-  for (const batch of chunks(deltas, 2000)) {
-    await db
-      .insertInto("trace_metrics")
-      .values(
-        batch.map((delta) => ({
-          project_id: projectId,
-          width: delta.width,
-          grouping: delta.grouping,
-          bucket_start: delta.bucketStart,
-          group_value: delta.groupValue,
-          traces: delta.traces,
-          errors: delta.errors,
-          tokens_input: delta.tokensInput,
-          tokens_output: delta.tokensOutput,
-          cost_microcents: delta.costMicrocents,
-          latency: jsonb(delta.latency),
-        })),
-      )
-      .onConflict((oc) =>
-        oc.columns(["project_id", "width", "grouping", "bucket_start", "group_value"]).doUpdateSet({
-          traces: sql`trace_metrics.traces + excluded.traces`,
-          errors: sql`trace_metrics.errors + excluded.errors`,
-          tokens_input: sql`trace_metrics.tokens_input + excluded.tokens_input`,
-          tokens_output: sql`trace_metrics.tokens_output + excluded.tokens_output`,
-          cost_microcents: sql`trace_metrics.cost_microcents + excluded.cost_microcents`,
-          latency: sql`(
-            SELECT coalesce(jsonb_object_agg(key, total), '{}'::jsonb)
-            FROM (
-              SELECT key, sum(value::bigint) AS total
-              FROM (
-                SELECT * FROM jsonb_each_text(trace_metrics.latency)
-                UNION ALL SELECT * FROM jsonb_each_text(excluded.latency)
-              ) AS counts(key, value)
-              GROUP BY key
-              HAVING sum(value::bigint) <> 0
-            ) AS merged
-          )`,
-        }),
-      )
-      .execute();
-  }
+  if (deltas.length === 0) return;
+  const rows = deltas.map((delta) => ({
+    width: delta.width,
+    grouping: delta.grouping,
+    bucketStart: delta.bucketStart,
+    groupValue: delta.groupValue,
+    traces: delta.traces,
+    errors: delta.errors,
+    tokensInput: delta.tokensInput,
+    tokensOutput: delta.tokensOutput,
+    costMicrocents: delta.costMicrocents,
+    latency: delta.latency,
+  }));
+  await sql`${prepared}
+    INSERT INTO trace_metrics (project_id, width, grouping, bucket_start, group_value, traces, errors,
+                               tokens_input, tokens_output, cost_microcents, latency)
+    SELECT ${projectId}, s.width, s.grouping, s."bucketStart"::timestamptz, s."groupValue", s.traces, s.errors,
+           s."tokensInput", s."tokensOutput", s."costMicrocents", s.latency
+    FROM ${unnestRows("s", METRIC_COLUMNS, rows, { sizeHidden: true })}
+    ON CONFLICT (project_id, width, grouping, bucket_start, group_value) DO UPDATE SET
+      traces = trace_metrics.traces + excluded.traces,
+      errors = trace_metrics.errors + excluded.errors,
+      tokens_input = trace_metrics.tokens_input + excluded.tokens_input,
+      tokens_output = trace_metrics.tokens_output + excluded.tokens_output,
+      cost_microcents = trace_metrics.cost_microcents + excluded.cost_microcents,
+      latency = (
+        SELECT coalesce(jsonb_object_agg(key, total), '{}'::jsonb)
+        FROM (
+          SELECT key, sum(value::bigint) AS total
+          FROM (
+            SELECT * FROM jsonb_each_text(trace_metrics.latency)
+            UNION ALL SELECT * FROM jsonb_each_text(excluded.latency)
+          ) AS counts(key, value)
+          GROUP BY key
+          HAVING sum(value::bigint) <> 0
+        ) AS merged
+      )`.execute(db);
 }

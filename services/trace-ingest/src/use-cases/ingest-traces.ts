@@ -7,10 +7,10 @@ import {
   runIdempotent,
 } from "@svc/db";
 import type { Kysely, Transaction } from "kysely";
-import { type SpanFacts, spanFacts } from "../domain/gen-ai";
+import { spanFacts } from "../domain/gen-ai";
 import { traceMetricDeltas } from "../domain/metrics";
 import { receivedSpans } from "../domain/otlp";
-import { costAt, type PriceEntry, priceOf, priceTable } from "../domain/prices";
+import { priceTable, spanCost } from "../domain/prices";
 import { summarizeTrace } from "../domain/summary";
 import { listOrganizationPrices } from "../repositories/model-prices";
 import { listSpanMessages, listSpanOutlines, type StoredSpan, upsertSpans } from "../repositories/spans";
@@ -37,7 +37,7 @@ export async function ingestTraces(
   const prices = priceTable(await listOrganizationPrices(db, caller.organizationId));
   const spans: StoredSpan[] = received.map((span) => {
     const facts = spanFacts(span);
-    return { ...span, ...facts, costMicrocents: costOf(facts, span.startNs, prices) };
+    return { span, facts, costMicrocents: spanCost(facts, span.startNs, prices) };
   });
   return runIdempotent(db, scope, async (trx) => {
     if (spans.length > 0) await storeSpans(trx, projectId, spans);
@@ -54,24 +54,11 @@ const unknownProject = (projectSlug: string): DomainError =>
   );
 
 /**
- * What a span cost: what its exporter said, else its tokens at its model's price on the day it started
- * (the model that answered, else the one asked for); null when neither is known.
- */
-function costOf(facts: SpanFacts, startNs: string, prices: readonly PriceEntry[]): number | null {
-  if (facts.costMicrocents !== null) return facts.costMicrocents;
-  const model = facts.models.at(-1);
-  if (model === undefined) return null;
-  const day = new Date(Number(BigInt(startNs) / 1_000_000n)).toISOString().slice(0, 10);
-  const price = priceOf(prices, model, day);
-  return price === undefined ? null : costAt(price, facts.tokensInput, facts.tokensOutput);
-}
-
-/**
  * Upserts the spans, recomputes the summary of each trace they touch, and moves the metrics of those
  * traces from their old summaries to their new ones.
  */
 async function storeSpans(trx: Transaction<Database>, projectId: string, spans: StoredSpan[]): Promise<void> {
-  const traceIds = [...new Set(spans.map((span) => span.traceId))].sort();
+  const traceIds = [...new Set(spans.map(({ span }) => span.traceId))].sort();
   await lockTraces(trx, projectId, traceIds);
   const before = await listTraceMetricFacts(trx, projectId, traceIds);
   await upsertSpans(trx, projectId, spans);

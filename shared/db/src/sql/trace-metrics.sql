@@ -10,7 +10,7 @@ where
 -- refillTraceMetrics, statement 2 of 2
 -- $1 = "prj_1"
 WITH
-  summaries AS (
+  summaries AS MATERIALIZED (
     SELECT
       project_id,
       start_ns,

@@ -92,14 +92,35 @@ limit
 -- $1 = "prj_1"
 -- $2 = "hour"
 -- $3 = "all"
+-- $4 = ""
 select
-  coalesce(sum(traces), 0)::text as "traces"
+  coalesce(sum("traces"), 0)::text as "total"
 from
   "trace_metrics"
 where
   "project_id" = $1
   and "width" = $2
-  and "grouping" = $3;
+  and "grouping" = $3
+  and "group_value" = $4;
+
+-- countTraceRecords (the traces of a model with errors over whole hours, from the hourly metrics)
+-- $1 = "prj_1"
+-- $2 = "hour"
+-- $3 = "model"
+-- $4 = "small"
+-- $5 = "2025-01-02T03:00:00.000Z"
+-- $6 = "2025-01-02T04:00:00.000Z"
+select
+  coalesce(sum("errors"), 0)::text as "total"
+from
+  "trace_metrics"
+where
+  "project_id" = $1
+  and "width" = $2
+  and "grouping" = $3
+  and "group_value" = $4
+  and "bucket_start" >= $5::timestamptz
+  and "bucket_start" < $6::timestamptz;
 
 -- countTraceRecords (the traces a filter keeps)
 -- $1 = "prj_1"

@@ -3,32 +3,33 @@
 
 -- upsertSpans
 -- $1 = "prj_1"
--- $2 = "4bf92f3577b34da6a3ce929d0e0e4736"
--- $3 = "00f067aa0ba902b7"
--- $4 = null
--- $5 = "chat"
--- $6 = 3
--- $7 = "1735787045000000000"
--- $8 = "1735787046000000000"
--- $9 = 1
--- $10 = null
--- $11 = "{\"gen_ai.request.model\":\"small\"}"
--- $12 = "{\"service.name\":\"support-bot\"}"
--- $13 = "{\"name\":\"agent\",\"version\":null}"
--- $14 = "[]"
--- $15 = "[]"
--- $16 = "s_1"
--- $17 = null
--- $18 = "[\"beta\"]"
--- $19 = "[\"small\"]"
--- $20 = 12
--- $21 = 30
--- $22 = 4
--- $23 = "\"Where is my refund?\""
--- $24 = "\"On its way\""
-insert into
+-- $2 = ["4bf92f3577b34da6a3ce929d0e0e4736"]
+-- $3 = ["00f067aa0ba902b7"]
+-- $4 = [null]
+-- $5 = ["chat"]
+-- $6 = [3]
+-- $7 = ["1735787045000000000"]
+-- $8 = ["1735787046000000000"]
+-- $9 = [1]
+-- $10 = [null]
+-- $11 = ["{\"gen_ai.request.model\":\"small\"}"]
+-- $12 = ["{\"service.name\":\"support-bot\"}"]
+-- $13 = ["{\"name\":\"agent\",\"version\":null}"]
+-- $14 = ["[]"]
+-- $15 = ["[]"]
+-- $16 = ["s_1"]
+-- $17 = [null]
+-- $18 = ["[\"beta\"]"]
+-- $19 = ["[\"small\"]"]
+-- $20 = [12]
+-- $21 = [30]
+-- $22 = [4]
+-- $23 = ["\"Where is my refund?\""]
+-- $24 = ["\"On its way\""]
+/* svc:prepare */
+INSERT INTO
   "spans" (
-    "project_id",
+    project_id,
     "trace_id",
     "span_id",
     "parent_span_id",
@@ -53,35 +54,152 @@ insert into
     "input",
     "output"
   )
-values
-  (
-    $1,
-    $2,
-    $3,
-    $4,
-    $5,
-    $6,
-    $7,
-    $8,
-    $9,
-    $10,
-    $11::jsonb,
-    $12::jsonb,
-    $13::jsonb,
-    $14::jsonb,
-    $15::jsonb,
-    $16,
-    $17,
-    $18::jsonb,
-    $19::jsonb,
-    $20,
-    $21,
-    $22,
-    $23::jsonb,
-    $24::jsonb
+SELECT
+  $1,
+  "s"."trace_id",
+  "s"."span_id",
+  "s"."parent_span_id",
+  "s"."name",
+  "s"."kind",
+  "s"."start_ns",
+  "s"."end_ns",
+  "s"."status_code",
+  "s"."status_message",
+  "s"."attributes",
+  "s"."resource_attributes",
+  "s"."scope",
+  "s"."events",
+  "s"."links",
+  "s"."session_id",
+  "s"."user_id",
+  "s"."tags",
+  "s"."models",
+  "s"."tokens_input",
+  "s"."tokens_output",
+  "s"."cost_microcents",
+  "s"."input",
+  "s"."output"
+FROM
+  unnest(
+    (
+      SELECT
+        $2::text[]
+    ),
+    (
+      SELECT
+        $3::text[]
+    ),
+    (
+      SELECT
+        $4::text[]
+    ),
+    (
+      SELECT
+        $5::text[]
+    ),
+    (
+      SELECT
+        $6::int[]
+    ),
+    (
+      SELECT
+        $7::bigint[]
+    ),
+    (
+      SELECT
+        $8::bigint[]
+    ),
+    (
+      SELECT
+        $9::int[]
+    ),
+    (
+      SELECT
+        $10::text[]
+    ),
+    (
+      SELECT
+        $11::jsonb[]
+    ),
+    (
+      SELECT
+        $12::jsonb[]
+    ),
+    (
+      SELECT
+        $13::jsonb[]
+    ),
+    (
+      SELECT
+        $14::jsonb[]
+    ),
+    (
+      SELECT
+        $15::jsonb[]
+    ),
+    (
+      SELECT
+        $16::text[]
+    ),
+    (
+      SELECT
+        $17::text[]
+    ),
+    (
+      SELECT
+        $18::jsonb[]
+    ),
+    (
+      SELECT
+        $19::jsonb[]
+    ),
+    (
+      SELECT
+        $20::bigint[]
+    ),
+    (
+      SELECT
+        $21::bigint[]
+    ),
+    (
+      SELECT
+        $22::bigint[]
+    ),
+    (
+      SELECT
+        $23::jsonb[]
+    ),
+    (
+      SELECT
+        $24::jsonb[]
+    )
+  ) AS "s" (
+    "trace_id",
+    "span_id",
+    "parent_span_id",
+    "name",
+    "kind",
+    "start_ns",
+    "end_ns",
+    "status_code",
+    "status_message",
+    "attributes",
+    "resource_attributes",
+    "scope",
+    "events",
+    "links",
+    "session_id",
+    "user_id",
+    "tags",
+    "models",
+    "tokens_input",
+    "tokens_output",
+    "cost_microcents",
+    "input",
+    "output"
   )
-on conflict ("project_id", "trace_id", "span_id") do update
-set
+ON CONFLICT (project_id, "trace_id", "span_id") DO UPDATE
+SET
   "parent_span_id" = "excluded"."parent_span_id",
   "name" = "excluded"."name",
   "kind" = "excluded"."kind",
@@ -107,38 +225,49 @@ set
 
 -- listSpanOutlines
 -- $1 = "prj_1"
--- $2 = "4bf92f3577b34da6a3ce929d0e0e4736"
-select
-  "trace_id",
-  "span_id",
-  "parent_span_id",
-  "name",
-  start_ns::text as "start_ns",
-  end_ns::text as "end_ns",
-  "status_code",
-  "session_id",
-  "user_id",
-  "tags",
-  "models",
-  tokens_input::text as "tokens_input",
-  tokens_output::text as "tokens_output",
-  cost_microcents::text as "cost_microcents"
-from
-  "spans"
-where
-  "project_id" = $1
-  and "trace_id" in ($2);
+-- $2 = ["4bf92f3577b34da6a3ce929d0e0e4736"]
+/* svc:prepare */
+SELECT
+  trace_id,
+  span_id,
+  parent_span_id,
+  name,
+  start_ns::text AS start_ns,
+  end_ns::text AS end_ns,
+  status_code,
+  session_id,
+  user_id,
+  tags,
+  models,
+  tokens_input::text AS tokens_input,
+  tokens_output::text AS tokens_output,
+  cost_microcents::text AS cost_microcents
+FROM
+  spans
+WHERE
+  project_id = $1
+  AND trace_id = ANY ($2::text[]);
 
 -- listSpanMessages
--- $1 = "prj_1"
--- $2 = "4bf92f3577b34da6a3ce929d0e0e4736"
--- $3 = "00f067aa0ba902b7"
-select
-  "trace_id",
-  "input",
-  "output"
-from
-  "spans"
-where
-  "project_id" = $1
-  and (trace_id, span_id) IN (($2, $3));
+-- $1 = ["4bf92f3577b34da6a3ce929d0e0e4736"]
+-- $2 = ["00f067aa0ba902b7"]
+-- $3 = "prj_1"
+/* svc:prepare */
+SELECT
+  t.trace_id,
+  t.input,
+  t.output
+FROM
+  unnest(
+    (
+      SELECT
+        $1::text[]
+    ),
+    (
+      SELECT
+        $2::text[]
+    )
+  ) AS "k" ("traceId", "spanId")
+  JOIN spans AS t ON t.project_id = $3
+  AND t.trace_id = k."traceId"
+  AND t.span_id = k."spanId";

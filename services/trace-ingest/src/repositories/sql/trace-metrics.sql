@@ -3,61 +3,126 @@
 
 -- listTraceMetricFacts
 -- $1 = "prj_1"
--- $2 = "4bf92f3577b34da6a3ce929d0e0e4736"
-select
-  "trace_id",
-  "span_count",
-  "error_count",
-  start_ns::text as "start_ns",
-  duration_ns::text as "duration_ns",
-  "root_span_name",
-  "models",
-  "tags",
-  tokens_input::text as "tokens_input",
-  tokens_output::text as "tokens_output",
-  cost_total_microcents::text as "cost_total_microcents"
-from
-  "traces"
-where
-  "project_id" = $1
-  and "trace_id" in ($2);
+-- $2 = ["4bf92f3577b34da6a3ce929d0e0e4736"]
+/* svc:prepare */
+SELECT
+  trace_id,
+  error_count,
+  start_ns::text AS start_ns,
+  duration_ns::text AS duration_ns,
+  root_span_name,
+  models,
+  tags,
+  tokens_input::text AS tokens_input,
+  tokens_output::text AS tokens_output,
+  cost_total_microcents::text AS cost_total_microcents
+FROM
+  traces
+WHERE
+  project_id = $1
+  AND trace_id = ANY ($2::text[]);
 
 -- addTraceMetricDeltas
 -- $1 = "prj_1"
--- $2 = "minute"
--- $3 = "model"
--- $4 = "2025-01-02T03:04:00.000Z"
--- $5 = "small"
--- $6 = 1
--- $7 = 0
--- $8 = 12
--- $9 = 30
--- $10 = 4
--- $11 = "{\"80\":1}"
-insert into
-  "trace_metrics" (
-    "project_id",
+-- $2 = ["minute"]
+-- $3 = ["model"]
+-- $4 = ["2025-01-02T03:04:00.000Z"]
+-- $5 = ["small"]
+-- $6 = [1]
+-- $7 = [0]
+-- $8 = [12]
+-- $9 = [30]
+-- $10 = [4]
+-- $11 = ["{\"80\":1}"]
+/* svc:prepare */
+INSERT INTO
+  trace_metrics (
+    project_id,
+    width,
+    grouping,
+    bucket_start,
+    group_value,
+    traces,
+    errors,
+    tokens_input,
+    tokens_output,
+    cost_microcents,
+    latency
+  )
+SELECT
+  $1,
+  s.width,
+  s.grouping,
+  s."bucketStart"::timestamptz,
+  s."groupValue",
+  s.traces,
+  s.errors,
+  s."tokensInput",
+  s."tokensOutput",
+  s."costMicrocents",
+  s.latency
+FROM
+  unnest(
+    (
+      SELECT
+        $2::text[]
+    ),
+    (
+      SELECT
+        $3::text[]
+    ),
+    (
+      SELECT
+        $4::text[]
+    ),
+    (
+      SELECT
+        $5::text[]
+    ),
+    (
+      SELECT
+        $6::bigint[]
+    ),
+    (
+      SELECT
+        $7::bigint[]
+    ),
+    (
+      SELECT
+        $8::bigint[]
+    ),
+    (
+      SELECT
+        $9::bigint[]
+    ),
+    (
+      SELECT
+        $10::bigint[]
+    ),
+    (
+      SELECT
+        $11::jsonb[]
+    )
+  ) AS "s" (
     "width",
     "grouping",
-    "bucket_start",
-    "group_value",
+    "bucketStart",
+    "groupValue",
     "traces",
     "errors",
-    "tokens_input",
-    "tokens_output",
-    "cost_microcents",
+    "tokensInput",
+    "tokensOutput",
+    "costMicrocents",
     "latency"
   )
-values
-  ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::jsonb)
-on conflict ("project_id", "width", "grouping", "bucket_start", "group_value") do update
-set
-  "traces" = trace_metrics.traces + excluded.traces,
-  "errors" = trace_metrics.errors + excluded.errors,
-  "tokens_input" = trace_metrics.tokens_input + excluded.tokens_input,
-  "tokens_output" = trace_metrics.tokens_output + excluded.tokens_output,
-  "cost_microcents" = trace_metrics.cost_microcents + excluded.cost_microcents,
-  "latency" = (
+ON CONFLICT (project_id, width, grouping, bucket_start, group_value) DO UPDATE
+SET
+  traces = trace_metrics.traces + excluded.traces,
+  errors = trace_metrics.errors + excluded.errors,
+  tokens_input = trace_metrics.tokens_input + excluded.tokens_input,
+  tokens_output = trace_metrics.tokens_output + excluded.tokens_output,
+  cost_microcents = trace_metrics.cost_microcents + excluded.cost_microcents,
+  latency = (
     SELECT
       coalesce(jsonb_object_agg(key, total), '{}'::jsonb)
     FROM

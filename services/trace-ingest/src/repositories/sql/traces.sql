@@ -3,83 +3,44 @@
 
 -- lockTraces
 -- $1 = "prj_1"
--- $2 = "4bf92f3577b34da6a3ce929d0e0e4736"
--- $3 = 0
--- $4 = 0
--- $5 = 0
--- $6 = 0
--- $7 = 0
--- $8 = "[]"
--- $9 = "[]"
--- $10 = 0
--- $11 = 0
--- $12 = 0
--- $13 = 0
--- $14 = "null"
--- $15 = "null"
-insert into
-  "traces" (
-    "project_id",
-    "trace_id",
-    "span_count",
-    "error_count",
-    "start_ns",
-    "end_ns",
-    "duration_ns",
-    "tags",
-    "models",
-    "tokens_input",
-    "tokens_output",
-    "tokens_total",
-    "cost_total_microcents",
-    "input",
-    "output"
-  )
-values
+-- $2 = ["4bf92f3577b34da6a3ce929d0e0e4736"]
+/* svc:prepare */
+SELECT
+  pg_advisory_xact_lock(7340032, key)
+FROM
   (
-    $1,
-    $2,
-    $3,
-    $4,
-    $5,
-    $6,
-    $7,
-    $8::jsonb,
-    $9::jsonb,
-    $10,
-    $11,
-    $12,
-    $13,
-    $14::jsonb,
-    $15::jsonb
-  )
-on conflict ("project_id", "trace_id") do update
-set
-  "updated_at" = now();
+    SELECT DISTINCT
+      hashtext ($1 || '/' || trace_id) AS key
+    FROM
+      unnest($2::text[]) AS t (trace_id)
+    ORDER BY
+      key
+  ) AS ordered;
 
 -- updateTraceSummaries
 -- $1 = "prj_1"
--- $2 = "4bf92f3577b34da6a3ce929d0e0e4736"
--- $3 = 1
--- $4 = 0
--- $5 = "1735787045000000000"
--- $6 = "1735787046000000000"
--- $7 = "1000000000"
--- $8 = "00f067aa0ba902b7"
--- $9 = "chat"
--- $10 = "s_1"
--- $11 = null
--- $12 = "[\"beta\"]"
--- $13 = "[\"small\"]"
--- $14 = 12
--- $15 = 30
--- $16 = 42
--- $17 = 4
--- $18 = "\"Where is my refund?\""
--- $19 = "\"On its way\""
-insert into
+-- $2 = ["4bf92f3577b34da6a3ce929d0e0e4736"]
+-- $3 = [1]
+-- $4 = [0]
+-- $5 = ["1735787045000000000"]
+-- $6 = ["1735787046000000000"]
+-- $7 = ["1000000000"]
+-- $8 = ["00f067aa0ba902b7"]
+-- $9 = ["chat"]
+-- $10 = ["s_1"]
+-- $11 = [null]
+-- $12 = ["[\"beta\"]"]
+-- $13 = ["[\"small\"]"]
+-- $14 = [12]
+-- $15 = [30]
+-- $16 = [42]
+-- $17 = [4]
+-- $18 = ["\"Where is my refund?\""]
+-- $19 = ["\"On its way\""]
+/* svc:prepare */
+INSERT INTO
   "traces" (
-    "project_id",
+    project_id,
     "trace_id",
     "span_count",
     "error_count",
@@ -99,30 +60,122 @@ insert into
     "input",
     "output"
   )
-values
-  (
-    $1,
-    $2,
-    $3,
-    $4,
-    $5,
-    $6,
-    $7,
-    $8,
-    $9,
-    $10,
-    $11,
-    $12::jsonb,
-    $13::jsonb,
-    $14,
-    $15,
-    $16,
-    $17,
-    $18::jsonb,
-    $19::jsonb
+SELECT
+  $1,
+  "s"."trace_id",
+  "s"."span_count",
+  "s"."error_count",
+  "s"."start_ns",
+  "s"."end_ns",
+  "s"."duration_ns",
+  "s"."root_span_id",
+  "s"."root_span_name",
+  "s"."session_id",
+  "s"."user_id",
+  "s"."tags",
+  "s"."models",
+  "s"."tokens_input",
+  "s"."tokens_output",
+  "s"."tokens_total",
+  "s"."cost_total_microcents",
+  "s"."input",
+  "s"."output"
+FROM
+  unnest(
+    (
+      SELECT
+        $2::text[]
+    ),
+    (
+      SELECT
+        $3::int[]
+    ),
+    (
+      SELECT
+        $4::int[]
+    ),
+    (
+      SELECT
+        $5::bigint[]
+    ),
+    (
+      SELECT
+        $6::bigint[]
+    ),
+    (
+      SELECT
+        $7::bigint[]
+    ),
+    (
+      SELECT
+        $8::text[]
+    ),
+    (
+      SELECT
+        $9::text[]
+    ),
+    (
+      SELECT
+        $10::text[]
+    ),
+    (
+      SELECT
+        $11::text[]
+    ),
+    (
+      SELECT
+        $12::jsonb[]
+    ),
+    (
+      SELECT
+        $13::jsonb[]
+    ),
+    (
+      SELECT
+        $14::bigint[]
+    ),
+    (
+      SELECT
+        $15::bigint[]
+    ),
+    (
+      SELECT
+        $16::bigint[]
+    ),
+    (
+      SELECT
+        $17::bigint[]
+    ),
+    (
+      SELECT
+        $18::jsonb[]
+    ),
+    (
+      SELECT
+        $19::jsonb[]
+    )
+  ) AS "s" (
+    "trace_id",
+    "span_count",
+    "error_count",
+    "start_ns",
+    "end_ns",
+    "duration_ns",
+    "root_span_id",
+    "root_span_name",
+    "session_id",
+    "user_id",
+    "tags",
+    "models",
+    "tokens_input",
+    "tokens_output",
+    "tokens_total",
+    "cost_total_microcents",
+    "input",
+    "output"
   )
-on conflict ("project_id", "trace_id") do update
-set
+ON CONFLICT (project_id, "trace_id") DO UPDATE
+SET
   "span_count" = "excluded"."span_count",
   "error_count" = "excluded"."error_count",
   "start_ns" = "excluded"."start_ns",
