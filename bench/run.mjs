@@ -22,6 +22,7 @@ const known = [
   "live",
   "search",
   "cluster",
+  "monitoring",
 ];
 const unknown = only.filter((name) => !known.includes(name));
 if (unknown.length > 0) {

@@ -35,6 +35,7 @@ const entries = [
   ["bench", "src/live.ts", "dist/live.js"],
   ["bench", "src/search.ts", "dist/search.js"],
   ["bench", "src/cluster.ts", "dist/cluster.js"],
+  ["bench", "src/monitoring.ts", "dist/monitoring.js"],
 ];
 
 const started = Date.now();

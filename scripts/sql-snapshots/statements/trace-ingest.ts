@@ -52,6 +52,7 @@ export const traceIngest = [
       listSpanOutlines: [{ run: (db) => ingestSpans.listSpanOutlines(db, "prj_1", [traceId]) }],
       listSpanMessages: [{ run: (db) => ingestSpans.listSpanMessages(db, "prj_1", [{ traceId, spanId }]) }],
     },
+    noStatement: { spanRowOf: "builds the row upsertSpans writes" },
   }),
   snapshotOf({
     source: "services/trace-ingest/src/repositories/traces.ts",

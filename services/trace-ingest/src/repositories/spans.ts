@@ -18,7 +18,7 @@ export interface StoredSpan {
 }
 
 /** What a span's row holds but its key's project, with the type each column travels as. */
-const SPAN_COLUMNS = {
+export const SPAN_COLUMNS = {
   trace_id: "text",
   span_id: "text",
   parent_span_id: "text",
@@ -38,6 +38,36 @@ const SPAN_COLUMNS = {
   input: "jsonb",
   output: "jsonb",
 } as const satisfies Record<string, UnnestType>;
+export type SpanColumn = keyof typeof SPAN_COLUMNS;
+
+/** A span's row but its project, as `upsertSpans` writes it. */
+export function spanRowOf({ span, facts, costMicrocents }: StoredSpan): Record<SpanColumn, unknown> {
+  return {
+    trace_id: span.traceId,
+    span_id: span.spanId,
+    parent_span_id: span.parentSpanId,
+    name: span.name,
+    kind: span.kind,
+    start_ns: span.startNs,
+    end_ns: span.endNs,
+    status_code: span.statusCode,
+    status_message: span.statusMessage,
+    attributes: span.attributes,
+    resource_attributes: span.resourceAttributes,
+    scope: span.scope,
+    events: span.events,
+    links: span.links,
+    session_id: facts.sessionId,
+    user_id: facts.userId,
+    tags: facts.tags,
+    models: facts.models,
+    tokens_input: facts.tokensInput,
+    tokens_output: facts.tokensOutput,
+    cost_microcents: costMicrocents,
+    input: facts.input,
+    output: facts.output,
+  };
+}
 
 /** Writes spans, replacing any copy of the same (project, trace, span) received before. */
 export async function upsertSpans(
@@ -45,39 +75,12 @@ export async function upsertSpans(
   projectId: string,
   spans: readonly StoredSpan[],
 ): Promise<void> {
-  const rows = spans.map(
-    ({ span, facts, costMicrocents }): Record<keyof typeof SPAN_COLUMNS, unknown> => ({
-      trace_id: span.traceId,
-      span_id: span.spanId,
-      parent_span_id: span.parentSpanId,
-      name: span.name,
-      kind: span.kind,
-      start_ns: span.startNs,
-      end_ns: span.endNs,
-      status_code: span.statusCode,
-      status_message: span.statusMessage,
-      attributes: span.attributes,
-      resource_attributes: span.resourceAttributes,
-      scope: span.scope,
-      events: span.events,
-      links: span.links,
-      session_id: facts.sessionId,
-      user_id: facts.userId,
-      tags: facts.tags,
-      models: facts.models,
-      tokens_input: facts.tokensInput,
-      tokens_output: facts.tokensOutput,
-      cost_microcents: costMicrocents,
-      input: facts.input,
-      output: facts.output,
-    }),
-  );
   await upsertRows(
     db,
     { table: "spans", key: ["trace_id", "span_id"], touched: "received_at" },
     SPAN_COLUMNS,
     projectId,
-    rows,
+    spans.map(spanRowOf),
   );
 }
 
