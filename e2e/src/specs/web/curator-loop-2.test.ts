@@ -264,12 +264,14 @@ describe.runIf(chromiumAvailable())("the curator's loop in the web application, 
         .getByText("n1", { exact: true })
         .waitFor();
       const traces = main.getByRole("link", { name: "Traces" });
-      expect(await traces.getAttribute("href")).toBe("/projects/loop2/traces");
-      expect(await main.getByRole("link", { name: "Projects" }).getAttribute("aria-current")).toBe("page");
+      const projects = main.getByRole("link", { name: "Projects" });
+      // The address changes before the navigation draws its marks: each is waited for, not read once.
+      await expect.poll(() => traces.getAttribute("href")).toBe("/projects/loop2/traces");
+      await expect.poll(() => projects.getAttribute("aria-current")).toBe("page");
       await traces.click();
       await watched.page.waitForURL(/\/projects\/loop2\/traces$/);
-      expect(await traces.getAttribute("aria-current")).toBe("page");
-      expect(await main.getByRole("link", { name: "Projects" }).getAttribute("aria-current")).toBe(null);
+      await expect.poll(() => traces.getAttribute("aria-current")).toBe("page");
+      await expect.poll(() => projects.getAttribute("aria-current")).toBe(null);
       await expectAccessible(watched.page, "the traces of a project, from the top navigation");
       await screenshot(watched.page, "nav-traces");
       expectNoProblems();
