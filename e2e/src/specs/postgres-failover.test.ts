@@ -87,7 +87,9 @@ describe.runIf(infra && postgresPairAvailable())(
           `${afterLoss.length} answers after the loss; ${lost.length} acknowledged edits lost`,
       );
       expect(resumedMs).toBeLessThan(RESUMED_WITHIN_MS);
-      expect(resumedMs).toBeGreaterThanOrEqual(promotedMs);
+      // Not compared with promotedMs: the standby takes writes a little before the promotion's
+      // script returns (once 108 against 152 ms in CI). That the edits after the loss were written on
+      // the promoted standby is shown below, where every acknowledged edit is found there.
       expect(load.count(0)).toBe(0);
       // A refusal is retryable and says so: 503 with Retry-After; never a 500.
       expect([...new Set(refusals.map((a) => a.status))].filter((s) => s !== 503)).toEqual([]);
