@@ -1,3 +1,4 @@
+import { openDatabase } from "@svc/db";
 import type { AcknowledgedChange } from "@svc/testing/audit";
 import pg from "pg";
 import type { AcknowledgedEdit } from "./edit-load";
@@ -26,5 +27,25 @@ export async function revisionsByValue(databaseUrl: string): Promise<Map<number,
     return new Map(rows.map((row) => [row.value, row.revisions]));
   } finally {
     await db.end();
+  }
+}
+
+/** A dataset's rows and version as stored. */
+export async function storedRows(databaseUrl: string, datasetId: string) {
+  const handle = await openDatabase({ url: databaseUrl, poolSize: 1 });
+  try {
+    const rows = await handle.db
+      .selectFrom("dataset_rows")
+      .select((eb) => eb.fn.countAll<string>().as("n"))
+      .where("dataset_id", "=", datasetId)
+      .executeTakeFirstOrThrow();
+    const dataset = await handle.db
+      .selectFrom("datasets")
+      .select("current_version")
+      .where("id", "=", datasetId)
+      .executeTakeFirstOrThrow();
+    return { rows: Number(rows.n), version: dataset.current_version };
+  } finally {
+    await handle.close();
   }
 }

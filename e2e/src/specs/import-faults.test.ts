@@ -3,7 +3,7 @@ import { Readable } from "node:stream";
 import { openDatabase } from "@svc/db";
 import { realInfra } from "@svc/testing";
 import { describe, expect, it } from "vitest";
-import { auditVersions } from "../audit";
+import { auditVersions, storedRows } from "../audit";
 import { rssMb } from "../edit-load";
 import { client } from "../http";
 import { startedForSuite, startPlatform, waitFor } from "../platform";
@@ -47,26 +47,17 @@ describe.runIf(infra)("an import under faults (distributed)", () => {
     return { api, base: `/v1/projects/${project}/datasets/${dataset.body.slug}`, datasetId: dataset.body.id };
   }
 
+  /** The dataset's rows and version, and what its imports still hold staged. */
   async function stored(datasetId: string) {
     const handle = await openDatabase({ url: platform.databaseUrl, poolSize: 1 });
     try {
-      const rows = await handle.db
-        .selectFrom("dataset_rows")
-        .select((eb) => eb.fn.countAll<string>().as("n"))
-        .where("dataset_id", "=", datasetId)
-        .executeTakeFirstOrThrow();
       const staged = await handle.db
         .selectFrom("import_rows")
         .innerJoin("imports", "imports.id", "import_rows.import_id")
         .select((eb) => eb.fn.countAll<string>().as("n"))
         .where("imports.dataset_id", "=", datasetId)
         .executeTakeFirstOrThrow();
-      const dataset = await handle.db
-        .selectFrom("datasets")
-        .select("current_version")
-        .where("id", "=", datasetId)
-        .executeTakeFirstOrThrow();
-      return { rows: Number(rows.n), staged: Number(staged.n), version: dataset.current_version };
+      return { ...(await storedRows(platform.databaseUrl, datasetId)), staged: Number(staged.n) };
     } finally {
       await handle.close();
     }

@@ -4,7 +4,7 @@ import { NatsCluster, type NatsNode } from "@svc/testing/nats-cluster";
 import { sql } from "kysely";
 import { connect, type JetStreamManager } from "nats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { auditVersions, changesOfEdits, revisionsByValue } from "../audit";
+import { auditVersions, changesOfEdits, revisionsByValue, storedRows } from "../audit";
 import { type Answer, EditLoad, type EditTarget, makeEditTargets } from "../edit-load";
 import { client } from "../http";
 import { privateNatsAvailable } from "../nats-server";
@@ -380,26 +380,6 @@ async function databaseActivity(databaseUrl: string): Promise<string> {
       FROM pg_stat_activity
       WHERE datname = current_database() AND pid <> pg_backend_pid() AND state <> 'idle'`.execute(handle.db);
     return JSON.stringify(rows);
-  } finally {
-    await handle.close();
-  }
-}
-
-/** A dataset's rows and version as stored. */
-async function storedRows(databaseUrl: string, datasetId: string) {
-  const handle = await openDatabase({ url: databaseUrl, poolSize: 1 });
-  try {
-    const rows = await handle.db
-      .selectFrom("dataset_rows")
-      .select((eb) => eb.fn.countAll<string>().as("n"))
-      .where("dataset_id", "=", datasetId)
-      .executeTakeFirstOrThrow();
-    const dataset = await handle.db
-      .selectFrom("datasets")
-      .select("current_version")
-      .where("id", "=", datasetId)
-      .executeTakeFirstOrThrow();
-    return { rows: Number(rows.n), version: dataset.current_version };
   } finally {
     await handle.close();
   }
