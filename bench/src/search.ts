@@ -8,7 +8,7 @@ import { createScratchDatabase } from "@svc/db/testing";
 import { registerReader } from "@svc/reader";
 import { silentLogger } from "@svc/telemetry";
 import { sql } from "kysely";
-import { measureInTurns, printTable, type Row, type Timing } from "./measure";
+import { measureInTurns, percentile, printTable, type Row, type Timing } from "./measure";
 import { secondsSince } from "./owner-api";
 import { log, machine, writeSection } from "./report";
 import { seedDatasets, seedHistory } from "./seed";
@@ -120,8 +120,11 @@ try {
   const loadAfter = load();
   const after = (await measureAll(20, 3)) as Timing[];
 
+  log("counts: afresh, and followed after an edit…");
+  const counts = await measureCounts();
+
   const plain = after[0] as Timing;
-  const rows: Row[] = sides.map((side, i) => {
+  const searchRows: Row[] = sides.map((side, i) => {
     const timing = after[i + 1] as Timing;
     return {
       measurement: `search for ${side.label}, first page of 50`,
@@ -133,6 +136,7 @@ try {
       pass: timing.median <= 1000,
     };
   });
+  const rows = [...searchRows, ...counts.rows];
   const table = printTable(
     `Row search, ${ROWS.toLocaleString("en")} rows (reader use-case, PostgreSQL)`,
     rows,
@@ -145,6 +149,7 @@ try {
     `with the index: median of 20 in turns, load average ${loadAfter} when they began`,
     `building the index on ${(ROWS + EDITS + INSERT_ROWS).toLocaleString("en")} revisions (CREATE INDEX CONCURRENTLY, then ANALYZE): ${buildSeconds.toFixed(0)} s; index ${sizes[0]?.index}, table ${sizes[0]?.table}`,
     `inserting ${INSERT_ROWS.toLocaleString("en")} rows in batches of ${BATCH} through the writer: ${insertWithout.toFixed(1)} s without the index, ${insertWith.toFixed(1)} s with it (${(insertWith / insertWithout).toFixed(2)}×)`,
+    ...counts.notes,
   ];
   console.log(notes.join("\n"));
   if (process.argv.includes("--write")) {
@@ -163,6 +168,78 @@ ${table}
     );
   }
   process.exitCode = rows.every((row) => row.pass) ? 0 : 1;
+
+  /**
+   * A filtered list's exact count (`countDatasetRows`): the first request for a filter counts every
+   * match; after that, each edit's count is followed from the last one by what the edit changed. Each
+   * sample edits one row (untimed), then times the count of the new version; the baseline is the
+   * statement a first count runs, timed alone in turns with it.
+   */
+  async function measureCounts(): Promise<{ rows: Row[]; notes: string[] }> {
+    const filters = [
+      {
+        label: "rows missing an expected output",
+        query: { missing: "expectedOutput" },
+        afresh: sql`SELECT count(*) FROM dataset_rows r WHERE r.dataset_id = 'search1'
+          AND (r.expected_output IS NULL OR r.expected_output = 'null'::jsonb)`,
+      },
+      {
+        label: "rows holding a term in 1% of them",
+        query: { search: "review" },
+        afresh: sql`SELECT count(*) FROM row_revisions r WHERE r.dataset_id = 'search1'
+          AND r.version_to IS NULL AND NOT r.deleted
+          AND (r.input::text ILIKE '%review%' OR r.output::text ILIKE '%review%'
+            OR r.expected_output::text ILIKE '%review%' OR r.metadata::text ILIKE '%review%')`,
+      },
+    ];
+    const count = (query: Record<string, string>) =>
+      call(operations.countDatasetRows, { params: { datasetSlug: "search1" }, query });
+    let edits = 0;
+    const rows: Row[] = [];
+    const notes: string[] = [];
+    for (const filter of filters) {
+      const firstStarted = process.hrtime.bigint();
+      const first = await count(filter.query);
+      const firstMs = secondsSince(firstStarted) * 1000;
+      const followed: number[] = [];
+      const afresh: number[] = [];
+      for (let sample = 0; sample < 10; sample++) {
+        edits++;
+        await call(operations.updateDatasetRow, {
+          params: { datasetSlug: "search1", rowId: `r${500_000 + edits}` },
+          body: { expectedOutput: `checked ${edits}` },
+        });
+        let started = process.hrtime.bigint();
+        await count(filter.query);
+        followed.push(secondsSince(started) * 1000);
+        if (sample % 3 === 0) {
+          started = process.hrtime.bigint();
+          await filter.afresh.execute(database.db);
+          afresh.push(secondsSince(started) * 1000);
+        }
+      }
+      const median = (times: number[]) =>
+        percentile(
+          [...times].sort((a, b) => a - b),
+          0.5,
+        );
+      const subjectMs = median(followed);
+      const baselineMs = median(afresh);
+      rows.push({
+        measurement: `count of the ${filter.label} (${first.count.toLocaleString("en")}), after an edit`,
+        subject: "followed",
+        baseline: "counted afresh",
+        subjectMs,
+        baselineMs,
+        target: "≤ 0.1×",
+        pass: subjectMs <= 0.1 * baselineMs,
+      });
+      notes.push(
+        `the first count of the ${filter.label} (no count kept yet) took ${firstMs.toFixed(0)} ms; followed after an edit: median of 10, counted afresh: median of 4, in turns`,
+      );
+    }
+    return { rows, notes };
+  }
 
   /** Inserts INSERT_ROWS rows into a new dataset in batches through the writer; the seconds it took. */
   async function insertRows(name: string): Promise<number> {

@@ -183,6 +183,38 @@ describe.each(targets())("HTTP API (%s)", (_name, start) => {
     expect(unknown.body.error).toMatch(/ghost/);
   });
 
+  it("counts the rows a filter lets through, at the current version and an old one, and after each edit", async () => {
+    const { base } = await datasetWithColumn(5);
+    type Count = { count: number; version: number };
+    const count = async (query: string) => {
+      const response = await suite.api.get<Count>(`${base}/row-count${query}`);
+      expect(response.status).toBe(200);
+      return response.body;
+    };
+    expect(await count("")).toEqual({ count: 5, version: 1 });
+    expect(await count("?missing=expectedOutput")).toEqual({ count: 5, version: 1 });
+    await suite.api.patch(`${base}/rows`, {
+      edits: [
+        { rowId: "r1", expectedOutput: "a1" },
+        { rowId: "r3", expectedOutput: "a3" },
+      ],
+    });
+    expect(await count("?missing=expectedOutput")).toEqual({ count: 3, version: 2 });
+    expect(await count("?present=expectedOutput&search=a3")).toEqual({ count: 1, version: 2 });
+    await suite.api.delete(`${base}/rows`, { selection: { mode: "selected", rowIds: ["r0", "r1"] } });
+    expect(await count("?missing=expectedOutput")).toEqual({ count: 2, version: 3 });
+    expect(await count("?missing=expectedOutput&version=1")).toEqual({ count: 5, version: 1 });
+    expect(await count('?where=expectedOutput="a3"')).toEqual({ count: 1, version: 3 });
+    expect(await count("?version=2")).toEqual({ count: 5, version: 2 });
+
+    const unknown = await suite.api.get<ErrorBody>(`${base}/row-count?missing=nope`);
+    expectError(unknown, 400, "unknown_column");
+    expect(unknown.body.error).toContain('"nope"');
+    expectError(await suite.api.get<ErrorBody>(`${base}/row-count?version=9`), 404, "not_found");
+    const paged = await suite.api.get<ErrorBody>(`${base}/row-count?limit=10`);
+    expectError(paged, 400, "validation_failed");
+  });
+
   describe("bad input", () => {
     let base: string;
     beforeAll(async () => {

@@ -3,6 +3,7 @@ import * as readerDatasets from "../../../services/reader/src/repositories/datas
 import * as diff from "../../../services/reader/src/repositories/diff";
 import * as exportRows from "../../../services/reader/src/repositories/export-rows";
 import * as readerImports from "../../../services/reader/src/repositories/imports";
+import * as rowCounts from "../../../services/reader/src/repositories/row-counts";
 import * as readerRows from "../../../services/reader/src/repositories/rows";
 import * as spans from "../../../services/reader/src/repositories/spans";
 import * as traceGroups from "../../../services/reader/src/repositories/trace-groups";
@@ -197,6 +198,59 @@ export const reader = [
     },
     noStatement: {
       afterKey: "a condition, snapshotted in listCurrentRows, listRowsAtVersion and listExportedRows",
+      filtered: "conditions, snapshotted in listCurrentRows, listRowsAtVersion and the row counts",
+    },
+  }),
+  snapshotOf({
+    source: "services/reader/src/repositories/row-counts.ts",
+    module: rowCounts,
+    statements: {
+      countMatchingRows: [
+        {
+          variant: "the current rows, cell conditions",
+          run: (db) =>
+            rowCounts.countMatchingRows(db, {
+              datasetId: "ds_1",
+              version: 8,
+              current: true,
+              search: undefined,
+              presence,
+            }),
+          answers: [[{ count: "3" }]],
+        },
+        {
+          variant: "a search at an old version",
+          run: (db) =>
+            rowCounts.countMatchingRows(db, {
+              datasetId: "ds_1",
+              version: 5,
+              current: false,
+              search,
+              presence: undefined,
+            }),
+          answers: [[{ count: "3" }]],
+        },
+      ],
+      countChangedMatches: [
+        {
+          run: (db) =>
+            rowCounts.countChangedMatches(db, {
+              datasetId: "ds_1",
+              from: 5,
+              to: 8,
+              search: undefined,
+              presence,
+            }),
+          answers: [[{ count: "1" }], [{ count: "2" }]],
+        },
+      ],
+      countRowChanges: [
+        {
+          run: (db) => rowCounts.countRowChanges(db, { datasetId: "ds_1", from: 5, to: 8 }),
+          answers: [[{ changes: "4" }]],
+        },
+      ],
+      rowCountAt: [{ run: (db) => rowCounts.rowCountAt(db, "ds_1", 5) }],
     },
   }),
   snapshotOf({

@@ -180,6 +180,19 @@ class CopyDatasetRowsResponse(Model):
     }
 
 
+class CountDatasetRowsResponse(Model):
+    """The `CountDatasetRowsResponse` object of the API."""
+    count: int
+    """Rows that match, exact"""
+    version: int
+    """The dataset version counted: the one asked for, or the current one"""
+
+    _svc_fields = {
+        "count": ("count", None, False),
+        "version": ("version", None, False),
+    }
+
+
 class CreatedApiKey(Model):
     """The `CreatedApiKey` object of the API."""
     id: str
@@ -2185,6 +2198,47 @@ class DatasetsResource:
             body=drop_unset({"to": to, "selection": selection, "columnMap": column_map}),
             options=CallOptions(timeout, max_retries, idempotency_key, request_id, headers),
             model=CopyDatasetRowsResponse,
+        )
+
+    def count_rows(
+        self,
+        project_slug: str,
+        dataset_slug: str,
+        *,
+        search: Union[str, Unset] = UNSET,
+        missing: Union[str, Unset] = UNSET,
+        present: Union[str, Unset] = UNSET,
+        where: Union[Union[str, List[str]], Unset] = UNSET,
+        version: Union[int, Unset] = UNSET,
+        svc_min_version: Union[int, Unset] = UNSET,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        idempotency_key: Optional[str] = None,
+        request_id: Optional[str] = None,
+        headers: Optional[Mapping[str, str]] = None,
+    ) -> CountDatasetRowsResponse:
+        """Count the rows a list with these filters holds, exactly; `version` counts the dataset as it was.
+
+        Takes the filters of the row list (`search`, `missing`, `present`, `where`) and `version`, and counts every row they let through, not a page. Without filters it is the version's row count. A version never changes, so a count is kept once made, and the count of a later version is worked out from what changed in between: asking again after an edit costs what the edit changed, not the dataset's size. A column named in a filter that is unknown or removed is 400 unknown_column.
+
+        Requires an API key with role `viewer` or higher.
+
+        Args:
+            missing: Only rows whose cell in each of these columns is absent or null, such as missing=expectedOutput: the rows that still need an expected output. Column identifiers, comma-separated or the parameter repeated
+            present: Only rows whose cell in each of these columns is set and not null; as `missing`
+            where: Only rows whose cell, or the value at a JSON path inside it, equals a JSON value: `<column>[.<key or index>…]=<JSON>`, such as where=metadata.source="prod", where=expectedOutput=4 or where=metadata.tags.0="a". Repeat the parameter for several (all must hold)
+            version: Read the dataset as it was at this version
+            svc_min_version: Read your own writes: the dataset version a write of yours answered (its `version`). Reads of a dataset may run on a read standby that replays the primary a few milliseconds behind; with this header the read waits for the standby to have that version of the dataset (up to half a second by default) or runs on the primary, so it never misses the write. Without it, a read sees the latest version the standby has. The SDKs and the web application send it by themselves after each write to the dataset.
+
+        `GET /v1/projects/{projectSlug}/datasets/{datasetSlug}/row-count` (operation `countDatasetRows`)
+        """
+        return self._transport.request(
+            "GET",
+            f"/v1/projects/{path_segment(project_slug)}/datasets/{path_segment(dataset_slug)}/row-count",
+            query=drop_unset({"search": search, "missing": missing, "present": present, "where": where, "version": version}),
+            headers=drop_unset({"X-Svc-Min-Version": svc_min_version}),
+            options=CallOptions(timeout, max_retries, idempotency_key, request_id, headers),
+            model=CountDatasetRowsResponse,
         )
 
     def create(
@@ -4329,6 +4383,7 @@ OPERATIONS: Dict[str, Dict[str, Optional[str]]] = {
     "listApiKeys": {"resource": "api_keys", "method": "list", "iterator": None, "http_method": "GET", "path": "/v1/api-keys"},
     "updateApiKey": {"resource": "api_keys", "method": "update", "iterator": None, "http_method": "PATCH", "path": "/v1/api-keys/{id}"},
     "copyDatasetRows": {"resource": "datasets", "method": "copy_rows", "iterator": None, "http_method": "POST", "path": "/v1/projects/{projectSlug}/datasets/{datasetSlug}/rows/copy"},
+    "countDatasetRows": {"resource": "datasets", "method": "count_rows", "iterator": None, "http_method": "GET", "path": "/v1/projects/{projectSlug}/datasets/{datasetSlug}/row-count"},
     "createDataset": {"resource": "datasets", "method": "create", "iterator": None, "http_method": "POST", "path": "/v1/projects/{projectSlug}/datasets"},
     "createDatasetColumn": {"resource": "datasets", "method": "create_column", "iterator": None, "http_method": "POST", "path": "/v1/projects/{projectSlug}/datasets/{datasetSlug}/columns"},
     "deleteDataset": {"resource": "datasets", "method": "delete", "iterator": None, "http_method": "DELETE", "path": "/v1/projects/{projectSlug}/datasets/{datasetSlug}"},
@@ -4404,6 +4459,7 @@ __all__ = [
     "CopyDatasetRowsSelectionFilterParam",
     "CopyDatasetRowsSelectionSelectedParam",
     "CopyDatasetRowsToParam",
+    "CountDatasetRowsResponse",
     "CreateOrganizationResponse",
     "CreateOrganizationResponseOwner",
     "CreatedApiKey",

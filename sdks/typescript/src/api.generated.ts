@@ -658,6 +658,30 @@ export type CopyDatasetRowsResponse = {
   rowIds: string[];
 };
 
+export type CountDatasetRowsQuery = {
+  search?: string;
+  /** Only rows whose cell in each of these columns is absent or null, such as missing=expectedOutput: the rows that still need an expected output. Column identifiers, comma-separated or the parameter repeated */
+  missing?: string;
+  /** Only rows whose cell in each of these columns is set and not null; as `missing` */
+  present?: string;
+  /** Only rows whose cell, or the value at a JSON path inside it, equals a JSON value: `<column>[.<key or index>…]=<JSON>`, such as where=metadata.source="prod", where=expectedOutput=4 or where=metadata.tags.0="a". Repeat the parameter for several (all must hold) */
+  where?: string | string[];
+  /** Read the dataset as it was at this version */
+  version?: number;
+};
+
+export type CountDatasetRowsOptions = RequestOptions & {
+  /** Read your own writes: the dataset version a write of yours answered (its `version`). Reads of a dataset may run on a read standby that replays the primary a few milliseconds behind; with this header the read waits for the standby to have that version of the dataset (up to half a second by default) or runs on the primary, so it never misses the write. Without it, a read sees the latest version the standby has. The SDKs and the web application send it by themselves after each write to the dataset. */
+  svcMinVersion?: number;
+};
+
+export type CountDatasetRowsResponse = {
+  /** Rows that match, exact */
+  count: number;
+  /** The dataset version counted: the one asked for, or the current one */
+  version: number;
+};
+
 export type CreateDatasetBody = {
   name: string;
   description?: string | null;
@@ -1618,6 +1642,25 @@ export class DatasetsResource {
       method: "POST",
       path: `/v1/projects/${encodePath(projectSlug)}/datasets/${encodePath(datasetSlug)}/rows/copy`,
       body: body,
+      options: options,
+    });
+  }
+
+  /**
+   * Count the rows a list with these filters holds, exactly; `version` counts the dataset as it was.
+   *
+   * Takes the filters of the row list (`search`, `missing`, `present`, `where`) and `version`, and counts every row they let through, not a page. Without filters it is the version's row count. A version never changes, so a count is kept once made, and the count of a later version is worked out from what changed in between: asking again after an edit costs what the edit changed, not the dataset's size. A column named in a filter that is unknown or removed is 400 unknown_column.
+   *
+   * Requires an API key with role `viewer` or higher.
+   *
+   * `GET /v1/projects/{projectSlug}/datasets/{datasetSlug}/row-count` (operation `countDatasetRows`)
+   */
+  countRows(projectSlug: string, datasetSlug: string, query?: CountDatasetRowsQuery, options?: CountDatasetRowsOptions): Promise<CountDatasetRowsResponse> {
+    return this.#transport.request<CountDatasetRowsResponse>({
+      method: "GET",
+      path: `/v1/projects/${encodePath(projectSlug)}/datasets/${encodePath(datasetSlug)}/row-count`,
+      query: query,
+      headers: { "X-Svc-Min-Version": options?.svcMinVersion },
       options: options,
     });
   }
@@ -2801,6 +2844,7 @@ export const operations = {
   listApiKeys: { resource: "apiKeys", method: "list", httpMethod: "GET", path: "/v1/api-keys" },
   updateApiKey: { resource: "apiKeys", method: "update", httpMethod: "PATCH", path: "/v1/api-keys/{id}" },
   copyDatasetRows: { resource: "datasets", method: "copyRows", httpMethod: "POST", path: "/v1/projects/{projectSlug}/datasets/{datasetSlug}/rows/copy" },
+  countDatasetRows: { resource: "datasets", method: "countRows", httpMethod: "GET", path: "/v1/projects/{projectSlug}/datasets/{datasetSlug}/row-count" },
   createDataset: { resource: "datasets", method: "create", httpMethod: "POST", path: "/v1/projects/{projectSlug}/datasets" },
   createDatasetColumn: { resource: "datasets", method: "createColumn", httpMethod: "POST", path: "/v1/projects/{projectSlug}/datasets/{datasetSlug}/columns" },
   deleteDataset: { resource: "datasets", method: "delete", httpMethod: "DELETE", path: "/v1/projects/{projectSlug}/datasets/{datasetSlug}" },

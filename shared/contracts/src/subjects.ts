@@ -38,6 +38,7 @@ export const subjects = {
   },
   rows: {
     list: "svc.v1.datasets.rows.list",
+    count: "svc.v1.datasets.rows.count",
     get: "svc.v1.datasets.rows.get",
     history: "svc.v1.datasets.rows.history",
     insert: "svc.v1.datasets.rows.insert",

@@ -18,6 +18,7 @@ import type { RowDraft } from "../rows/row-draft";
 import { RowHistory } from "../rows/row-history";
 import { RowPanel } from "../rows/row-panel";
 import { useGridLayout } from "../rows/use-grid-layout";
+import { useRowCount } from "../rows/use-row-count";
 import { type RowFilters, rowsKey, useRowPages } from "../rows/use-rows";
 import { useSignedIn } from "../session";
 import { type DatasetDialog, DatasetDialogs } from "./dataset-dialogs";
@@ -59,9 +60,13 @@ export function DatasetPage() {
   const rowCount =
     pinnedVersion === undefined ? dataset.data?.rows : pinnedVersion === 0 ? 0 : pinnedRecord.data?.rows;
   const filtered = isFiltered(listFilters);
-  // A filtered list's length is not known ahead: the grid spans what its pages show so far.
+  // A filtered list's length comes from its count; until it does, the grid spans what its pages show.
+  const matching = useRowCount(projectSlug, datasetSlug, filters, {
+    filtered,
+    version: pinnedVersion ?? dataset.data?.version,
+  });
   const pages = useRowPages(projectSlug, datasetSlug, filters, {
-    total: filtered ? undefined : rowCount,
+    total: filtered ? matching : rowCount,
     jumpedTo: offset > 0 ? offset : undefined,
   });
   // Each "go to row" brings its position to the top, even the same position again.

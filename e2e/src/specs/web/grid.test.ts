@@ -163,6 +163,40 @@ describe.runIf(chromiumAvailable())("the dataset grid in the web application", (
     });
   });
 
+  describe("a filtered list", () => {
+    // The inputs are {"n": 0} to {"n": 99999}; "99" is in the text of these.
+    const matching = Array.from({ length: LARGE }, (_, n) => n).filter((n) => String(n).includes("99"));
+    const idOf = (n: number) => `b${String(n).padStart(6, "0")}`;
+
+    it("says exactly how many rows match, spans them all, and follows an edit made elsewhere", async () => {
+      const page = watched.page;
+      await page.goto(at("large", "?q=99"));
+      const label = `${matching.length.toLocaleString("en-US")} rows match`;
+      await page.getByText(label, { exact: true }).waitFor({ timeout: 15_000 });
+      expect(await grid().getAttribute("aria-rowcount")).toBe(String(matching.length + 1));
+      // The end of the list is reachable at once: the last match, the oldest, is the bottom row.
+      await grid()
+        .getByText(idOf(Math.max(...matching)), { exact: true })
+        .waitFor();
+      await grid().focus();
+      await page.keyboard.press("End");
+      await page.locator(`[id="row-${idOf(Math.min(...matching))}"]`).waitFor();
+      await expectAccessible(page, "a filtered grid with its count");
+
+      // Another curator deletes two matching rows and one that does not match: the count follows live.
+      const gone = [idOf(199), idOf(990), idOf(5)];
+      const deletion = await api().delete(`${datasets}/large/rows`, {
+        selection: { mode: "selected", rowIds: gone },
+      });
+      expect(deletion.status).toBe(200);
+      await page
+        .getByText(`${(matching.length - 2).toLocaleString("en-US")} rows match`, { exact: true })
+        .waitFor({ timeout: 10_000 });
+      expect(await grid().getAttribute("aria-rowcount")).toBe(String(matching.length - 2 + 1));
+      expectNoProblems();
+    });
+  });
+
   describe("its columns' layout", () => {
     const header = (name: string, page: Page = watched.page) =>
       grid(page).getByRole("columnheader", { name, exact: true });

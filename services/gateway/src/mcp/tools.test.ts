@@ -73,6 +73,7 @@ describe("MCP tools from the operation table", () => {
     updateDataset: SET,
     deleteDataset: SET,
     listDatasetRows: R,
+    countDatasetRows: R,
     getDatasetRow: R,
     insertDatasetRows: ADD,
     // A new version at each call, even with the same cells.

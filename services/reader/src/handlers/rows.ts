@@ -1,6 +1,7 @@
 import type { Subscription } from "@svc/bus";
 import { operations } from "@svc/contracts";
 import type { ReaderDeps } from "../deps";
+import { countDatasetRows, RowCounts } from "../use-cases/count-dataset-rows";
 import { getDatasetImport } from "../use-cases/get-dataset-import";
 import { getDatasetRow } from "../use-cases/get-dataset-row";
 import { getDatasetRowHistory } from "../use-cases/get-dataset-row-history";
@@ -10,6 +11,7 @@ import { serveRead } from "./serve-read";
 export function serveRows(deps: ReaderDeps): Subscription[] {
   return [
     serveRead(deps, operations.listDatasetRows, listDatasetRows),
+    serveRead(deps, operations.countDatasetRows, countDatasetRows(new RowCounts())),
     serveRead(deps, operations.getDatasetRow, getDatasetRow),
     serveRead(deps, operations.getDatasetImport, getDatasetImport),
     serveRead(deps, operations.getDatasetRowHistory, getDatasetRowHistory),

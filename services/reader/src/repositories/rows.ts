@@ -99,7 +99,10 @@ export async function listRowsAtVersion(
 }
 
 /** Only the rows the query's search and presence filters let through. */
-function filtered<T extends Filterable<T>>(rows: T, { search, presence }: RowPageQuery): T {
+export function filtered<T extends Filterable<T>>(
+  rows: T,
+  { search, presence }: Pick<RowPageQuery, "search" | "presence">,
+): T {
   const searched = search === undefined ? rows : rows.where(matchesSearch(search));
   return presence === undefined ? searched : searched.where(matchesPresence(presence));
 }

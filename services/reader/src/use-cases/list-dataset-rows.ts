@@ -1,6 +1,5 @@
 import {
   cursorFingerprint,
-  type DatasetColumn,
   type DatasetRow,
   DomainError,
   listCursors,
@@ -9,20 +8,14 @@ import {
   type Page,
   sortDirectionSchema,
 } from "@svc/contracts";
-import {
-  type CellPresence,
-  type CellRef,
-  type Database,
-  type DatasetRecord,
-  findDataset,
-  visibilityOf,
-} from "@svc/db";
+import { type Database, type DatasetRecord, findDataset, visibilityOf } from "@svc/db";
 import type { Kysely } from "kysely";
 import { z } from "zod";
 import { listColumns } from "../repositories/columns";
 import { EXACT_TIMESTAMP_PATTERN, inSnapshot } from "../repositories/db";
 import { listCurrentRows, listRowsAtVersion, type RowKey, type RowPageQuery } from "../repositories/rows";
 import { versionNotFound } from "./errors";
+import { presenceKey, rowFiltersOf } from "./row-filters";
 import { toDatasetRow } from "./visible-cells";
 
 type ListRowsInput = OperationInput<typeof operations.listDatasetRows>;
@@ -57,7 +50,7 @@ export async function listDatasetRows(
     const { version, after } = startOf(query, dataset);
     const columns = await listColumns(trx, dataset.id, { includeRemoved: false });
     // Checked even when there is nothing to list: a filter naming a wrong column is wrong either way.
-    const presence = presenceOf(query, columns);
+    const filters = rowFiltersOf(query, columns);
     if (version === 0) return { items: [], nextCursor: null, hasMore: false };
     const visibility = visibilityOf(columns);
     const page: RowPageQuery = {
@@ -66,8 +59,7 @@ export async function listDatasetRows(
       after,
       limit: query.limit + 1,
       offset: query.offset,
-      search: query.search === undefined ? undefined : { text: query.search, ...visibility },
-      presence,
+      ...filters,
     };
     // The live table answers for the current version; history answers once the dataset has moved on,
     // and for a search at any version: the revisions carry the trigram index a rare term is found by
@@ -93,39 +85,8 @@ function cursorAfter(datasetId: string, version: number, key: RowKey, query: Lis
     createdAt: key.createdAt,
     rowId: key.rowId,
     search: cursorFingerprint(query.search),
-    filters: cursorFingerprint(filtersKey(query)),
+    filters: cursorFingerprint(presenceKey(query)),
     sortDirection: query.sortDirection,
-  };
-}
-
-/** `missing`, `present` and `where` as one text, for a cursor's fingerprint; undefined when none is given. */
-function filtersKey(query: ListRowsQuery): string | undefined {
-  if (query.missing === undefined && query.present === undefined && query.where === undefined)
-    return undefined;
-  return JSON.stringify([query.missing ?? [], query.present ?? [], ...(query.where ? [query.where] : [])]);
-}
-
-/** The cells `missing` and `present` name, each an active column; anything else is refused. */
-function presenceOf(query: ListRowsQuery, columns: readonly DatasetColumn[]): CellPresence | undefined {
-  if (query.missing === undefined && query.present === undefined && query.where === undefined)
-    return undefined;
-  const refOf = (identifier: string): CellRef => {
-    const column = columns.find((c) => c.identifier === identifier);
-    if (!column) {
-      throw new DomainError(
-        "unknown_column",
-        `Unknown or removed column "${identifier}"; list the dataset's columns to see the active identifiers`,
-        { column: identifier },
-      );
-    }
-    return column.source.kind === "builtin"
-      ? { kind: "builtin", field: column.source.field }
-      : { kind: "custom", identifier };
-  };
-  return {
-    missing: (query.missing ?? []).map(refOf),
-    present: (query.present ?? []).map(refOf),
-    equal: (query.where ?? []).map(({ column, path, value }) => ({ cell: refOf(column), path, value })),
   };
 }
 
@@ -155,7 +116,7 @@ function refusalOf(cursor: RowCursor, query: ListRowsQuery, dataset: DatasetReco
   if (
     cursor.sortDirection !== query.sortDirection ||
     cursor.search !== cursorFingerprint(query.search) ||
-    (cursor.filters ?? null) !== cursorFingerprint(filtersKey(query))
+    (cursor.filters ?? null) !== cursorFingerprint(presenceKey(query))
   ) {
     return "was issued for a different search, missing, present, where or sortDirection; repeat the first page's with its cursor, or start again without one";
   }

@@ -72,7 +72,8 @@ export const whereListSchema = z
   .union([whereItemSchema, z.array(whereItemSchema).max(10, "may be given at most 10 times")])
   .transform((given, ctx) => (Array.isArray(given) ? given : [given]).map((item) => parseWhere(item, ctx)));
 
-export const listRowsQuerySchema = paginationQuerySchema.extend({
+/** What narrows a row list: a search, cells missing or present, cell values. */
+const rowFilterFields = {
   search: z.string().min(1, "must not be empty").max(500, "must be at most 500 characters").optional(),
   missing: columnIdentifierListSchema
     .optional()
@@ -87,8 +88,13 @@ export const listRowsQuerySchema = paginationQuerySchema.extend({
     .describe(
       'Only rows whose cell, or the value at a JSON path inside it, equals a JSON value: `<column>[.<key or index>…]=<JSON>`, such as where=metadata.source="prod", where=expectedOutput=4 or where=metadata.tags.0="a". Repeat the parameter for several (all must hold)',
     ),
+};
+const versionQuery = versionNumberSchema.optional().describe("Read the dataset as it was at this version");
+
+export const listRowsQuerySchema = paginationQuerySchema.extend({
+  ...rowFilterFields,
   sortDirection: sortDirectionSchema.default("desc"),
-  version: versionNumberSchema.optional().describe("Read the dataset as it was at this version"),
+  version: versionQuery,
   offset: wholeNumberFromText(
     z
       .number({ error: "must be a non-negative integer" })
@@ -101,6 +107,15 @@ export const listRowsQuerySchema = paginationQuerySchema.extend({
       "Start the first page this many rows into the list (in its order and filters): a jump to a position, such as offset=500000. Only without a cursor; the page's nextCursor goes on from there",
     ),
 });
+/** The filters of a row list, without its paging: the rows a count counts. */
+export const countRowsQuerySchema = z.strictObject({ ...rowFilterFields, version: versionQuery });
+
+/** How many rows a dataset version holds, or how many of them the filters let through. */
+export const rowCountSchema = z.object({
+  count: z.number().int().describe("Rows that match, exact"),
+  version: z.number().int().describe("The dataset version counted: the one asked for, or the current one"),
+});
+
 export const getRowQuerySchema = z.strictObject({
   version: versionNumberSchema.optional().describe("Read the row as it was at this version"),
 });

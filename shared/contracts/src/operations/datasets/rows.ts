@@ -19,7 +19,12 @@ import {
   updateRowsResultSchema,
   versionResultSchema,
 } from "../../schemas/row-edits";
-import { getRowQuerySchema, listRowsQuerySchema } from "../../schemas/row-queries";
+import {
+  countRowsQuerySchema,
+  getRowQuerySchema,
+  listRowsQuerySchema,
+  rowCountSchema,
+} from "../../schemas/row-queries";
 import { subjects } from "../../subjects";
 import { defineOperation } from "../define";
 import { DATASET } from "./paths";
@@ -43,6 +48,24 @@ export const listDatasetRows = defineOperation({
   successStatus: 200,
   errors: ["not_found", "unknown_column"],
   paginated: true,
+});
+
+export const countDatasetRows = defineOperation({
+  operationId: "countDatasetRows",
+  command: "count-rows",
+  method: "GET",
+  path: `${DATASET}/row-count`,
+  tag: "datasets",
+  summary: "Count the rows a list with these filters holds, exactly; `version` counts the dataset as it was",
+  description:
+    "Takes the filters of the row list (`search`, `missing`, `present`, `where`) and `version`, and counts every row they let through, not a page. Without filters it is the version's row count. A version never changes, so a count is kept once made, and the count of a later version is worked out from what changed in between: asking again after an edit costs what the edit changed, not the dataset's size. A column named in a filter that is unknown or removed is 400 unknown_column.",
+  subject: subjects.rows.count,
+  access: "viewer",
+  params: datasetPathSchema,
+  query: countRowsQuerySchema,
+  response: rowCountSchema,
+  successStatus: 200,
+  errors: ["not_found", "unknown_column"],
 });
 
 export const getDatasetRow = defineOperation({
