@@ -23,6 +23,7 @@ const known = [
   "search",
   "cluster",
   "monitoring",
+  "fairness",
 ];
 const unknown = only.filter((name) => !known.includes(name));
 if (unknown.length > 0) {

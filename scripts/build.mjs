@@ -36,6 +36,7 @@ const entries = [
   ["bench", "src/search.ts", "dist/search.js"],
   ["bench", "src/cluster.ts", "dist/cluster.js"],
   ["bench", "src/monitoring.ts", "dist/monitoring.js"],
+  ["bench", "src/fairness.ts", "dist/fairness.js"],
 ];
 
 const started = Date.now();

@@ -1,12 +1,11 @@
 import { spawnSync } from "node:child_process";
-import { createReadStream, createWriteStream, mkdtempSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Readable } from "node:stream";
-import { finished } from "node:stream/promises";
 import { openDatabase } from "@svc/db";
 import { startPlatform } from "@svc/testing/platform";
 import { sql } from "kysely";
+import { importFile, writeImportFile } from "./import-file";
 import { measureInTurns, printTable, type Row, type Timing } from "./measure";
 import { median, ownerApi, secondsSince } from "./owner-api";
 import { watchProcesses } from "./process-usage";
@@ -37,15 +36,7 @@ try {
   // A file of about 200 bytes a row, like a dataset hub's question-answer exports.
   const file = join(dir, "rows.csv");
   console.log(`writing a ${ROWS}-row CSV…`);
-  const out = createWriteStream(file);
-  out.write("id,input,output,expected_output\n");
-  for (let i = 0; i < ROWS; i++) {
-    const line = `q${i},"{""question"":""What is ${i} plus ${i + 7}? Show the steps."",""lang"":""en""}",The sum is ${2 * i + 7}.,${2 * i + 7}\n`;
-    if (!out.write(line)) await new Promise<void>((resolve) => out.once("drain", () => resolve()));
-  }
-  out.end();
-  await finished(out);
-  const bytes = statSync(file).size;
+  const bytes = await writeImportFile(file, ROWS);
 
   // Baseline: psql \copy of the same file into a plain table of the same shape.
   await sql`CREATE TABLE bench_copy (id text, input text, output text, expected_output text)`.execute(
@@ -65,24 +56,7 @@ try {
   console.log("importing it through the platform…");
   const target = await dataset("Imported");
   const importStarted = process.hrtime.bigint();
-  const imported = await watchProcesses(platform, async () => {
-    const response = await fetch(`${platform.baseUrl}${target}/imports`, {
-      method: "POST",
-      headers: { ...owner, "content-type": "text/csv", "content-length": String(bytes) },
-      body: Readable.toWeb(createReadStream(file)) as ReadableStream,
-      duplex: "half",
-    } as RequestInit);
-    const first = (await response.json()) as { importId: string };
-    for (;;) {
-      const state = await api<{ state: string; error?: unknown }>(
-        "GET",
-        `${target}/imports/${first.importId}`,
-      );
-      if (state.state === "succeeded") return state;
-      if (state.state === "failed") throw new Error(`the import failed: ${JSON.stringify(state.error)}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  });
+  const imported = await watchProcesses(platform, () => importFile(platform, target, file));
   const importSeconds = secondsSince(importStarted);
 
   // Export version 1 once a later edit has moved the dataset on, against COPY of the current rows.

@@ -31,6 +31,8 @@ export interface PacedOptions {
   keepBody?(status: number): boolean;
   /** Connections opened before the first request (none by default: they open as the load needs them). */
   preconnect?: number;
+  /** Stops sending once it says so, before `durationSeconds` are over: a load for as long as other work runs. */
+  until?: () => boolean;
 }
 
 /** One request of a paced load, its times on `performance.now()`'s clock. */
@@ -117,7 +119,7 @@ export async function pacedRequests(options: PacedOptions): Promise<PacedRun> {
   };
   const inFlight: Promise<void>[] = [];
   let n = 0;
-  while (n < total) {
+  while (n < total && !options.until?.()) {
     const now = performance.now();
     while (n < total && started + (n * 1000) / options.rate <= now) {
       inFlight.push(send(n, started + (n * 1000) / options.rate));

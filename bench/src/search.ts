@@ -18,8 +18,10 @@ import { seedDatasets, seedHistory } from "./seed";
  * dataset for a rare term (10 rows), a term in 1% of the rows and a term in every row, and the rare
  * term at an old version, each beside the plain first page in the same run; first without the trigram
  * index (a few samples: each takes seconds), then with it. Also 100,000 rows inserted without the index
- * and with it, and the time the index takes to build. The reads and writes go through the reader's and
- * the writer's use-cases on PostgreSQL (in-process bus), so that only the database work is compared.
+ * and with it, and the time the index takes to build; then a filtered list's exact count after an edit
+ * against counting it afresh (docs/decisions/0054-filtered-row-counts.md). The reads and writes go
+ * through the reader's and the writer's use-cases on PostgreSQL (in-process bus), so that only the
+ * database work is compared.
  */
 const ROWS = Number(process.env.BENCH_SEARCH_ROWS ?? 1_000_000);
 const INSERT_ROWS = Number(process.env.BENCH_SEARCH_INSERT_ROWS ?? 100_000);
@@ -161,6 +163,8 @@ Measured by \`npm run bench -- search --write\` (bench/src/search.ts) on ${new D
 ${machine()}, PostgreSQL on the same machine. A dataset of ${ROWS.toLocaleString("en")} rows and ${EDITS} later
 edits (version ${version}); each search is the first page of 50, newest first, through the reader's
 use-case (in-process bus), beside the plain first page, in turns (docs/decisions/0046-row-search.md).
+Each count follows an edit of one row, against the statement that counts the matches afresh
+(docs/decisions/0054-filtered-row-counts.md).
 
 ${table}
 
@@ -231,8 +235,8 @@ ${table}
         baseline: "counted afresh",
         subjectMs,
         baselineMs,
-        target: "≤ 0.1×",
-        pass: subjectMs <= 0.1 * baselineMs,
+        target: "≤ 0.1× or ≤ 20 ms",
+        pass: subjectMs <= 0.1 * baselineMs || subjectMs <= 20,
       });
       notes.push(
         `the first count of the ${filter.label} (no count kept yet) took ${firstMs.toFixed(0)} ms; followed after an edit: median of 10, counted afresh: median of 4, in turns`,
