@@ -41,12 +41,28 @@ export async function importFile(
     throw new Error(`the import answered ${response.status}: ${await response.text()}`);
   const first = (await response.json()) as { importId: string };
   for (;;) {
-    const state = await api<{ state: string; error?: unknown }>(
-      "GET",
-      `${dataset}/imports/${first.importId}`,
+    const state = await untilAnswered(() =>
+      api<{ state: string; error?: unknown }>("GET", `${dataset}/imports/${first.importId}`),
     );
     if (state.state === "succeeded") return state;
     if (state.state === "failed") throw new Error(`the import failed: ${JSON.stringify(state.error)}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/**
+ * The answer of `request`, asked again while the connection fails (up to 10 minutes): a platform whose
+ * event loop stood still for longer than its keep-alive timeout closes the connections that waited.
+ */
+async function untilAnswered<T>(request: () => Promise<T>): Promise<T> {
+  const deadline = Date.now() + 600_000;
+  for (;;) {
+    try {
+      return await request();
+    } catch (error) {
+      if (!(error instanceof TypeError) || Date.now() > deadline) throw error;
+      console.log(`the import's progress could not be read (${String(error.cause ?? error)}); asking again`);
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+    }
   }
 }
