@@ -23,7 +23,7 @@ import { summarizeTrace } from "./trace-summary";
  * first folds its project's marks (`foldProjectTraces`), so a client lists what it has just sent.
  */
 
-/** Traces a fold takes in one transaction: some 500 spans' worth, like one export request. */
+/** Traces a fold takes in one transaction: those of about two export requests, so that it stays short. */
 export const FOLD_BATCH = 200;
 
 /**
@@ -35,7 +35,9 @@ export async function foldMarkedTraces(db: Kysely<Database>, limit = FOLD_BATCH)
     const folds = await claimTraceFolds(trx, limit);
     const byProject = new Map<string, string[]>();
     for (const { projectId, traceId } of folds) {
-      byProject.set(projectId, [...(byProject.get(projectId) ?? []), traceId]);
+      const traceIds = byProject.get(projectId) ?? [];
+      traceIds.push(traceId);
+      byProject.set(projectId, traceIds);
     }
     // Projects in order (the claim's), so two folds lock metric rows in the same order.
     for (const [projectId, traceIds] of byProject) await foldTraces(trx, projectId, traceIds);

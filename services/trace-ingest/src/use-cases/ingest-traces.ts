@@ -16,9 +16,10 @@ import { type StoredSpan, upsertSpans } from "../repositories/spans";
 
 /**
  * Stores the spans of one OTLP export request and marks the traces they belong to for folding into
- * their summaries and metrics, in one transaction: the request is stored whole or not at all. The body was validated against
- * the OTLP schema before it got here, so every span has well-formed ids and times. With an
- * Idempotency-Key, a retry of the same request is answered without storing its spans again.
+ * their summaries and metrics, in one transaction: the request is stored whole or not at all. The
+ * body was validated against the OTLP schema before it got here, so every span has well-formed ids
+ * and times. With an Idempotency-Key, a retry of the same request is answered without storing its
+ * spans again.
  */
 export async function ingestTraces(
   db: Kysely<Database>,
