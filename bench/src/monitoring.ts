@@ -117,6 +117,17 @@ try {
     await timed("ingest", index, () => ingest(ingested.slug, batch.protobuf));
     await timed("copy", index, () => copy(batch.copy));
   }
+  // The summaries and metrics follow the spans (decision 0051): what was still to fold when the last
+  // batch was answered, and how long the next read of the project took, folding it first.
+  const { rows: waiting } = await sql<{ traces: string }>`
+    SELECT count(*)::text AS traces FROM trace_folds WHERE project_id = ${ingested.id}`.execute(db);
+  const foldStarted = process.hrtime.bigint();
+  const { total: ingestedTraces } = await api<{ total: number }>(
+    "POST",
+    `/v1/projects/${ingested.slug}/traces/list`,
+    { limit: 1 },
+  );
+  const firstListMs = 1000 * secondsSince(foldStarted);
   const perBatch = (side: "ingest" | "copy") =>
     [...cpu[side].entries()]
       .filter(([, seconds]) => seconds > 0.0005 * BATCHES)
@@ -297,6 +308,7 @@ try {
   const table = verdictTable(["Measurement", "Result", "Target"], rows);
   const notes = [
     `ingest: ${BATCHES} batches of ${BATCH_SPANS} spans (agent runs of 5 spans with model calls, tokens and messages) each way, after one uncounted batch each; ${times.ingest.toFixed(1)} s through the gateway, ${times.copy.toFixed(1)} s of COPY; CPU a batch: ingest ${perBatch("ingest")}; COPY ${perBatch("copy")}`,
+    `summaries and metrics: ${Number(waiting[0]?.traces ?? 0).toLocaleString("en")} of the ${ingestedTraces.toLocaleString("en")} traces still to fold when the last batch was answered; the next list of the project, which folds them first, answered in ${firstListMs.toFixed(0)} ms`,
     `loading ${TRACES.toLocaleString("en")} traces and ${(5 * TRACES).toLocaleString("en")} spans with SQL, building their indexes and the trace metrics: ${seedSeconds.toFixed(0)} s`,
     `matching traces: ${bigTotal.toLocaleString("en")} of ${TRACES.toLocaleString("en")}, ${smallTotal.toLocaleString("en")} of ${SMALL_TRACES.toLocaleString("en")}; p95 ${bigList.p95.toFixed(0)} and ${smallList.p95.toFixed(0)} ms; the web's first page of ${WEB_PAGE} (${Math.min(WEB_PAGE, bigTotal)} traces against ${Math.min(WEB_PAGE, smallTotal)}): median ${bigWebPage.median.toFixed(0)} against ${smallWebPage.median.toFixed(0)} ms`,
     `metrics p95: all ${allMetrics.p95.toFixed(0)} ms, by model ${byModel.p95.toFixed(0)} ms`,

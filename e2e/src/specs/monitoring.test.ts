@@ -243,6 +243,45 @@ describe.each(targets())("monitoring (%s)", (_name, start) => {
     expect(point.body.series).toEqual([expect.objectContaining({ traces: 1, tokensInput: 10 })]);
   });
 
+  it("lists, counts and charts a trace as soon as its export is answered, and again after each later one", async () => {
+    const traceId = newTraceId();
+    const root = newSpanId();
+    const at = "2024-03-09T10:00:00Z";
+    const listed = async () => {
+      const page = await suite.api.post<{
+        items: { spanCount: number; rootSpanName: string }[];
+        total: number;
+      }>(`${traces()}/list`, { filters: [{ field: "traceId", op: "eq", value: traceId }] });
+      return {
+        total: page.body.total,
+        items: page.body.items.map(({ spanCount, rootSpanName }) => ({ spanCount, rootSpanName })),
+      };
+    };
+    const byRoot = async () =>
+      (
+        await metrics("from=2024-03-09T10:00:00Z&to=2024-03-09T11:00:00Z&bucket=hour&groupBy=rootSpanName")
+      ).body.series
+        .filter((point) => point.traces > 0)
+        .map(({ group, traces, tokensInput }) => ({ group, traces, tokensInput }));
+
+    // The model call first, as exporters send a parent after its children: it stands in for the root.
+    await ingest([
+      {
+        traceId,
+        parentSpanId: root,
+        name: "chat",
+        at: "2024-03-09T10:00:00.100Z",
+        attributes: llmCall("gpt-4o", 7, 1),
+      },
+    ]);
+    expect(await listed()).toEqual({ total: 1, items: [{ spanCount: 1, rootSpanName: "chat" }] });
+    expect(await byRoot()).toEqual([{ group: "chat", traces: 1, tokensInput: 7 }]);
+
+    await ingest([{ traceId, spanId: root, name: "agent", at, durationMs: 1000 }]);
+    expect(await listed()).toEqual({ total: 1, items: [{ spanCount: 2, rootSpanName: "agent" }] });
+    expect(await byRoot()).toEqual([{ group: "agent", traces: 1, tokensInput: 7 }]);
+  });
+
   it("groups traces by session and by user, with totals, page by page", async () => {
     const session = `session-${randomBytes(4).toString("hex")}`;
     const attributes = (user: string) => ({

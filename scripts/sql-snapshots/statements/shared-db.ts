@@ -1,10 +1,11 @@
 import * as sharedDatasets from "../../../shared/db/src/datasets";
 import * as idempotency from "../../../shared/db/src/idempotency";
 import * as revisions from "../../../shared/db/src/revisions";
+import * as traceFolds from "../../../shared/db/src/trace-folds";
 import * as sharedTraceMetrics from "../../../shared/db/src/trace-metrics";
 import * as sharedTraces from "../../../shared/db/src/traces";
 import { snapshotOf } from "../render";
-import { at, datasetRecordRow, inTransaction, later, ref, scope, traceId } from "./values";
+import { at, datasetRecordRow, inTransaction, later, ref, scope, spanId, traceId, turn } from "./values";
 
 export const sharedDb = [
   snapshotOf({
@@ -176,6 +177,61 @@ export const sharedDb = [
       ],
     },
     noStatement: { traceFactsOf: "maps the columns of a span's or a trace's row" },
+  }),
+  snapshotOf({
+    source: "shared/db/src/trace-folds.ts",
+    module: traceFolds,
+    statements: {
+      markTraceFolds: [{ run: (db) => traceFolds.markTraceFolds(db, "prj_1", [traceId]) }],
+      claimTraceFolds: [{ run: (db) => traceFolds.claimTraceFolds(db, 200) }],
+      existsTraceFolds: [
+        { run: (db) => traceFolds.existsTraceFolds(db, "prj_1"), answers: [[{ waiting: false }]] },
+      ],
+      claimProjectTraceFolds: [{ run: (db) => traceFolds.claimProjectTraceFolds(db, "prj_1", 200) }],
+      deleteTraceFolds: [{ run: (db) => traceFolds.deleteTraceFolds(db, "prj_1", [traceId]) }],
+      listSpanOutlines: [{ run: (db) => traceFolds.listSpanOutlines(db, "prj_1", [traceId]) }],
+      listSpanMessages: [{ run: (db) => traceFolds.listSpanMessages(db, "prj_1", [{ traceId, spanId }]) }],
+      listTraceMetricFacts: [{ run: (db) => traceFolds.listTraceMetricFacts(db, "prj_1", [traceId]) }],
+      updateTraceSummaries: [
+        {
+          run: (db) =>
+            traceFolds.updateTraceSummaries(db, "prj_1", [
+              {
+                traceId,
+                spanCount: 1,
+                errorCount: 0,
+                startNs: "1735787045000000000",
+                endNs: "1735787046000000000",
+                durationNs: "1000000000",
+                rootSpanId: spanId,
+                rootSpanName: "chat",
+                ...turn,
+                tokensTotal: 42,
+                costTotalMicrocents: 4,
+              },
+            ]),
+        },
+      ],
+      addTraceMetricDeltas: [
+        {
+          run: (db) =>
+            traceFolds.addTraceMetricDeltas(db, "prj_1", [
+              {
+                width: "minute",
+                grouping: "model",
+                bucketStart: "2025-01-02T03:04:00.000Z",
+                groupValue: "small",
+                traces: 1,
+                errors: 0,
+                tokensInput: 12,
+                tokensOutput: 30,
+                costMicrocents: 4,
+                latency: { "80": 1 },
+              },
+            ]),
+        },
+      ],
+    },
   }),
   snapshotOf({
     source: "shared/db/src/trace-metrics.ts",

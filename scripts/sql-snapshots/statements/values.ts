@@ -30,3 +30,15 @@ export const scope = {
 /** For the functions that take a transaction: the recorder's transactions send no statement. */
 export const inTransaction = (db: Kysely<Database>, work: (trx: Transaction<Database>) => Promise<unknown>) =>
   db.transaction().execute(work);
+
+/** What the one span says of its turn, which its trace's summary repeats. */
+export const turn = {
+  sessionId: "s_1",
+  userId: null,
+  tags: ["beta"],
+  models: ["small"],
+  tokensInput: 12,
+  tokensOutput: 30,
+  input: "Where is my refund?",
+  output: "On its way",
+};

@@ -21,6 +21,7 @@ import * as people from "./migrations/0020-people";
 import * as monitoring from "./migrations/0022-monitoring";
 import * as rowSearch from "./migrations/0025-row-search";
 import * as traceListIndexes from "./migrations/0026-trace-list-indexes";
+import * as traceFolds from "./migrations/0027-trace-folds";
 import type { Database } from "./schema";
 import { buildSearchIndex } from "./search-index";
 
@@ -48,6 +49,7 @@ const migrations: Record<string, Migration> = {
   "0022-monitoring": monitoring,
   "0025-row-search": rowSearch,
   "0026-trace-list-indexes": traceListIndexes,
+  "0027-trace-folds": traceFolds,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -279,6 +279,13 @@ export interface TraceMetricsTable {
   latency: Json;
 }
 
+/** A trace whose summary and metrics wait for its newest spans (migration 0027). */
+export interface TraceFoldsTable {
+  project_id: string;
+  trace_id: string;
+  marked_at: Generated<Timestamp>;
+}
+
 export interface ModelPricesTable {
   id: string;
   organization_id: string;
@@ -396,6 +403,7 @@ export interface Database {
   spans: SpansTable;
   traces: TracesTable;
   trace_metrics: TraceMetricsTable;
+  trace_folds: TraceFoldsTable;
   model_prices: ModelPricesTable;
   oauth_clients: OAuthClientsTable;
   oauth_grants: OAuthGrantsTable;

@@ -8,7 +8,14 @@ import {
   type Trace,
   type VersionResult,
 } from "@svc/contracts";
-import { type Database, findProjectId, idempotencyOf, listTraceRecords, runIdempotent } from "@svc/db";
+import {
+  type Database,
+  findProjectId,
+  foldProjectTraces,
+  idempotencyOf,
+  listTraceRecords,
+  runIdempotent,
+} from "@svc/db";
 import type { Kysely, Transaction } from "kysely";
 import { listColumns } from "../repositories/columns";
 import { insertRows, type NewRowRecord } from "../repositories/rows";
@@ -20,7 +27,8 @@ type TraceSelection = ImportInput["body"]["traces"];
 
 /**
  * Adds one row per trace of the dataset's project, as one new version (operation `import`). The traces
- * are read inside the version's transaction; any refusal (too many, unknown ids) rolls it all back.
+ * are read inside the version's transaction, after the traces marked in the project are folded into
+ * their summaries (decision 0051); any refusal (too many, unknown ids) rolls it all back.
  */
 export async function importDatasetRowsFromTraces(
   db: Kysely<Database>,
@@ -33,6 +41,7 @@ export async function importDatasetRowsFromTraces(
   if (selection.by === "ids" && selection.ids.length > MAX_IMPORTED_TRACES)
     throw tooMany(selection.ids.length);
 
+  await foldProjectTraces(db, caller.organizationId, params.projectSlug);
   const scope = idempotencyOf(caller, operations.importDatasetRowsFromTraces, input);
   return runIdempotent(db, scope, async (trx) => {
     const { versionId, version, work } = await writeVersion(trx, caller, params, async (target) => {

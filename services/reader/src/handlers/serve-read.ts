@@ -6,7 +6,7 @@ import type { Kysely } from "kysely";
 import type { ReaderDeps } from "../deps";
 
 /** A reader's use-case: it needs nothing of the caller but the organisation whose data it reads. */
-type Read<O extends Operation> = (
+export type Read<O extends Operation> = (
   db: Kysely<Database>,
   organizationId: string,
   input: OperationInput<O>,

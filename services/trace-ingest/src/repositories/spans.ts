@@ -1,10 +1,7 @@
-import type { Cell } from "@svc/contracts";
-import { type Database, prepared, traceFactsOf, type UnnestType, unnestRows } from "@svc/db";
-import { type Kysely, sql } from "kysely";
+import { type Database, TRACE_FACT_COLUMNS, type UnnestType, upsertRows } from "@svc/db";
+import type { Kysely } from "kysely";
 import type { SpanFacts } from "../domain/gen-ai";
 import type { ReceivedSpan } from "../domain/otlp";
-import type { SpanOutline } from "../domain/summary";
-import { TRACE_FACT_COLUMNS, upsertRows } from "./db";
 
 /**
  * A span as received, with what it tells of its trace and what it cost: three parts rather than one
@@ -81,71 +78,5 @@ export async function upsertSpans(
     SPAN_COLUMNS,
     projectId,
     spans.map(spanRowOf),
-  );
-}
-
-/** Every stored span of the given traces, without its attributes: what a summary is made of. */
-export async function listSpanOutlines(
-  db: Kysely<Database>,
-  projectId: string,
-  traceIds: readonly string[],
-): Promise<Map<string, SpanOutline[]>> {
-  const { rows } = await sql<{
-    trace_id: string;
-    span_id: string;
-    parent_span_id: string | null;
-    name: string;
-    start_ns: string;
-    end_ns: string;
-    status_code: number;
-    session_id: string | null;
-    user_id: string | null;
-    tags: string[];
-    models: string[];
-    tokens_input: string;
-    tokens_output: string;
-    cost_microcents: string | null;
-  }>`${prepared}
-    SELECT trace_id, span_id, parent_span_id, name, start_ns::text AS start_ns, end_ns::text AS end_ns,
-           status_code, session_id, user_id, tags, models, tokens_input::text AS tokens_input,
-           tokens_output::text AS tokens_output, cost_microcents::text AS cost_microcents
-    FROM spans
-    WHERE project_id = ${projectId} AND trace_id = ANY(${traceIds}::text[])`.execute(db);
-  const byTrace = new Map<string, SpanOutline[]>();
-  for (const row of rows) {
-    const outlines = byTrace.get(row.trace_id) ?? [];
-    outlines.push({
-      spanId: row.span_id,
-      parentSpanId: row.parent_span_id,
-      name: row.name,
-      startNs: row.start_ns,
-      endNs: row.end_ns,
-      statusCode: row.status_code,
-      ...traceFactsOf(row),
-      costMicrocents: row.cost_microcents === null ? null : Number(row.cost_microcents),
-    });
-    byTrace.set(row.trace_id, outlines);
-  }
-  return byTrace;
-}
-
-/** The input and output messages of some spans, keyed by trace id. */
-export async function listSpanMessages(
-  db: Kysely<Database>,
-  projectId: string,
-  spans: readonly { traceId: string; spanId: string }[],
-): Promise<Map<string, { input: Cell; output: Cell }>> {
-  if (spans.length === 0) return new Map();
-  const { rows } = await sql<{ trace_id: string; input: Cell | null; output: Cell | null }>`${prepared}
-    SELECT t.trace_id, t.input, t.output
-    FROM ${unnestRows("k", { traceId: "text", spanId: "text" }, spans, { sizeHidden: true })}
-    JOIN spans AS t ON t.project_id = ${projectId} AND t.trace_id = k."traceId" AND t.span_id = k."spanId"`.execute(
-    db,
-  );
-  return new Map(
-    rows.map((row) => [
-      row.trace_id,
-      { input: (row.input ?? null) as Cell, output: (row.output ?? null) as Cell },
-    ]),
   );
 }

@@ -1,4 +1,4 @@
-import { listTraceRecords } from "@svc/db";
+import { foldProjectTraces, listTraceRecords } from "@svc/db";
 import { availableBackends, harnessForSuite } from "@svc/testing";
 import { sql } from "kysely";
 import { beforeAll, describe, expect, test } from "vitest";
@@ -13,11 +13,14 @@ describe.each(availableBackends())("trace ingestion (%s)", (backendName) => {
     project = await makeProject(harness.db);
   });
 
+  /** A trace's summary as a read sees it: once the traces marked in its project are folded. */
   const traceOf = async (traceId: string, of: ProjectFixture = project) => {
+    await foldProjectTraces(harness.db, of.organizationId, of.projectSlug);
     const [trace] = await listTraceRecords(harness.db, { projectId: of.projectId, traceIds: [traceId] });
     return trace;
   };
   const countRows = async (table: "spans" | "traces", of: ProjectFixture = project) => {
+    await foldProjectTraces(harness.db, of.organizationId, of.projectSlug);
     const row = await harness.db
       .selectFrom(table)
       .select(sql<number>`count(*)::int`.as("n"))

@@ -4,24 +4,22 @@ import {
   findOptionalProjectId,
   type IdempotentCaller,
   idempotencyOf,
+  markTraceFolds,
   runIdempotent,
 } from "@svc/db";
 import type { Kysely, Transaction } from "kysely";
 import { spanFacts } from "../domain/gen-ai";
-import { traceMetricDeltas } from "../domain/metrics";
 import { receivedSpans } from "../domain/otlp";
 import { priceTable, spanCost } from "../domain/prices";
-import { summarizeTrace } from "../domain/summary";
 import { listOrganizationPrices } from "../repositories/model-prices";
-import { listSpanMessages, listSpanOutlines, type StoredSpan, upsertSpans } from "../repositories/spans";
-import { addTraceMetricDeltas, listTraceMetricFacts } from "../repositories/trace-metrics";
-import { lockTraces, type TraceSummaryRecord, updateTraceSummaries } from "../repositories/traces";
+import { type StoredSpan, upsertSpans } from "../repositories/spans";
 
 /**
- * Stores the spans of one OTLP export request and recomputes the summary of every trace they belong
- * to, in one transaction: the request is stored whole or not at all. The body was validated against
- * the OTLP schema before it got here, so every span has well-formed ids and times. With an
- * Idempotency-Key, a retry of the same request is answered without storing its spans again.
+ * Stores the spans of one OTLP export request and marks the traces they belong to for folding into
+ * their summaries and metrics, in one transaction: the request is stored whole or not at all. The
+ * body was validated against the OTLP schema before it got here, so every span has well-formed ids
+ * and times. With an Idempotency-Key, a retry of the same request is answered without storing its
+ * spans again.
  */
 export async function ingestTraces(
   db: Kysely<Database>,
@@ -54,42 +52,25 @@ const unknownProject = (projectSlug: string): DomainError =>
   );
 
 /**
- * Upserts the spans, recomputes the summary of each trace they touch, and moves the metrics of those
- * traces from their old summaries to their new ones.
+ * Upserts the spans and marks their traces for folding (decision 0051): the summaries and metrics
+ * follow outside the request. Spans and marks in key order, so that two requests sharing some lock
+ * them in the same order.
  */
 async function storeSpans(trx: Transaction<Database>, projectId: string, spans: StoredSpan[]): Promise<void> {
-  const traceIds = [...new Set(spans.map(({ span }) => span.traceId))].sort();
-  await lockTraces(trx, projectId, traceIds);
-  const before = await listTraceMetricFacts(trx, projectId, traceIds);
+  spans.sort(bySpanKey);
   await upsertSpans(trx, projectId, spans);
-  const outlines = await listSpanOutlines(trx, projectId, traceIds);
-  const summaries = traceIds.map((traceId) => ({
-    traceId,
-    ...summarizeTrace(outlines.get(traceId) ?? []),
-  }));
-  const roots = summaries.flatMap(({ traceId, rootSpanId }) =>
-    rootSpanId === null ? [] : [{ traceId, spanId: rootSpanId }],
-  );
-  const messages = await listSpanMessages(trx, projectId, roots);
-  const records: TraceSummaryRecord[] = summaries.map((summary) => ({
-    ...summary,
-    input: messages.get(summary.traceId)?.input ?? null,
-    output: messages.get(summary.traceId)?.output ?? null,
-  }));
-  await updateTraceSummaries(trx, projectId, records);
-  const changes = records.map((record) => ({
-    before: before.get(record.traceId) ?? null,
-    after: {
-      startNs: record.startNs,
-      durationNs: record.durationNs,
-      failed: record.errorCount > 0,
-      rootSpanName: record.rootSpanName,
-      models: record.models,
-      tags: record.tags,
-      tokensInput: record.tokensInput,
-      tokensOutput: record.tokensOutput,
-      costMicrocents: record.costTotalMicrocents,
-    },
-  }));
-  await addTraceMetricDeltas(trx, projectId, traceMetricDeltas(changes));
+  const traceIds: string[] = [];
+  for (const { span } of spans) if (span.traceId !== traceIds.at(-1)) traceIds.push(span.traceId);
+  await markTraceFolds(trx, projectId, traceIds);
 }
+
+const bySpanKey = ({ span: a }: StoredSpan, { span: b }: StoredSpan): number =>
+  a.traceId < b.traceId
+    ? -1
+    : a.traceId > b.traceId
+      ? 1
+      : a.spanId < b.spanId
+        ? -1
+        : a.spanId > b.spanId
+          ? 1
+          : 0;

@@ -1,6 +1,6 @@
-import { latencyBucketOf, latencyQuantile } from "@svc/db";
 import { describe, expect, test } from "vitest";
-import { bucketStartOf, type TraceMetricFacts, traceMetricDeltas } from "./metrics";
+import { bucketStartOf, type TraceMetricFacts, traceMetricDeltas } from "./trace-metric-deltas";
+import { latencyBucketOf, latencyQuantile } from "./trace-metrics";
 
 const trace = (overrides: Partial<TraceMetricFacts> = {}): TraceMetricFacts => ({
   startNs: "1714562430000000000", // 2024-05-01T11:20:30Z

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { type SpanOutline, summarizeTrace } from "./summary";
+import { type SpanOutline, summarizeTrace } from "./trace-summary";
 
 let counter = 0;
 function outline(spec: Partial<SpanOutline> & { start: number; end: number }): SpanOutline {

@@ -1,7 +1,14 @@
-import type { SpanFacts } from "./gen-ai";
+import type { TraceFacts } from "./traces";
+
+/*
+ * A trace's summary, from its spans: trace-ingest folds it into `traces` (fold-traces.ts), and so does
+ * any service about to read the summaries, so the rules live here once.
+ */
 
 /** What summarising needs of each stored span: its place in the tree, its times and its facts. */
-export interface SpanOutline extends Omit<SpanFacts, "input" | "output"> {
+export interface SpanOutline extends TraceFacts {
+  /** What the span cost; null when neither its exporter nor the price table said. */
+  costMicrocents: number | null;
   spanId: string;
   parentSpanId: string | null;
   name: string;
@@ -10,14 +17,8 @@ export interface SpanOutline extends Omit<SpanFacts, "input" | "output"> {
   statusCode: number;
 }
 
-/** The facts of its spans that a trace's summary gathers under the same names. */
-type GatheredFacts = Pick<
-  SpanFacts,
-  "sessionId" | "userId" | "tags" | "models" | "tokensInput" | "tokensOutput"
->;
-
 /** A trace's summary, without the root span's messages (they are read for the root alone). */
-export interface TraceSummary extends GatheredFacts {
+export interface TraceSummary extends TraceFacts {
   spanCount: number;
   errorCount: number;
   startNs: string;

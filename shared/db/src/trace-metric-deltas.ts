@@ -1,4 +1,4 @@
-import { latencyBucketOf } from "@svc/db";
+import { latencyBucketOf } from "./trace-metrics";
 
 /** What of a trace's summary the metrics count (docs/decisions/0040-trace-metrics.md). */
 export interface TraceMetricFacts {

@@ -1,5 +1,7 @@
-import { type Database, prepared, type UnnestType, unnestRows } from "@svc/db";
 import { type Kysely, sql } from "kysely";
+import { prepared } from "./prepared";
+import type { Database } from "./schema";
+import { type UnnestType, unnestRows } from "./unnest";
 
 /**
  * The columns in which a span and its trace's summary both keep the trace's facts (`TraceFacts`), with
