@@ -184,10 +184,21 @@ export const sharedDb = [
     statements: {
       markTraceFolds: [{ run: (db) => traceFolds.markTraceFolds(db, "prj_1", [traceId]) }],
       claimTraceFolds: [{ run: (db) => traceFolds.claimTraceFolds(db, 200) }],
-      existsTraceFolds: [
-        { run: (db) => traceFolds.existsTraceFolds(db, "prj_1"), answers: [[{ waiting: false }]] },
+      findOptionalFoldStart: [
+        {
+          run: (db) => traceFolds.findOptionalFoldStart(db, "prj_1"),
+          answers: [[{ now: "2025-05-01T00:00:00.123456Z", waiting: true }]],
+        },
       ],
-      claimProjectTraceFolds: [{ run: (db) => traceFolds.claimProjectTraceFolds(db, "prj_1", 200) }],
+      claimProjectTraceFolds: [
+        {
+          run: (db) =>
+            traceFolds.claimProjectTraceFolds(db, "prj_1", {
+              markedBy: "2025-05-01T00:00:00.123456Z",
+              limit: 200,
+            }),
+        },
+      ],
       deleteTraceFolds: [{ run: (db) => traceFolds.deleteTraceFolds(db, "prj_1", [traceId]) }],
       listSpanOutlines: [{ run: (db) => traceFolds.listSpanOutlines(db, "prj_1", [traceId]) }],
       listSpanMessages: [{ run: (db) => traceFolds.listSpanMessages(db, "prj_1", [{ traceId, spanId }]) }],

@@ -6,7 +6,7 @@ import {
   claimProjectTraceFolds,
   claimTraceFolds,
   deleteTraceFolds,
-  existsTraceFolds,
+  findOptionalFoldStart,
   listSpanMessages,
   listSpanOutlines,
   listTraceMetricFacts,
@@ -48,8 +48,9 @@ export async function foldMarkedTraces(db: Kysely<Database>, limit = FOLD_BATCH)
 /**
  * Folds every trace marked so far in the organisation's project of that slug (none when there is no
  * such project), waiting for folds elsewhere that hold some: what a read of the project's summaries
- * or metrics does first, on the primary. Nothing to fold costs the project's lookup and one index
- * probe.
+ * or metrics does first, on the primary. Marks made after it began are left to the background folds,
+ * so that a read during a steady ingest into the project ends. Nothing to fold costs the project's
+ * lookup and one index probe.
  */
 export async function foldProjectTraces(
   db: Kysely<Database>,
@@ -57,10 +58,12 @@ export async function foldProjectTraces(
   projectSlug: string,
 ): Promise<void> {
   const projectId = await findOptionalProjectId(db, organizationId, projectSlug);
-  if (projectId === undefined || !(await existsTraceFolds(db, projectId))) return;
+  if (projectId === undefined) return;
+  const markedBy = await findOptionalFoldStart(db, projectId);
+  if (markedBy === undefined) return;
   for (;;) {
     const folded = await db.transaction().execute(async (trx) => {
-      const traceIds = await claimProjectTraceFolds(trx, projectId, FOLD_BATCH);
+      const traceIds = await claimProjectTraceFolds(trx, projectId, { markedBy, limit: FOLD_BATCH });
       if (traceIds.length > 0) await foldTraces(trx, projectId, traceIds);
       return traceIds.length;
     });

@@ -51,11 +51,20 @@ export async function claimTraceFolds(db: Kysely<Database>, limit: number): Prom
   return rows.map((row) => ({ projectId: row.project_id, traceId: row.trace_id }));
 }
 
-/** Whether a project has traces waiting to be folded: one index probe. */
-export async function existsTraceFolds(db: Kysely<Database>, projectId: string): Promise<boolean> {
-  const { rows } = await sql<{ waiting: boolean }>`${prepared}
-    SELECT EXISTS (SELECT FROM trace_folds WHERE project_id = ${projectId}) AS waiting`.execute(db);
-  return rows[0]?.waiting ?? false;
+/**
+ * The database's clock now, as exact text (a Date would round it to milliseconds), when the project
+ * has traces waiting to be folded (one index probe), or undefined when it has none: a read folds the
+ * marks made until then, not those that come after it.
+ */
+export async function findOptionalFoldStart(
+  db: Kysely<Database>,
+  projectId: string,
+): Promise<string | undefined> {
+  const { rows } = await sql<{ now: string; waiting: boolean }>`${prepared}
+    SELECT to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS now,
+      EXISTS (SELECT FROM trace_folds WHERE project_id = ${projectId}) AS waiting`.execute(db);
+  const row = rows[0];
+  return row?.waiting ? row.now : undefined;
 }
 
 /**
@@ -67,11 +76,11 @@ export async function existsTraceFolds(db: Kysely<Database>, projectId: string):
 export async function claimProjectTraceFolds(
   db: Kysely<Database>,
   projectId: string,
-  limit: number,
+  { markedBy, limit }: { markedBy: string; limit: number },
 ): Promise<string[]> {
   const { rows } = await sql<{ trace_id: string }>`${prepared}
     SELECT trace_id FROM trace_folds
-    WHERE project_id = ${projectId}
+    WHERE project_id = ${projectId} AND marked_at <= ${markedBy}::timestamptz
     ORDER BY trace_id
     LIMIT ${limit}
     FOR UPDATE`.execute(db);

@@ -156,6 +156,21 @@ describe.each(availableBackends())("folding traces (%s)", (backendName) => {
     expect(kept).toEqual(await rebuiltMetricRows());
   });
 
+  test("a read folds the marks made before it began, and leaves later ones to the background", async () => {
+    const [before, after] = [newTraceId(), newTraceId()];
+    await store([...traceSpans(before, 2), ...traceSpans(after, 2)]);
+    // A mark made while the read folds, as a steady ingest into the project makes them: its time is
+    // after the read's start, so the read does not wait for it (it would never end under such a load).
+    await sql`UPDATE trace_folds SET marked_at = now() + interval '1 hour' WHERE trace_id = ${after}`.execute(
+      db,
+    );
+    await foldProjectTraces(db, project.organizationId, project.projectSlug);
+    expect(await marks()).toEqual([after]);
+    expect((await summaries()).map((trace) => trace.traceId)).toEqual([before]);
+    await foldMarkedTraces(db);
+    expect(await marks()).toEqual([]);
+  });
+
   test("changes nothing when a trace is folded again without new spans", async () => {
     const traceIds = [newTraceId(), newTraceId()];
     await store(traceIds.flatMap((traceId) => traceSpans(traceId, 2)));

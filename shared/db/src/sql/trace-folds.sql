@@ -32,10 +32,11 @@ LIMIT
 FOR UPDATE
   SKIP LOCKED;
 
--- existsTraceFolds
+-- findOptionalFoldStart
 -- $1 = "prj_1"
 /* svc:prepare */
 SELECT
+  to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS now,
   EXISTS (
     SELECT
     FROM
@@ -46,7 +47,8 @@ SELECT
 
 -- claimProjectTraceFolds
 -- $1 = "prj_1"
--- $2 = 200
+-- $2 = "2025-05-01T00:00:00.123456Z"
+-- $3 = 200
 /* svc:prepare */
 SELECT
   trace_id
@@ -54,10 +56,11 @@ FROM
   trace_folds
 WHERE
   project_id = $1
+  AND marked_at <= $2::timestamptz
 ORDER BY
   trace_id
 LIMIT
-  $2
+  $3
 FOR UPDATE;
 
 -- deleteTraceFolds
