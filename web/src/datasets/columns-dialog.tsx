@@ -6,6 +6,7 @@ import { Dialog } from "../components/dialog";
 import { ErrorMessage } from "../components/errors";
 import { NameField, RenameAndRemove } from "../components/named-list";
 import { useToasts } from "../components/toasts";
+import { columnsQuery } from "./queries";
 
 /**
  * The dataset's columns: add, rename, reorder (drag, or the arrow buttons), remove with an undo, and
@@ -55,12 +56,8 @@ export function ColumnsDialog({
   const [error, setError] = useState<unknown>();
   // Undo lives in the dialog: while it is open, the page behind it (and its toasts) cannot be clicked.
   const [lastRemoved, setLastRemoved] = useState<DatasetColumn>();
-  const key = ["columns", projectSlug, datasetSlug];
-  const columns = useQuery({
-    queryKey: key,
-    queryFn: () => api.datasets.listColumns(projectSlug, datasetSlug, { includeRemoved: true }),
-    enabled: open,
-  });
+  const columnsRead = columnsQuery(projectSlug, datasetSlug);
+  const columns = useQuery({ ...columnsRead, enabled: open });
   const all = columns.data?.columns ?? [];
   const active = all.filter((column) => !column.removed);
   const removed = all.filter((column) => column.removed);
@@ -69,7 +66,7 @@ export function ColumnsDialog({
     setError(undefined);
     try {
       await action();
-      await queryClient.invalidateQueries({ queryKey: key });
+      await queryClient.invalidateQueries({ queryKey: columnsRead.queryKey });
       await onChanged();
       if (success) toasts.show({ kind: "success", message: success });
     } catch (failure) {

@@ -18,11 +18,12 @@ import type { RowDraft } from "../rows/row-draft";
 import { RowHistory } from "../rows/row-history";
 import { RowPanel } from "../rows/row-panel";
 import { useGridLayout } from "../rows/use-grid-layout";
-import { type RowFilters, rowsKey, useRowPages } from "../rows/use-rows";
+import { type RowFilters, useRowPages } from "../rows/use-rows";
 import { useSignedIn } from "../session";
 import { type DatasetDialog, DatasetDialogs } from "./dataset-dialogs";
 import { DatasetRows } from "./dataset-rows";
 import { DatasetActions, RowToolbar } from "./dataset-toolbar";
+import { afterRowsWrite, datasetQuery, versionQuery } from "./queries";
 import { rowCountLabel } from "./row-count";
 import { SelectionBar } from "./selection-bar";
 import { useCheckedRows } from "./use-checked-rows";
@@ -45,15 +46,11 @@ export function DatasetPage() {
   const deletion = useAction();
   const [restoring, setRestoring] = useState<number | undefined>();
 
-  const dataset = useQuery({
-    queryKey: ["dataset", projectSlug, datasetSlug],
-    queryFn: () => api.datasets.get(projectSlug, datasetSlug),
-  });
+  const dataset = useQuery(datasetQuery(projectSlug, datasetSlug));
   const filters: RowFilters = { ...listFilters, version: pinnedVersion };
   // The count of the version shown: the dataset's own, or the pinned version's (version 0 is empty).
   const pinnedRecord = useQuery({
-    queryKey: ["version", projectSlug, datasetSlug, pinnedVersion],
-    queryFn: () => api.datasets.getVersion(projectSlug, datasetSlug, pinnedVersion ?? 0),
+    ...versionQuery(projectSlug, datasetSlug, pinnedVersion),
     enabled: pinnedVersion !== undefined && pinnedVersion > 0,
   });
   const rowCount =
@@ -102,11 +99,7 @@ export function DatasetPage() {
   );
   const drafts = useMemo(() => new Map(edits.session.map((row) => [row.rowId, row.texts])), [edits.session]);
   const refresh = useCallback(async () => {
-    await Promise.all([
-      queryClient.invalidateQueries({ queryKey: ["dataset", projectSlug, datasetSlug] }),
-      queryClient.invalidateQueries({ queryKey: rowsKey(projectSlug, datasetSlug) }),
-      queryClient.invalidateQueries({ queryKey: ["row", projectSlug, datasetSlug] }),
-    ]);
+    await afterRowsWrite(queryClient, projectSlug, datasetSlug);
   }, [queryClient, projectSlug, datasetSlug]);
 
   const columns = dataset.data?.columns ?? [];

@@ -1,28 +1,24 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useParams } from "react-router";
 import { api } from "../api";
-import { canWrite, collect } from "../components/collect";
+import { canWrite } from "../components/collect";
 import { ErrorMessage } from "../components/errors";
 import { PageHeader } from "../components/layout";
 import { NamedList } from "../components/named-list";
 import { useToasts } from "../components/toasts";
+import { projectQuery } from "../projects/queries";
 import { useSignedIn } from "../session";
 import { datasetDeleteConsequence, datasetDetail } from "./dataset-summary";
+import { afterDatasetsWrite, datasetsQuery } from "./queries";
 
 export function DatasetsPage() {
   const { projectSlug = "" } = useParams();
   const session = useSignedIn();
   const queryClient = useQueryClient();
   const toasts = useToasts();
-  const project = useQuery({
-    queryKey: ["project", projectSlug],
-    queryFn: () => api.projects.get(projectSlug),
-  });
-  const datasets = useQuery({
-    queryKey: ["datasets", projectSlug],
-    queryFn: () => collect(api.datasets.iterate(projectSlug, { limit: 200, sortBy: "updatedAt" })),
-  });
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ["datasets", projectSlug] });
+  const project = useQuery(projectQuery(projectSlug));
+  const datasets = useQuery(datasetsQuery(projectSlug));
+  const refresh = () => afterDatasetsWrite(queryClient, projectSlug);
   const create = useMutation({
     mutationFn: (name: string) => api.datasets.create(projectSlug, { name }),
     onSuccess: refresh,

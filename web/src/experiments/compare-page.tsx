@@ -6,9 +6,10 @@ import { ErrorMessage } from "../components/errors";
 import { PageHeader } from "../components/layout";
 import { numeric, Table } from "../components/table";
 import { plural } from "../components/words";
+import { datasetTargetsQuery } from "../datasets/queries";
 import { useSignedIn } from "../session";
 import { experimentCrumbs } from "./crumbs";
-import { type CompareChange, compareQuery, experimentQuery, projectDatasetsQuery } from "./queries";
+import { type CompareChange, compareQuery, experimentQuery } from "./queries";
 import { ClippedText, OutputWithDiff, ScoreList } from "./result-parts";
 import { formatDelta, formatMean } from "./scores";
 
@@ -48,7 +49,7 @@ export function ComparePage() {
   const session = useSignedIn();
   const a = useQuery(experimentQuery(projectSlug, experimentId));
   const b = useQuery(experimentQuery(projectSlug, otherExperimentId));
-  const datasets = useQuery(projectDatasetsQuery(projectSlug));
+  const datasets = useQuery(datasetTargetsQuery(projectSlug));
   const dataset = datasets.data?.items.find((one) => one.id === a.data?.datasetId);
   const [params, setParams] = useSearchParams();
   const change = changeFrom(params);

@@ -14,6 +14,7 @@ import { ErrorMessage } from "../components/errors";
 import { PageHeader } from "../components/layout";
 import { useToasts } from "../components/toasts";
 import { plural } from "../components/words";
+import { datasetTargetsQuery } from "../datasets/queries";
 import { useSignedIn } from "../session";
 import { CommentDialog } from "./comment-dialog";
 import { type Copied, CopyResultsDialog } from "./copy-results-dialog";
@@ -22,9 +23,8 @@ import { StatusBadge } from "./experiments-page";
 import {
   DISTRIBUTION_SAMPLE,
   distributionQuery,
-  experimentKey,
   experimentQuery,
-  projectDatasetsQuery,
+  experimentResultsKey,
   resultsPagesQuery,
 } from "./queries";
 import { describeFilters, filtersFrom, isFiltered, type ResultFilters, withFilters } from "./result-filters";
@@ -57,7 +57,7 @@ export function ExperimentPage() {
   const filters = useMemo(() => filtersFrom(params), [params]);
 
   const experiment = useQuery(experimentQuery(projectSlug, experimentId));
-  const datasets = useQuery(projectDatasetsQuery(projectSlug));
+  const datasets = useQuery(datasetTargetsQuery(projectSlug));
   const dataset = datasets.data?.items.find((one) => one.id === experiment.data?.datasetId);
   const results = useInfiniteQuery(resultsPagesQuery(projectSlug, experimentId, filters));
   const items = useMemo(() => results.data?.pages.flatMap((page) => page.items) ?? [], [results.data]);
@@ -78,7 +78,7 @@ export function ExperimentPage() {
     onSuccess: (_recorded, entry) => {
       // The table shows the new score at once; the summary and the distribution are read again.
       queryClient.setQueriesData<InfiniteData<ListExperimentResultsResponse>>(
-        { queryKey: [...experimentKey(projectSlug, experimentId), "results"] },
+        { queryKey: experimentResultsKey(projectSlug, experimentId) },
         (data) => data && withScore(data, entry, ownActorOf(session)),
       );
       void queryClient.invalidateQueries({

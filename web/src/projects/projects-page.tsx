@@ -1,20 +1,18 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api } from "../api";
-import { canWrite, collect } from "../components/collect";
+import { canWrite } from "../components/collect";
 import { PageHeader } from "../components/layout";
 import { NamedList } from "../components/named-list";
 import { useToasts } from "../components/toasts";
 import { useSignedIn } from "../session";
+import { afterProjectWrite, projectsQuery } from "./queries";
 
 export function ProjectsPage() {
   const session = useSignedIn();
   const queryClient = useQueryClient();
   const toasts = useToasts();
-  const projects = useQuery({
-    queryKey: ["projects"],
-    queryFn: () => collect(api.projects.iterate({ limit: 200 })),
-  });
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ["projects"] });
+  const projects = useQuery(projectsQuery());
+  const refresh = () => afterProjectWrite(queryClient);
   const create = useMutation({
     mutationFn: (name: string) => api.projects.create({ name }),
     onSuccess: refresh,

@@ -7,15 +7,7 @@ import { ErrorMessage } from "../components/errors";
 import { useToasts } from "../components/toasts";
 import { actorLabel, type CellChange, cellChanges, type RowCells } from "../versions/changes";
 import { cellOf, sameJson } from "./cells";
-
-const HISTORY_PAGE = 20;
-
-export const rowHistoryKey = (projectSlug: string, datasetSlug: string, rowId: string) => [
-  "row-history",
-  projectSlug,
-  datasetSlug,
-  rowId,
-];
+import { rowHistoryQuery } from "./queries";
 
 /**
  * A row's own history, newest first: each version that touched it, who made it, and which cells it
@@ -42,20 +34,7 @@ export function RowHistory({
   const toasts = useToasts();
   const [busy, setBusy] = useState<string | undefined>();
   const [error, setError] = useState<unknown>();
-  const history = useInfiniteQuery({
-    // The row's version is in the key: a save anywhere shows up here at once.
-    queryKey: [...rowHistoryKey(projectSlug, datasetSlug, row.rowId), row.version],
-    initialPageParam: undefined as string | undefined,
-    queryFn: ({ pageParam, signal }) =>
-      api.datasets.rowHistory(
-        projectSlug,
-        datasetSlug,
-        row.rowId,
-        { limit: HISTORY_PAGE, ...(pageParam ? { cursor: pageParam } : {}) },
-        { signal },
-      ),
-    getNextPageParam: (page) => (page.hasMore && page.nextCursor ? page.nextCursor : undefined),
-  });
+  const history = useInfiniteQuery(rowHistoryQuery(projectSlug, datasetSlug, row.rowId, row.version));
   const entries = history.data?.pages.flatMap((page) => page.items) ?? [];
 
   const restoreCell = async (change: CellChange, version: number) => {

@@ -6,6 +6,7 @@ import { PageHeader } from "../components/layout";
 import { useToasts } from "../components/toasts";
 import { useAction } from "../components/use-action";
 import { useSignedIn } from "../session";
+import { accountQuery, afterAccountWrite } from "./queries";
 import { SettingsNav } from "./settings-nav";
 
 export function AccountPage() {
@@ -42,7 +43,7 @@ export function AccountPage() {
 function YourDetails() {
   const queryClient = useQueryClient();
   const toasts = useToasts();
-  const account = useQuery({ queryKey: ["account"], queryFn: () => api.account.get() });
+  const account = useQuery(accountQuery());
   const user = account.data?.user;
   const [name, setName] = useState("");
   const [email, setEmail] = useState("");
@@ -62,7 +63,7 @@ function YourDetails() {
     if (Object.keys(changes).length === 0) return;
     const done = await run(async () => {
       await api.account.updateUser(changes);
-      await queryClient.invalidateQueries({ queryKey: ["account"] });
+      await afterAccountWrite(queryClient);
     });
     if (done) toasts.show({ kind: "success", message: "Saved your name and e-mail" });
   };

@@ -11,6 +11,7 @@ import { Table } from "../components/table";
 import { useToasts } from "../components/toasts";
 import { useAction } from "../components/use-action";
 import { useSignedIn } from "../session";
+import { afterApiKeysWrite, apiKeysQuery } from "./queries";
 import { ROLES, RoleOptions } from "./roles";
 import { SettingsNav } from "./settings-nav";
 
@@ -20,13 +21,13 @@ export function KeysPage() {
   const queryClient = useQueryClient();
   const toasts = useToasts();
   const manage = canManage(session.role);
-  const keys = useQuery({ queryKey: ["api-keys"], queryFn: () => api.apiKeys.list(), enabled: manage });
+  const keys = useQuery({ ...apiKeysQuery(), enabled: manage });
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<CreatedApiKey>();
   const [renaming, setRenaming] = useState<ApiKey>();
   const [revoking, setRevoking] = useState<ApiKey>();
   const { busy, error, run } = useAction();
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ["api-keys"] });
+  const refresh = () => afterApiKeysWrite(queryClient);
 
   return (
     <>

@@ -3,7 +3,7 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { api, SvcError } from "../api";
 import { ActionButton } from "../components/action-button";
-import { canManage, collect } from "../components/collect";
+import { canManage } from "../components/collect";
 import { ConfirmDialog } from "../components/dialog";
 import { ErrorMessage } from "../components/errors";
 import { PageHeader } from "../components/layout";
@@ -12,6 +12,7 @@ import { useToasts } from "../components/toasts";
 import { useAction } from "../components/use-action";
 import { useSession, useSignedIn } from "../session";
 import { changeProblem, invitationProblem, leaveProblem, mayChange, rolesGivenBy } from "./members";
+import { afterMembersWrite, membersQuery } from "./queries";
 import { ROLES, RoleOptions } from "./roles";
 import { SettingsNav } from "./settings-nav";
 
@@ -31,11 +32,7 @@ export function MembersPage() {
   const queryClient = useQueryClient();
   const toasts = useToasts();
   const manage = canManage(session.role);
-  const members = useQuery({
-    queryKey: ["members"],
-    queryFn: () => collect(api.members.iterate({ limit: 200 })),
-    enabled: manage,
-  });
+  const members = useQuery({ ...membersQuery(), enabled: manage });
   const [email, setEmail] = useState("");
   const [role, setRole] = useState<Role>("member");
   const [invited, setInvited] = useState<Invited>();
@@ -44,7 +41,7 @@ export function MembersPage() {
   const invite = useAction();
   const change = useAction();
   const leave = useAction();
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ["members"] });
+  const refresh = () => afterMembersWrite(queryClient);
 
   const submitInvite = async (event: FormEvent) => {
     event.preventDefault();

@@ -3,6 +3,7 @@ import { api } from "../api";
 import { ConfirmDialog } from "../components/dialog";
 import { useToasts } from "../components/toasts";
 import { useAction } from "../components/use-action";
+import { afterRestore } from "./queries";
 
 /**
  * "Restore version N?": the dataset becomes equal to version N again as one new version, which the
@@ -39,11 +40,7 @@ export function RestoreDialog({
             ? `The dataset already equals version ${version}; nothing changed`
             : `Restored version ${version} as version ${result.version}`,
       });
-      await Promise.all(
-        [["dataset"], ["rows"], ["row"], ["row-history"]].map((key) =>
-          queryClient.invalidateQueries({ queryKey: [...key, projectSlug, datasetSlug] }),
-        ),
-      );
+      await afterRestore(queryClient, projectSlug, datasetSlug);
       await onRestored(result.version);
     });
   return (
