@@ -45,7 +45,7 @@ export function DatasetDialogs({
   restoring: number | undefined;
   onRestoreClose(): void;
   onRestored(): void;
-  deletion: { busy: boolean; error: unknown };
+  deletion: { isPending: boolean; error: unknown };
   onDelete(): void;
   refresh(): Promise<void>;
   onRowAdded(rowId: string): void;
@@ -135,7 +135,7 @@ export function DatasetDialogs({
         title={`Delete ${plural(checked.size, "row")}?`}
         open={open === "delete-rows"}
         confirmLabel={`Delete ${plural(checked.size, "row")}`}
-        busy={deletion.busy}
+        busy={deletion.isPending}
         body={
           <>
             <p>

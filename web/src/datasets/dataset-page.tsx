@@ -1,12 +1,11 @@
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useNavigate } from "react-router";
+import { mayCall } from "../access";
 import { api, ownActorIdOf } from "../api";
-import { canWrite } from "../components/collect";
 import { ErrorMessage } from "../components/errors";
 import { PageHeader } from "../components/layout";
 import { useToasts } from "../components/toasts";
-import { useAction } from "../components/use-action";
 import { plural } from "../components/words";
 import { stageDraft, stagedCells, storageKey } from "../edits/edit-session";
 import { EditSessionBar } from "../edits/edit-session-bar";
@@ -39,11 +38,10 @@ export function DatasetPage() {
   const queryClient = useQueryClient();
   const toasts = useToasts();
   const navigate = useNavigate();
-  const readOnly = pinnedVersion !== undefined || !canWrite(session.role);
+  const readOnly = pinnedVersion !== undefined || !mayCall(session.role, "updateDatasetRow");
 
   const [editing, setEditing] = useState(false);
   const [dialog, setDialog] = useState<DatasetDialog | undefined>();
-  const deletion = useAction();
   const [restoring, setRestoring] = useState<number | undefined>();
 
   const dataset = useQuery(datasetQuery(projectSlug, datasetSlug));
@@ -102,28 +100,31 @@ export function DatasetPage() {
     await afterRowsWrite(queryClient, projectSlug, datasetSlug);
   }, [queryClient, projectSlug, datasetSlug]);
 
+  const deletion = useMutation({
+    mutationFn: (rowIds: ReadonlySet<string>) =>
+      api.datasets.deleteRows(projectSlug, datasetSlug, {
+        selection: { mode: "selected", rowIds: [...rowIds] },
+      }),
+    onSuccess: async (result, rowIds) => {
+      wrote(result.version);
+      toasts.show({
+        kind: "success",
+        message: `Deleted ${plural(result.deletedCount, "row")} as version ${result.version}`,
+      });
+      if (selectedRowId !== undefined && rowIds.has(selectedRowId)) setRow(undefined);
+      selection.clear();
+      setDialog(undefined);
+      await refresh();
+    },
+  });
+  const deleteChecked = () => deletion.mutate(checked);
+
   const columns = dataset.data?.columns ?? [];
   const countLabel = rowCountLabel({ known: pages.known, exact: pages.exact, filtered });
 
   // A failed refresh (the platform away for a moment) keeps the page it had; the banner says why.
   if (dataset.error && !dataset.data) return <ErrorMessage error={dataset.error} />;
   const base = `/projects/${projectSlug}/datasets/${datasetSlug}`;
-
-  const deleteChecked = () =>
-    deletion.run(async () => {
-      const result = await api.datasets.deleteRows(projectSlug, datasetSlug, {
-        selection: { mode: "selected", rowIds: [...checked] },
-      });
-      wrote(result.version);
-      toasts.show({
-        kind: "success",
-        message: `Deleted ${plural(result.deletedCount, "row")} as version ${result.version}`,
-      });
-      if (selectedRowId !== undefined && checked.has(selectedRowId)) setRow(undefined);
-      selection.clear();
-      setDialog(undefined);
-      await refresh();
-    });
 
   return (
     <div className="dataset-page">
@@ -152,7 +153,7 @@ export function DatasetPage() {
           base={base}
           version={pinnedVersion}
           currentVersion={dataset.data?.version}
-          canRestore={canWrite(session.role)}
+          canRestore={mayCall(session.role, "restoreDatasetVersion")}
           onRestore={() => setRestoring(pinnedVersion)}
         />
       ) : null}
@@ -175,7 +176,7 @@ export function DatasetPage() {
           offerAll={pages.length > pages.rows.length && checked.size >= pages.rows.length}
           filtered={filtered}
           selectingAll={selection.selectingAll}
-          onSelectAll={() => void selection.selectAllMatching()}
+          onSelectAll={selection.selectAllMatching}
           onSetCell={() => setDialog("set-cell")}
           onCopy={() => setDialog("copy")}
           onDelete={() => setDialog("delete-rows")}
@@ -294,7 +295,7 @@ export function DatasetPage() {
             navigate(base);
           }}
           deletion={deletion}
-          onDelete={() => void deleteChecked()}
+          onDelete={deleteChecked}
           refresh={refresh}
           onRowAdded={setRow}
         />

@@ -1,4 +1,5 @@
 import type { DatasetColumn } from "@svc/sdk";
+import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
 import { flushSync } from "react-dom";
 import { api } from "../api";
@@ -6,7 +7,6 @@ import { Dialog } from "../components/dialog";
 import { ErrorMessage } from "../components/errors";
 import { notSavedLead } from "../components/not-saved";
 import { useToasts } from "../components/toasts";
-import { useAction } from "../components/use-action";
 import { plural } from "../components/words";
 import { ConflictsDialog, conflictsOf, type RowConflict } from "./conflicts";
 import { batchOf, type EditSession, stagedCells, withoutCell, withoutRows } from "./edit-session";
@@ -40,20 +40,9 @@ export function EditSessionBar({
 }) {
   const toasts = useToasts();
   const [dialog, setDialog] = useState<"review" | "discard" | "conflicts" | undefined>();
-  const { busy: saving, error, run } = useAction();
   const [conflicts, setConflicts] = useState<RowConflict[]>([]);
-  const cells = stagedCells(session, columns);
-  if (session.length === 0 && dialog === undefined) return null;
-  const invalid = cells.find((cell) => cell.after === undefined);
-
-  const saveAll = async (current: EditSession) => {
-    const body = batchOf(current, columns);
-    if (!body) return;
-    if (body.edits.length === 0) {
-      update(() => []);
-      return;
-    }
-    await run(() =>
+  const save = useMutation({
+    mutationFn: ({ current, body }: { current: EditSession; body: Batch }) =>
       writeIfUnchanged(
         async () => {
           const result = await api.datasets.updateRows(projectSlug, datasetSlug, body);
@@ -83,7 +72,21 @@ export function EditSessionBar({
           setDialog("conflicts");
         },
       ),
-    );
+  });
+  const saving = save.isPending;
+  const error = save.error;
+  const cells = stagedCells(session, columns);
+  if (session.length === 0 && dialog === undefined) return null;
+  const invalid = cells.find((cell) => cell.after === undefined);
+
+  const saveAll = (current: EditSession) => {
+    const body = batchOf(current, columns);
+    if (!body) return;
+    if (body.edits.length === 0) {
+      update(() => []);
+      return;
+    }
+    save.mutate({ current, body });
   };
 
   return (
@@ -104,7 +107,7 @@ export function EditSessionBar({
             className="button button-primary"
             disabled={saving || invalid !== undefined}
             title={invalid ? `Row ${invalid.rowId}: ${invalid.column.name} is not valid JSON` : undefined}
-            onClick={() => void saveAll(session)}
+            onClick={() => saveAll(session)}
           >
             {saving ? "Saving…" : "Save all"}
           </button>
@@ -138,7 +141,7 @@ export function EditSessionBar({
             type="button"
             className="button button-primary"
             disabled={saving || invalid !== undefined || session.length === 0}
-            onClick={() => void saveAll(session)}
+            onClick={() => saveAll(session)}
           >
             Save all as one version
           </button>
@@ -186,13 +189,16 @@ export function EditSessionBar({
             return keepMine.has(row.rowId) ? [{ ...row, baseVersion: version }] : [];
           });
           update(() => resolved);
-          if (resolved.length > 0) void saveAll(resolved);
+          if (resolved.length > 0) saveAll(resolved);
           else setDialog(undefined);
         }}
       />
     </>
   );
 }
+
+/** One batch edit of the session's rows, as Save all sends it. */
+type Batch = NonNullable<ReturnType<typeof batchOf>>;
 
 /** Runs once the next frame has been painted. */
 function afterPaint(run: () => void): void {

@@ -8,8 +8,8 @@ import {
 } from "@tanstack/react-query";
 import { type FormEvent, lazy, Suspense, useCallback, useEffect, useId, useMemo, useState } from "react";
 import { Link, useParams, useSearchParams } from "react-router";
+import { mayCall } from "../access";
 import { api, ownActorIdOf, ownActorOf, SvcError } from "../api";
-import { canWrite } from "../components/collect";
 import { ErrorMessage } from "../components/errors";
 import { PageHeader } from "../components/layout";
 import { useToasts } from "../components/toasts";
@@ -68,7 +68,7 @@ export function ExperimentPage() {
   const [copying, setCopying] = useState(false);
   const [copied, setCopied] = useState<Copied | undefined>();
 
-  const writable = canWrite(session.role);
+  const writable = mayCall(session.role, "recordExperimentScores");
   const finished = experiment.data?.status === "finished";
   const canScore = writable && experiment.data !== undefined && !finished;
 

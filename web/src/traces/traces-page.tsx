@@ -2,7 +2,7 @@ import type { Trace } from "@svc/sdk";
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { type FormEvent, useEffect, useMemo, useRef, useState } from "react";
 import { Link, useParams, useSearchParams } from "react-router";
-import { canWrite } from "../components/collect";
+import { mayCall } from "../access";
 import { ErrorMessage } from "../components/errors";
 import { PageHeader } from "../components/layout";
 import { numeric, Table } from "../components/table";
@@ -143,7 +143,7 @@ export function TracesPage() {
               Select every matching trace
             </button>
           ) : null}
-          {canWrite(session.role) ? (
+          {mayCall(session.role, "importDatasetRowsFromTraces") ? (
             <button type="button" className="button button-primary" onClick={() => setImporting(true)}>
               Add to a dataset…
             </button>

@@ -2,9 +2,9 @@ import type { DatasetVersion } from "@svc/sdk";
 import { useInfiniteQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { Link, useParams } from "react-router";
+import { mayCall } from "../access";
 import { ownActorIdOf } from "../api";
 import { ActionButton } from "../components/action-button";
-import { canWrite } from "../components/collect";
 import { ErrorMessage } from "../components/errors";
 import { PageHeader } from "../components/layout";
 import { numeric, Table } from "../components/table";
@@ -26,7 +26,7 @@ export function VersionsPage() {
   const items = versions.data?.pages.flatMap((page) => page.items) ?? [];
   const latest = items[0]?.version;
   const base = `/projects/${projectSlug}/datasets/${datasetSlug}`;
-  const writable = canWrite(session.role);
+  const writable = mayCall(session.role, "restoreDatasetVersion");
   return (
     <>
       <PageHeader
