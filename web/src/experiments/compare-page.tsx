@@ -4,6 +4,7 @@ import { Link, useParams, useSearchParams } from "react-router";
 import { ownActorIdOf } from "../api";
 import { ErrorMessage } from "../components/errors";
 import { PageHeader } from "../components/layout";
+import { LoadMore } from "../components/load-more";
 import { numeric, Table } from "../components/table";
 import { plural } from "../components/words";
 import { datasetTargetsQuery } from "../datasets/queries";
@@ -121,16 +122,7 @@ export function ComparePage() {
           </p>
         </div>
       ) : null}
-      {compare.hasNextPage ? (
-        <button
-          type="button"
-          className="button load-more"
-          onClick={() => void compare.fetchNextPage()}
-          disabled={compare.isFetchingNextPage}
-        >
-          {compare.isFetchingNextPage ? "Loading…" : "More rows"}
-        </button>
-      ) : null}
+      <LoadMore pages={compare} label="More rows" className="button load-more" />
     </>
   );
 }

@@ -12,6 +12,7 @@ import { mayCall } from "../access";
 import { api, ownActorIdOf, ownActorOf, SvcError } from "../api";
 import { ErrorMessage } from "../components/errors";
 import { PageHeader } from "../components/layout";
+import { LoadMore } from "../components/load-more";
 import { useToasts } from "../components/toasts";
 import { plural } from "../components/words";
 import { datasetTargetsQuery } from "../datasets/queries";
@@ -225,16 +226,7 @@ export function ExperimentPage() {
           ownActorId={ownActorIdOf(session)}
         />
       ) : null}
-      {results.hasNextPage ? (
-        <button
-          type="button"
-          className="button load-more"
-          onClick={() => void results.fetchNextPage()}
-          disabled={results.isFetchingNextPage}
-        >
-          {results.isFetchingNextPage ? "Loading…" : "More results"}
-        </button>
-      ) : null}
+      <LoadMore pages={results} label="More results" className="button load-more" />
       {commenting !== undefined ? (
         <CommentDialog
           rowId={commenting}

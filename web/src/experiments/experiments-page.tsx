@@ -4,6 +4,7 @@ import { lazy, Suspense, useMemo, useState } from "react";
 import { Link, useNavigate, useParams } from "react-router";
 import { ErrorMessage } from "../components/errors";
 import { PageHeader } from "../components/layout";
+import { LoadMore } from "../components/load-more";
 import { numeric, Table } from "../components/table";
 import { datasetQuery } from "../datasets/queries";
 import { experimentsQuery } from "./queries";
@@ -102,16 +103,7 @@ export function ExperimentsPage() {
             chosen={chosen}
             onToggle={toggle}
           />
-          {experiments.hasNextPage ? (
-            <button
-              type="button"
-              className="button"
-              onClick={() => void experiments.fetchNextPage()}
-              disabled={experiments.isFetchingNextPage}
-            >
-              {experiments.isFetchingNextPage ? "Loading…" : "Older experiments"}
-            </button>
-          ) : null}
+          <LoadMore pages={experiments} label="Older experiments" />
         </>
       )}
     </>

@@ -3,6 +3,7 @@ import { useInfiniteQuery, useMutation } from "@tanstack/react-query";
 import { api } from "../api";
 import { CellText } from "../components/cell-text";
 import { ErrorMessage } from "../components/errors";
+import { LoadMore } from "../components/load-more";
 import { useToasts } from "../components/toasts";
 import { actorLabel, type CellChange, cellChanges, type RowCells } from "../versions/changes";
 import { cellOf, sameJson } from "./cells";
@@ -117,16 +118,7 @@ export function RowHistory({
           })}
         </ol>
       )}
-      {history.hasNextPage ? (
-        <button
-          type="button"
-          className="button button-quiet"
-          onClick={() => void history.fetchNextPage()}
-          disabled={history.isFetchingNextPage}
-        >
-          {history.isFetchingNextPage ? "Loading…" : "Older changes"}
-        </button>
-      ) : null}
+      <LoadMore pages={history} label="Older changes" className="button button-quiet" />
     </section>
   );
 }

@@ -3,6 +3,7 @@ import { useInfiniteQuery } from "@tanstack/react-query";
 import { Link, useParams } from "react-router";
 import { ErrorMessage } from "../components/errors";
 import { PageHeader } from "../components/layout";
+import { LoadMore } from "../components/load-more";
 import { conversationOf, formatCost } from "./gen-ai";
 import { sessionTracesQuery } from "./queries";
 import { Conversation } from "./span-detail";
@@ -78,16 +79,7 @@ export function SessionPage() {
               />
             ))}
           </ol>
-          {turns.hasNextPage ? (
-            <button
-              type="button"
-              className="button"
-              onClick={() => void turns.fetchNextPage()}
-              disabled={turns.isFetchingNextPage}
-            >
-              {turns.isFetchingNextPage ? "Loading…" : "Later turns"}
-            </button>
-          ) : null}
+          <LoadMore pages={turns} label="Later turns" />
         </>
       )}
     </>

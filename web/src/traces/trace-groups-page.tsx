@@ -4,6 +4,7 @@ import { Link, useParams, useSearchParams } from "react-router";
 import { api } from "../api";
 import { ErrorMessage } from "../components/errors";
 import { PageHeader } from "../components/layout";
+import { LoadMore } from "../components/load-more";
 import { formatCost } from "./gen-ai";
 import { type GroupListQuery, traceGroupsQuery } from "./queries";
 import {
@@ -179,16 +180,7 @@ export function TraceGroupsPage({ kind }: { kind: keyof typeof kinds }) {
           </tbody>
         </table>
       )}
-      {groups.hasNextPage ? (
-        <button
-          type="button"
-          className="button"
-          onClick={() => void groups.fetchNextPage()}
-          disabled={groups.isFetchingNextPage}
-        >
-          {groups.isFetchingNextPage ? "Loading…" : of.more}
-        </button>
-      ) : null}
+      <LoadMore pages={groups} label={of.more} />
     </>
   );
 }

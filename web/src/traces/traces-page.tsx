@@ -5,6 +5,7 @@ import { Link, useParams, useSearchParams } from "react-router";
 import { mayCall } from "../access";
 import { ErrorMessage } from "../components/errors";
 import { PageHeader } from "../components/layout";
+import { LoadMore } from "../components/load-more";
 import { numeric, Table } from "../components/table";
 import { compact } from "../rows/cells";
 import { useSignedIn } from "../session";
@@ -221,16 +222,7 @@ export function TracesPage() {
           ))}
         </Table>
       )}
-      {traces.hasNextPage ? (
-        <button
-          type="button"
-          className="button"
-          onClick={() => void traces.fetchNextPage()}
-          disabled={traces.isFetchingNextPage}
-        >
-          {traces.isFetchingNextPage ? "Loading…" : "More traces"}
-        </button>
-      ) : null}
+      <LoadMore pages={traces} label="More traces" />
       <ImportTracesDialog
         open={importing}
         projectSlug={projectSlug}

@@ -5,6 +5,7 @@ import { Link, useParams, useSearchParams } from "react-router";
 import { CellText } from "../components/cell-text";
 import { ErrorMessage } from "../components/errors";
 import { PageHeader } from "../components/layout";
+import { LoadMore } from "../components/load-more";
 import { Table } from "../components/table";
 import { plural } from "../components/words";
 import { columnsQuery } from "../datasets/queries";
@@ -81,16 +82,7 @@ export function DiffPage() {
               />
             ))}
           </ol>
-          {diff.hasNextPage ? (
-            <button
-              type="button"
-              className="button"
-              onClick={() => void diff.fetchNextPage()}
-              disabled={diff.isFetchingNextPage}
-            >
-              {diff.isFetchingNextPage ? "Loading…" : "More changes"}
-            </button>
-          ) : null}
+          <LoadMore pages={diff} label="More changes" />
         </>
       )}
     </>

@@ -7,6 +7,7 @@ import { ownActorIdOf } from "../api";
 import { ActionButton } from "../components/action-button";
 import { ErrorMessage } from "../components/errors";
 import { PageHeader } from "../components/layout";
+import { LoadMore } from "../components/load-more";
 import { numeric, Table } from "../components/table";
 import { useSignedIn } from "../session";
 import { actorLabel } from "./changes";
@@ -81,16 +82,7 @@ export function VersionsPage() {
           ))}
         </Table>
       )}
-      {versions.hasNextPage ? (
-        <button
-          type="button"
-          className="button"
-          onClick={() => void versions.fetchNextPage()}
-          disabled={versions.isFetchingNextPage}
-        >
-          {versions.isFetchingNextPage ? "Loading…" : "Older versions"}
-        </button>
-      ) : null}
+      <LoadMore pages={versions} label="Older versions" />
       <RestoreDialog
         projectSlug={projectSlug}
         datasetSlug={datasetSlug}
