@@ -6,9 +6,9 @@ import { CellText } from "../components/cell-text";
 import { Dialog, FormActions } from "../components/dialog";
 import { FieldProblem } from "../components/errors";
 import { Table } from "../components/table";
-import { plural } from "../components/words";
 import { parseJson } from "../rows/cells";
 import { type CellSource, previewSetCell, setCellBatch } from "../rows/selection";
+import { plural } from "../words";
 import { DatasetChoice, useDatasetChoice } from "./dataset-choice";
 
 /** The most rows one batch edit changes, as one version. */

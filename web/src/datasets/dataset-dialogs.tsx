@@ -1,10 +1,10 @@
 import type { DatasetColumn, DatasetRow } from "@svc/sdk";
 import { ConfirmDialog } from "../components/dialog";
 import { useToasts } from "../components/toasts";
-import { plural } from "../components/words";
 import { AddRowDialog } from "../rows/add-row-dialog";
 import { namedRows } from "../rows/selection";
 import { RestoreDialog } from "../versions/restore-dialog";
+import { plural } from "../words";
 import { CopyDialog, SetCellDialog } from "./bulk-dialogs";
 import { ColumnsDialog } from "./columns-dialog";
 import { ImportDialog } from "./import-dialog";

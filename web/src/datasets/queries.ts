@@ -1,6 +1,6 @@
 import { type QueryClient, queryOptions } from "@tanstack/react-query";
 import { api } from "../api";
-import { collect } from "../components/collect";
+import { collect } from "../collect";
 import { rowKey, rowsKey } from "../rows/queries";
 
 /** Every cached list of a project's datasets (the page's, and the targets a copy or a trace may go to). */

@@ -1,5 +1,5 @@
 import { ErrorMessage } from "../components/errors";
-import { plural } from "../components/words";
+import { plural } from "../words";
 
 /** Over the grid while rows are checked: what can be done to all of them at once. */
 export function SelectionBar({

@@ -5,11 +5,11 @@ import { flushSync } from "react-dom";
 import { api } from "../api";
 import { Dialog } from "../components/dialog";
 import { ErrorMessage } from "../components/errors";
-import { notSavedLead } from "../components/not-saved";
 import { useToasts } from "../components/toasts";
-import { plural } from "../components/words";
+import { plural } from "../words";
 import { ConflictsDialog, conflictsOf, type RowConflict } from "./conflicts";
 import { batchOf, type EditSession, stagedCells, withoutCell, withoutRows } from "./edit-session";
+import { notSavedLead } from "./not-saved";
 import { ReviewList } from "./review-list";
 import { writeIfUnchanged } from "./write-if-unchanged";
 

@@ -1,6 +1,6 @@
 import { type QueryClient, queryOptions } from "@tanstack/react-query";
 import { api } from "../api";
-import { collect } from "../components/collect";
+import { collect } from "../collect";
 
 /** Every project of the organisation (a short list), for the projects page. */
 export const projectsQuery = () =>

@@ -4,10 +4,10 @@ import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } fro
 import { Link } from "react-router";
 import { api } from "../api";
 import { ErrorMessage } from "../components/errors";
-import { notSavedLead } from "../components/not-saved";
 import { useToasts } from "../components/toasts";
 import { changedUnderDraft } from "../datasets/live-events";
 import { applyStaged, draftMatches, type StagedRow } from "../edits/edit-session";
+import { notSavedLead } from "../edits/not-saved";
 import { writeIfUnchanged } from "../edits/write-if-unchanged";
 import { actorLabel } from "../versions/changes";
 import { CellField } from "./cell-field";

@@ -1,6 +1,6 @@
 import { type QueryClient, queryOptions } from "@tanstack/react-query";
 import { api } from "../api";
-import { collect } from "../components/collect";
+import { collect } from "../collect";
 
 /** The signed-in person's own account: their name and e-mail. */
 export const accountQuery = () =>

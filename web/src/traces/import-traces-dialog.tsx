@@ -6,9 +6,9 @@ import { api } from "../api";
 import { Dialog, FormActions } from "../components/dialog";
 import { Table } from "../components/table";
 import { useToasts } from "../components/toasts";
-import { plural } from "../components/words";
 import { DatasetChoice, useDatasetChoice } from "../datasets/dataset-choice";
 import { compact } from "../rows/cells";
+import { plural } from "../words";
 
 export type TraceSelection = { by: "ids"; ids: string[] } | { by: "filters"; filters: TraceFilterInput[] };
 

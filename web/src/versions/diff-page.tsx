@@ -7,8 +7,8 @@ import { ErrorMessage } from "../components/errors";
 import { PageHeader } from "../components/layout";
 import { LoadMore } from "../components/load-more";
 import { Table } from "../components/table";
-import { plural } from "../components/words";
 import { columnsQuery } from "../datasets/queries";
+import { plural } from "../words";
 import { type CellChange, cellChanges, type RowCells } from "./changes";
 import { diffQuery } from "./queries";
 
