@@ -6,10 +6,10 @@ import { api, ownActorIdOf } from "../api";
 import { ErrorMessage } from "../components/errors";
 import { PageHeader } from "../components/layout";
 import { useToasts } from "../components/toasts";
-import { stageDraft, stagedCells, storageKey } from "../edits/edit-session";
-import { EditSessionBar } from "../edits/edit-session-bar";
+import { stageDraft, stagedCells, storageKey } from "../edits/drafts";
+import { DraftsBar } from "../edits/drafts-bar";
 import { LeaveGuard } from "../edits/leave-guard";
-import { useEditSession } from "../edits/use-edit-session";
+import { useDrafts } from "../edits/use-drafts";
 import { isFiltered } from "../rows/filters";
 import { LayoutMenu } from "../rows/layout-menu";
 import type { RowDraft } from "../rows/row-draft";
@@ -89,13 +89,13 @@ export function DatasetPage() {
     ownVersions.current.add(version);
   }, []);
 
-  const edits = useEditSession(storageKey(session.organization.id, projectSlug, datasetSlug));
+  const edits = useDrafts(storageKey(session.organization.id, projectSlug, datasetSlug));
   const updateEdits = edits.update;
   const onDraftChange = useCallback(
     (draft: RowDraft) => updateEdits((current) => stageDraft(current, draft)),
     [updateEdits],
   );
-  const drafts = useMemo(() => new Map(edits.session.map((row) => [row.rowId, row.texts])), [edits.session]);
+  const drafts = useMemo(() => new Map(edits.drafts.map((row) => [row.rowId, row.texts])), [edits.drafts]);
   const refresh = useCallback(async () => {
     await afterRowsWrite(queryClient, projectSlug, datasetSlug);
   }, [queryClient, projectSlug, datasetSlug]);
@@ -184,11 +184,11 @@ export function DatasetPage() {
         />
       ) : null}
       {readOnly ? null : (
-        <EditSessionBar
+        <DraftsBar
           projectSlug={projectSlug}
           datasetSlug={datasetSlug}
           columns={columns}
-          session={edits.session}
+          drafts={edits.drafts}
           unstored={edits.unstored}
           update={edits.update}
           onOpenRow={(rowId) => setRow(rowId)}
@@ -199,8 +199,8 @@ export function DatasetPage() {
         />
       )}
       <LeaveGuard
-        edits={stagedCells(edits.session, columns).length}
-        rows={edits.session.length}
+        edits={stagedCells(edits.drafts, columns).length}
+        rows={edits.drafts.length}
         unstored={edits.unstored !== undefined}
       />
       {pages.error ? <ErrorMessage error={pages.error} /> : null}
@@ -248,7 +248,7 @@ export function DatasetPage() {
             columns={columns}
             readOnly={readOnly}
             focusOnOpen={editing}
-            staged={edits.session.find((row) => row.rowId === selectedRow.rowId)}
+            staged={edits.drafts.find((row) => row.rowId === selectedRow.rowId)}
             onDraftChange={onDraftChange}
             onClose={() => {
               setRow(undefined);

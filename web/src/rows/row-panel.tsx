@@ -6,7 +6,7 @@ import { api } from "../api";
 import { ErrorMessage } from "../components/errors";
 import { useToasts } from "../components/toasts";
 import { changedUnderDraft } from "../datasets/live-events";
-import { applyStaged, draftMatches, type StagedRow } from "../edits/edit-session";
+import { applyStaged, draftMatches, type StagedRow } from "../edits/drafts";
 import { notSavedLead } from "../edits/not-saved";
 import { writeIfUnchanged } from "../edits/write-if-unchanged";
 import { actorLabel } from "../versions/changes";
@@ -40,9 +40,9 @@ export interface RowPanelProps {
   focusOnOpen: boolean;
   /** Shown below the editor: the row's history. */
   history?: ReactNode;
-  /** What the edit session holds for this row: the editor starts from it. */
+  /** What the drafts hold for this row: the editor starts from it. */
   staged?: StagedRow | undefined;
-  /** Every change of the draft, to keep the edit session in step. */
+  /** Every change of the draft, to keep the drafts in step. */
   onDraftChange?(draft: RowDraft): void;
   /** The row's last change the dataset's live changes announced, if any. */
   change?: DatasetVersionEvent | undefined;
@@ -100,8 +100,8 @@ export function RowPanel(props: RowPanelProps) {
     setConflict((current) => (current && isShownIn(current, row) ? current : undefined));
     clearError();
   }, [row, columns, clearError]);
-  // The session changed elsewhere (a staged cell undone, everything saved or discarded): follow it.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: only a change of the session counts, not of the draft
+  // The drafts changed elsewhere (a staged cell undone, everything saved or discarded): follow them.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only a change of the drafts counts, not of the draft
   useEffect(() => {
     setDraft((current) =>
       draftMatches(current, props.staged) ? current : applyStaged(draftOf(row, columns), props.staged),
