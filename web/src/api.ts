@@ -1,5 +1,5 @@
 import { type Actor, Client, SvcError } from "@svc/sdk";
-import { observeAnswer } from "./components/connection";
+import { observeAnswer } from "./connection";
 
 /**
  * The browser's one client of the API: the same generated SDK every program uses, sending the

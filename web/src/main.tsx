@@ -12,19 +12,9 @@ import {
 import { SignInPage } from "./auth/sign-in-page";
 import { AppShell } from "./components/layout";
 import { ToastProvider } from "./components/toasts";
-import { DatasetPage } from "./datasets/dataset-page";
-import { DatasetsPage } from "./datasets/datasets-page";
-import { ProjectsPage } from "./projects/projects-page";
 import { RequireSession, SessionProvider } from "./session";
-import { AccountPage } from "./settings/account-page";
-import { KeysPage } from "./settings/keys-page";
-import { MembersPage } from "./settings/members-page";
 import "./styles.css";
 import { traceQuery } from "./traces/queries";
-import { TracePage } from "./traces/trace-page";
-import { TracesPage } from "./traces/traces-page";
-import { DiffPage } from "./versions/diff-page";
-import { VersionsPage } from "./versions/versions-page";
 
 const queryClient = new QueryClient({
   defaultOptions: {
@@ -33,7 +23,33 @@ const queryClient = new QueryClient({
   },
 });
 
-// The experiments' pages (and the diff library they use) load when one is first opened.
+// Every page but the sign-in's loads when it is first opened: the first page reads only its own code,
+// and the heavy ones (the dataset page with its import preview's CSV parser and its editors, the
+// experiments' and the dashboard's charts) cost nothing until someone opens them.
+const ProjectsPage = lazy(() =>
+  import("./projects/projects-page").then((module) => ({ default: module.ProjectsPage })),
+);
+const DatasetsPage = lazy(() =>
+  import("./datasets/datasets-page").then((module) => ({ default: module.DatasetsPage })),
+);
+const DatasetPage = lazy(() =>
+  import("./datasets/dataset-page").then((module) => ({ default: module.DatasetPage })),
+);
+const VersionsPage = lazy(() =>
+  import("./versions/versions-page").then((module) => ({ default: module.VersionsPage })),
+);
+const DiffPage = lazy(() => import("./versions/diff-page").then((module) => ({ default: module.DiffPage })));
+const TracesPage = lazy(() =>
+  import("./traces/traces-page").then((module) => ({ default: module.TracesPage })),
+);
+const TracePage = lazy(() => import("./traces/trace-page").then((module) => ({ default: module.TracePage })));
+const KeysPage = lazy(() => import("./settings/keys-page").then((module) => ({ default: module.KeysPage })));
+const MembersPage = lazy(() =>
+  import("./settings/members-page").then((module) => ({ default: module.MembersPage })),
+);
+const AccountPage = lazy(() =>
+  import("./settings/account-page").then((module) => ({ default: module.AccountPage })),
+);
 const ExperimentsPage = lazy(() =>
   import("./experiments/experiments-page").then((module) => ({ default: module.ExperimentsPage })),
 );
@@ -43,11 +59,9 @@ const ExperimentPage = lazy(() =>
 const ComparePage = lazy(() =>
   import("./experiments/compare-page").then((module) => ({ default: module.ComparePage })),
 );
-// The dashboard and its charts load when it is first opened.
 const DashboardPage = lazy(() =>
   import("./traces/dashboard-page").then((module) => ({ default: module.DashboardPage })),
 );
-// The sessions, a session and the users load when one of them is first opened.
 const SessionPage = lazy(() =>
   import("./traces/session-page").then((module) => ({ default: module.SessionPage })),
 );
@@ -89,14 +103,20 @@ const router = createBrowserRouter(
     <Route element={<Root />}>
       <Route path="/sign-in" element={<SignInPage />} />
       <Route path="/" element={<Navigate to="/projects" replace />} />
-      <Route path="/projects" element={signedIn(<ProjectsPage />)} />
-      <Route path="/projects/:projectSlug" element={signedIn(<DatasetsPage />)} />
-      <Route path="/projects/:projectSlug/datasets/:datasetSlug" element={signedIn(<DatasetPage />)} />
+      <Route path="/projects" element={signedIn(loaded(<ProjectsPage />))} />
+      <Route path="/projects/:projectSlug" element={signedIn(loaded(<DatasetsPage />))} />
+      <Route
+        path="/projects/:projectSlug/datasets/:datasetSlug"
+        element={signedIn(loaded(<DatasetPage />))}
+      />
       <Route
         path="/projects/:projectSlug/datasets/:datasetSlug/versions"
-        element={signedIn(<VersionsPage />)}
+        element={signedIn(loaded(<VersionsPage />))}
       />
-      <Route path="/projects/:projectSlug/datasets/:datasetSlug/diff" element={signedIn(<DiffPage />)} />
+      <Route
+        path="/projects/:projectSlug/datasets/:datasetSlug/diff"
+        element={signedIn(loaded(<DiffPage />))}
+      />
       <Route
         path="/projects/:projectSlug/datasets/:datasetSlug/experiments"
         element={signedIn(loaded(<ExperimentsPage />))}
@@ -109,7 +129,7 @@ const router = createBrowserRouter(
         path="/projects/:projectSlug/experiments/:experimentId/compare/:otherExperimentId"
         element={signedIn(loaded(<ComparePage />))}
       />
-      <Route path="/projects/:projectSlug/traces" element={signedIn(<TracesPage />)} />
+      <Route path="/projects/:projectSlug/traces" element={signedIn(loaded(<TracesPage />))} />
       <Route path="/projects/:projectSlug/traces/dashboard" element={signedIn(loaded(<DashboardPage />))} />
       <Route
         path="/projects/:projectSlug/traces/sessions"
@@ -125,7 +145,7 @@ const router = createBrowserRouter(
       />
       <Route
         path="/projects/:projectSlug/traces/:traceId"
-        element={signedIn(<TracePage />)}
+        element={signedIn(loaded(<TracePage />))}
         // The trace is read while the session is checked, not after: a large trace is the page's
         // longest wait. Not awaited, so the page shows at once; its query picks the answer up.
         loader={({ params }) => {
@@ -134,9 +154,9 @@ const router = createBrowserRouter(
         }}
       />
       <Route path="/settings" element={<Navigate to="/settings/keys" replace />} />
-      <Route path="/settings/keys" element={signedIn(<KeysPage />)} />
-      <Route path="/settings/members" element={signedIn(<MembersPage />)} />
-      <Route path="/settings/account" element={signedIn(<AccountPage />)} />
+      <Route path="/settings/keys" element={signedIn(loaded(<KeysPage />))} />
+      <Route path="/settings/members" element={signedIn(loaded(<MembersPage />))} />
+      <Route path="/settings/account" element={signedIn(loaded(<AccountPage />))} />
       <Route path="*" element={signedIn(<NotFound />)} />
     </Route>,
   ),

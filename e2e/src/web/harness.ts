@@ -165,8 +165,8 @@ export async function replaceText(
   await page.keyboard.type(text);
 }
 
-/** Every edit session the page's browser keeps for the next visit (in IndexedDB), as JSON text. */
-export function storedEditSessions(page: Page): Promise<string> {
+/** Every dataset's drafts the page's browser keeps for the next visit (in IndexedDB), as JSON text. */
+export function storedDrafts(page: Page): Promise<string> {
   return page.evaluate<string>(`new Promise((resolve, reject) => {
     const open = indexedDB.open("svc");
     open.onerror = () => reject(open.error);

@@ -1,7 +1,7 @@
 import type { Cell } from "@svc/sdk";
 import { lazy, Suspense } from "react";
 import { compact } from "../rows/cells";
-import { type ChatMessage, type ChatPart, conversationLine, conversationOf } from "./conversation";
+import { type ChatMessage, type ChatPart, conversationLine, conversationOf } from "../rows/conversation";
 
 /** The Markdown renderer is a few hundred kilobytes: it loads when a cell is first shown rendered. */
 const MarkdownView = lazy(() => import("./markdown-view"));

@@ -1,7 +1,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef } from "react";
 import { api } from "../api";
-import { useReachable } from "./connection";
+import { useReachable } from "../connection";
 import { useToasts } from "./toasts";
 
 /** Seconds between tries while the platform does not answer: soon at first, then every five. */

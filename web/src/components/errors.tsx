@@ -1,5 +1,5 @@
 import { SvcError } from "../api";
-import { sizeOf } from "./not-saved";
+import { sizeOf } from "../words";
 
 /** An error in plain words, with the request id to quote, whatever failed. */
 export function describeError(error: unknown): { message: string; requestId?: string | undefined } {

@@ -1,10 +1,10 @@
+import type { UseMutationResult } from "@tanstack/react-query";
 import { type FormEvent, type ReactNode, useMemo, useState } from "react";
 import { Link } from "react-router";
 import { ActionButton } from "./action-button";
 import { ConfirmDialog, Dialog, FormActions } from "./dialog";
 import { ErrorMessage } from "./errors";
 import { SearchBox } from "./search-box";
-import { useAction } from "./use-action";
 
 export interface NamedItem {
   slug: string;
@@ -14,6 +14,12 @@ export interface NamedItem {
   /** What deleting it deletes, with its counts; the list's `deleteConsequence` when not given. */
   consequence?: string;
 }
+
+/** A write the list starts and shows (pending, failed): the page's `useMutation`, taking `V`. */
+export type ListWrite<V> = Pick<
+  UseMutationResult<unknown, Error, V>,
+  "mutate" | "isPending" | "error" | "reset"
+>;
 
 /**
  * A searchable list of named things (projects, datasets) with create, rename and delete: the same
@@ -26,9 +32,9 @@ export function NamedList({
   error,
   linkTo,
   canWrite,
-  onCreate,
-  onRename,
-  onDelete,
+  create,
+  rename,
+  remove,
   deleteConsequence,
 }: {
   noun: string;
@@ -37,26 +43,21 @@ export function NamedList({
   error: unknown;
   linkTo: (item: NamedItem) => string;
   canWrite: boolean;
-  onCreate: (name: string) => Promise<void>;
-  onRename: (item: NamedItem, name: string) => Promise<void>;
-  onDelete: (item: NamedItem) => Promise<void>;
+  create: ListWrite<string>;
+  rename: ListWrite<{ item: NamedItem; name: string }>;
+  remove: ListWrite<NamedItem>;
   deleteConsequence: string;
 }) {
   const [search, setSearch] = useState("");
   const [creating, setCreating] = useState(false);
   const [renaming, setRenaming] = useState<NamedItem>();
   const [deleting, setDeleting] = useState<NamedItem>();
-  const { busy, error: actionError, run: runAction, clearError } = useAction();
   const shown = useMemo(() => {
     const needle = search.trim().toLowerCase();
     return (items ?? []).filter(
       (item) => !needle || item.name.toLowerCase().includes(needle) || item.slug.includes(needle),
     );
   }, [items, search]);
-
-  const run = async (action: () => Promise<void>, done: () => void) => {
-    if (await runAction(action)) done();
-  };
 
   return (
     <section className="named-list">
@@ -126,51 +127,40 @@ export function NamedList({
         open={creating}
         initial=""
         submitLabel={`Create ${noun}`}
-        busy={busy}
-        error={actionError}
+        busy={create.isPending}
+        error={create.error}
         onClose={() => {
           setCreating(false);
-          clearError();
+          create.reset();
         }}
-        onSubmit={(name) =>
-          run(
-            () => onCreate(name),
-            () => setCreating(false),
-          )
-        }
+        onSubmit={(name) => create.mutate(name, { onSuccess: () => setCreating(false) })}
       />
       <RenameDialog
         current={renaming?.name}
-        busy={busy}
-        error={actionError}
+        busy={rename.isPending}
+        error={rename.error}
         onClose={() => {
           setRenaming(undefined);
-          clearError();
+          rename.reset();
         }}
-        onSubmit={(name) =>
-          run(
-            () => (renaming ? onRename(renaming, name) : Promise.resolve()),
-            () => setRenaming(undefined),
-          )
-        }
+        onSubmit={(name) => {
+          if (renaming) rename.mutate({ item: renaming, name }, { onSuccess: () => setRenaming(undefined) });
+        }}
       />
       <ConfirmDialog
         title={`Delete ${deleting?.name ?? ""}?`}
         open={deleting !== undefined}
         confirmLabel={`Delete ${noun}`}
-        busy={busy}
+        busy={remove.isPending}
         body={<p>{deleting?.consequence ?? deleteConsequence} This cannot be undone.</p>}
-        error={actionError}
+        error={remove.error}
         onClose={() => {
           setDeleting(undefined);
-          clearError();
+          remove.reset();
         }}
-        onConfirm={() =>
-          run(
-            () => (deleting ? onDelete(deleting) : Promise.resolve()),
-            () => setDeleting(undefined),
-          )
-        }
+        onConfirm={() => {
+          if (deleting) remove.mutate(deleting, { onSuccess: () => setDeleting(undefined) });
+        }}
       />
     </section>
   );

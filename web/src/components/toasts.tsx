@@ -1,4 +1,13 @@
-import { createContext, type ReactNode, useCallback, useContext, useMemo, useRef, useState } from "react";
+import {
+  createContext,
+  type ReactNode,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+} from "react";
 
 export interface Toast {
   id: number;
@@ -17,13 +26,29 @@ const ToastContext = createContext<ToastsValue | undefined>(undefined);
 export function ToastProvider({ children }: { children: ReactNode }) {
   const [toasts, setToasts] = useState<Toast[]>([]);
   const next = useRef(0);
+  // A toast's own timer ends with the provider: nothing is dismissed on a page that is gone.
+  const timers = useRef(new Set<ReturnType<typeof setTimeout>>());
+  useEffect(() => {
+    const pending = timers.current;
+    return () => {
+      for (const timer of pending) clearTimeout(timer);
+      pending.clear();
+    };
+  }, []);
   const dismiss = useCallback((id: number) => setToasts((all) => all.filter((t) => t.id !== id)), []);
   const value = useMemo<ToastsValue>(
     () => ({
       show: (toast) => {
         const id = ++next.current;
         setToasts((all) => [...all.slice(-3), { ...toast, id }]);
-        setTimeout(() => dismiss(id), toast.action ? 8_000 : 4_000);
+        const timer = setTimeout(
+          () => {
+            timers.current.delete(timer);
+            dismiss(id);
+          },
+          toast.action ? 8_000 : 4_000,
+        );
+        timers.current.add(timer);
       },
     }),
     [dismiss],

@@ -1,14 +1,14 @@
-import type { DatasetColumn, DatasetRow } from "@svc/sdk";
+import type { Dataset, DatasetColumn, DatasetRow } from "@svc/sdk";
+import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, useId, useState } from "react";
 import { api } from "../api";
 import { CellText } from "../components/cell-text";
 import { Dialog, FormActions } from "../components/dialog";
 import { FieldProblem } from "../components/errors";
 import { Table } from "../components/table";
-import { useAction } from "../components/use-action";
-import { plural } from "../components/words";
 import { parseJson } from "../rows/cells";
 import { type CellSource, previewSetCell, setCellBatch } from "../rows/selection";
+import { plural } from "../words";
 import { DatasetChoice, useDatasetChoice } from "./dataset-choice";
 
 /** The most rows one batch edit changes, as one version. */
@@ -38,7 +38,6 @@ export function SetCellDialog({
   onDone(version: number | null, changed: number): void;
 }) {
   const id = useId();
-  const action = useAction();
   const [targetId, setTargetId] = useState("expectedOutput");
   const [from, setFrom] = useState<"cell" | "value">("cell");
   const [sourceId, setSourceId] = useState("output");
@@ -60,17 +59,15 @@ export function SetCellDialog({
         ? `${changes.length.toLocaleString()} rows would change; one version changes at most ${MAX_BATCH.toLocaleString()}. Select fewer rows.`
         : undefined;
 
+  const action = useMutation({
+    mutationFn: (batch: Parameters<typeof api.datasets.updateRows>[2]) =>
+      api.datasets.updateRows(projectSlug, datasetSlug, batch),
+    onSuccess: (result) => onDone(result.versionId === null ? null : result.version, result.rowsUpdated),
+  });
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (!target || problem || changes.length === 0) return;
-    void action.run(async () => {
-      const result = await api.datasets.updateRows(
-        projectSlug,
-        datasetSlug,
-        setCellBatch(changes, rows, target),
-      );
-      onDone(result.versionId === null ? null : result.version, result.rowsUpdated);
-    });
+    action.mutate(setCellBatch(changes, rows, target));
   };
 
   return (
@@ -159,9 +156,9 @@ export function SetCellDialog({
         <FormActions
           error={action.error}
           submitLabel={
-            action.busy ? "Saving…" : `Set ${target?.name ?? "cell"} in ${plural(changes.length, "row")}`
+            action.isPending ? "Saving…" : `Set ${target?.name ?? "cell"} in ${plural(changes.length, "row")}`
           }
-          disabled={action.busy || problem !== undefined || changes.length === 0}
+          disabled={action.isPending || problem !== undefined || changes.length === 0}
           onCancel={onClose}
         />
       </form>
@@ -185,23 +182,24 @@ export function CopyDialog({
   onClose(): void;
   onDone(target: { slug: string; name: string }, version: number | null, copied: number): void;
 }) {
-  const action = useAction();
   const choice = useDatasetChoice(projectSlug, open, datasetSlug);
   const chosen = choice.chosen;
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (!chosen) return;
-    void action.run(async () => {
-      const result = await api.datasets.copyRows(projectSlug, datasetSlug, {
-        to: { datasetSlug: chosen.slug },
+  const action = useMutation({
+    mutationFn: (target: Dataset) =>
+      api.datasets.copyRows(projectSlug, datasetSlug, {
+        to: { datasetSlug: target.slug },
         selection: { mode: "selected", rowIds: [...rowIds] },
-      });
+      }),
+    onSuccess: (result, target) =>
       onDone(
-        { slug: chosen.slug, name: chosen.name },
+        { slug: target.slug, name: target.name },
         result.versionId === null ? null : result.version,
         result.rowsCopied,
-      );
-    });
+      ),
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (chosen) action.mutate(chosen);
   };
   return (
     <Dialog title={`Copy ${plural(rowIds.length, "row")} to another dataset`} open={open} onClose={onClose}>
@@ -219,8 +217,8 @@ export function CopyDialog({
         ) : null}
         <FormActions
           error={action.error}
-          submitLabel={action.busy ? "Copying…" : `Copy ${plural(rowIds.length, "row")}`}
-          disabled={action.busy || !chosen}
+          submitLabel={action.isPending ? "Copying…" : `Copy ${plural(rowIds.length, "row")}`}
+          disabled={action.isPending || !chosen}
           onCancel={onClose}
         />
       </form>

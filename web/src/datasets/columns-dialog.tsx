@@ -1,11 +1,12 @@
 import type { DatasetColumn } from "@svc/sdk";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useEffect, useRef, useState } from "react";
 import { api } from "../api";
 import { Dialog } from "../components/dialog";
 import { ErrorMessage } from "../components/errors";
 import { NameField, RenameAndRemove } from "../components/named-list";
 import { useToasts } from "../components/toasts";
+import { columnsQuery } from "./queries";
 
 /**
  * The dataset's columns: add, rename, reorder (drag, or the arrow buttons), remove with an undo, and
@@ -52,41 +53,33 @@ export function ColumnsDialog({
     setRenaming(undefined);
   };
   const [dragged, setDragged] = useState<string>();
-  const [error, setError] = useState<unknown>();
   // Undo lives in the dialog: while it is open, the page behind it (and its toasts) cannot be clicked.
   const [lastRemoved, setLastRemoved] = useState<DatasetColumn>();
-  const key = ["columns", projectSlug, datasetSlug];
-  const columns = useQuery({
-    queryKey: key,
-    queryFn: () => api.datasets.listColumns(projectSlug, datasetSlug, { includeRemoved: true }),
-    enabled: open,
-  });
+  const columnsRead = columnsQuery(projectSlug, datasetSlug);
+  const columns = useQuery({ ...columnsRead, enabled: open });
   const all = columns.data?.columns ?? [];
   const active = all.filter((column) => !column.removed);
   const removed = all.filter((column) => column.removed);
 
-  const run = async (action: () => Promise<unknown>, success?: string) => {
-    setError(undefined);
-    try {
-      await action();
-      await queryClient.invalidateQueries({ queryKey: key });
+  // One write at a time, with one error shown below the list, whichever change failed.
+  const change = useMutation({
+    mutationFn: (write: ColumnWrite) => writeColumns(projectSlug, datasetSlug, write),
+    onSuccess: async (_done, write) => {
+      await queryClient.invalidateQueries({ queryKey: columnsRead.queryKey });
       await onChanged();
+      const success = successOf(write);
       if (success) toasts.show({ kind: "success", message: success });
-    } catch (failure) {
-      setError(failure);
-    }
-  };
+    },
+  });
+  const error = change.error;
   const restore = (column: DatasetColumn) => {
     setLastRemoved(undefined);
-    return run(
-      () => api.datasets.restoreColumn(projectSlug, datasetSlug, column.identifier),
-      `Restored ${column.name}`,
-    );
+    change.mutate({ kind: "restore", column });
   };
+  // The form closes, the name field empties and the undo offers itself whether the write went through
+  // or not: a failure is said below the list.
   const remove = (column: DatasetColumn) =>
-    run(() => api.datasets.deleteColumn(projectSlug, datasetSlug, column.identifier)).then(() =>
-      setLastRemoved(column),
-    );
+    change.mutate({ kind: "remove", column }, { onSettled: () => setLastRemoved(column) });
   const close = () => {
     // Closed with a removal just made: the undo goes on in a toast.
     if (lastRemoved) {
@@ -94,36 +87,32 @@ export function ColumnsDialog({
       toasts.show({
         kind: "info",
         message: `Removed ${column.name}; its data is kept`,
-        action: { label: "Undo", run: () => void restore(column) },
+        action: { label: "Undo", run: () => restore(column) },
       });
     }
     setLastRemoved(undefined);
     onClose();
   };
-  const reorder = (order: string[]) =>
-    run(() => api.datasets.reorderColumns(projectSlug, datasetSlug, { order }));
+  const reorder = (order: string[]) => change.mutate({ kind: "reorder", order });
   const move = (identifier: string, delta: number) => {
     const order = active.map((column) => column.identifier);
     const from = order.indexOf(identifier);
     const to = from + delta;
     if (from < 0 || to < 0 || to >= order.length) return;
     order.splice(to, 0, ...order.splice(from, 1));
-    void reorder(order);
+    reorder(order);
   };
   const drop = (target: string) => {
     if (!dragged || dragged === target) return;
     const order = active.map((column) => column.identifier).filter((id) => id !== dragged);
     order.splice(order.indexOf(target), 0, dragged);
     setDragged(undefined);
-    void reorder(order);
+    reorder(order);
   };
   const add = (event: FormEvent) => {
     event.preventDefault();
     const name = newName.trim();
-    void run(
-      () => api.datasets.createColumn(projectSlug, datasetSlug, { name }),
-      `Added column ${name}`,
-    ).then(() => setNewName(""));
+    change.mutate({ kind: "create", name }, { onSettled: () => setNewName("") });
   };
 
   return (
@@ -132,7 +121,7 @@ export function ColumnsDialog({
       {lastRemoved ? (
         <div className="undo-bar" role="status">
           <span>Removed {lastRemoved.name}; its data is kept.</span>
-          <button type="button" className="link-button" onClick={() => void restore(lastRemoved)}>
+          <button type="button" className="link-button" onClick={() => restore(lastRemoved)}>
             Undo
           </button>
         </div>
@@ -154,10 +143,10 @@ export function ColumnsDialog({
                 onSubmit={(event) => {
                   event.preventDefault();
                   const name = renaming.name.trim();
-                  void run(
-                    () => api.datasets.updateColumn(projectSlug, datasetSlug, column.identifier, { name }),
-                    `Renamed to ${name}`,
-                  ).then(() => endRename(column.identifier));
+                  change.mutate(
+                    { kind: "rename", column, name },
+                    { onSettled: () => endRename(column.identifier) },
+                  );
                 }}
               >
                 <label className="visually-hidden" htmlFor={`rename-${column.identifier}`}>
@@ -216,7 +205,7 @@ export function ColumnsDialog({
                       record={column}
                       remove="Remove"
                       onRename={({ identifier, name }) => setRenaming({ identifier, name })}
-                      onRemove={(removed) => void remove(removed)}
+                      onRemove={remove}
                     />
                   </span>
                 )}
@@ -261,7 +250,7 @@ export function ColumnsDialog({
                     type="button"
                     className="button"
                     aria-label={`Restore ${column.name}`}
-                    onClick={() => void restore(column)}
+                    onClick={() => restore(column)}
                   >
                     Restore
                   </button>
@@ -279,4 +268,43 @@ export function ColumnsDialog({
       </div>
     </Dialog>
   );
+}
+
+/** One change to the dataset's columns. */
+type ColumnWrite =
+  | { kind: "create"; name: string }
+  | { kind: "rename"; column: DatasetColumn; name: string }
+  | { kind: "reorder"; order: string[] }
+  | { kind: "remove"; column: DatasetColumn }
+  | { kind: "restore"; column: DatasetColumn };
+
+function writeColumns(projectSlug: string, datasetSlug: string, write: ColumnWrite): Promise<unknown> {
+  switch (write.kind) {
+    case "create":
+      return api.datasets.createColumn(projectSlug, datasetSlug, { name: write.name });
+    case "rename":
+      return api.datasets.updateColumn(projectSlug, datasetSlug, write.column.identifier, {
+        name: write.name,
+      });
+    case "reorder":
+      return api.datasets.reorderColumns(projectSlug, datasetSlug, { order: write.order });
+    case "remove":
+      return api.datasets.deleteColumn(projectSlug, datasetSlug, write.column.identifier);
+    case "restore":
+      return api.datasets.restoreColumn(projectSlug, datasetSlug, write.column.identifier);
+  }
+}
+
+/** What the toast says after the change; a removal and a new order show in the list alone. */
+function successOf(write: ColumnWrite): string | undefined {
+  switch (write.kind) {
+    case "create":
+      return `Added column ${write.name}`;
+    case "rename":
+      return `Renamed to ${write.name}`;
+    case "restore":
+      return `Restored ${write.column.name}`;
+    default:
+      return undefined;
+  }
 }

@@ -1,8 +1,8 @@
 import type { Dataset } from "@svc/sdk";
 import { useQuery } from "@tanstack/react-query";
 import { useId, useState } from "react";
-import { api } from "../api";
 import { ErrorMessage } from "../components/errors";
+import { datasetTargetsQuery } from "./queries";
 
 /**
  * A dataset of the project to send rows to (a copy's target, traces' destination): the project's
@@ -10,11 +10,7 @@ import { ErrorMessage } from "../components/errors";
  */
 export function useDatasetChoice(projectSlug: string, open: boolean, except?: string) {
   const [slug, setSlug] = useState("");
-  const datasets = useQuery({
-    queryKey: ["datasets", projectSlug, "targets"],
-    queryFn: () => api.datasets.list(projectSlug, { limit: 200 }),
-    enabled: open,
-  });
+  const datasets = useQuery({ ...datasetTargetsQuery(projectSlug), enabled: open });
   const choices = (datasets.data?.items ?? []).filter((dataset) => dataset.slug !== except);
   const chosen: Dataset | undefined = choices.find((dataset) => dataset.slug === slug) ?? choices[0];
   return { datasets, choices, chosen, choose: setSlug };

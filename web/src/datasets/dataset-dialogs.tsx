@@ -1,10 +1,10 @@
 import type { DatasetColumn, DatasetRow } from "@svc/sdk";
 import { ConfirmDialog } from "../components/dialog";
 import { useToasts } from "../components/toasts";
-import { plural } from "../components/words";
 import { AddRowDialog } from "../rows/add-row-dialog";
 import { namedRows } from "../rows/selection";
 import { RestoreDialog } from "../versions/restore-dialog";
+import { plural } from "../words";
 import { CopyDialog, SetCellDialog } from "./bulk-dialogs";
 import { ColumnsDialog } from "./columns-dialog";
 import { ImportDialog } from "./import-dialog";
@@ -45,7 +45,7 @@ export function DatasetDialogs({
   restoring: number | undefined;
   onRestoreClose(): void;
   onRestored(): void;
-  deletion: { busy: boolean; error: unknown };
+  deletion: { isPending: boolean; error: unknown };
   onDelete(): void;
   refresh(): Promise<void>;
   onRowAdded(rowId: string): void;
@@ -135,7 +135,7 @@ export function DatasetDialogs({
         title={`Delete ${plural(checked.size, "row")}?`}
         open={open === "delete-rows"}
         confirmLabel={`Delete ${plural(checked.size, "row")}`}
-        busy={deletion.busy}
+        busy={deletion.isPending}
         body={
           <>
             <p>

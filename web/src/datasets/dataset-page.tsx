@@ -1,17 +1,15 @@
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useNavigate } from "react-router";
+import { mayCall } from "../access";
 import { api, ownActorIdOf } from "../api";
-import { canWrite } from "../components/collect";
 import { ErrorMessage } from "../components/errors";
 import { PageHeader } from "../components/layout";
 import { useToasts } from "../components/toasts";
-import { useAction } from "../components/use-action";
-import { plural } from "../components/words";
-import { stageDraft, stagedCells, storageKey } from "../edits/edit-session";
-import { EditSessionBar } from "../edits/edit-session-bar";
+import { stageDraft, stagedCells, storageKey } from "../edits/drafts";
+import { DraftsBar } from "../edits/drafts-bar";
 import { LeaveGuard } from "../edits/leave-guard";
-import { useEditSession } from "../edits/use-edit-session";
+import { useDrafts } from "../edits/use-drafts";
 import { isFiltered } from "../rows/filters";
 import { LayoutMenu } from "../rows/layout-menu";
 import type { RowDraft } from "../rows/row-draft";
@@ -19,11 +17,13 @@ import { RowHistory } from "../rows/row-history";
 import { RowPanel } from "../rows/row-panel";
 import { useGridLayout } from "../rows/use-grid-layout";
 import { useRowCount } from "../rows/use-row-count";
-import { type RowFilters, rowsKey, useRowPages } from "../rows/use-rows";
+import { type RowFilters, useRowPages } from "../rows/use-rows";
 import { useSignedIn } from "../session";
+import { plural } from "../words";
 import { type DatasetDialog, DatasetDialogs } from "./dataset-dialogs";
 import { DatasetRows } from "./dataset-rows";
 import { DatasetActions, RowToolbar } from "./dataset-toolbar";
+import { afterRowsWrite, datasetQuery, versionQuery } from "./queries";
 import { rowCountLabel } from "./row-count";
 import { SelectionBar } from "./selection-bar";
 import { useCheckedRows } from "./use-checked-rows";
@@ -39,22 +39,17 @@ export function DatasetPage() {
   const queryClient = useQueryClient();
   const toasts = useToasts();
   const navigate = useNavigate();
-  const readOnly = pinnedVersion !== undefined || !canWrite(session.role);
+  const readOnly = pinnedVersion !== undefined || !mayCall(session.role, "updateDatasetRow");
 
   const [editing, setEditing] = useState(false);
   const [dialog, setDialog] = useState<DatasetDialog | undefined>();
-  const deletion = useAction();
   const [restoring, setRestoring] = useState<number | undefined>();
 
-  const dataset = useQuery({
-    queryKey: ["dataset", projectSlug, datasetSlug],
-    queryFn: () => api.datasets.get(projectSlug, datasetSlug),
-  });
+  const dataset = useQuery(datasetQuery(projectSlug, datasetSlug));
   const filters: RowFilters = { ...listFilters, version: pinnedVersion };
   // The count of the version shown: the dataset's own, or the pinned version's (version 0 is empty).
   const pinnedRecord = useQuery({
-    queryKey: ["version", projectSlug, datasetSlug, pinnedVersion],
-    queryFn: () => api.datasets.getVersion(projectSlug, datasetSlug, pinnedVersion ?? 0),
+    ...versionQuery(projectSlug, datasetSlug, pinnedVersion),
     enabled: pinnedVersion !== undefined && pinnedVersion > 0,
   });
   const rowCount =
@@ -99,20 +94,35 @@ export function DatasetPage() {
     ownVersions.current.add(version);
   }, []);
 
-  const edits = useEditSession(storageKey(session.organization.id, projectSlug, datasetSlug));
+  const edits = useDrafts(storageKey(session.organization.id, projectSlug, datasetSlug));
   const updateEdits = edits.update;
   const onDraftChange = useCallback(
     (draft: RowDraft) => updateEdits((current) => stageDraft(current, draft)),
     [updateEdits],
   );
-  const drafts = useMemo(() => new Map(edits.session.map((row) => [row.rowId, row.texts])), [edits.session]);
+  const drafts = useMemo(() => new Map(edits.drafts.map((row) => [row.rowId, row.texts])), [edits.drafts]);
   const refresh = useCallback(async () => {
-    await Promise.all([
-      queryClient.invalidateQueries({ queryKey: ["dataset", projectSlug, datasetSlug] }),
-      queryClient.invalidateQueries({ queryKey: rowsKey(projectSlug, datasetSlug) }),
-      queryClient.invalidateQueries({ queryKey: ["row", projectSlug, datasetSlug] }),
-    ]);
+    await afterRowsWrite(queryClient, projectSlug, datasetSlug);
   }, [queryClient, projectSlug, datasetSlug]);
+
+  const deletion = useMutation({
+    mutationFn: (rowIds: ReadonlySet<string>) =>
+      api.datasets.deleteRows(projectSlug, datasetSlug, {
+        selection: { mode: "selected", rowIds: [...rowIds] },
+      }),
+    onSuccess: async (result, rowIds) => {
+      wrote(result.version);
+      toasts.show({
+        kind: "success",
+        message: `Deleted ${plural(result.deletedCount, "row")} as version ${result.version}`,
+      });
+      if (selectedRowId !== undefined && rowIds.has(selectedRowId)) setRow(undefined);
+      selection.clear();
+      setDialog(undefined);
+      await refresh();
+    },
+  });
+  const deleteChecked = () => deletion.mutate(checked);
 
   const columns = dataset.data?.columns ?? [];
   const countLabel = rowCountLabel({ known: pages.known, exact: pages.exact, filtered });
@@ -120,22 +130,6 @@ export function DatasetPage() {
   // A failed refresh (the platform away for a moment) keeps the page it had; the banner says why.
   if (dataset.error && !dataset.data) return <ErrorMessage error={dataset.error} />;
   const base = `/projects/${projectSlug}/datasets/${datasetSlug}`;
-
-  const deleteChecked = () =>
-    deletion.run(async () => {
-      const result = await api.datasets.deleteRows(projectSlug, datasetSlug, {
-        selection: { mode: "selected", rowIds: [...checked] },
-      });
-      wrote(result.version);
-      toasts.show({
-        kind: "success",
-        message: `Deleted ${plural(result.deletedCount, "row")} as version ${result.version}`,
-      });
-      if (selectedRowId !== undefined && checked.has(selectedRowId)) setRow(undefined);
-      selection.clear();
-      setDialog(undefined);
-      await refresh();
-    });
 
   return (
     <div className="dataset-page">
@@ -164,7 +158,7 @@ export function DatasetPage() {
           base={base}
           version={pinnedVersion}
           currentVersion={dataset.data?.version}
-          canRestore={canWrite(session.role)}
+          canRestore={mayCall(session.role, "restoreDatasetVersion")}
           onRestore={() => setRestoring(pinnedVersion)}
         />
       ) : null}
@@ -187,7 +181,7 @@ export function DatasetPage() {
           offerAll={pages.length > pages.rows.length && checked.size >= pages.rows.length}
           filtered={filtered}
           selectingAll={selection.selectingAll}
-          onSelectAll={() => void selection.selectAllMatching()}
+          onSelectAll={selection.selectAllMatching}
           onSetCell={() => setDialog("set-cell")}
           onCopy={() => setDialog("copy")}
           onDelete={() => setDialog("delete-rows")}
@@ -195,11 +189,11 @@ export function DatasetPage() {
         />
       ) : null}
       {readOnly ? null : (
-        <EditSessionBar
+        <DraftsBar
           projectSlug={projectSlug}
           datasetSlug={datasetSlug}
           columns={columns}
-          session={edits.session}
+          drafts={edits.drafts}
           unstored={edits.unstored}
           update={edits.update}
           onOpenRow={(rowId) => setRow(rowId)}
@@ -210,8 +204,8 @@ export function DatasetPage() {
         />
       )}
       <LeaveGuard
-        edits={stagedCells(edits.session, columns).length}
-        rows={edits.session.length}
+        edits={stagedCells(edits.drafts, columns).length}
+        rows={edits.drafts.length}
         unstored={edits.unstored !== undefined}
       />
       {pages.error ? <ErrorMessage error={pages.error} /> : null}
@@ -259,7 +253,7 @@ export function DatasetPage() {
             columns={columns}
             readOnly={readOnly}
             focusOnOpen={editing}
-            staged={edits.session.find((row) => row.rowId === selectedRow.rowId)}
+            staged={edits.drafts.find((row) => row.rowId === selectedRow.rowId)}
             onDraftChange={onDraftChange}
             onClose={() => {
               setRow(undefined);
@@ -306,7 +300,7 @@ export function DatasetPage() {
             navigate(base);
           }}
           deletion={deletion}
-          onDelete={() => void deleteChecked()}
+          onDelete={deleteChecked}
           refresh={refresh}
           onRowAdded={setRow}
         />

@@ -1,5 +1,5 @@
 import type { Dataset } from "@svc/sdk";
-import { plural } from "../components/words";
+import { plural } from "../words";
 
 type Counted = Pick<Dataset, "rows" | "version" | "columns">;
 

@@ -1,31 +1,45 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useParams } from "react-router";
+import { mayCall } from "../access";
 import { api } from "../api";
-import { canWrite, collect } from "../components/collect";
 import { ErrorMessage } from "../components/errors";
 import { PageHeader } from "../components/layout";
-import { NamedList } from "../components/named-list";
+import { type NamedItem, NamedList } from "../components/named-list";
 import { useToasts } from "../components/toasts";
+import { projectQuery } from "../projects/queries";
 import { useSignedIn } from "../session";
 import { datasetDeleteConsequence, datasetDetail } from "./dataset-summary";
+import { afterDatasetsWrite, datasetsQuery } from "./queries";
 
 export function DatasetsPage() {
   const { projectSlug = "" } = useParams();
   const session = useSignedIn();
   const queryClient = useQueryClient();
   const toasts = useToasts();
-  const project = useQuery({
-    queryKey: ["project", projectSlug],
-    queryFn: () => api.projects.get(projectSlug),
-  });
-  const datasets = useQuery({
-    queryKey: ["datasets", projectSlug],
-    queryFn: () => collect(api.datasets.iterate(projectSlug, { limit: 200, sortBy: "updatedAt" })),
-  });
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ["datasets", projectSlug] });
+  const project = useQuery(projectQuery(projectSlug));
+  const datasets = useQuery(datasetsQuery(projectSlug));
+  const refresh = () => afterDatasetsWrite(queryClient, projectSlug);
   const create = useMutation({
     mutationFn: (name: string) => api.datasets.create(projectSlug, { name }),
-    onSuccess: refresh,
+    onSuccess: async (dataset) => {
+      await refresh();
+      toasts.show({ kind: "success", message: `Created dataset ${dataset.name}` });
+    },
+  });
+  const rename = useMutation({
+    mutationFn: ({ item, name }: { item: NamedItem; name: string }) =>
+      api.datasets.update(projectSlug, item.slug, { name }),
+    onSuccess: async (_dataset, { name }) => {
+      await refresh();
+      toasts.show({ kind: "success", message: `Renamed to ${name}` });
+    },
+  });
+  const remove = useMutation({
+    mutationFn: (dataset: NamedItem) => api.datasets.delete(projectSlug, dataset.slug),
+    onSuccess: async (_deleted, dataset) => {
+      await refresh();
+      toasts.show({ kind: "success", message: `Deleted dataset ${dataset.name}` });
+    },
   });
   if (project.error) return <ErrorMessage error={project.error} />;
   return (
@@ -44,21 +58,10 @@ export function DatasetsPage() {
         loading={datasets.isPending}
         error={datasets.error}
         linkTo={(dataset) => `/projects/${projectSlug}/datasets/${dataset.slug}`}
-        canWrite={canWrite(session.role)}
-        onCreate={async (name) => {
-          const dataset = await create.mutateAsync(name);
-          toasts.show({ kind: "success", message: `Created dataset ${dataset.name}` });
-        }}
-        onRename={async (dataset, name) => {
-          await api.datasets.update(projectSlug, dataset.slug, { name });
-          await refresh();
-          toasts.show({ kind: "success", message: `Renamed to ${name}` });
-        }}
-        onDelete={async (dataset) => {
-          await api.datasets.delete(projectSlug, dataset.slug);
-          await refresh();
-          toasts.show({ kind: "success", message: `Deleted dataset ${dataset.name}` });
-        }}
+        canWrite={mayCall(session.role, "createDataset")}
+        create={create}
+        rename={rename}
+        remove={remove}
         deleteConsequence="Its rows, columns and every version of its history will be deleted."
       />
     </>

@@ -3,7 +3,7 @@ import { type DragEvent, useEffect, useId, useRef, useState } from "react";
 import { api, upload } from "../api";
 import { Dialog } from "../components/dialog";
 import { FieldProblem } from "../components/errors";
-import { plural } from "../components/words";
+import { plural } from "../words";
 import {
   defaultTargets,
   type FieldTarget,

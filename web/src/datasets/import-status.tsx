@@ -1,6 +1,6 @@
 import { SvcError } from "../api";
 import { ErrorMessage } from "../components/errors";
-import { plural } from "../components/words";
+import { plural } from "../words";
 import type { Import } from "./import-steps";
 
 /* How an import is going and how it ended: its progress, the version it made, or what stopped it. */

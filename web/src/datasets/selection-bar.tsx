@@ -1,5 +1,5 @@
 import { ErrorMessage } from "../components/errors";
-import { plural } from "../components/words";
+import { plural } from "../words";
 
 /** Over the grid while rows are checked: what can be done to all of them at once. */
 export function SelectionBar({
@@ -17,7 +17,7 @@ export function SelectionBar({
   /** Every loaded row is checked and more follow: offer every row the list matches. */
   offerAll: boolean;
   filtered: boolean;
-  selectingAll: { busy: boolean; error: unknown };
+  selectingAll: { isPending: boolean; error: unknown };
   onSelectAll(): void;
   onSetCell(): void;
   onCopy(): void;
@@ -31,10 +31,10 @@ export function SelectionBar({
         <button
           type="button"
           className="button button-quiet"
-          disabled={selectingAll.busy}
+          disabled={selectingAll.isPending}
           onClick={onSelectAll}
         >
-          {selectingAll.busy ? "Selecting…" : filtered ? "Select all matching rows" : "Select all rows"}
+          {selectingAll.isPending ? "Selecting…" : filtered ? "Select all matching rows" : "Select all rows"}
         </button>
       ) : null}
       <button type="button" className="button" onClick={onSetCell}>

@@ -1,8 +1,8 @@
 import type { DatasetRow } from "@svc/sdk";
+import { useMutation } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
 import { api } from "../api";
 import { useToasts } from "../components/toasts";
-import { useAction } from "../components/use-action";
 import { selectionScope, toggleChecked } from "../rows/selection";
 import { listQuery, type RowFilters } from "../rows/use-rows";
 
@@ -24,7 +24,6 @@ export function useCheckedRows(
   const anchor = useRef<string | undefined>(undefined);
   // Rows selected with "all matching" that the grid has not loaded: the bulk dialogs need their cells.
   const [fetched, setFetched] = useState<ReadonlyMap<string, DatasetRow>>(new Map());
-  const selectingAll = useAction();
   // Another search, filter or version: what was checked may no longer be in view, so none stays checked.
   const scope = selectionScope({ ...listQuery(filters) });
   useEffect(() => {
@@ -34,8 +33,8 @@ export function useCheckedRows(
     anchor.current = undefined;
   }, [scope]);
 
-  const selectAllMatching = () =>
-    selectingAll.run(async () => {
+  const selectingAll = useMutation({
+    mutationFn: async () => {
       const found = new Map<string, DatasetRow>();
       let cursor: string | undefined;
       do {
@@ -47,14 +46,19 @@ export function useCheckedRows(
         for (const row of page.items) found.set(row.rowId, row);
         cursor = page.hasMore && page.nextCursor ? page.nextCursor : undefined;
       } while (cursor && found.size < MAX_SELECTED);
+      return { found, more: cursor !== undefined };
+    },
+    onSuccess: ({ found, more }) => {
       setFetched(found);
       setChecked(new Set([...found.keys()].slice(0, MAX_SELECTED)));
-      if (cursor)
+      if (more)
         toasts.show({
           kind: "info",
           message: `Selected the first ${MAX_SELECTED.toLocaleString()} matching rows, the most one change takes`,
         });
-    });
+    },
+  });
+  const selectAllMatching = () => selectingAll.mutate();
 
   const loaded = new Map(rows.map((row) => [row.rowId, row]));
   /** The checked rows whose cells are at hand. */

@@ -1,8 +1,8 @@
-import type { Dataset, DatasetVersionEvent } from "@svc/sdk";
+import type { DatasetVersionEvent } from "@svc/sdk";
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { api } from "../api";
-import { rowsKey } from "../rows/use-rows";
+import { rowKey, rowsKey } from "../rows/queries";
 import {
   parseVersionEvent,
   type RowChanges,
@@ -11,6 +11,7 @@ import {
   withRowChanges,
   withVersion,
 } from "./live-events";
+import { datasetQuery } from "./queries";
 
 /**
  * The dataset's live changes (`GET …/events`), from the version the page has: each new version once,
@@ -93,8 +94,8 @@ export function useFollowDataset(
 
   const onEvent = useCallback(
     (event: DatasetVersionEvent) => {
-      const datasetKey = ["dataset", projectSlug, datasetSlug];
-      queryClient.setQueryData<Dataset>(datasetKey, (current) => withVersion(current, event.version));
+      const datasetKey = datasetQuery(projectSlug, datasetSlug).queryKey;
+      queryClient.setQueryData(datasetKey, (current) => withVersion(current, event.version));
       if (!pinned) setChanges((current) => withRowChanges(current, event));
       const batch = pending.current;
       batch.rows ||= rowsToRefresh(event, pinned, isLoaded);
@@ -112,7 +113,7 @@ export function useFollowDataset(
           refetchType: rows ? "active" : "none",
         });
         if (!rows) return;
-        void queryClient.invalidateQueries({ queryKey: ["row", projectSlug, datasetSlug] });
+        void queryClient.invalidateQueries({ queryKey: rowKey(projectSlug, datasetSlug) });
       }, 100);
     },
     [queryClient, projectSlug, datasetSlug, pinned, isLoaded],

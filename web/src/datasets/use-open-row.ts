@@ -1,7 +1,7 @@
 import type { DatasetRow } from "@svc/sdk";
 import { useQuery } from "@tanstack/react-query";
 import { useRef } from "react";
-import { api } from "../api";
+import { rowQuery } from "../rows/queries";
 
 /**
  * The row the address opens: from the rows the grid has loaded, or, for a deep link to a row not (yet)
@@ -16,14 +16,7 @@ export function useOpenRow(
 ) {
   const loaded = pages.rows.find((row) => row.rowId === rowId);
   const linked = useQuery({
-    queryKey: ["row", projectSlug, datasetSlug, rowId, pinnedVersion],
-    queryFn: () =>
-      api.datasets.getRow(
-        projectSlug,
-        datasetSlug,
-        rowId ?? "",
-        pinnedVersion === undefined ? {} : { version: pinnedVersion },
-      ),
+    ...rowQuery(projectSlug, datasetSlug, rowId, pinnedVersion),
     enabled: rowId !== undefined && loaded === undefined && !pages.isPending,
   });
   // A row that leaves the loaded list (saved out of a filtered view) stays open while it is fetched on

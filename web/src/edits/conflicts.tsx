@@ -4,11 +4,11 @@ import { api } from "../api";
 import { Dialog } from "../components/dialog";
 import { cellOf, parseJson } from "../rows/cells";
 import { ConflictCells } from "../rows/conflict-cells";
-import type { EditSession, StagedRow } from "./edit-session";
+import type { Drafts, StagedRow } from "./drafts";
 
-/** A row someone else changed after this session's edit of it began. */
+/** A row someone else changed after the draft of it began. */
 export interface RowConflict {
-  staged: EditSession[number];
+  staged: Drafts[number];
   theirs: DatasetRow;
 }
 
@@ -109,10 +109,10 @@ function conflictCells(staged: StagedRow, theirs: DatasetRow, columns: readonly 
 export async function conflictsOf(
   projectSlug: string,
   datasetSlug: string,
-  session: EditSession,
+  drafts: Drafts,
 ): Promise<RowConflict[]> {
   const found: RowConflict[] = [];
-  const queue = [...session];
+  const queue = [...drafts];
   const worker = async () => {
     for (let staged = queue.shift(); staged !== undefined; staged = queue.shift()) {
       const theirs = await api.datasets.getRow(projectSlug, datasetSlug, staged.rowId);
@@ -120,6 +120,6 @@ export async function conflictsOf(
     }
   };
   await Promise.all(Array.from({ length: Math.min(8, queue.length) }, worker));
-  const order = new Map(session.map((row, i) => [row.rowId, i]));
+  const order = new Map(drafts.map((row, i) => [row.rowId, i]));
   return found.sort((a, b) => (order.get(a.staged.rowId) ?? 0) - (order.get(b.staged.rowId) ?? 0));
 }

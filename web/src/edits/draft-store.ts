@@ -1,9 +1,9 @@
-import type { EditSession } from "./edit-session";
+import type { Drafts } from "./drafts";
 
 /**
- * Where edit sessions are kept between visits: IndexedDB, whose quota is a share of the disk, where
- * local storage holds a few megabytes for the whole site and one large paste used to exceed it. A
- * session is stored as it is (a structured clone), under the key `storageKey` gives. A few lines of
+ * Where drafts are kept between visits: IndexedDB, whose quota is a share of the disk, where
+ * local storage holds a few megabytes for the whole site and one large paste used to exceed it. The
+ * drafts are stored as they are (a structured clone), under the key `storageKey` gives. A few lines of
  * plain IndexedDB rather than a wrapper: one object store, get, put and delete (docs/decisions/0014).
  */
 const DATABASE = "svc";
@@ -56,27 +56,27 @@ async function inStore(
   });
 }
 
-/** The stored session under `key`, or undefined when there is none. */
-export async function loadSession(key: string): Promise<EditSession | undefined> {
+/** The stored drafts under `key`, or undefined when there are none. */
+export async function loadDrafts(key: string): Promise<Drafts | undefined> {
   const value = await inStore("readonly", (store) => store.get(key));
-  return Array.isArray(value) ? (value as EditSession) : undefined;
+  return Array.isArray(value) ? (value as Drafts) : undefined;
 }
 
-/** Stores the session under `key`; an empty session removes it. Rejects with the browser's reason. */
-export async function storeSession(key: string, session: EditSession): Promise<void> {
-  await inStore("readwrite", (store) => (session.length === 0 ? store.delete(key) : store.put(session, key)));
+/** Stores the drafts under `key`; no drafts removes them. Rejects with the browser's reason. */
+export async function storeDrafts(key: string, drafts: Drafts): Promise<void> {
+  await inStore("readwrite", (store) => (drafts.length === 0 ? store.delete(key) : store.put(drafts, key)));
 }
 
 /**
- * A session kept in local storage by an earlier version of the page, taken out once it is stored here.
+ * Drafts kept in local storage by an earlier version of the page, taken out once it is stored here.
  */
-export function legacySession(key: string): { session: EditSession; forget(): void } | undefined {
+export function legacyDrafts(key: string): { drafts: Drafts; forget(): void } | undefined {
   try {
     const text = localStorage.getItem(key);
     if (text === null) return undefined;
     const value: unknown = JSON.parse(text);
     if (!Array.isArray(value)) return undefined;
-    return { session: value as EditSession, forget: () => localStorage.removeItem(key) };
+    return { drafts: value as Drafts, forget: () => localStorage.removeItem(key) };
   } catch {
     return undefined;
   }

@@ -1,7 +1,7 @@
 import { useCallback, useEffect } from "react";
 import { type BlockerFunction, useBlocker } from "react-router";
 import { Dialog } from "../components/dialog";
-import { plural } from "../components/words";
+import { plural } from "../words";
 
 /**
  * Leaving a page with unsaved edits asks first: closing or reloading the tab through the browser's own

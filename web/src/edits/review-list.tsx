@@ -1,7 +1,7 @@
 import { ActionButton } from "../components/action-button";
 import { CellText } from "../components/cell-text";
 import { Table } from "../components/table";
-import type { StagedCell } from "./edit-session";
+import type { StagedCell } from "./drafts";
 
 /** Every unsaved edit, one line each, with its undo and a link to its row. */
 export function ReviewList({

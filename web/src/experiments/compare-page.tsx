@@ -4,11 +4,13 @@ import { Link, useParams, useSearchParams } from "react-router";
 import { ownActorIdOf } from "../api";
 import { ErrorMessage } from "../components/errors";
 import { PageHeader } from "../components/layout";
+import { LoadMore } from "../components/load-more";
 import { numeric, Table } from "../components/table";
-import { plural } from "../components/words";
+import { datasetTargetsQuery } from "../datasets/queries";
 import { useSignedIn } from "../session";
+import { plural } from "../words";
 import { experimentCrumbs } from "./crumbs";
-import { type CompareChange, compareQuery, experimentQuery, projectDatasetsQuery } from "./queries";
+import { type CompareChange, compareQuery, experimentQuery } from "./queries";
 import { ClippedText, OutputWithDiff, ScoreList } from "./result-parts";
 import { formatDelta, formatMean } from "./scores";
 
@@ -48,7 +50,7 @@ export function ComparePage() {
   const session = useSignedIn();
   const a = useQuery(experimentQuery(projectSlug, experimentId));
   const b = useQuery(experimentQuery(projectSlug, otherExperimentId));
-  const datasets = useQuery(projectDatasetsQuery(projectSlug));
+  const datasets = useQuery(datasetTargetsQuery(projectSlug));
   const dataset = datasets.data?.items.find((one) => one.id === a.data?.datasetId);
   const [params, setParams] = useSearchParams();
   const change = changeFrom(params);
@@ -120,16 +122,7 @@ export function ComparePage() {
           </p>
         </div>
       ) : null}
-      {compare.hasNextPage ? (
-        <button
-          type="button"
-          className="button load-more"
-          onClick={() => void compare.fetchNextPage()}
-          disabled={compare.isFetchingNextPage}
-        >
-          {compare.isFetchingNextPage ? "Loading…" : "More rows"}
-        </button>
-      ) : null}
+      <LoadMore pages={compare} label="More rows" className="button load-more" />
     </>
   );
 }

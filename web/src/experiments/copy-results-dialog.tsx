@@ -2,8 +2,8 @@ import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, useId, useState } from "react";
 import { api } from "../api";
 import { Dialog, FormActions } from "../components/dialog";
-import { plural } from "../components/words";
 import { DatasetChoice, useDatasetChoice } from "../datasets/dataset-choice";
+import { plural } from "../words";
 import { describeFilters, isFiltered, type ResultFilters, resultsQuery } from "./result-filters";
 
 /** The most row ids one copy names (the API's limit); a larger view is copied in several. */

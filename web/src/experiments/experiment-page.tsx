@@ -8,13 +8,15 @@ import {
 } from "@tanstack/react-query";
 import { type FormEvent, lazy, Suspense, useCallback, useEffect, useId, useMemo, useState } from "react";
 import { Link, useParams, useSearchParams } from "react-router";
+import { mayCall } from "../access";
 import { api, ownActorIdOf, ownActorOf, SvcError } from "../api";
-import { canWrite } from "../components/collect";
 import { ErrorMessage } from "../components/errors";
 import { PageHeader } from "../components/layout";
+import { LoadMore } from "../components/load-more";
 import { useToasts } from "../components/toasts";
-import { plural } from "../components/words";
+import { datasetTargetsQuery } from "../datasets/queries";
 import { useSignedIn } from "../session";
+import { plural } from "../words";
 import { CommentDialog } from "./comment-dialog";
 import { type Copied, CopyResultsDialog } from "./copy-results-dialog";
 import { experimentCrumbs } from "./crumbs";
@@ -22,9 +24,8 @@ import { StatusBadge } from "./experiments-page";
 import {
   DISTRIBUTION_SAMPLE,
   distributionQuery,
-  experimentKey,
   experimentQuery,
-  projectDatasetsQuery,
+  experimentResultsKey,
   resultsPagesQuery,
 } from "./queries";
 import { describeFilters, filtersFrom, isFiltered, type ResultFilters, withFilters } from "./result-filters";
@@ -57,7 +58,7 @@ export function ExperimentPage() {
   const filters = useMemo(() => filtersFrom(params), [params]);
 
   const experiment = useQuery(experimentQuery(projectSlug, experimentId));
-  const datasets = useQuery(projectDatasetsQuery(projectSlug));
+  const datasets = useQuery(datasetTargetsQuery(projectSlug));
   const dataset = datasets.data?.items.find((one) => one.id === experiment.data?.datasetId);
   const results = useInfiniteQuery(resultsPagesQuery(projectSlug, experimentId, filters));
   const items = useMemo(() => results.data?.pages.flatMap((page) => page.items) ?? [], [results.data]);
@@ -68,7 +69,7 @@ export function ExperimentPage() {
   const [copying, setCopying] = useState(false);
   const [copied, setCopied] = useState<Copied | undefined>();
 
-  const writable = canWrite(session.role);
+  const writable = mayCall(session.role, "recordExperimentScores");
   const finished = experiment.data?.status === "finished";
   const canScore = writable && experiment.data !== undefined && !finished;
 
@@ -78,7 +79,7 @@ export function ExperimentPage() {
     onSuccess: (_recorded, entry) => {
       // The table shows the new score at once; the summary and the distribution are read again.
       queryClient.setQueriesData<InfiniteData<ListExperimentResultsResponse>>(
-        { queryKey: [...experimentKey(projectSlug, experimentId), "results"] },
+        { queryKey: experimentResultsKey(projectSlug, experimentId) },
         (data) => data && withScore(data, entry, ownActorOf(session)),
       );
       void queryClient.invalidateQueries({
@@ -225,16 +226,7 @@ export function ExperimentPage() {
           ownActorId={ownActorIdOf(session)}
         />
       ) : null}
-      {results.hasNextPage ? (
-        <button
-          type="button"
-          className="button load-more"
-          onClick={() => void results.fetchNextPage()}
-          disabled={results.isFetchingNextPage}
-        >
-          {results.isFetchingNextPage ? "Loading…" : "More results"}
-        </button>
-      ) : null}
+      <LoadMore pages={results} label="More results" className="button load-more" />
       {commenting !== undefined ? (
         <CommentDialog
           rowId={commenting}

@@ -2,10 +2,11 @@ import type { Experiment } from "@svc/sdk";
 import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import { lazy, Suspense, useMemo, useState } from "react";
 import { Link, useNavigate, useParams } from "react-router";
-import { api } from "../api";
 import { ErrorMessage } from "../components/errors";
 import { PageHeader } from "../components/layout";
+import { LoadMore } from "../components/load-more";
 import { numeric, Table } from "../components/table";
+import { datasetQuery } from "../datasets/queries";
 import { experimentsQuery } from "./queries";
 import { formatMean, meanTrend, scoreNames } from "./scores";
 
@@ -20,10 +21,7 @@ const ScoreTrendChart = lazy(() =>
 export function ExperimentsPage() {
   const { projectSlug = "", datasetSlug = "" } = useParams();
   const navigate = useNavigate();
-  const dataset = useQuery({
-    queryKey: ["dataset", projectSlug, datasetSlug],
-    queryFn: () => api.datasets.get(projectSlug, datasetSlug),
-  });
+  const dataset = useQuery(datasetQuery(projectSlug, datasetSlug));
   const experiments = useInfiniteQuery(experimentsQuery(projectSlug, datasetSlug));
   const items = useMemo(
     () => experiments.data?.pages.flatMap((page) => page.items) ?? [],
@@ -105,16 +103,7 @@ export function ExperimentsPage() {
             chosen={chosen}
             onToggle={toggle}
           />
-          {experiments.hasNextPage ? (
-            <button
-              type="button"
-              className="button"
-              onClick={() => void experiments.fetchNextPage()}
-              disabled={experiments.isFetchingNextPage}
-            >
-              {experiments.isFetchingNextPage ? "Loading…" : "Older experiments"}
-            </button>
-          ) : null}
+          <LoadMore pages={experiments} label="Older experiments" />
         </>
       )}
     </>

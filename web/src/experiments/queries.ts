@@ -13,6 +13,10 @@ export const RESULTS_PAGE = 100;
 export const experimentKey = (projectSlug: string, experimentId: string) =>
   ["experiment", projectSlug, experimentId] as const;
 
+/** Every cached page of an experiment's results, whatever their filters: a new score shows in them. */
+export const experimentResultsKey = (projectSlug: string, experimentId: string) =>
+  [...experimentKey(projectSlug, experimentId), "results"] as const;
+
 export const experimentQuery = (projectSlug: string, experimentId: string) =>
   queryOptions({
     queryKey: [...experimentKey(projectSlug, experimentId), "summary"],
@@ -37,7 +41,7 @@ export const experimentsQuery = (projectSlug: string, datasetSlug: string) =>
 /** An experiment's results under the filters, in row id order, page by page with the API's cursors. */
 export const resultsPagesQuery = (projectSlug: string, experimentId: string, filters: ResultFilters) =>
   infiniteQueryOptions({
-    queryKey: [...experimentKey(projectSlug, experimentId), "results", filters],
+    queryKey: [...experimentResultsKey(projectSlug, experimentId), filters],
     initialPageParam: undefined as string | undefined,
     queryFn: ({ pageParam, signal }) =>
       api.experiments.results(
@@ -88,11 +92,4 @@ export const compareQuery = (projectSlug: string, a: string, b: string, change?:
         { signal },
       ),
     getNextPageParam: (page) => (page.hasMore && page.nextCursor ? page.nextCursor : undefined),
-  });
-
-/** The project's datasets (shared with the dataset choice): the experiment's dataset is found by its id. */
-export const projectDatasetsQuery = (projectSlug: string) =>
-  queryOptions({
-    queryKey: ["datasets", projectSlug, "targets"],
-    queryFn: () => api.datasets.list(projectSlug, { limit: 200 }),
   });

@@ -1,23 +1,42 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { mayCall } from "../access";
 import { api } from "../api";
-import { canWrite, collect } from "../components/collect";
 import { PageHeader } from "../components/layout";
-import { NamedList } from "../components/named-list";
+import { type NamedItem, NamedList } from "../components/named-list";
 import { useToasts } from "../components/toasts";
 import { useSignedIn } from "../session";
+import { afterProjectWrite, projectsQuery } from "./queries";
 
 export function ProjectsPage() {
   const session = useSignedIn();
   const queryClient = useQueryClient();
   const toasts = useToasts();
-  const projects = useQuery({
-    queryKey: ["projects"],
-    queryFn: () => collect(api.projects.iterate({ limit: 200 })),
-  });
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ["projects"] });
+  const projects = useQuery(projectsQuery());
+  const refresh = () => afterProjectWrite(queryClient);
   const create = useMutation({
     mutationFn: (name: string) => api.projects.create({ name }),
-    onSuccess: refresh,
+    onSuccess: async (project) => {
+      await refresh();
+      toasts.show({ kind: "success", message: `Created project ${project.name}` });
+    },
+  });
+  const rename = useMutation({
+    mutationFn: ({ item, name }: { item: NamedItem; name: string }) =>
+      api.projects.update(item.slug, { name }),
+    onSuccess: async (_project, { item, name }) => {
+      await refresh();
+      toasts.show({
+        kind: "success",
+        message: `Renamed to ${name}; its address stays /projects/${item.slug}`,
+      });
+    },
+  });
+  const remove = useMutation({
+    mutationFn: (project: NamedItem) => api.projects.delete(project.slug),
+    onSuccess: async (_deleted, project) => {
+      await refresh();
+      toasts.show({ kind: "success", message: `Deleted project ${project.name}` });
+    },
   });
   return (
     <>
@@ -28,24 +47,10 @@ export function ProjectsPage() {
         loading={projects.isPending}
         error={projects.error}
         linkTo={(project) => `/projects/${project.slug}`}
-        canWrite={canWrite(session.role)}
-        onCreate={async (name) => {
-          const project = await create.mutateAsync(name);
-          toasts.show({ kind: "success", message: `Created project ${project.name}` });
-        }}
-        onRename={async (project, name) => {
-          await api.projects.update(project.slug, { name });
-          await refresh();
-          toasts.show({
-            kind: "success",
-            message: `Renamed to ${name}; its address stays /projects/${project.slug}`,
-          });
-        }}
-        onDelete={async (project) => {
-          await api.projects.delete(project.slug);
-          await refresh();
-          toasts.show({ kind: "success", message: `Deleted project ${project.name}` });
-        }}
+        canWrite={mayCall(session.role, "createProject")}
+        create={create}
+        rename={rename}
+        remove={remove}
         deleteConsequence="Its datasets, their rows and their whole history, and its traces will be deleted."
       />
     </>

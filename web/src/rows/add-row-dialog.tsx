@@ -1,4 +1,5 @@
 import type { Cell, DatasetColumn, NewRow } from "@svc/sdk";
+import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { api } from "../api";
 import { Dialog, FormActions } from "../components/dialog";
@@ -29,8 +30,10 @@ function AddRowForm({ projectSlug, datasetSlug, columns, onClose, onAdded }: Add
       columns.map((column) => [column.identifier, column.identifier === "input" ? '""' : "null"]),
     ),
   );
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>();
+  const add = useMutation({
+    mutationFn: (row: NewRow) => api.datasets.insertRows(projectSlug, datasetSlug, { rows: [row] }),
+    onSuccess: (created) => onAdded(created.rowIds[0] ?? "", created.version),
+  });
   const problems: Record<string, JsonProblem | undefined> = Object.fromEntries(
     columns.map((column) => {
       const parsed = parseJson(texts[column.identifier] ?? "null");
@@ -39,7 +42,7 @@ function AddRowForm({ projectSlug, datasetSlug, columns, onClose, onAdded }: Add
   );
   const invalid = Object.values(problems).some(Boolean);
 
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault();
     if (invalid) return;
     const row: NewRow = { input: null };
@@ -52,15 +55,7 @@ function AddRowForm({ projectSlug, datasetSlug, columns, onClose, onAdded }: Add
     }
     if (Object.keys(custom).length > 0) row.custom = custom;
     if (rowId.trim()) row.id = rowId.trim();
-    setBusy(true);
-    setError(undefined);
-    try {
-      const created = await api.datasets.insertRows(projectSlug, datasetSlug, { rows: [row] });
-      await onAdded(created.rowIds[0] ?? "", created.version);
-    } catch (failure) {
-      setError(failure);
-      setBusy(false);
-    }
+    add.mutate(row);
   };
 
   return (
@@ -91,9 +86,9 @@ function AddRowForm({ projectSlug, datasetSlug, columns, onClose, onAdded }: Add
         </div>
       ))}
       <FormActions
-        error={error}
-        submitLabel={busy ? "Adding…" : "Add row"}
-        disabled={busy || invalid}
+        error={add.error}
+        submitLabel={add.isPending ? "Adding…" : "Add row"}
+        disabled={add.isPending || invalid}
         onCancel={onClose}
       />
     </form>

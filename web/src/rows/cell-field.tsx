@@ -1,10 +1,10 @@
 import { forwardRef, type KeyboardEvent, useImperativeHandle, useMemo, useRef, useState } from "react";
 import { ConversationView, MarkdownText } from "../components/cell-view";
-import { conversationOf, looksLikeMarkdown } from "../components/conversation";
 import { JsonEditor } from "../components/json-editor";
 import { TextEditor } from "../components/text-editor";
 import { CELL_MODES, type CellMode, jsonOfPlainText, plainTextOf } from "./cell-modes";
 import { parseJson } from "./cells";
+import { conversationOf, looksLikeMarkdown } from "./conversation";
 import type { CellDraft } from "./row-draft";
 
 export interface CellFieldProps {

@@ -1,21 +1,13 @@
 import type { Cell, DatasetColumn, DatasetRow } from "@svc/sdk";
-import { useInfiniteQuery } from "@tanstack/react-query";
-import { useState } from "react";
+import { useInfiniteQuery, useMutation } from "@tanstack/react-query";
 import { api } from "../api";
 import { CellText } from "../components/cell-text";
 import { ErrorMessage } from "../components/errors";
+import { LoadMore } from "../components/load-more";
 import { useToasts } from "../components/toasts";
 import { actorLabel, type CellChange, cellChanges, type RowCells } from "../versions/changes";
 import { cellOf, sameJson } from "./cells";
-
-const HISTORY_PAGE = 20;
-
-export const rowHistoryKey = (projectSlug: string, datasetSlug: string, rowId: string) => [
-  "row-history",
-  projectSlug,
-  datasetSlug,
-  rowId,
-];
+import { rowHistoryQuery } from "./queries";
 
 /**
  * A row's own history, newest first: each version that touched it, who made it, and which cells it
@@ -40,48 +32,31 @@ export function RowHistory({
   onRestored(version: number): void;
 }) {
   const toasts = useToasts();
-  const [busy, setBusy] = useState<string | undefined>();
-  const [error, setError] = useState<unknown>();
-  const history = useInfiniteQuery({
-    // The row's version is in the key: a save anywhere shows up here at once.
-    queryKey: [...rowHistoryKey(projectSlug, datasetSlug, row.rowId), row.version],
-    initialPageParam: undefined as string | undefined,
-    queryFn: ({ pageParam, signal }) =>
-      api.datasets.rowHistory(
-        projectSlug,
-        datasetSlug,
-        row.rowId,
-        { limit: HISTORY_PAGE, ...(pageParam ? { cursor: pageParam } : {}) },
-        { signal },
-      ),
-    getNextPageParam: (page) => (page.hasMore && page.nextCursor ? page.nextCursor : undefined),
-  });
+  const history = useInfiniteQuery(rowHistoryQuery(projectSlug, datasetSlug, row.rowId, row.version));
   const entries = history.data?.pages.flatMap((page) => page.items) ?? [];
 
-  const restoreCell = async (change: CellChange, version: number) => {
-    const key = `${version}:${change.column.identifier}`;
-    setBusy(key);
-    setError(undefined);
-    try {
+  const restore = useMutation({
+    mutationFn: ({ change }: { change: CellChange; key: string }) => {
       const value: Cell = change.before ?? null;
       const body =
         change.column.source.kind === "builtin"
           ? { [change.column.source.field]: value }
           : { custom: { [change.column.identifier]: value } };
-      const saved = await api.datasets.updateRow(projectSlug, datasetSlug, row.rowId, body, {
-        ifMatch: row.version,
-      });
+      return api.datasets.updateRow(projectSlug, datasetSlug, row.rowId, body, { ifMatch: row.version });
+    },
+    onSuccess: (saved, { change }) => {
       toasts.show({
         kind: "success",
         message: `Restored ${change.column.name} of row ${row.rowId} as version ${saved.version}`,
       });
       onRestored(saved.version);
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(undefined);
-    }
-  };
+    },
+  });
+  /** The cell being put back, as `version:column`. */
+  const busy = restore.isPending ? restore.variables.key : undefined;
+  const error = restore.error;
+  const restoreCell = (change: CellChange, version: number) =>
+    restore.mutate({ change, key: `${version}:${change.column.identifier}` });
 
   return (
     <section className="row-history" aria-labelledby="row-history-title">
@@ -130,7 +105,7 @@ export function RowHistory({
                               className="button button-quiet"
                               disabled={busy !== undefined}
                               aria-label={`Restore ${change.column.name} to its value before version ${entry.version}`}
-                              onClick={() => void restoreCell(change, entry.version)}
+                              onClick={() => restoreCell(change, entry.version)}
                             >
                               {busy === key ? "Restoring…" : "Restore"}
                             </button>
@@ -143,16 +118,7 @@ export function RowHistory({
           })}
         </ol>
       )}
-      {history.hasNextPage ? (
-        <button
-          type="button"
-          className="button button-quiet"
-          onClick={() => void history.fetchNextPage()}
-          disabled={history.isFetchingNextPage}
-        >
-          {history.isFetchingNextPage ? "Loading…" : "Older changes"}
-        </button>
-      ) : null}
+      <LoadMore pages={history} label="Older changes" className="button button-quiet" />
     </section>
   );
 }

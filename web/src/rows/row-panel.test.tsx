@@ -1,4 +1,5 @@
 import type { DatasetRow } from "@svc/sdk";
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { act, cleanup, fireEvent, render, screen, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ToastProvider } from "../components/toasts";
@@ -44,18 +45,20 @@ afterEach(() => {
 
 function renderPanel(onSaved = vi.fn(), shown: DatasetRow = row()) {
   render(
-    <ToastProvider>
-      <RowPanel
-        projectSlug="p"
-        datasetSlug="d"
-        row={shown}
-        columns={columns}
-        readOnly={false}
-        focusOnOpen={false}
-        onSaved={onSaved}
-        onClose={vi.fn()}
-      />
-    </ToastProvider>,
+    <QueryClientProvider client={new QueryClient()}>
+      <ToastProvider>
+        <RowPanel
+          projectSlug="p"
+          datasetSlug="d"
+          row={shown}
+          columns={columns}
+          readOnly={false}
+          focusOnOpen={false}
+          onSaved={onSaved}
+          onClose={vi.fn()}
+        />
+      </ToastProvider>
+    </QueryClientProvider>,
   );
   return onSaved;
 }

@@ -1,13 +1,13 @@
-import type { DatasetColumn, DatasetRow, DatasetVersionEvent } from "@svc/sdk";
+import type { DatasetColumn, DatasetRow, DatasetVersionEvent, UpdateDatasetRowBody } from "@svc/sdk";
+import { useMutation } from "@tanstack/react-query";
 import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { Link } from "react-router";
 import { api } from "../api";
 import { ErrorMessage } from "../components/errors";
-import { notSavedLead } from "../components/not-saved";
 import { useToasts } from "../components/toasts";
-import { useAction } from "../components/use-action";
 import { changedUnderDraft } from "../datasets/live-events";
-import { applyStaged, draftMatches, type StagedRow } from "../edits/edit-session";
+import { applyStaged, draftMatches, type StagedRow } from "../edits/drafts";
+import { notSavedLead } from "../edits/not-saved";
 import { writeIfUnchanged } from "../edits/write-if-unchanged";
 import { actorLabel } from "../versions/changes";
 import { CellField } from "./cell-field";
@@ -40,9 +40,9 @@ export interface RowPanelProps {
   focusOnOpen: boolean;
   /** Shown below the editor: the row's history. */
   history?: ReactNode;
-  /** What the edit session holds for this row: the editor starts from it. */
+  /** What the drafts hold for this row: the editor starts from it. */
   staged?: StagedRow | undefined;
-  /** Every change of the draft, to keep the edit session in step. */
+  /** Every change of the draft, to keep the drafts in step. */
   onDraftChange?(draft: RowDraft): void;
   /** The row's last change the dataset's live changes announced, if any. */
   change?: DatasetVersionEvent | undefined;
@@ -63,7 +63,25 @@ export function RowPanel(props: RowPanelProps) {
   const { row, columns, projectSlug, datasetSlug } = props;
   const toasts = useToasts();
   const [draft, setDraft] = useState<RowDraft>(() => applyStaged(draftOf(row, columns), props.staged));
-  const { busy: saving, error, run, clearError } = useAction();
+  const write = useMutation({
+    mutationFn: ({ target, body }: { target: RowDraft; body: UpdateDatasetRowBody }) =>
+      writeIfUnchanged(
+        async () => {
+          const saved = await api.datasets.updateRow(projectSlug, datasetSlug, row.rowId, body, {
+            ifMatch: target.baseVersion,
+          });
+          setConflict(undefined);
+          setDraft(savedDraft(target, saved.version));
+          toasts.show({ kind: "success", message: `Saved row ${row.rowId} as version ${saved.version}` });
+          props.onSaved(saved.version);
+        },
+        async () => {
+          const theirs = await api.datasets.getRow(projectSlug, datasetSlug, row.rowId);
+          setConflict({ ...conflictOf(target, theirs), by: await lastChangeBy(theirs) });
+        },
+      ),
+  });
+  const { isPending: saving, error, reset: clearError } = write;
   const [conflict, setConflict] = useState<Conflict>();
   const [copyOpen, setCopyOpen] = useState(false);
   const firstEditor = useRef<{ focus(): void }>(null);
@@ -82,8 +100,8 @@ export function RowPanel(props: RowPanelProps) {
     setConflict((current) => (current && isShownIn(current, row) ? current : undefined));
     clearError();
   }, [row, columns, clearError]);
-  // The session changed elsewhere (a staged cell undone, everything saved or discarded): follow it.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: only a change of the session counts, not of the draft
+  // The drafts changed elsewhere (a staged cell undone, everything saved or discarded): follow them.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only a change of the drafts counts, not of the draft
   useEffect(() => {
     setDraft((current) =>
       draftMatches(current, props.staged) ? current : applyStaged(draftOf(row, columns), props.staged),
@@ -97,26 +115,10 @@ export function RowPanel(props: RowPanelProps) {
   }, [props.focusOnOpen]);
 
   const lastChangeBy = (theirs: DatasetRow) => lastChangeByOf(projectSlug, datasetSlug, theirs);
-  const save = async (target: RowDraft = draft) => {
+  const save = (target: RowDraft = draft) => {
     const body = patchOf(target);
     if (!body || hasProblems(target) || saving) return;
-    await run(() =>
-      writeIfUnchanged(
-        async () => {
-          const saved = await api.datasets.updateRow(projectSlug, datasetSlug, row.rowId, body, {
-            ifMatch: target.baseVersion,
-          });
-          setConflict(undefined);
-          setDraft(savedDraft(target, saved.version));
-          toasts.show({ kind: "success", message: `Saved row ${row.rowId} as version ${saved.version}` });
-          props.onSaved(saved.version);
-        },
-        async () => {
-          const theirs = await api.datasets.getRow(projectSlug, datasetSlug, row.rowId);
-          setConflict({ ...conflictOf(target, theirs), by: await lastChangeBy(theirs) });
-        },
-      ),
-    );
+    write.mutate({ target, body });
   };
 
   const discard = () => {
@@ -194,7 +196,7 @@ export function RowPanel(props: RowPanelProps) {
           onKeepMine={() => {
             const mine = { ...draft, baseVersion: conflict.theirs.version };
             setDraft(mine);
-            void save(mine);
+            save(mine);
           }}
           onTakeTheirs={() => {
             setConflict(undefined);
@@ -212,7 +214,7 @@ export function RowPanel(props: RowPanelProps) {
         className="row-form"
         onSubmit={(event) => {
           event.preventDefault();
-          void save();
+          save();
         }}
       >
         {draft.cells.map((cell, index) => {
@@ -231,7 +233,7 @@ export function RowPanel(props: RowPanelProps) {
                 setDraft(switched.draft);
                 return switched.note;
               }}
-              onSave={() => void save()}
+              onSave={() => save()}
               onCancel={cancel}
             />
           );

@@ -3,6 +3,7 @@ import { useQueries, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { api } from "../api";
 import type { ListFilters } from "./filters";
+import { rowListKey } from "./queries";
 import {
   NOTHING_KNOWN,
   nextReach,
@@ -30,8 +31,6 @@ export function listQuery(filters: RowFilters): ListDatasetRowsQuery {
   if (filters.where.length > 0) params.where = filters.where;
   return params;
 }
-
-export const rowsKey = (projectSlug: string, datasetSlug: string) => ["rows", projectSlug, datasetSlug];
 
 /** One server page of the list: its rows from position `page * PAGE_SIZE`, and whether more follow. */
 interface RowPage {
@@ -93,7 +92,7 @@ export function useRowPages(
 ) {
   const queryClient = useQueryClient();
   const query = listQuery(filters);
-  const key = [...rowsKey(projectSlug, datasetSlug), query];
+  const key = rowListKey(projectSlug, datasetSlug, query);
   const list = JSON.stringify(key);
 
   // The pages under the rows in view, as the grid last said, for this list (a new list starts where the

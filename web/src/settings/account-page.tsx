@@ -1,11 +1,11 @@
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useEffect, useState } from "react";
 import { api } from "../api";
 import { ErrorMessage } from "../components/errors";
 import { PageHeader } from "../components/layout";
 import { useToasts } from "../components/toasts";
-import { useAction } from "../components/use-action";
 import { useSignedIn } from "../session";
+import { accountQuery, afterAccountWrite } from "./queries";
 import { SettingsNav } from "./settings-nav";
 
 export function AccountPage() {
@@ -42,29 +42,31 @@ export function AccountPage() {
 function YourDetails() {
   const queryClient = useQueryClient();
   const toasts = useToasts();
-  const account = useQuery({ queryKey: ["account"], queryFn: () => api.account.get() });
+  const account = useQuery(accountQuery());
   const user = account.data?.user;
   const [name, setName] = useState("");
   const [email, setEmail] = useState("");
-  const { busy, error, run } = useAction();
+  const details = useMutation({
+    mutationFn: (changes: { name?: string; email?: string }) => api.account.updateUser(changes),
+    onSuccess: async () => {
+      await afterAccountWrite(queryClient);
+      toasts.show({ kind: "success", message: "Saved your name and e-mail" });
+    },
+  });
   useEffect(() => {
     if (!user) return;
     setName(user.name);
     setEmail(user.email ?? "");
   }, [user]);
 
-  const save = async (event: FormEvent) => {
+  const save = (event: FormEvent) => {
     event.preventDefault();
     if (!user) return;
     const changes: { name?: string; email?: string } = {};
     if (name.trim() !== user.name) changes.name = name.trim();
     if (email.trim() !== (user.email ?? "") && email.trim() !== "") changes.email = email.trim();
     if (Object.keys(changes).length === 0) return;
-    const done = await run(async () => {
-      await api.account.updateUser(changes);
-      await queryClient.invalidateQueries({ queryKey: ["account"] });
-    });
-    if (done) toasts.show({ kind: "success", message: "Saved your name and e-mail" });
+    details.mutate(changes);
   };
 
   if (account.error) return <ErrorMessage error={account.error} />;
@@ -92,13 +94,13 @@ function YourDetails() {
         placeholder={user.email === null ? "Not set yet" : undefined}
         autoComplete="email"
       />
-      {error ? <ErrorMessage error={error} /> : null}
+      {details.error ? <ErrorMessage error={details.error} /> : null}
       <button
         type="submit"
         className="button button-primary"
-        disabled={busy || unchanged || name.trim() === ""}
+        disabled={details.isPending || unchanged || name.trim() === ""}
       >
-        {busy ? "Saving…" : "Save"}
+        {details.isPending ? "Saving…" : "Save"}
       </button>
     </form>
   );

@@ -1,16 +1,16 @@
 import type { ApiKey, CreatedApiKey, Role } from "@svc/sdk";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
+import { mayCall } from "../access";
 import { api } from "../api";
-import { canManage } from "../components/collect";
 import { ConfirmDialog, Dialog, FormActions } from "../components/dialog";
 import { ErrorMessage, FieldProblem } from "../components/errors";
 import { PageHeader } from "../components/layout";
 import { NameField, RenameAndRemove, RenameDialog } from "../components/named-list";
 import { Table } from "../components/table";
 import { useToasts } from "../components/toasts";
-import { useAction } from "../components/use-action";
 import { useSignedIn } from "../session";
+import { afterApiKeysWrite, apiKeysQuery } from "./queries";
 import { ROLES, RoleOptions } from "./roles";
 import { SettingsNav } from "./settings-nav";
 
@@ -19,14 +19,36 @@ export function KeysPage() {
   const session = useSignedIn();
   const queryClient = useQueryClient();
   const toasts = useToasts();
-  const manage = canManage(session.role);
-  const keys = useQuery({ queryKey: ["api-keys"], queryFn: () => api.apiKeys.list(), enabled: manage });
+  const manage = mayCall(session.role, "listApiKeys");
+  const keys = useQuery({ ...apiKeysQuery(), enabled: manage });
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<CreatedApiKey>();
   const [renaming, setRenaming] = useState<ApiKey>();
   const [revoking, setRevoking] = useState<ApiKey>();
-  const { busy, error, run } = useAction();
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ["api-keys"] });
+  const refresh = () => afterApiKeysWrite(queryClient);
+  const create = useMutation({
+    mutationFn: (key: { name: string; role: Role }) => api.apiKeys.create(key),
+    onSuccess: async (key) => {
+      setCreated(key);
+      setCreating(false);
+      await refresh();
+    },
+  });
+  const rename = useMutation({
+    mutationFn: ({ key, name }: { key: ApiKey; name: string }) => api.apiKeys.update(key.id, { name }),
+    onSuccess: async () => {
+      setRenaming(undefined);
+      await refresh();
+    },
+  });
+  const revoke = useMutation({
+    mutationFn: (key: ApiKey) => api.apiKeys.delete(key.id),
+    onSuccess: async (_revoked, key) => {
+      toasts.show({ kind: "success", message: `Revoked ${key.name}` });
+      setRevoking(undefined);
+      await refresh();
+    },
+  });
 
   return (
     <>
@@ -72,17 +94,11 @@ export function KeysPage() {
       )}
       <Dialog title="New API key" open={creating} onClose={() => setCreating(false)}>
         <CreateKeyForm
-          busy={busy}
-          error={error}
+          busy={create.isPending}
+          error={create.error}
           ownRole={session.role}
           onCancel={() => setCreating(false)}
-          onSubmit={(name, role) =>
-            run(async () => {
-              setCreated(await api.apiKeys.create({ name, role }));
-              setCreating(false);
-              await refresh();
-            })
-          }
+          onSubmit={(name, role) => create.mutate({ name, role })}
         />
       </Dialog>
       <Dialog title="Your new API key" open={created !== undefined} onClose={() => setCreated(undefined)}>
@@ -115,38 +131,29 @@ export function KeysPage() {
       </Dialog>
       <RenameDialog
         current={renaming?.name}
-        busy={busy}
-        error={error}
+        busy={rename.isPending}
+        error={rename.error}
         onClose={() => setRenaming(undefined)}
-        onSubmit={(name) =>
-          run(async () => {
-            if (renaming) await api.apiKeys.update(renaming.id, { name });
-            setRenaming(undefined);
-            await refresh();
-          })
-        }
+        onSubmit={(name) => {
+          if (renaming) rename.mutate({ key: renaming, name });
+        }}
       />
       <ConfirmDialog
         title={`Revoke ${revoking?.name ?? ""}?`}
         open={revoking !== undefined}
         confirmLabel="Revoke key"
-        busy={busy}
+        busy={revoke.isPending}
         body={
           <p>
             Programs, agents and browser sessions using this key stop working within a second, everywhere.
             This cannot be undone.
           </p>
         }
-        error={error}
+        error={revoke.error}
         onClose={() => setRevoking(undefined)}
-        onConfirm={() =>
-          run(async () => {
-            if (revoking) await api.apiKeys.delete(revoking.id);
-            toasts.show({ kind: "success", message: `Revoked ${revoking?.name}` });
-            setRevoking(undefined);
-            await refresh();
-          })
-        }
+        onConfirm={() => {
+          if (revoking) revoke.mutate(revoking);
+        }}
       />
     </>
   );

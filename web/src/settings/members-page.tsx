@@ -1,17 +1,17 @@
 import type { Member, Role } from "@svc/sdk";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
+import { mayCall } from "../access";
 import { api, SvcError } from "../api";
 import { ActionButton } from "../components/action-button";
-import { canManage, collect } from "../components/collect";
 import { ConfirmDialog } from "../components/dialog";
 import { ErrorMessage } from "../components/errors";
 import { PageHeader } from "../components/layout";
 import { Table } from "../components/table";
 import { useToasts } from "../components/toasts";
-import { useAction } from "../components/use-action";
 import { useSession, useSignedIn } from "../session";
 import { changeProblem, invitationProblem, leaveProblem, mayChange, rolesGivenBy } from "./members";
+import { afterMembersWrite, membersQuery } from "./queries";
 import { ROLES, RoleOptions } from "./roles";
 import { SettingsNav } from "./settings-nav";
 
@@ -30,39 +30,47 @@ export function MembersPage() {
   const { signOut } = useSession();
   const queryClient = useQueryClient();
   const toasts = useToasts();
-  const manage = canManage(session.role);
-  const members = useQuery({
-    queryKey: ["members"],
-    queryFn: () => collect(api.members.iterate({ limit: 200 })),
-    enabled: manage,
-  });
+  const manage = mayCall(session.role, "listMembers");
+  const members = useQuery({ ...membersQuery(), enabled: manage });
   const [email, setEmail] = useState("");
   const [role, setRole] = useState<Role>("member");
   const [invited, setInvited] = useState<Invited>();
   const [removing, setRemoving] = useState<Member>();
   const [leaving, setLeaving] = useState(false);
-  const invite = useAction();
-  const change = useAction();
-  const leave = useAction();
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ["members"] });
-
-  const submitInvite = async (event: FormEvent) => {
-    event.preventDefault();
-    const address = email.trim();
-    setInvited(undefined);
-    const done = await invite.run(async () => {
-      const member = await api.members.add({ email: address, role });
-      setInvited({ email: member.email ?? address, inviteUrl: member.inviteUrl });
+  const refresh = () => afterMembersWrite(queryClient);
+  const invite = useMutation({
+    mutationFn: (invitation: { email: string; role: Role }) => api.members.add(invitation),
+    onSuccess: async (member, invitation) => {
+      setInvited({ email: member.email ?? invitation.email, inviteUrl: member.inviteUrl });
       await refresh();
-    });
-    if (done) setEmail("");
-  };
-  const changeRole = (member: Member, to: Role) =>
-    void change.run(async () => {
-      await api.members.update(member.id, { role: to });
+    },
+  });
+  const change = useMutation({
+    mutationFn: ({ member, to }: { member: Member; to: Role }) => api.members.update(member.id, { role: to }),
+    onSuccess: async (_member, { member, to }) => {
       await refresh();
       toasts.show({ kind: "success", message: `${member.name} is now ${to}` });
-    });
+    },
+  });
+  const removal = useMutation({
+    mutationFn: (member: Member) => api.members.remove(member.id),
+    onSuccess: async (_removed, member) => {
+      toasts.show({ kind: "success", message: `Removed ${member.name}` });
+      setRemoving(undefined);
+      await refresh();
+    },
+  });
+  const leave = useMutation({
+    mutationFn: () => api.members.leave(),
+    onSuccess: () => signOut(),
+  });
+
+  const submitInvite = (event: FormEvent) => {
+    event.preventDefault();
+    setInvited(undefined);
+    invite.mutate({ email: email.trim(), role }, { onSuccess: () => setEmail("") });
+  };
+  const changeRole = (member: Member, to: Role) => change.mutate({ member, to });
 
   return (
     <>
@@ -85,8 +93,8 @@ export function MembersPage() {
           <select id="member-role" value={role} onChange={(event) => setRole(event.target.value as Role)}>
             <RoleOptions roles={rolesGivenBy(session.role)} />
           </select>
-          <button type="submit" className="button button-primary" disabled={invite.busy}>
-            {invite.busy ? "Inviting…" : "Invite"}
+          <button type="submit" className="button button-primary" disabled={invite.isPending}>
+            {invite.isPending ? "Inviting…" : "Invite"}
           </button>
         </form>
       ) : (
@@ -122,7 +130,7 @@ export function MembersPage() {
                     <select
                       aria-label={`Role of ${member.name}`}
                       value={member.role}
-                      disabled={change.busy}
+                      disabled={change.isPending || removal.isPending}
                       onChange={(event) => changeRole(member, event.target.value as Role)}
                     >
                       <RoleOptions roles={member.role === "owner" ? ROLES : rolesGivenBy(session.role)} />
@@ -162,8 +170,8 @@ export function MembersPage() {
         title={`Remove ${removing?.name ?? ""}?`}
         open={removing !== undefined}
         confirmLabel="Remove member"
-        busy={change.busy}
-        error={change.error ? explainedError(change.error, changeProblem(change.error)) : undefined}
+        busy={removal.isPending}
+        error={removal.error ? explainedError(removal.error, changeProblem(removal.error)) : undefined}
         body={
           <p>
             {removing?.name} leaves the organisation: their open pages are signed out within a second. Keys
@@ -172,35 +180,24 @@ export function MembersPage() {
         }
         onClose={() => {
           setRemoving(undefined);
-          change.clearError();
+          removal.reset();
         }}
-        onConfirm={() =>
-          void change.run(async () => {
-            if (!removing) return;
-            await api.members.remove(removing.id);
-            toasts.show({ kind: "success", message: `Removed ${removing.name}` });
-            setRemoving(undefined);
-            await refresh();
-          })
-        }
+        onConfirm={() => {
+          if (removing) removal.mutate(removing);
+        }}
       />
       <ConfirmDialog
         title={`Leave ${session.organization.name}?`}
         open={leaving}
         confirmLabel="Leave organisation"
-        busy={leave.busy}
+        busy={leave.isPending}
         error={leave.error ? explainedError(leave.error, leaveProblem(leave.error)) : undefined}
         body={<p>You are signed out here at once; to come back, an owner or admin must invite you again.</p>}
         onClose={() => {
           setLeaving(false);
-          leave.clearError();
+          leave.reset();
         }}
-        onConfirm={() =>
-          void leave.run(async () => {
-            await api.members.leave();
-            await signOut();
-          })
-        }
+        onConfirm={() => leave.mutate()}
       />
     </>
   );

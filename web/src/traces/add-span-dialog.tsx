@@ -6,6 +6,7 @@ import { api } from "../api";
 import { Dialog, FormActions } from "../components/dialog";
 import { useToasts } from "../components/toasts";
 import { DatasetChoice, useDatasetChoice } from "../datasets/dataset-choice";
+import { datasetQuery } from "../datasets/queries";
 import { compact } from "../rows/cells";
 import { spanGenAi } from "./gen-ai";
 
@@ -81,7 +82,7 @@ export function AddSpanDialog({
     mutationFn: (dataset: Dataset) => api.datasets.insertRows(projectSlug, dataset.slug, { rows: [row] }),
     onSuccess: (result, dataset) => {
       rememberTarget(projectSlug, dataset.slug);
-      void queryClient.invalidateQueries({ queryKey: ["dataset", projectSlug, dataset.slug] });
+      void queryClient.invalidateQueries({ queryKey: datasetQuery(projectSlug, dataset.slug).queryKey });
       const rowId = result.rowIds[0] ?? "";
       toasts.show({
         kind: "success",

@@ -1,7 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { type FormEvent, useMemo } from "react";
 import { useNavigate, useParams, useSearchParams } from "react-router";
-import { api } from "../api";
 import { ErrorMessage } from "../components/errors";
 import { PageHeader } from "../components/layout";
 import { MetricChart } from "./dashboard-charts";
@@ -15,6 +14,7 @@ import {
   rangeOf,
 } from "./dashboard-range";
 import { formatCost } from "./gen-ai";
+import { traceMetricsQuery } from "./queries";
 import { instantOfLocal, localInputValue } from "./trace-query";
 import { TracesTabs } from "./traces-tabs";
 
@@ -62,14 +62,8 @@ export function DashboardPage() {
         : rangeOf(isPreset(preset) ? preset : "day", Date.now()),
     [preset, customFrom, customTo],
   );
-  const all = useQuery({
-    queryKey: ["trace-metrics", projectSlug, range, "all"],
-    queryFn: ({ signal }) => api.traces.metrics(projectSlug, range, { signal }),
-  });
-  const byModel = useQuery({
-    queryKey: ["trace-metrics", projectSlug, range, "model"],
-    queryFn: ({ signal }) => api.traces.metrics(projectSlug, { ...range, groupBy: "model" }, { signal }),
-  });
+  const all = useQuery(traceMetricsQuery(projectSlug, range, "all"));
+  const byModel = useQuery(traceMetricsQuery(projectSlug, range, "model"));
   const timeLabel = timeLabelFor(range.bucket);
   const open = (time: string, model: string | undefined) =>
     navigate(listAddress(projectSlug, time, range.bucket, model));

@@ -1,14 +1,14 @@
-import type { Trace, TraceFilterInput } from "@svc/sdk";
+import type { Dataset, Trace, TraceFilterInput } from "@svc/sdk";
+import { useMutation } from "@tanstack/react-query";
 import type { FormEvent } from "react";
 import { useNavigate } from "react-router";
 import { api } from "../api";
 import { Dialog, FormActions } from "../components/dialog";
 import { Table } from "../components/table";
 import { useToasts } from "../components/toasts";
-import { useAction } from "../components/use-action";
-import { plural } from "../components/words";
 import { DatasetChoice, useDatasetChoice } from "../datasets/dataset-choice";
 import { compact } from "../rows/cells";
+import { plural } from "../words";
 
 export type TraceSelection = { by: "ids"; ids: string[] } | { by: "filters"; filters: TraceFilterInput[] };
 
@@ -35,28 +35,30 @@ export function ImportTracesDialog({
   onClose(): void;
   onDone(): void;
 }) {
-  const action = useAction();
   const toasts = useToasts();
   const navigate = useNavigate();
   const choice = useDatasetChoice(projectSlug, open);
   const chosen = choice.chosen;
   const count = countOf(selection);
   const what = count === undefined ? "every matching trace" : plural(count, "trace");
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (!chosen) return;
-    void action.run(async () => {
-      const result = await api.datasets.importTraces(projectSlug, chosen.slug, { traces: selection });
+  const add = useMutation({
+    mutationFn: (dataset: Dataset) =>
+      api.datasets.importTraces(projectSlug, dataset.slug, { traces: selection }),
+    onSuccess: (result, dataset) => {
       toasts.show({
         kind: "success",
-        message: `Added ${plural(result.rowIds.length, "row")} to ${chosen.name} as version ${result.version}`,
+        message: `Added ${plural(result.rowIds.length, "row")} to ${dataset.name} as version ${result.version}`,
         action: {
           label: "Open",
-          run: () => navigate(`/projects/${projectSlug}/datasets/${chosen.slug}`),
+          run: () => navigate(`/projects/${projectSlug}/datasets/${dataset.slug}`),
         },
       });
       onDone();
-    });
+    },
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (chosen) add.mutate(chosen);
   };
   return (
     <Dialog title={`Add ${what} to a dataset`} open={open} onClose={onClose} wide>
@@ -88,9 +90,9 @@ export function ImportTracesDialog({
           ))}
         </Table>
         <FormActions
-          error={action.error}
-          submitLabel={action.busy ? "Adding…" : `Add ${what}`}
-          disabled={action.busy || !chosen}
+          error={add.error}
+          submitLabel={add.isPending ? "Adding…" : `Add ${what}`}
+          disabled={add.isPending || !chosen}
           onCancel={onClose}
         />
       </form>

@@ -1,17 +1,16 @@
 import type { Trace } from "@svc/sdk";
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { Link, useParams } from "react-router";
-import { api } from "../api";
 import { ErrorMessage } from "../components/errors";
 import { PageHeader } from "../components/layout";
+import { LoadMore } from "../components/load-more";
 import { conversationOf, formatCost } from "./gen-ai";
+import { sessionTracesQuery } from "./queries";
 import { Conversation } from "./span-detail";
 import { newMessagesOf, offsetLabel } from "./trace-groups";
 import { paramsOf, traceCount } from "./trace-query";
 import { formatDuration } from "./traces-page";
 import { TracesTabs } from "./traces-tabs";
-
-const PAGE = 50;
 
 /**
  * One session as the conversation it was: its traces in the order they started, each turn with what
@@ -19,23 +18,7 @@ const PAGE = 50;
  */
 export function SessionPage() {
   const { projectSlug = "", sessionId = "" } = useParams();
-  const turns = useInfiniteQuery({
-    queryKey: ["session-traces", projectSlug, sessionId],
-    initialPageParam: undefined as string | undefined,
-    queryFn: ({ pageParam, signal }) =>
-      api.traces.list(
-        projectSlug,
-        {
-          limit: PAGE,
-          sortBy: "startTime",
-          sortDirection: "asc",
-          filters: [{ field: "sessionId", op: "eq", value: sessionId }],
-          ...(pageParam ? { cursor: pageParam } : {}),
-        },
-        { signal },
-      ),
-    getNextPageParam: (page) => (page.hasMore && page.nextCursor ? page.nextCursor : undefined),
-  });
+  const turns = useInfiniteQuery(sessionTracesQuery(projectSlug, sessionId));
   const items = turns.data?.pages.flatMap((page) => page.items) ?? [];
   const total = turns.data?.pages[0]?.total ?? 0;
   const first = items[0];
@@ -96,16 +79,7 @@ export function SessionPage() {
               />
             ))}
           </ol>
-          {turns.hasNextPage ? (
-            <button
-              type="button"
-              className="button"
-              onClick={() => void turns.fetchNextPage()}
-              disabled={turns.isFetchingNextPage}
-            >
-              {turns.isFetchingNextPage ? "Loading…" : "Later turns"}
-            </button>
-          ) : null}
+          <LoadMore pages={turns} label="Later turns" />
         </>
       )}
     </>

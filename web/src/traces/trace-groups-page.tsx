@@ -4,7 +4,9 @@ import { Link, useParams, useSearchParams } from "react-router";
 import { api } from "../api";
 import { ErrorMessage } from "../components/errors";
 import { PageHeader } from "../components/layout";
+import { LoadMore } from "../components/load-more";
 import { formatCost } from "./gen-ai";
+import { type GroupListQuery, traceGroupsQuery } from "./queries";
 import {
   apiQueryOf,
   ariaSortOf,
@@ -16,8 +18,6 @@ import {
 } from "./trace-groups";
 import { instantOfLocal, localInputValue, paramsOf } from "./trace-query";
 import { TracesTabs } from "./traces-tabs";
-
-const PAGE = 50;
 
 /** What a row of either list holds: a session's or a user's totals. */
 interface GroupTotals {
@@ -35,7 +35,6 @@ interface GroupPage {
   nextCursor: string | null;
   hasMore: boolean;
 }
-type ApiQuery = NonNullable<Parameters<typeof api.traces.sessions>[1]>;
 /** The range the list counts, so that a user's traces open with the same totals. */
 interface Range {
   from: string;
@@ -47,7 +46,7 @@ interface Kind {
   one: string;
   empty: string;
   more: string;
-  list(projectSlug: string, query: ApiQuery, signal: AbortSignal): Promise<GroupPage>;
+  list(projectSlug: string, query: GroupListQuery, signal: AbortSignal): Promise<GroupPage>;
   address(projectSlug: string, id: string, range: Range): string;
 }
 
@@ -91,17 +90,7 @@ export function TraceGroupsPage({ kind }: { kind: keyof typeof kinds }) {
   const [params, setParams] = useSearchParams();
   const order = orderFrom(params);
   const of = kinds[kind];
-  const groups = useInfiniteQuery({
-    queryKey: ["trace-groups", kind, projectSlug, order],
-    initialPageParam: undefined as string | undefined,
-    queryFn: ({ pageParam, signal }) =>
-      of.list(
-        projectSlug,
-        { limit: PAGE, ...apiQueryOf(order), ...(pageParam ? { cursor: pageParam } : {}) },
-        signal,
-      ),
-    getNextPageParam: (page) => (page.hasMore && page.nextCursor ? page.nextCursor : undefined),
-  });
+  const groups = useInfiniteQuery(traceGroupsQuery(kind, projectSlug, order, apiQueryOf(order), of.list));
   const items: GroupTotals[] = groups.data?.pages.flatMap((page) => page.items) ?? [];
   const sortBy = (field: GroupSortField) =>
     setParams(paramsOfOrder(toggledOrder(order, field)), { replace: true });
@@ -191,16 +180,7 @@ export function TraceGroupsPage({ kind }: { kind: keyof typeof kinds }) {
           </tbody>
         </table>
       )}
-      {groups.hasNextPage ? (
-        <button
-          type="button"
-          className="button"
-          onClick={() => void groups.fetchNextPage()}
-          disabled={groups.isFetchingNextPage}
-        >
-          {groups.isFetchingNextPage ? "Loading…" : of.more}
-        </button>
-      ) : null}
+      <LoadMore pages={groups} label={of.more} />
     </>
   );
 }

@@ -2,7 +2,7 @@ import type { GetTraceResponse, Span } from "@svc/sdk";
 import { useQuery } from "@tanstack/react-query";
 import { useCallback, useMemo, useState } from "react";
 import { Link, useParams, useSearchParams } from "react-router";
-import { canWrite } from "../components/collect";
+import { mayCall } from "../access";
 import { ErrorMessage } from "../components/errors";
 import { PageHeader } from "../components/layout";
 import { useSignedIn } from "../session";
@@ -88,7 +88,9 @@ function TraceView({ projectSlug, trace }: { projectSlug: string; trace: GetTrac
     });
   };
   const orphan = rows.find((row) => row.node.span.spanId === selectedId)?.node.orphan ?? false;
-  const writer = canWrite(session.role);
+  // Adding a trace imports its spans as rows; adding a span inserts one row.
+  const mayAddTrace = mayCall(session.role, "importDatasetRowsFromTraces");
+  const mayAddSpan = mayCall(session.role, "insertDatasetRows");
   const list = `/projects/${projectSlug}/traces`;
 
   return (
@@ -145,7 +147,7 @@ function TraceView({ projectSlug, trace }: { projectSlug: string; trace: GetTrac
             </div>
           ) : null}
         </dl>
-        {writer ? (
+        {mayAddTrace ? (
           <button type="button" className="button" onClick={() => setAdding("trace")}>
             Add trace to a dataset…
           </button>
@@ -166,7 +168,7 @@ function TraceView({ projectSlug, trace }: { projectSlug: string; trace: GetTrac
             axis={axis}
             orphan={orphan}
             actions={
-              writer ? (
+              mayAddSpan ? (
                 <button type="button" className="button button-primary" onClick={() => setAdding("span")}>
                   Add span to a dataset…
                 </button>

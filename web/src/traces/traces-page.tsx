@@ -2,15 +2,16 @@ import type { Trace } from "@svc/sdk";
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { type FormEvent, useEffect, useMemo, useRef, useState } from "react";
 import { Link, useParams, useSearchParams } from "react-router";
-import { api } from "../api";
-import { canWrite } from "../components/collect";
+import { mayCall } from "../access";
 import { ErrorMessage } from "../components/errors";
 import { PageHeader } from "../components/layout";
+import { LoadMore } from "../components/load-more";
 import { numeric, Table } from "../components/table";
 import { compact } from "../rows/cells";
 import { useSignedIn } from "../session";
 import { formatCost } from "./gen-ai";
 import { countOf, ImportTracesDialog, type TraceSelection } from "./import-traces-dialog";
+import { tracesQuery } from "./queries";
 import {
   instantOfLocal,
   localInputValue,
@@ -25,8 +26,6 @@ import {
 } from "./trace-query";
 import { TracesTabs } from "./traces-tabs";
 
-const PAGE = 100;
-/** How long the search box waits after the last key before it asks for the list again. */
 const SEARCH_PAUSE_MS = 300;
 
 /**
@@ -51,23 +50,7 @@ export function TracesPage() {
     clearSelection();
   };
 
-  const traces = useInfiniteQuery({
-    queryKey: ["traces", projectSlug, filters, query.sort],
-    initialPageParam: undefined as string | undefined,
-    queryFn: ({ pageParam, signal }) =>
-      api.traces.list(
-        projectSlug,
-        {
-          limit: PAGE,
-          sortBy: traceSorts[query.sort].sortBy,
-          sortDirection: traceSorts[query.sort].sortDirection,
-          filters,
-          ...(pageParam ? { cursor: pageParam } : {}),
-        },
-        { signal },
-      ),
-    getNextPageParam: (page) => (page.hasMore && page.nextCursor ? page.nextCursor : undefined),
-  });
+  const traces = useInfiniteQuery(tracesQuery(projectSlug, filters, query.sort));
   const items = traces.data?.pages.flatMap((page) => page.items) ?? [];
   const selection: TraceSelection = allMatching
     ? { by: "filters", filters }
@@ -161,7 +144,7 @@ export function TracesPage() {
               Select every matching trace
             </button>
           ) : null}
-          {canWrite(session.role) ? (
+          {mayCall(session.role, "importDatasetRowsFromTraces") ? (
             <button type="button" className="button button-primary" onClick={() => setImporting(true)}>
               Add to a dataset…
             </button>
@@ -239,16 +222,7 @@ export function TracesPage() {
           ))}
         </Table>
       )}
-      {traces.hasNextPage ? (
-        <button
-          type="button"
-          className="button"
-          onClick={() => void traces.fetchNextPage()}
-          disabled={traces.isFetchingNextPage}
-        >
-          {traces.isFetchingNextPage ? "Loading…" : "More traces"}
-        </button>
-      ) : null}
+      <LoadMore pages={traces} label="More traces" />
       <ImportTracesDialog
         open={importing}
         projectSlug={projectSlug}

@@ -2,15 +2,15 @@ import type { DatasetColumn } from "@svc/sdk";
 import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { Link, useParams, useSearchParams } from "react-router";
-import { api } from "../api";
 import { CellText } from "../components/cell-text";
 import { ErrorMessage } from "../components/errors";
 import { PageHeader } from "../components/layout";
+import { LoadMore } from "../components/load-more";
 import { Table } from "../components/table";
-import { plural } from "../components/words";
+import { columnsQuery } from "../datasets/queries";
+import { plural } from "../words";
 import { type CellChange, cellChanges, type RowCells } from "./changes";
-
-const DIFF_PAGE = 50;
+import { diffQuery } from "./queries";
 
 /**
  * What changed between two versions, row by row and cell by cell: added rows in green, removed ones
@@ -24,24 +24,9 @@ export function DiffPage() {
   const to = versionParam(params.get("to"));
   const base = `/projects/${projectSlug}/datasets/${datasetSlug}`;
 
-  const columns = useQuery({
-    queryKey: ["columns", projectSlug, datasetSlug, "with-removed"],
-    queryFn: () => api.datasets.listColumns(projectSlug, datasetSlug, { includeRemoved: true }),
-  });
+  const columns = useQuery(columnsQuery(projectSlug, datasetSlug));
   const valid = from !== undefined && to !== undefined && from <= to;
-  const diff = useInfiniteQuery({
-    queryKey: ["diff", projectSlug, datasetSlug, from, to],
-    enabled: valid,
-    initialPageParam: undefined as string | undefined,
-    queryFn: ({ pageParam, signal }) =>
-      api.datasets.diff(
-        projectSlug,
-        datasetSlug,
-        { from: from ?? 0, to: to ?? 0, limit: DIFF_PAGE, ...(pageParam ? { cursor: pageParam } : {}) },
-        { signal },
-      ),
-    getNextPageParam: (page) => (page.hasMore && page.nextCursor ? page.nextCursor : undefined),
-  });
+  const diff = useInfiniteQuery({ ...diffQuery(projectSlug, datasetSlug, from, to), enabled: valid });
   const entries = diff.data?.pages.flatMap((page) => page.items) ?? [];
   const counts = { added: 0, removed: 0, modified: 0 };
   for (const entry of entries) counts[entry.change] += 1;
@@ -97,16 +82,7 @@ export function DiffPage() {
               />
             ))}
           </ol>
-          {diff.hasNextPage ? (
-            <button
-              type="button"
-              className="button"
-              onClick={() => void diff.fetchNextPage()}
-              disabled={diff.isFetchingNextPage}
-            >
-              {diff.isFetchingNextPage ? "Loading…" : "More changes"}
-            </button>
-          ) : null}
+          <LoadMore pages={diff} label="More changes" />
         </>
       )}
     </>

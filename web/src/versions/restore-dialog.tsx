@@ -1,8 +1,8 @@
-import { useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { api } from "../api";
 import { ConfirmDialog } from "../components/dialog";
 import { useToasts } from "../components/toasts";
-import { useAction } from "../components/use-action";
+import { afterRestore } from "./queries";
 
 /**
  * "Restore version N?": the dataset becomes equal to version N again as one new version, which the
@@ -25,42 +25,39 @@ export function RestoreDialog({
   onClose(): void;
   onRestored(newVersion: number): void | Promise<void>;
 }) {
-  const action = useAction();
   const toasts = useToasts();
   const queryClient = useQueryClient();
-  const restore = () =>
-    action.run(async () => {
-      if (version === undefined) return;
-      const result = await api.datasets.restoreVersion(projectSlug, datasetSlug, version);
+  const restore = useMutation({
+    mutationFn: (chosen: number) => api.datasets.restoreVersion(projectSlug, datasetSlug, chosen),
+    onSuccess: async (result, chosen) => {
       toasts.show({
         kind: "success",
         message:
           result.version === currentVersion
-            ? `The dataset already equals version ${version}; nothing changed`
-            : `Restored version ${version} as version ${result.version}`,
+            ? `The dataset already equals version ${chosen}; nothing changed`
+            : `Restored version ${chosen} as version ${result.version}`,
       });
-      await Promise.all(
-        [["dataset"], ["rows"], ["row"], ["row-history"]].map((key) =>
-          queryClient.invalidateQueries({ queryKey: [...key, projectSlug, datasetSlug] }),
-        ),
-      );
+      await afterRestore(queryClient, projectSlug, datasetSlug);
       await onRestored(result.version);
-    });
+    },
+  });
   return (
     <ConfirmDialog
       title={`Restore version ${version ?? ""}?`}
       open={version !== undefined}
       confirmLabel={`Restore version ${version ?? ""}`}
-      busy={action.busy}
+      busy={restore.isPending}
       body={
         <p>
           The dataset becomes exactly as it was at version {version}, as one new version. Nothing is lost: the
           versions in between stay in the history, and can be restored in turn.
         </p>
       }
-      error={action.error}
+      error={restore.error}
       onClose={onClose}
-      onConfirm={() => void restore()}
+      onConfirm={() => {
+        if (version !== undefined) restore.mutate(version);
+      }}
     />
   );
 }

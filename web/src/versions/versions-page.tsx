@@ -2,14 +2,16 @@ import type { DatasetVersion } from "@svc/sdk";
 import { useInfiniteQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { Link, useParams } from "react-router";
-import { api, ownActorIdOf } from "../api";
+import { mayCall } from "../access";
+import { ownActorIdOf } from "../api";
 import { ActionButton } from "../components/action-button";
-import { canWrite } from "../components/collect";
 import { ErrorMessage } from "../components/errors";
 import { PageHeader } from "../components/layout";
+import { LoadMore } from "../components/load-more";
 import { numeric, Table } from "../components/table";
 import { useSignedIn } from "../session";
 import { actorLabel } from "./changes";
+import { afterVersionsWrite, versionsQuery } from "./queries";
 import { RestoreDialog } from "./restore-dialog";
 
 /**
@@ -21,20 +23,11 @@ export function VersionsPage() {
   const session = useSignedIn();
   const queryClient = useQueryClient();
   const [restoring, setRestoring] = useState<number | undefined>();
-  const versions = useInfiniteQuery({
-    queryKey: ["versions", projectSlug, datasetSlug],
-    initialPageParam: undefined as string | undefined,
-    queryFn: ({ pageParam }) =>
-      api.datasets.listVersions(projectSlug, datasetSlug, {
-        limit: 100,
-        ...(pageParam ? { cursor: pageParam } : {}),
-      }),
-    getNextPageParam: (page) => (page.hasMore && page.nextCursor ? page.nextCursor : undefined),
-  });
+  const versions = useInfiniteQuery(versionsQuery(projectSlug, datasetSlug));
   const items = versions.data?.pages.flatMap((page) => page.items) ?? [];
   const latest = items[0]?.version;
   const base = `/projects/${projectSlug}/datasets/${datasetSlug}`;
-  const writable = canWrite(session.role);
+  const writable = mayCall(session.role, "restoreDatasetVersion");
   return (
     <>
       <PageHeader
@@ -89,16 +82,7 @@ export function VersionsPage() {
           ))}
         </Table>
       )}
-      {versions.hasNextPage ? (
-        <button
-          type="button"
-          className="button"
-          onClick={() => void versions.fetchNextPage()}
-          disabled={versions.isFetchingNextPage}
-        >
-          {versions.isFetchingNextPage ? "Loading…" : "Older versions"}
-        </button>
-      ) : null}
+      <LoadMore pages={versions} label="Older versions" />
       <RestoreDialog
         projectSlug={projectSlug}
         datasetSlug={datasetSlug}
@@ -107,7 +91,7 @@ export function VersionsPage() {
         onClose={() => setRestoring(undefined)}
         onRestored={async () => {
           setRestoring(undefined);
-          await queryClient.invalidateQueries({ queryKey: ["versions", projectSlug, datasetSlug] });
+          await afterVersionsWrite(queryClient, projectSlug, datasetSlug);
         }}
       />
     </>

@@ -11,7 +11,7 @@ import {
   replaceText,
   screenshot,
   signIn,
-  storedEditSessions,
+  storedDrafts,
   watchedPageForSuite,
 } from "../../web/harness";
 
@@ -318,7 +318,7 @@ describe.runIf(chromiumAvailable())("the web application's history and files of 
     });
   });
 
-  describe("an edit session", () => {
+  describe("drafts across rows", () => {
     const edits = "/v1/projects/history/datasets/session";
     const sessionAt = (path = "") => `${platform.baseUrl}/projects/history/datasets/session${path}`;
     beforeAll(async () => {
@@ -364,7 +364,7 @@ describe.runIf(chromiumAvailable())("the web application's history and files of 
         .getByRole("complementary", { name: "Row s1" })
         .getByText("2 changed cells")
         .waitFor();
-      const stored = await storedEditSessions(watched.page);
+      const stored = await storedDrafts(watched.page);
       expect(stored).toContain("e2");
       expect(stored).not.toContain("svc_");
       expect(await watched.page.evaluate<string>("JSON.stringify(localStorage)")).not.toContain("svc_");
@@ -373,7 +373,7 @@ describe.runIf(chromiumAvailable())("the web application's history and files of 
       const review = watched.page.getByRole("dialog", { name: "Unsaved edits" });
       await review.getByRole("table", { name: "Unsaved edits, row by row" }).waitFor();
       expect(await review.locator("tbody tr").count()).toBe(6);
-      await expectAccessible(watched.page, "the review of an edit session");
+      await expectAccessible(watched.page, "the review of the drafts");
       await screenshot(watched.page, "edit-session-review");
       await review.getByRole("button", { name: "Undo the edit of Metadata in row s3" }).click();
       expect(await review.locator("tbody tr").count()).toBe(5);

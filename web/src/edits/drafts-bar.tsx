@@ -1,28 +1,28 @@
 import type { DatasetColumn } from "@svc/sdk";
+import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
 import { flushSync } from "react-dom";
 import { api } from "../api";
 import { Dialog } from "../components/dialog";
 import { ErrorMessage } from "../components/errors";
-import { notSavedLead } from "../components/not-saved";
 import { useToasts } from "../components/toasts";
-import { useAction } from "../components/use-action";
-import { plural } from "../components/words";
+import { plural } from "../words";
 import { ConflictsDialog, conflictsOf, type RowConflict } from "./conflicts";
-import { batchOf, type EditSession, stagedCells, withoutCell, withoutRows } from "./edit-session";
+import { batchOf, type Drafts, stagedCells, withoutCell, withoutRows } from "./drafts";
+import { notSavedLead } from "./not-saved";
 import { ReviewList } from "./review-list";
 import { writeIfUnchanged } from "./write-if-unchanged";
 
 /**
- * The edit session's bar above the grid: how many edits wait in how many rows, their review (each one
+ * The drafts' bar above the grid: how many edits wait in how many rows, their review (each one
  * undoable), and Save all, which sends them as one batch edit, one version, each row with its If-Match.
  * A conflict names the rows someone else changed meanwhile and lets the person choose, row by row.
  */
-export function EditSessionBar({
+export function DraftsBar({
   projectSlug,
   datasetSlug,
   columns,
-  session,
+  drafts,
   unstored,
   update,
   onOpenRow,
@@ -31,34 +31,23 @@ export function EditSessionBar({
   projectSlug: string;
   datasetSlug: string;
   columns: readonly DatasetColumn[];
-  session: EditSession;
-  /** Why the browser did not keep the session for the next visit, when it did not. */
+  drafts: Drafts;
+  /** Why the browser did not keep the drafts for the next visit, when it did not. */
   unstored: string | undefined;
-  update(change: (session: EditSession) => EditSession): void;
+  update(change: (drafts: Drafts) => Drafts): void;
   onOpenRow(rowId: string): void;
   onSaved(version: number): void;
 }) {
   const toasts = useToasts();
   const [dialog, setDialog] = useState<"review" | "discard" | "conflicts" | undefined>();
-  const { busy: saving, error, run } = useAction();
   const [conflicts, setConflicts] = useState<RowConflict[]>([]);
-  const cells = stagedCells(session, columns);
-  if (session.length === 0 && dialog === undefined) return null;
-  const invalid = cells.find((cell) => cell.after === undefined);
-
-  const saveAll = async (current: EditSession) => {
-    const body = batchOf(current, columns);
-    if (!body) return;
-    if (body.edits.length === 0) {
-      update(() => []);
-      return;
-    }
-    await run(() =>
+  const save = useMutation({
+    mutationFn: ({ current, body }: { current: Drafts; body: Batch }) =>
       writeIfUnchanged(
         async () => {
           const result = await api.datasets.updateRows(projectSlug, datasetSlug, body);
           const count = stagedCells(current, columns).length;
-          // The version made is on screen first; clearing the session and reloading the rows redraw the
+          // The version made is on screen first; clearing the drafts and reloading the rows redraw the
           // grid, which waits until that frame is painted.
           flushSync(() => {
             setDialog(undefined);
@@ -83,15 +72,29 @@ export function EditSessionBar({
           setDialog("conflicts");
         },
       ),
-    );
+  });
+  const saving = save.isPending;
+  const error = save.error;
+  const cells = stagedCells(drafts, columns);
+  if (drafts.length === 0 && dialog === undefined) return null;
+  const invalid = cells.find((cell) => cell.after === undefined);
+
+  const saveAll = (current: Drafts) => {
+    const body = batchOf(current, columns);
+    if (!body) return;
+    if (body.edits.length === 0) {
+      update(() => []);
+      return;
+    }
+    save.mutate({ current, body });
   };
 
   return (
     <>
-      {session.length > 0 ? (
-        <section className="edit-session-bar" aria-label="Unsaved edits">
+      {drafts.length > 0 ? (
+        <section className="drafts-bar" aria-label="Unsaved edits">
           <span>
-            <strong>{plural(cells.length, "unsaved edit")}</strong> in {plural(session.length, "row")}
+            <strong>{plural(cells.length, "unsaved edit")}</strong> in {plural(drafts.length, "row")}
           </span>
           <button type="button" className="button button-quiet" onClick={() => setDialog("review")}>
             Review
@@ -104,19 +107,19 @@ export function EditSessionBar({
             className="button button-primary"
             disabled={saving || invalid !== undefined}
             title={invalid ? `Row ${invalid.rowId}: ${invalid.column.name} is not valid JSON` : undefined}
-            onClick={() => void saveAll(session)}
+            onClick={() => saveAll(drafts)}
           >
             {saving ? "Saving…" : "Save all"}
           </button>
           {unstored ? (
-            <p className="edit-session-unstored" role="alert">
+            <p className="drafts-unstored" role="alert">
               {cells.length === 1
                 ? `This edit is not kept across reloads: ${unstored}. It stays on this page; save it before you leave.`
                 : `These edits are not kept across reloads: ${unstored}. They stay on this page; save them before you leave.`}
             </p>
           ) : null}
           {error ? (
-            <ErrorMessage error={error} lead={notSavedLead(error, batchOf(session, columns), "many")} />
+            <ErrorMessage error={error} lead={notSavedLead(error, batchOf(drafts, columns), "many")} />
           ) : null}
         </section>
       ) : null}
@@ -137,8 +140,8 @@ export function EditSessionBar({
           <button
             type="button"
             className="button button-primary"
-            disabled={saving || invalid !== undefined || session.length === 0}
-            onClick={() => void saveAll(session)}
+            disabled={saving || invalid !== undefined || drafts.length === 0}
+            onClick={() => saveAll(drafts)}
           >
             Save all as one version
           </button>
@@ -151,7 +154,7 @@ export function EditSessionBar({
         onClose={() => setDialog(undefined)}
       >
         <p>
-          {plural(cells.length, "edit")} in {plural(session.length, "row")} will be lost. The dataset does not
+          {plural(cells.length, "edit")} in {plural(drafts.length, "row")} will be lost. The dataset does not
           change.
         </p>
         <div className="dialog-actions">
@@ -180,19 +183,22 @@ export function EditSessionBar({
         onResolve={(keepMine) => {
           // Mine: the row's edit now starts from their version. Theirs: the row's edits are dropped.
           const versions = new Map(conflicts.map((c) => [c.staged.rowId, c.theirs.version]));
-          const resolved = session.flatMap((row) => {
+          const resolved = drafts.flatMap((row) => {
             const version = versions.get(row.rowId);
             if (version === undefined) return [row];
             return keepMine.has(row.rowId) ? [{ ...row, baseVersion: version }] : [];
           });
           update(() => resolved);
-          if (resolved.length > 0) void saveAll(resolved);
+          if (resolved.length > 0) saveAll(resolved);
           else setDialog(undefined);
         }}
       />
     </>
   );
 }
+
+/** One batch edit of the drafts' rows, as Save all sends it. */
+type Batch = NonNullable<ReturnType<typeof batchOf>>;
 
 /** Runs once the next frame has been painted. */
 function afterPaint(run: () => void): void {

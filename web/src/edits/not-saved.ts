@@ -1,5 +1,6 @@
 import { SvcError } from "../api";
-import { isUnavailable } from "./connection";
+import { isUnavailable } from "../connection";
+import { sizeOf } from "../words";
 
 /**
  * What a failed save meant for the person's edits, said before the error: that they are kept, and,
@@ -14,9 +15,4 @@ export function notSavedLead(error: unknown, body: unknown, count: "one" | "many
     return `Not saved: ${count === "one" ? "this edit is" : "these edits are"} ${size}; ${kept} in this browser.`;
   }
   return undefined;
-}
-
-/** A size in bytes as people read it: KB below a megabyte, MB with one decimal above. */
-export function sizeOf(bytes: number): string {
-  return bytes < 1024 * 1024 ? `${Math.ceil(bytes / 1024)} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }

@@ -1,21 +1,21 @@
 import { describe, expect, it } from "vitest";
 import { builtinColumn, customColumn, makeRow } from "../rows/factories";
 import { draftOf, editCell, switchCellMode } from "../rows/row-draft";
-import { applyStaged, batchOf, draftMatches, stageDraft, stagedCells, withoutCell } from "./edit-session";
+import { applyStaged, batchOf, draftMatches, stageDraft, stagedCells, withoutCell } from "./drafts";
 
 const columns = [builtinColumn("input"), builtinColumn("expectedOutput"), customColumn("c1", "difficulty")];
 
 const row = (rowId: string, version: number) =>
   makeRow({ rowId, input: { q: rowId }, custom: { c1: "easy" }, version });
 
-describe("an edit session", () => {
+describe("the drafts", () => {
   it("keeps each row's changed cells with the version its editing began from", () => {
     let draft = draftOf(row("r1", 3), columns);
     draft = editCell(draft, "expectedOutput", '"four"');
     draft = editCell(draft, "c1", '"hard"');
-    const session = stageDraft([], draftOf(row("r0", 1), columns));
-    expect(session).toEqual([]);
-    const staged = stageDraft(session, draft);
+    const drafts = stageDraft([], draftOf(row("r0", 1), columns));
+    expect(drafts).toEqual([]);
+    const staged = stageDraft(drafts, draft);
     expect(staged).toEqual([
       {
         rowId: "r1",
@@ -32,18 +32,18 @@ describe("an edit session", () => {
 
   it("keeps a half-typed value as text, and does not save until it is JSON", () => {
     const draft = editCell(draftOf(row("r1", 3), columns), "expectedOutput", '{"answer": ');
-    const session = stageDraft([], draft);
-    expect(stagedCells(session, columns)).toEqual([
+    const drafts = stageDraft([], draft);
+    expect(stagedCells(drafts, columns)).toEqual([
       expect.objectContaining({ rowId: "r1", text: '{"answer": ', after: undefined }),
     ]);
-    expect(batchOf(session, columns)).toBeUndefined();
+    expect(batchOf(drafts, columns)).toBeUndefined();
   });
 
   it("saves as one batch edit with each row's If-Match, custom cells by identifier", () => {
-    let session = stageDraft([], editCell(draftOf(row("r1", 3), columns), "expectedOutput", '"4"'));
+    let drafts = stageDraft([], editCell(draftOf(row("r1", 3), columns), "expectedOutput", '"4"'));
     const second = editCell(editCell(draftOf(row("r2", 5), columns), "c1", '"hard"'), "input", '{"q": 2}');
-    session = stageDraft(session, second);
-    expect(batchOf(session, columns)).toEqual({
+    drafts = stageDraft(drafts, second);
+    expect(batchOf(drafts, columns)).toEqual({
       edits: [
         { rowId: "r1", ifMatch: 3, expectedOutput: "4" },
         { rowId: "r2", ifMatch: 5, input: { q: 2 }, custom: { c1: "hard" } },
@@ -52,24 +52,24 @@ describe("an edit session", () => {
   });
 
   it("leaves out the cells of a column removed since they were staged", () => {
-    let session = stageDraft([], editCell(draftOf(row("r1", 3), columns), "c1", '"hard"'));
-    session = stageDraft(session, editCell(draftOf(row("r2", 4), columns), "expectedOutput", '"4"'));
+    let drafts = stageDraft([], editCell(draftOf(row("r1", 3), columns), "c1", '"hard"'));
+    drafts = stageDraft(drafts, editCell(draftOf(row("r2", 4), columns), "expectedOutput", '"4"'));
     const remaining = columns.filter((column) => column.identifier !== "c1");
-    expect(batchOf(session, remaining)).toEqual({
+    expect(batchOf(drafts, remaining)).toEqual({
       edits: [{ rowId: "r2", ifMatch: 4, expectedOutput: "4" }],
     });
-    expect(stagedCells(session, remaining).map((cell) => cell.rowId)).toEqual(["r2"]);
+    expect(stagedCells(drafts, remaining).map((cell) => cell.rowId)).toEqual(["r2"]);
   });
 
-  it("undoes one cell, and the row leaves the session with its last cell", () => {
+  it("undoes one cell, and the row leaves the drafts with its last cell", () => {
     const draft = editCell(editCell(draftOf(row("r1", 3), columns), "expectedOutput", '"4"'), "c1", '"hard"');
-    let session = stageDraft([], draft);
-    session = withoutCell(session, "r1", "c1");
-    expect(session[0]?.texts).toEqual({ expectedOutput: '"4"' });
-    expect(withoutCell(session, "r1", "expectedOutput")).toEqual([]);
+    let drafts = stageDraft([], draft);
+    drafts = withoutCell(drafts, "r1", "c1");
+    expect(drafts[0]?.texts).toEqual({ expectedOutput: '"4"' });
+    expect(withoutCell(drafts, "r1", "expectedOutput")).toEqual([]);
   });
 
-  it("gives the editor back what was staged, and tells a draft that matches the session", () => {
+  it("gives the editor back what was staged, and tells a draft that matches what is staged", () => {
     const edited = editCell(draftOf(row("r1", 3), columns), "expectedOutput", '"4"');
     const staged = stageDraft([], edited)[0];
     // The row moved on to version 7 meanwhile: the editor shows the staged cell and keeps version 3.
@@ -81,13 +81,13 @@ describe("an edit session", () => {
     expect(draftMatches(draftOf(row("r1", 3), columns), undefined)).toBe(true);
   });
 
-  it("keeps each cell's mode, and reads a session staged before modes as JSON", () => {
+  it("keeps each cell's mode, and reads drafts staged before modes as JSON", () => {
     const draft = switchCellMode(draftOf(row("r1", 3), columns), "expectedOutput", "json").draft;
-    const session = stageDraft([], editCell(draft, "expectedOutput", "42"));
-    expect(session[0]?.modes).toEqual({ expectedOutput: "json" });
-    const back = applyStaged(draftOf(row("r1", 3), columns), session[0]);
+    const drafts = stageDraft([], editCell(draft, "expectedOutput", "42"));
+    expect(drafts[0]?.modes).toEqual({ expectedOutput: "json" });
+    const back = applyStaged(draftOf(row("r1", 3), columns), drafts[0]);
     expect(back.cells.map((cell) => cell.mode)).toEqual(["json", "json", "text"]);
-    expect(draftMatches(back, session[0])).toBe(true);
+    expect(draftMatches(back, drafts[0])).toBe(true);
     const legacy = { rowId: "r1", baseVersion: 3, texts: { c1: '"hard"' }, before: { c1: "easy" } };
     expect(applyStaged(draftOf(row("r1", 3), columns), legacy).cells[2]).toMatchObject({
       text: '"hard"',

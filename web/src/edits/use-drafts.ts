@@ -1,32 +1,32 @@
 import { useCallback, useSyncExternalStore } from "react";
-import { legacySession, loadSession, storeSession } from "./draft-store";
-import type { EditSession } from "./edit-session";
+import { legacyDrafts, loadDrafts, storeDrafts } from "./draft-store";
+import type { Drafts } from "./drafts";
 
 /**
- * A dataset's edit session as this tab holds it. Memory is the truth while the page is open; the
+ * A dataset's drafts as this tab holds them. Memory is the truth while the page is open; the
  * draft store keeps a copy for the next visit, written after each change (the latest one only, when
  * changes come faster than the browser stores them). When the browser refuses to store it, the edits
  * stay here and `unstored` says why, so that the page can tell the person.
  */
-export interface HeldSession {
-  session: EditSession;
-  /** False until the stored session has been read: nothing should be edited before. */
+export interface HeldDrafts {
+  drafts: Drafts;
+  /** False until the stored drafts have been read: nothing should be edited before. */
   loaded: boolean;
   /** Why the browser did not keep the latest change for the next visit; undefined once it did. */
   unstored: string | undefined;
 }
 
-const held = new Map<string, HeldSession>();
-/** Changes asked for while the stored session was being read, applied to it once read. */
-const early = new Map<string, ((session: EditSession) => EditSession)[]>();
-const writes = new Map<string, { busy: boolean; next: EditSession | undefined }>();
+const held = new Map<string, HeldDrafts>();
+/** Changes asked for while the stored drafts were being read, applied to them once read. */
+const early = new Map<string, ((drafts: Drafts) => Drafts)[]>();
+const writes = new Map<string, { busy: boolean; next: Drafts | undefined }>();
 const listeners = new Set<() => void>();
 
 function notify(): void {
   for (const listener of listeners) listener();
 }
 
-function set(key: string, next: HeldSession): void {
+function set(key: string, next: HeldDrafts): void {
   held.set(key, next);
   notify();
 }
@@ -36,46 +36,46 @@ const channel = typeof BroadcastChannel === "function" ? new BroadcastChannel("s
 channel?.addEventListener("message", (event: MessageEvent<{ key?: unknown }>) => {
   const key = event.data.key;
   if (typeof key !== "string" || !held.has(key) || writes.get(key)?.busy) return;
-  loadSession(key).then(
-    (session) => {
+  loadDrafts(key).then(
+    (drafts) => {
       const current = held.get(key);
-      if (current?.loaded) set(key, { ...current, session: session ?? [] });
+      if (current?.loaded) set(key, { ...current, drafts: drafts ?? [] });
     },
     () => undefined,
   );
 });
 
-function read(key: string): HeldSession {
+function read(key: string): HeldDrafts {
   const current = held.get(key);
   if (current) return current;
-  const loading: HeldSession = { session: [], loaded: false, unstored: undefined };
+  const loading: HeldDrafts = { drafts: [], loaded: false, unstored: undefined };
   held.set(key, loading);
   void load(key);
   return loading;
 }
 
 async function load(key: string): Promise<void> {
-  let session: EditSession;
+  let drafts: Drafts;
   let unstored: string | undefined;
-  const legacy = legacySession(key);
+  const legacy = legacyDrafts(key);
   try {
-    session = (await loadSession(key)) ?? legacy?.session ?? [];
+    drafts = (await loadDrafts(key)) ?? legacy?.drafts ?? [];
   } catch (error) {
-    session = legacy?.session ?? [];
+    drafts = legacy?.drafts ?? [];
     unstored = reasonOf(error);
   }
   const changes = early.get(key) ?? [];
   early.delete(key);
-  const next = changes.reduce((current, change) => change(current), session);
-  set(key, { session: next, loaded: true, unstored });
-  if (legacy || next !== session) persist(key, next, legacy?.forget);
+  const next = changes.reduce((current, change) => change(current), drafts);
+  set(key, { drafts: next, loaded: true, unstored });
+  if (legacy || next !== drafts) persist(key, next, legacy?.forget);
 }
 
-/** Stores the session, one write at a time per key: a write waiting is replaced by a newer one. */
-function persist(key: string, session: EditSession, afterwards?: () => void): void {
+/** Stores the drafts, one write at a time per key: a write waiting is replaced by a newer one. */
+function persist(key: string, drafts: Drafts, afterwards?: () => void): void {
   const queue = writes.get(key) ?? { busy: false, next: undefined };
   writes.set(key, queue);
-  queue.next = session;
+  queue.next = drafts;
   if (queue.busy) return;
   queue.busy = true;
   void (async () => {
@@ -84,7 +84,7 @@ function persist(key: string, session: EditSession, afterwards?: () => void): vo
       queue.next = undefined;
       let unstored: string | undefined;
       try {
-        await storeSession(key, next);
+        await storeDrafts(key, next);
         afterwards?.();
       } catch (error) {
         unstored = reasonOf(error);
@@ -97,7 +97,7 @@ function persist(key: string, session: EditSession, afterwards?: () => void): vo
   })();
 }
 
-/** Why the browser refused to store a session, in words for the person. */
+/** Why the browser refused to store the drafts, in words for the person. */
 function reasonOf(error: unknown): string {
   const name = error instanceof DOMException || error instanceof Error ? error.name : "";
   return name === "QuotaExceededError"
@@ -105,8 +105,8 @@ function reasonOf(error: unknown): string {
     : "this browser does not let the site store data";
 }
 
-/** The dataset's edit session in this browser, and a way to change it that every reader sees. */
-export function useEditSession(key: string) {
+/** The dataset's drafts in this browser, and a way to change them that every reader sees. */
+export function useDrafts(key: string) {
   const current = useSyncExternalStore(
     useCallback((listener: () => void) => {
       listeners.add(listener);
@@ -115,15 +115,15 @@ export function useEditSession(key: string) {
     () => read(key),
   );
   const update = useCallback(
-    (change: (session: EditSession) => EditSession) => {
+    (change: (drafts: Drafts) => Drafts) => {
       const now = read(key);
       if (!now.loaded) {
         early.set(key, [...(early.get(key) ?? []), change]);
         return;
       }
-      const next = change(now.session);
-      if (next === now.session) return;
-      set(key, { ...now, session: next });
+      const next = change(now.drafts);
+      if (next === now.drafts) return;
+      set(key, { ...now, drafts: next });
       persist(key, next);
     },
     [key],

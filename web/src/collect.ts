@@ -4,6 +4,3 @@ export async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
   for await (const item of items) all.push(item);
   return all;
 }
-
-export const canWrite = (role: string): boolean => role !== "viewer";
-export const canManage = (role: string): boolean => role === "owner" || role === "admin";

@@ -4,7 +4,7 @@ import { editableText, parseJson, sameJson } from "../rows/cells";
 import { editCell, type RowDraft } from "../rows/row-draft";
 
 /**
- * An edit session: the cells a person changed across rows and has not saved yet, kept in the browser
+ * The drafts: the cells a person changed across rows and has not saved yet, kept in the browser
  * (never on the platform, never with a credential) until they save them all as one version or discard
  * them. Each row keeps the version its editing began from, sent as its If-Match.
  */
@@ -20,7 +20,7 @@ export interface StagedRow {
 }
 
 /** Rows in the order they were first edited. */
-export type EditSession = StagedRow[];
+export type Drafts = StagedRow[];
 
 /** One staged cell, as the review lists it. */
 export interface StagedCell {
@@ -32,8 +32,8 @@ export interface StagedCell {
   after: Cell | undefined;
 }
 
-/** The session with the row's draft in it: its changed cells replace what was staged for the row. */
-export function stageDraft(session: EditSession, draft: RowDraft): EditSession {
+/** The drafts with the row's draft among them: its changed cells replace what was staged for the row. */
+export function stageDraft(drafts: Drafts, draft: RowDraft): Drafts {
   const texts: Record<string, string> = {};
   const before: Record<string, Cell> = {};
   const modes: Record<string, CellMode> = {};
@@ -47,14 +47,14 @@ export function stageDraft(session: EditSession, draft: RowDraft): EditSession {
     before[cell.column.identifier] = cell.original ?? null;
     modes[cell.column.identifier] = cell.mode;
   }
-  const index = session.findIndex((row) => row.rowId === draft.rowId);
+  const index = drafts.findIndex((row) => row.rowId === draft.rowId);
   if (Object.keys(texts).length === 0) {
-    return index === -1 ? session : session.filter((_, i) => i !== index);
+    return index === -1 ? drafts : drafts.filter((_, i) => i !== index);
   }
   const staged: StagedRow = { rowId: draft.rowId, baseVersion: draft.baseVersion, texts, before, modes };
-  if (index === -1) return [...session, staged];
-  if (sameStaged(session[index], staged)) return session;
-  return session.map((row, i) => (i === index ? staged : row));
+  if (index === -1) return [...drafts, staged];
+  if (sameStaged(drafts[index], staged)) return drafts;
+  return drafts.map((row, i) => (i === index ? staged : row));
 }
 
 /** A row's draft with its staged cells in it, and the version its editing began from. */
@@ -66,15 +66,15 @@ export function applyStaged(draft: RowDraft, staged: StagedRow | undefined): Row
   return next;
 }
 
-/** Whether the draft holds exactly what the session holds for its row. */
+/** Whether the draft holds exactly what the drafts hold for its row. */
 export function draftMatches(draft: RowDraft, staged: StagedRow | undefined): boolean {
   const mine = stageDraft([], draft)[0];
   if (mine === undefined || staged === undefined) return mine === staged;
   return sameStaged(mine, staged);
 }
 
-export function withoutCell(session: EditSession, rowId: string, identifier: string): EditSession {
-  return session.flatMap((row) => {
+export function withoutCell(drafts: Drafts, rowId: string, identifier: string): Drafts {
+  return drafts.flatMap((row) => {
     if (row.rowId !== rowId) return [row];
     const texts = { ...row.texts };
     const before = { ...row.before };
@@ -86,12 +86,12 @@ export function withoutCell(session: EditSession, rowId: string, identifier: str
   });
 }
 
-export const withoutRows = (session: EditSession, rowIds: ReadonlySet<string>): EditSession =>
-  session.filter((row) => !rowIds.has(row.rowId));
+export const withoutRows = (drafts: Drafts, rowIds: ReadonlySet<string>): Drafts =>
+  drafts.filter((row) => !rowIds.has(row.rowId));
 
 /** Every staged cell, row by row in column order; cells of columns removed since are left out. */
-export function stagedCells(session: EditSession, columns: readonly DatasetColumn[]): StagedCell[] {
-  return session.flatMap((row) =>
+export function stagedCells(drafts: Drafts, columns: readonly DatasetColumn[]): StagedCell[] {
+  return drafts.flatMap((row) =>
     columns.flatMap((column) => {
       const text = row.texts[column.identifier];
       if (text === undefined) return [];
@@ -110,16 +110,16 @@ export function stagedCells(session: EditSession, columns: readonly DatasetColum
 }
 
 /**
- * The batch edit that saves the session: one edit per row with its If-Match. Undefined while a staged
+ * The batch edit that saves the drafts: one edit per row with its If-Match. Undefined while a staged
  * text is not JSON; the review names it.
  */
 export function batchOf(
-  session: EditSession,
+  drafts: Drafts,
   columns: readonly DatasetColumn[],
 ): UpdateDatasetRowsBody | undefined {
   const byId = new Map(columns.map((column) => [column.identifier, column]));
   const edits: UpdateDatasetRowsBody["edits"] = [];
-  for (const row of session) {
+  for (const row of drafts) {
     const edit: UpdateDatasetRowsBody["edits"][number] = { rowId: row.rowId, ifMatch: row.baseVersion };
     const custom: Record<string, Cell> = {};
     for (const [identifier, text] of Object.entries(row.texts)) {
@@ -147,6 +147,6 @@ function sameStaged(a: StagedRow | undefined, b: StagedRow): boolean {
   );
 }
 
-/** The key the session is kept under in this browser, one per dataset and organisation. */
+/** The key the drafts are kept under in this browser, one per dataset and organisation. */
 export const storageKey = (organizationId: string, projectSlug: string, datasetSlug: string) =>
   `svc:edits:${organizationId}:${projectSlug}:${datasetSlug}`;
