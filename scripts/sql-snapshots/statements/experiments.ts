@@ -146,9 +146,6 @@ export const experimentsService = [
     source: "services/experiments/src/repositories/results.ts",
     module: results,
     statements: {
-      countRowsAtVersion: [
-        { run: (db) => results.countRowsAtVersion(db, "ds_1", 8), answers: [[{ row_count: 3 }]] },
-      ],
       listPinnedRows: [{ run: (db) => results.listPinnedRows(db, pinned, ["r_1", "r_2"]) }],
       listPendingRows: [
         { run: (db) => results.listPendingRows(db, pinned, { afterRowId: "r_1", limit: 51 }) },

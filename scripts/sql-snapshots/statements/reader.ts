@@ -250,7 +250,6 @@ export const reader = [
           answers: [[{ changes: "4" }]],
         },
       ],
-      rowCountAt: [{ run: (db) => rowCounts.rowCountAt(db, "ds_1", 5) }],
     },
   }),
   snapshotOf({

@@ -17,6 +17,9 @@ export const sharedDb = [
         { run: (db) => sharedDatasets.findProjectId(db, "org_1", "support"), answers: [[{ id: "prj_1" }]] },
       ],
       findDataset: [{ run: (db) => sharedDatasets.findDataset(db, ref), answers: [[datasetRecordRow]] }],
+      countRowsAtVersion: [
+        { run: (db) => sharedDatasets.countRowsAtVersion(db, "ds_1", 8), answers: [[{ row_count: 3 }]] },
+      ],
       findDatasetForUpdate: [
         {
           run: (db) => inTransaction(db, (trx) => sharedDatasets.findDatasetForUpdate(trx, ref)),

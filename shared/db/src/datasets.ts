@@ -96,3 +96,21 @@ export async function findDatasetForUpdate(
   if (!dataset) throw datasetNotFound(ref);
   return dataset;
 }
+
+/**
+ * How many rows the dataset had at `version`, as its version recorded it (decision 0036); none
+ * before version 1.
+ */
+export async function countRowsAtVersion(
+  db: Kysely<Database>,
+  datasetId: string,
+  version: number,
+): Promise<number> {
+  const row = await db
+    .selectFrom("dataset_versions")
+    .select("row_count")
+    .where("dataset_id", "=", datasetId)
+    .where("version", "=", version)
+    .executeTakeFirst();
+  return row?.row_count ?? 0;
+}

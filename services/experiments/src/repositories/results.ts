@@ -75,17 +75,6 @@ export interface ResultRecord {
   createdAt: Date;
 }
 
-/** How many rows the dataset had at `version`, as its version recorded it (none before version 1). */
-export async function countRowsAtVersion(db: Db, datasetId: string, version: number): Promise<number> {
-  const row = await db
-    .selectFrom("dataset_versions")
-    .select("row_count")
-    .where("dataset_id", "=", datasetId)
-    .where("version", "=", version)
-    .executeTakeFirst();
-  return row?.row_count ?? 0;
-}
-
 /** The rows among `rowIds` that the pinned version holds; the others are missing from the map. */
 export async function listPinnedRows(
   db: Db,

@@ -7,7 +7,7 @@ import {
   type OperationInput,
   operations,
 } from "@svc/contracts";
-import { type Database, findDataset, idempotencyOf, runIdempotent } from "@svc/db";
+import { countRowsAtVersion, type Database, findDataset, idempotencyOf, runIdempotent } from "@svc/db";
 import type { Kysely, Transaction } from "kysely";
 import { type CompiledEvaluator, compileEvaluators } from "../domain/evaluators";
 import {
@@ -18,7 +18,6 @@ import {
 import {
   carryResults,
   carryScores,
-  countRowsAtVersion,
   listResultsToScore,
   type PinnedVersion,
   upsertScores,

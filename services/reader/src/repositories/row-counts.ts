@@ -62,18 +62,3 @@ export async function countRowChanges(
     .executeTakeFirstOrThrow();
   return Number(changes);
 }
-
-/** The rows the dataset had at `version`, as its version record keeps them. */
-export async function rowCountAt(
-  db: Kysely<Database>,
-  datasetId: string,
-  version: number,
-): Promise<number | undefined> {
-  const row = await db
-    .selectFrom("dataset_versions")
-    .select("row_count")
-    .where("dataset_id", "=", datasetId)
-    .where("version", "=", version)
-    .executeTakeFirst();
-  return row?.row_count;
-}

@@ -1,14 +1,9 @@
 import type { OperationInput, OperationOutput, operations } from "@svc/contracts";
-import { type Database, findDataset } from "@svc/db";
+import { countRowsAtVersion, type Database, findDataset } from "@svc/db";
 import type { Kysely } from "kysely";
 import { listColumns } from "../repositories/columns";
 import { inSnapshot } from "../repositories/db";
-import {
-  countChangedMatches,
-  countMatchingRows,
-  countRowChanges,
-  rowCountAt,
-} from "../repositories/row-counts";
+import { countChangedMatches, countMatchingRows, countRowChanges } from "../repositories/row-counts";
 import { versionNotFound } from "./errors";
 import { type RowFilters, rowFiltersOf } from "./row-filters";
 
@@ -74,8 +69,8 @@ export function countDatasetRows(counts: RowCounts) {
       if (version === 0) return { count: 0, version };
       if (filters.search === undefined && filters.presence === undefined) {
         const count =
-          version === dataset.version ? dataset.rowCount : await rowCountAt(trx, dataset.id, version);
-        return { count: count ?? 0, version };
+          version === dataset.version ? dataset.rowCount : await countRowsAtVersion(trx, dataset.id, version);
+        return { count, version };
       }
       // The search reads the visible cells, which change with the columns and no version: part of the key.
       const key = JSON.stringify([dataset.id, filters]);

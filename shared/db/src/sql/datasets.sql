@@ -48,6 +48,17 @@ where
   and "d"."organization_id" = $3
   and "d"."slug" = $4;
 
+-- countRowsAtVersion
+-- $1 = "ds_1"
+-- $2 = 8
+select
+  "row_count"
+from
+  "dataset_versions"
+where
+  "dataset_id" = $1
+  and "version" = $2;
+
 -- findDatasetForUpdate
 -- $1 = "org_1"
 -- $2 = "support"

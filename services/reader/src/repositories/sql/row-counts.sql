@@ -145,14 +145,3 @@ where
   "dataset_id" = $1
   and "version" > $2
   and "version" <= $3;
-
--- rowCountAt
--- $1 = "ds_1"
--- $2 = 5
-select
-  "row_count"
-from
-  "dataset_versions"
-where
-  "dataset_id" = $1
-  and "version" = $2;
