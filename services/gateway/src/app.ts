@@ -11,12 +11,11 @@ import {
 } from "@svc/contracts";
 import { type Logger, tagHttpRequest } from "@svc/telemetry";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from "fastify";
-import { bearerChallenge } from "./bearer-challenge";
+import { bearerChallenge, CredentialCache, GatewayAuth } from "./auth";
 import { registerBrowserSessions } from "./browser-sessions";
 import { type BucketStore, MemoryBucketStore } from "./bucket-store";
 import { answerClientErrors } from "./client-errors";
 import { type GatewayOptions, oidcSettingsOf, rateLimitsOf } from "./config";
-import { CredentialCache } from "./credential-cache";
 import { answerBeforeTheBody } from "./early-answers";
 import {
   inexactNumberBody,
@@ -232,7 +231,11 @@ export function buildGateway({
       .send({ status: ready ? "ready" : draining ? "draining" : "unavailable", services });
   });
 
-  const credentials = new CredentialCache(bus, options.SVC_AUTH_CACHE_MS, options.SVC_REQUEST_TIMEOUT_MS);
+  const auth = new GatewayAuth({
+    credentials: new CredentialCache(bus, options.SVC_AUTH_CACHE_MS, options.SVC_REQUEST_TIMEOUT_MS),
+    publicUrl,
+    isOperator: operatorCheck(options.SVC_ADMIN_TOKEN),
+  });
   const timeoutMs = options.SVC_REQUEST_TIMEOUT_MS;
   const liveChanges = new LiveChanges(
     bus,
@@ -251,23 +254,21 @@ export function buildGateway({
   const resends = { ...defaultResendPolicy, silenceMs: options.SVC_WRITE_SILENCE_MS };
   const routeDeps: RouteDeps = {
     bus,
-    credentials,
+    auth,
     timeoutMs,
     resends,
     rateLimiter,
-    isOperator: operatorCheck(options.SVC_ADMIN_TOKEN),
-    publicUrl,
     liveChanges,
   };
   registerOperations(app, routeDeps);
   registerUploads(app, { ...routeDeps, uploads });
-  registerBrowserSessions(app, { bus, credentials, timeoutMs, rateLimiter, publicUrl, clientAddress });
+  registerBrowserSessions(app, { bus, auth, timeoutMs, rateLimiter, publicUrl, clientAddress });
   registerOAuthRoutes(app, { bus, timeoutMs, publicUrl });
   if (oidc) {
     const provider = new IdentityProvider(oidc, logger);
     registerSingleSignOn(app, { bus, provider, timeoutMs, rateLimiter, publicUrl, clientAddress });
   }
-  registerMcp(app, { bus, credentials, timeoutMs, resends, rateLimiter, publicUrl });
+  registerMcp(app, { bus, auth, timeoutMs, resends, rateLimiter, publicUrl });
 
   return {
     app,

@@ -1,6 +1,6 @@
 import type { InjectOptions } from "fastify";
 import { afterEach, describe, expect, it } from "vitest";
-import { csrfTokenOf } from "./browser-sessions";
+import { csrfTokenOf } from "./auth";
 import { type FakePlatform, fakePlatform } from "./testing/fake-platform";
 
 let platform: FakePlatform | undefined;

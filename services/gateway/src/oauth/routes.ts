@@ -9,7 +9,6 @@ import {
   oauthClientSchema,
   oauthError,
   oauthErrorOf,
-  type RequestContext,
   revokeTokenInputSchema,
   roleSchema,
   subjects,
@@ -17,6 +16,7 @@ import {
   tokenResponseSchema,
 } from "@svc/contracts";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { anonymousCaller, MCP_PATH, RESOURCE_METADATA_PATH } from "../auth";
 import { consentPage, errorPage } from "./consent-page";
 import { fields, formFields, pick } from "./form-input";
 import { asDomainError, html, noStore, sendOAuthError } from "./replies";
@@ -27,9 +27,6 @@ export interface OAuthRouteDeps {
   /** The address clients reach this gateway at, without a trailing slash. */
   publicUrl(request: FastifyRequest): string;
 }
-
-export const MCP_PATH = "/v1/mcp";
-export const RESOURCE_METADATA_PATH = "/.well-known/oauth-protected-resource";
 
 /** The protected resource is the whole API; `<base>/v1/mcp` names the MCP endpoint within it. */
 export const resourcesOf = (base: string): string[] => [base, `${base}${MCP_PATH}`];
@@ -208,6 +205,10 @@ function ask(
   subject: string,
   input: unknown,
 ): Promise<unknown> {
-  const context: RequestContext = { organizationId: null, role: null, actor: null, requestId: request.id };
-  return callSubject(deps.bus, subject, { context, input }, { timeoutMs: deps.timeoutMs });
+  return callSubject(
+    deps.bus,
+    subject,
+    { context: anonymousCaller(request), input },
+    { timeoutMs: deps.timeoutMs },
+  );
 }

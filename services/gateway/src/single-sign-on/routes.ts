@@ -1,8 +1,8 @@
 import { type Bus, callSubject } from "@svc/bus";
-import { DomainError, type RequestContext, subjects, verifiedEmailSignInSchema } from "@svc/contracts";
+import { DomainError, subjects, verifiedEmailSignInSchema } from "@svc/contracts";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import * as oidc from "openid-client";
-import { cookiesOf, openSessionCookie } from "../browser-sessions";
+import { anonymousCaller, cookiesOf, openSessionCookie } from "../auth";
 import type { RateLimiter } from "../rate-limit";
 import { describeFailure, failureOf, type IdentityProvider, SingleSignOnError } from "./identity-provider";
 
@@ -73,7 +73,7 @@ export function registerSingleSignOn(app: FastifyInstance, deps: SingleSignOnDep
         await callSubject(
           deps.bus,
           subjects.sessions.verifiedEmail,
-          { context: anonymous(request), input: { email } },
+          { context: anonymousCaller(request), input: { email } },
           { timeoutMs: deps.timeoutMs },
         ).catch((error: unknown) => {
           if (error instanceof DomainError && error.code === "unauthenticated") {
@@ -189,10 +189,3 @@ function attemptCookie(publicUrl: string, value: string, maxAgeSeconds: number):
 function redirect(reply: FastifyReply, location: string) {
   return reply.header("cache-control", "no-store").redirect(location, 302);
 }
-
-const anonymous = (request: FastifyRequest): RequestContext => ({
-  requestId: request.id,
-  organizationId: null,
-  role: null,
-  actor: null,
-});

@@ -1,0 +1,16 @@
+/**
+ * How a request gets into the gateway: its credential (a bearer API key or OAuth access token, or
+ * the web application's session cookie), the Origin and CSRF checks of a cookie's writes, the caller
+ * it becomes, and the challenge a refused one gets. Every surface comes in through here.
+ */
+export { bearerChallenge, MCP_PATH, RESOURCE_METADATA_PATH } from "./bearer-challenge";
+export { type AuthDeps, anonymousCaller, bearerToken, GatewayAuth, type Presented } from "./caller";
+export { CredentialCache } from "./credential-cache";
+export { assertOwnOrigin, assertSameSiteWrite, CSRF_HEADER, refuseForeignOrigin } from "./same-site";
+export {
+  clearSessionCookie,
+  cookiesOf,
+  csrfTokenOf,
+  openSessionCookie,
+  setSessionCookie,
+} from "./session-cookie";
