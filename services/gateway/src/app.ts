@@ -10,6 +10,7 @@ import {
   platformServices,
 } from "@svc/contracts";
 import { type Logger, tagHttpRequest } from "@svc/telemetry";
+import fastifyCookie from "@fastify/cookie";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from "fastify";
 import { bearerChallenge, CredentialCache, GatewayAuth } from "./auth";
 import { registerBrowserSessions } from "./browser-sessions";
@@ -130,6 +131,8 @@ export function buildGateway({
   });
   let draining = false;
   app.addHook("onClose", async () => shedder.close());
+  // Its decorators (request.cookies, reply.setCookie) are the whole application's, as the plugin declares.
+  void app.register(fastifyCookie);
 
   // JSON only. An empty body is no body, so that bodiless POST and DELETE work with any client.
   app.removeContentTypeParser(["application/json", "text/plain"]);

@@ -7,10 +7,4 @@ export { bearerChallenge, MCP_PATH, RESOURCE_METADATA_PATH } from "./bearer-chal
 export { type AuthDeps, anonymousCaller, bearerToken, GatewayAuth, type Presented } from "./caller";
 export { CredentialCache } from "./credential-cache";
 export { assertOwnOrigin, assertSameSiteWrite, CSRF_HEADER, refuseForeignOrigin } from "./same-site";
-export {
-  clearSessionCookie,
-  cookiesOf,
-  csrfTokenOf,
-  openSessionCookie,
-  setSessionCookie,
-} from "./session-cookie";
+export { browserCookie, clearSessionCookie, csrfTokenOf, setSessionCookie } from "./session-cookie";

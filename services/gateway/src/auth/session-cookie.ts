@@ -1,4 +1,5 @@
 import { createHmac } from "node:crypto";
+import type { CookieSerializeOptions } from "@fastify/cookie";
 import { SESSION_TOKEN_PREFIX } from "@svc/contracts";
 import type { FastifyReply, FastifyRequest } from "fastify";
 
@@ -20,42 +21,36 @@ export const isSecure = (publicUrl: string) => publicUrl.startsWith("https:");
 
 /** The session token the request's cookie carries, if any. */
 export function sessionTokenOf(request: FastifyRequest, publicUrl: string): string | undefined {
-  const name = isSecure(publicUrl) ? SECURE_COOKIE : COOKIE;
-  const token = cookiesOf(request.headers.cookie).get(name);
+  const token = request.cookies[sessionCookieName(publicUrl)];
   return token?.startsWith(SESSION_TOKEN_PREFIX) ? token : undefined;
 }
 
-/** `a=1; b=2` as a map; values are taken as they are (session tokens are base64url, never quoted). */
-export function cookiesOf(header: string | undefined): Map<string, string> {
-  const cookies = new Map<string, string>();
-  for (const part of header?.split(";") ?? []) {
-    const at = part.indexOf("=");
-    if (at > 0) cookies.set(part.slice(0, at).trim(), part.slice(at + 1).trim());
-  }
-  return cookies;
-}
-
+/** Hands a new session to the browser, until the session's own end. */
 export function setSessionCookie(
   reply: FastifyReply,
   publicUrl: string,
   token: string,
   expiresAt: string,
 ): void {
-  reply.header("set-cookie", openSessionCookie(publicUrl, token, expiresAt));
-}
-
-/** The `Set-Cookie` value that hands a new session to the browser, until the session's own end. */
-export function openSessionCookie(publicUrl: string, token: string, expiresAt: string): string {
   const maxAge = Math.max(0, Math.floor((Date.parse(expiresAt) - Date.now()) / 1000));
-  return sessionCookie(publicUrl, token, maxAge);
+  reply.setCookie(sessionCookieName(publicUrl), token, browserCookie(publicUrl, maxAge));
 }
 
 export function clearSessionCookie(reply: FastifyReply, publicUrl: string): void {
-  reply.header("set-cookie", sessionCookie(publicUrl, "", 0));
+  reply.setCookie(sessionCookieName(publicUrl), "", browserCookie(publicUrl, 0));
 }
 
-function sessionCookie(publicUrl: string, value: string, maxAgeSeconds: number): string {
-  const secure = isSecure(publicUrl);
-  const name = secure ? SECURE_COOKIE : COOKIE;
-  return `${name}=${value}; Path=/; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=Lax${secure ? "; Secure" : ""}`;
-}
+const sessionCookieName = (publicUrl: string) => (isSecure(publicUrl) ? SECURE_COOKIE : COOKIE);
+
+/**
+ * The attributes of every cookie the gateway sets: on the whole site, out of JavaScript's reach, sent
+ * by top-level navigations from other sites but by none of their requests, and `Secure` behind HTTPS.
+ * A cleared cookie is `Max-Age=0`, with no `Expires`.
+ */
+export const browserCookie = (publicUrl: string, maxAge: number): CookieSerializeOptions => ({
+  path: "/",
+  maxAge,
+  httpOnly: true,
+  sameSite: "lax",
+  secure: isSecure(publicUrl),
+});
