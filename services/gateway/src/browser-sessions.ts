@@ -38,7 +38,7 @@ export interface BrowserSessionDeps {
 }
 
 /** `POST /v1/sessions` signs in, `GET /v1/session` says who is signed in, `DELETE /v1/session` signs out. */
-export function registerBrowserSessions(app: FastifyInstance, deps: BrowserSessionDeps): void {
+export async function sessionRoutes(app: FastifyInstance, deps: BrowserSessionDeps): Promise<void> {
   app.post("/v1/sessions", async (request, reply) => {
     const decision = await deps.rateLimiter.checkClientIp(deps.clientAddress(request));
     if (!decision.allowed) throw rateLimitedError(decision);

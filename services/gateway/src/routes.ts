@@ -16,8 +16,11 @@ export interface RouteDeps extends OperationCallDeps {
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
-/** One Fastify route per operation of the table: authenticate, then authorise, validate and forward. */
-export function registerOperations(app: FastifyInstance, deps: RouteDeps): void {
+/**
+ * One Fastify route per operation of the table: authenticate, then authorise, validate and forward.
+ * An encapsulated plugin: what it adds stays in its own scope.
+ */
+export async function operationRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
   for (const op of operationList) {
     if (op.access === "operator" && !deps.auth.operatorRoutes) continue;
     // A file upload streams its body: see file-upload.ts.

@@ -27,7 +27,7 @@ const SERVER_INFO = { name: "svc", version: "1.0.0" };
  * same path as the HTTP route it mirrors (role check, validation, one bus request); only the way the
  * answer is written differs.
  */
-export function registerMcp(app: FastifyInstance, deps: McpDeps): void {
+export async function mcpEndpoint(app: FastifyInstance, deps: McpDeps): Promise<void> {
   const tools = new Map(operationTools().map((tool) => [tool.definition.name, tool]));
   const definitions = [...tools.values()].map((tool) => tool.definition);
 

@@ -17,6 +17,8 @@ import {
 } from "@svc/contracts";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { anonymousCaller, MCP_PATH, RESOURCE_METADATA_PATH } from "../auth";
+import { throttleOAuthClients } from "../oauth-throttle";
+import type { RateLimiter } from "../rate-limit";
 import { consentPage, errorPage } from "./consent-page";
 import { fields, formFields, pick } from "./form-input";
 import { asDomainError, html, noStore, sendOAuthError } from "./replies";
@@ -26,6 +28,8 @@ export interface OAuthRouteDeps {
   timeoutMs: number;
   /** The address clients reach this gateway at, without a trailing slash. */
   publicUrl(request: FastifyRequest): string;
+  rateLimiter: RateLimiter;
+  clientAddress: (request: FastifyRequest) => string;
 }
 
 /** The protected resource is the whole API; `<base>/v1/mcp` names the MCP endpoint within it. */
@@ -36,7 +40,8 @@ export const resourcesOf = (base: string): string[] => [base, `${base}${MCP_PATH
  * 9728, RFC 8414), dynamic registration (RFC 7591), the code flow with PKCE and a consent page, the token
  * endpoint and revocation (RFC 7009). The gateway only speaks HTTP; `auth` decides everything.
  */
-export function registerOAuthRoutes(app: FastifyInstance, deps: OAuthRouteDeps): void {
+export async function oauthRoutes(app: FastifyInstance, deps: OAuthRouteDeps): Promise<void> {
+  throttleOAuthClients(app, deps.rateLimiter, deps.clientAddress);
   app.get(RESOURCE_METADATA_PATH, async (request, reply) =>
     noStore(reply).send(resourceMetadata(deps.publicUrl(request), "")),
   );

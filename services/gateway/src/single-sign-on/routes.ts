@@ -31,7 +31,7 @@ const LANDING = "/projects";
  * its outcome: an attempt is checked once, and only in the browser that started it. Every failure
  * sends the browser back to the sign-in page with a code it turns into a sentence.
  */
-export function registerSingleSignOn(app: FastifyInstance, deps: SingleSignOnDeps): void {
+export async function singleSignOnRoutes(app: FastifyInstance, deps: SingleSignOnDeps): Promise<void> {
   app.get("/v1/session/oidc", async (request, reply) => {
     try {
       const decision = await deps.rateLimiter.checkClientIp(deps.clientAddress(request));
