@@ -37,9 +37,13 @@ export interface BrowserSessionDeps {
   clientAddress: (request: FastifyRequest) => string;
 }
 
-/** `POST /v1/sessions` signs in, `GET /v1/session` says who is signed in, `DELETE /v1/session` signs out. */
+/**
+ * `POST /v1/sessions` signs in, `GET /v1/session` says who is signed in, `DELETE /v1/session` signs
+ * out, `POST /v1/session/email` mails a sign-in link: the operations of the table marked
+ * `browserSession`, served here because they hold the cookie.
+ */
 export async function sessionRoutes(app: FastifyInstance, deps: BrowserSessionDeps): Promise<void> {
-  app.post("/v1/sessions", async (request, reply) => {
+  app.post(operations.createSession.path, async (request, reply) => {
     const decision = await deps.rateLimiter.checkClientIp(deps.clientAddress(request));
     if (!decision.allowed) throw rateLimitedError(decision);
     const publicUrl = deps.publicUrl(request);
@@ -72,7 +76,7 @@ export async function sessionRoutes(app: FastifyInstance, deps: BrowserSessionDe
    * Mails a sign-in link to a member's address. The same 202 whatever the address: whether it is a
    * member's is decided, and the mail sent, after this answer. Limited per client and per address.
    */
-  app.post("/v1/session/email", async (request, reply) => {
+  app.post(operations.emailSignInLink.path, async (request, reply) => {
     const input = emailSignInBodySchema.safeParse(request.body ?? {});
     if (!input.success) {
       throw new DomainError(
@@ -103,14 +107,14 @@ export async function sessionRoutes(app: FastifyInstance, deps: BrowserSessionDe
     });
   });
 
-  app.get("/v1/session", async (request, reply) => {
+  app.get(operations.getSession.path, async (request, reply) => {
     const token = deps.auth.sessionToken(request);
     const credential = await deps.auth.verify(request, token);
     reply.header("cache-control", "no-store");
     return reply.send(await describe(deps, request, token, credential));
   });
 
-  app.delete("/v1/session", async (request, reply) => {
+  app.delete(operations.deleteSession.path, async (request, reply) => {
     const publicUrl = deps.publicUrl(request);
     const token = deps.auth.sessionToken(request);
     assertSameSiteWrite(request, token, publicUrl);

@@ -23,8 +23,8 @@ const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 export async function operationRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
   for (const op of operationList) {
     if (op.access === "operator" && !deps.auth.operatorRoutes) continue;
-    // A file upload streams its body: see file-upload.ts.
-    if (op.upload) continue;
+    // A file upload streams its body: see file-upload.ts. The browser's session: browser-sessions.ts.
+    if (op.upload || op.browserSession) continue;
     app.route({
       method: op.method,
       url: op.path.replace(/\{(\w+)\}/g, ":$1"),
