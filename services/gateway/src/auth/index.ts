@@ -4,7 +4,7 @@
  * it becomes, and the challenge a refused one gets. Every surface comes in through here.
  */
 export { bearerChallenge, MCP_PATH, RESOURCE_METADATA_PATH } from "./bearer-challenge";
-export { type AuthDeps, anonymousCaller, bearerToken, GatewayAuth, type Presented } from "./caller";
+export { anonymousCaller, bearerToken, GatewayAuth } from "./caller";
 export { CredentialCache } from "./credential-cache";
-export { assertOwnOrigin, assertSameSiteWrite, CSRF_HEADER, refuseForeignOrigin } from "./same-site";
+export { assertOwnOrigin, assertSameSiteWrite, refuseForeignOrigin } from "./same-site";
 export { browserCookie, clearSessionCookie, csrfTokenOf, setSessionCookie } from "./session-cookie";

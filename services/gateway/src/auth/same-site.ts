@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import { sendError } from "../errors";
 import { csrfTokenOf } from "./session-cookie";
 
-export const CSRF_HEADER = "x-csrf-token";
+const CSRF_HEADER = "x-csrf-token";
 
 /**
  * A write made with the session cookie must prove it comes from the web application: the CSRF token,

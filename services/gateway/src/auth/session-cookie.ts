@@ -17,7 +17,7 @@ const SECURE_COOKIE = "__Host-svc_session";
 export const csrfTokenOf = (sessionToken: string): string =>
   createHmac("sha256", sessionToken).update("svc csrf token").digest("base64url");
 
-export const isSecure = (publicUrl: string) => publicUrl.startsWith("https:");
+const isSecure = (publicUrl: string) => publicUrl.startsWith("https:");
 
 /** The session token the request's cookie carries, if any. */
 export function sessionTokenOf(request: FastifyRequest, publicUrl: string): string | undefined {
