@@ -204,7 +204,8 @@ export function buildGateway({
     );
   });
   const oidc = oidcSettingsOf(options);
-  const web = webPage(webRoot ?? defaultWebRoot(), { ownerKeyFile, singleSignOn: oidc?.name });
+  const webFolder = webRoot ?? defaultWebRoot();
+  const web = webPage(webFolder, { ownerKeyFile, singleSignOn: oidc?.name });
   app.setNotFoundHandler((request, reply) => {
     if (web.sendPage(request, reply)) return reply;
     return sendError(
@@ -267,7 +268,7 @@ export function buildGateway({
     });
   }
   void app.register(mcpEndpoint, { bus, auth, timeoutMs, resends, rateLimiter, publicUrl });
-  void app.register(webFiles, { root: webRoot ?? defaultWebRoot() });
+  void app.register(webFiles, { root: webFolder });
 
   return {
     app,
