@@ -72,6 +72,9 @@ export function resolveRef(document, schema) {
  */
 const isFileTransfer = (op) => op["x-svc-file"] !== undefined || op["x-svc-events"] !== undefined;
 
+/** The web application's session (signing the browser in and out): only the browser's client has it. */
+const isBrowserSession = (op) => op["x-svc-browser-session"] !== undefined;
+
 export const refName = (schema) =>
   typeof schema?.$ref === "string" && schema.$ref.startsWith(COMPONENT_PREFIX)
     ? schema.$ref.slice(COMPONENT_PREFIX.length)
@@ -80,14 +83,16 @@ export const refName = (schema) =>
 /**
  * Every operation of the document, grouped by resource (its first tag), in a stable order. Throws when
  * two operations of one resource would get the same method name, so a clash is found at generation time.
+ * The browser's session operations only with `browserSession` (the TypeScript SDK, which the web
+ * application uses).
  */
-export function describeApi(document) {
+export function describeApi(document, { browserSession = false } = {}) {
   const operations = [];
   for (const [path, item] of Object.entries(document.paths ?? {})) {
     for (const method of HTTP_METHODS) {
       const op = item[method];
       // A file sent or received as the body is not a JSON call: the SDKs' file helpers take these.
-      if (op && !isFileTransfer(op))
+      if (op && !isFileTransfer(op) && (browserSession || !isBrowserSession(op)))
         operations.push(describeOperation(document, path, method.toUpperCase(), op, item));
     }
   }

@@ -1,4 +1,4 @@
-import { type Actor, Client, SvcError } from "@svc/sdk";
+import { type Actor, Client, type GetSessionResponse, SvcError } from "@svc/sdk";
 import { observeAnswer } from "./connection";
 
 /**
@@ -43,16 +43,8 @@ export const api = new Client({
   timeoutMs: 30_000,
 });
 
-export interface BrowserSession {
-  organization: { id: string; name: string; slug: string };
-  role: "owner" | "admin" | "member" | "viewer";
-  csrfToken: string;
-  expiresAt: string;
-  /** As history names a session opened with a key: `actor: {kind: "session", id}`. */
-  sessionId: string;
-  /** The person signed in, when the session is a person's: history names it `actor: {kind: "user", id}`. */
-  user?: { id: string; email: string | null; name: string } | null;
-}
+/** What `POST /v1/sessions` and `GET /v1/session` answer: who is signed in, and the CSRF token. */
+export type BrowserSession = GetSessionResponse;
 
 /** What history names this browser's own changes by: the person's id, or the key session's. */
 export function ownActorOf(session: BrowserSession): Actor {
@@ -63,46 +55,34 @@ export function ownActorOf(session: BrowserSession): Actor {
 
 export const ownActorIdOf = (session: BrowserSession): string => ownActorOf(session).id;
 
-async function sessionCall(method: string, body?: unknown): Promise<Response> {
-  return fetch(`${location.origin}/v1/${method === "POST" ? "sessions" : "session"}`, {
-    method,
-    credentials: "same-origin",
-    headers: {
-      ...(body === undefined ? {} : { "content-type": "application/json" }),
-      ...(csrfToken && method !== "GET" ? { "x-csrf-token": csrfToken } : {}),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-}
-
-async function errorOf(response: Response): Promise<SvcError> {
-  return SvcError.fromResponse(
-    response.status,
-    response.statusText,
-    await response.text(),
-    response.headers.get("x-request-id"),
-  );
-}
+/**
+ * The session calls are answered once: a refusal is the person's to read (a wrong key, too many
+ * tries), not one to repeat behind their back.
+ */
+const once = { maxRetries: 0 };
 
 /** The current session, or undefined when signed out. */
 export async function fetchSession(): Promise<BrowserSession | undefined> {
-  const response = await sessionCall("GET");
-  if (response.status === 401) return undefined;
-  if (!response.ok) throw await errorOf(response);
-  return (await response.json()) as BrowserSession;
+  try {
+    return await api.sessions.get(once);
+  } catch (error) {
+    if (error instanceof SvcError && error.status === 401) return undefined;
+    throw error;
+  }
 }
 
 export async function signIn(
   credential: { apiKey: string } | { signInCode: string },
 ): Promise<BrowserSession> {
-  const response = await sessionCall("POST", credential);
-  if (!response.ok) throw await errorOf(response);
-  return (await response.json()) as BrowserSession;
+  return api.sessions.create(credential, once);
 }
 
 export async function signOut(): Promise<void> {
-  const response = await sessionCall("DELETE");
-  if (!response.ok && response.status !== 401) throw await errorOf(response);
+  try {
+    await api.sessions.delete(once);
+  } catch (error) {
+    if (!(error instanceof SvcError && error.status === 401)) throw error;
+  }
 }
 
 /**
@@ -110,13 +90,7 @@ export async function signOut(): Promise<void> {
  * or not the address is a member's; a 429 is the person asking too often.
  */
 export async function emailSignInLink(email: string): Promise<void> {
-  const response = await fetch(`${location.origin}/v1/session/email`, {
-    method: "POST",
-    credentials: "same-origin",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ email }),
-  });
-  if (!response.ok) throw await errorOf(response);
+  await api.sessions.emailLink({ email }, once);
 }
 
 export interface UploadOptions {

@@ -31,6 +31,8 @@ interface OpenApiOperation {
   "x-svc-paginated"?: boolean;
   "x-svc-file"?: "upload" | "download";
   "x-svc-events"?: { event: string };
+  /** The web application's session (signing the browser in and out): no command of the CLI. */
+  "x-svc-browser-session"?: "none" | "cookie";
 }
 
 interface OpenApiResponse {
@@ -66,7 +68,7 @@ export function buildTree(doc: OpenApiDocument): CommandTree {
   for (const [path, item] of Object.entries(doc.paths)) {
     for (const method of methods) {
       const op = item[method];
-      if (!op) continue;
+      if (!op || op["x-svc-browser-session"] !== undefined) continue;
       const command = buildCommand(doc, path, method, op, components);
       if (reserved.has(command.resource)) {
         throw new Error(

@@ -11,6 +11,12 @@ import { projectForSuite, targets } from "../targets";
  * line here, and the sweep fails if it ever covers fewer operations than the table holds.
  */
 
+/**
+ * The browser's session operations are served by the gateway's session routes, which take no query
+ * string and answer a bad body in words of their own: browser-sessions.test.ts covers them.
+ */
+const swept = operationList.filter((op) => !op.browserSession);
+
 type Json = Record<string, unknown>;
 interface JsonSchema {
   $ref?: string;
@@ -353,7 +359,7 @@ describe.each(targets())("bad input to every operation, through the gateway (%s)
     };
   }
 
-  it.each(operationList.map((op) => [op.operationId, op] as const))(
+  it.each(swept.map((op) => [op.operationId, op] as const))(
     "refuses each bad input to %s with 400 validation_failed, changing nothing",
     async (operationId, op) => {
       const documented = (document.paths as Record<string, Record<string, DocumentedOperation>>)[op.path]?.[
@@ -398,16 +404,22 @@ describe.each(targets())("bad input to every operation, through the gateway (%s)
     },
   );
 
-  it("covered every operation of the table, each with an unknown query parameter, and every body with all its cases", () => {
+  it("covered every operation of the table but the browser's session, each with an unknown query parameter, and every body with all its cases", () => {
     const documentedIds = Object.values(document.paths as Record<string, Record<string, DocumentedOperation>>)
       .flatMap((item) => Object.values(item))
       .map((op) => op.operationId)
       .sort();
     expect(documentedIds).toEqual(operationList.map((op) => op.operationId).sort());
-    expect([...covered.keys()].sort()).toEqual(documentedIds);
+    expect(documentedIds.filter((id) => !covered.has(id))).toEqual([
+      "createSession",
+      "deleteSession",
+      "emailSignInLink",
+      "getSession",
+    ]);
+    expect([...covered.keys()].sort()).toEqual(swept.map((op) => op.operationId).sort());
     const total = [...covered.values()].reduce((n, labels) => n + labels.length, 0);
     console.info(`bad-input sweep: ${total} refused requests over ${covered.size} operations`);
-    for (const op of operationList) {
+    for (const op of swept) {
       const labels = covered.get(op.operationId) ?? [];
       expect(labels, op.operationId).toContain("an unknown query parameter");
       if (op.body) {
@@ -421,7 +433,7 @@ describe.each(targets())("bad input to every operation, through the gateway (%s)
       }
     }
     // Only OTLP bodies take unknown fields: its receivers must ignore them (OTLP/HTTP JSON encoding).
-    const tolerant = operationList.filter(
+    const tolerant = swept.filter(
       (op) => op.body && !covered.get(op.operationId)?.includes("an unknown top-level field"),
     );
     expect(tolerant.map((op) => op.operationId)).toEqual(["ingestTraces"]);

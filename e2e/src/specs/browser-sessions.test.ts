@@ -115,7 +115,7 @@ describe.runIf(realInfra())("browser sessions on the distributed platform", () =
     const signedIn = await person.signIn({ apiKey: key.body.token });
     expect(signedIn.status).toBe(201);
     expect(signedIn.setCookie).toMatch(
-      /^svc_session=svc_ss_[^;]+; Path=\/; Max-Age=\d+; HttpOnly; SameSite=Lax$/,
+      /^svc_session=svc_ss_[^;]+; Max-Age=\d+; Path=\/; HttpOnly; SameSite=Lax$/,
     );
     expect(signedIn.body).toMatchObject({ role: "member", csrfToken: expect.any(String) });
 
@@ -184,7 +184,7 @@ describe.runIf(realInfra())("browser sessions on the distributed platform", () =
 
     const out = await person.send("DELETE", "/v1/session");
     expect(out.status).toBe(204);
-    expect(out.setCookie).toBe("svc_session=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax");
+    expect(out.setCookie).toBe("svc_session=; Max-Age=0; Path=/; HttpOnly; SameSite=Lax");
 
     const replay = browser(platform.second);
     replay.adopt(stolenCookie, "");

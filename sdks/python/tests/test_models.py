@@ -76,8 +76,11 @@ class GeneratedSurfaceTest(unittest.TestCase):
             op["operationId"]: (method.upper(), path, op["x-svc-paginated"])
             for path, item in document["paths"].items()
             for method, op in item.items()
-            # Files sent or received (an import, an export) are not JSON calls.
-            if "x-svc-file" not in op and "x-svc-events" not in op
+            # Files sent or received (an import, an export) are not JSON calls, and the browser's
+            # session is the web application's alone.
+            if "x-svc-file" not in op
+            and "x-svc-events" not in op
+            and "x-svc-browser-session" not in op
         }
         self.assertEqual(set(svc.OPERATIONS), set(documented))
         for operation_id, (method, path, paginated) in documented.items():

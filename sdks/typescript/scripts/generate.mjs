@@ -8,7 +8,8 @@ export const outputPath = "sdks/typescript/src/api.generated.ts";
 
 /** @returns {Record<string, string>} file path (from the repository root) → content */
 export function generate(document) {
-  const api = describeApi(document);
+  // The web application signs in with this SDK: the browser's session operations are in it.
+  const api = describeApi(document, { browserSession: true });
   const out = [];
   out.push(
     "// Generated from shared/contracts/openapi.json by sdks/scripts/generate.mjs; do not edit.",

@@ -30,6 +30,28 @@ export type ApiKey = {
   } | null;
 };
 
+export type BrowserSession = {
+  organization: {
+    id: string;
+    name: string;
+    slug: string;
+  };
+  role: Role;
+  /** The person behind the credential: a person's session, or the one who made the key; null for a key made by no person */
+  user: {
+    id: string;
+    /** Lower-case; null for the first owner of a fresh installation until they set one */
+    email: string | null;
+    name: string;
+  } | null;
+  /** Send it as the X-CSRF-Token header on every write made with the session cookie */
+  csrfToken: string;
+  /** When the session ends at the latest; it also ends when idle */
+  expiresAt: string;
+  /** The session's id, as history names a session opened with a key (`actor: {kind: "session", id}`); a person's own session is named by its user (`actor: {kind: "user", id}`); not a credential */
+  sessionId: string;
+};
+
 export type Cell = string | number | boolean | null | Cell[] | { [key: string]: Cell };
 
 export type CreatedApiKey = {
@@ -1267,6 +1289,24 @@ export type UpdateProjectBody = {
 };
 
 export type UpdateProjectResponse = Project;
+
+export type CreateSessionBody = {
+  apiKey: string;
+} | {
+  signInCode: string;
+};
+
+export type CreateSessionResponse = BrowserSession;
+
+export type EmailSignInLinkBody = {
+  email: string;
+};
+
+export type EmailSignInLinkResponse = {
+  message: string;
+};
+
+export type GetSessionResponse = BrowserSession;
 
 export type GetTraceResponse = {
   traceId: string;
@@ -2643,6 +2683,85 @@ export class ProjectsResource {
   }
 }
 
+/** The web application's session: signing the browser in and out (its own, not for programs) */
+export class SessionsResource {
+  readonly #transport: Transport;
+
+  constructor(transport: Transport) {
+    this.#transport = transport;
+  }
+
+  /**
+   * Sign the browser in with an API key or a one-time sign-in code.
+   *
+   * Answers who is signed in and the session's CSRF token, and sets the session cookie (HttpOnly, SameSite=Lax, `Secure` and named `__Host-svc_session` behind HTTPS) until the session's end; neither the key nor the session token reaches the page. A sign-in code comes from a sign-in link (an invitation, an e-mailed link, the embedded platform's first start) and works once. A request with an `Origin` must come from the platform's own. Limited per client address.
+   *
+   * The web application's: needs no credential.
+   *
+   * `POST /v1/sessions` (operation `createSession`)
+   */
+  create(body: CreateSessionBody, options?: RequestOptions): Promise<CreateSessionResponse> {
+    return this.#transport.request<CreateSessionResponse>({
+      method: "POST",
+      path: `/v1/sessions`,
+      body: body,
+      options: options,
+    });
+  }
+
+  /**
+   * Sign the browser out.
+   *
+   * Ends the session at every gateway and clears its cookie. Needs the session's `X-CSRF-Token` and the platform's own `Origin`, as every write made with the cookie does.
+   *
+   * The web application's: requires its session cookie.
+   *
+   * `DELETE /v1/session` (operation `deleteSession`)
+   */
+  delete(options?: RequestOptions): Promise<void> {
+    return this.#transport.request<void>({
+      method: "DELETE",
+      path: `/v1/session`,
+      options: options,
+    });
+  }
+
+  /**
+   * E-mail a one-time sign-in link to a member.
+   *
+   * The same 202 whether or not the address is a member's: whether it is, and the mail, are decided after the answer. The link works once, within 15 minutes. Limited per client address and per address.
+   *
+   * The web application's: needs no credential.
+   *
+   * `POST /v1/session/email` (operation `emailSignInLink`)
+   */
+  emailLink(body: EmailSignInLinkBody, options?: RequestOptions): Promise<EmailSignInLinkResponse> {
+    return this.#transport.request<EmailSignInLinkResponse>({
+      method: "POST",
+      path: `/v1/session/email`,
+      body: body,
+      options: options,
+    });
+  }
+
+  /**
+   * Who is signed in, and the session's CSRF token.
+   *
+   * A page asks it as it loads: the CSRF token lives in the page's memory only. 401 when the browser holds no session, or one that ended.
+   *
+   * The web application's: requires its session cookie.
+   *
+   * `GET /v1/session` (operation `getSession`)
+   */
+  get(options?: RequestOptions): Promise<GetSessionResponse> {
+    return this.#transport.request<GetSessionResponse>({
+      method: "GET",
+      path: `/v1/session`,
+      options: options,
+    });
+  }
+}
+
 /** Traces ingested from OpenTelemetry exporters, and their metrics, sessions and users */
 export class TracesResource {
   readonly #transport: Transport;
@@ -2819,6 +2938,7 @@ export class Resources {
   readonly modelPrices: ModelPricesResource;
   readonly organizations: OrganizationsResource;
   readonly projects: ProjectsResource;
+  readonly sessions: SessionsResource;
   readonly traces: TracesResource;
 
   constructor(transport: Transport) {
@@ -2830,6 +2950,7 @@ export class Resources {
     this.modelPrices = new ModelPricesResource(transport);
     this.organizations = new OrganizationsResource(transport);
     this.projects = new ProjectsResource(transport);
+    this.sessions = new SessionsResource(transport);
     this.traces = new TracesResource(transport);
   }
 }
@@ -2893,6 +3014,10 @@ export const operations = {
   getProject: { resource: "projects", method: "get", httpMethod: "GET", path: "/v1/projects/{projectSlug}" },
   listProjects: { resource: "projects", method: "list", iterator: "iterate", httpMethod: "GET", path: "/v1/projects" },
   updateProject: { resource: "projects", method: "update", httpMethod: "PATCH", path: "/v1/projects/{projectSlug}" },
+  createSession: { resource: "sessions", method: "create", httpMethod: "POST", path: "/v1/sessions" },
+  deleteSession: { resource: "sessions", method: "delete", httpMethod: "DELETE", path: "/v1/session" },
+  emailSignInLink: { resource: "sessions", method: "emailLink", httpMethod: "POST", path: "/v1/session/email" },
+  getSession: { resource: "sessions", method: "get", httpMethod: "GET", path: "/v1/session" },
   getTrace: { resource: "traces", method: "get", httpMethod: "GET", path: "/v1/projects/{projectSlug}/traces/{traceId}" },
   ingestTraces: { resource: "traces", method: "ingest", httpMethod: "POST", path: "/v1/traces" },
   listTraces: { resource: "traces", method: "list", iterator: "iterate", httpMethod: "POST", path: "/v1/projects/{projectSlug}/traces/list" },

@@ -1,4 +1,5 @@
 import { timingSafeEqual } from "node:crypto";
+import fastifyCookie from "@fastify/cookie";
 import type { Bus, UploadStore } from "@svc/bus";
 import {
   buildOpenApiDocument,
@@ -11,12 +12,11 @@ import {
 } from "@svc/contracts";
 import { type Logger, tagHttpRequest } from "@svc/telemetry";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from "fastify";
-import { bearerChallenge } from "./bearer-challenge";
-import { registerBrowserSessions } from "./browser-sessions";
+import { bearerChallenge, CredentialCache, GatewayAuth } from "./auth";
+import { sessionRoutes } from "./browser-sessions";
 import { type BucketStore, MemoryBucketStore } from "./bucket-store";
 import { answerClientErrors } from "./client-errors";
 import { type GatewayOptions, oidcSettingsOf, rateLimitsOf } from "./config";
-import { CredentialCache } from "./credential-cache";
 import { answerBeforeTheBody } from "./early-answers";
 import {
   inexactNumberBody,
@@ -27,22 +27,22 @@ import {
   toDomainError,
   unsupportedMediaType,
 } from "./errors";
-import { registerUploads } from "./file-upload";
+import { uploadRoutes } from "./file-upload";
 import { LiveChanges } from "./live-changes/live-changes";
 import { LoadShedder } from "./load-shedding";
-import { registerMcp } from "./mcp/endpoint";
-import { registerOAuthRoutes } from "./oauth/routes";
-import { clientAddressOf, throttleOAuthClients } from "./oauth-throttle";
-import { acceptOtlpExporters } from "./otlp";
+import { mcpEndpoint } from "./mcp/endpoint";
+import { oauthRoutes } from "./oauth/routes";
+import { clientAddressOf } from "./oauth-throttle";
+import { otlpExporters } from "./otlp";
 import { publicUrlOf } from "./public-url";
 import { RateLimiter } from "./rate-limit";
 import { requestIdOf } from "./request-id";
-import { type RouteDeps, registerOperations } from "./routes";
+import { operationRoutes, type RouteDeps } from "./routes";
 import { IdentityProvider } from "./single-sign-on/identity-provider";
-import { registerSingleSignOn } from "./single-sign-on/routes";
+import { singleSignOnRoutes } from "./single-sign-on/routes";
 import { parseQueryString, refuseUndecodableQuery } from "./url-encoded";
 import { decodeUtf8 } from "./utf8";
-import { defaultWebRoot, registerWebApp } from "./web-app";
+import { defaultWebRoot, webFiles, webPage } from "./web-app";
 import { defaultResendPolicy } from "./write-resends";
 
 export interface GatewayDeps {
@@ -82,7 +82,7 @@ function badPath(code: string): DomainError {
   });
 }
 /** The routes that take a file as their body, in Fastify's notation. */
-const uploadRoutes = new Set(
+const uploadPaths = new Set(
   operationList.filter((op) => op.upload).map((op) => op.path.replace(/\{(\w+)\}/g, ":$1")),
 );
 /** `application/json` and `application/<anything>+json`, with parameters (`; charset=utf-8`) or not. */
@@ -158,9 +158,6 @@ export function buildGateway({
     body.length === 0 ? done(null, undefined) : done(unsupportedMediaType()),
   );
 
-  acceptOtlpExporters(app);
-  answerBeforeTheBody(app);
-
   app.addHook("onRequest", async (request, reply) => {
     // nosniff on every answer: a client must take a JSON body (an error echoing input too) as JSON.
     reply.header("x-request-id", request.id).header("x-content-type-options", "nosniff");
@@ -171,7 +168,7 @@ export function buildGateway({
     // upload's names the format of a file, which is then refused as empty).
     const { "content-length": length, "transfer-encoding": chunked } = request.headers;
     const bodiless = chunked === undefined && (length === undefined || length === "0");
-    if (bodiless && !uploadRoutes.has(request.routeOptions.url ?? "")) delete request.headers["content-type"];
+    if (bodiless && !uploadPaths.has(request.routeOptions.url ?? "")) delete request.headers["content-type"];
   });
   const rateLimiter = new RateLimiter(
     rateLimitStore ?? new MemoryBucketStore(),
@@ -179,7 +176,6 @@ export function buildGateway({
     logger,
   );
   const clientAddress = clientAddressOf(options.SVC_TRUST_PROXY);
-  throttleOAuthClients(app, rateLimiter, clientAddress);
   app.addHook("onResponse", async (request, reply) => {
     request.log.info(
       {
@@ -208,7 +204,8 @@ export function buildGateway({
     );
   });
   const oidc = oidcSettingsOf(options);
-  const web = registerWebApp(app, webRoot ?? defaultWebRoot(), { ownerKeyFile, singleSignOn: oidc?.name });
+  const webFolder = webRoot ?? defaultWebRoot();
+  const web = webPage(webFolder, { ownerKeyFile, singleSignOn: oidc?.name });
   app.setNotFoundHandler((request, reply) => {
     if (web.sendPage(request, reply)) return reply;
     return sendError(
@@ -218,21 +215,11 @@ export function buildGateway({
     );
   });
 
-  app.get("/healthz", async () => ({ status: "ok" }));
-  let openApi: string | undefined;
-  app.get("/v1/openapi.json", async (_request, reply) => {
-    openApi ??= JSON.stringify(buildOpenApiDocument());
-    return reply.type("application/json").send(openApi);
+  const auth = new GatewayAuth({
+    credentials: new CredentialCache(bus, options.SVC_AUTH_CACHE_MS, options.SVC_REQUEST_TIMEOUT_MS),
+    publicUrl,
+    isOperator: operatorCheck(options.SVC_ADMIN_TOKEN),
   });
-  app.get("/readyz", async (_request, reply) => {
-    const services = await pingServices(bus);
-    const ready = !draining && bus.isConnected() && Object.values(services).every((s) => s === "ok");
-    return reply
-      .status(ready ? 200 : 503)
-      .send({ status: ready ? "ready" : draining ? "draining" : "unavailable", services });
-  });
-
-  const credentials = new CredentialCache(bus, options.SVC_AUTH_CACHE_MS, options.SVC_REQUEST_TIMEOUT_MS);
   const timeoutMs = options.SVC_REQUEST_TIMEOUT_MS;
   const liveChanges = new LiveChanges(
     bus,
@@ -251,23 +238,37 @@ export function buildGateway({
   const resends = { ...defaultResendPolicy, silenceMs: options.SVC_WRITE_SILENCE_MS };
   const routeDeps: RouteDeps = {
     bus,
-    credentials,
+    auth,
     timeoutMs,
     resends,
     rateLimiter,
-    isOperator: operatorCheck(options.SVC_ADMIN_TOKEN),
-    publicUrl,
     liveChanges,
   };
-  registerOperations(app, routeDeps);
-  registerUploads(app, { ...routeDeps, uploads });
-  registerBrowserSessions(app, { bus, credentials, timeoutMs, rateLimiter, publicUrl, clientAddress });
-  registerOAuthRoutes(app, { bus, timeoutMs, publicUrl });
+  // Loaded in this order, each when the gateway starts. What the whole application shares comes first
+  // (`fastify-plugin`, not encapsulated): a scope copies its parent's hooks and parsers as it opens.
+  // Cookies: request.cookies and reply.setCookie, which @fastify/cookie declares for every route.
+  void app.register(fastifyCookie);
+  void app.register(otlpExporters);
+  void app.register(answerBeforeTheBody);
+  // Then the routes, each group an encapsulated plugin: what one adds (a parser, a hook) stays its own.
+  void app.register(probes, { bus, isDraining: () => draining });
+  void app.register(operationRoutes, routeDeps);
+  void app.register(uploadRoutes, { ...routeDeps, uploads });
+  void app.register(sessionRoutes, { bus, auth, timeoutMs, rateLimiter, publicUrl, clientAddress });
+  void app.register(oauthRoutes, { bus, timeoutMs, publicUrl, rateLimiter, clientAddress });
   if (oidc) {
     const provider = new IdentityProvider(oidc, logger);
-    registerSingleSignOn(app, { bus, provider, timeoutMs, rateLimiter, publicUrl, clientAddress });
+    void app.register(singleSignOnRoutes, {
+      bus,
+      provider,
+      timeoutMs,
+      rateLimiter,
+      publicUrl,
+      clientAddress,
+    });
   }
-  registerMcp(app, { bus, credentials, timeoutMs, resends, rateLimiter, publicUrl });
+  void app.register(mcpEndpoint, { bus, auth, timeoutMs, resends, rateLimiter, publicUrl });
+  void app.register(webFiles, { root: webFolder });
 
   return {
     app,
@@ -275,6 +276,24 @@ export function buildGateway({
       draining = true;
     },
   };
+}
+
+/** `/healthz`, `/readyz` and the OpenAPI document: what load balancers and clients ask of any gateway. */
+async function probes(app: FastifyInstance, { bus, isDraining }: { bus: Bus; isDraining: () => boolean }) {
+  app.get("/healthz", async () => ({ status: "ok" }));
+  let openApi: string | undefined;
+  app.get("/v1/openapi.json", async (_request, reply) => {
+    openApi ??= JSON.stringify(buildOpenApiDocument());
+    return reply.type("application/json").send(openApi);
+  });
+  app.get("/readyz", async (_request, reply) => {
+    const services = await pingServices(bus);
+    const draining = isDraining();
+    const ready = !draining && bus.isConnected() && Object.values(services).every((s) => s === "ok");
+    return reply
+      .status(ready ? 200 : 503)
+      .send({ status: ready ? "ready" : draining ? "draining" : "unavailable", services });
+  });
 }
 
 async function pingServices(bus: Bus): Promise<Record<string, string>> {

@@ -1,6 +1,6 @@
 import type { InjectOptions } from "fastify";
 import { afterEach, describe, expect, it } from "vitest";
-import { csrfTokenOf } from "./browser-sessions";
+import { csrfTokenOf } from "./auth";
 import { type FakePlatform, fakePlatform } from "./testing/fake-platform";
 
 let platform: FakePlatform | undefined;
@@ -44,7 +44,7 @@ describe("signing in", () => {
     const { cookie, setCookie, body } = await signIn(p, key);
 
     expect(setCookie).toMatch(
-      /^svc_session=svc_ss_[A-Za-z0-9_-]{43}; Path=\/; Max-Age=(3599|3600); HttpOnly; SameSite=Lax$/,
+      /^svc_session=svc_ss_[A-Za-z0-9_-]{43}; Max-Age=(3599|3600); Path=\/; HttpOnly; SameSite=Lax$/,
     );
     const token = cookie.slice("svc_session=".length);
     expect(body).toEqual({
@@ -64,7 +64,7 @@ describe("signing in", () => {
     const p = await start({ SVC_PUBLIC_URL: "https://svc.example.com" });
     const { setCookie } = await signIn(p, p.key());
     expect(setCookie).toMatch(
-      /^__Host-svc_session=svc_ss_[^;]+; Path=\/; Max-Age=\d+; HttpOnly; SameSite=Lax; Secure$/,
+      /^__Host-svc_session=svc_ss_[^;]+; Max-Age=\d+; Path=\/; HttpOnly; Secure; SameSite=Lax$/,
     );
   });
 
@@ -226,7 +226,7 @@ describe("signing out", () => {
       headers: { cookie, origin: ORIGIN, "x-csrf-token": body.csrfToken },
     });
     expect(out.statusCode).toBe(204);
-    expect(out.headers["set-cookie"]).toBe("svc_session=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax");
+    expect(out.headers["set-cookie"]).toBe("svc_session=; Max-Age=0; Path=/; HttpOnly; SameSite=Lax");
 
     // At once on this gateway; the others hear of it from auth.
     const after = await p.gateway.app.inject({ method: "GET", url: "/v1/account", headers: { cookie } });

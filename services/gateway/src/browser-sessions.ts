@@ -1,4 +1,3 @@
-import { createHmac, timingSafeEqual } from "node:crypto";
 import { type Bus, callOperation, callSubject } from "@svc/bus";
 import {
   type BrowserSession,
@@ -7,121 +6,44 @@ import {
   DomainError,
   emailSignInBodySchema,
   operations,
-  type RequestContext,
-  SESSION_TOKEN_PREFIX,
   subjects,
   type VerifiedCredential,
 } from "@svc/contracts";
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import type { CredentialCache } from "./credential-cache";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import {
+  anonymousCaller,
+  assertOwnOrigin,
+  assertSameSiteWrite,
+  clearSessionCookie,
+  csrfTokenOf,
+  type GatewayAuth,
+  setSessionCookie,
+} from "./auth";
 import { type RateLimiter, rateLimitedError } from "./rate-limit";
 
 /**
  * Browser sessions, the backend-for-frontend way (OAuth 2.0 for Browser-Based Apps, §6.1): a person
  * pastes an API key once, `auth` opens a session, and the browser holds only an HttpOnly cookie that
  * JavaScript cannot read. Writes made with the cookie need the session's CSRF token in a header and
- * an `Origin` of this site, so that no other site can make the browser act for the person.
+ * an `Origin` of this site, so that no other site can make the browser act for the person (auth/).
  */
-
-const COOKIE = "svc_session";
-/** Behind HTTPS: `Secure`, and the `__Host-` prefix, which browsers accept only without Domain and on `/`. */
-const SECURE_COOKIE = "__Host-svc_session";
-export const CSRF_HEADER = "x-csrf-token";
 
 export interface BrowserSessionDeps {
   bus: Bus;
-  credentials: CredentialCache;
+  auth: GatewayAuth;
   timeoutMs: number;
   rateLimiter: RateLimiter;
   publicUrl: (request: FastifyRequest) => string;
   clientAddress: (request: FastifyRequest) => string;
 }
 
-/** The session's CSRF token: derived from the session token, so any gateway can check it without storage. */
-export const csrfTokenOf = (sessionToken: string): string =>
-  createHmac("sha256", sessionToken).update("svc csrf token").digest("base64url");
-
-const isSecure = (publicUrl: string) => publicUrl.startsWith("https:");
-
-/** The session token the request's cookie carries, if any. */
-export function sessionTokenOf(request: FastifyRequest, publicUrl: string): string | undefined {
-  const name = isSecure(publicUrl) ? SECURE_COOKIE : COOKIE;
-  const token = cookiesOf(request.headers.cookie).get(name);
-  return token?.startsWith(SESSION_TOKEN_PREFIX) ? token : undefined;
-}
-
-/** `a=1; b=2` as a map; values are taken as they are (session tokens are base64url, never quoted). */
-export function cookiesOf(header: string | undefined): Map<string, string> {
-  const cookies = new Map<string, string>();
-  for (const part of header?.split(";") ?? []) {
-    const at = part.indexOf("=");
-    if (at > 0) cookies.set(part.slice(0, at).trim(), part.slice(at + 1).trim());
-  }
-  return cookies;
-}
-
-function setSessionCookie(reply: FastifyReply, publicUrl: string, token: string, expiresAt: string): void {
-  reply.header("set-cookie", openSessionCookie(publicUrl, token, expiresAt));
-}
-
-/** The `Set-Cookie` value that hands a new session to the browser, until the session's own end. */
-export function openSessionCookie(publicUrl: string, token: string, expiresAt: string): string {
-  const maxAge = Math.max(0, Math.floor((Date.parse(expiresAt) - Date.now()) / 1000));
-  return sessionCookie(publicUrl, token, maxAge);
-}
-
-function clearSessionCookie(reply: FastifyReply, publicUrl: string): void {
-  reply.header("set-cookie", sessionCookie(publicUrl, "", 0));
-}
-
-function sessionCookie(publicUrl: string, value: string, maxAgeSeconds: number): string {
-  const secure = isSecure(publicUrl);
-  const name = secure ? SECURE_COOKIE : COOKIE;
-  return `${name}=${value}; Path=/; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=Lax${secure ? "; Secure" : ""}`;
-}
-
 /**
- * A write made with the session cookie must prove it comes from the web application: the CSRF token,
- * which only a page of this origin can have read, and the browser's `Origin`, which a page cannot set.
+ * `POST /v1/sessions` signs in, `GET /v1/session` says who is signed in, `DELETE /v1/session` signs
+ * out, `POST /v1/session/email` mails a sign-in link: the operations of the table marked
+ * `browserSession`, served here because they hold the cookie.
  */
-export function assertSameSiteWrite(request: FastifyRequest, sessionToken: string, publicUrl: string): void {
-  if (request.method === "GET" || request.method === "HEAD") return;
-  assertOwnOrigin(request, publicUrl, { required: true });
-  const given = request.headers[CSRF_HEADER];
-  const expectedToken = Buffer.from(csrfTokenOf(sessionToken));
-  const givenToken = Buffer.from(typeof given === "string" ? given : "");
-  if (givenToken.length !== expectedToken.length || !timingSafeEqual(givenToken, expectedToken)) {
-    throw new DomainError(
-      "forbidden",
-      "A write made with a session cookie needs the session's X-CSRF-Token header; reload the page to get it again",
-      { reason: "csrf" },
-    );
-  }
-}
-
-/** The browser's `Origin` must be this site's; `required` when the request rides on the cookie. */
-function assertOwnOrigin(
-  request: FastifyRequest,
-  publicUrl: string,
-  { required }: { required: boolean },
-): void {
-  const origin = request.headers.origin;
-  if (origin === undefined && !required) return;
-  const expected = new URL(publicUrl).origin;
-  if (origin !== expected) {
-    throw new DomainError(
-      "forbidden",
-      origin === undefined
-        ? `A write made with a session cookie needs the browser's Origin header (${expected}); programs should send an API key instead`
-        : `This request came from ${origin}, not from ${expected}; a session works only from its own site`,
-      { reason: "origin" },
-    );
-  }
-}
-
-/** `POST /v1/sessions` signs in, `GET /v1/session` says who is signed in, `DELETE /v1/session` signs out. */
-export function registerBrowserSessions(app: FastifyInstance, deps: BrowserSessionDeps): void {
-  app.post("/v1/sessions", async (request, reply) => {
+export async function sessionRoutes(app: FastifyInstance, deps: BrowserSessionDeps): Promise<void> {
+  app.post(operations.createSession.path, async (request, reply) => {
     const decision = await deps.rateLimiter.checkClientIp(deps.clientAddress(request));
     if (!decision.allowed) throw rateLimitedError(decision);
     const publicUrl = deps.publicUrl(request);
@@ -139,11 +61,11 @@ export function registerBrowserSessions(app: FastifyInstance, deps: BrowserSessi
       await callSubject(
         deps.bus,
         subjects.sessions.create,
-        { context: anonymous(request), input: input.data },
+        { context: anonymousCaller(request), input: input.data },
         { timeoutMs: deps.timeoutMs },
       ),
     );
-    const credential = await deps.credentials.verify(created.token, request.id);
+    const credential = await deps.auth.verify(request, created.token);
     const session = await describe(deps, request, created.token, credential);
     setSessionCookie(reply, publicUrl, created.token, created.expiresAt);
     reply.header("cache-control", "no-store");
@@ -154,7 +76,7 @@ export function registerBrowserSessions(app: FastifyInstance, deps: BrowserSessi
    * Mails a sign-in link to a member's address. The same 202 whatever the address: whether it is a
    * member's is decided, and the mail sent, after this answer. Limited per client and per address.
    */
-  app.post("/v1/session/email", async (request, reply) => {
+  app.post(operations.emailSignInLink.path, async (request, reply) => {
     const input = emailSignInBodySchema.safeParse(request.body ?? {});
     if (!input.success) {
       throw new DomainError(
@@ -175,7 +97,7 @@ export function registerBrowserSessions(app: FastifyInstance, deps: BrowserSessi
     await callSubject(
       deps.bus,
       subjects.sessions.emailSignInLink,
-      { context: anonymous(request), input: { email } },
+      { context: anonymousCaller(request), input: { email } },
       { timeoutMs: deps.timeoutMs },
     );
     reply.header("cache-control", "no-store");
@@ -185,35 +107,27 @@ export function registerBrowserSessions(app: FastifyInstance, deps: BrowserSessi
     });
   });
 
-  app.get("/v1/session", async (request, reply) => {
-    const token = requireSessionToken(request, deps.publicUrl(request));
-    const credential = await deps.credentials.verify(token, request.id);
+  app.get(operations.getSession.path, async (request, reply) => {
+    const token = deps.auth.sessionToken(request);
+    const credential = await deps.auth.verify(request, token);
     reply.header("cache-control", "no-store");
     return reply.send(await describe(deps, request, token, credential));
   });
 
-  app.delete("/v1/session", async (request, reply) => {
+  app.delete(operations.deleteSession.path, async (request, reply) => {
     const publicUrl = deps.publicUrl(request);
-    const token = requireSessionToken(request, publicUrl);
+    const token = deps.auth.sessionToken(request);
     assertSameSiteWrite(request, token, publicUrl);
     await callSubject(
       deps.bus,
       subjects.sessions.end,
-      { context: anonymous(request), input: { token } },
+      { context: anonymousCaller(request), input: { token } },
       { timeoutMs: deps.timeoutMs },
     );
-    deps.credentials.forget(token);
+    deps.auth.forget(token);
     clearSessionCookie(reply, publicUrl);
     return reply.status(204).send();
   });
-}
-
-function requireSessionToken(request: FastifyRequest, publicUrl: string): string {
-  const token = sessionTokenOf(request, publicUrl);
-  if (token === undefined) {
-    throw new DomainError("unauthenticated", "You are not signed in; sign in with an API key");
-  }
-  return token;
 }
 
 async function describe(
@@ -222,13 +136,7 @@ async function describe(
   token: string,
   credential: VerifiedCredential,
 ): Promise<BrowserSession> {
-  const context: RequestContext = {
-    requestId: request.id,
-    organizationId: credential.organizationId,
-    role: credential.role,
-    actor: credential.actor,
-  };
-  if (credential.sessionId !== undefined) context.sessionId = credential.sessionId;
+  const context = deps.auth.callerOfCredential(request, credential);
   const account = await callOperation(
     deps.bus,
     operations.getAccount,
@@ -245,10 +153,3 @@ async function describe(
     sessionId: credential.sessionId ?? credential.actor.id,
   };
 }
-
-const anonymous = (request: FastifyRequest): RequestContext => ({
-  requestId: request.id,
-  organizationId: null,
-  role: null,
-  actor: null,
-});

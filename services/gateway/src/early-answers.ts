@@ -1,5 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import type { FastifyInstance } from "fastify";
+import fp from "fastify-plugin";
 
 /** How long an answered request's remaining body is read, and how much of it, before the connection is closed. */
 const LINGER_MS = 5_000;
@@ -11,9 +12,12 @@ const LINGER_BYTES = 16 * 1024 * 1024;
  * away, so that the client finishes sending and reads the answer. Fastify closes such a connection as
  * soon as its answer is written, and a client still sending then gets a reset (EPIPE, ECONNRESET)
  * instead of the 413 that says what was wrong. A body that goes on past `LINGER_BYTES` or
- * `LINGER_MS` has the connection closed under it.
+ * `LINGER_MS` has the connection closed under it. Not encapsulated (`fastify-plugin`): its hook is for
+ * every route of the gateway.
  */
-export function answerBeforeTheBody(app: FastifyInstance): void {
+export const answerBeforeTheBody = fp(lingerOnAnsweredBodies, { name: "answer-before-the-body" });
+
+async function lingerOnAnsweredBodies(app: FastifyInstance): Promise<void> {
   app.addHook("onSend", async (request, reply, payload) => {
     if (request.raw.complete || reply.getHeader("connection") !== "close") return payload;
     reply.removeHeader("connection");

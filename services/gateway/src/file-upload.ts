@@ -20,72 +20,66 @@ export interface UploadDeps extends RouteDeps {
 }
 
 /**
- * The operations whose body is a file (an import). Their routes live in a scope of their own that
- * parses no body: the file streams from the client into the upload store, counted against the
+ * The operations whose body is a file (an import). Their routes live in a plugin of their own, an
+ * encapsulated scope that parses no body: the file streams from the client into the upload store, counted against the
  * limit, and the service gets its name. Nothing of it is held in memory, and nothing of it crosses
  * the bus.
  */
-export function registerUploads(app: FastifyInstance, deps: UploadDeps): void {
-  void app.register(async (scope) => {
-    scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser("*", (_request, payload, done) => done(null, payload));
-    for (const op of operationList) {
-      if (!op.upload) continue;
-      scope.route({
-        method: op.method,
-        url: op.path.replace(/\{(\w+)\}/g, ":$1"),
-        bodyLimit: MAX_IMPORT_BYTES,
-        handler: async (request, reply) => {
-          const context = await authenticate(op, request, deps);
-          const input = await admitOperationCall(deps, op, context, {
-            ...rawInput(op, request),
-            body: undefined,
+export async function uploadRoutes(scope: FastifyInstance, deps: UploadDeps): Promise<void> {
+  scope.removeAllContentTypeParsers();
+  scope.addContentTypeParser("*", (_request, payload, done) => done(null, payload));
+  for (const op of operationList) {
+    if (!op.upload) continue;
+    scope.route({
+      method: op.method,
+      url: op.path.replace(/\{(\w+)\}/g, ":$1"),
+      bodyLimit: MAX_IMPORT_BYTES,
+      handler: async (request, reply) => {
+        const context = await authenticate(op, request, deps);
+        const input = await admitOperationCall(deps, op, context, {
+          ...rawInput(op, request),
+          body: undefined,
+        });
+        const format = formatOf(op, request);
+        const declared = Number(request.headers["content-length"]);
+        if (declared > MAX_IMPORT_BYTES) throw tooLarge();
+        if (!deps.uploads)
+          throw new DomainError("service_unavailable", "This gateway cannot take file uploads");
+        const objectName = `upload-${randomUUID()}`;
+        const counter = { bytes: 0 };
+        try {
+          await deps.uploads.put(objectName, counted(request.body as Readable | undefined, counter));
+        } catch (error) {
+          // Refused part-way (over the limit, the store lost): the client may still be sending.
+          readOnAndDiscard(request.raw);
+          throw error;
+        }
+        if (counter.bytes === 0) {
+          await deps.uploads.delete(objectName);
+          throw new DomainError("validation_failed", "The file is empty: send the file as the request body", {
+            line: 1,
           });
-          const format = formatOf(op, request);
-          const declared = Number(request.headers["content-length"]);
-          if (declared > MAX_IMPORT_BYTES) throw tooLarge();
-          if (!deps.uploads)
-            throw new DomainError("service_unavailable", "This gateway cannot take file uploads");
-          const objectName = `upload-${randomUUID()}`;
-          const counter = { bytes: 0 };
-          try {
-            await deps.uploads.put(objectName, counted(request.body as Readable | undefined, counter));
-          } catch (error) {
-            // Refused part-way (over the limit, the store lost): the client may still be sending.
-            readOnAndDiscard(request.raw);
-            throw error;
-          }
-          if (counter.bytes === 0) {
-            await deps.uploads.delete(objectName);
-            throw new DomainError(
-              "validation_failed",
-              "The file is empty: send the file as the request body",
-              {
-                line: 1,
+        }
+        const answer = importSchema.parse(
+          await callSubject(
+            deps.bus,
+            op.subject,
+            {
+              context,
+              input: {
+                params: input.params,
+                query: input.query,
+                upload: { objectName, format, bytes: counter.bytes },
               },
-            );
-          }
-          const answer = importSchema.parse(
-            await callSubject(
-              deps.bus,
-              op.subject,
-              {
-                context,
-                input: {
-                  params: input.params,
-                  query: input.query,
-                  upload: { objectName, format, bytes: counter.bytes },
-                },
-              },
-              { timeoutMs: deps.timeoutMs },
-            ),
-          );
-          const path = request.url.split("?")[0] as string;
-          return reply.status(op.successStatus).header("location", `${path}/${answer.importId}`).send(answer);
-        },
-      });
-    }
-  });
+            },
+            { timeoutMs: deps.timeoutMs },
+          ),
+        );
+        const path = request.url.split("?")[0] as string;
+        return reply.status(op.successStatus).header("location", `${path}/${answer.importId}`).send(answer);
+      },
+    });
+  }
 }
 
 /** The upload's format, from its Content-Type; anything else is 415 naming what is taken. */

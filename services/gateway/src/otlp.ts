@@ -2,6 +2,7 @@ import { PassThrough } from "node:stream";
 import { createGunzip } from "node:zlib";
 import { DomainError, GZIP_FREE_BYTES, MAX_GZIP_RATIO } from "@svc/contracts";
 import type { FastifyInstance } from "fastify";
+import fp from "fastify-plugin";
 import { decodeTraceExport, encodeTraceExportResponse } from "./otlp-protobuf";
 
 const PROTOBUF_TYPES = ["application/x-protobuf", "application/protobuf"];
@@ -12,9 +13,12 @@ const OTLP_TRACES = "/v1/traces";
  * What OpenTelemetry exporters send besides plain JSON: gzip bodies (the Collector's default, and
  * any upload) are unpacked, within the same body limit and at most MAX_GZIP_RATIO times their size;
  * OTLP/HTTP protobuf bodies are decoded with OpenTelemetry's own message definitions into the JSON
- * encoding, checked as JSON bodies are, and answered in protobuf.
+ * encoding, checked as JSON bodies are, and answered in protobuf. Not encapsulated (`fastify-plugin`):
+ * any route may get a gzip body, and its parser must be there before the routes' scopes copy the root's.
  */
-export function acceptOtlpExporters(app: FastifyInstance): void {
+export const otlpExporters = fp(acceptOtlpExporters, { name: "otlp-exporters" });
+
+async function acceptOtlpExporters(app: FastifyInstance): Promise<void> {
   const inProtobuf = new WeakSet<object>();
   app.addContentTypeParser(PROTOBUF_TYPES, { parseAs: "buffer" }, (request, body, done) => {
     // An empty body is no body, as with every other type.

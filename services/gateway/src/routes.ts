@@ -1,39 +1,30 @@
 import type { RawInput } from "@svc/bus";
-import {
-  DomainError,
-  type Operation,
-  operationList,
-  type RequestContext,
-  SESSION_TOKEN_PREFIX,
-} from "@svc/contracts";
+import { DomainError, type Operation, operationList, type RequestContext } from "@svc/contracts";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { z } from "zod";
-import { assertSameSiteWrite, sessionTokenOf } from "./browser-sessions";
-import type { CredentialCache } from "./credential-cache";
+import type { GatewayAuth } from "./auth";
 import { sendFile } from "./file-download";
 import type { LiveChanges } from "./live-changes/live-changes";
 import { streamEvents } from "./live-changes/route";
 import { invokeOperation, type OperationCallDeps } from "./operation-call";
 
 export interface RouteDeps extends OperationCallDeps {
-  credentials: CredentialCache;
-  /** Checks the operator token; undefined when operator routes are disabled. */
-  isOperator: ((token: string) => boolean) | undefined;
-  /** The address clients reach the gateway at: the origin a session's writes must come from. */
-  publicUrl: (request: FastifyRequest) => string;
+  auth: GatewayAuth;
   /** The live-changes streams this gateway holds open. */
   liveChanges: LiveChanges;
 }
 
-const BEARER = /^Bearer\s+([\x21-\x7e]{1,512})\s*$/i;
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
-/** One Fastify route per operation of the table: authenticate, then authorise, validate and forward. */
-export function registerOperations(app: FastifyInstance, deps: RouteDeps): void {
+/**
+ * One Fastify route per operation of the table: authenticate, then authorise, validate and forward.
+ * An encapsulated plugin: what it adds stays in its own scope.
+ */
+export async function operationRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
   for (const op of operationList) {
-    if (op.access === "operator" && !deps.isOperator) continue;
-    // A file upload streams its body: see file-upload.ts.
-    if (op.upload) continue;
+    if (op.access === "operator" && !deps.auth.operatorRoutes) continue;
+    // A file upload streams its body: see file-upload.ts. The browser's session: browser-sessions.ts.
+    if (op.upload || op.browserSession) continue;
     app.route({
       method: op.method,
       url: op.path.replace(/\{(\w+)\}/g, ":$1"),
@@ -51,57 +42,19 @@ export function registerOperations(app: FastifyInstance, deps: RouteDeps): void 
   }
 }
 
-export function bearerToken(request: FastifyRequest): string {
-  const header = request.headers.authorization;
-  if (!header) {
-    throw new DomainError("unauthenticated", 'Missing API key: send it as "Authorization: Bearer <key>"');
-  }
-  const match = BEARER.exec(header);
-  if (!match?.[1]) {
-    throw new DomainError("unauthenticated", 'Malformed Authorization header: expected "Bearer <key>"');
-  }
-  // A session token lives in the browser's HttpOnly cookie, where its writes are checked for CSRF.
-  if (match[1].startsWith(SESSION_TOKEN_PREFIX)) {
-    throw new DomainError(
-      "unauthenticated",
-      "A session token works only as the web application's cookie; send an API key as the bearer token",
-    );
-  }
-  return match[1];
-}
-
+/**
+ * The call's context: the caller (see auth/), then the headers every operation reads. The credential is
+ * read first and verified last, so that a malformed header is refused without asking `auth`.
+ */
 export async function authenticate(
   op: Operation,
   request: FastifyRequest,
   deps: RouteDeps,
 ): Promise<RequestContext> {
-  const token = op.access === "operator" ? bearerToken(request) : credentialTokenOf(request, deps);
+  const presented = deps.auth.presented(request, op.access);
   const idempotencyKey = idempotencyKeyOf(request);
   const minVersion = minVersionOf(request);
-  // Literals of one shape, not spreads: spreading a base object into the context made V8 create new
-  // hidden classes for every request, which live in the old generation until a full collection.
-  let context: RequestContext;
-  if (op.access === "operator") {
-    if (!deps.isOperator?.(token))
-      throw new DomainError("unauthenticated", "This route needs the operator token");
-    context = {
-      requestId: request.id,
-      organizationId: null,
-      role: null,
-      actor: null,
-      origin: deps.publicUrl(request),
-    };
-  } else {
-    const credential = await deps.credentials.verify(token, request.id);
-    context = {
-      requestId: request.id,
-      organizationId: credential.organizationId,
-      role: credential.role,
-      actor: credential.actor,
-      origin: deps.publicUrl(request),
-    };
-    if (credential.sessionId !== undefined) context.sessionId = credential.sessionId;
-  }
+  const context = await deps.auth.callerOf(request, presented);
   if (idempotencyKey !== undefined) context.idempotencyKey = idempotencyKey;
   if (minVersion !== undefined) context.minVersion = minVersion;
   return context;
@@ -118,19 +71,6 @@ function minVersionOf(request: FastifyRequest): number | undefined {
     });
   }
   return Number(value.trim());
-}
-
-/** The bearer credential when there is one; else the web application's session cookie. */
-function credentialTokenOf(request: FastifyRequest, deps: RouteDeps): string {
-  if (request.headers.authorization === undefined) {
-    const publicUrl = deps.publicUrl(request);
-    const sessionToken = sessionTokenOf(request, publicUrl);
-    if (sessionToken !== undefined) {
-      assertSameSiteWrite(request, sessionToken, publicUrl);
-      return sessionToken;
-    }
-  }
-  return bearerToken(request);
 }
 
 function idempotencyKeyOf(request: FastifyRequest): string | undefined {

@@ -55,11 +55,29 @@ export interface WebApp {
 
 /**
  * Serves the web application: hashed assets for a year (their names change with their content), and
- * `index.html`, never cached, for `/` and every other path that is not the API's, so that a deep link
- * such as `/projects/p/datasets/d?row=r1` works on reload.
+ * `index.html`, never cached, for `/` and every other path that is not the API's (`webPage`), so that
+ * a deep link such as `/projects/p/datasets/d?row=r1` works on reload. The built files are one route
+ * each, in an encapsulated plugin; none when the application is not built.
  */
-export function registerWebApp(
-  app: FastifyInstance,
+export async function webFiles(app: FastifyInstance, { root }: { root: string }): Promise<void> {
+  if (!existsSync(join(root, "index.html"))) return;
+  await app.register(fastifyStatic, {
+    root,
+    // One route per file that exists at start: any other path falls through to the page.
+    wildcard: false,
+    index: false,
+    serveDotFiles: false,
+    setHeaders: (reply, path) => {
+      const hashed = path.startsWith(join(root, "assets"));
+      reply
+        .headers(SECURITY_HEADERS)
+        .header("cache-control", hashed ? "public, max-age=31536000, immutable" : "no-cache");
+    },
+  });
+}
+
+/** The application's page, for every path of the application (see `sendPage`). */
+export function webPage(
   root: string,
   {
     ownerKeyFile,
@@ -68,21 +86,6 @@ export function registerWebApp(
 ): WebApp {
   const indexFile = join(root, "index.html");
   const built = existsSync(indexFile);
-  if (built) {
-    void app.register(fastifyStatic, {
-      root,
-      // One route per file that exists at start: any other path falls through to the page.
-      wildcard: false,
-      index: false,
-      serveDotFiles: false,
-      setHeaders: (reply, path) => {
-        const hashed = path.startsWith(join(root, "assets"));
-        reply
-          .headers(SECURITY_HEADERS)
-          .header("cache-control", hashed ? "public, max-age=31536000, immutable" : "no-cache");
-      },
-    });
-  }
   // Read once: the page is small, and the build that wrote it is the one this process serves.
   const page = withMeta(
     withMeta(built ? readFileSync(indexFile, "utf8") : notBuiltPage(), "svc-owner-key-file", ownerKeyFile),

@@ -71,7 +71,9 @@ describe("the OpenAPI document", () => {
   });
 
   it("offers Idempotency-Key and lists 409 idempotency_key_reused on every POST, PATCH and DELETE that writes", () => {
-    const writes = operationList.filter((op) => op.method !== "GET" && op.operationId !== "listTraces");
+    const writes = operationList.filter(
+      (op) => op.method !== "GET" && op.operationId !== "listTraces" && !op.browserSession,
+    );
     expect(writes.length).toBeGreaterThan(20);
     for (const op of writes) {
       expect(op.errors, op.operationId).toContain("idempotency_key_reused");
@@ -85,8 +87,17 @@ describe("the OpenAPI document", () => {
     }
   });
 
-  it("offers no Idempotency-Key where nothing is written: reads, and the trace list's POST", () => {
-    for (const op of operationList.filter((o) => o.method === "GET" || o.operationId === "listTraces")) {
+  it("offers no Idempotency-Key where nothing is written (reads, the trace list's POST), nor to the browser's session", () => {
+    const unkeyed = operationList.filter(
+      (o) => o.method === "GET" || o.operationId === "listTraces" || o.browserSession,
+    );
+    expect(unkeyed.filter((o) => o.method !== "GET").map((o) => o.operationId)).toEqual([
+      "createSession",
+      "deleteSession",
+      "emailSignInLink",
+      "listTraces",
+    ]);
+    for (const op of unkeyed) {
       expect(op.errors, op.operationId).not.toContain("idempotency_key_reused");
       expect(operation(op.operationId).parameters, op.operationId).not.toContainEqual({
         $ref: "#/components/parameters/IdempotencyKey",
@@ -138,10 +149,28 @@ describe("the OpenAPI document", () => {
   });
 
   it("secures operator routes with the operator token and every other route with an API key", () => {
-    for (const op of operationList) {
+    for (const op of operationList.filter((o) => !o.browserSession)) {
       const expected = op.access === "operator" ? "OperatorToken" : "ApiKeyAuth";
       expect(operation(op.operationId).security, op.operationId).toEqual([{ [expected]: [] }]);
+      expect(operation(op.operationId)["x-svc-access"], op.operationId).toBe(op.access);
     }
+  });
+
+  it("marks the browser's session operations, signing in with no credential and the rest with the cookie", () => {
+    const marked = Object.fromEntries(
+      operationList
+        .filter((op) => op.browserSession)
+        .map((op) => {
+          const documented = operation(op.operationId);
+          return [op.operationId, [documented["x-svc-browser-session"], documented.security]];
+        }),
+    );
+    expect(marked).toEqual({
+      createSession: ["none", []],
+      emailSignInLink: ["none", []],
+      getSession: ["cookie", [{ SessionCookie: [] }]],
+      deleteSession: ["cookie", [{ SessionCookie: [] }]],
+    });
   });
 
   it("reuses named components for shared entities", () => {

@@ -15,6 +15,7 @@ const tagDescriptions: Record<string, string> = {
   experiments: "Experiments: an agent run over a dataset version, its results, scores and comparisons",
   traces: "Traces ingested from OpenTelemetry exporters, and their metrics, sessions and users",
   "model-prices": "What each model's tokens cost, to price the spans that do not say",
+  sessions: "The web application's session: signing the browser in and out (its own, not for programs)",
 };
 
 /** The OpenAPI 3.1 description of the public API, produced from the operation table alone. */

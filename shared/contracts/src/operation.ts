@@ -52,6 +52,7 @@ export interface Operation<
     | "datasets"
     | "experiments"
     | "model-prices"
+    | "sessions"
     | "traces";
   summary: string;
   description?: string;
@@ -96,6 +97,14 @@ export interface Operation<
    * answers with `Cache-Control: no-store`, so that no cache on the way keeps it, and the document says so.
    */
   oneTimeSecret?: true;
+  /**
+   * Set on the web application's session routes (signing in and out, who is signed in, a mailed
+   * sign-in link): the gateway serves them itself, keeping the session token in an HttpOnly cookie,
+   * and only the web application calls them (through the TypeScript SDK). They are neither CLI
+   * commands, MCP tools nor Python SDK methods, and take no Idempotency-Key. `credential`: what the
+   * request carries, nothing (signing in) or the session's cookie; `access` does not apply.
+   */
+  browserSession?: { credential: "none" | "cookie" };
   successStatus: 200 | 201 | 202 | 204;
   errors: readonly ErrorCode[];
   paginated: boolean;

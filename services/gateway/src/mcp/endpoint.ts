@@ -9,16 +9,13 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { DomainError, internalErrorMessage, type RequestContext } from "@svc/contracts";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { bearerChallenge } from "../bearer-challenge";
-import type { CredentialCache } from "../credential-cache";
+import { bearerChallenge, bearerToken, type GatewayAuth, MCP_PATH, refuseForeignOrigin } from "../auth";
 import { errorBodyOf, sendError } from "../errors";
-import { MCP_PATH } from "../oauth/routes";
 import { invokeOperation, type OperationCallDeps } from "../operation-call";
-import { bearerToken } from "../routes";
 import { type OperationTool, operationTools } from "./tools";
 
 export interface McpDeps extends OperationCallDeps {
-  credentials: CredentialCache;
+  auth: GatewayAuth;
   publicUrl(request: FastifyRequest): string;
 }
 
@@ -30,11 +27,11 @@ const SERVER_INFO = { name: "svc", version: "1.0.0" };
  * same path as the HTTP route it mirrors (role check, validation, one bus request); only the way the
  * answer is written differs.
  */
-export function registerMcp(app: FastifyInstance, deps: McpDeps): void {
+export async function mcpEndpoint(app: FastifyInstance, deps: McpDeps): Promise<void> {
   const tools = new Map(operationTools().map((tool) => [tool.definition.name, tool]));
   const definitions = [...tools.values()].map((tool) => tool.definition);
 
-  const sameOrigin = { onRequest: refuseForeignOrigin(deps) };
+  const sameOrigin = { onRequest: refuseForeignOrigin(deps.publicUrl) };
 
   app.post(MCP_PATH, sameOrigin, async (request, reply) => {
     const context = await authenticate(deps, request, reply);
@@ -86,37 +83,6 @@ export function registerMcp(app: FastifyInstance, deps: McpDeps): void {
 }
 
 /**
- * The streamable HTTP transport requires it: a request with an `Origin` (one a browser sent) must come
- * from this server's own origin, else 403, so that a page of another site, or one that reached this
- * server through DNS rebinding, cannot drive the endpoint. Agents outside browsers send no Origin.
- */
-function refuseForeignOrigin(deps: McpDeps) {
-  return async (request: FastifyRequest, reply: FastifyReply) => {
-    const origin = request.headers.origin;
-    if (origin === undefined) return;
-    const own = new URL(deps.publicUrl(request)).origin;
-    if (originOf(origin) === own) return;
-    return sendError(
-      request,
-      reply,
-      new DomainError(
-        "forbidden",
-        `Requests from the web page origin ${JSON.stringify(origin.slice(0, 200))} may not use the MCP endpoint; only ${own} or clients that send no Origin may`,
-      ),
-    );
-  };
-}
-
-/** The serialised origin, so that `HTTPS://Host:443` and `https://host` compare equal; "null" has none. */
-function originOf(value: string): string | undefined {
-  try {
-    return new URL(value).origin;
-  } catch {
-    return undefined;
-  }
-}
-
-/**
  * Who calls: any credential the API accepts (an OAuth access token, or an API key for clients that
  * send a fixed header). Without one, 401 with the challenge that starts MCP's OAuth discovery.
  */
@@ -129,7 +95,9 @@ async function authenticate(
   try {
     const token = bearerToken(request);
     presented = true;
-    const { organizationId, role, actor } = await deps.credentials.verify(token, request.id);
+    const caller = await deps.auth.callerOf(request, { kind: "credential", token });
+    // A tool call's context is the caller alone, without the origin the HTTP routes add.
+    const { organizationId, role, actor } = caller;
     return { organizationId, role, actor, requestId: request.id };
   } catch (error) {
     if (!(error instanceof DomainError) || error.code !== "unauthenticated") throw error;

@@ -10,9 +10,10 @@ describe("MCP tools from the operation table", () => {
   it("makes one tool per operation an organisation may call, named by operationId", () => {
     const names = operationTools().map((t) => t.definition.name);
     const expected = operationList
-      .filter((op) => op.access !== "operator" && !op.file && !op.upload && !op.events)
+      .filter((op) => op.access !== "operator" && !op.file && !op.upload && !op.events && !op.browserSession)
       .map((op) => op.operationId);
     expect(names).toEqual(expected);
+    expect(names).not.toContain("createSession");
     expect(new Set(names).size).toBe(names.length);
     expect(names).not.toContain("createOrganization");
   });

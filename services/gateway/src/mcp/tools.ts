@@ -116,10 +116,10 @@ function toRawInput(
 /**
  * Every operation an organisation's credential may call; operator-only ones are not tools, nor are
  * file downloads or uploads (an agent reads rows page by page, and writes them as JSON), nor a
- * stream that never ends (an agent lists a dataset's versions instead).
+ * stream that never ends (an agent lists a dataset's versions instead), nor the browser's session.
  */
 export function operationTools(operations: readonly Operation[] = operationList): OperationTool[] {
   return operations
-    .filter((op) => op.access !== "operator" && !op.file && !op.upload && !op.events)
+    .filter((op) => op.access !== "operator" && !op.file && !op.upload && !op.events && !op.browserSession)
     .map(operationTool);
 }

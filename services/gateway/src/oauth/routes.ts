@@ -9,7 +9,6 @@ import {
   oauthClientSchema,
   oauthError,
   oauthErrorOf,
-  type RequestContext,
   revokeTokenInputSchema,
   roleSchema,
   subjects,
@@ -17,6 +16,9 @@ import {
   tokenResponseSchema,
 } from "@svc/contracts";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { anonymousCaller, MCP_PATH, RESOURCE_METADATA_PATH } from "../auth";
+import { throttleOAuthClients } from "../oauth-throttle";
+import type { RateLimiter } from "../rate-limit";
 import { consentPage, errorPage } from "./consent-page";
 import { fields, formFields, pick } from "./form-input";
 import { asDomainError, html, noStore, sendOAuthError } from "./replies";
@@ -26,10 +28,9 @@ export interface OAuthRouteDeps {
   timeoutMs: number;
   /** The address clients reach this gateway at, without a trailing slash. */
   publicUrl(request: FastifyRequest): string;
+  rateLimiter: RateLimiter;
+  clientAddress: (request: FastifyRequest) => string;
 }
-
-export const MCP_PATH = "/v1/mcp";
-export const RESOURCE_METADATA_PATH = "/.well-known/oauth-protected-resource";
 
 /** The protected resource is the whole API; `<base>/v1/mcp` names the MCP endpoint within it. */
 export const resourcesOf = (base: string): string[] => [base, `${base}${MCP_PATH}`];
@@ -39,7 +40,8 @@ export const resourcesOf = (base: string): string[] => [base, `${base}${MCP_PATH
  * 9728, RFC 8414), dynamic registration (RFC 7591), the code flow with PKCE and a consent page, the token
  * endpoint and revocation (RFC 7009). The gateway only speaks HTTP; `auth` decides everything.
  */
-export function registerOAuthRoutes(app: FastifyInstance, deps: OAuthRouteDeps): void {
+export async function oauthRoutes(app: FastifyInstance, deps: OAuthRouteDeps): Promise<void> {
+  throttleOAuthClients(app, deps.rateLimiter, deps.clientAddress);
   app.get(RESOURCE_METADATA_PATH, async (request, reply) =>
     noStore(reply).send(resourceMetadata(deps.publicUrl(request), "")),
   );
@@ -208,6 +210,10 @@ function ask(
   subject: string,
   input: unknown,
 ): Promise<unknown> {
-  const context: RequestContext = { organizationId: null, role: null, actor: null, requestId: request.id };
-  return callSubject(deps.bus, subject, { context, input }, { timeoutMs: deps.timeoutMs });
+  return callSubject(
+    deps.bus,
+    subject,
+    { context: anonymousCaller(request), input },
+    { timeoutMs: deps.timeoutMs },
+  );
 }

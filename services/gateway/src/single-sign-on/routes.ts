@@ -1,8 +1,8 @@
 import { type Bus, callSubject } from "@svc/bus";
-import { DomainError, type RequestContext, subjects, verifiedEmailSignInSchema } from "@svc/contracts";
+import { DomainError, subjects, verifiedEmailSignInSchema } from "@svc/contracts";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import * as oidc from "openid-client";
-import { cookiesOf, openSessionCookie } from "../browser-sessions";
+import { anonymousCaller, browserCookie, setSessionCookie } from "../auth";
 import type { RateLimiter } from "../rate-limit";
 import { describeFailure, failureOf, type IdentityProvider, SingleSignOnError } from "./identity-provider";
 
@@ -31,7 +31,7 @@ const LANDING = "/projects";
  * its outcome: an attempt is checked once, and only in the browser that started it. Every failure
  * sends the browser back to the sign-in page with a code it turns into a sentence.
  */
-export function registerSingleSignOn(app: FastifyInstance, deps: SingleSignOnDeps): void {
+export async function singleSignOnRoutes(app: FastifyInstance, deps: SingleSignOnDeps): Promise<void> {
   app.get("/v1/session/oidc", async (request, reply) => {
     try {
       const decision = await deps.rateLimiter.checkClientIp(deps.clientAddress(request));
@@ -53,7 +53,7 @@ export function registerSingleSignOn(app: FastifyInstance, deps: SingleSignOnDep
         code_challenge: await oidc.calculatePKCECodeChallenge(attempt.verifier),
         code_challenge_method: "S256",
       });
-      reply.header("set-cookie", attemptCookie(publicUrl, attemptValue(attempt), ATTEMPT_MAX_AGE_S));
+      setAttemptCookie(reply, publicUrl, attemptValue(attempt), ATTEMPT_MAX_AGE_S);
       return redirect(reply, authorization.href);
     } catch (error) {
       return failed(request, reply, error);
@@ -63,17 +63,17 @@ export function registerSingleSignOn(app: FastifyInstance, deps: SingleSignOnDep
   app.get(CALLBACK_PATH, async (request, reply) => {
     const publicUrl = deps.publicUrl(request);
     // One check per attempt, whatever its outcome: the next try starts again at the provider.
-    reply.header("set-cookie", attemptCookie(publicUrl, "", 0));
+    setAttemptCookie(reply, publicUrl, "", 0);
     // The callback's address holds the code: no page it leads to may pass it on as a referrer.
     reply.header("referrer-policy", "no-referrer");
     try {
-      const attempt = attemptOf(cookiesOf(request.headers.cookie).get(cookieName(publicUrl)));
+      const attempt = attemptOf(request.cookies[cookieName(publicUrl)]);
       const email = await verifiedEmailOf(deps.provider, new URL(request.url, publicUrl), publicUrl, attempt);
       const signIn = verifiedEmailSignInSchema.parse(
         await callSubject(
           deps.bus,
           subjects.sessions.verifiedEmail,
-          { context: anonymous(request), input: { email } },
+          { context: anonymousCaller(request), input: { email } },
           { timeoutMs: deps.timeoutMs },
         ).catch((error: unknown) => {
           if (error instanceof DomainError && error.code === "unauthenticated") {
@@ -89,10 +89,7 @@ export function registerSingleSignOn(app: FastifyInstance, deps: SingleSignOnDep
         const next = attempt.next === LANDING ? "" : `?next=${encodeURIComponent(attempt.next)}`;
         return redirect(reply, `/sign-in${next}#organizations=${choices}`);
       }
-      reply.header("set-cookie", [
-        attemptCookie(publicUrl, "", 0),
-        openSessionCookie(publicUrl, signIn.session.token, signIn.session.expiresAt),
-      ]);
+      setSessionCookie(reply, publicUrl, signIn.session.token, signIn.session.expiresAt);
       return redirect(reply, attempt.next);
     } catch (error) {
       return failed(request, reply, error);
@@ -181,18 +178,15 @@ const cookieName = (publicUrl: string) => (publicUrl.startsWith("https:") ? SECU
  * `SameSite=Lax`: the provider sends the browser back with a top-level GET from its own site, which
  * Lax lets the cookie ride on, while no other site's request or form can.
  */
-function attemptCookie(publicUrl: string, value: string, maxAgeSeconds: number): string {
-  const secure = publicUrl.startsWith("https:");
-  return `${cookieName(publicUrl)}=${value}; Path=/; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=Lax${secure ? "; Secure" : ""}`;
+function setAttemptCookie(
+  reply: FastifyReply,
+  publicUrl: string,
+  value: string,
+  maxAgeSeconds: number,
+): void {
+  reply.setCookie(cookieName(publicUrl), value, browserCookie(publicUrl, maxAgeSeconds));
 }
 
 function redirect(reply: FastifyReply, location: string) {
   return reply.header("cache-control", "no-store").redirect(location, 302);
 }
-
-const anonymous = (request: FastifyRequest): RequestContext => ({
-  requestId: request.id,
-  organizationId: null,
-  role: null,
-  actor: null,
-});

@@ -52,7 +52,7 @@ export function describeOperation(
     };
   }
   operation.responses = responses(op, schemas, errorResponses);
-  operation.security = op.access === "operator" ? [{ OperatorToken: [] }] : [{ ApiKeyAuth: [] }];
+  operation.security = securityOf(op);
   operation["x-svc-command"] = op.command;
   operation["x-svc-paginated"] = op.paginated;
   // The body sent or received is a file, not JSON: generated JSON clients leave these to file helpers.
@@ -60,15 +60,26 @@ export function describeOperation(
   // The answer is a stream of Server-Sent Events, each event's data this schema: clients follow it with a helper.
   if (op.events)
     operation["x-svc-events"] = { event: op.events.name, data: schemas.part(op, "response") ?? {} };
-  operation["x-svc-access"] = op.access;
+  // The web application's own: clients other than the browser's leave it out (see `browserSession`).
+  if (op.browserSession) operation["x-svc-browser-session"] = op.browserSession.credential;
+  else operation["x-svc-access"] = op.access;
   return operation;
+}
+
+function securityOf(op: Operation): Json[] {
+  if (op.browserSession) return op.browserSession.credential === "cookie" ? [{ SessionCookie: [] }] : [];
+  return op.access === "operator" ? [{ OperatorToken: [] }] : [{ ApiKeyAuth: [] }];
 }
 
 function describeAccess(op: Operation): string {
   const who =
-    op.access === "operator"
-      ? "Requires the operator token."
-      : `Requires an API key with role \`${op.access}\` or higher.`;
+    op.browserSession?.credential === "none"
+      ? "The web application's: needs no credential."
+      : op.browserSession
+        ? "The web application's: requires its session cookie."
+        : op.access === "operator"
+          ? "Requires the operator token."
+          : `Requires an API key with role \`${op.access}\` or higher.`;
   return op.description ? `${op.description}\n\n${who}` : `${op.summary}.\n\n${who}`;
 }
 

@@ -19,6 +19,7 @@ import { memberSchema } from "../schemas/members";
 import { modelPriceSchema } from "../schemas/model-prices";
 import { otlpAnyValueSchema } from "../schemas/otlp";
 import { newRowSchema, rowSelectionSchema } from "../schemas/row-edits";
+import { browserSessionSchema } from "../schemas/sessions";
 import { spanSchema, traceSchema } from "../schemas/trace-views";
 
 /* The operation table's zod schemas as the JSON Schemas of the OpenAPI document, with shared components. */
@@ -43,6 +44,7 @@ const namedSchemas: Record<string, z.ZodType> = {
   CreatedApiKey: createdApiKeySchema,
   Project: projectSchema,
   Member: memberSchema,
+  BrowserSession: browserSessionSchema,
   Dataset: datasetSchema,
   DatasetColumn: datasetColumnSchema,
   DatasetRow: datasetRowSchema,

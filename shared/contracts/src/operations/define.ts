@@ -67,7 +67,7 @@ export function defineOperation<
   H extends z.ZodType | null = null,
 >(spec: Spec<P, Q, B, H, R>) {
   const { readOnly, effect, ...rest } = spec;
-  const idempotent = spec.method !== "GET" && !readOnly;
+  const idempotent = spec.method !== "GET" && !readOnly && spec.browserSession === undefined;
   // Rate limits apply to an organisation's credentials; the operator token has none.
   const common =
     spec.access === "operator" ? commonErrors.filter((code) => code !== "rate_limited") : commonErrors;

@@ -4,6 +4,7 @@ import * as datasets from "./datasets/index";
 import * as experiments from "./experiments";
 import * as members from "./members";
 import * as modelPrices from "./model-prices";
+import * as sessions from "./sessions";
 import * as traces from "./traces";
 
 export * from "./auth";
@@ -11,6 +12,7 @@ export * from "./datasets/index";
 export * from "./experiments";
 export * from "./members";
 export * from "./model-prices";
+export * from "./sessions";
 export * from "./traces";
 
 /** Every operation of the public API, keyed by operationId. */
@@ -20,6 +22,7 @@ export const operations = {
   ...experiments,
   ...members,
   ...modelPrices,
+  ...sessions,
   ...traces,
 } as const;
 export type OperationId = keyof typeof operations;

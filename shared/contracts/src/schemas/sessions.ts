@@ -55,6 +55,8 @@ export type BrowserSession = z.infer<typeof browserSessionSchema>;
 /** `POST /v1/session/email`: mail a sign-in link to this address, if it is a member's. */
 export const emailSignInBodySchema = z.strictObject({ email: emailSchema });
 export type EmailSignInBody = z.infer<typeof emailSignInBodySchema>;
+/** The same answer whatever the address. */
+export const emailSignInAnswerSchema = z.object({ message: z.string() });
 
 /**
  * Single sign-on: the gateway has verified, with the identity provider, that the person holds this

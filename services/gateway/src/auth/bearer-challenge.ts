@@ -1,5 +1,9 @@
 import type { FastifyRequest } from "fastify";
-import { RESOURCE_METADATA_PATH } from "./oauth/routes";
+
+/** The MCP endpoint: a protected resource of its own within the API (RFC 9728 §3.1). */
+export const MCP_PATH = "/v1/mcp";
+/** Where a client learns which authorization server issues tokens for the API (RFC 9728). */
+export const RESOURCE_METADATA_PATH = "/.well-known/oauth-protected-resource";
 
 const BEARER_SCHEME = /^Bearer\s+\S/i;
 
