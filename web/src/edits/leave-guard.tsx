@@ -1,5 +1,5 @@
 import { useCallback, useEffect } from "react";
-import { type BlockerFunction, useBlocker } from "react-router";
+import { type BlockerFunction, useBlocker, useLocation } from "react-router";
 import { Dialog } from "../components/dialog";
 import { plural } from "../words";
 
@@ -20,10 +20,14 @@ export function LeaveGuard({ edits, rows, unstored }: { edits: number; rows: num
     addEventListener("beforeunload", ask);
     return () => removeEventListener("beforeunload", ask);
   }, [active]);
+  // Only from this page: a guard whose page has gone, but whose unmounting React has not run yet (it
+  // may wait, in a tab the browser does not paint), must not hold back a later Back to this page.
+  const { pathname } = useLocation();
   const blocker = useBlocker(
     useCallback<BlockerFunction>(
-      ({ currentLocation, nextLocation }) => active && currentLocation.pathname !== nextLocation.pathname,
-      [active],
+      ({ currentLocation, nextLocation }) =>
+        active && currentLocation.pathname === pathname && nextLocation.pathname !== pathname,
+      [active, pathname],
     ),
   );
   const stay = () => blocker.reset?.();
