@@ -107,6 +107,19 @@ describe.each(targets())("MCP agent connection (%s)", (_name, start) => {
     });
   });
 
+  it("invites a person with a link on the platform's own address, as the HTTP API does", async () => {
+    const admin = await connectAgent(suite.target.ownerKey, "admin");
+    const email = `mcp-${Date.now()}@example.com`;
+    const result = await call(admin, "addMember", { email, role: "viewer" });
+    expect(result.isError).toBeFalsy();
+    const invited = result.structuredContent as { email: string; inviteUrl: string | null };
+    expect(invited.email).toBe(email);
+    // Without mail set up, the link is the caller's to pass on: it must lead to this platform.
+    expect(invited.inviteUrl, String(invited.inviteUrl)).toSatisfy(
+      (url: string | null) => url?.startsWith(`${base}/`) === true,
+    );
+  });
+
   describe("a connected agent", () => {
     let agent: Agent;
     beforeAll(async () => {

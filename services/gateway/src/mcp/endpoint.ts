@@ -96,9 +96,15 @@ async function authenticate(
     const token = bearerToken(request);
     presented = true;
     const caller = await deps.auth.callerOf(request, { kind: "credential", token });
-    // A tool call's context is the caller alone, without the origin the HTTP routes add.
-    const { organizationId, role, actor } = caller;
-    return { organizationId, role, actor, requestId: request.id };
+    // With the public address, as the HTTP routes' callers: an invitation's link starts from it.
+    const { organizationId, role, actor, origin } = caller;
+    return {
+      organizationId,
+      role,
+      actor,
+      ...(origin === undefined ? {} : { origin }),
+      requestId: request.id,
+    };
   } catch (error) {
     if (!(error instanceof DomainError) || error.code !== "unauthenticated") throw error;
     reply.header("www-authenticate", bearerChallenge(request, deps.publicUrl(request), MCP_PATH));
