@@ -1,6 +1,5 @@
-import { randomBytes } from "node:crypto";
 import { type Bus, callOperation, InProcessBus, type RawInput } from "@svc/bus";
-import { newId, type Operation, operations, type RequestContext } from "@svc/contracts";
+import { newId, type Operation, operations } from "@svc/contracts";
 import { registerDatasetWriter } from "@svc/dataset-writer";
 import { migrateToLatest, openDatabase } from "@svc/db";
 import { createScratchDatabase } from "@svc/db/testing";
@@ -9,6 +8,7 @@ import { silentLogger } from "@svc/telemetry";
 import { sql } from "kysely";
 import { measureInTurns, printTable, type Row, type Timing } from "./measure";
 import { machine, writeSection } from "./report";
+import { seedOrganization } from "./seed";
 
 /**
  * Reading an old version and diffing adjacent versions must cost what they return, not the history
@@ -29,7 +29,7 @@ try {
   const deps = { bus, db: database.db, logger: silentLogger() };
   registerDatasetWriter(deps);
   registerReader({ ...deps, copyTo: database.copyTo });
-  const context = await makeOrganization();
+  const { context } = await seedOrganization(database.db);
   const call = <O extends Operation>(op: O, input: Partial<RawInput>) =>
     callOperation(bus as Bus, op, context, {
       params: { projectSlug: "bench", ...input.params },
@@ -138,19 +138,6 @@ ${table}`,
     );
   }
   process.exitCode = rows.every((r) => r.pass) ? 0 : 1;
-
-  async function makeOrganization(): Promise<RequestContext> {
-    const organizationId = newId();
-    await database.db
-      .insertInto("organizations")
-      .values({ id: organizationId, name: "bench", slug: `bench-${randomBytes(3).toString("hex")}` })
-      .execute();
-    await database.db
-      .insertInto("projects")
-      .values({ id: newId(), organization_id: organizationId, slug: "bench", name: "bench" })
-      .execute();
-    return { organizationId, role: "owner", actor: { kind: "apiKey", id: newId() }, requestId: "bench" };
-  }
 
   /** A dataset whose version 1 holds all ROWS rows, loaded in bulk as one import would. */
   async function makeDataset(name: string): Promise<string> {

@@ -1,7 +1,6 @@
-import { randomBytes } from "node:crypto";
 import { loadavg } from "node:os";
 import { type Bus, callOperation, InProcessBus, type RawInput } from "@svc/bus";
-import { newId, type Operation, operations, type RequestContext } from "@svc/contracts";
+import { type Operation, operations } from "@svc/contracts";
 import { registerDatasetWriter } from "@svc/dataset-writer";
 import { buildSearchIndex, migrateToLatest, openDatabase } from "@svc/db";
 import { createScratchDatabase } from "@svc/db/testing";
@@ -11,7 +10,7 @@ import { sql } from "kysely";
 import { measureInTurns, percentile, printTable, type Row, type Timing } from "./measure";
 import { secondsSince } from "./owner-api";
 import { log, machine, writeSection } from "./report";
-import { seedDatasets, seedHistory } from "./seed";
+import { seedDatasets, seedHistory, seedOrganization } from "./seed";
 
 /**
  * Row search (docs/decisions/0046-row-search.md): the first page of a search of a 1,000,000-row
@@ -40,22 +39,7 @@ try {
   const deps = { bus, db: database.db, logger: silentLogger() };
   registerDatasetWriter(deps);
   registerReader({ ...deps, copyTo: database.copyTo });
-  const organizationId = newId();
-  const projectId = newId();
-  await database.db
-    .insertInto("organizations")
-    .values({ id: organizationId, name: "bench", slug: `bench-${randomBytes(3).toString("hex")}` })
-    .execute();
-  await database.db
-    .insertInto("projects")
-    .values({ id: projectId, organization_id: organizationId, slug: "bench", name: "bench" })
-    .execute();
-  const context: RequestContext = {
-    organizationId,
-    role: "owner",
-    actor: { kind: "apiKey", id: newId() },
-    requestId: "bench",
-  };
+  const { organizationId, projectId, context } = await seedOrganization(database.db);
   const call = <O extends Operation>(op: O, input: Partial<RawInput>) =>
     callOperation(bus as Bus, op, context, {
       params: { projectSlug: "bench", ...input.params },
@@ -210,7 +194,7 @@ ${table}
       for (let sample = 0; sample < 10; sample++) {
         edits++;
         await call(operations.updateDatasetRow, {
-          params: { datasetSlug: "search1", rowId: `r${500_000 + edits}` },
+          params: { datasetSlug: "search1", rowId: `r${Math.floor(ROWS / 2) + edits}` },
           body: { expectedOutput: `checked ${edits}` },
         });
         let started = process.hrtime.bigint();

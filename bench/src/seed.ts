@@ -1,6 +1,34 @@
+import { randomBytes } from "node:crypto";
+import { newId, type RequestContext } from "@svc/contracts";
 import type { Database } from "@svc/db";
 import type { Kysely } from "kysely";
 import { sql } from "kysely";
+
+/**
+ * An organisation with one project (slug `bench`), written directly, and the context of its owner's
+ * key: what a benchmark that calls the services' use-cases on an in-process bus calls them as.
+ */
+export async function seedOrganization(
+  db: Kysely<Database>,
+): Promise<{ organizationId: string; projectId: string; context: RequestContext }> {
+  const organizationId = newId();
+  const projectId = newId();
+  await db
+    .insertInto("organizations")
+    .values({ id: organizationId, name: "bench", slug: `bench-${randomBytes(3).toString("hex")}` })
+    .execute();
+  await db
+    .insertInto("projects")
+    .values({ id: projectId, organization_id: organizationId, slug: "bench", name: "bench" })
+    .execute();
+  const context: RequestContext = {
+    organizationId,
+    role: "owner",
+    actor: { kind: "apiKey", id: newId() },
+    requestId: "bench",
+  };
+  return { organizationId, projectId, context };
+}
 
 /**
  * Creates `count` datasets of `rows` rows each directly in the database, each at version 1, exactly
