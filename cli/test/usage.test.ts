@@ -70,7 +70,7 @@ describe("svc without a server", () => {
       status: null,
     });
     expect(error.hint).toMatch(
-      /^one of: copy-rows, create, create-column, .*update-row, update-rows, watch; see `svc datasets --help`$/,
+      /^one of: copy-rows, count-rows, create, create-column, .*update-row, update-rows, watch; see `svc datasets --help`$/,
     );
     const local = expectFailure(await runSvc(["auth"]), 3);
     expect(local.hint).toBe("one of: login, status, logout; see `svc auth --help`");
@@ -83,7 +83,7 @@ describe("svc without a server", () => {
     const result = runOnTerminal(["datasets"]);
     expect(result.code).toBe(3);
     expect(result.screen).toMatch(
-      /^svc: a command is required: svc datasets <command> \[flags\] \(missing_command\); one of: copy-rows, create, [^\n]*; see `svc datasets --help`\n$/,
+      /^svc: a command is required: svc datasets <command> \[flags\] \(missing_command\); one of: copy-rows, count-rows, create, [^\n]*; see `svc datasets --help`\n$/,
     );
   });
 
