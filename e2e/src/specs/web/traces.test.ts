@@ -241,6 +241,11 @@ describe.runIf(chromiumAvailable())("the web application's traces", () => {
 
     // Collapsing the root hides its children, from the keyboard as a tree does.
     await tree.getByRole("treeitem", { name: /^support-agent/ }).click();
+    // The key goes to the root once it is the selected span, not while the last one still is.
+    await page.waitForURL(new RegExp(`span=${ROOT}`));
+    await expect
+      .poll(() => tree.getByRole("treeitem", { name: /^support-agent/ }).getAttribute("aria-selected"))
+      .toBe("true");
     await page.keyboard.press("ArrowLeft");
     await expect.poll(() => items.count()).toBe(2);
     expect(await tree.getByRole("treeitem", { name: /^support-agent/ }).getAttribute("aria-expanded")).toBe(
