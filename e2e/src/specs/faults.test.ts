@@ -117,12 +117,13 @@ const spread = (values: readonly number[]) =>
   `p50 ${percentile(values, 0.5)} / p99 ${percentile(values, 0.99)} / max ${percentile(values, 1)}`;
 
 /** The refusals the gateway's log accounts for: its lines of counts (one a second at most). */
+const gatewayLog = (platform: Platform): string[] =>
+  (platform.processes.find((p) => p.name === "gateway")?.transcript.join("") ?? "").split("\n");
+
 function gatewayRefusalLines(
   platform: Platform,
 ): { refused: number; atCapacity: number; queueing: number }[] {
-  const log = platform.processes.find((p) => p.name === "gateway")?.transcript.join("") ?? "";
-  return log
-    .split("\n")
+  return gatewayLog(platform)
     .filter((line) => line.includes('"msg":"requests refused with 503'))
     .map((line) => JSON.parse(line) as { refused: number; atCapacity: number; queueing: number });
 }
@@ -198,6 +199,9 @@ describe.runIf(infra)("faults survived under load", () => {
           `worst answer ${worstMs} ms after the kill; ${load.acknowledged.length} edits acknowledged, ` +
           `${versionsMade} versions made, ${load.failed.length} refused (${JSON.stringify(load.failed.map((f) => f.code))})`,
       );
+      // Why an edit was answered outcome_unknown, if one was: how each of its tries ended.
+      for (const line of gatewayLog(platform).filter((l) => l.includes('"msg":"write outcome unknown"')))
+        console.info(line);
       expect(inFlightOnVictim).toBeGreaterThan(0);
       expect(load.count(0)).toBe(0);
       expect(worstMs).toBeLessThan(ANSWERED_WITHIN_MS);

@@ -241,6 +241,7 @@ export function buildGateway({
     auth,
     timeoutMs,
     resends,
+    logger,
     rateLimiter,
     liveChanges,
   };
@@ -267,7 +268,7 @@ export function buildGateway({
       clientAddress,
     });
   }
-  void app.register(mcpEndpoint, { bus, auth, timeoutMs, resends, rateLimiter, publicUrl });
+  void app.register(mcpEndpoint, { bus, auth, timeoutMs, resends, logger, rateLimiter, publicUrl });
   void app.register(webFiles, { root: webFolder });
 
   return {

@@ -14,6 +14,7 @@ import {
   type OperationOutput,
   type RequestContext,
 } from "@svc/contracts";
+import type { Logger } from "@svc/telemetry";
 import { type RateLimiter, rateLimitedError } from "./rate-limit";
 import { type ResendPolicy, requestWrite, resendsWrite, withIdempotencyKey } from "./write-resends";
 
@@ -23,6 +24,8 @@ export interface OperationCallDeps {
   rateLimiter: RateLimiter;
   /** When a write whose service went silent is sent again (see write-resends.ts). */
   resends?: ResendPolicy;
+  /** Where a write answered `outcome_unknown` is told, with how each of its tries ended. */
+  logger?: Pick<Logger, "warn">;
 }
 
 /**
@@ -60,7 +63,12 @@ async function send(
 ): Promise<BusReply> {
   if (resendsWrite(op)) {
     const request = { context: withIdempotencyKey(context), input: raw };
-    return requestWrite(deps.bus, op.subject, request, deps.timeoutMs, deps.resends);
+    return requestWrite(deps.bus, op.subject, request, deps.timeoutMs, deps.resends, (tries) =>
+      deps.logger?.warn(
+        { requestId: context.requestId, operation: op.operationId, tries },
+        "write outcome unknown",
+      ),
+    );
   }
   const reply = await deps.bus.request(op.subject, { context, input: raw }, { timeoutMs: deps.timeoutMs });
   return !reply.ok && reply.outcome === "unknown" && !op.effect.readOnly ? outcomeUnknown(op.subject) : reply;

@@ -74,20 +74,31 @@ describe("a write whose outcome is unknown", () => {
     expect(await requestWrite(bus, SUBJECT, request, 5_000, policy)).toEqual(answered(7));
     expect(bus.sent).toHaveLength(3);
     for (const { request: sent, options } of bus.sent) {
-      expect(sent).toBe(request);
+      expect(sent.input).toBe(request.input);
+      expect(sent.context.idempotencyKey).toBe(request.context.idempotencyKey);
       expect(options?.silenceMs).toBe(policy.silenceMs);
     }
+    // The first try is the request as it came; each later one says it is a resend, which a writer
+    // behind on its work takes all the same (see GroupCommit.submit).
+    expect(bus.sent.map(({ request: sent }) => sent.context.resend)).toEqual([undefined, true, true]);
+    expect(request.context.resend).toBeUndefined();
   });
 
   it("is answered outcome_unknown, never a plain 503, when no answer comes within resendForMs", async () => {
     const bus = new ScriptedBus([connectionLost(SUBJECT), ...Array(20).fill(notSent(SUBJECT))]);
     const started = Date.now();
-    const reply = await requestWrite(bus, SUBJECT, edit(), 5_000, policy);
+    const told: (readonly string[])[] = [];
+    const reply = await requestWrite(bus, SUBJECT, edit(), 5_000, policy, (tries) => told.push(tries));
     const elapsed = Date.now() - started;
     expect(reply).toMatchObject({ ok: false, error: { code: "outcome_unknown" } });
     expect(reply.ok ? "" : reply.error.message).toMatch(/may|whether it was applied/);
     expect(elapsed).toBeGreaterThanOrEqual(policy.resendForMs - 5);
     expect(elapsed).toBeLessThan(policy.resendForMs + 300);
+    // Told once, with how each try ended: what an operator reads to learn why no answer came.
+    expect(told).toHaveLength(1);
+    expect(told[0]?.[0]).toMatch(/^service_unavailable: The connection to the /);
+    expect(told[0]?.slice(1).every((line) => line.startsWith("service_unavailable: "))).toBe(true);
+    expect(told[0]).toHaveLength(bus.sent.length);
   });
 
   it("takes a service's own refusal after a resend as the answer: the resend was judged under the same key", async () => {

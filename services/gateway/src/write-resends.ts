@@ -39,10 +39,11 @@ export function withIdempotencyKey(context: RequestContext): RequestContext {
  * Sends a write, and sends it again, with the same key, when whether it was applied is unknown: the
  * service that took it went silent, or the connection dropped with it on its way. The queue group
  * gives the next try to a replica that answers; one that finds the first try committed answers with
- * the first try's answer. A try that reached no service is tried again too once an earlier one may
- * have been applied, for only an answer can say whether it was. When `resendForMs` passes with no
- * answer, or the request's timeout does, the answer is `outcome_unknown`: never a plain
- * `service_unavailable`, which says that nothing was written.
+ * the first try's answer. Each later try is marked a `resend`, which a writer does not refuse for a
+ * backlog. A try that reached no service is tried again too once an earlier one may have been
+ * applied, for only an answer can say whether it was. When `resendForMs` passes with no answer, or
+ * the request's timeout does, the answer is `outcome_unknown`: never a plain `service_unavailable`,
+ * which says that nothing was written; `onUnknown` then hears how each try ended.
  */
 export async function requestWrite(
   bus: Bus,
@@ -50,19 +51,29 @@ export async function requestWrite(
   request: BusRequest,
   timeoutMs: number,
   policy: ResendPolicy = defaultResendPolicy,
+  onUnknown?: (tries: readonly string[]) => void,
 ): Promise<BusReply> {
   const deadline = Date.now() + timeoutMs;
+  const tries: string[] = [];
   let unsureSince: number | undefined;
   for (;;) {
     const left = deadline - Date.now();
-    const reply = await bus.request(subject, request, { timeoutMs: left, silenceMs: policy.silenceMs });
+    const sent =
+      unsureSince === undefined
+        ? request
+        : { ...request, context: { ...request.context, resend: true as const } };
+    const reply = await bus.request(subject, sent, { timeoutMs: left, silenceMs: policy.silenceMs });
     if (reply.ok) return reply;
     const unknown = reply.outcome === "unknown";
     if (unknown) unsureSince ??= Date.now();
     // An answer from a service, or a refusal while nothing can have been written, is the answer.
     else if (unsureSince === undefined || reply.error.code !== "service_unavailable") return reply;
+    tries.push(`${reply.error.code}: ${reply.error.message}`);
     const now = Date.now();
-    if (now - unsureSince >= policy.resendForMs || now >= deadline) return outcomeUnknown(subject);
+    if (now - unsureSince >= policy.resendForMs || now >= deadline) {
+      onUnknown?.(tries);
+      return outcomeUnknown(subject);
+    }
     if (!unknown) await new Promise((resolve) => setTimeout(resolve, Math.min(PAUSE_MS, deadline - now)));
   }
 }

@@ -72,12 +72,34 @@ describe("group commit's bounded queue", () => {
     expect(await Promise.all(taken)).toEqual(["a applied", "b applied", "c applied"]);
   });
 
+  it("takes a resend however far behind it is: refusing it would leave its outcome unknown", async () => {
+    const { rules, releaseAll } = heldBatches();
+    const commits = new GroupCommit(
+      rules,
+      { ...defaultGroupCommitOptions, maxConcurrent: 1, maxQueued: 2 },
+      () => 0,
+    );
+    const taken = ["a", "b", "c"].map((item) => commits.submit(item));
+    await expect(commits.submit("d")).rejects.toMatchObject({ code: "service_unavailable" });
+    const resent = commits.submit("d", { resend: true });
+    for (let i = 0; i < 3; i++) {
+      releaseAll();
+      await settle();
+    }
+    expect(await Promise.all([...taken, resent])).toEqual([
+      "a applied",
+      "b applied",
+      "c applied",
+      "d applied",
+    ]);
+  });
+
   it("drops, unapplied, an item whose deadline passed while it waited, and applies the rest", async () => {
     const { rules, batches, releaseAll } = heldBatches();
     const commits = new GroupCommit(rules, { ...defaultGroupCommitOptions, maxConcurrent: 1 });
     const first = commits.submit("a");
-    const late = commits.submit("b", Date.now() + 20).catch((error: unknown) => error);
-    const awaited = commits.submit("c", Date.now() + 60_000);
+    const late = commits.submit("b", { deadline: Date.now() + 20 }).catch((error: unknown) => error);
+    const awaited = commits.submit("c", { deadline: Date.now() + 60_000 });
     await new Promise((resolve) => setTimeout(resolve, 40));
     releaseAll();
     expect(((await late) as DomainError).toData()).toEqual({

@@ -92,10 +92,15 @@ export class GroupCommit<T, R> {
 
   /**
    * Queues an item and answers when its batch has committed. Refused at once (503) when the writer is
-   * behind; dropped unapplied (504) if its deadline passes before a transaction takes it.
+   * behind, unless it is a `resend`: a request sent again because an earlier try's outcome is unknown,
+   * whose refusal would leave its client not knowing (they are few: the writes a dead replica held).
+   * Dropped unapplied (504) if its deadline passes before a transaction takes it.
    */
-  submit(item: T, deadline?: number): Promise<R> {
-    const refusal = this.refusal();
+  submit(
+    item: T,
+    { deadline, resend = false }: { deadline?: number | undefined; resend?: boolean } = {},
+  ): Promise<R> {
+    const refusal = resend ? undefined : this.refusal();
     if (refusal) return Promise.reject(refusal);
     return new Promise<R>((resolve, reject) => {
       this.queue.push({ item, queuedAt: this.now(), deadline, trace: otel.active(), resolve, reject });

@@ -76,7 +76,7 @@ export function updateDatasetRow(edits: RowEdits, caller: Caller, input: EditInp
       actor: caller.actor,
       scope: idempotencyOf(caller, operations.updateDatasetRow, input),
     },
-    caller.deadline,
+    { deadline: caller.deadline, resend: caller.resend === true },
   );
 }
 

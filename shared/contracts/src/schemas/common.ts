@@ -37,6 +37,12 @@ export const requestContextSchema = z.object({
   requestId: z.string(),
   idempotencyKey: z.string().optional(),
   /**
+   * Set on a write the gateway sends again because whether an earlier try was applied is unknown
+   * (the service that took it went silent). Such a try is not refused for a backlog: a refusal could
+   * only be answered `outcome_unknown`, while waiting its turn gives the client a definite answer.
+   */
+  resend: z.literal(true).optional(),
+  /**
    * When the requester stops waiting, in milliseconds since the epoch: set by the bus from the request's
    * timeout, never later than a deadline the request already carries. Work that has not started by
    * then is dropped, not done late (the platform's hosts keep their clocks in step).
