@@ -1,5 +1,6 @@
 import * as writerImports from "../../../services/dataset-writer/src/repositories/imports";
 import { snapshotOf } from "../render";
+import { inTransaction } from "./values";
 
 /** The file imports' own statements: the import job, its progress, and the rows it stages. */
 export const importsSnapshot = snapshotOf({
@@ -62,7 +63,39 @@ export const importsSnapshot = snapshotOf({
       { variant: "existing", run: (db) => writerImports.listStagedRows(db, "imp_1", "ds_1", "existing") },
       { variant: "missing", run: (db) => writerImports.listStagedRows(db, "imp_1", "ds_1", "missing") },
     ],
-    insertStagedRows: [{ run: (db) => writerImports.insertStagedRows(db, "imp_1", "ds_1", 9) }],
+    countStagedRows: [{ run: (db) => writerImports.countStagedRows(db, "imp_1") }],
+    markPendingImport: [
+      {
+        run: (db) => inTransaction(db, (trx) => writerImports.markPendingImport(trx, "ds_1", "imp_1")),
+        answers: [
+          [{ pending_import_id: null, current_version: 8 }],
+          [{ started_at: "2025-01-02T03:04:05.123456Z" }],
+        ],
+      },
+    ],
+    endReusedTombstones: [
+      { run: (db) => inTransaction(db, (trx) => writerImports.endReusedTombstones(trx, "imp_1", "ds_1", 9)) },
+    ],
+    insertStagedPiece: [
+      {
+        run: (db) =>
+          writerImports.insertStagedPiece(db, {
+            importId: "imp_1",
+            datasetId: "ds_1",
+            version: 9,
+            base: "2025-01-02T03:04:05.123456Z",
+            fromSeq: 1,
+            toSeq: 201,
+          }),
+      },
+    ],
+    finishPendingImport: [
+      {
+        run: (db) => inTransaction(db, (trx) => writerImports.finishPendingImport(trx, "ds_1", "imp_1")),
+      },
+    ],
+    undoPendingImport: [{ run: (db) => writerImports.undoPendingImport(db, "ds_1", "imp_1") }],
+    listAbandonedHolds: [{ run: (db) => writerImports.listAbandonedHolds(db) }],
   },
   noStatement: { copyStagedRows: "a COPY FROM STDIN with a fixed text, sent through the pool" },
 });

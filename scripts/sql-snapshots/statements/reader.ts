@@ -128,6 +128,7 @@ export const reader = [
           run: (db) =>
             readerRows.listCurrentRows(db, {
               datasetId: "ds_1",
+              version: 5,
               direction: "asc",
               after: undefined,
               limit: 51,
@@ -139,6 +140,7 @@ export const reader = [
           run: (db) =>
             readerRows.listCurrentRows(db, {
               datasetId: "ds_1",
+              version: 5,
               direction: "asc",
               after: { createdAt: "2025-01-02T03:04:05.123456Z", rowId: "r_1" },
               limit: 51,
@@ -150,6 +152,7 @@ export const reader = [
           run: (db) =>
             readerRows.listCurrentRows(db, {
               datasetId: "ds_1",
+              version: 5,
               direction: "desc",
               after: undefined,
               offset: 500,
@@ -187,7 +190,7 @@ export const reader = [
             }),
         },
       ],
-      findOptionalCurrentRow: [{ run: (db) => readerRows.findOptionalCurrentRow(db, "ds_1", "r_1") }],
+      findOptionalCurrentRow: [{ run: (db) => readerRows.findOptionalCurrentRow(db, "ds_1", "r_1", 5) }],
       findOptionalRowAtVersion: [{ run: (db) => readerRows.findOptionalRowAtVersion(db, "ds_1", "r_1", 5) }],
       listRowRevisions: [
         {

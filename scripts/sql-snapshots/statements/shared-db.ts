@@ -27,7 +27,11 @@ export const sharedDb = [
         },
       ],
     },
-    noStatement: { datasetNotFound: "builds the not-found error" },
+    noStatement: {
+      datasetNotFound: "builds the not-found error",
+      datasetTakingImport: "builds the error of a dataset taking an import",
+      DatasetTakingImport: "the error of a dataset taking an import",
+    },
   }),
   snapshotOf({
     source: "shared/db/src/revisions.ts",
@@ -37,12 +41,14 @@ export const sharedDb = [
     },
     noStatement: {
       revisionsAt: "the start of a query, snapshotted in the reader's listRowsAtVersion and listExportedRows",
+      liveRowsAt:
+        "the start of a query, snapshotted in the reader's listCurrentRows and findOptionalCurrentRow",
       cellsOf: "a piece of statements, snapshotted in the writer's and the reader's repositories",
-      cellsFrom: "a piece of statements, snapshotted in the writer's copyRows and insertStagedRows",
+      cellsFrom: "a piece of statements, snapshotted in the writer's copyRows and insertStagedPiece",
       patchedCells: "a piece of statements, snapshotted in the writer's applyRowChanges and applyEdits",
       cellList: "a piece of statements, snapshotted in the writer's and the reader's repositories",
       cellsAs:
-        "a piece of statements, snapshotted in the writer's applyRowChanges, copyRows and insertStagedRows",
+        "a piece of statements, snapshotted in the writer's applyRowChanges, copyRows and insertStagedPiece",
       cellsSet:
         "a piece of statements, snapshotted in the writer's applyRowChanges, applyEdits and restoreRows",
       cellValues: "the values of an insert, snapshotted in the writer's insertRows",
@@ -50,7 +56,7 @@ export const sharedDb = [
       endLiveRevisions: "a piece of statements, snapshotted in the writer's repositories",
       insertRevisions: "a piece of statements, snapshotted in the writer's repositories",
       insertLiveRows:
-        "a piece of statements, snapshotted in the writer's copyRows, insertStagedRows and restoreRows",
+        "a piece of statements, snapshotted in the writer's copyRows, insertStagedPiece and restoreRows",
       validAt:
         "a condition, snapshotted in the writer's restoreRows and copyRows and the experiments' statements",
       isValidAt: "the same rule for a revision already read",

@@ -5,7 +5,7 @@ import { serveColumns } from "./handlers/columns";
 import { serveDatasets } from "./handlers/datasets";
 import { serveImports } from "./handlers/imports";
 import { serveRows } from "./handlers/rows";
-import { failAbandonedImports } from "./repositories/imports";
+import { failAbandonedImports, listAbandonedHolds, undoPendingImport } from "./repositories/imports";
 
 /**
  * Serves every dataset mutation on the bus, and fails the imports whose writer died. Returns a handle
@@ -35,12 +35,17 @@ const DEFAULT_ABANDONED_MS = 60_000;
 /** Fails abandoned imports now, and then every `importAbandonedMs` or every minute, whichever is sooner. */
 function keepFailingAbandonedImports({ db, logger, importAbandonedMs }: WriterDeps): NodeJS.Timeout {
   const abandonedMs = importAbandonedMs ?? DEFAULT_ABANDONED_MS;
-  const sweep = () =>
-    failAbandonedImports(db, abandonedMs)
-      .then((count) => {
-        if (count > 0) logger.warn({ count }, "failed imports whose writer stopped");
-      })
-      .catch((error: unknown) => logger.warn({ err: error }, "could not sweep abandoned imports"));
+  const sweep = async () => {
+    try {
+      const count = await failAbandonedImports(db, abandonedMs);
+      if (count > 0) logger.warn({ count }, "failed imports whose writer stopped");
+      // What a failed import wrote into its dataset's coming version, if its own job could not undo it.
+      for (const hold of await listAbandonedHolds(db))
+        await undoPendingImport(db, hold.datasetId, hold.importId);
+    } catch (error) {
+      logger.warn({ err: error }, "could not sweep abandoned imports");
+    }
+  };
   void sweep();
   const timer = setInterval(sweep, Math.min(abandonedMs, DEFAULT_ABANDONED_MS));
   timer.unref();

@@ -32,6 +32,20 @@ export interface DatasetRecord {
 export const datasetNotFound = (ref: DatasetRef): DomainError =>
   new DomainError("not_found", `Dataset "${ref.datasetSlug}" not found in project "${ref.projectSlug}"`);
 
+/** A change refused while an import writes the dataset's next version in pieces (decision 0055). */
+export class DatasetTakingImport extends DomainError {
+  constructor(datasetSlug: string, importId: string) {
+    super(
+      "conflict",
+      `Dataset "${datasetSlug}" is taking an import, which is writing its next version; nothing was changed. Change it once import "${importId}" has finished (GET …/datasets/${datasetSlug}/imports/${importId} shows its progress)`,
+      { importId },
+    );
+  }
+}
+
+export const datasetTakingImport = (datasetSlug: string, importId: string): DomainError =>
+  new DatasetTakingImport(datasetSlug, importId);
+
 export async function findOptionalProjectId(
   db: Kysely<Database>,
   organizationId: string,

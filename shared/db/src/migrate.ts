@@ -22,6 +22,7 @@ import * as monitoring from "./migrations/0022-monitoring";
 import * as rowSearch from "./migrations/0025-row-search";
 import * as traceListIndexes from "./migrations/0026-trace-list-indexes";
 import * as traceFolds from "./migrations/0027-trace-folds";
+import * as importInPieces from "./migrations/0028-import-in-pieces";
 import type { Database } from "./schema";
 import { buildSearchIndex } from "./search-index";
 
@@ -50,6 +51,7 @@ const migrations: Record<string, Migration> = {
   "0025-row-search": rowSearch,
   "0026-trace-list-indexes": traceListIndexes,
   "0027-trace-folds": traceFolds,
+  "0028-import-in-pieces": importInPieces,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

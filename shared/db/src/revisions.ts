@@ -212,6 +212,18 @@ export function revisionsAt(db: Kysely<Database>, datasetId: string, version: nu
     .where(validAt("r", version));
 }
 
+/**
+ * The live rows of a dataset whose current version is `version`, as `r`: what the dataset is now. A
+ * live row changed last after it belongs to an import still writing the next version in pieces
+ * (decision 0055), which nobody sees until its last step makes that version the current one.
+ */
+export function liveRowsAt(db: Kysely<Database>, datasetId: string, version: number) {
+  return db
+    .selectFrom("dataset_rows as r")
+    .where("r.dataset_id", "=", datasetId)
+    .where("r.version", "<=", version);
+}
+
 /** The cell columns of a row or revision as the driver reads them (jsonb parsed). */
 export type StoredCells = Record<BuiltinColumn, unknown> & { custom: Record<string, unknown> | null };
 

@@ -68,6 +68,11 @@ export interface DatasetsTable {
   current_version: Generated<number>;
   /** Rows at current_version, kept by the writer with each version. */
   row_count: Generated<number>;
+  /**
+   * The import writing version current_version + 1 in pieces (migration 0028): until it is done or
+   * undone, no other change takes a version of the dataset.
+   */
+  pending_import_id: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

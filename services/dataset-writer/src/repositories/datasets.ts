@@ -3,17 +3,20 @@ import {
   type DatasetRecord,
   type DatasetRef,
   datasetNotFound,
+  datasetTakingImport,
   isUniqueViolation,
 } from "@svc/db";
 import { type Kysely, sql, type Transaction } from "kysely";
 
 /**
  * Takes the next version of a dataset. The row lock this takes serialises every writer of the
- * dataset, on every replica, until the transaction ends; a rollback gives the number back.
+ * dataset, on every replica, until the transaction ends; a rollback gives the number back. Refused
+ * while an import writes that version in pieces, unless `importId` is that import (its last step).
  */
 export async function takeNextVersion(
   trx: Transaction<Database>,
   ref: DatasetRef,
+  importId?: string,
 ): Promise<{ datasetId: string; version: number }> {
   const row = await trx
     .updateTable("datasets as d")
@@ -23,9 +26,12 @@ export async function takeNextVersion(
     .where("p.organization_id", "=", ref.organizationId)
     .where("p.slug", "=", ref.projectSlug)
     .where("d.slug", "=", ref.datasetSlug)
-    .returning(["d.id", "d.current_version"])
+    .returning(["d.id", "d.current_version", "d.pending_import_id"])
     .executeTakeFirst();
   if (!row) throw datasetNotFound(ref);
+  if (row.pending_import_id && row.pending_import_id !== importId) {
+    throw datasetTakingImport(ref.datasetSlug, row.pending_import_id);
+  }
   return { datasetId: row.id, version: row.current_version };
 }
 

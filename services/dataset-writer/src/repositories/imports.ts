@@ -13,7 +13,7 @@ import {
   toImport,
   unnestRows,
 } from "@svc/db";
-import { type Kysely, sql } from "kysely";
+import { type Kysely, type RawBuilder, sql, type Transaction } from "kysely";
 
 export interface ImportRecord {
   id: string;
@@ -208,8 +208,202 @@ export async function copyStagedRows(copy: CopyFrom, importId: string, rows: Asy
 
 const copyText = (text: string) => text.replaceAll("\\", "\\\\");
 
+/** Staged rows deleted per statement: a million-row import's must not hold the embedded database. */
+const DELETE_PIECE_ROWS = 5_000;
+
+/** Deletes an import's staged rows, a piece per statement. */
 export async function deleteStagedRows(db: Kysely<Database>, importId: string): Promise<void> {
-  await db.deleteFrom("import_rows").where("import_id", "=", importId).execute();
+  for (;;) {
+    const { numAffectedRows } = await sql`
+      DELETE FROM import_rows WHERE import_id = ${importId} AND seq IN (
+        SELECT seq FROM import_rows WHERE import_id = ${importId} LIMIT ${DELETE_PIECE_ROWS}
+      )`.execute(db);
+    if (Number(numAffectedRows ?? 0) < DELETE_PIECE_ROWS) return;
+  }
+}
+
+/** How many rows an import staged, and the range of their sequence numbers. */
+export async function countStagedRows(
+  db: Kysely<Database>,
+  importId: string,
+): Promise<{ rows: number; firstSeq: number; lastSeq: number }> {
+  const { rows } = await sql<{ rows: number; first_seq: number | null; last_seq: number | null }>`
+    SELECT count(*)::int AS rows, min(seq) AS first_seq, max(seq) AS last_seq
+    FROM import_rows WHERE import_id = ${importId}`.execute(db);
+  const row = rows[0];
+  return { rows: row?.rows ?? 0, firstSeq: row?.first_seq ?? 0, lastSeq: row?.last_seq ?? 0 };
+}
+
+/**
+ * Marks the dataset (locked by the caller's transaction) as taking the import: its next version is
+ * the import's until `finishPendingImport` or `undoPendingImport` (decision 0055). Answers the import
+ * that holds it already, if another does.
+ */
+export async function markPendingImport(
+  trx: Transaction<Database>,
+  datasetId: string,
+  importId: string,
+): Promise<{ heldBy: string | null; version: number; startedAt: string }> {
+  const held = await trx
+    .selectFrom("datasets")
+    .select(["pending_import_id", "current_version"])
+    .where("id", "=", datasetId)
+    .forUpdate()
+    .executeTakeFirstOrThrow();
+  if (held.pending_import_id !== null) {
+    return { heldBy: held.pending_import_id, version: held.current_version + 1, startedAt: "" };
+  }
+  const { rows } = await sql<{ started_at: string }>`
+    UPDATE datasets SET pending_import_id = ${importId} WHERE id = ${datasetId}
+    RETURNING ${exactNow} AS started_at`.execute(trx);
+  return { heldBy: null, version: held.current_version + 1, startedAt: rows[0]?.started_at ?? "" };
+}
+
+/** The transaction's time as exact text, so that rows written later in other transactions share it. */
+const exactNow = sql`to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+
+/**
+ * Ends at `version` the tombstones of the deleted rows whose ids the import gives again, once, in the
+ * transaction that marks the dataset as the import's: at every version before, those rows still read
+ * as deleted. It reads the dataset's live revisions (none for a new dataset), not the staged rows.
+ */
+export async function endReusedTombstones(
+  trx: Transaction<Database>,
+  importId: string,
+  datasetId: string,
+  version: number,
+): Promise<void> {
+  await endLiveRevisions(version, {
+    where: sql`v.dataset_id = ${datasetId} AND v.deleted
+      AND EXISTS (SELECT FROM import_rows s WHERE s.import_id = ${importId} AND s.row_id = v.row_id)`,
+  }).execute(trx);
+}
+
+/**
+ * Inserts the staged rows of `seq` in [fromSeq, toSeq) into the dataset under `version`, the version
+ * the import holds (see `markPendingImport`), in one statement: live rows changed last at `version`,
+ * which readers of the current version leave out, and revisions valid from it, which no reader of an
+ * earlier version sees (a tombstone of a reused id was ended by `endReusedTombstones`). Creation
+ * times are `base` plus the row's `seq` in microseconds: the file's order, whichever statement wrote
+ * the row. Answers -1, writing nothing, when the dataset is no longer the import's (deleted meanwhile).
+ */
+export async function insertStagedPiece(
+  db: Kysely<Database>,
+  piece: {
+    importId: string;
+    datasetId: string;
+    version: number;
+    base: string;
+    fromSeq: number;
+    toSeq: number;
+  },
+): Promise<number> {
+  const { importId, datasetId, version, base, fromSeq, toSeq } = piece;
+  const staged = cellsFrom(
+    (field) => sql`coalesce(s.cells -> ${sql.lit(field)}, 'null'::jsonb)`,
+    sql`s.custom`,
+  );
+  const { rows } = await sql<{ held: boolean; count: number }>`
+    WITH held AS (
+      SELECT id FROM datasets WHERE id = ${datasetId} AND pending_import_id = ${importId} FOR SHARE
+    ),
+    s AS (
+      SELECT s.row_id, ${cellsAs(staged)},
+             ${base}::timestamptz + s.seq * interval '1 microsecond' AS created_at
+      FROM import_rows s
+      WHERE s.import_id = ${importId} AND s.seq >= ${fromSeq} AND s.seq < ${toSeq} AND EXISTS (SELECT FROM held)
+    ),
+    live AS (
+      ${insertLiveRows({ datasetId, version, row: sourceRow(), from: sql`s` })}
+    ),
+    revisions AS (
+      ${insertRevisions({ datasetId, version, row: sourceRow(), from: sql`s` })}
+    )
+    SELECT EXISTS (SELECT FROM held) AS held, (SELECT count(*)::int FROM s) AS count`.execute(db);
+  const row = rows[0];
+  return row?.held ? row.count : -1;
+}
+
+/**
+ * Ends the import's hold on the dataset, in the transaction that writes its version; false when the
+ * dataset is no longer the import's.
+ */
+export async function finishPendingImport(
+  trx: Transaction<Database>,
+  datasetId: string,
+  importId: string,
+): Promise<boolean> {
+  const result = await trx
+    .updateTable("datasets")
+    .set({ pending_import_id: null })
+    .where("id", "=", datasetId)
+    .where("pending_import_id", "=", importId)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Rows of an undone import's version removed per statement. */
+const UNDO_PIECE_ROWS = 2_000;
+
+/**
+ * Removes what an import that holds the dataset wrote under its version, a piece per statement, and
+ * then, in one transaction that first locks the dataset (so that no piece of the import can commit
+ * after it looked), whatever is left, reopens the tombstones the import ended and frees the dataset.
+ * Does nothing once the dataset is not the import's: its version was made (or the dataset deleted),
+ * and nothing is undone.
+ */
+export async function undoPendingImport(
+  db: Kysely<Database>,
+  datasetId: string,
+  importId: string,
+): Promise<void> {
+  const held = sql`
+    SELECT id, current_version + 1 AS version FROM datasets
+    WHERE id = ${datasetId} AND pending_import_id = ${importId}`;
+  const removeRows = (limit: RawBuilder<unknown>) => sql<{ count: number }>`
+    WITH held AS (${held}),
+    doomed AS (
+      SELECT v.row_id FROM row_revisions v JOIN held h ON v.dataset_id = h.id AND v.version_from = h.version
+      ${limit}
+    ),
+    live AS (
+      DELETE FROM dataset_rows r USING doomed, held h
+      WHERE r.dataset_id = h.id AND r.row_id = doomed.row_id AND r.version = h.version
+    ),
+    revisions AS (
+      DELETE FROM row_revisions v USING doomed, held h
+      WHERE v.dataset_id = h.id AND v.row_id = doomed.row_id AND v.version_from = h.version
+    )
+    SELECT count(*)::int AS count FROM doomed`;
+  for (;;) {
+    const { rows } = await removeRows(sql`LIMIT ${UNDO_PIECE_ROWS}`).execute(db);
+    if ((rows[0]?.count ?? 0) < UNDO_PIECE_ROWS) break;
+  }
+  await db.transaction().execute(async (trx) => {
+    const { rows } = await sql`${held} FOR UPDATE`.execute(trx);
+    if (rows.length === 0) return;
+    await removeRows(sql``).execute(trx);
+    await sql`
+      WITH held AS (${held}),
+      reopened AS (
+        UPDATE row_revisions v SET version_to = NULL FROM held h
+        WHERE v.dataset_id = h.id AND v.version_to = h.version
+      )
+      UPDATE datasets d SET pending_import_id = NULL FROM held h WHERE d.id = h.id`.execute(trx);
+  });
+}
+
+/** The imports holding a dataset whose job is over (failed by the sweep): theirs to undo. */
+export async function listAbandonedHolds(
+  db: Kysely<Database>,
+): Promise<{ datasetId: string; importId: string }[]> {
+  const rows = await db
+    .selectFrom("datasets as d")
+    .innerJoin("imports as i", "i.id", "d.pending_import_id")
+    .select(["d.id as datasetId", "i.id as importId"])
+    .where("i.state", "=", "failed")
+    .execute();
+  return rows;
 }
 
 /** A row id the file gives twice, with the lines it is on. */
@@ -240,38 +434,4 @@ export async function listStagedRows(
       AND ${test} (SELECT FROM dataset_rows r WHERE r.dataset_id = ${datasetId} AND r.row_id = s.row_id)
     ORDER BY s.line LIMIT 10`.execute(db);
   return rows.map((row) => ({ rowId: row.row_id, line: Number(row.line) }));
-}
-
-/**
- * Inserts the staged rows into the dataset at `version`, in the file's order (creation times a
- * microsecond apart). An id that a deleted row had ends that row's tombstone first.
- */
-export async function insertStagedRows(
-  db: Kysely<Database>,
-  importId: string,
-  datasetId: string,
-  version: number,
-): Promise<number> {
-  await endLiveRevisions(version, {
-    from: sql`import_rows s`,
-    where: sql`s.import_id = ${importId} AND v.dataset_id = ${datasetId} AND v.row_id = s.row_id`,
-  }).execute(db);
-  const staged = cellsFrom(
-    (field) => sql`coalesce(s.cells -> ${sql.lit(field)}, 'null'::jsonb)`,
-    sql`s.custom`,
-  );
-  const { rows } = await sql<{ count: number }>`
-    WITH s AS (
-      SELECT s.row_id, ${cellsAs(staged)},
-             now() + s.seq * interval '1 microsecond' AS created_at
-      FROM import_rows s WHERE s.import_id = ${importId}
-    ),
-    live AS (
-      ${insertLiveRows({ datasetId, version, row: sourceRow(), from: sql`s` })}
-    ),
-    revisions AS (
-      ${insertRevisions({ datasetId, version, row: sourceRow(), from: sql`s` })}
-    )
-    SELECT count(*)::int AS count FROM s`.execute(db);
-  return rows[0]?.count ?? 0;
 }

@@ -34,6 +34,8 @@ export interface EditRequest {
 export type EditOutcome =
   | { status: "applied"; version: number; versionId: string }
   | { status: "dataset_not_found" }
+  /** An import writes the dataset's next version in pieces: `importId`'s. */
+  | { status: "taking_import"; importId: string }
   /** `rejected`: the keys of the edit that no active column of the right kind accepts. */
   | { status: "unknown_column"; rejected: string[] }
   | { status: "row_not_found" }
@@ -111,10 +113,11 @@ export async function applyEdits(
     rejected: string[];
     row_version: number | null;
     version: number | null;
+    pending_import_id: string | null;
   }>`${prepared}
     WITH e AS (SELECT * FROM ${unnestRows("e", requestColumns, payload, { sizeHidden: true })}),
     locked AS (
-      SELECT d.id, d.current_version, d.xmin::text AS row_version, p.organization_id,
+      SELECT d.id, d.current_version, d.xmin::text AS row_version, d.pending_import_id, p.organization_id,
              p.slug AS project_slug, d.slug AS dataset_slug
       FROM datasets d
       JOIN projects p ON p.id = d.project_id
@@ -137,8 +140,10 @@ export async function applyEdits(
     ),
     judged AS (
       SELECT e.*, l.id AS dataset_id, l.current_version, r.version AS row_version, c.rejected,
+             l.pending_import_id,
              CASE
                WHEN l.id IS NULL THEN 'dataset_not_found'
+               WHEN l.pending_import_id IS NOT NULL THEN 'taking_import'
                WHEN cardinality(c.rejected) > 0 THEN 'unknown_column'
                WHEN r.version IS NULL THEN 'row_not_found'
                WHEN e."ifMatch" <> r.version THEN 'version_mismatch'
@@ -209,7 +214,8 @@ export async function applyEdits(
              jsonb_build_object('versionId', n."versionId", 'version', n.version)
       FROM numbered n WHERE n."idempotencyKey" IS NOT NULL
     )
-    SELECT j.idx, (SELECT fresh FROM fresh) AS fresh, j.status, j.rejected, j.row_version, n.version
+    SELECT j.idx, (SELECT fresh FROM fresh) AS fresh, j.status, j.rejected, j.row_version, n.version,
+           j.pending_import_id
     FROM judged j LEFT JOIN numbered n ON n.idx = j.idx
     ORDER BY j.idx`.execute(db);
 
@@ -226,6 +232,8 @@ export async function applyEdits(
         return { status: "unknown_column", rejected: row.rejected };
       case "version_mismatch":
         return { status: "version_mismatch", current: row.row_version as number };
+      case "taking_import":
+        return { status: "taking_import", importId: row.pending_import_id as string };
       default:
         return { status: row.status };
     }

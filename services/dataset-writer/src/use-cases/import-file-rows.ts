@@ -1,6 +1,12 @@
 import type { UploadStore } from "@svc/bus";
 import { type Caller, DomainError, type ImportStart } from "@svc/contracts";
-import type { CopyFrom, Database, DatasetRef } from "@svc/db";
+import {
+  type CopyFrom,
+  type Database,
+  type DatasetRef,
+  datasetTakingImport,
+  findDataset,
+} from "@svc/db";
 import type { Kysely } from "kysely";
 import { checkFileKind, firstBytes } from "../domain/file-kinds";
 import type { FileRecord } from "../domain/file-record";
@@ -11,11 +17,16 @@ import type { ImportJobs, ImportOutcome, ImportProgress } from "../jobs/import-j
 import { refreshStatistics } from "../repositories/datasets";
 import {
   copyStagedRows,
+  countStagedRows,
+  endReusedTombstones,
   findOptionalRepeatedRowId,
-  insertStagedRows,
+  finishPendingImport,
+  insertStagedPiece,
   listStagedRows,
+  markPendingImport,
   type StagedRow,
   stageRows,
+  undoPendingImport,
 } from "../repositories/imports";
 import { applyStagedChanges } from "../repositories/row-changes";
 import type { FieldMapping } from "./field-mapping";
@@ -70,20 +81,23 @@ export async function importFileRows(
   if (deps.copyFrom) await copyStagedRows(deps.copyFrom, importId, staged());
   else await stageInBatches(db, importId, staged(), progress);
 
-  const outcome = await versionTransaction(db, undefined, (trx) =>
-    writeVersion(
-      trx,
-      caller,
-      start.params,
-      (target) => moveStagedRows(trx, accepted, target),
-      ({ versionId, version, work }) => ({
-        versionId,
-        version,
-        rowsInserted: work.rowsInserted ?? 0,
-        rowsUpdated: work.rowsUpdated ?? 0,
-      }),
-    ),
-  );
+  const outcome =
+    start.query.mode === "insert"
+      ? await insertInPieces(db, caller, accepted)
+      : await versionTransaction(db, undefined, (trx) =>
+          writeVersion(
+            trx,
+            caller,
+            start.params,
+            (target) => updateStagedRows(trx, accepted, target),
+            ({ versionId, version, work }) => ({
+              versionId,
+              version,
+              rowsInserted: 0,
+              rowsUpdated: work.rowsUpdated ?? 0,
+            }),
+          ),
+        );
   if (outcome.versionId !== null) deps.versionWritten?.(ref, outcome.version);
   // The planner must know the rows are there before anyone reads them: until the next automatic
   // ANALYZE it would still think the tables small and read a page of a big import by sorting it all.
@@ -91,13 +105,87 @@ export async function importFileRows(
   return outcome;
 }
 
-/** Inside the version's transaction: the staged rows become the dataset's, by the import's mode. */
-async function moveStagedRows(
-  trx: Kysely<Database>,
-  { importId, start, mapping }: AcceptedImport,
-  target: { datasetId: string; version: number },
-) {
-  await mapping.createColumns(trx, target.datasetId);
+/** The rows a piece of an insert starts with; then as many as took about `PIECE_MS` last time. */
+const FIRST_PIECE_ROWS = 200;
+const PIECE_MS = 25;
+const MAX_PIECE_ROWS = 20_000;
+
+/**
+ * Inserts the staged rows as one version, written in pieces (decision 0055): a first transaction
+ * checks the rows against the dataset and marks it as taking the import; each piece of rows is then
+ * a statement of its own, written under the coming version, which no reader sees; a last transaction
+ * creates the file's columns and makes the version. Other requests run between the pieces, whatever
+ * the file's size; other changes of this dataset are refused meanwhile. On any failure the pieces
+ * are removed and the dataset freed.
+ */
+async function insertInPieces(
+  db: Kysely<Database>,
+  caller: Caller,
+  accepted: AcceptedImport,
+): Promise<ImportOutcome> {
+  const { importId, start, mapping } = accepted;
+  const staged = await countStagedRows(db, importId);
+  // A file with no rows (a CSV of its header alone) adds nothing: no version, no new column.
+  if (staged.rows === 0) {
+    return {
+      versionId: null,
+      version: (await findDataset(db, accepted.ref)).version,
+      rowsInserted: 0,
+      rowsUpdated: 0,
+    };
+  }
+  const hold = await db.transaction().execute(async (trx) => {
+    const dataset = await findDataset(trx, accepted.ref);
+    const mark = await markPendingImport(trx, dataset.id, importId);
+    if (mark.heldBy !== null) throw datasetTakingImport(start.params.datasetSlug, mark.heldBy);
+    await checkStagedInsert(trx, importId, dataset.id);
+    await endReusedTombstones(trx, importId, dataset.id, mark.version);
+    return { datasetId: dataset.id, version: mark.version, base: mark.startedAt };
+  });
+  try {
+    let rows = FIRST_PIECE_ROWS;
+    for (let fromSeq = staged.firstSeq; fromSeq <= staged.lastSeq; ) {
+      const began = performance.now();
+      const written = await insertStagedPiece(db, { importId, ...hold, fromSeq, toSeq: fromSeq + rows });
+      if (written < 0) throw await interrupted(db, accepted.ref);
+      fromSeq += rows;
+      const took = Math.max(1, performance.now() - began);
+      rows = Math.round(Math.min(MAX_PIECE_ROWS, Math.max(FIRST_PIECE_ROWS, (rows * PIECE_MS) / took)));
+    }
+    return await versionTransaction(db, undefined, async (trx) => {
+      if (!(await finishPendingImport(trx, hold.datasetId, importId)))
+        throw await interrupted(trx, accepted.ref);
+      return writeVersion(trx, caller, start.params, async (target) => {
+        if (target.version !== hold.version) {
+          throw new Error(
+            `import ${importId} held version ${hold.version}, but the dataset is at ${target.version}`,
+          );
+        }
+        await mapping.createColumns(trx, target.datasetId);
+        return { operation: "import" as const, rowsInserted: staged.rows };
+      });
+    }).then(({ versionId, version }) => ({ versionId, version, rowsInserted: staged.rows, rowsUpdated: 0 }));
+  } catch (error) {
+    // When this fails too (the database gone), the sweep of abandoned imports undoes it.
+    await undoPendingImport(db, hold.datasetId, importId).catch(() => undefined);
+    throw error;
+  }
+}
+
+/**
+ * Why an import's hold on its dataset is gone before it made its version: the dataset was deleted,
+ * or the import was taken for abandoned (its progress unheard of) and undone.
+ */
+async function interrupted(db: Kysely<Database>, ref: DatasetRef): Promise<DomainError> {
+  await findDataset(db, ref);
+  return new DomainError(
+    "service_unavailable",
+    "The import stopped before it finished (it was taken for abandoned); nothing was written. Upload the file again.",
+  );
+}
+
+/** Refuses a file that gives a row id twice. */
+async function checkRepeatedRowIds(trx: Kysely<Database>, importId: string): Promise<void> {
   const repeated = await findOptionalRepeatedRowId(trx, importId);
   if (repeated) {
     throw badLine(
@@ -106,20 +194,30 @@ async function moveStagedRows(
       { rowId: repeated.rowId, lines: repeated.lines },
     );
   }
-  if (start.query.mode === "insert") {
-    const taken = await listStagedRows(trx, importId, target.datasetId, "existing");
-    const first = taken[0];
-    if (first) {
-      throw new DomainError(
-        "conflict",
-        `Line ${first.line}: the dataset already has a row "${first.rowId}"; import with mode=update to change existing rows`,
-        { line: first.line, rowIds: taken.map((row) => row.rowId) },
-      );
-    }
-    // A file with no rows (a CSV of its header alone) adds nothing: no version, no new column.
-    const inserted = await insertStagedRows(trx, importId, target.datasetId, target.version);
-    return { operation: "import" as const, rowsInserted: inserted };
+}
+
+/** Refuses an insert that repeats a row id or gives one the dataset has. */
+async function checkStagedInsert(trx: Kysely<Database>, importId: string, datasetId: string): Promise<void> {
+  await checkRepeatedRowIds(trx, importId);
+  const taken = await listStagedRows(trx, importId, datasetId, "existing");
+  const first = taken[0];
+  if (first) {
+    throw new DomainError(
+      "conflict",
+      `Line ${first.line}: the dataset already has a row "${first.rowId}"; import with mode=update to change existing rows`,
+      { line: first.line, rowIds: taken.map((row) => row.rowId) },
+    );
   }
+}
+
+/** Inside the version's transaction: the staged rows change the dataset's rows of the same ids. */
+async function updateStagedRows(
+  trx: Kysely<Database>,
+  { importId, mapping }: AcceptedImport,
+  target: { datasetId: string; version: number },
+) {
+  await mapping.createColumns(trx, target.datasetId);
+  await checkRepeatedRowIds(trx, importId);
   const missing = await listStagedRows(trx, importId, target.datasetId, "missing");
   const first = missing[0];
   if (first) {

@@ -13,6 +13,7 @@ import {
   type Database,
   type DatasetRef,
   datasetNotFound,
+  datasetTakingImport,
   type IdempotencyScope,
   idempotencyKeyReused,
   idempotencyOf,
@@ -225,6 +226,8 @@ function outcomeOf(edit: PendingEdit, outcome: EditOutcome): Outcome<VersionResu
       return { ok: true, result: { versionId: outcome.versionId, version: outcome.version } };
     case "dataset_not_found":
       return { ok: false, error: datasetNotFound(edit.ref) };
+    case "taking_import":
+      return { ok: false, error: datasetTakingImport(edit.ref.datasetSlug, outcome.importId) };
     case "unknown_column": {
       const rejected = new Set(outcome.rejected);
       const { body } = edit.input;

@@ -1,4 +1,4 @@
-import { type Database, revisionsAt, validAt } from "@svc/db";
+import { type Database, liveRowsAt, revisionsAt, validAt } from "@svc/db";
 import { type Kysely, sql } from "kysely";
 import { filtered, type RowPageQuery } from "./rows";
 
@@ -18,7 +18,7 @@ export async function countMatchingRows(
 ): Promise<number> {
   const rows =
     query.current && query.search === undefined
-      ? db.selectFrom("dataset_rows as r").where("r.dataset_id", "=", query.datasetId)
+      ? liveRowsAt(db, query.datasetId, query.version)
       : revisionsAt(db, query.datasetId, query.version);
   const { count } = await filtered(rows, query).select(counted).executeTakeFirstOrThrow();
   return Number(count);

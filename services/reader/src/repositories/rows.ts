@@ -6,6 +6,7 @@ import {
   type CellSearch,
   type Database,
   isValidAt,
+  liveRowsAt,
   matchesPresence,
   matchesSearch,
   type RowCells,
@@ -68,10 +69,12 @@ const cellSelection = [
   exactTimestamp("r.created_at").as("created_key"),
 ] as const;
 
-/** A page (of `limit` rows) of the dataset as it is now, in creation order. */
-export async function listCurrentRows(db: Kysely<Database>, query: RowPageQuery): Promise<RowRecord[]> {
-  const listed = () =>
-    filtered(db.selectFrom("dataset_rows as r").where("r.dataset_id", "=", query.datasetId), query);
+/** A page (of `limit` rows) of the dataset as it is now, at its current `version`, in creation order. */
+export async function listCurrentRows(
+  db: Kysely<Database>,
+  query: RowPageQuery & { version: number },
+): Promise<RowRecord[]> {
+  const listed = () => filtered(liveRowsAt(db, query.datasetId, query.version), query);
   const rows = await inPage(
     listed().select([...cellSelection, "r.version"]),
     listed().select(keyColumns),
@@ -143,15 +146,15 @@ function fromKey({ direction }: RowPageQuery, position: Expression<unknown>): Ra
   return sql<SqlBool>`(r.created_at, r.row_id) ${comparison} (${position})`;
 }
 
+/** The row as it is now, at the dataset's current `version`. */
 export async function findOptionalCurrentRow(
   db: Kysely<Database>,
   datasetId: string,
   rowId: string,
+  version: number,
 ): Promise<RowRecord | undefined> {
-  const row = await db
-    .selectFrom("dataset_rows as r")
+  const row = await liveRowsAt(db, datasetId, version)
     .select([...cellSelection, "r.version"])
-    .where("r.dataset_id", "=", datasetId)
     .where("r.row_id", "=", rowId)
     .executeTakeFirst();
   return row && toRowRecord(row);

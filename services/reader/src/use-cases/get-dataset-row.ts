@@ -18,7 +18,7 @@ export async function getDatasetRow(
     if (version > dataset.version) throw versionNotFound(version, dataset.version);
     const row =
       version === dataset.version
-        ? await findOptionalCurrentRow(trx, dataset.id, params.rowId)
+        ? await findOptionalCurrentRow(trx, dataset.id, params.rowId, version)
         : await findOptionalRowAtVersion(trx, dataset.id, params.rowId, version);
     if (!row) throw rowNotFound(params.rowId, params.datasetSlug, query.version);
     const visibility = visibilityOf(await listColumns(trx, dataset.id, { includeRemoved: false }));

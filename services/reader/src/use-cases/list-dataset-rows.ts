@@ -66,7 +66,7 @@ export async function listDatasetRows(
     // (docs/decisions/0046-row-search.md), and the live revisions are the live rows.
     const records =
       version === dataset.version && page.search === undefined
-        ? await listCurrentRows(trx, page)
+        ? await listCurrentRows(trx, { ...page, version })
         : await listRowsAtVersion(trx, { ...page, version });
     return rowCursors.page(
       records,

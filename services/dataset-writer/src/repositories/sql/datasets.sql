@@ -18,7 +18,8 @@ where
   and "d"."slug" = $3
 returning
   "d"."id",
-  "d"."current_version";
+  "d"."current_version",
+  "d"."pending_import_id";
 
 -- changeRowCount
 -- $1 = -2

@@ -192,9 +192,21 @@ FROM
 
 -- deleteStagedRows
 -- $1 = "imp_1"
-delete from "import_rows"
-where
-  "import_id" = $1;
+-- $2 = "imp_1"
+-- $3 = 5000
+DELETE FROM import_rows
+WHERE
+  import_id = $1
+  AND seq IN (
+    SELECT
+      seq
+    FROM
+      import_rows
+    WHERE
+      import_id = $2
+    LIMIT
+      $3
+  );
 
 -- findOptionalRepeatedRowId
 -- $1 = "imp_1"
@@ -266,28 +278,81 @@ ORDER BY
 LIMIT
   10;
 
--- insertStagedRows, statement 1 of 2
+-- countStagedRows
+-- $1 = "imp_1"
+SELECT
+  count(*)::int AS rows,
+  min(seq) AS first_seq,
+  max(seq) AS last_seq
+FROM
+  import_rows
+WHERE
+  import_id = $1;
+
+-- markPendingImport, statement 1 of 2
+-- $1 = "ds_1"
+select
+  "pending_import_id",
+  "current_version"
+from
+  "datasets"
+where
+  "id" = $1
+for update;
+
+-- markPendingImport, statement 2 of 2
+-- $1 = "imp_1"
+-- $2 = "ds_1"
+UPDATE datasets
+SET
+  pending_import_id = $1
+WHERE
+  id = $2
+RETURNING
+  to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS started_at;
+
+-- endReusedTombstones
 -- $1 = 9
--- $2 = "imp_1"
--- $3 = "ds_1"
+-- $2 = "ds_1"
+-- $3 = "imp_1"
 UPDATE row_revisions v
 SET
   version_to = $1
-FROM
-  import_rows s
 WHERE
-  s.import_id = $2
-  AND v.dataset_id = $3
-  AND v.row_id = s.row_id
+  v.dataset_id = $2
+  AND v.deleted
+  AND EXISTS (
+    SELECT
+    FROM
+      import_rows s
+    WHERE
+      s.import_id = $3
+      AND s.row_id = v.row_id
+  )
   AND v.version_to IS NULL;
 
--- insertStagedRows, statement 2 of 2
--- $1 = "imp_1"
--- $2 = "ds_1"
--- $3 = 9
--- $4 = "ds_1"
--- $5 = 9
+-- insertStagedPiece
+-- $1 = "ds_1"
+-- $2 = "imp_1"
+-- $3 = "2025-01-02T03:04:05.123456Z"
+-- $4 = "imp_1"
+-- $5 = 1
+-- $6 = 201
+-- $7 = "ds_1"
+-- $8 = 9
+-- $9 = "ds_1"
+-- $10 = 9
 WITH
+  held AS (
+    SELECT
+      id
+    FROM
+      datasets
+    WHERE
+      id = $1
+      AND pending_import_id = $2
+    FOR SHARE
+  ),
   s AS (
     SELECT
       s.row_id,
@@ -296,11 +361,18 @@ WITH
       coalesce(s.cells -> 'expectedOutput', 'null'::jsonb) AS expected_output,
       coalesce(s.cells -> 'metadata', 'null'::jsonb) AS metadata,
       s.custom AS custom,
-      now() + s.seq * interval '1 microsecond' AS created_at
+      $3::timestamptz + s.seq * interval '1 microsecond' AS created_at
     FROM
       import_rows s
     WHERE
-      s.import_id = $1
+      s.import_id = $4
+      AND s.seq >= $5
+      AND s.seq < $6
+      AND EXISTS (
+        SELECT
+        FROM
+          held
+      )
   ),
   live AS (
     INSERT INTO
@@ -316,7 +388,7 @@ WITH
         version
       )
     SELECT
-      $2,
+      $7,
       row_id,
       input,
       output,
@@ -324,7 +396,7 @@ WITH
       metadata,
       custom,
       created_at,
-      $3
+      $8
     FROM
       s
   ),
@@ -343,9 +415,9 @@ WITH
         created_at
       )
     SELECT
-      $4,
+      $9,
       row_id,
-      $5,
+      $10,
       false,
       input,
       output,
@@ -357,6 +429,95 @@ WITH
       s
   )
 SELECT
+  EXISTS (
+    SELECT
+    FROM
+      held
+  ) AS held,
+  (
+    SELECT
+      count(*)::int
+    FROM
+      s
+  ) AS count;
+
+-- finishPendingImport
+-- $1 = null
+-- $2 = "ds_1"
+-- $3 = "imp_1"
+update "datasets"
+set
+  "pending_import_id" = $1
+where
+  "id" = $2
+  and "pending_import_id" = $3;
+
+-- undoPendingImport, statement 1 of 2
+-- $1 = "ds_1"
+-- $2 = "imp_1"
+-- $3 = 2000
+WITH
+  held AS (
+    SELECT
+      id,
+      current_version + 1 AS version
+    FROM
+      datasets
+    WHERE
+      id = $1
+      AND pending_import_id = $2
+  ),
+  doomed AS (
+    SELECT
+      v.row_id
+    FROM
+      row_revisions v
+      JOIN held h ON v.dataset_id = h.id
+      AND v.version_from = h.version
+    LIMIT
+      $3
+  ),
+  live AS (
+    DELETE FROM dataset_rows r USING doomed,
+    held h
+    WHERE
+      r.dataset_id = h.id
+      AND r.row_id = doomed.row_id
+      AND r.version = h.version
+  ),
+  revisions AS (
+    DELETE FROM row_revisions v USING doomed,
+    held h
+    WHERE
+      v.dataset_id = h.id
+      AND v.row_id = doomed.row_id
+      AND v.version_from = h.version
+  )
+SELECT
   count(*)::int AS count
 FROM
-  s;
+  doomed;
+
+-- undoPendingImport, statement 2 of 2
+-- $1 = "ds_1"
+-- $2 = "imp_1"
+SELECT
+  id,
+  current_version + 1 AS version
+FROM
+  datasets
+WHERE
+  id = $1
+  AND pending_import_id = $2
+FOR UPDATE;
+
+-- listAbandonedHolds
+-- $1 = "failed"
+select
+  "d"."id" as "datasetId",
+  "i"."id" as "importId"
+from
+  "datasets" as "d"
+  inner join "imports" as "i" on "i"."id" = "d"."pending_import_id"
+where
+  "i"."state" = $1;

@@ -101,6 +101,7 @@ WITH
       d.id,
       d.current_version,
       d.xmin::text AS row_version,
+      d.pending_import_id,
       p.organization_id,
       p.slug AS project_slug,
       d.slug AS dataset_slug
@@ -161,8 +162,10 @@ WITH
       l.current_version,
       r.version AS row_version,
       c.rejected,
+      l.pending_import_id,
       CASE
         WHEN l.id IS NULL THEN 'dataset_not_found'
+        WHEN l.pending_import_id IS NOT NULL THEN 'taking_import'
         WHEN cardinality(c.rejected) > 0 THEN 'unknown_column'
         WHEN r.version IS NULL THEN 'row_not_found'
         WHEN e."ifMatch" <> r.version THEN 'version_mismatch'
@@ -399,7 +402,8 @@ SELECT
   j.status,
   j.rejected,
   j.row_version,
-  n.version
+  n.version,
+  j.pending_import_id
 FROM
   judged j
   LEFT JOIN numbered n ON n.idx = j.idx

@@ -3,26 +3,28 @@
 
 -- countMatchingRows (the current rows, cell conditions)
 -- $1 = "ds_1"
--- $2 = "c_1"
+-- $2 = 8
 -- $3 = "c_1"
--- $4 = ["lang"]
--- $5 = "\"en\""
+-- $4 = "c_1"
+-- $5 = ["lang"]
+-- $6 = "\"en\""
 select
   count(*) as "count"
 from
   "dataset_rows" as "r"
 where
   "r"."dataset_id" = $1
+  and "r"."version" <= $2
   and (
     (
       "r"."expected_output" IS NULL
       OR "r"."expected_output" = 'null'::jsonb
     )
     AND NOT (
-      r.custom -> $2 IS NULL
-      OR r.custom -> $3 = 'null'::jsonb
+      r.custom -> $3 IS NULL
+      OR r.custom -> $4 = 'null'::jsonb
     )
-    AND "r"."metadata" #> $4::text[] = $5::jsonb
+    AND "r"."metadata" #> $5::text[] = $6::jsonb
   );
 
 -- countMatchingRows (a search at an old version)

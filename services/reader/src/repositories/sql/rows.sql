@@ -3,7 +3,8 @@
 
 -- listCurrentRows (first page)
 -- $1 = "ds_1"
--- $2 = 51
+-- $2 = 5
+-- $3 = 51
 select
   "r"."row_id",
   "r"."input",
@@ -17,22 +18,24 @@ from
   "dataset_rows" as "r"
 where
   "r"."dataset_id" = $1
+  and "r"."version" <= $2
 order by
   "r"."created_at" asc,
   "r"."row_id" asc
 limit
-  $2;
+  $3;
 
 -- listCurrentRows (next page of a search)
 -- $1 = "ds_1"
--- $2 = "%refund%"
+-- $2 = 5
 -- $3 = "%refund%"
 -- $4 = "%refund%"
--- $5 = "c_1"
--- $6 = "%refund%"
--- $7 = "2025-01-02T03:04:05.123456Z"
--- $8 = "r_1"
--- $9 = 51
+-- $5 = "%refund%"
+-- $6 = "c_1"
+-- $7 = "%refund%"
+-- $8 = "2025-01-02T03:04:05.123456Z"
+-- $9 = "r_1"
+-- $10 = 51
 select
   "r"."row_id",
   "r"."input",
@@ -46,43 +49,46 @@ from
   "dataset_rows" as "r"
 where
   "r"."dataset_id" = $1
+  and "r"."version" <= $2
   and (
-    "r"."input"::text ILIKE $2 ESCAPE '\'
-    OR "r"."output"::text ILIKE $3 ESCAPE '\'
+    "r"."input"::text ILIKE $3 ESCAPE '\'
+    OR "r"."output"::text ILIKE $4 ESCAPE '\'
     OR (
-      jsonb_path_query_array(r.custom, '$.*')::text ILIKE $4 ESCAPE '\'
+      jsonb_path_query_array(r.custom, '$.*')::text ILIKE $5 ESCAPE '\'
       AND EXISTS (
         SELECT
           1
         FROM
           jsonb_each(r.custom) AS cell
         WHERE
-          cell.key IN ($5)
-          AND cell.value::text ILIKE $6 ESCAPE '\'
+          cell.key IN ($6)
+          AND cell.value::text ILIKE $7 ESCAPE '\'
       )
     )
   )
-  and (r.created_at, r.row_id) > ($7::timestamptz, $8)
+  and (r.created_at, r.row_id) > ($8::timestamptz, $9)
 order by
   "r"."created_at" asc,
   "r"."row_id" asc
 limit
-  $9;
+  $10;
 
 -- listCurrentRows (a jump to a position, newest first, with cell conditions)
 -- $1 = "ds_1"
--- $2 = "c_1"
+-- $2 = 5
 -- $3 = "c_1"
--- $4 = ["lang"]
--- $5 = "\"en\""
--- $6 = "ds_1"
--- $7 = "c_1"
--- $8 = "c_1"
--- $9 = ["lang"]
--- $10 = "\"en\""
--- $11 = 1
--- $12 = 500
--- $13 = 51
+-- $4 = "c_1"
+-- $5 = ["lang"]
+-- $6 = "\"en\""
+-- $7 = "ds_1"
+-- $8 = 5
+-- $9 = "c_1"
+-- $10 = "c_1"
+-- $11 = ["lang"]
+-- $12 = "\"en\""
+-- $13 = 1
+-- $14 = 500
+-- $15 = 51
 select
   "r"."row_id",
   "r"."input",
@@ -96,16 +102,17 @@ from
   "dataset_rows" as "r"
 where
   "r"."dataset_id" = $1
+  and "r"."version" <= $2
   and (
     (
       "r"."expected_output" IS NULL
       OR "r"."expected_output" = 'null'::jsonb
     )
     AND NOT (
-      r.custom -> $2 IS NULL
-      OR r.custom -> $3 = 'null'::jsonb
+      r.custom -> $3 IS NULL
+      OR r.custom -> $4 = 'null'::jsonb
     )
-    AND "r"."metadata" #> $4::text[] = $5::jsonb
+    AND "r"."metadata" #> $5::text[] = $6::jsonb
   )
   and (r.created_at, r.row_id) <= (
     (
@@ -115,32 +122,33 @@ where
       from
         "dataset_rows" as "r"
       where
-        "r"."dataset_id" = $6
+        "r"."dataset_id" = $7
+        and "r"."version" <= $8
         and (
           (
             "r"."expected_output" IS NULL
             OR "r"."expected_output" = 'null'::jsonb
           )
           AND NOT (
-            r.custom -> $7 IS NULL
-            OR r.custom -> $8 = 'null'::jsonb
+            r.custom -> $9 IS NULL
+            OR r.custom -> $10 = 'null'::jsonb
           )
-          AND "r"."metadata" #> $9::text[] = $10::jsonb
+          AND "r"."metadata" #> $11::text[] = $12::jsonb
         )
       order by
         "r"."created_at" desc,
         "r"."row_id" desc
       limit
-        $11
+        $13
       offset
-        $12
+        $14
     )
   )
 order by
   "r"."created_at" desc,
   "r"."row_id" desc
 limit
-  $13;
+  $15;
 
 -- listRowsAtVersion (next page of a search)
 -- $1 = "ds_1"
@@ -287,7 +295,8 @@ limit
 
 -- findOptionalCurrentRow
 -- $1 = "ds_1"
--- $2 = "r_1"
+-- $2 = 5
+-- $3 = "r_1"
 select
   "r"."row_id",
   "r"."input",
@@ -301,7 +310,8 @@ from
   "dataset_rows" as "r"
 where
   "r"."dataset_id" = $1
-  and "r"."row_id" = $2;
+  and "r"."version" <= $2
+  and "r"."row_id" = $3;
 
 -- findOptionalRowAtVersion
 -- $1 = "ds_1"
