@@ -44,6 +44,22 @@ function latenciesOf(samples: readonly PacedSample[]): Latencies {
   };
 }
 
+/** The edits' latency (from when each was due) by 5-second window: where in an import the tail is. */
+function timeline(samples: readonly PacedSample[]): string {
+  const first = samples[0]?.due ?? 0;
+  const windows = new Map<number, number[]>();
+  for (const sample of samples) {
+    const window = Math.floor((sample.due - first) / 5_000);
+    windows.set(window, [...(windows.get(window) ?? []), sample.answered - sample.due]);
+  }
+  return [...windows.entries()]
+    .map(([window, times]) => {
+      times.sort((a, b) => a - b);
+      return `${window * 5}s ${percentile(times, 0.5).toFixed(0)}/${(times[times.length - 1] ?? 0).toFixed(0)}`;
+    })
+    .join(", ");
+}
+
 const dir = mkdtempSync(join(tmpdir(), "svc-bench-fairness-"));
 const file = join(dir, "rows.csv");
 const results: { mode: string; alone: Latencies; during: Latencies; importSeconds: number }[] = [];
@@ -92,6 +108,7 @@ try {
       const during = await edits({ warmupSeconds: 0, durationSeconds: 3_600, until: () => !importing });
       await done;
       const importSeconds = secondsSince(started);
+      log(`${mode}: during the import, each 5 s: ${timeline(during.samples)}`);
       results.push({ mode, alone, during: latenciesOf(during.samples), importSeconds });
       log(`${mode}: imported in ${importSeconds.toFixed(1)} s`);
     } finally {

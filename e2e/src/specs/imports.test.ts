@@ -252,6 +252,12 @@ describe.each(targets())("file imports (%s)", (_name, start) => {
     return { code, error, ...(details ? { details } : {}) };
   }
 
+  /** A JSONL file of `rows` rows `r0`, `r1`, …, whose line `line` has the id `id` instead. */
+  const longFile = (rows: number, line: number, id: string) =>
+    Array.from({ length: rows }, (_, i) =>
+      JSON.stringify({ id: i + 1 === line ? id : `r${i}`, input: i }),
+    ).join("\n");
+
   it("fails a bad file with its line and reason, and writes nothing", async () => {
     const base = await emptyDataset();
     await suite.api.post(`${base}/rows`, { rows: [{ id: "exists", input: "x" }] });
@@ -281,6 +287,15 @@ describe.each(targets())("file imports (%s)", (_name, start) => {
         { line: 2 },
       ],
       ['{"input":1}\n', "application/x-ndjson", "?mode=update", "validation_failed", { line: 1 }],
+      // Far apart, in different pieces of the insert (decision 0055): found all the same.
+      [
+        longFile(1_000, 900, "r5"),
+        "application/x-ndjson",
+        "",
+        "validation_failed",
+        { line: 900, lines: [6, 900] },
+      ],
+      [longFile(1_000, 800, "exists"), "application/x-ndjson", "", "conflict", { line: 800 }],
       ['[{"input":1},\n{"input":]', "application/json", "", "validation_failed", { line: 2 }],
       [
         new Uint8Array([...new TextEncoder().encode("id,input\nr1,ok\nr2,"), 0xc3, 0x28, 10]),

@@ -63,7 +63,6 @@ export const importsSnapshot = snapshotOf({
       { variant: "existing", run: (db) => writerImports.listStagedRows(db, "imp_1", "ds_1", "existing") },
       { variant: "missing", run: (db) => writerImports.listStagedRows(db, "imp_1", "ds_1", "missing") },
     ],
-    countStagedRows: [{ run: (db) => writerImports.countStagedRows(db, "imp_1") }],
     markPendingImport: [
       {
         run: (db) => inTransaction(db, (trx) => writerImports.markPendingImport(trx, "ds_1", "imp_1")),

@@ -91,7 +91,10 @@ export const datasetWriter = [
           run: (db) => writerDatasets.existsDatasetName(db, "prj_1", "Tickets", "ds_1"),
         },
       ],
-      refreshStatistics: [{ run: (db) => writerDatasets.refreshStatistics(db) }],
+      refreshStatistics: [
+        { variant: "the large sample", run: (db) => writerDatasets.refreshStatistics(db) },
+        { variant: "the small sample", run: (db) => writerDatasets.refreshStatistics(db, { small: true }) },
+      ],
     },
     noStatement: { datasetClashOf: "reads a unique violation's constraint" },
   }),

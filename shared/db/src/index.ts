@@ -10,6 +10,7 @@ export * from "./idempotency";
 export * from "./imports";
 export * from "./json";
 export * from "./migrate";
+export * from "./next-turn";
 export { pglitePool } from "./pglite-pool";
 export { prepared } from "./prepared";
 export * from "./revisions";

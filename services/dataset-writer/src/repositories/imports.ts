@@ -9,6 +9,7 @@ import {
   insertLiveRows,
   insertRevisions,
   jsonb,
+  nextTurn,
   sourceRow,
   toImport,
   unnestRows,
@@ -209,7 +210,7 @@ export async function copyStagedRows(copy: CopyFrom, importId: string, rows: Asy
 const copyText = (text: string) => text.replaceAll("\\", "\\\\");
 
 /** Staged rows deleted per statement: a million-row import's must not hold the embedded database. */
-const DELETE_PIECE_ROWS = 5_000;
+const DELETE_PIECE_ROWS = 2_000;
 
 /** Deletes an import's staged rows, a piece per statement. */
 export async function deleteStagedRows(db: Kysely<Database>, importId: string): Promise<void> {
@@ -219,19 +220,8 @@ export async function deleteStagedRows(db: Kysely<Database>, importId: string): 
         SELECT seq FROM import_rows WHERE import_id = ${importId} LIMIT ${DELETE_PIECE_ROWS}
       )`.execute(db);
     if (Number(numAffectedRows ?? 0) < DELETE_PIECE_ROWS) return;
+    await nextTurn();
   }
-}
-
-/** How many rows an import staged, and the range of their sequence numbers. */
-export async function countStagedRows(
-  db: Kysely<Database>,
-  importId: string,
-): Promise<{ rows: number; firstSeq: number; lastSeq: number }> {
-  const { rows } = await sql<{ rows: number; first_seq: number | null; last_seq: number | null }>`
-    SELECT count(*)::int AS rows, min(seq) AS first_seq, max(seq) AS last_seq
-    FROM import_rows WHERE import_id = ${importId}`.execute(db);
-  const row = rows[0];
-  return { rows: row?.rows ?? 0, firstSeq: row?.first_seq ?? 0, lastSeq: row?.last_seq ?? 0 };
 }
 
 /**
@@ -343,7 +333,7 @@ export async function finishPendingImport(
 }
 
 /** Rows of an undone import's version removed per statement. */
-const UNDO_PIECE_ROWS = 2_000;
+const UNDO_PIECE_ROWS = 1_000;
 
 /**
  * Removes what an import that holds the dataset wrote under its version, a piece per statement, and
@@ -378,6 +368,7 @@ export async function undoPendingImport(
   for (;;) {
     const { rows } = await removeRows(sql`LIMIT ${UNDO_PIECE_ROWS}`).execute(db);
     if ((rows[0]?.count ?? 0) < UNDO_PIECE_ROWS) break;
+    await nextTurn();
   }
   await db.transaction().execute(async (trx) => {
     const { rows } = await sql`${held} FOR UPDATE`.execute(trx);

@@ -6,6 +6,7 @@ import {
   type DatasetRef,
   datasetTakingImport,
   findDataset,
+  nextTurn,
 } from "@svc/db";
 import type { Kysely } from "kysely";
 import { checkFileKind, firstBytes } from "../domain/file-kinds";
@@ -17,7 +18,6 @@ import type { ImportJobs, ImportOutcome, ImportProgress } from "../jobs/import-j
 import { refreshStatistics } from "../repositories/datasets";
 import {
   copyStagedRows,
-  countStagedRows,
   endReusedTombstones,
   findOptionalRepeatedRowId,
   finishPendingImport,
@@ -60,9 +60,13 @@ const STAGE_BYTES = 2 * 2 ** 20;
 /** An import of this many rows or more refreshes the planner's statistics before it reports success. */
 const ANALYZE_AFTER_ROWS = 10_000;
 
+/** Rows read and mapped between two turns of the event loop, which the writer's other work shares. */
+const ROWS_PER_TURN = 500;
+
 /**
  * An accepted import's work: reads its file, stages its rows, and writes them into the dataset as
- * one version in one transaction; a file that changes nothing makes no version (and no new column).
+ * one version (an insert in pieces, an update in one transaction); a file that changes nothing makes
+ * no version (and no new column).
  */
 export async function importFileRows(
   deps: FileImportDeps,
@@ -76,6 +80,7 @@ export async function importFileRows(
     for await (const record of fileRecords(uploads, start.upload, progress, mapping.textFields)) {
       progress.rowsRead++;
       yield mapping.stage(record, progress.rowsRead);
+      if (progress.rowsRead % ROWS_PER_TURN === 0) await nextTurn();
     }
   };
   if (deps.copyFrom) await copyStagedRows(deps.copyFrom, importId, staged());
@@ -83,7 +88,7 @@ export async function importFileRows(
 
   const outcome =
     start.query.mode === "insert"
-      ? await insertInPieces(db, caller, accepted)
+      ? await insertInPieces(db, caller, accepted, progress.rowsRead, deps.copyFrom !== undefined)
       : await versionTransaction(db, undefined, (trx) =>
           writeVersion(
             trx,
@@ -101,32 +106,39 @@ export async function importFileRows(
   if (outcome.versionId !== null) deps.versionWritten?.(ref, outcome.version);
   // The planner must know the rows are there before anyone reads them: until the next automatic
   // ANALYZE it would still think the tables small and read a page of a big import by sorting it all.
-  if (outcome.rowsInserted >= ANALYZE_AFTER_ROWS) await refreshStatistics(db);
+  // The embedded database (no COPY there) takes the small sample: its large one stops it for seconds.
+  if (outcome.rowsInserted >= ANALYZE_AFTER_ROWS) await refreshStatistics(db, { small: !deps.copyFrom });
   return outcome;
 }
 
-/** The rows a piece of an insert starts with; then as many as took about `PIECE_MS` last time. */
+/**
+ * The rows a piece of an insert starts with; then as many as took about `PIECE_MS` last time. The
+ * embedded database serves nothing else while a piece runs: short pieces. A database server runs
+ * other statements beside it, on other connections: longer pieces, fewer commits.
+ */
 const FIRST_PIECE_ROWS = 200;
-const PIECE_MS = 25;
-const MAX_PIECE_ROWS = 20_000;
+const PIECE_MS = { embedded: 25, server: 250 };
+const MAX_PIECE_ROWS = 50_000;
 
 /**
- * Inserts the staged rows as one version, written in pieces (decision 0055): a first transaction
- * checks the rows against the dataset and marks it as taking the import; each piece of rows is then
- * a statement of its own, written under the coming version, which no reader sees; a last transaction
- * creates the file's columns and makes the version. Other requests run between the pieces, whatever
- * the file's size; other changes of this dataset are refused meanwhile. On any failure the pieces
- * are removed and the dataset freed.
+ * Inserts the `staged` rows as one version, written in pieces (decision 0055): a first transaction
+ * marks the dataset as taking the import; each piece of rows is then a statement of its own, written
+ * under the coming version, which no reader sees; a last transaction creates the file's columns and
+ * makes the version. Other requests run between the pieces, whatever the file's size; other changes
+ * of this dataset wait meanwhile. A row id the file repeats or the dataset has breaks a piece's keys;
+ * on that or any failure the pieces are removed and the dataset freed.
  */
 async function insertInPieces(
   db: Kysely<Database>,
   caller: Caller,
   accepted: AcceptedImport,
+  staged: number,
+  databaseServer: boolean,
 ): Promise<ImportOutcome> {
+  const pieceMs = databaseServer ? PIECE_MS.server : PIECE_MS.embedded;
   const { importId, start, mapping } = accepted;
-  const staged = await countStagedRows(db, importId);
   // A file with no rows (a CSV of its header alone) adds nothing: no version, no new column.
-  if (staged.rows === 0) {
+  if (staged === 0) {
     return {
       versionId: null,
       version: (await findDataset(db, accepted.ref)).version,
@@ -138,21 +150,43 @@ async function insertInPieces(
     const dataset = await findDataset(trx, accepted.ref);
     const mark = await markPendingImport(trx, dataset.id, importId);
     if (mark.heldBy !== null) throw datasetTakingImport(start.params.datasetSlug, mark.heldBy);
-    await checkStagedInsert(trx, importId, dataset.id);
     await endReusedTombstones(trx, importId, dataset.id, mark.version);
     return { datasetId: dataset.id, version: mark.version, base: mark.startedAt };
   });
   try {
+    let inserted = 0;
+    let analyzedAt = ANALYZE_AFTER_ROWS / 2;
     let rows = FIRST_PIECE_ROWS;
-    for (let fromSeq = staged.firstSeq; fromSeq <= staged.lastSeq; ) {
+    // The rows were staged with the sequence numbers 1 to `staged`, in the file's order.
+    for (let fromSeq = 1; fromSeq <= staged; ) {
       const began = performance.now();
-      const written = await insertStagedPiece(db, { importId, ...hold, fromSeq, toSeq: fromSeq + rows });
+      const written = await insertStagedPiece(db, {
+        importId,
+        ...hold,
+        fromSeq,
+        toSeq: fromSeq + rows,
+      }).catch(async (error: unknown) => {
+        // A row id given twice, or one the dataset has, breaks a key of the rows: said by line once
+        // the pieces are gone (the checks read every staged row, so they run only on failure).
+        await undoPendingImport(db, hold.datasetId, importId);
+        await checkStagedInsert(db, importId, hold.datasetId);
+        throw error;
+      });
       if (written < 0) throw await interrupted(db, accepted.ref);
+      await nextTurn();
+      inserted += written;
+      // Other statements plan by the tables' statistics, which knew them without these rows: each
+      // doubling is told, lest an edit elsewhere read a grown table whole. A database server samples
+      // the tables beside this work; the embedded one would stop everything, and waits for the end.
+      if (databaseServer && inserted >= analyzedAt * 2) {
+        analyzedAt = inserted;
+        await refreshStatistics(db);
+      }
       fromSeq += rows;
       const took = Math.max(1, performance.now() - began);
-      rows = Math.round(Math.min(MAX_PIECE_ROWS, Math.max(FIRST_PIECE_ROWS, (rows * PIECE_MS) / took)));
+      rows = Math.round(Math.min(MAX_PIECE_ROWS, Math.max(FIRST_PIECE_ROWS, (rows * pieceMs) / took)));
     }
-    return await versionTransaction(db, undefined, async (trx) => {
+    const { versionId, version } = await versionTransaction(db, undefined, async (trx) => {
       if (!(await finishPendingImport(trx, hold.datasetId, importId)))
         throw await interrupted(trx, accepted.ref);
       return writeVersion(trx, caller, start.params, async (target) => {
@@ -162,9 +196,10 @@ async function insertInPieces(
           );
         }
         await mapping.createColumns(trx, target.datasetId);
-        return { operation: "import" as const, rowsInserted: staged.rows };
+        return { operation: "import" as const, rowsInserted: inserted };
       });
-    }).then(({ versionId, version }) => ({ versionId, version, rowsInserted: staged.rows, rowsUpdated: 0 }));
+    });
+    return { versionId, version, rowsInserted: inserted, rowsUpdated: 0 };
   } catch (error) {
     // When this fails too (the database gone), the sweep of abandoned imports undoes it.
     await undoPendingImport(db, hold.datasetId, importId).catch(() => undefined);
@@ -249,6 +284,7 @@ async function stageInBatches(
   let staging: Promise<void> = Promise.resolve();
   const stage = async (batch: StagedRow[]) => {
     await staging;
+    await nextTurn();
     staging = stageRows(db, importId, batch);
     staging.catch(() => undefined); // awaited by the next batch or below
   };

@@ -5,7 +5,6 @@ import { liveRowsAt } from "@svc/db";
 import { availableBackends } from "@svc/testing";
 import { describe, expect, it } from "vitest";
 import {
-  countStagedRows,
   deleteStagedRows,
   endReusedTombstones,
   finishImport,
@@ -213,8 +212,18 @@ describe.each(availableBackends())("an import written in pieces (%s)", (backendN
     const importId = `imp_${randomUUID()}`;
     const rows = Array.from({ length: 12_345 }, (_, i) => staged(i + 1, `r${i}`));
     for (let i = 0; i < rows.length; i += 2_000) await stageRows(db(), importId, rows.slice(i, i + 2_000));
-    expect(await countStagedRows(db(), importId)).toEqual({ rows: 12_345, firstSeq: 1, lastSeq: 12_345 });
+    const count = async () =>
+      Number(
+        (
+          await db()
+            .selectFrom("import_rows")
+            .select((eb) => eb.fn.countAll<string>().as("n"))
+            .where("import_id", "=", importId)
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    expect(await count()).toBe(12_345);
     await deleteStagedRows(db(), importId);
-    expect((await countStagedRows(db(), importId)).rows).toBe(0);
+    expect(await count()).toBe(0);
   });
 });

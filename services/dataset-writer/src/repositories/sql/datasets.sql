@@ -105,6 +105,10 @@ where
   and lower(name) = $2
   and "id" <> $3;
 
--- refreshStatistics
+-- refreshStatistics (the large sample)
 ANALYZE dataset_rows,
 row_revisions;
+
+-- refreshStatistics (the small sample)
+ANALYZE dataset_rows (dataset_id),
+row_revisions (dataset_id);

@@ -193,7 +193,7 @@ FROM
 -- deleteStagedRows
 -- $1 = "imp_1"
 -- $2 = "imp_1"
--- $3 = 5000
+-- $3 = 2000
 DELETE FROM import_rows
 WHERE
   import_id = $1
@@ -277,17 +277,6 @@ ORDER BY
   s.line
 LIMIT
   10;
-
--- countStagedRows
--- $1 = "imp_1"
-SELECT
-  count(*)::int AS rows,
-  min(seq) AS first_seq,
-  max(seq) AS last_seq
-FROM
-  import_rows
-WHERE
-  import_id = $1;
 
 -- markPendingImport, statement 1 of 2
 -- $1 = "ds_1"
@@ -455,7 +444,7 @@ where
 -- undoPendingImport, statement 1 of 2
 -- $1 = "ds_1"
 -- $2 = "imp_1"
--- $3 = 2000
+-- $3 = 1000
 WITH
   held AS (
     SELECT
