@@ -105,6 +105,9 @@ try {
       const done = importFile(platform, imported, file).finally(() => {
         importing = false;
       });
+      // Awaited below, once the edits stop: a failure meanwhile must not end the run before the
+      // platform is stopped (an unhandled rejection would, and leave it running).
+      done.catch(() => undefined);
       const during = await edits({ warmupSeconds: 0, durationSeconds: 3_600, until: () => !importing });
       await done;
       const importSeconds = secondsSince(started);

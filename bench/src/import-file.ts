@@ -51,8 +51,9 @@ export async function importFile(
 }
 
 /**
- * The answer of `request`, asked again while the connection fails (up to 10 minutes): a platform whose
- * event loop stood still for longer than its keep-alive timeout closes the connections that waited.
+ * The answer of `request`, asked again while the connection fails or the platform refuses it (503),
+ * up to 10 minutes: a platform whose event loop stood still for longer than its keep-alive timeout
+ * closes the connections that waited, and one far behind sheds what it cannot answer in time.
  */
 async function untilAnswered<T>(request: () => Promise<T>): Promise<T> {
   const deadline = Date.now() + 600_000;
@@ -60,7 +61,8 @@ async function untilAnswered<T>(request: () => Promise<T>): Promise<T> {
     try {
       return await request();
     } catch (error) {
-      if (!(error instanceof TypeError) || Date.now() > deadline) throw error;
+      const refused = error instanceof Error && / 503 /.test(error.message);
+      if (!(error instanceof TypeError || refused) || Date.now() > deadline) throw error;
       console.log(`the import's progress could not be read (${String(error.cause ?? error)}); asking again`);
       await new Promise((resolve) => setTimeout(resolve, 1_000));
     }
