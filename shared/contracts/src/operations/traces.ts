@@ -92,7 +92,7 @@ export const importDatasetRowsFromTraces = defineOperation({
   body: importTracesBodySchema,
   response: insertRowsResultSchema,
   successStatus: 201,
-  errors: ["not_found", "too_many_traces", "unknown_column"],
+  errors: ["not_found", "too_many_traces", "unknown_column", "conflict"],
 });
 
 export const getTraceMetrics = defineOperation({

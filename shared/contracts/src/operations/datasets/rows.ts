@@ -143,7 +143,7 @@ export const updateDatasetRow = defineOperation({
   },
   response: versionResultSchema,
   successStatus: 200,
-  errors: ["not_found", "unknown_column", "version_mismatch"],
+  errors: ["not_found", "unknown_column", "version_mismatch", "conflict"],
   // Each call is one more dataset version, even with the same cells.
   effect: { idempotent: false },
 });
@@ -174,7 +174,7 @@ export const updateDatasetRows = defineOperation({
   },
   response: updateRowsResultSchema,
   successStatus: 200,
-  errors: ["not_found", "unknown_column", "version_mismatch"],
+  errors: ["not_found", "unknown_column", "version_mismatch", "conflict"],
 });
 
 export const deleteDatasetRows = defineOperation({
@@ -194,7 +194,7 @@ export const deleteDatasetRows = defineOperation({
   },
   response: deleteRowsResultSchema,
   successStatus: 200,
-  errors: ["not_found"],
+  errors: ["not_found", "conflict"],
 });
 
 export const copyDatasetRows = defineOperation({

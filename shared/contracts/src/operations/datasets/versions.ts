@@ -79,7 +79,7 @@ export const restoreDatasetVersion = defineOperation({
   params: versionPathSchema,
   response: versionResultSchema,
   successStatus: 201,
-  errors: ["not_found"],
+  errors: ["not_found", "conflict"],
   // Replaces the current data; a second call makes yet another version.
   effect: { destructive: true },
 });
