@@ -29,7 +29,6 @@ export const sharedDb = [
     },
     noStatement: {
       datasetNotFound: "builds the not-found error",
-      datasetTakingImport: "builds the error of a dataset taking an import",
       DatasetTakingImport: "the error of a dataset taking an import",
     },
   }),

@@ -43,9 +43,6 @@ export class DatasetTakingImport extends DomainError {
   }
 }
 
-export const datasetTakingImport = (datasetSlug: string, importId: string): DomainError =>
-  new DatasetTakingImport(datasetSlug, importId);
-
 export async function findOptionalProjectId(
   db: Kysely<Database>,
   organizationId: string,

@@ -2,8 +2,8 @@ import {
   type Database,
   type DatasetRecord,
   type DatasetRef,
+  DatasetTakingImport,
   datasetNotFound,
-  datasetTakingImport,
   isUniqueViolation,
 } from "@svc/db";
 import { type Kysely, sql, type Transaction } from "kysely";
@@ -11,12 +11,11 @@ import { type Kysely, sql, type Transaction } from "kysely";
 /**
  * Takes the next version of a dataset. The row lock this takes serialises every writer of the
  * dataset, on every replica, until the transaction ends; a rollback gives the number back. Refused
- * while an import writes that version in pieces, unless `importId` is that import (its last step).
+ * while an import writes that version in pieces (its own last step frees the dataset first).
  */
 export async function takeNextVersion(
   trx: Transaction<Database>,
   ref: DatasetRef,
-  importId?: string,
 ): Promise<{ datasetId: string; version: number }> {
   const row = await trx
     .updateTable("datasets as d")
@@ -29,9 +28,7 @@ export async function takeNextVersion(
     .returning(["d.id", "d.current_version", "d.pending_import_id"])
     .executeTakeFirst();
   if (!row) throw datasetNotFound(ref);
-  if (row.pending_import_id && row.pending_import_id !== importId) {
-    throw datasetTakingImport(ref.datasetSlug, row.pending_import_id);
-  }
+  if (row.pending_import_id) throw new DatasetTakingImport(ref.datasetSlug, row.pending_import_id);
   return { datasetId: row.id, version: row.current_version };
 }
 

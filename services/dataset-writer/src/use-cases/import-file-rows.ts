@@ -4,7 +4,7 @@ import {
   type CopyFrom,
   type Database,
   type DatasetRef,
-  datasetTakingImport,
+  DatasetTakingImport,
   findDataset,
   nextTurn,
 } from "@svc/db";
@@ -149,7 +149,7 @@ async function insertInPieces(
   const hold = await db.transaction().execute(async (trx) => {
     const dataset = await findDataset(trx, accepted.ref);
     const mark = await markPendingImport(trx, dataset.id, importId);
-    if (mark.heldBy !== null) throw datasetTakingImport(start.params.datasetSlug, mark.heldBy);
+    if (mark.heldBy !== null) throw new DatasetTakingImport(start.params.datasetSlug, mark.heldBy);
     await endReusedTombstones(trx, importId, dataset.id, mark.version);
     return { datasetId: dataset.id, version: mark.version, base: mark.startedAt };
   });

@@ -12,8 +12,8 @@ import {
   claimIdempotencyKeys,
   type Database,
   type DatasetRef,
+  DatasetTakingImport,
   datasetNotFound,
-  datasetTakingImport,
   type IdempotencyScope,
   idempotencyKeyReused,
   idempotencyOf,
@@ -227,7 +227,7 @@ function outcomeOf(edit: PendingEdit, outcome: EditOutcome): Outcome<VersionResu
     case "dataset_not_found":
       return { ok: false, error: datasetNotFound(edit.ref) };
     case "taking_import":
-      return { ok: false, error: datasetTakingImport(edit.ref.datasetSlug, outcome.importId) };
+      return { ok: false, error: new DatasetTakingImport(edit.ref.datasetSlug, outcome.importId) };
     case "unknown_column": {
       const rejected = new Set(outcome.rejected);
       const { body } = edit.input;
