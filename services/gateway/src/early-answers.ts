@@ -42,5 +42,11 @@ export function readOnAndDiscard(request: IncomingMessage): void {
     if (read > LINGER_BYTES) close();
   });
   request.once("close", () => clearTimeout(timer));
+  // A reader that stopped without letting go (the bus's object store, its server lost, keeps its
+  // iterator over the body) leaves a "readable" listener, and with one the stream never flows: the
+  // body stayed unread until the connection was closed under the client, and under its next request.
+  // A pipe into a stalled reader (a gzip body's unpacking) would pause it again as soon as it flowed.
+  request.unpipe();
+  request.removeAllListeners("readable");
   request.resume();
 }

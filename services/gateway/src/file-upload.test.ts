@@ -144,4 +144,47 @@ describe("an upload the store refuses while the file is still arriving", () => {
     expect(response.headers.get("retry-after")).toBe("1");
     expect(await response.json()).toMatchObject({ code: "service_unavailable" });
   });
+
+  it("reads the rest of the body when the store stopped reading it without letting it go", async () => {
+    // As the bus's object store does when its server is lost: it stops pulling the file, keeps its
+    // reader, and fails later.
+    const stalled: UploadStore = {
+      put: async (_name, data) => {
+        await data[Symbol.asyncIterator]().next();
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        throw new DomainError("service_unavailable", "The file could not be stored; send it again");
+      },
+      get: () => {
+        throw new Error("nothing stored");
+      },
+      local: () => Promise.reject(new Error("nothing stored")),
+      delete: async () => undefined,
+    };
+    platform = await fakePlatform({}, { uploads: stalled });
+    const address = await platform.gateway.app.listen({ host: "127.0.0.1", port: 0 });
+    const size = 3 * 1024 ** 2;
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        if (sent >= size) return controller.close();
+        await new Promise((resolve) => setTimeout(resolve, 2));
+        controller.enqueue(new Uint8Array(128 * 1024).fill(0x61));
+        sent += 128 * 1024;
+      },
+    });
+    const response = await fetch(`${address}/v1/projects/demo/datasets/set/imports`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${platform.key("member")}`, "content-type": "text/csv" },
+      body,
+      duplex: "half",
+    } as RequestInit);
+    expect(response.status).toBe(503);
+    await response.json();
+    // The whole file was taken off the connection, well before the gateway would give up on it...
+    await expect.poll(() => sent, { timeout: 3_000 }).toBe(size);
+    // ...so the connection serves the client's next request instead of being closed under it.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const next = await fetch(`${address}/healthz`);
+    expect(next.status).toBe(200);
+  });
 });
