@@ -285,7 +285,8 @@ describe.runIf(infra && privateNatsAvailable())(
               refusalsAgain.push(attempt);
             }
             expect(again.status, JSON.stringify(again)).toBe(202);
-            expect(await settled(upload, again.body.importId ?? "")).toMatchObject({ state: "succeeded" });
+            const end = await settled(upload, again.body.importId ?? "");
+            expect(end, JSON.stringify(end)).toMatchObject({ state: "succeeded" });
             expect(await storedRows(platform.databaseUrl, upload.datasetId)).toEqual({ rows, version: 1 });
           }),
         );

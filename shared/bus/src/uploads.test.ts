@@ -119,3 +119,34 @@ describe.runIf(infra)("nats upload store, its connection lost", () => {
     }
   });
 });
+
+describe.runIf(infra)("nats upload store, its bucket lost while a file arrives", () => {
+  it("refuses the file as a retryable 503, and no refused piece is left unhandled to end the process", async () => {
+    const nc = await connect({ servers: infra?.natsUrl ?? "" });
+    const bucket = `uploads${randomBytes(4).toString("hex")}`;
+    const store = new NatsUploadStore(nc, bucket);
+    const jsm = await nc.jetstreamManager();
+    const unhandled: unknown[] = [];
+    const keep = (reason: unknown) => unhandled.push(reason);
+    process.on("unhandledRejection", keep);
+    // As when the server holding the bucket is lost: the pieces already sent are refused ("no
+    // responders") while the client is still sending the rest.
+    async function* slowly(): AsyncIterable<Uint8Array> {
+      yield randomBytes(MiB);
+      await jsm.streams.delete(`OBJ_${bucket}`);
+      for (let i = 0; i < 8; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        yield randomBytes(256 * 1024);
+      }
+    }
+    try {
+      await expect(store.put("lost", slowly())).rejects.toMatchObject({ code: "service_unavailable" });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off("unhandledRejection", keep);
+      await jsm.streams.delete(`OBJ_${bucket}`).catch(() => undefined);
+      await nc.close();
+    }
+  });
+});

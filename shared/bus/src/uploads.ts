@@ -7,9 +7,11 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { DomainError } from "@svc/contracts";
 import {
+  headers,
   type JetStreamManager,
   type NatsConnection,
   nanos,
+  nuid as nextNuid,
   type ObjectStore,
   StorageType,
   type StoredMsg,
@@ -73,8 +75,18 @@ interface DirectGet {
   direct: { getMessage(stream: string, query: { seq: number; next_by_subj: string }): Promise<StoredMsg> };
 }
 
-/** An upload sends at most this much before it waits for the server to have read it. */
-const FLUSH_EVERY_BYTES = 4 * 2 ** 20;
+/**
+ * The object store's chunk size, as its own `put` makes them: files put here are read by any client of
+ * the object store.
+ */
+const CHUNK_BYTES = 128 * 1024;
+
+/**
+ * Chunks sent and not yet acknowledged, at most: 1 MiB of a file is in flight. A fast upload waits for
+ * the server instead of piling up in this process's outgoing buffer (a gateway grew by 76 MB on a
+ * 200 MB file when nothing waited).
+ */
+const CHUNKS_IN_FLIGHT = 8;
 
 /**
  * How long an upload waits for the server to acknowledge a piece of the file: they come in
@@ -134,16 +146,8 @@ export class NatsUploadStore implements UploadStore {
       }
     };
     try {
-      const store = await this.open();
-      const body = Readable.toWeb(Readable.from(this.paced(watched()))) as ReadableStream<Uint8Array>;
-      try {
-        await store.put({ name }, body, { timeout: CHUNK_ACK_TIMEOUT_MS });
-      } catch (error) {
-        // The store removed what it had of the file; this makes sure, without keeping the client
-        // waiting on a cluster that may still be choosing a new leader.
-        void store.delete(name).catch(() => undefined);
-        throw error;
-      }
+      await this.open();
+      await this.write(name, watched());
     } catch {
       if (source.failure) throw source.failure.error;
       throw new DomainError(
@@ -154,20 +158,83 @@ export class NatsUploadStore implements UploadStore {
   }
 
   /**
-   * The file as the object store may take it. Its `put` publishes each chunk as it is read, without
-   * waiting for the server to take it in, so a fast upload piled up in this process's outgoing
-   * buffer (a gateway grew by 76 MB on a 200 MB file); every few MiB the upload now waits until the
-   * server has read everything sent so far.
+   * Writes the file as the object store writes one (its chunks under a fresh id, then its description
+   * with their count, size and digest, which makes it visible), with at most `CHUNKS_IN_FLIGHT`
+   * chunks unacknowledged. The object store's own `put` sends every chunk without waiting and looks
+   * at the acknowledgements only at the end: one refused while the file still arrived (a server lost)
+   * was a rejection nobody handled, which ends a Node process.
    */
-  private async *paced(data: AsyncIterable<Uint8Array>): AsyncIterable<Uint8Array> {
-    let unflushed = 0;
-    for await (const piece of data) {
-      yield piece;
-      unflushed += piece.byteLength;
-      if (unflushed >= FLUSH_EVERY_BYTES) {
-        unflushed = 0;
-        await this.nc.flush();
+  private async write(name: string, data: AsyncIterable<Uint8Array>): Promise<void> {
+    const js = this.nc.jetstream();
+    const nuid = nextNuid.next();
+    const chunkSubject = `$O.${this.bucket}.C.${nuid}`;
+    const chunkBytes = Math.min(CHUNK_BYTES, this.nc.info?.max_payload ?? CHUNK_BYTES);
+    const digest = createHash("sha256");
+    const inFlight = new Set<Promise<void>>();
+    let refused: { error: unknown } | undefined;
+    let size = 0;
+    let chunks = 0;
+    const send = async (chunk: Uint8Array) => {
+      digest.update(chunk);
+      size += chunk.byteLength;
+      chunks++;
+      const acked: Promise<void> = js
+        .publish(chunkSubject, chunk, { timeout: CHUNK_ACK_TIMEOUT_MS })
+        .then(
+          () => undefined,
+          (error: unknown) => {
+            refused ??= { error };
+          },
+        )
+        .finally(() => inFlight.delete(acked));
+      inFlight.add(acked);
+      if (inFlight.size >= CHUNKS_IN_FLIGHT) await Promise.race(inFlight);
+      if (refused) throw refused.error;
+    };
+    try {
+      let held = Buffer.alloc(0);
+      for await (const piece of data) {
+        held = held.byteLength === 0 ? Buffer.from(piece) : Buffer.concat([held, piece]);
+        while (held.byteLength >= chunkBytes) {
+          await send(held.subarray(0, chunkBytes));
+          held = held.subarray(chunkBytes);
+        }
       }
+      if (held.byteLength > 0) await send(held);
+      await Promise.all(inFlight);
+      if (refused) throw refused.error;
+      const description = {
+        name,
+        description: "",
+        options: { max_chunk_size: chunkBytes },
+        bucket: this.bucket,
+        nuid,
+        size,
+        chunks,
+        mtime: new Date().toISOString(),
+        digest: `SHA-256=${base64UrlPadded(digest.digest())}`,
+        deleted: false,
+      };
+      // A name's newest description replaces those before it, as with the object store's own put.
+      const rollup = headers();
+      rollup.set("Nats-Rollup", "sub");
+      await js.publish(
+        `$O.${this.bucket}.M.${base64UrlPadded(Buffer.from(name))}`,
+        JSON.stringify(description),
+        {
+          headers: rollup,
+          timeout: CHUNK_ACK_TIMEOUT_MS,
+        },
+      );
+    } catch (error) {
+      await Promise.all(inFlight);
+      // What the server kept of the chunks goes, without keeping the client waiting on a cluster that
+      // may still be choosing a new leader.
+      void this.nc
+        .jetstreamManager()
+        .then((jsm) => jsm.streams.purge(`OBJ_${this.bucket}`, { filter: chunkSubject }))
+        .catch(() => undefined);
+      throw error;
     }
   }
 
@@ -261,5 +328,9 @@ async function readBack<T>(read: () => Promise<T>): Promise<T> {
 /** JetStream's answer for a message or object that is not there (as opposed to a server that is not). */
 const isNotFound = (error: unknown): boolean =>
   error instanceof Error && "code" in error && (error as { code: unknown }).code === "404";
+
+/** Base64 with the URL's alphabet, its padding kept: how the object store names a file's subject and writes its digest. */
+const base64UrlPadded = (bytes: Buffer): string =>
+  bytes.toString("base64").replace(/\+/g, "-").replace(/\//g, "_");
 
 const safe = (name: string) => name.replace(/[^A-Za-z0-9_-]/g, "_");
