@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { realInfra } from "@svc/testing";
 import { connect } from "nats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DirectoryUploadStore, NatsUploadStore, type UploadStore } from "./uploads";
+import { DirectoryUploadStore, NatsUploadStore, readBack, type UploadStore } from "./uploads";
 
 const MiB = 2 ** 20;
 
@@ -148,5 +148,39 @@ describe.runIf(infra)("nats upload store, its bucket lost while a file arrives",
       await jsm.streams.delete(`OBJ_${bucket}`).catch(() => undefined);
       await nc.close();
     }
+  });
+});
+
+describe("reading a stored file back", () => {
+  const notThere = () => Object.assign(new Error("404"), { code: "404" });
+
+  it("waits out a chunk that a copy of the bucket does not have yet", async () => {
+    let asked = 0;
+    const read = async () => {
+      asked++;
+      if (asked < 3) throw notThere();
+      return "chunk";
+    };
+    await expect(readBack(read, { notFoundIsFinal: false })).resolves.toBe("chunk");
+    expect(asked).toBe(3);
+  });
+
+  it("does not wait for a file that is not there, and gives up on a bus that does not come back with a 503", async () => {
+    let asked = 0;
+    await expect(
+      readBack(async () => {
+        asked++;
+        throw notThere();
+      }),
+    ).rejects.toMatchObject({ code: "404" });
+    expect(asked).toBe(1);
+    await expect(
+      readBack(
+        async () => {
+          throw new Error("TIMEOUT");
+        },
+        { withinMs: 300 },
+      ),
+    ).rejects.toMatchObject({ code: "service_unavailable" });
   });
 });

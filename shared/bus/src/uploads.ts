@@ -255,7 +255,11 @@ export class NatsUploadStore implements UploadStore {
     const stream = `OBJ_${this.bucket}`;
     const subject = `$O.${this.bucket}.C.${info.nuid}`;
     const chunkFrom = (seq: number) => {
-      const chunk = readBack(() => jsm.direct.getMessage(stream, { seq, next_by_subj: subject }));
+      // The file's description says the chunk is there: read from a copy of the bucket still
+      // catching up (a server just back), it is not there yet, and is asked for again.
+      const chunk = readBack(() => jsm.direct.getMessage(stream, { seq, next_by_subj: subject }), {
+        notFoundIsFinal: false,
+      });
       chunk.catch(() => undefined); // A reader that stops early leaves the next chunk unread.
       return chunk;
     };
@@ -305,16 +309,22 @@ const READ_BACK_WITHIN_MS = 15_000;
 
 /**
  * `read`, tried again while the bus recovers from a lost server. A file that is not there is not
- * waited for; a read that still fails after `READ_BACK_WITHIN_MS` is a plain 503 (the import that
- * reads it writes nothing, and the file is sent again).
+ * waited for (its description is read from the bucket's leader, which knows), unless
+ * `notFoundIsFinal` is false: a chunk is read from any copy of the bucket (JetStream's direct get),
+ * and a copy on a server just back may not have it yet. A read that still fails after
+ * `READ_BACK_WITHIN_MS` is a plain 503 (the import that reads it writes nothing, and the file is sent
+ * again).
  */
-async function readBack<T>(read: () => Promise<T>): Promise<T> {
-  const giveUpAt = Date.now() + READ_BACK_WITHIN_MS;
+export async function readBack<T>(
+  read: () => Promise<T>,
+  { notFoundIsFinal = true, withinMs = READ_BACK_WITHIN_MS } = {},
+): Promise<T> {
+  const giveUpAt = Date.now() + withinMs;
   for (let pause = 100; ; pause = Math.min(pause * 2, 2_000)) {
     try {
       return await read();
     } catch (error) {
-      if (isNotFound(error)) throw error;
+      if (notFoundIsFinal && isNotFound(error)) throw error;
       if (Date.now() + pause > giveUpAt)
         throw new DomainError(
           "service_unavailable",
