@@ -178,7 +178,7 @@ describe("an upload the store refuses while the file is still arriving", () => {
   });
 
   it("reads the rest of the body when the store stopped reading it without letting it go", async () => {
-    // As the bus's object store does when its server is lost: it stops pulling the file, keeps its
+    // As the object store's own put did when its server was lost: it stops pulling the file, keeps its
     // reader, and fails later.
     const store = storeThat(async (_name, data) => {
       await data[Symbol.asyncIterator]().next();

@@ -130,6 +130,16 @@ export class NatsUploadStore implements UploadStore {
     return this.store;
   }
 
+  /** The bucket's stream, as the object store names it. */
+  private get stream(): string {
+    return `OBJ_${this.bucket}`;
+  }
+
+  /** The subject of a file's chunks, as the object store names it: its writes and its reads meet there. */
+  private chunkSubject(nuid: string): string {
+    return `$O.${this.bucket}.C.${nuid}`;
+  }
+
   /**
    * A failure of `data` (a dropped upload, a file over the limit) is rethrown as it is; a failure of
    * the bus itself (a server lost while the file arrived, its chunks unacknowledged) is a plain 503:
@@ -167,7 +177,7 @@ export class NatsUploadStore implements UploadStore {
   private async write(name: string, data: AsyncIterable<Uint8Array>): Promise<void> {
     const js = this.nc.jetstream();
     const nuid = nextNuid.next();
-    const chunkSubject = `$O.${this.bucket}.C.${nuid}`;
+    const chunkSubject = this.chunkSubject(nuid);
     const chunkBytes = Math.min(CHUNK_BYTES, this.nc.info?.max_payload ?? CHUNK_BYTES);
     const digest = createHash("sha256");
     const inFlight = new Set<Promise<void>>();
@@ -232,7 +242,7 @@ export class NatsUploadStore implements UploadStore {
       // may still be choosing a new leader.
       void this.nc
         .jetstreamManager()
-        .then((jsm) => jsm.streams.purge(`OBJ_${this.bucket}`, { filter: chunkSubject }))
+        .then((jsm) => jsm.streams.purge(this.stream, { filter: chunkSubject }))
         .catch(() => undefined);
       throw error;
     }
@@ -252,12 +262,11 @@ export class NatsUploadStore implements UploadStore {
     if (!info || info.deleted) throw new Error(`no uploaded file named ${name}`);
     if (info.size === 0) return;
     const jsm = (await this.nc.jetstreamManager()) as JetStreamManager & DirectGet;
-    const stream = `OBJ_${this.bucket}`;
-    const subject = `$O.${this.bucket}.C.${info.nuid}`;
+    const subject = this.chunkSubject(info.nuid);
     const chunkFrom = (seq: number) => {
       // The file's description says the chunk is there: read from a copy of the bucket still
       // catching up (a server just back), it is not there yet, and is asked for again.
-      const chunk = readBack(() => jsm.direct.getMessage(stream, { seq, next_by_subj: subject }), {
+      const chunk = readBack(() => jsm.direct.getMessage(this.stream, { seq, next_by_subj: subject }), {
         notFoundIsFinal: false,
       });
       chunk.catch(() => undefined); // A reader that stops early leaves the next chunk unread.
